@@ -1,0 +1,3 @@
+from sheepsim.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,127 @@
+"""The ``sheepsim`` command line.
+
+Each game registers its subcommands (``sheepsim race ...``, ``sheepsim panic ...``);
+this module owns what they share: common options, parsing of counts, and turning every
+user error into one line on stderr with exit code 2 (no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from sheepsim._version import __version__
+from sheepsim.errors import SheepsimError
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``sheepsim race odds: error: ...``) and exit 2."""
+
+    def error(self, message):  # noqa: D102 - argparse API
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def positive_int(text: str) -> int:
+    """Parse ``1000000``, ``1_000_000``, ``1e6`` or ``1M`` as a whole number >= 1."""
+    raw = text.strip().replace("_", "").replace(",", "")
+    scale = 1
+    if raw[-1:].lower() in ("k", "m"):
+        scale = 1_000 if raw[-1].lower() == "k" else 1_000_000
+        raw = raw[:-1]
+    try:
+        value = float(raw) * scale if ("e" in raw.lower() or "." in raw) else int(raw) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value != int(value):
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    value = int(value)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0, got {text!r}")
+    return value
+
+
+def add_run_options(p: argparse.ArgumentParser, *, games: int, rules: bool = True) -> None:
+    """Options every simulation command shares."""
+    if rules:
+        p.add_argument("--rules", metavar="FILE", help="rules TOML file (default: the shipped standard rules)")
+    p.add_argument("--games", type=positive_int, default=games, metavar="N",
+                   help=f"number of games/races to simulate (default {games:,})")
+    p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--threads", type=positive_int, default=None, metavar="K",
+                   help="numba threads (default: all cores); results do not depend on it")
+    add_output_options(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    p.add_argument("--out", metavar="FILE", help="write here (plus FILE.meta.json) instead of stdout")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="sheepsim",
+        description="Simulate sheep-themed board games to find the best bets and check balance.",
+    )
+    parser.add_argument("--version", action="version", version=f"sheepsim {__version__}")
+    games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
+    games.required = True
+
+    from sheepsim.games.race import cli as race_cli
+
+    race_cli.register(games)
+    try:
+        from sheepsim.games.panic import cli as panic_cli
+    except ImportError:  # pragma: no cover - during development of the game
+        panic_cli = None
+    if panic_cli is not None and hasattr(panic_cli, "register"):
+        panic_cli.register(games)
+    try:
+        from sheepsim import report as report_cli
+    except ImportError:  # pragma: no cover
+        report_cli = None
+    if report_cli is not None and hasattr(report_cli, "register"):
+        report_cli.register(games)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except SheepsimError as exc:
+        sys.stderr.write(f"sheepsim: error: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("sheepsim: interrupted\n")
+        return 130
+    except BrokenPipeError:  # e.g. `sheepsim race odds | head`
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,53 @@
+"""Names for the plain arrays the Sheep Race kernels and policies share.
+
+Policies (built-in and user-written) receive the race as two int64 arrays:
+
+``board`` ``(6, N_BOARD)``, one row per lane (lane 1 is row 0):
+    ``POS`` square (0 = starting line, > track_length = crossed), ``RED``, ``BLUE``,
+    ``WHITE`` cubes on the card, ``STATUS`` (``RUNNING``, ``FINISHED``, ``EXHAUSTED``),
+    ``TROT``/``GALLOP`` squares for those paces, ``PLACE`` (1, 2, 3 once placed; 0 before).
+``race`` ``(N_RACE,)``:
+    ``TRACK`` length in squares, ``EZ_FIRST`` first square of the End Zone,
+    ``MAX_CUBES``, ``STAGE`` (``SEMIFINAL`` or ``FINAL``), ``SUPPLY_BLUE`` blue cubes
+    in the supply, ``N_PLACED`` sheep placed so far, ``TURN`` turns played,
+    ``N_RUNNING`` sheep neither finished nor exhausted.
+
+Everything in them is public at the table. Importing this module compiles nothing.
+"""
+
+# board columns
+POS, RED, BLUE, WHITE, STATUS, TROT, GALLOP, PLACE = range(8)
+N_BOARD = 8
+# race entries
+TRACK, EZ_FIRST, MAX_CUBES, STAGE, SUPPLY_BLUE, N_PLACED, TURN, N_RUNNING = range(8)
+N_RACE = 8
+# rows of a pace policy's ``seen`` array
+MY_BETS, RIVAL_OPEN = 0, 1
+# sheep status
+RUNNING, FINISHED, EXHAUSTED = 0, 1, 2
+# stages
+SEMIFINAL, FINAL = 0, 1
+
+# The 9 pace options (the active player's choice of pace and payment).
+REST = 0          # no move; recover 2 blue (outside the End Zone only)
+WALK_RECOVER = 1  # 1 square; recover 1 blue (outside the End Zone)
+WALK_FREE = 2     # 1 square; nothing paid or recovered (End Zone only)
+WALK_WHITE = 3    # 1 square; pay 1 white
+TROT_BLUE = 4     # trot squares; pay 1 blue
+TROT_WHITE = 5    # trot squares; pay 1 white
+GALLOP_RED = 6    # gallop squares; pay 1 red
+GALLOP_BLUE2 = 7  # gallop squares; pay 2 blue
+GALLOP_WHITE = 8  # gallop squares; pay 1 white
+N_OPTIONS = 9
+OPTION_NAMES = (
+    "REST", "WALK_RECOVER", "WALK_FREE", "WALK_WHITE", "TROT_BLUE",
+    "TROT_WHITE", "GALLOP_RED", "GALLOP_BLUE2", "GALLOP_WHITE",
+)
+
+# Why a sheep was selected (trace).
+BY_DICE, LAZY_NINE, LAZY_EXHAUSTED, LAZY_FINISHED = range(4)
+REASON_NAMES = ("dice", "Lazy Sheep (total 9)", "Lazy Sheep (selected sheep exhausted)",
+                "Lazy Sheep (selected sheep finished)")
+
+# Bet decisions a bet policy is asked for.
+BET_OPEN, BET_HIDDEN, BET_FINAL = range(3)

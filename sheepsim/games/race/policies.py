@@ -1,0 +1,342 @@
+"""Built-in Sheep Race policies (numba) and the dispatch the kernels call.
+
+Pace policies
+-------------
+A pace policy picks one of the 9 options (:mod:`~sheepsim.games.race.layout`) for the
+selected sheep. Signature (all arguments are what the active player sees at the table)::
+
+    @numba.njit
+    def my_pace(lane, board, race, seen, legal, streams) -> int
+
+``lane`` 0-5 (the selected sheep); ``board`` ``(6, N_BOARD)`` and ``race`` ``(N_RACE,)``
+int64 as described in ``layout``; ``seen`` ``(2, 6)`` int64 holds the bets this player
+can see: ``seen[MY_BETS, l]`` is 1 where *this player* bet (open or hidden) and
+``seen[RIVAL_OPEN, l]`` counts *other* players' open bets on lane ``l`` (hidden bets are
+never shown); ``legal`` ``(9,)`` bool; ``streams`` the
+player's random streams: draw only with ``rng.randbelow(streams, rng.POLICY, n)`` (the
+dice stream is the future and is off limits). Return an option with ``legal[o]`` true.
+
+Built-in: ``greedy`` (exactly as specified: cross if possible, else farthest without
+exhausting), ``random`` (uniform over legal options), ``saver`` (greedy that keeps white
+cubes for the End Zone), ``steady`` (saver that rests early to bring breath into the End
+Zone), ``partisan`` (bet-aware: pushes own bets, stalls and exhausts rivals' open bets).
+
+Bet policies
+------------
+Signature::
+
+    @numba.njit
+    def my_bets(kind, odds, payoffs, bonus, taken, my_open, out, streams) -> None
+
+``kind`` is ``BET_OPEN`` (write one lane to ``out[0]``; it must not be ``taken``),
+``BET_HIDDEN`` (write two different lanes to ``out[0]``, ``out[1]``, neither ``my_open``)
+or ``BET_FINAL`` (two different lanes). ``odds`` ``(6, 3)`` float64 is the table's public
+estimate of P(lane finishes 1st/2nd/3rd) for the dealt cards; ``payoffs`` ``(4, 6)``
+int64 (rows 0-2: semifinal 1st-3rd, row 3: final); ``bonus`` ``(2,)`` int64 (two, three
+placed); ``taken`` ``(6,)`` bool, lanes already bet openly this race.
+
+Built-in: ``random``, ``favourite`` (highest P(1st)), ``longshot`` (highest 1st-place
+payoff), ``ev`` (highest expected payoff; the set of 3 counts the bonus).
+"""
+
+import numba as nb
+import numpy as np
+
+from sheepsim import rng
+from sheepsim.games.race.layout import (
+    BET_FINAL,
+    BET_HIDDEN,
+    BET_OPEN,
+    BLUE,
+    EZ_FIRST,
+    GALLOP,
+    GALLOP_BLUE2,
+    GALLOP_RED,
+    GALLOP_WHITE,
+    MY_BETS,
+    N_OPTIONS,
+    POS,
+    RED,
+    REST,
+    RIVAL_OPEN,
+    TRACK,
+    TROT,
+    TROT_BLUE,
+    TROT_WHITE,
+    WALK_FREE,
+    WALK_RECOVER,
+    WALK_WHITE,
+    WHITE,
+)
+
+PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan")
+BET_POLICIES = ("random", "favourite", "longshot", "ev")
+GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN = range(5)
+RANDOM_BET, FAVOURITE, LONGSHOT, EV = range(4)
+
+# Order in which greedy takes an option that crosses the Finish Line (the issue's spec).
+CROSS_ORDER = np.array(
+    [WALK_FREE, WALK_RECOVER, TROT_BLUE, GALLOP_BLUE2, GALLOP_RED, WALK_WHITE, TROT_WHITE,
+     GALLOP_WHITE], dtype=np.int64)
+# Tie order among options that move equally far.
+FAR_ORDER = np.array(
+    [GALLOP_RED, GALLOP_BLUE2, GALLOP_WHITE, TROT_BLUE, TROT_WHITE, WALK_FREE, WALK_RECOVER,
+     WALK_WHITE, REST], dtype=np.int64)
+# Cube change per option: red, blue, white (recovery is capped by the supply).
+_COST = np.array(
+    [[0, 2, 0], [0, 1, 0], [0, 0, 0], [0, 0, -1], [0, -1, 0], [0, 0, -1], [-1, 0, 0],
+     [0, -2, 0], [0, 0, -1]], dtype=np.int64)
+
+
+@nb.njit(inline="always", cache=True)
+def distance(board, lane, option):
+    """Squares the option moves the sheep in ``lane``."""
+    if option == REST:
+        return 0
+    if option <= WALK_WHITE:
+        return 1
+    if option <= TROT_WHITE:
+        return board[lane, TROT]
+    return board[lane, GALLOP]
+
+
+@nb.njit(inline="always", cache=True)
+def cubes_after(board, race, lane, option):
+    """Cubes on the card after the option (recovery assumes the supply has them)."""
+    return board[lane, RED] + board[lane, BLUE] + board[lane, WHITE] + _COST[option, 0] \
+        + _COST[option, 1] + _COST[option, 2]
+
+
+@nb.njit(inline="always", cache=True)
+def crosses(board, race, lane, option):
+    return board[lane, POS] + distance(board, lane, option) > race[TRACK]
+
+
+@nb.njit(inline="always", cache=True)
+def exhausts(board, race, lane, option):
+    """True if the option leaves the sheep with no cubes on an End Zone square."""
+    end = board[lane, POS] + distance(board, lane, option)
+    return end <= race[TRACK] and end >= race[EZ_FIRST] and cubes_after(board, race, lane, option) == 0
+
+
+@nb.njit(inline="always", cache=True)
+def pays_white(option):
+    return option == WALK_WHITE or option == TROT_WHITE or option == GALLOP_WHITE
+
+
+@nb.njit(inline="always", cache=True)
+def first_crossing(lane, board, race, legal):
+    """Greedy step 1: the first crossing option in CROSS_ORDER, or -1."""
+    for i in range(CROSS_ORDER.shape[0]):
+        o = CROSS_ORDER[i]
+        if legal[o] and crosses(board, race, lane, o):
+            return o
+    return -1
+
+
+@nb.njit(inline="always", cache=True)
+def farthest(lane, board, race, legal, avoid_exhaust, keep_white):
+    """Legal option moving farthest (ties by FAR_ORDER), or -1 if none qualifies.
+
+    ``avoid_exhaust`` skips options that exhaust the sheep; ``keep_white`` skips options
+    paying a white cube.
+    """
+    best = -1
+    best_d = -1
+    for i in range(FAR_ORDER.shape[0]):
+        o = FAR_ORDER[i]
+        if not legal[o]:
+            continue
+        if avoid_exhaust and exhausts(board, race, lane, o):
+            continue
+        if keep_white and pays_white(o):
+            continue
+        d = distance(board, lane, o)
+        if d > best_d:
+            best = o
+            best_d = d
+    return best
+
+
+@nb.njit(inline="always", cache=True)
+def greedy(lane, board, race, seen, legal, streams):
+    o = first_crossing(lane, board, race, legal)
+    if o >= 0:
+        return o
+    o = farthest(lane, board, race, legal, True, False)
+    if o >= 0:
+        return o
+    return farthest(lane, board, race, legal, False, False)
+
+
+@nb.njit(inline="always", cache=True)
+def random_pace(lane, board, race, seen, legal, streams):
+    n = 0
+    for o in range(N_OPTIONS):
+        if legal[o]:
+            n += 1
+    k = rng.randbelow(streams, rng.POLICY, n)
+    for o in range(N_OPTIONS):
+        if legal[o]:
+            if k == 0:
+                return o
+            k -= 1
+    return -1
+
+
+@nb.njit(inline="always", cache=True)
+def saver(lane, board, race, seen, legal, streams):
+    """Greedy, but outside the End Zone it never pays a white cube unless that crosses:
+    white is the only cube that pays for any pace, so it is kept for the finish."""
+    o = first_crossing(lane, board, race, legal)
+    if o >= 0:
+        return o
+    outside = board[lane, POS] < race[EZ_FIRST]
+    o = farthest(lane, board, race, legal, True, outside)
+    if o >= 0:
+        return o
+    return greedy(lane, board, race, seen, legal, streams)
+
+
+@nb.njit(inline="always", cache=True)
+def steady(lane, board, race, seen, legal, streams):
+    """Breath management: outside the End Zone, a sheep holding at most one cube rests
+    (recovering two) instead of running itself empty; otherwise plays like ``saver``."""
+    o = first_crossing(lane, board, race, legal)
+    if o >= 0:
+        return o
+    cubes = board[lane, RED] + board[lane, BLUE] + board[lane, WHITE]
+    if board[lane, POS] < race[EZ_FIRST] and cubes <= 1 and legal[REST]:
+        return REST
+    return saver(lane, board, race, seen, legal, streams)
+
+
+@nb.njit(inline="always", cache=True)
+def stall(lane, board, race, legal):
+    """Hold a rival's sheep back: exhaust it if any option does, else move it as little
+    as possible without crossing, burning the most cubes among equally short moves."""
+    for o in range(N_OPTIONS):
+        if legal[o] and exhausts(board, race, lane, o):
+            return o
+    best = -1
+    best_key = 1 << 40
+    for cross_ok in range(2):
+        for o in range(N_OPTIONS):
+            if not legal[o] or (cross_ok == 0 and crosses(board, race, lane, o)):
+                continue
+            key = distance(board, lane, o) * 16 + cubes_after(board, race, lane, o)
+            if key < best_key:
+                best = o
+                best_key = key
+        if best >= 0:
+            return best
+    return best
+
+
+@nb.njit(inline="always", cache=True)
+def partisan(lane, board, race, seen, legal, streams):
+    """Bet-aware: push sheep this player bet on (``saver``), stall and exhaust sheep that
+    only rivals' open bets are on, and run every other sheep like ``saver``."""
+    if seen[MY_BETS, lane] == 0 and seen[RIVAL_OPEN, lane] > 0:
+        return stall(lane, board, race, legal)
+    return saver(lane, board, race, seen, legal, streams)
+
+
+@nb.njit(inline="always", cache=True)
+def choose_pace(policy_id, lane, board, race, seen, legal, streams):
+    """Dispatch to a built-in pace policy by id (index into ``PACE_POLICIES``)."""
+    if policy_id == GREEDY:
+        return greedy(lane, board, race, seen, legal, streams)
+    if policy_id == RANDOM_PACE:
+        return random_pace(lane, board, race, seen, legal, streams)
+    if policy_id == SAVER:
+        return saver(lane, board, race, seen, legal, streams)
+    if policy_id == STEADY:
+        return steady(lane, board, race, seen, legal, streams)
+    if policy_id == PARTISAN:
+        return partisan(lane, board, race, seen, legal, streams)
+    return -1
+
+
+# ---------------------------------------------------------------------------- bets
+@nb.njit(cache=True)
+def lane_ev(odds, payoffs, lane, final):
+    """Expected payoff of one bet on ``lane`` (bonus excluded)."""
+    if final:
+        return odds[lane, 0] * payoffs[3, lane]
+    return odds[lane, 0] * payoffs[0, lane] + odds[lane, 1] * payoffs[1, lane] \
+        + odds[lane, 2] * payoffs[2, lane]
+
+
+@nb.njit(cache=True)
+def _score(policy_id, odds, payoffs, lane, final, streams):
+    if policy_id == FAVOURITE:
+        return odds[lane, 0]
+    if policy_id == LONGSHOT:
+        # highest 1st-place payoff; the lower lane wins ties (it pays more elsewhere)
+        return (payoffs[3, lane] if final else payoffs[0, lane]) - lane * 1e-6
+    if policy_id == EV:
+        return lane_ev(odds, payoffs, lane, final)
+    return rng.uniform(streams, rng.POLICY)
+
+
+@nb.njit(cache=True)
+def _best_lane(policy_id, odds, payoffs, excluded, final, streams):
+    best = -1
+    best_s = -np.inf
+    for lane in range(6):
+        if excluded[lane]:
+            continue
+        s = _score(policy_id, odds, payoffs, lane, final, streams)
+        if s > best_s:
+            best = lane
+            best_s = s
+    return best
+
+
+@nb.njit(cache=True)
+def set_ev(odds, payoffs, bonus, a, b, c):
+    """EV of the bet set {a, b, c} with the bonus, treating the three lanes' top-3
+    finishes as independent (the table gives marginals only)."""
+    ev = lane_ev(odds, payoffs, a, False) + lane_ev(odds, payoffs, b, False) \
+        + lane_ev(odds, payoffs, c, False)
+    qa = odds[a, 0] + odds[a, 1] + odds[a, 2]
+    qb = odds[b, 0] + odds[b, 1] + odds[b, 2]
+    qc = odds[c, 0] + odds[c, 1] + odds[c, 2]
+    p3 = qa * qb * qc
+    p2 = qa * qb * (1 - qc) + qa * (1 - qb) * qc + (1 - qa) * qb * qc
+    return ev + bonus[0] * p2 + bonus[1] * p3
+
+
+@nb.njit(cache=True)
+def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams):
+    final = kind == BET_FINAL
+    excluded = np.zeros(6, dtype=np.bool_)
+    if kind == BET_OPEN:
+        for lane in range(6):
+            excluded[lane] = taken[lane]
+        out[0] = _best_lane(policy_id, odds, payoffs, excluded, False, streams)
+        return
+    if kind == BET_HIDDEN and policy_id == EV:
+        best = -np.inf
+        for a in range(6):
+            for b in range(a + 1, 6):
+                if a == my_open or b == my_open:
+                    continue
+                v = set_ev(odds, payoffs, bonus, my_open, a, b)
+                if v > best:
+                    best = v
+                    out[0] = a
+                    out[1] = b
+        return
+    if kind == BET_HIDDEN:
+        excluded[my_open] = True
+    out[0] = _best_lane(policy_id, odds, payoffs, excluded, final, streams)
+    excluded[out[0]] = True
+    out[1] = _best_lane(policy_id, odds, payoffs, excluded, final, streams)
+
+
+@nb.njit(cache=True)
+def choose_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams):
+    """Dispatch to a built-in bet policy by id (index into ``BET_POLICIES``)."""
+    builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams)

@@ -1,0 +1,319 @@
+"""Friendly Python layer over the Sheep Race kernels: validate, seed, allocate, merge.
+
+``race_counts`` simulates single races (fixed lanes or random deals); ``play_games``
+whole games. Both return integer counts that are identical for any thread count or
+chunk size; :mod:`~sheepsim.games.race.analysis` turns them into DataFrames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from sheepsim import runner
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
+from sheepsim.games.race.policies import BET_POLICIES, PACE_POLICIES
+from sheepsim.games.race.rules import N_LANES, RaceRules, check_stage, load_rules
+from sheepsim.plugins import load_object
+
+#: Races behind the public odds table that bet policies use (per stage, random deals).
+ODDS_TABLE_GAMES = 200_000
+ODDS_TABLE_SEED = 20130  # fixed: the table is like a published odds chart
+
+
+# ------------------------------------------------------------------ policies
+@dataclass(frozen=True)
+class PolicySet:
+    """Resolved policy names: ids for the kernels and the user functions behind ids
+    past the built-ins."""
+
+    pace_names: tuple[str, ...]
+    pace_ids: np.ndarray
+    bet_names: tuple[str, ...] = ()
+    bet_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    user_pace: tuple = ()
+    user_bets: tuple = ()
+
+    def kernels(self):
+        from sheepsim.games.race.kernels import kernels_for
+
+        return kernels_for(self.user_pace, self.user_bets)
+
+
+def _resolve(names, builtins, what):
+    ids, users = [], []
+    for name in names:
+        name = name.strip()
+        if name in builtins:
+            ids.append(builtins.index(name))
+            continue
+        if ":" not in name:
+            raise SheepsimError(f"unknown {what} {name!r}; built-in: {', '.join(builtins)}, "
+                                "or package.module:function")
+        fn = load_object(name, what)
+        if not isinstance(fn, numba.core.registry.CPUDispatcher):
+            raise SheepsimError(f"{what} {name!r} must be a @numba.njit function")
+        if fn not in users:
+            users.append(fn)
+        ids.append(len(builtins) + users.index(fn))
+    return np.array(ids, dtype=np.int64), tuple(users)
+
+
+def _split(names) -> list[str]:
+    if isinstance(names, str):
+        names = names.split(",")
+    names = [n.strip() for n in names]
+    if not names or any(not n for n in names):
+        raise SheepsimError("policy list is empty or has an empty name")
+    return names
+
+
+def resolve_policies(pace, bets=None, players: int = 1) -> PolicySet:
+    """Policies per seat from names (a single name is used by every seat)."""
+    pace = _split(pace)
+    bets = _split(bets) if bets is not None else ["random"]
+    for what, lst in (("pace policies", pace), ("bet policies", bets)):
+        if len(lst) not in (1, players):
+            raise SheepsimError(f"give 1 or {players} {what}, got {len(lst)}")
+    pace = pace * players if len(pace) == 1 else pace
+    bets = bets * players if len(bets) == 1 else bets
+    pace_ids, user_pace = _resolve(pace, PACE_POLICIES, "pace policy")
+    bet_ids, user_bets = _resolve(bets, BET_POLICIES, "bet policy")
+    return PolicySet(tuple(pace), pace_ids, tuple(bets), bet_ids, user_pace, user_bets)
+
+
+def _blocks(count: int) -> int:
+    # A few blocks per thread keep both cores busy; the split never changes results.
+    return max(1, min(count, 4 * numba.get_num_threads()))
+
+
+def _rules(rules) -> RaceRules:
+    return load_rules() if rules is None else (rules if isinstance(rules, RaceRules) else load_rules(rules))
+
+
+# ------------------------------------------------------------------ single races
+@dataclass
+class RaceCounts:
+    """Merged counts of many single races.
+
+    ``joint`` ``(216,)`` counts of ordered (1st, 2nd, 3rd) lanes as ``36a + 6b + c``
+    (semifinal); ``card_place`` ``(n_cards, 6, 3)`` counts of card-in-lane placings;
+    ``turns`` total turns; ``games`` races simulated.
+    """
+
+    rules: RaceRules
+    stage: str
+    policy: str
+    seed: int
+    games: int
+    lanes: np.ndarray | None  # card per lane, None for random deals
+    joint: np.ndarray
+    card_place: np.ndarray
+    turns: int
+
+    @property
+    def place_counts(self) -> np.ndarray:
+        """``(6, 3)`` counts of lane finishing 1st/2nd/3rd."""
+        return self.card_place.sum(axis=0)
+
+    def meta(self) -> dict:
+        from sheepsim.output import base_meta
+
+        return base_meta(
+            game="sheep-race", rules=self.rules.source, rules_sha256=self.rules.sha256,
+            stage=self.stage, policy=self.policy, seed=self.seed, games=self.games,
+            lanes=None if self.lanes is None else [self.rules.cards[i].name for i in self.lanes],
+        )
+
+
+def race_counts(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
+                games: int = 1_000_000, seed: int = 0, *, random_deal: bool = False,
+                threads: int | None = None, chunk_size: int | None = None,
+                progress: bool | None = None, first_game: int = 0) -> RaceCounts:
+    """Simulate ``games`` single races of ``stage`` with one pace ``policy`` for all turns.
+
+    ``lanes``: card names or indices for lanes 1-6 (default: the file's first six), or
+    ``random_deal=True`` to draw six cards for every race.
+    """
+    rules = _rules(rules)
+    stage = check_stage(stage)
+    games = runner.check_games(games)
+    seed = runner.check_seed(seed)
+    pol = resolve_policies([policy] if isinstance(policy, str) else policy)
+    if len(pol.pace_ids) != 1:
+        raise SheepsimError("race odds take exactly one pace policy")
+    lane_cards = None if random_deal else _lane_cards(rules, lanes)
+    k = pol.kernels()
+    cards = rules.card_table()
+    faces, nfaces = rules.dice_arrays(stage)
+    stage_id = FINAL if stage == "final" else SEMIFINAL
+    blue_total = int(rules.supply[1])
+    ez_first = rules.track_length - rules.end_zone + 1
+    lanes_arr = lane_cards if lane_cards is not None else np.arange(N_LANES, dtype=np.int64)
+
+    def run_chunk(start, count):
+        from sheepsim.games.race.kernels import empty_race_accumulators
+
+        n_blocks = _blocks(count)
+        joint, card_place, turns = empty_race_accumulators(n_blocks, len(rules.cards))
+        _call(k.race_chunk, seed, start, count, n_blocks, cards, lanes_arr, random_deal,
+              rules.track_length, ez_first, rules.max_cubes, stage_id, blue_total, faces,
+              nfaces, int(pol.pace_ids[0]), joint, card_place, turns)
+        return [joint.sum(0), card_place.sum(0), turns.sum(keepdims=True)]
+
+    joint, card_place, turns = runner.run_chunked(
+        run_chunk, games, first_game=first_game, chunk_size=chunk_size, threads=threads,
+        progress=progress, desc=f"{stage} races")
+    return RaceCounts(rules, stage, pol.pace_names[0], seed, games, lane_cards, joint,
+                      card_place, int(turns[0]))
+
+
+def _lane_cards(rules: RaceRules, lanes) -> np.ndarray:
+    if lanes is None or isinstance(lanes, str) or (len(lanes) and isinstance(lanes[0], str)):
+        return rules.lanes(lanes)
+    arr = np.asarray(lanes, dtype=np.int64)
+    if arr.shape != (N_LANES,) or len(set(arr.tolist())) != N_LANES or arr.min() < 0 \
+            or arr.max() >= len(rules.cards):
+        raise SheepsimError("lanes must be 6 different card indices")
+    return arr
+
+
+def _call(kernel, *args):
+    """Run a kernel; a policy breaking the rules becomes a one-line user error."""
+    try:
+        kernel(*args)
+    except ValueError as exc:
+        raise SheepsimError(str(exc)) from None
+
+
+# ------------------------------------------------------------------ whole games
+_ODDS_CACHE: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _odds_tables(rules: RaceRules) -> tuple[np.ndarray, np.ndarray]:
+    """Public odds per (card, lane, place) over random deals, semifinal and final
+    (memoised per rules-file hash: every game with these rules uses the same table)."""
+    if rules.sha256 in _ODDS_CACHE:
+        return _ODDS_CACHE[rules.sha256]
+    out = []
+    for stage in ("semifinal", "final"):
+        c = race_counts(rules, stage=stage, policy="greedy", games=ODDS_TABLE_GAMES,
+                        seed=ODDS_TABLE_SEED, random_deal=True, progress=False)
+        # a given card runs in a given lane in 1/n_cards of random deals
+        runs_per_cell = ODDS_TABLE_GAMES / len(rules.cards)
+        table = c.card_place / runs_per_cell
+        out.append(np.ascontiguousarray(table))
+    _ODDS_CACHE[rules.sha256] = (out[0], out[1])
+    return out[0], out[1]
+
+
+@dataclass
+class GameResults:
+    """Merged results of whole games.
+
+    Per seat ``(n_players,)``: ``wins``, ``score_sum``, ``score_sq``; ``wins_by_order``
+    ``(n_players,)`` wins by position in semifinal 1's turn order (0 = first player);
+    ``score_hist`` ``(n_players, MAX_SCORE+1)``; ``turns`` ``(3,)`` total turns per race;
+    ``final_wins_by_card`` ``(n_cards,)``; ``games``.
+    """
+
+    rules: RaceRules
+    policies: PolicySet
+    seed: int
+    games: int
+    wins: np.ndarray
+    score_sum: np.ndarray
+    score_sq: np.ndarray
+    wins_by_order: np.ndarray
+    score_hist: np.ndarray
+    turns: np.ndarray
+    final_wins_by_card: np.ndarray
+
+    @property
+    def players(self) -> int:
+        return len(self.wins)
+
+    def meta(self) -> dict:
+        from sheepsim.output import base_meta
+
+        return base_meta(
+            game="sheep-race", rules=self.rules.source, rules_sha256=self.rules.sha256,
+            players=self.players, bet_policies=list(self.policies.bet_names),
+            pace_policies=list(self.policies.pace_names), seed=self.seed, games=self.games,
+            odds_table={"games": ODDS_TABLE_GAMES, "seed": ODDS_TABLE_SEED, "pace": "greedy"},
+        )
+
+
+MAX_SCORE = 200
+
+
+def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
+    """Per-game rows for games ``start..start+count-1``: scores ``(count, n)``,
+    winner, first player ``(count,)``, turns ``(count, 3)``, race cards ``(count, 3, 3)``."""
+    n = len(pol.pace_ids)
+    odds_semi, odds_final = _odds_tables(rules)
+    faces_s, nf_s = rules.dice_arrays("semifinal")
+    faces_f, nf_f = rules.dice_arrays("final")
+    payoffs = np.vstack([rules.payoff_semifinal, rules.payoff_final[None, :]])
+    bonus = np.array([rules.bonus_two, rules.bonus_three], dtype=np.int64)
+    scores = np.zeros((count, n), dtype=np.int64)
+    winner = np.zeros(count, dtype=np.int64)
+    first = np.zeros(count, dtype=np.int64)
+    turns = np.zeros((count, 3), dtype=np.int64)
+    race_cards = np.zeros((count, 3, 3), dtype=np.int64)
+    _call(pol.kernels().game_chunk, seed, start, count, _blocks(count), pol.bet_ids,
+          pol.pace_ids, rules.card_table(), int(rules.supply[1]), rules.track_length,
+          rules.track_length - rules.end_zone + 1, rules.max_cubes, faces_s, nf_s, faces_f,
+          nf_f, payoffs, bonus, odds_semi, odds_final, scores, winner, first, turns,
+          race_cards)
+    return scores, winner, first, turns, race_cards
+
+
+def check_players(rules: RaceRules, players) -> int:
+    if isinstance(players, bool) or not isinstance(players, int | np.integer) \
+            or not 2 <= players <= 6:
+        raise SheepsimError(f"players must be 2 to 6, got {players!r}")
+    if len(rules.cards) < 12:
+        raise SheepsimError(f"a whole game needs at least 12 cards; {rules.source} has "
+                            f"{len(rules.cards)}")
+    return int(players)
+
+
+def play_games(rules=None, players: int = 4, bet_policy="ev", pace_policy="greedy",
+               games: int = 100_000, seed: int = 0, *, threads: int | None = None,
+               chunk_size: int | None = None, progress: bool | None = None,
+               on_rows=None) -> GameResults:
+    """Simulate whole games. ``bet_policy``/``pace_policy``: one name for every seat or a
+    list with one per seat. ``on_rows(start, rows)`` receives each chunk's per-game rows
+    (for paired comparisons) before they are reduced, so memory stays flat."""
+    rules = _rules(rules)
+    players = check_players(rules, players)
+    games = runner.check_games(games)
+    seed = runner.check_seed(seed)
+    pol = resolve_policies(pace_policy, bet_policy, players)
+    n_cards = len(rules.cards)
+
+    def run_chunk(start, count):
+        rows = game_rows(rules, pol, seed, start, count)
+        if on_rows is not None:
+            on_rows(start, rows)
+        scores, winner, first, turns, race_cards = rows
+        order = (winner - first) % players
+        hist = np.zeros((players, MAX_SCORE + 1), dtype=np.int64)
+        for s in range(players):
+            hist[s] = np.bincount(np.minimum(scores[:, s], MAX_SCORE), minlength=MAX_SCORE + 1)
+        return [np.bincount(winner, minlength=players), scores.sum(0), (scores ** 2).sum(0),
+                np.bincount(order, minlength=players), hist, turns.sum(0),
+                np.bincount(race_cards[:, 2, 0], minlength=n_cards)]
+
+    _odds_tables(rules)  # compute before the progress bar starts
+    acc = runner.run_chunked(run_chunk, games, chunk_size=chunk_size or (1 << 15),
+                             threads=threads, progress=progress, desc="games")
+    return GameResults(rules, pol, seed, games, *acc)
+
+
+def board_array() -> np.ndarray:
+    return np.zeros((N_LANES, N_BOARD), dtype=np.int64)

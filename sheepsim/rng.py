@@ -1,0 +1,128 @@
+"""Per-game random streams for numba kernels.
+
+Every game owns independent streams keyed by ``(seed, game index, purpose)``, so a
+game's result depends only on the seed and its index, never on which thread or chunk
+ran it. Dice, deals/seat draws and policy randomness are separate *purposes*: two
+policies compared under the same seed see the same dice (common random numbers) even
+if one of them draws random numbers and the other does not.
+
+The generator is SplitMix64 (Steele, Lea & Flood 2014, the generator behind Java's
+``SplittableRandom``): the key hash gives each stream its own starting state *and* its
+own odd increment ("gamma"), so two streams are different sequences, not offsets of
+one sequence (which would overlap with ~1e8 games x 1e3 draws each).
+
+A stream is two ``uint64`` words ``[state, gamma]``; kernels keep a small
+``(N_PURPOSES, 2)`` scratch array per thread block and re-key it for every game with
+:func:`seed_streams`. numba's global ``np.random`` state is never used.
+"""
+
+import numba as nb
+import numpy as np
+
+#: Stream purposes. Keep the numbers stable: changing them changes every result.
+DICE = 0
+DEAL = 1
+POLICY = 2
+N_PURPOSES = 3
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_G1 = np.uint64(0xFF51AFD7ED558CCD)
+_G2 = np.uint64(0xC4CEB9FE1A85EC53)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S33 = np.uint64(33)
+_S11 = np.uint64(11)
+_S32 = np.uint64(32)
+_MASK32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+_ONE = np.uint64(1)
+_TWO53 = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@nb.njit(inline="always", cache=True)
+def mix64(z):
+    """SplitMix64 finaliser (Stafford variant 13): a bijection on uint64."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@nb.njit(inline="always", cache=True)
+def _mix_gamma(z):
+    # MurmurHash3 finaliser, forced odd: a valid Weyl increment for SplitMix64.
+    z = (z ^ (z >> _S33)) * _G1
+    z = (z ^ (z >> _S33)) * _G2
+    return (z ^ (z >> _S33)) | _ONE
+
+
+@nb.njit(inline="always", cache=True)
+def stream_key(seed, game, purpose):
+    """Hash ``(seed, game, purpose)`` (non-negative ints) to a 64-bit key."""
+    k = mix64(np.uint64(seed) + _GOLDEN)
+    k = mix64(k ^ (np.uint64(game) * _M2 + _GOLDEN))
+    return mix64(k ^ (np.uint64(purpose) * _G1 + _M1))
+
+
+@nb.njit(inline="always", cache=True)
+def seed_stream(streams, purpose, seed, game):
+    """Key row ``purpose`` of ``streams`` (shape ``(N_PURPOSES, 2)``, uint64)."""
+    k = stream_key(seed, game, purpose)
+    streams[purpose, 0] = mix64(k)
+    streams[purpose, 1] = _mix_gamma(k + _GOLDEN)
+
+
+@nb.njit(inline="always", cache=True)
+def seed_streams(streams, seed, game):
+    """Key every purpose row of ``streams`` for one game."""
+    for p in range(streams.shape[0]):
+        seed_stream(streams, p, seed, game)
+
+
+@nb.njit(inline="always", cache=True)
+def next_u64(streams, purpose):
+    """Next uniform uint64 from stream ``purpose``."""
+    s = streams[purpose, 0] + streams[purpose, 1]
+    streams[purpose, 0] = s
+    return mix64(s)
+
+
+@nb.njit(inline="always", cache=True)
+def randbelow(streams, purpose, n):
+    """Exactly uniform integer in ``[0, n)`` for ``1 <= n < 2**32``.
+
+    Lemire's multiply-and-reject method on the top 32 bits of a draw: a division is
+    needed only in the rare case that the low product word falls in the biased range.
+    """
+    un = np.uint64(n)
+    m = (next_u64(streams, purpose) >> _S32) * un
+    low = m & _MASK32
+    if low < un:
+        threshold = (_TWO32 - un) % un
+        while low < threshold:
+            m = (next_u64(streams, purpose) >> _S32) * un
+            low = m & _MASK32
+    return np.int64(m >> _S32)
+
+
+@nb.njit(inline="always", cache=True)
+def uniform(streams, purpose):
+    """Uniform float in ``[0, 1)`` with 53 random bits."""
+    return np.float64(next_u64(streams, purpose) >> _S11) * _TWO53
+
+
+@nb.njit(cache=True)
+def shuffle(streams, purpose, arr):
+    """Fisher-Yates shuffle of a 1-D array in place."""
+    for i in range(arr.shape[0] - 1, 0, -1):
+        j = randbelow(streams, purpose, i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+
+
+def new_streams() -> np.ndarray:
+    """Scratch for one game's streams: ``(N_PURPOSES, 2)`` uint64, not yet keyed."""
+    return np.zeros((N_PURPOSES, 2), dtype=np.uint64)
