@@ -66,7 +66,8 @@ def positive_float(text: str) -> float:
 def add_run_options(p: argparse.ArgumentParser, *, games: int, rules: bool = True) -> None:
     """Options every simulation command shares."""
     if rules:
-        p.add_argument("--rules", metavar="FILE", help="rules TOML file (default: the shipped standard rules)")
+        p.add_argument("--rules", metavar="FILE",
+                       help="rules TOML file (default: the shipped standard rules)")
     p.add_argument("--games", type=positive_int, default=games, metavar="N",
                    help=f"number of games/races to simulate (default {games:,})")
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")

@@ -90,3 +90,90 @@ def binomial_two_sided_p(successes, trials, p0):
         [_st.binomtest(int(ki), int(ni), float(pi)).pvalue for ki, ni, pi in zip(k, n, p0, strict=True)]
     )
     return out
+
+
+def normal_interval(mean, stderr, confidence: float = 0.95):
+    """``(lo, hi)`` of the normal interval ``mean ± z * stderr`` (arrays or scalars)."""
+    z = float(_st.norm.ppf(0.5 + confidence / 2.0))
+    mean = np.asarray(mean, dtype=np.float64)
+    stderr = np.asarray(stderr, dtype=np.float64)
+    return mean - z * stderr, mean + z * stderr
+
+
+def paired_difference_from_sums(sum_d, sum_d2, n, confidence: float = 0.95):
+    """:func:`paired_difference` from running integer sums of the per-game differences
+    ``d`` (``sum_d`` = sum of d, ``sum_d2`` = sum of d**2) so memory stays flat.
+
+    Returns the same dict: ``diff``, ``lo``, ``hi``, ``stderr``, ``n``.
+    """
+    n = int(n)
+    if n < 1:
+        nan = float("nan")
+        return {"diff": nan, "lo": nan, "hi": nan, "stderr": nan, "n": n}
+    mean = float(sum_d) / n
+    if n > 1:
+        var = max(float(sum_d2) - n * mean * mean, 0.0) / (n - 1)
+        se = float(np.sqrt(var / n))
+    else:
+        se = float("nan")
+    lo, hi = normal_interval(mean, se, confidence)
+    return {"diff": mean, "lo": float(lo), "hi": float(hi), "stderr": se, "n": n}
+
+
+def mcnemar_p(a_only: int, b_only: int) -> float:
+    """Exact McNemar test p-value for paired binary outcomes (e.g. "won with policy A but
+    not B" versus the reverse): a two-sided binomial test of the discordant pairs at 1/2.
+    1.0 when there are no discordant pairs."""
+    total = int(a_only) + int(b_only)
+    if total == 0:
+        return 1.0
+    return float(binomial_two_sided_p(int(a_only), total, 0.5)[0])
+
+
+def chi_square_uniform_p(counts) -> float:
+    """Chi-square goodness-of-fit p-value of ``counts`` against equal expected counts."""
+    counts = np.asarray(counts, dtype=np.float64)
+    return float(_st.chisquare(counts).pvalue)
+
+
+def hist_quantiles(hist, quantiles):
+    """Quantiles of an integer-valued variable from its histogram ``hist[v]`` = count of
+    value ``v``: the smallest ``v`` whose cumulative share reaches each quantile (the
+    inverse of the empirical CDF; matches ``numpy.quantile(..., method="inverted_cdf")``)."""
+    hist = np.asarray(hist, dtype=np.float64)
+    cdf = np.cumsum(hist) / hist.sum()
+    q = np.asarray(quantiles, dtype=np.float64)
+    # tiny tolerance so a quantile that equals a cumulative share exactly is not pushed
+    # to the next value by rounding in the cumulative sum
+    return np.searchsorted(cdf, q - 1e-12, side="left").astype(np.int64)
+
+
+def hist_mean_sd(hist):
+    """Mean and sample standard deviation (``n - 1``) of an integer variable from its
+    histogram ``hist[v]`` = count of value ``v``."""
+    hist = np.asarray(hist, dtype=np.float64)
+    v = np.arange(hist.size, dtype=np.float64)
+    n = hist.sum()
+    mean = float((hist * v).sum() / n)
+    var = float((hist * (v - mean) ** 2).sum() / (n - 1)) if n > 1 else float("nan")
+    return mean, float(np.sqrt(var))
+
+
+def max_probability_halfwidth(tables) -> float:
+    """Largest 95% interval half-width over every reported probability in ``tables``
+    (DataFrames or an iterable of them): each column ``p_X`` that has ``p_X_lo`` and
+    ``p_X_hi`` next to it. NaN cells (probabilities a table does not report) are skipped.
+    Used by ``--precision``: it stops when this is at most the requested precision."""
+    import pandas as pd
+
+    if isinstance(tables, pd.DataFrame):
+        tables = [tables]
+    worst = 0.0
+    for df in tables:
+        for col in df.columns:
+            if col.startswith("p_") and f"{col}_lo" in df and f"{col}_hi" in df:
+                half = (df[f"{col}_hi"].to_numpy(float) - df[f"{col}_lo"].to_numpy(float)) / 2.0
+                half = half[~np.isnan(half)]
+                if half.size:
+                    worst = max(worst, float(half.max()))
+    return worst

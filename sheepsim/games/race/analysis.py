@@ -1,14 +1,40 @@
-"""Sheep Race results as DataFrames (counts in, tables out)."""
+"""Sheep Race results as DataFrames (counts in, tables out).
+
+Every function here is pure: it takes merged counts (:class:`RaceCounts`,
+:class:`GameResults` or plain arrays) and returns a DataFrame, so each number can be
+checked exactly against a distribution built by hand. Simulation drivers with
+sequential stopping live in :mod:`sheepsim.games.race.estimate`-style helpers at the
+bottom of :mod:`sheepsim.games.race.sequential`... see ``sequential.py``.
+
+Column conventions (stable; other tools parse them): lanes are numbered 1-6, places
+are ``first``/``second``/``third``, probabilities are ``p_*`` with Wilson 95% bounds
+``p_*_lo``/``p_*_hi``, expected values are in points per race with normal 95% bounds
+``*_lo``/``*_hi`` and standard error ``*_se``.
+"""
 
 from __future__ import annotations
+
+from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race.rules import RaceRules
 from sheepsim.games.race.simulate import GameResults, RaceCounts
-from sheepsim.stats import mean_interval, wilson_interval
+from sheepsim.stats import (
+    binomial_two_sided_p,
+    chi_square_uniform_p,
+    hist_mean_sd,
+    hist_quantiles,
+    holm_reject,
+    mean_interval,
+    normal_interval,
+    wilson_interval,
+)
 
 PLACES = ("first", "second", "third")
+N_LANES = 6
 
 
 def odds_table(counts: RaceCounts) -> pd.DataFrame:
@@ -22,11 +48,7 @@ def odds_table(counts: RaceCounts) -> pd.DataFrame:
     n = counts.games
     places = counts.place_counts.astype(np.float64)  # (6, 3)
     final = counts.stage == "final"
-    cols: dict[str, object] = {"lane": np.arange(1, 7)}
-    if counts.lanes is not None:
-        cols["card"] = [rules.cards[i].name for i in counts.lanes]
-    else:
-        cols["card"] = ["(random deal)"] * 6
+    cols: dict[str, object] = {"lane": np.arange(1, 7), "card": _lane_cards(counts)}
     for k, name in enumerate(PLACES):
         lo, hi = wilson_interval(places[:, k], n)
         p = places[:, k] / n
@@ -43,6 +65,415 @@ def odds_table(counts: RaceCounts) -> pd.DataFrame:
     cols["games"] = n
     cols["seed"] = counts.seed
     return pd.DataFrame(cols)
+
+
+def _lane_cards(counts: RaceCounts) -> list[str]:
+    if counts.lanes is None:
+        return ["(random deal)"] * N_LANES
+    return [counts.rules.cards[i].name for i in counts.lanes]
+
+
+# ------------------------------------------------------------------ payoffs per outcome
+def stage_payoffs(rules: RaceRules, stage: str) -> np.ndarray:
+    """Printed payoffs ``(places, 6)`` in points: ``(3, 6)`` Table 1 for the semifinal,
+    ``(1, 6)`` Table 2 for the final."""
+    if stage == "final":
+        return np.asarray(rules.payoff_final, dtype=np.float64)[None, :]
+    return np.asarray(rules.payoff_semifinal, dtype=np.float64)
+
+
+def outcome_probabilities(counts: RaceCounts) -> np.ndarray:
+    """Empirical distribution of one race's outcome.
+
+    Semifinal: ``(216,)`` P(lanes a, b, c finish 1st, 2nd, 3rd) at index ``36a + 6b + c``
+    (lanes 0-5), from the joint counts. Final: ``(6,)`` P(lane wins).
+    """
+    n = counts.games
+    if counts.stage == "final":
+        wins = counts.place_counts[:, 0]
+        if wins.sum() != n:
+            raise SheepsimError(f"{n - wins.sum()} final races have no winner")
+        return wins / n
+    if counts.joint.sum() != n:
+        raise SheepsimError(f"{n - counts.joint.sum()} semifinal races did not place three sheep")
+    return counts.joint / n
+
+
+def bet_sets(stage: str) -> list[tuple[int, ...]]:
+    """Every set of bets a player can hold (lanes 0-5): the 20 sets of 3 lanes in a
+    semifinal, the 15 pairs in the final."""
+    return list(combinations(range(N_LANES), 2 if stage == "final" else 3))
+
+
+def set_payoff_matrix(sets, rules: RaceRules, stage: str) -> np.ndarray:
+    """Points a player holding each set of bets scores for each outcome.
+
+    Returns ``(len(sets), 216)`` for the semifinal (outcome ``36a + 6b + c``; the bonus
+    for two or three of the set placing is included) or ``(len(sets), 6)`` for the final
+    (outcome = winning lane; only the winner pays, no bonus).
+    """
+    sets = [tuple(s) for s in sets]
+    if stage == "final":
+        pay = np.asarray(rules.payoff_final, dtype=np.float64)
+        out = np.zeros((len(sets), N_LANES))
+        for i, s in enumerate(sets):
+            out[i, list(s)] = pay[list(s)]
+        return out
+    pay = np.asarray(rules.payoff_semifinal, dtype=np.float64)
+    bonus = np.array([0.0, 0.0, rules.bonus_two, rules.bonus_three])
+    idx = np.arange(216)
+    placed = np.stack([idx // 36, (idx // 6) % 6, idx % 6])  # (3, 216) lane of each place
+    out = np.zeros((len(sets), 216))
+    for i, s in enumerate(sets):
+        member = np.isin(placed, list(s))  # (3, 216)
+        out[i] = (member * pay[np.arange(3)[:, None], placed]).sum(axis=0)
+        out[i] += bonus[member.sum(axis=0)]
+    return out
+
+
+def payoff_moments(payoff: np.ndarray, p: np.ndarray, n: int):
+    """Mean and standard error of per-race points.
+
+    ``payoff`` ``(n_sets, n_outcomes)`` points per outcome, ``p`` ``(n_outcomes,)`` the
+    empirical outcome distribution of ``n`` races. Because each race's points are a
+    function of its outcome, the sample variance is exact from ``p``:
+    ``n/(n-1) * (E[x^2] - E[x]^2)``. Returns ``(ev, se)``, each ``(n_sets,)``.
+    """
+    ev = payoff @ p
+    ex2 = (payoff * payoff) @ p
+    var = np.maximum(ex2 - ev * ev, 0.0) * (n / (n - 1) if n > 1 else np.nan)
+    return ev, np.sqrt(var / n)
+
+
+# ------------------------------------------------------------------ per-lane EV and fair payoffs
+def fair_payoffs(p_place: np.ndarray, payoff: np.ndarray, by: str = "lane"):
+    """Payoffs that make every lane's single-bet EV equal the table's mean EV.
+
+    ``p_place`` ``(6, k)`` P(lane finishes in place k); ``payoff`` ``(k, 6)`` printed
+    points. ``by="lane"`` scales each lane's printed column by ``mean_ev / ev_lane``
+    (keeps the printed ratio between places); ``by="place"`` balances every place row
+    on its own: ``fair[k, l] = mean_l(p[l, k] * payoff[k, l]) / p[l, k]``. Both give
+    ``sum_k p[l, k] * fair[k, l] == mean_ev`` for every lane. A lane (or place) that
+    never happened gets NaN (no finite payoff is fair).
+
+    Returns ``(fair (k, 6), mean_ev)``.
+    """
+    p_place = np.asarray(p_place, dtype=np.float64)
+    payoff = np.asarray(payoff, dtype=np.float64)
+    contrib = p_place.T * payoff  # (k, 6) expected points from each place
+    ev = contrib.sum(axis=0)
+    mean_ev = float(ev.mean())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if by == "lane":
+            fair = payoff * (mean_ev / ev)[None, :]
+        elif by == "place":
+            fair = contrib.mean(axis=1, keepdims=True) / p_place.T
+        else:
+            raise ValueError(f"by must be 'lane' or 'place', got {by!r}")
+    fair[~np.isfinite(fair)] = np.nan
+    return fair, mean_ev
+
+
+def lane_ev_table(counts: RaceCounts) -> pd.DataFrame:
+    """The odds table plus, per lane: ``ev_lo``/``ev_hi``/``ev_se`` (normal 95% interval
+    of a single bet's points, bonus excluded), the printed ``payoff_first``/
+    ``payoff_second``/``payoff_third`` and the fair ones ``fair_first``/... (each lane's
+    printed payoffs times ``fair_multiplier`` = table mean EV / lane EV, so every lane's
+    EV equals ``mean_ev``). Final: second/third columns are NaN."""
+    table = odds_table(counts)
+    pay = stage_payoffs(counts.rules, counts.stage)  # (k, 6)
+    k = pay.shape[0]
+    p_place = counts.place_counts[:, :k] / counts.games  # (6, k)
+    # A single bet's points take the value payoff[k, l] with probability p[l, k] (places
+    # are exclusive), so its moments follow from the marginals.
+    single = np.zeros((N_LANES, N_LANES * k))
+    probs = np.zeros(N_LANES * k)
+    for lane in range(N_LANES):
+        for place in range(k):
+            single[lane, lane * k + place] = pay[place, lane]
+            probs[lane * k + place] = p_place[lane, place]
+    ev, se = payoff_moments(single, probs, counts.games)
+    lo, hi = normal_interval(ev, se)
+    fair, mean_ev = fair_payoffs(p_place, pay, by="lane")
+    pos = table.columns.get_loc("ev") + 1
+    extra = {"ev_lo": lo, "ev_hi": hi, "ev_se": se}
+    for i, name in enumerate(PLACES):
+        extra[f"payoff_{name}"] = pay[i] if i < k else np.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        multiplier = mean_ev / ev
+    extra["fair_multiplier"] = np.where(np.isfinite(multiplier), multiplier, np.nan)
+    for i, name in enumerate(PLACES):
+        extra[f"fair_{name}"] = fair[i] if i < k else np.nan
+    extra["mean_ev"] = mean_ev
+    for j, (col, val) in enumerate(extra.items()):
+        table.insert(pos + j, col, val)
+    return table
+
+
+# ------------------------------------------------------------------ sets of bets
+def _set_label(s) -> str:
+    return ",".join(str(lane + 1) for lane in s)
+
+
+def _check_taken(taken) -> tuple[int, ...]:
+    """``taken``: lanes (1-6) already bet openly by other players."""
+    taken = tuple(sorted({int(t) for t in (taken or ())}))
+    if any(not 1 <= t <= N_LANES for t in taken):
+        raise SheepsimError(f"taken lanes must be between 1 and {N_LANES}, got {list(taken)}")
+    if len(taken) >= N_LANES:
+        raise SheepsimError("all six lanes are taken: no open bet is left")
+    return taken
+
+
+def bet_sets_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
+    """All sets of bets ranked by EV (bonus included, from the joint distribution of the
+    top three, not from independent marginals).
+
+    Columns: ``rank`` (1 = best), ``lanes`` ("1,4,6"), ``cards``, ``ev``/``ev_lo``/
+    ``ev_hi``/``ev_se`` (points per race), ``gap_to_best``/``gap_lo``/``gap_hi`` (EV
+    minus the best set's EV, with a paired interval: both sets score on the same races),
+    ``bonus_ev`` (expected bonus points), ``p_any_placed`` (at least one bet pays),
+    ``p_two_placed``/``p_three_placed`` (exactly two / all three of the set in the top
+    three; NaN in the final) each with Wilson ``_lo``/``_hi``, ``open_allowed`` (the set
+    holds a lane nobody has bet openly, so it can be placed given ``taken``), ``games``.
+    """
+    taken = _check_taken(taken)
+    rules, stage, n = counts.rules, counts.stage, counts.games
+    p = outcome_probabilities(counts)
+    sets = bet_sets(stage)
+    payoff = set_payoff_matrix(sets, rules, stage)
+    ev, se = payoff_moments(payoff, p, n)
+    best = int(np.argmax(ev))
+    gap, gap_se = payoff_moments(payoff - payoff[best], p, n)
+    names = _lane_cards(counts)
+    rows = []
+    for i, s in enumerate(sets):
+        row = {"lanes": _set_label(s), "cards": ",".join(names[lane] for lane in s),
+               "ev": ev[i], "ev_se": se[i], "gap_to_best": gap[i], "gap_se": gap_se[i]}
+        hits = _set_hits(s, stage)
+        for name, mask in hits.items():
+            k = round(float(p[mask].sum()) * n)  # counts are integers: undo the division
+            row[f"p_{name}"] = k / n if mask is not None else np.nan
+            lo, hi = wilson_interval(k, n)
+            row[f"p_{name}_lo"], row[f"p_{name}_hi"] = float(lo), float(hi)
+            if mask is None:
+                row[f"p_{name}"] = row[f"p_{name}_lo"] = row[f"p_{name}_hi"] = np.nan
+        if stage == "final":
+            row["bonus_ev"] = 0.0
+        else:
+            row["bonus_ev"] = rules.bonus_two * row["p_two_placed"] + rules.bonus_three * row["p_three_placed"]
+        row["open_allowed"] = stage != "final" and any(lane + 1 not in taken for lane in s)
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df["ev_lo"], df["ev_hi"] = normal_interval(df["ev"], df["ev_se"])
+    df["gap_lo"], df["gap_hi"] = normal_interval(df["gap_to_best"], df["gap_se"])
+    df = df.sort_values(["ev", "lanes"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    df.insert(0, "rank", np.arange(1, len(df) + 1))
+    df["games"] = n
+    order = ["rank", "lanes", "cards", "ev", "ev_lo", "ev_hi", "ev_se", "gap_to_best", "gap_lo",
+             "gap_hi", "gap_se", "bonus_ev"]
+    order += [c for c in df.columns if c.startswith("p_")] + ["open_allowed", "games"]
+    return df[order]
+
+
+def _set_hits(s, stage) -> dict[str, np.ndarray | None]:
+    """Outcome masks: the set has at least one / exactly two / all three placed."""
+    if stage == "final":
+        win = np.isin(np.arange(N_LANES), list(s))
+        return {"any_placed": win, "two_placed": None, "three_placed": None}
+    idx = np.arange(216)
+    placed = np.stack([idx // 36, (idx // 6) % 6, idx % 6])
+    m = np.isin(placed, list(s)).sum(axis=0)
+    return {"any_placed": m >= 1, "two_placed": m == 2, "three_placed": m == 3}
+
+
+def open_bet_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
+    """The best open bet given the lanes other players already took openly.
+
+    A semifinal bettor places one open bet on an untaken lane, then two hidden bets on
+    any other lanes (taken ones included); every player is paid on their own, so the
+    value of opening on lane L is the EV of the best set of three that contains L.
+    One row per lane: ``lane``, ``card``, ``taken``, ``ev_single`` (one bet on the lane,
+    no bonus), ``best_set`` (lanes of the best set containing it), ``hidden_lanes``,
+    ``ev_set``/``ev_set_lo``/``ev_set_hi`` (points per race with bonus), ``recommended``
+    (True for the best untaken lane), ``games``.
+    """
+    if counts.stage == "final":
+        raise SheepsimError("the final has no open bets (both bets are hidden)")
+    taken = _check_taken(taken)
+    sets = bet_sets_table(counts)  # ranked best first
+    lanes = lane_ev_table(counts)
+    rows = []
+    for lane in range(1, N_LANES + 1):
+        with_lane = sets[[str(lane) in s.split(",") for s in sets["lanes"]]].iloc[0]
+        rows.append({"lane": lane, "card": lanes["card"].iloc[lane - 1],
+                     "taken": lane in taken, "ev_single": lanes["ev"].iloc[lane - 1],
+                     "best_set": with_lane["lanes"],
+                     "hidden_lanes": ",".join(x for x in with_lane["lanes"].split(",") if x != str(lane)),
+                     "ev_set": with_lane["ev"], "ev_set_lo": with_lane["ev_lo"],
+                     "ev_set_hi": with_lane["ev_hi"]})
+    df = pd.DataFrame(rows)
+    open_ev = df["ev_set"].where(~df["taken"])
+    df["recommended"] = df.index == open_ev.idxmax()
+    df["games"] = counts.games
+    return df
+
+
+# ------------------------------------------------------------------ balance over random deals
+def fair_payoff_table(p_place: np.ndarray, payoff: np.ndarray, stage: str, by: str = "lane") -> pd.DataFrame:
+    """Implied fair payoffs next to the printed table (Table 1 or Table 2), long format.
+
+    ``p_place`` ``(6, k)`` P(lane finishes in place) over random deals, ``payoff``
+    ``(k, 6)`` printed points. One row per (place, lane): ``stage``, ``place``, ``lane``,
+    ``p`` (probability of that place), ``printed``, ``fair`` (see :func:`fair_payoffs`),
+    ``difference`` = printed - fair (positive: the table overpays that bet),
+    ``ratio`` = printed / fair, ``lane_ev`` (the lane's EV with the printed table),
+    ``mean_ev``.
+    """
+    p_place = np.asarray(p_place, dtype=np.float64)
+    payoff = np.asarray(payoff, dtype=np.float64)
+    fair, mean_ev = fair_payoffs(p_place, payoff, by=by)
+    lane_ev = (p_place.T * payoff).sum(axis=0)
+    rows = []
+    for k in range(payoff.shape[0]):
+        for lane in range(N_LANES):
+            f = fair[k, lane]
+            rows.append({"stage": stage, "place": PLACES[k], "lane": lane + 1,
+                         "p": p_place[lane, k], "printed": payoff[k, lane], "fair": f,
+                         "difference": payoff[k, lane] - f,
+                         "ratio": payoff[k, lane] / f if f > 0 else np.nan,
+                         "lane_ev": lane_ev[lane], "mean_ev": mean_ev})
+    return pd.DataFrame(rows)
+
+
+def final_lane_table(lane_wins, games: int, rules: RaceRules) -> pd.DataFrame:
+    """P(win the final) per lane as seated in real games (lane 6 = winner of semifinal 1,
+    ...). ``lane_wins`` ``(6,)`` counts over ``games`` games. Columns: ``lane``,
+    ``p_first``/``_lo``/``_hi``, ``payoff_first`` (Table 2), ``ev``, ``games``."""
+    lane_wins = np.asarray(lane_wins)
+    lo, hi = wilson_interval(lane_wins, games)
+    p = lane_wins / games
+    return pd.DataFrame({"lane": np.arange(1, 7), "p_first": p, "p_first_lo": lo, "p_first_hi": hi,
+                         "payoff_first": rules.payoff_final, "ev": p * rules.payoff_final,
+                         "games": games})
+
+
+def card_strength_table(card_place, games: int, rules: RaceRules, alpha: float = 0.05,
+                        final_wins=None, n_games: int | None = None) -> pd.DataFrame:
+    """Card strength over random deals, with over/under-powered cards flagged.
+
+    ``card_place`` ``(n_cards, 6, 3)`` counts of card-in-lane placings over ``games``
+    semifinals with random deals. A card runs in 6/n_cards of races, so the number of
+    races it wins is Binomial(games, q) with q = (6/n_cards) * P(win | it runs); the
+    intervals are Wilson intervals for q scaled to P(win | it runs). If every card were
+    equally strong, q would be exactly 1/n_cards for winning and 3/n_cards for the top
+    three (one winner, three placings per race). Each card is tested against that with
+    an exact binomial test and flagged (``over``/``under``) where Holm's correction over
+    all cards rejects at family-wise ``alpha``.
+
+    ``final_wins`` ``(n_cards,)`` optional counts of final wins over ``n_games`` whole
+    games (each game deals 12 cards), tested the same way.
+
+    Columns: ``card``, ``p_win``/``_lo``/``_hi``, ``p_top3``/``_lo``/``_hi``,
+    ``pvalue_win``, ``flag_win``, ``pvalue_top3``, ``flag_top3`` (and ``p_final_win``,
+    ``pvalue_final_win``, ``flag_final_win`` with ``final_wins``), ``games``.
+    """
+    card_place = np.asarray(card_place)
+    n_cards = card_place.shape[0]
+    share = N_LANES / n_cards  # share of races a given card runs in
+    df = pd.DataFrame({"card": rules.card_names})
+    tests = {"win": (card_place[:, :, 0].sum(axis=1), games, share, 1.0 / n_cards),
+             "top3": (card_place.sum(axis=(1, 2)), games, share, 3.0 / n_cards)}
+    if final_wins is not None:
+        per_game = min(12, n_cards) / n_cards  # a whole game deals 12 cards
+        tests["final_win"] = (np.asarray(final_wins), n_games, per_game, 1.0 / n_cards)
+    for name, (k, n, runs_share, q0) in tests.items():
+        lo, hi = wilson_interval(k, n)
+        df[f"p_{name}"] = k / n / runs_share
+        df[f"p_{name}_lo"] = lo / runs_share
+        df[f"p_{name}_hi"] = np.minimum(hi / runs_share, 1.0)
+        pvals = binomial_two_sided_p(k, np.full(n_cards, n), q0)
+        reject = holm_reject(pvals, alpha)
+        df[f"pvalue_{name}"] = pvals
+        df[f"flag_{name}"] = np.where(reject, np.where(k / n > q0, "over", "under"), "")
+    df["games"] = games
+    return df
+
+
+# ------------------------------------------------------------------ whole games
+def score_distribution_table(res: GameResults) -> pd.DataFrame:
+    """Per seat, from the score histogram (scores of 200+ are counted as 200):
+    ``seat``, ``mean_score``, ``sd_score``, ``p10``/``p25``/``median``/``p75``/``p90``,
+    ``min_score``, ``max_score``, ``games``."""
+    rows = []
+    for seat in range(res.players):
+        hist = res.score_hist[seat]
+        mean, sd = hist_mean_sd(hist)
+        q = hist_quantiles(hist, [0.10, 0.25, 0.5, 0.75, 0.90])
+        present = np.nonzero(hist)[0]
+        rows.append({"seat": seat + 1, "mean_score": mean, "sd_score": sd, "p10": q[0], "p25": q[1],
+                     "median": q[2], "p75": q[3], "p90": q[4], "min_score": int(present.min()),
+                     "max_score": int(present.max()), "games": res.games})
+    return pd.DataFrame(rows)
+
+
+def first_player_table(res: GameResults, alpha: float = 0.05) -> pd.DataFrame:
+    """Win rate by position in semifinal 1's turn order (1 = the first player, drawn at
+    random), tested against the fair share 1/n: ``turn_order``, ``wins``, ``p_win``/
+    ``_lo``/``_hi``, ``fair_share``, ``pvalue`` (exact two-sided binomial test; row 1 is
+    the first-seat advantage test), ``significant`` (Holm over the positions at
+    ``alpha``), ``pvalue_all_orders`` (chi-square test that every position wins
+    equally often), ``games``."""
+    n, players = res.games, res.players
+    wins = res.wins_by_order
+    lo, hi = wilson_interval(wins, n)
+    pvals = binomial_two_sided_p(wins, np.full(players, n), 1.0 / players)
+    return pd.DataFrame({
+        "turn_order": np.arange(1, players + 1), "wins": wins, "p_win": wins / n,
+        "p_win_lo": lo, "p_win_hi": hi, "fair_share": 1.0 / players, "pvalue": pvals,
+        "significant": holm_reject(pvals, alpha), "pvalue_all_orders": chi_square_uniform_p(wins),
+        "games": n})
+
+
+def compare_table(acc, games: int, a: str, b: str, field: str, seat: int) -> pd.DataFrame:
+    """Head-to-head of two policies for one seat on common random numbers.
+
+    ``acc`` the merged integer totals from :func:`sheepsim.games.race.sequential.compare_chunk`
+    (see there); ``a``/``b`` the focal seat's policies ("bet,pace"), ``field`` the other
+    seats'. Two rows, ``metric`` = ``win_rate`` and ``mean_score``; columns ``a``,
+    ``a_lo``, ``a_hi``, ``b``, ``b_lo``, ``b_hi`` (Wilson for win rates, normal for
+    scores), ``diff`` = a - b with its paired normal interval ``diff_lo``/``diff_hi`` and
+    ``diff_se``, ``pvalue`` (win rate: exact McNemar test on the games only one of the two
+    won; score: paired z test), ``policy_a``, ``policy_b``, ``field``, ``seat``, ``games``.
+    """
+    from scipy import stats as st
+
+    from sheepsim.stats import mcnemar_p, paired_difference_from_sums
+
+    (wins_a, wins_b, a_only, b_only, sum_a, sq_a, sum_b, sq_b, sum_d, sq_d) = (int(x) for x in acc)
+    n = games
+    rows = []
+    wlo_a, whi_a = wilson_interval(wins_a, n)
+    wlo_b, whi_b = wilson_interval(wins_b, n)
+    # per game the win difference is +1 (a_only), -1 (b_only) or 0
+    dw = paired_difference_from_sums(a_only - b_only, a_only + b_only, n)
+    rows.append({"metric": "win_rate", "a": wins_a / n, "a_lo": float(wlo_a), "a_hi": float(whi_a),
+                 "b": wins_b / n, "b_lo": float(wlo_b), "b_hi": float(whi_b), "diff": dw["diff"],
+                 "diff_lo": dw["lo"], "diff_hi": dw["hi"], "diff_se": dw["stderr"],
+                 "pvalue": mcnemar_p(a_only, b_only)})
+    ma, mlo_a, mhi_a, _ = mean_interval(sum_a, sq_a, n)
+    mb, mlo_b, mhi_b, _ = mean_interval(sum_b, sq_b, n)
+    ds = paired_difference_from_sums(sum_d, sq_d, n)
+    if ds["stderr"] > 0:
+        p_score = float(2 * st.norm.sf(abs(ds["diff"]) / ds["stderr"]))
+    else:
+        p_score = 1.0 if ds["diff"] == 0 else 0.0
+    rows.append({"metric": "mean_score", "a": float(ma), "a_lo": float(mlo_a), "a_hi": float(mhi_a),
+                 "b": float(mb), "b_lo": float(mlo_b), "b_hi": float(mhi_b), "diff": ds["diff"],
+                 "diff_lo": ds["lo"], "diff_hi": ds["hi"], "diff_se": ds["stderr"], "pvalue": p_score})
+    df = pd.DataFrame(rows)
+    df["policy_a"], df["policy_b"], df["field"], df["seat"], df["games"] = a, b, field, seat, n
+    return df
 
 
 def seat_table(res: GameResults) -> pd.DataFrame:

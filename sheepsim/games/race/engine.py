@@ -290,6 +290,14 @@ def placed_lanes(board, places):
 
 # ------------------------------------------------------------------ whole games
 @nb.njit(cache=True)
+def assign_final_lanes(semifinal, lane_cards, places, final_cards):
+    """Seat semifinal ``semifinal`` (0 or 1)'s top three in the final: lanes 6, 4, 2
+    take the 1st, 2nd, 3rd of semifinal 1; lanes 5, 3, 1 those of semifinal 2."""
+    for k in range(3):
+        final_cards[5 - 2 * k - semifinal] = lane_cards[places[k]]
+
+
+@nb.njit(cache=True)
 def leader(scores, stamp):
     """Seat with the most points; ties to the token on top of the stack (latest stamp)."""
     best = 0
@@ -438,9 +446,7 @@ def run_game(bet_ids, pace_ids, cards, deck, blue_total, track, ez_first, max_cu
         for k in range(3):
             race_cards[r, k] = lane_cards[places[k]] if places[k] >= 0 else -1
         if not final:
-            # final lanes 6,4,2 take SF1's 1st-3rd; lanes 5,3,1 take SF2's
-            for k in range(3):
-                final_cards[5 - 2 * k - r] = lane_cards[places[k]]
+            assign_final_lanes(r, lane_cards, places, final_cards)
         counter = score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter)
         start = leader(scores, stamp)
     return start, first

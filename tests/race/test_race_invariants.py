@@ -1,0 +1,88 @@
+"""Invariants under arbitrary legal play (hypothesis) and reproducibility."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sheepsim.games.race import engine
+from sheepsim.games.race import layout as L
+from sheepsim.games.race.rules import load_rules
+from sheepsim.games.race.simulate import play_games, race_counts
+
+RULES = load_rules()
+
+
+@settings(max_examples=60, deadline=None)
+@given(lanes=st.permutations(range(12)), data=st.data())
+def test_cubes_positions_and_termination(lanes, data):
+    """Any sequence of dice totals and legal options: blue cubes are conserved between
+    cards and supply, red and white never increase, positions never decrease, and the
+    race ends (each turn either moves a sheep or adds a cube, so it cannot cycle)."""
+    stage = data.draw(st.sampled_from([L.SEMIFINAL, L.FINAL]))
+    board = np.zeros((6, L.N_BOARD), np.int64)
+    race = np.zeros(L.N_RACE, np.int64)
+    engine.setup_race(board, race, RULES.card_table(), np.array(lanes[:6]), 20, 16, 3, stage,
+                      int(RULES.supply[1]))
+    blue_total = board[:, L.BLUE].sum() + race[L.SUPPLY_BLUE]
+    assert blue_total == RULES.supply[1]
+    legal = np.zeros(L.N_OPTIONS, np.bool_)
+    turns = 0
+    while not engine.race_over(board, race):
+        before = board.copy()
+        total = data.draw(st.integers(1, 9))
+        lane, _ = engine.select_sheep(board, total)
+        assert board[lane, L.STATUS] == L.RUNNING
+        engine.legal_options(board, race, lane, legal)
+        assert legal.any()
+        option = data.draw(st.sampled_from(np.flatnonzero(legal).tolist()))
+        engine.apply_option(board, race, lane, option)
+        assert board[:, L.BLUE].sum() + race[L.SUPPLY_BLUE] == blue_total
+        assert (board[:, L.POS] >= before[:, L.POS]).all()
+        assert (board[:, L.RED] <= before[:, L.RED]).all()
+        assert (board[:, L.WHITE] <= before[:, L.WHITE]).all()
+        assert (board[:, L.RED] + board[:, L.BLUE] + board[:, L.WHITE] <= 3).all()
+        turns += 1
+        # 6 sheep x (21 squares + 3 cubes of rest) bounds the number of turns
+        assert turns <= 6 * 24 * 4
+    engine.place_remaining(board, race)
+    places = sorted(board[:, L.PLACE].tolist())
+    assert places[-(1 if stage == L.FINAL else 3):] == ([1] if stage == L.FINAL else [1, 2, 3])
+
+
+def test_race_counts_identical_for_threads_and_chunks():
+    a = race_counts(games=30_000, seed=9, threads=1, chunk_size=30_000, progress=False)
+    b = race_counts(games=30_000, seed=9, threads=2, chunk_size=7_001, progress=False)
+    c = race_counts(games=30_000, seed=9, random_deal=False, threads=2, chunk_size=1 << 20,
+                    progress=False)
+    for x in (b, c):
+        assert np.array_equal(a.joint, x.joint) and np.array_equal(a.card_place, x.card_place)
+        assert a.turns == x.turns
+    d = race_counts(games=30_000, seed=10, progress=False)
+    assert not np.array_equal(a.joint, d.joint)
+
+
+def test_whole_games_identical_for_threads_and_chunks():
+    kw = dict(players=4, bet_policy="ev,random,favourite,longshot",
+              pace_policy="greedy,random,partisan,steady", games=3_000, seed=4, progress=False)
+    a = play_games(threads=1, chunk_size=3_000, **kw)
+    b = play_games(threads=2, chunk_size=701, **kw)
+    for name in ("wins", "score_sum", "score_sq", "wins_by_order", "score_hist", "turns"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def test_common_random_numbers_same_dice_for_different_policies():
+    """Dice come from their own stream: a policy that draws random numbers does not
+    shift the dice of one that does not."""
+    from sheepsim.games.race.kernels import BUILTIN
+
+    rules = RULES
+    faces, nfaces = rules.dice_arrays("semifinal")
+    logs = []
+    for pid in (0, 1):  # greedy, random
+        log = np.zeros((500, engine.N_LOG), np.int64)
+        board = np.zeros((6, L.N_BOARD), np.int64)
+        BUILTIN.trace_race(3, 17, rules.card_table(), np.arange(6), 20, 16, 3, 0, 19, faces,
+                           nfaces, pid, log, board)
+        logs.append(log)
+    n = min((logs[0][:, 0] > 0).sum(), (logs[1][:, 0] > 0).sum())
+    assert np.array_equal(logs[0][:n, engine.LOG_TOTAL], logs[1][:n, engine.LOG_TOTAL])
