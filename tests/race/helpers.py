@@ -48,7 +48,8 @@ def make_state(positions=(0,) * 6, cubes=((1, 1, 1),) * 6, trot=2, gallop=5, tra
 def legal_set(board, race, lane):
     import numpy as np
 
-    from sheepsim.games.race import engine, layout as L
+    from sheepsim.games.race import engine
+    from sheepsim.games.race import layout as L
 
     legal = np.zeros(L.N_OPTIONS, dtype=np.bool_)
     engine.legal_options(board, race, lane, legal)

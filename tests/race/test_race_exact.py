@@ -7,7 +7,7 @@ engine's own rule functions; the simulation must agree within 4 standard errors.
 """
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -49,7 +49,7 @@ def exact_places(rules, stage):
     seen = np.zeros((2, 6), np.int64)
     streams = new_streams()
 
-    @lru_cache(maxsize=None)
+    @cache
     def solve(state):
         board = np.array(state[0], dtype=np.int64).reshape(6, L.N_BOARD)
         race = np.array(state[1], dtype=np.int64)
