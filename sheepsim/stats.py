@@ -161,17 +161,21 @@ def hist_mean_sd(hist):
 
 def max_probability_halfwidth(tables) -> float:
     """Largest 95% interval half-width over every reported probability in ``tables``
-    (DataFrames or an iterable of them): each column ``p_X`` that has ``p_X_lo`` and
-    ``p_X_hi`` next to it. NaN cells (probabilities a table does not report) are skipped.
-    Used by ``--precision``: it stops when this is at most the requested precision."""
+    (a DataFrame, a dict of them or an iterable of them): each column named ``p_X`` or
+    ``..win_rate`` that has ``_lo`` and ``_hi`` columns next to it. NaN cells
+    (probabilities a table does not report) are skipped. Used by ``--precision``: it
+    stops when this is at most the requested precision."""
     import pandas as pd
 
     if isinstance(tables, pd.DataFrame):
         tables = [tables]
+    elif isinstance(tables, dict):
+        tables = tables.values()
     worst = 0.0
     for df in tables:
         for col in df.columns:
-            if col.startswith("p_") and f"{col}_lo" in df and f"{col}_hi" in df:
+            is_probability = col.startswith("p_") or col.endswith("win_rate")
+            if is_probability and f"{col}_lo" in df and f"{col}_hi" in df:
                 half = (df[f"{col}_hi"].to_numpy(float) - df[f"{col}_lo"].to_numpy(float)) / 2.0
                 half = half[~np.isnan(half)]
                 if half.size:

@@ -1,10 +1,10 @@
 """Sheep Race results as DataFrames (counts in, tables out).
 
-Every function here is pure: it takes merged counts (:class:`RaceCounts`,
-:class:`GameResults` or plain arrays) and returns a DataFrame, so each number can be
-checked exactly against a distribution built by hand. Simulation drivers with
-sequential stopping live in :mod:`sheepsim.games.race.estimate`-style helpers at the
-bottom of :mod:`sheepsim.games.race.sequential`... see ``sequential.py``.
+The table functions are pure: they take merged counts (:class:`RaceCounts`,
+:class:`GameResults` or plain arrays) and return a DataFrame, so each number can be
+checked exactly against a distribution built by hand. The simulation drivers
+(``estimate_*``, sequential stopping, convergence traces) live in
+:mod:`sheepsim.games.race.estimate`.
 
 Column conventions (stable; other tools parse them): lanes are numbered 1-6, places
 are ``first``/``second``/``third``, probabilities are ``p_*`` with Wilson 95% bounds
@@ -21,7 +21,10 @@ import pandas as pd
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.rules import RaceRules
-from sheepsim.games.race.simulate import GameResults, RaceCounts
+from sheepsim.games.race.simulate import (
+    GameResults,
+    RaceCounts,
+)
 from sheepsim.stats import (
     binomial_two_sided_p,
     chi_square_uniform_p,
@@ -82,21 +85,17 @@ def stage_payoffs(rules: RaceRules, stage: str) -> np.ndarray:
     return np.asarray(rules.payoff_semifinal, dtype=np.float64)
 
 
-def outcome_probabilities(counts: RaceCounts) -> np.ndarray:
-    """Empirical distribution of one race's outcome.
+def outcome_counts(counts: RaceCounts) -> np.ndarray:
+    """Integer counts of one race's outcome over ``counts.games`` races.
 
-    Semifinal: ``(216,)`` P(lanes a, b, c finish 1st, 2nd, 3rd) at index ``36a + 6b + c``
-    (lanes 0-5), from the joint counts. Final: ``(6,)`` P(lane wins).
+    Semifinal: ``(216,)`` races where lanes a, b, c finished 1st, 2nd, 3rd, at index
+    ``36a + 6b + c`` (lanes 0-5; the joint counts). Final: ``(6,)`` races won per lane.
     """
     n = counts.games
-    if counts.stage == "final":
-        wins = counts.place_counts[:, 0]
-        if wins.sum() != n:
-            raise SheepsimError(f"{n - wins.sum()} final races have no winner")
-        return wins / n
-    if counts.joint.sum() != n:
-        raise SheepsimError(f"{n - counts.joint.sum()} semifinal races did not place three sheep")
-    return counts.joint / n
+    out = counts.place_counts[:, 0] if counts.stage == "final" else counts.joint
+    if out.sum() != n:
+        raise SheepsimError(f"{n - out.sum()} of {n} races have no complete result")
+    return np.asarray(out, dtype=np.int64)
 
 
 def bet_sets(stage: str) -> list[tuple[int, ...]]:
@@ -235,11 +234,13 @@ def bet_sets_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
     ``bonus_ev`` (expected bonus points), ``p_any_placed`` (at least one bet pays),
     ``p_two_placed``/``p_three_placed`` (exactly two / all three of the set in the top
     three; NaN in the final) each with Wilson ``_lo``/``_hi``, ``open_allowed`` (the set
-    holds a lane nobody has bet openly, so it can be placed given ``taken``), ``games``.
+    holds a lane nobody has bet openly, so it can be placed given ``taken``; always True
+    in the final, which has no open bets), ``games``.
     """
     taken = _check_taken(taken)
     rules, stage, n = counts.rules, counts.stage, counts.games
-    p = outcome_probabilities(counts)
+    outcomes = outcome_counts(counts)
+    p = outcomes / n
     sets = bet_sets(stage)
     payoff = set_payoff_matrix(sets, rules, stage)
     ev, se = payoff_moments(payoff, p, n)
@@ -250,19 +251,20 @@ def bet_sets_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
     for i, s in enumerate(sets):
         row = {"lanes": _set_label(s), "cards": ",".join(names[lane] for lane in s),
                "ev": ev[i], "ev_se": se[i], "gap_to_best": gap[i], "gap_se": gap_se[i]}
-        hits = _set_hits(s, stage)
-        for name, mask in hits.items():
-            k = round(float(p[mask].sum()) * n)  # counts are integers: undo the division
-            row[f"p_{name}"] = k / n if mask is not None else np.nan
-            lo, hi = wilson_interval(k, n)
-            row[f"p_{name}_lo"], row[f"p_{name}_hi"] = float(lo), float(hi)
-            if mask is None:
+        for name, mask in _set_hits(s, stage).items():
+            if mask is None:  # not defined for this stage
                 row[f"p_{name}"] = row[f"p_{name}_lo"] = row[f"p_{name}_hi"] = np.nan
+                continue
+            k = int(outcomes[mask].sum())
+            lo, hi = wilson_interval(k, n)
+            row[f"p_{name}"], row[f"p_{name}_lo"], row[f"p_{name}_hi"] = k / n, float(lo), float(hi)
         if stage == "final":
             row["bonus_ev"] = 0.0
         else:
-            row["bonus_ev"] = rules.bonus_two * row["p_two_placed"] + rules.bonus_three * row["p_three_placed"]
-        row["open_allowed"] = stage != "final" and any(lane + 1 not in taken for lane in s)
+            row["bonus_ev"] = (rules.bonus_two * row["p_two_placed"]
+                               + rules.bonus_three * row["p_three_placed"])
+        # the final has no open bets, so every pair can be placed
+        row["open_allowed"] = stage == "final" or any(lane + 1 not in taken for lane in s)
         rows.append(row)
     df = pd.DataFrame(rows)
     df["ev_lo"], df["ev_hi"] = normal_interval(df["ev"], df["ev_se"])
@@ -296,7 +298,8 @@ def open_bet_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
     One row per lane: ``lane``, ``card``, ``taken``, ``ev_single`` (one bet on the lane,
     no bonus), ``best_set`` (lanes of the best set containing it), ``hidden_lanes``,
     ``ev_set``/``ev_set_lo``/``ev_set_hi`` (points per race with bonus), ``recommended``
-    (True for the best untaken lane), ``games``.
+    (True for the best untaken lane; ties on ``ev_set`` go to the higher ``ev_single``),
+    ``games``.
     """
     if counts.stage == "final":
         raise SheepsimError("the final has no open bets (both bets are hidden)")
@@ -313,8 +316,10 @@ def open_bet_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
                      "ev_set": with_lane["ev"], "ev_set_lo": with_lane["ev_lo"],
                      "ev_set_hi": with_lane["ev_hi"]})
     df = pd.DataFrame(rows)
-    open_ev = df["ev_set"].where(~df["taken"])
-    df["recommended"] = df.index == open_ev.idxmax()
+    # Several open lanes can lead to the same best set; then open on the one with the
+    # higher single-bet EV, which keeps rivals from opening on it.
+    best = df[~df["taken"]].sort_values(["ev_set", "ev_single"], ascending=False, kind="stable").index[0]
+    df["recommended"] = df.index == best
     df["games"] = counts.games
     return df
 
@@ -438,9 +443,11 @@ def first_player_table(res: GameResults, alpha: float = 0.05) -> pd.DataFrame:
 def compare_table(acc, games: int, a: str, b: str, field: str, seat: int) -> pd.DataFrame:
     """Head-to-head of two policies for one seat on common random numbers.
 
-    ``acc`` the merged integer totals from :func:`sheepsim.games.race.sequential.compare_chunk`
-    (see there); ``a``/``b`` the focal seat's policies ("bet,pace"), ``field`` the other
-    seats'. Two rows, ``metric`` = ``win_rate`` and ``mean_score``; columns ``a``,
+    ``acc`` the merged integer totals of :func:`compare_chunk_fn` (wins of a, wins of b,
+    games only a won, games only b won, score sum and sum of squares of a and of b, sum
+    and sum of squares of the paired score difference); ``a``/``b`` the focal seat's
+    policies ("bet,pace"), ``field`` the other seats'. Two rows, ``metric`` =
+    ``win_rate`` and ``mean_score``; columns ``a``,
     ``a_lo``, ``a_hi``, ``b``, ``b_lo``, ``b_hi`` (Wilson for win rates, normal for
     scores), ``diff`` = a - b with its paired normal interval ``diff_lo``/``diff_hi`` and
     ``diff_se``, ``pvalue`` (win rate: exact McNemar test on the games only one of the two
@@ -521,3 +528,39 @@ def turns_table(res: GameResults) -> pd.DataFrame:
     """Mean turns per race (semifinal 1, semifinal 2, final)."""
     return pd.DataFrame({"race": ["semifinal 1", "semifinal 2", "final"],
                          "mean_turns": res.turns / res.games, "games": res.games})
+
+
+def final_lane_wins(race_cards: np.ndarray) -> np.ndarray:
+    """Wins per final lane (0-5) from whole-game rows ``race_cards`` ``(count, 3, 3)``
+    (card finishing 1st-3rd in semifinal 1, semifinal 2, final). The final seats the k-th
+    (0-based) of semifinal r in lane index ``5 - 2k - r`` (lane 6 = winner of semifinal 1)."""
+    winner_card = race_cards[:, 2, 0]
+    lane = np.full(len(race_cards), -1, dtype=np.int64)
+    for r in range(2):
+        for k in range(3):
+            lane[race_cards[:, r, k] == winner_card] = 5 - 2 * k - r
+    if (lane < 0).any():
+        raise SheepsimError("a final winner was not among the semifinal top three")
+    return np.bincount(lane, minlength=N_LANES)
+
+
+def balance_tables(semi: RaceCounts, lane_wins, final_card_wins, games: int) -> dict[str, pd.DataFrame]:
+    """Balance tables: ``fair_payoffs`` (Table 1 from semifinals over random deals, Table 2
+    from finals as seated in whole games), ``cards`` (card strength), ``semifinal_lanes``
+    (lane odds/EV/fair payoffs over random deals), ``final_lanes``."""
+    rules = semi.rules
+    p_semi = semi.place_counts / semi.games
+    p_final = (np.asarray(lane_wins) / games)[:, None]
+    fair = pd.concat([fair_payoff_table(p_semi, stage_payoffs(rules, "semifinal"), "semifinal"),
+                      fair_payoff_table(p_final, stage_payoffs(rules, "final"), "final")],
+                     ignore_index=True)
+    cards = card_strength_table(semi.card_place, semi.games, rules, final_wins=final_card_wins,
+                                n_games=games)
+    return {"fair_payoffs": fair, "cards": cards, "semifinal_lanes": lane_ev_table(semi),
+            "final_lanes": final_lane_table(lane_wins, games, rules)}
+
+
+def game_tables(res: GameResults) -> dict[str, pd.DataFrame]:
+    """Every whole-game table: seats, policies, turns, score distribution, turn order."""
+    return {"seats": seat_table(res), "policies": policy_table(res), "turns": turns_table(res),
+            "scores": score_distribution_table(res), "turn_order": first_player_table(res)}

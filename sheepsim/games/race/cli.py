@@ -1,4 +1,9 @@
-"""``sheepsim race ...``: odds, play and trace for The Sheep Race."""
+"""``sheepsim race ...``: odds, ev, balance, play, compare and trace for The Sheep Race.
+
+Analysis commands share ``--games N | --precision P [--max-games N]`` (sequential
+stopping: simulate in fixed blocks until every reported probability's 95% interval
+half-width is at most P), ``--plot FILE`` (.png or .svg) and the output options.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,26 @@ import argparse
 
 import numpy as np
 
-from sheepsim.cli import add_run_options, non_negative_int
+from sheepsim.cli import (
+    add_output_options,
+    add_run_options,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
+from sheepsim.errors import SheepsimError
 from sheepsim.output import emit, render
 
 DEFAULT_ODDS_GAMES = 1_000_000
 DEFAULT_PLAY_GAMES = 100_000
+DEFAULT_EV_GAMES = 1_000_000
+DEFAULT_BALANCE_GAMES = 100_000
+DEFAULT_COMPARE_GAMES = 50_000
+#: Tables each multi-table command prints, in order (``--table`` picks one; CSV prints
+#: one table, the first unless ``--table`` says otherwise).
+EV_TABLES = ("lanes", "sets", "open_bet")
+BALANCE_TABLES = ("fair_payoffs", "cards", "semifinal_lanes", "final_lanes")
+PLAY_TABLES = ("seats", "policies", "turns", "scores", "turn_order")
 
 
 def register(games: argparse._SubParsersAction) -> None:
@@ -22,7 +42,43 @@ def register(games: argparse._SubParsersAction) -> None:
     p = sub.add_parser("odds", help="P(1st/2nd/3rd) and bet EV per lane for one race")
     _add_race_options(p)
     add_run_options(p, games=DEFAULT_ODDS_GAMES)
+    _add_analysis_options(p, DEFAULT_ODDS_GAMES)
     p.set_defaults(func=cmd_odds)
+
+    p = sub.add_parser(
+        "ev", help="bet advice for a dealt race: EV per lane, best open bet, best sets",
+        description="What a player needs at the table for a dealt race: P(1st/2nd/3rd) per lane "
+                    "with 95% intervals and the EV of one bet; the fair payoff per lane (payoff "
+                    "making every lane's EV equal the table's mean EV); all sets of bets (20 "
+                    "sets of 3 in a semifinal, bonus counted from the joint distribution of the "
+                    "top three; 15 pairs in the final) ranked by EV with intervals; and the best "
+                    "open bet given the lanes already taken openly (--taken). Tables: lanes, "
+                    "sets, open_bet (semifinal only).")
+    _add_race_options(p)
+    p.add_argument("--taken", metavar="L,L", default="",
+                   help="lanes (1-6) other players already bet openly this race")
+    _add_sim_options(p, DEFAULT_EV_GAMES, EV_TABLES)
+    p.set_defaults(func=cmd_ev)
+
+    p = sub.add_parser(
+        "balance", help="balance over random deals: fair payoff tables, card strength",
+        description="Averaged over random deals (cards shuffled as in the game): P(place) by "
+                    "lane, the implied fair payoffs next to the rulebook's Table 1 (semifinals) "
+                    "and Table 2 (the final, lanes seated by the semifinal results as in whole "
+                    "games), difference (printed - fair) and ratio (printed / fair); card "
+                    "strength (P(win), P(top 3), P(win the final) with 95% intervals; over- "
+                    "and under-powered cards flagged by exact binomial tests against equal "
+                    "cards with Holm's correction). Each game index simulates one semifinal and "
+                    "one whole game. Tables: " + ", ".join(BALANCE_TABLES) + ".")
+    p.add_argument("--policy", default="greedy", metavar="NAME",
+                   help="pace policy for every sheep move (default greedy)")
+    p.add_argument("--players", type=int, default=4, metavar="N",
+                   help="players in the whole games behind Table 2 (default 4; matters only "
+                        "to pace policies that look at bets, e.g. partisan)")
+    p.add_argument("--bet-policy", default="ev", metavar="NAME",
+                   help="bet policy in those games (default ev)")
+    _add_sim_options(p, DEFAULT_BALANCE_GAMES, BALANCE_TABLES)
+    p.set_defaults(func=cmd_balance)
 
     p = sub.add_parser("play", help="whole games: win rate by seat and policy")
     p.add_argument("--players", type=int, required=True, metavar="N", help="2 to 6 players")
@@ -33,7 +89,29 @@ def register(games: argparse._SubParsersAction) -> None:
                    help="greedy, random, saver, steady, partisan or package.module:function "
                         "(default greedy)")
     add_run_options(p, games=DEFAULT_PLAY_GAMES)
+    _add_analysis_options(p, DEFAULT_PLAY_GAMES)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "compare", help="head-to-head of two policies on the same dice (paired difference)",
+        description="Head-to-head of two policy pairs for one seat on common random numbers: "
+                    "every game is played twice with the same seed (the same dice), once with "
+                    "seat --seat playing A and once playing B, the other seats playing "
+                    "--field. Reports both win rates and mean scores with 95% intervals, the "
+                    "paired difference A - B with its interval, and p-values (win rate: exact "
+                    "McNemar test; score: paired z test). --precision bounds the half-widths "
+                    "of both win rates and of their difference. Table: comparison.",
+        epilog="example: sheepsim race compare --players 4 --a ev,greedy --b favourite,greedy")
+    p.add_argument("--players", type=int, required=True, metavar="N", help="2 to 6 players")
+    p.add_argument("--a", required=True, metavar="BET,PACE", help="policy pair A, e.g. ev,greedy")
+    p.add_argument("--b", required=True, metavar="BET,PACE", help="policy pair B, e.g. random,greedy")
+    p.add_argument("--field", default="ev,greedy", metavar="BET,PACE",
+                   help="policy pair of the other seats (default ev,greedy)")
+    p.add_argument("--seat", type=positive_int, default=1, metavar="S",
+                   help="the seat that switches between A and B (default 1; the first player "
+                        "is drawn at random each game)")
+    _add_sim_options(p, DEFAULT_COMPARE_GAMES, ("comparison",))
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("trace", help="print one race turn by turn")
     _add_race_options(p)
@@ -53,34 +131,227 @@ def _add_race_options(p):
                         "package.module:function (default greedy)")
 
 
+def _add_analysis_options(p, default_games: int) -> None:
+    """--precision/--max-games/--plot for commands whose --games comes from add_run_options."""
+    p.add_argument("--precision", type=positive_float, metavar="P",
+                   help="instead of --games: simulate until every reported probability's 95%% "
+                        "interval half-width is at most P (checked after fixed blocks, so the "
+                        "same command gives the same answer)")
+    p.add_argument("--max-games", type=positive_int, metavar="N",
+                   help="with --precision: stop here at the latest (default 10,000,000 races "
+                        "or 1,000,000 games)")
+    p.add_argument("--plot", metavar="FILE", help="also draw the charts to FILE (.png or .svg)")
+    # None means "not given", so --games and --precision can be told apart
+    p.set_defaults(games=None, default_games=default_games)
+
+
+def _add_sim_options(p, default_games: int, tables: tuple[str, ...]) -> None:
+    p.add_argument("--rules", metavar="FILE", help="rules TOML file (default: the shipped standard rules)")
+    p.add_argument("--games", type=positive_int, metavar="N",
+                   help=f"number of games/races to simulate (default {default_games:,})")
+    p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--threads", type=positive_int, default=None, metavar="K",
+                   help="numba threads (default: all cores); results do not depend on it")
+    add_output_options(p)
+    p.add_argument("--table", choices=tables, metavar="NAME",
+                   help=f"print only this table ({', '.join(tables)}); CSV prints one table, "
+                        f"the first unless this picks another")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_analysis_options(p, default_games)
+
+
+def _run_size(args) -> dict:
+    """``games``/``precision``/``max_games`` keywords for the drivers (validated)."""
+    if args.precision is not None and args.games is not None:
+        raise SheepsimError("give --games or --precision, not both")
+    if args.max_games is not None and args.precision is None:
+        raise SheepsimError("--max-games only applies with --precision")
+    if args.precision is not None:
+        if args.precision >= 0.5:
+            raise SheepsimError(f"--precision is a probability half-width below 0.5, got {args.precision}")
+        size = {"games": None, "precision": args.precision}
+        if args.max_games is not None:
+            size["max_games"] = args.max_games
+        return size
+    return {"games": args.games or args.default_games, "precision": None}
+
+
+def _check_plot(args) -> None:
+    if getattr(args, "plot", None):
+        from sheepsim.plots import check_plot_path
+
+        check_plot_path(args.plot)
+
+
+def _select(tables: dict, args) -> dict:
+    name = getattr(args, "table", None)
+    return {name: tables[name]} if name else tables
+
+
+def _write(tables: dict, meta: dict, title: str, args, panels=None) -> None:
+    """Print or write the tables, then draw ``panels`` (chart callables) to --plot."""
+    emit(render(_select(tables, args), args.format, meta, title), args.out, meta)
+    if args.plot and panels:
+        from sheepsim.plots import panel_figure, save_figure
+
+        save_figure(panel_figure(panels, meta, title), args.plot)
+
+
 def cmd_odds(args) -> int:
-    from sheepsim.games.race.analysis import odds_table
+    from sheepsim.games.race.analysis import lane_ev_table, odds_table
+    from sheepsim.games.race.estimate import estimate_races
     from sheepsim.games.race.rules import load_rules
     from sheepsim.games.race.simulate import race_counts
 
+    size = _run_size(args)
+    _check_plot(args)
     rules = load_rules(args.rules)
-    counts = race_counts(rules, args.lanes, args.stage, args.policy, args.games, args.seed,
-                         threads=args.threads, progress=not args.quiet)
-    meta = counts.meta()
+    if size["precision"] is None:
+        counts = race_counts(rules, args.lanes, args.stage, args.policy, size["games"], args.seed,
+                             threads=args.threads, progress=not args.quiet)
+        meta, trace = counts.meta(), None
+    else:
+        counts, est = estimate_races(rules, args.lanes, args.stage, args.policy, args.seed,
+                                     **size, threads=args.threads, progress=not args.quiet)
+        meta, trace = {**counts.meta(), **est.meta_fields()}, est.trace
     table = odds_table(counts)
     title = f"The Sheep Race: {args.stage} odds"
-    emit(render({"lanes": table}, args.format, meta, title), args.out, meta)
+    _write({"lanes": table}, meta, title, args, _race_panels(lane_ev_table(counts), None, trace))
+    return 0
+
+
+def _race_panels(lanes, sets, trace):
+    from functools import partial
+
+    from sheepsim import plots
+
+    panels = [partial(plots.lane_place_heatmap, lanes), partial(plots.lane_ev_chart, lanes)]
+    if sets is not None:
+        panels.append(partial(plots.bet_sets_chart, sets))
+    if trace is not None:
+        panels.append(partial(plots.convergence_chart, trace))
+    return [lambda ax, f=f: f(ax=ax) for f in panels]
+
+
+def _parse_taken(text: str) -> tuple[int, ...]:
+    if not text.strip():
+        return ()
+    try:
+        taken = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        raise SheepsimError(f"--taken takes lane numbers 1-6 separated by commas, got {text!r}") from None
+    if len(set(taken)) != len(taken):
+        raise SheepsimError(f"--taken names a lane twice: {text!r}")
+    return taken
+
+
+def cmd_ev(args) -> int:
+    from sheepsim.games.race import analysis as an
+    from sheepsim.games.race.estimate import estimate_races
+    from sheepsim.games.race.rules import load_rules
+
+    size = _run_size(args)
+    _check_plot(args)
+    taken = an._check_taken(_parse_taken(args.taken))
+    if taken and args.stage == "final":
+        raise SheepsimError("--taken applies to semifinals (the final has no open bets)")
+    if args.table == "open_bet" and args.stage == "final":
+        raise SheepsimError("the final has no open_bet table (no open bets)")
+    rules = load_rules(args.rules)
+    rules.lanes(args.lanes)  # a bad card name fails before simulating
+
+    def report(counts):
+        tables = {"lanes": an.lane_ev_table(counts), "sets": an.bet_sets_table(counts, taken)}
+        if counts.stage == "semifinal":
+            tables["open_bet"] = an.open_bet_table(counts, taken)
+        return tables
+
+    counts, est = estimate_races(rules, args.lanes, args.stage, args.policy, args.seed,
+                                    report=report, **size, threads=args.threads,
+                                    progress=not args.quiet)
+    meta = {**counts.meta(), **est.meta_fields(), "taken": list(taken)}
+    title = f"The Sheep Race: {args.stage} bet EV"
+    _write(est.tables, meta, title, args,
+           _race_panels(est.tables["lanes"], est.tables["sets"], est.trace))
+    return 0
+
+
+def cmd_balance(args) -> int:
+    from functools import partial
+
+    from sheepsim import plots
+    from sheepsim.games.race.estimate import estimate_balance
+    from sheepsim.games.race.rules import load_rules
+    from sheepsim.output import base_meta
+
+    size = _run_size(args)
+    _check_plot(args)
+    rules = load_rules(args.rules)
+    est = estimate_balance(rules, args.policy, args.seed, players=args.players,
+                           bet_policy=args.bet_policy, **size, threads=args.threads,
+                           progress=not args.quiet)
+    meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256,
+                     analysis="balance over random deals", policy=args.policy, players=args.players,
+                     bet_policy=args.bet_policy, seed=args.seed, **est.meta_fields())
+    t = est.tables
+    panels = [partial(plots.fair_payoff_chart, t["fair_payoffs"]),
+              partial(plots.card_strength_chart, t["cards"]),
+              partial(plots.lane_place_heatmap, t["semifinal_lanes"]),
+              partial(plots.convergence_chart, est.trace)]
+    _write(t, meta, "The Sheep Race: balance over random deals", args,
+           [lambda ax, f=f: f(ax=ax) for f in panels])
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from sheepsim import plots
+    from sheepsim.games.race.estimate import estimate_compare
+    from sheepsim.games.race.rules import load_rules
+    from sheepsim.output import base_meta
+
+    size = _run_size(args)
+    _check_plot(args)
+    rules = load_rules(args.rules)
+    est = estimate_compare(rules, args.players, args.a, args.b, args.field, args.seat, args.seed,
+                           **size, threads=args.threads, progress=not args.quiet)
+    meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256,
+                     analysis="head-to-head on common random numbers", players=args.players,
+                     policy_a=args.a, policy_b=args.b, field=args.field, seat=args.seat,
+                     seed=args.seed, **est.meta_fields())
+    title = f"The Sheep Race: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
+    _write(est.tables, meta, title, args,
+           [lambda ax: plots.convergence_chart(est.trace, ax=ax)])
     return 0
 
 
 def cmd_play(args) -> int:
-    from sheepsim.games.race.analysis import policy_table, seat_table, turns_table
+    from sheepsim import plots
+    from sheepsim.games.race.analysis import game_tables
+    from sheepsim.games.race.estimate import estimate_games
     from sheepsim.games.race.rules import load_rules
     from sheepsim.games.race.simulate import check_players, play_games
 
+    size = _run_size(args)
+    _check_plot(args)
     rules = load_rules(args.rules)
     check_players(rules, args.players)
-    res = play_games(rules, args.players, args.bet_policy, args.pace_policy, args.games,
-                     args.seed, threads=args.threads, progress=not args.quiet)
-    meta = res.meta()
-    tables = {"seats": seat_table(res), "policies": policy_table(res), "turns": turns_table(res)}
+    if size["precision"] is None:
+        res = play_games(rules, args.players, args.bet_policy, args.pace_policy, size["games"],
+                         args.seed, threads=args.threads, progress=not args.quiet)
+        meta, trace = res.meta(), None
+    else:
+        res, est = estimate_games(rules, args.players, args.bet_policy, args.pace_policy, args.seed,
+                                  **size, threads=args.threads, progress=not args.quiet)
+        meta, trace = {**res.meta(), **est.meta_fields()}, est.trace
+    # seats, policies, turns (unchanged), then scores and turn_order
+    tables = game_tables(res)
     title = f"The Sheep Race: {args.players}-player games"
-    emit(render(tables, args.format, meta, title), args.out, meta)
+    panels = [lambda ax: plots.win_rate_chart(tables["seats"], ax=ax),
+              lambda ax: plots.win_rate_chart(tables["turn_order"], x="turn_order", value="p_win", ax=ax,
+                                              title="Win rate by semifinal-1 turn order")]
+    if trace is not None:
+        panels.append(lambda ax: plots.convergence_chart(trace, ax=ax))
+    _write(tables, meta, title, args, panels)
     return 0
 
 

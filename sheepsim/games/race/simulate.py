@@ -190,14 +190,14 @@ def _call(kernel, *args):
 
 
 # ------------------------------------------------------------------ whole games
-_ODDS_CACHE: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+ODDS_CACHE: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 
-def _odds_tables(rules: RaceRules) -> tuple[np.ndarray, np.ndarray]:
+def odds_tables(rules: RaceRules) -> tuple[np.ndarray, np.ndarray]:
     """Public odds per (card, lane, place) over random deals, semifinal and final
     (memoised per rules-file hash: every game with these rules uses the same table)."""
-    if rules.sha256 in _ODDS_CACHE:
-        return _ODDS_CACHE[rules.sha256]
+    if rules.sha256 in ODDS_CACHE:
+        return ODDS_CACHE[rules.sha256]
     out = []
     for stage in ("semifinal", "final"):
         c = race_counts(rules, stage=stage, policy="greedy", games=ODDS_TABLE_GAMES,
@@ -206,7 +206,7 @@ def _odds_tables(rules: RaceRules) -> tuple[np.ndarray, np.ndarray]:
         runs_per_cell = ODDS_TABLE_GAMES / len(rules.cards)
         table = c.card_place / runs_per_cell
         out.append(np.ascontiguousarray(table))
-    _ODDS_CACHE[rules.sha256] = (out[0], out[1])
+    ODDS_CACHE[rules.sha256] = (out[0], out[1])
     return out[0], out[1]
 
 
@@ -254,7 +254,7 @@ def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
     """Per-game rows for games ``start..start+count-1``: scores ``(count, n)``,
     winner, first player ``(count,)``, turns ``(count, 3)``, race cards ``(count, 3, 3)``."""
     n = len(pol.pace_ids)
-    odds_semi, odds_final = _odds_tables(rules)
+    odds_semi, odds_final = odds_tables(rules)
     faces_s, nf_s = rules.dice_arrays("semifinal")
     faces_f, nf_f = rules.dice_arrays("final")
     payoffs = np.vstack([rules.payoff_semifinal, rules.payoff_final[None, :]])
@@ -282,10 +282,32 @@ def check_players(rules: RaceRules, players) -> int:
     return int(players)
 
 
+def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int, on_rows=None):
+    """``run_chunk(start, count)`` giving :class:`GameResults`' accumulators (in field
+    order after ``policies``/``seed``/``games``) for games ``start..start+count-1``.
+    ``on_rows(start, rows)`` sees each chunk's per-game rows before they are reduced."""
+    players = len(pol.pace_ids)
+    n_cards = len(rules.cards)
+
+    def run_chunk(start, count):
+        rows = game_rows(rules, pol, seed, start, count)
+        if on_rows is not None:
+            on_rows(start, rows)
+        scores, winner, first, turns, race_cards = rows
+        hist = np.zeros((players, MAX_SCORE + 1), dtype=np.int64)
+        for s in range(players):
+            hist[s] = np.bincount(np.minimum(scores[:, s], MAX_SCORE), minlength=MAX_SCORE + 1)
+        return [np.bincount(winner, minlength=players), scores.sum(0), (scores ** 2).sum(0),
+                np.bincount((winner - first) % players, minlength=players), hist, turns.sum(0),
+                np.bincount(race_cards[:, 2, 0], minlength=n_cards)]
+
+    return run_chunk
+
+
 def play_games(rules=None, players: int = 4, bet_policy="ev", pace_policy="greedy",
                games: int = 100_000, seed: int = 0, *, threads: int | None = None,
                chunk_size: int | None = None, progress: bool | None = None,
-               on_rows=None) -> GameResults:
+               on_rows=None, first_game: int = 0) -> GameResults:
     """Simulate whole games. ``bet_policy``/``pace_policy``: one name for every seat or a
     list with one per seat. ``on_rows(start, rows)`` receives each chunk's per-game rows
     (for paired comparisons) before they are reduced, so memory stays flat."""
@@ -294,23 +316,9 @@ def play_games(rules=None, players: int = 4, bet_policy="ev", pace_policy="greed
     games = runner.check_games(games)
     seed = runner.check_seed(seed)
     pol = resolve_policies(pace_policy, bet_policy, players)
-    n_cards = len(rules.cards)
-
-    def run_chunk(start, count):
-        rows = game_rows(rules, pol, seed, start, count)
-        if on_rows is not None:
-            on_rows(start, rows)
-        scores, winner, first, turns, race_cards = rows
-        order = (winner - first) % players
-        hist = np.zeros((players, MAX_SCORE + 1), dtype=np.int64)
-        for s in range(players):
-            hist[s] = np.bincount(np.minimum(scores[:, s], MAX_SCORE), minlength=MAX_SCORE + 1)
-        return [np.bincount(winner, minlength=players), scores.sum(0), (scores ** 2).sum(0),
-                np.bincount(order, minlength=players), hist, turns.sum(0),
-                np.bincount(race_cards[:, 2, 0], minlength=n_cards)]
-
-    _odds_tables(rules)  # compute before the progress bar starts
-    acc = runner.run_chunked(run_chunk, games, chunk_size=chunk_size or (1 << 15),
+    odds_tables(rules)  # compute before the progress bar starts
+    acc = runner.run_chunked(game_chunk_fn(rules, pol, seed, on_rows), games,
+                             first_game=first_game, chunk_size=chunk_size or (1 << 15),
                              threads=threads, progress=progress, desc="games")
     return GameResults(rules, pol, seed, games, *acc)
 

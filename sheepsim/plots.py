@@ -1,0 +1,298 @@
+"""Charts drawn from the analysis tables (both games).
+
+Every chart function takes a DataFrame (the columns documented on the table function
+named in its docstring), an optional ``ax`` to draw into and an optional ``meta``
+(the run's metadata, for the footnote), and returns the Figure. Nothing is shown:
+:func:`save_figure` writes PNG or SVG by file extension. The Agg backend is selected
+before pyplot is imported, so charts render without a display (CI, servers).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from sheepsim.errors import SheepsimError  # noqa: E402
+from sheepsim.output import atomic_write_bytes  # noqa: E402
+
+FORMATS = {".png": "png", ".svg": "svg"}
+PLACE_LABELS = {"first": "1st", "second": "2nd", "third": "3rd"}
+
+
+# ------------------------------------------------------------------ figure plumbing
+def check_plot_path(path) -> str:
+    """The chart format for ``path`` (``png``/``svg``); a one-line error for any other
+    extension or a missing folder. Call it before simulating."""
+    p = Path(path)
+    fmt = FORMATS.get(p.suffix.lower())
+    if fmt is None:
+        raise SheepsimError(f"--plot {path}: the file name must end in .png or .svg")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise SheepsimError(f"cannot write {path}: folder {parent} does not exist")
+    return fmt
+
+
+def footnote_text(meta: dict | None) -> str:
+    """``games N · seed S · rules FILE`` (plus the stopping rule when there was one)."""
+    if not meta:
+        return ""
+    bits = []
+    if "games" in meta:
+        bits.append(f"games {meta['games']:,}")
+    if "seed" in meta:
+        bits.append(f"seed {meta['seed']}")
+    if meta.get("precision"):
+        bits.append(f"precision ±{meta['precision']} ({meta.get('stopped_by', '')})")
+    if "rules" in meta:
+        bits.append(f"rules {meta['rules']}")
+    return " · ".join(bits)
+
+
+def add_footnote(fig, meta: dict | None) -> None:
+    text = footnote_text(meta)
+    if text:
+        fig.text(0.01, 0.005, text, fontsize=7, color="0.35", ha="left", va="bottom")
+
+
+def _axes(ax, meta, size=(7, 4.5)):
+    """``(fig, ax, created)``; a new figure gets the footnote."""
+    if ax is not None:
+        return ax.figure, ax, False
+    fig, ax = plt.subplots(figsize=size, layout="constrained")
+    add_footnote(fig, meta)
+    return fig, ax, True
+
+
+def save_figure(fig, path) -> None:
+    """Write ``fig`` to ``path`` as PNG or SVG (by extension), atomically, and close it."""
+    fmt = check_plot_path(path)
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=120, metadata={"Date": None} if fmt == "svg" else None)
+    plt.close(fig)
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def panel_figure(panels: list[Callable], meta: dict | None = None, title: str = "", ncols: int = 2):
+    """One figure with a panel per ``draw(ax)`` callable (each a chart function bound to
+    its table), a suptitle and a single footnote."""
+    n = len(panels)
+    ncols = min(ncols, n)
+    nrows = -(-n // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(6.5 * ncols, 4.6 * nrows), layout="constrained",
+                             squeeze=False)
+    for draw, ax in zip(panels, axes.flat, strict=False):
+        draw(ax)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    if title:
+        fig.suptitle(title)
+    fig.get_layout_engine().set(h_pad=0.15)
+    add_footnote(fig, meta)
+    return fig
+
+
+# ------------------------------------------------------------------ The Sheep Race
+def lane_place_heatmap(lanes: pd.DataFrame, *, ax=None, meta=None):
+    """Lane-by-place heatmap of P(place) (``odds_table``/``lane_ev_table`` columns
+    ``lane``, ``card``, ``p_first``, ``p_second``, ``p_third``; NaN places are left blank)."""
+    fig, ax, _ = _axes(ax, meta, (6, 4.5))
+    cols = [c for c in ("p_first", "p_second", "p_third") if lanes[c].notna().any()]
+    grid = lanes[cols].to_numpy(float)
+    im = ax.imshow(grid, cmap="viridis", aspect="auto", vmin=0.0)
+    for (i, j), v in np.ndenumerate(grid):
+        ax.text(j, i, f"{v:.3f}", ha="center", va="center",
+                color="white" if v < 0.6 * np.nanmax(grid) else "black", fontsize=8)
+    ax.set_xticks(range(len(cols)), [PLACE_LABELS[c[2:]] for c in cols])
+    labels = [str(lane) if card == "(random deal)" else f"{lane} {card}"
+              for lane, card in zip(lanes["lane"], lanes["card"], strict=True)]
+    ax.set_yticks(range(len(lanes)), labels)
+    ax.set_xlabel("place")
+    ax.set_ylabel("lane (card)")
+    ax.set_title("P(place) by lane")
+    fig.colorbar(im, ax=ax, label="probability")
+    return fig
+
+
+def lane_ev_chart(lanes: pd.DataFrame, *, ax=None, meta=None):
+    """Single-bet EV per lane with 95% error bars, printed payoffs overlaid on a second
+    axis (``lane_ev_table`` columns ``lane``, ``ev``, ``ev_lo``, ``ev_hi``, ``payoff_*``)."""
+    fig, ax, _ = _axes(ax, meta)
+    x = lanes["lane"].to_numpy()
+    ev = lanes["ev"].to_numpy(float)
+    err = np.vstack([ev - lanes["ev_lo"].to_numpy(float), lanes["ev_hi"].to_numpy(float) - ev])
+    ax.bar(x, ev, color="tab:blue", alpha=0.7, label="EV of one bet")
+    ax.errorbar(x, ev, yerr=err, fmt="none", ecolor="black", capsize=4, label="95% interval")
+    if "mean_ev" in lanes:
+        ax.axhline(float(lanes["mean_ev"].iloc[0]), color="tab:blue", ls=":", lw=1, label="mean EV")
+    ax.set_xlabel("lane")
+    ax.set_ylabel("expected points per bet (points)")
+    ax.set_xticks(x)
+    ax.set_title("Single-bet EV by lane")
+    pay = ax.twinx()
+    for col, marker in (("payoff_first", "o"), ("payoff_second", "s"), ("payoff_third", "^")):
+        if col in lanes and lanes[col].notna().any():
+            pay.plot(x, lanes[col], marker=marker, ls="--", color="tab:red", alpha=0.7,
+                     label=f"payoff {PLACE_LABELS[col[7:]]}")
+    pay.set_ylabel("printed payoff (points)", color="tab:red")
+    pay.set_ylim(bottom=0)
+    handles = ax.get_legend_handles_labels()
+    handles2 = pay.get_legend_handles_labels()
+    ax.legend(handles[0] + handles2[0], handles[1] + handles2[1], fontsize=6, loc="upper left",
+              framealpha=0.9)
+    return fig
+
+
+def bet_sets_chart(sets: pd.DataFrame, *, top: int = 10, ax=None, meta=None):
+    """The ``top`` sets of bets by EV with 95% intervals (``bet_sets_table`` columns
+    ``lanes``, ``ev``, ``ev_lo``, ``ev_hi``)."""
+    fig, ax, _ = _axes(ax, meta)
+    df = sets.head(top).iloc[::-1]
+    ev = df["ev"].to_numpy(float)
+    err = np.vstack([ev - df["ev_lo"].to_numpy(float), df["ev_hi"].to_numpy(float) - ev])
+    y = np.arange(len(df))
+    ax.barh(y, ev, color="tab:green", alpha=0.7)
+    ax.errorbar(ev, y, xerr=err, fmt="none", ecolor="black", capsize=3)
+    ax.set_yticks(y, [f"lanes {s}" for s in df["lanes"]])
+    ax.set_xlabel("expected points per race, bonus included (points)")
+    ax.set_ylabel("set of bets")
+    ax.set_title(f"Best {len(df)} sets of bets by EV")
+    return fig
+
+
+def fair_payoff_chart(fair: pd.DataFrame, *, ax=None, meta=None):
+    """Fair versus printed payoffs per lane (``fair_payoff_table`` columns ``stage``,
+    ``place``, ``lane``, ``printed``, ``fair``): solid = printed, dashed = fair."""
+    fig, ax, _ = _axes(ax, meta)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, ((stage, place), grp) in enumerate(fair.groupby(["stage", "place"], sort=False)):
+        c = colours[i % len(colours)]
+        label = f"{stage} {PLACE_LABELS.get(place, place)}"
+        ax.plot(grp["lane"], grp["printed"], marker="o", color=c, label=f"{label} printed")
+        ax.plot(grp["lane"], grp["fair"], marker="x", ls="--", color=c, label=f"{label} fair")
+    ax.set_yscale("log")
+    ax.set_xlabel("lane")
+    ax.set_ylabel("payoff (points, log scale)")
+    ax.set_xticks(sorted(fair["lane"].unique()))
+    ax.set_title("Fair vs printed payoffs")
+    ax.legend(fontsize=7, ncol=2)
+    return fig
+
+
+def card_strength_chart(cards: pd.DataFrame, *, ax=None, meta=None):
+    """P(win) and P(top 3) per card with 95% intervals and the equal-card reference
+    (``card_strength_table``); cards flagged over/under-powered are marked ▲/▼."""
+    fig, ax, _ = _axes(ax, meta, (7, 5))
+    y = np.arange(len(cards))
+    for col, colour, ref, off in (("p_win", "tab:orange", 1 / 6, -0.15), ("p_top3", "tab:purple", 0.5, 0.15)):
+        v = cards[col].to_numpy(float)
+        err = np.vstack([v - cards[f"{col}_lo"].to_numpy(float), cards[f"{col}_hi"].to_numpy(float) - v])
+        label = "P(win)" if col == "p_win" else "P(top 3)"
+        ax.errorbar(v, y + off, xerr=err, fmt="o", color=colour, capsize=3, label=label)
+        ax.axvline(ref, color=colour, ls=":", lw=1)
+    marks = {"over": "▲", "under": "▼", "": "·"}
+    labels = [f"{c} {marks[fw]}{marks[ft]}"
+              for c, fw, ft in zip(cards["card"], cards["flag_win"], cards["flag_top3"], strict=True)]
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("probability per race the card runs in (dotted: equal cards)")
+    ax.set_ylabel("card (win, top-3 flags: ▲ over, ▼ under; Holm)")
+    ax.set_title("Card strength over random deals")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def win_rate_chart(table: pd.DataFrame, *, x: str = "seat", value: str = "win_rate", ax=None, meta=None,
+                   title: str = "Win rate by seat"):
+    """Win rate with 95% intervals against the fair share ``1/n`` (``seat_table`` with
+    ``x="seat"``, ``value="win_rate"``; ``first_player_table`` with ``x="turn_order"``,
+    ``value="p_win"``)."""
+    fig, ax, _ = _axes(ax, meta)
+    xs = table[x].to_numpy()
+    v = table[value].to_numpy(float)
+    err = np.vstack([v - table[f"{value}_lo"].to_numpy(float), table[f"{value}_hi"].to_numpy(float) - v])
+    ax.bar(xs, v, color="tab:cyan", alpha=0.7)
+    ax.errorbar(xs, v, yerr=err, fmt="none", ecolor="black", capsize=4)
+    ax.axhline(1 / len(table), color="black", ls=":", lw=1, label=f"fair share 1/{len(table)}")
+    ax.set_xticks(xs)
+    ax.set_xlabel(x.replace("_", " "))
+    ax.set_ylabel("win rate (share of games)")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def convergence_chart(trace: pd.DataFrame, *, ax=None, meta=None):
+    """Estimate and 95% interval against games simulated (``Estimate.trace`` columns
+    ``games``, ``quantity``, ``estimate``, ``lo``, ``hi``)."""
+    fig, ax, _ = _axes(ax, meta)
+    for name, grp in trace.groupby("quantity", sort=False):
+        line, = ax.plot(grp["games"], grp["estimate"], marker=".", label=name)
+        ax.fill_between(grp["games"], grp["lo"], grp["hi"], color=line.get_color(), alpha=0.2)
+    if trace["games"].nunique() > 1 and trace["games"].max() >= 10 * trace["games"].min():
+        ax.set_xscale("log")
+    ax.set_xlabel("games simulated (count)")
+    ax.set_ylabel("estimate with 95% interval (probability)")
+    ax.set_title("Convergence")
+    ax.legend(fontsize=7, ncol=2)
+    return fig
+
+
+# ------------------------------------------------------------------ Shear Panic
+PANIC_ID_COLUMNS = ("seat", "colour", "policy", "total")
+
+
+def points_by_field_chart(fields: pd.DataFrame, *, ax=None, meta=None):
+    """Mean points per game by scoring field, stacked per seat (Shear Panic
+    ``points_by_field`` table: ``seat``, ``colour``, ``policy``, one column per field,
+    ``total``)."""
+    fig, ax, _ = _axes(ax, meta)
+    field_cols = [c for c in fields.columns if c not in PANIC_ID_COLUMNS]
+    x = np.arange(len(fields))
+    bottom = np.zeros(len(fields))
+    for col in field_cols:
+        v = fields[col].to_numpy(float)
+        ax.bar(x, v, bottom=bottom, label=col.replace("_", " "))
+        bottom += v
+    ax.set_xticks(x, [f"{s} {c}" for s, c in zip(fields["seat"], fields["colour"], strict=True)])
+    ax.set_xlabel("seat (colour)")
+    ax.set_ylabel("mean points per game (points)")
+    ax.set_title("Shear Panic: points by field")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def tile_usage_chart(tiles: pd.DataFrame, *, ax=None, meta=None):
+    """How often each menu tile is chosen (per seat per game, bars) and where on the time
+    track (mean counter position, markers on a second axis); Shear Panic ``tiles`` table
+    (``tile``, ``action``, ``time``, ``chosen``, ``counter_sum``, ``games`` or
+    ``chosen_per_game``), pooled over seats."""
+    fig, ax, _ = _axes(ax, meta)
+    g = tiles.groupby("tile", sort=True).agg(action=("action", "first"), time=("time", "first"),
+                                              chosen=("chosen", "sum"), counter_sum=("counter_sum", "sum"),
+                                              per_game=("chosen_per_game", "mean"))
+    x = g.index.to_numpy()
+    ax.bar(x, g["per_game"], color="tab:olive", alpha=0.8, label="chosen per seat per game")
+    ax.set_xticks(x, [f"{t} {str(a).replace('_', ' ')} ({tm})"
+                      for t, a, tm in zip(x, g["action"], g["time"], strict=True)],
+                  fontsize=7, rotation=45, ha="right", rotation_mode="anchor")
+    ax.set_xlabel("menu tile (number, action, time cost)")
+    ax.set_ylabel("times chosen per seat per game (count)")
+    ax.set_title("Shear Panic: tile usage")
+    where = ax.twinx()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_counter = np.where(g["chosen"] > 0, g["counter_sum"] / g["chosen"], np.nan)
+    where.plot(x, mean_counter, "kD", label="mean time-track space when chosen")
+    where.set_ylabel("mean time-track position (space)")
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = where.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="upper right")
+    return fig

@@ -1,0 +1,163 @@
+"""Every chart renders to PNG and SVG with its title, axis labels and footnote."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import counts_from_outcomes, random_outcomes
+
+from sheepsim import plots
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race import analysis as an
+
+META = {"games": 500, "seed": 3, "rules": "standard.toml"}
+
+
+@pytest.fixture(scope="module")
+def race_tables(rules):
+    counts = counts_from_outcomes(rules, random_outcomes(4))
+    lanes = an.lane_ev_table(counts)
+    p = counts.place_counts / counts.games
+    fair = pd.concat(
+        [
+            an.fair_payoff_table(p, rules.payoff_semifinal, "semifinal"),
+            an.fair_payoff_table(p[:, :1], rules.payoff_final[None, :], "final"),
+        ]
+    )
+    card_place = np.random.default_rng(0).integers(0, 50, (len(rules.cards), 6, 3))
+    seats = pd.DataFrame(
+        {
+            "seat": [1, 2, 3],
+            "win_rate": [0.3, 0.35, 0.35],
+            "win_rate_lo": [0.25, 0.3, 0.3],
+            "win_rate_hi": [0.35, 0.4, 0.4],
+        }
+    )
+    trace = pd.DataFrame(
+        {
+            "games": [100, 200, 100, 200],
+            "quantity": ["a", "a", "b", "b"],
+            "estimate": [0.5, 0.45, 0.2, 0.25],
+            "lo": [0.4, 0.4, 0.1, 0.2],
+            "hi": [0.6, 0.5, 0.3, 0.3],
+        }
+    )
+    fields = pd.DataFrame(
+        {
+            "seat": [1, 2, 3],
+            "colour": ["blue", "green", "red"],
+            "policy": ["random"] * 3,
+            "teammates_1": [3.0, 2.5, 2.0],
+            "ram_2": [4.0, 5.0, 3.0],
+            "total": [7.0, 7.5, 5.0],
+        }
+    )
+    tiles = pd.DataFrame(
+        {
+            "seat": [1, 1, 2, 2],
+            "tile": [1, 2, 1, 2],
+            "action": ["Lamb Push"] * 4,
+            "time": [1, 2, 1, 2],
+            "chosen": [10, 5, 8, 0],
+            "chosen_per_game": [1.0, 0.5, 0.8, 0.0],
+            "counter_sum": [100, 80, 60, 0],
+        }
+    )
+    return {
+        "heatmap": (
+            lambda **kw: plots.lane_place_heatmap(lanes, **kw),
+            "P(place) by lane",
+            "place",
+            "lane (card)",
+        ),
+        "ev": (
+            lambda **kw: plots.lane_ev_chart(lanes, **kw),
+            "Single-bet EV by lane",
+            "lane",
+            "expected points per bet (points)",
+        ),
+        "sets": (
+            lambda **kw: plots.bet_sets_chart(an.bet_sets_table(counts), **kw),
+            "Best 10 sets of bets by EV",
+            "expected points per race, bonus included (points)",
+            "set of bets",
+        ),
+        "fair": (
+            lambda **kw: plots.fair_payoff_chart(fair, **kw),
+            "Fair vs printed payoffs",
+            "lane",
+            "payoff (points, log scale)",
+        ),
+        "cards": (
+            lambda **kw: plots.card_strength_chart(an.card_strength_table(card_place, 10_000, rules), **kw),
+            "Card strength over random deals",
+            "probability per race the card runs in (dotted: equal cards)",
+            "card (win, top-3 flags: ▲ over, ▼ under; Holm)",
+        ),
+        "seats": (
+            lambda **kw: plots.win_rate_chart(seats, **kw),
+            "Win rate by seat",
+            "seat",
+            "win rate (share of games)",
+        ),
+        "convergence": (
+            lambda **kw: plots.convergence_chart(trace, **kw),
+            "Convergence",
+            "games simulated (count)",
+            "estimate with 95% interval (probability)",
+        ),
+        "fields": (
+            lambda **kw: plots.points_by_field_chart(fields, **kw),
+            "Shear Panic: points by field",
+            "seat (colour)",
+            "mean points per game (points)",
+        ),
+        "tiles": (
+            lambda **kw: plots.tile_usage_chart(tiles, **kw),
+            "Shear Panic: tile usage",
+            "menu tile (number, action, time cost)",
+            "times chosen per seat per game (count)",
+        ),
+    }
+
+
+CHARTS = ["heatmap", "ev", "sets", "fair", "cards", "seats", "convergence", "fields", "tiles"]
+
+
+@pytest.mark.parametrize("name", CHARTS)
+def test_chart_renders_png_and_svg(race_tables, name, tmp_path):
+    draw, title, xlabel, ylabel = race_tables[name]
+    fig = draw(meta=META)
+    ax = fig.axes[0]
+    assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == (title, xlabel, ylabel)
+    assert any("games 500 · seed 3 · rules standard.toml" == t.get_text() for t in fig.texts)
+    png, svg = tmp_path / "c.png", tmp_path / "c.svg"
+    plots.save_figure(fig, png)
+    fig = draw(meta=META)
+    plots.save_figure(fig, svg)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = svg.read_text()
+    assert text.lstrip().startswith("<?xml") and "<svg" in text
+
+
+@pytest.mark.parametrize("name", CHARTS)
+def test_chart_draws_into_given_axes(race_tables, name):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2)
+    out = race_tables[name][0](ax=axes[1])
+    assert out is fig and axes[1].get_title() == race_tables[name][1]
+    plt.close(fig)
+
+
+def test_panel_figure_has_one_footnote(race_tables, tmp_path):
+    panels = [lambda ax, n=n: race_tables[n][0](ax=ax) for n in ("heatmap", "ev", "convergence")]
+    fig = plots.panel_figure(panels, META, "title")
+    assert sum("seed 3" in t.get_text() for t in fig.texts) == 1
+    plots.save_figure(fig, tmp_path / "p.svg")
+
+
+def test_bad_plot_path(tmp_path):
+    with pytest.raises(SheepsimError, match="png or .svg"):
+        plots.check_plot_path(tmp_path / "chart.pdf")
+    with pytest.raises(SheepsimError, match="does not exist"):
+        plots.check_plot_path(tmp_path / "missing" / "chart.png")

@@ -1,0 +1,76 @@
+"""The shared statistics against scipy and numpy."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+from scipy import stats as st
+
+from sheepsim import stats
+
+
+@given(n=hs.integers(1, 10_000), frac=hs.floats(0, 1))
+@settings(max_examples=200, deadline=None)
+def test_wilson_equals_scipy(n, frac):
+    k = int(round(frac * n))
+    lo, hi = stats.wilson_interval(k, n)
+    ref = st.binomtest(k, n).proportion_ci(method="wilson")
+    assert float(lo) == pytest.approx(ref.low, abs=1e-12)
+    assert float(hi) == pytest.approx(ref.high, abs=1e-12)
+
+
+def test_wilson_vectorised_and_empty():
+    lo, hi = stats.wilson_interval(np.array([0, 5, 10]), np.array([10, 10, 0]))
+    assert np.isnan(lo[2]) and np.isnan(hi[2])
+    assert float(stats.wilson_halfwidth(5, 10)) == pytest.approx((hi[1] - lo[1]) / 2)
+
+
+def test_paired_difference_from_sums_equals_arrays():
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 50, 300), rng.integers(0, 50, 300)
+    d = a - b
+    ref = stats.paired_difference(a, b)
+    got = stats.paired_difference_from_sums(d.sum(), (d * d).sum(), d.size)
+    for key in ("diff", "lo", "hi", "stderr", "n"):
+        assert got[key] == pytest.approx(ref[key])
+
+
+def test_hist_quantiles_and_moments():
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 30, 999)
+    hist = np.bincount(x)
+    qs = [0.0, 0.1, 0.5, 0.9, 1.0]
+    assert stats.hist_quantiles(hist, qs).tolist() == np.quantile(x, qs, method="inverted_cdf").tolist()
+    mean, sd = stats.hist_mean_sd(hist)
+    assert mean == pytest.approx(x.mean()) and sd == pytest.approx(x.std(ddof=1))
+
+
+def test_mcnemar_and_chisquare():
+    assert stats.mcnemar_p(0, 0) == 1.0
+    assert stats.mcnemar_p(30, 12) == pytest.approx(st.binomtest(30, 42, 0.5).pvalue)
+    assert stats.chi_square_uniform_p([10, 20, 30]) == pytest.approx(st.chisquare([10, 20, 30]).pvalue)
+
+
+def test_max_probability_halfwidth_reads_probability_columns_only():
+    df = pd.DataFrame(
+        {
+            "p_first": [0.5, np.nan],
+            "p_first_lo": [0.4, np.nan],
+            "p_first_hi": [0.62, np.nan],
+            "ev": [3.0, 1.0],
+            "ev_lo": [0.0, 0.0],
+            "ev_hi": [9.0, 9.0],
+            "win_rate": [0.3, 0.2],
+            "win_rate_lo": [0.29, 0.1],
+            "win_rate_hi": [0.31, 0.3],
+        }
+    )
+    assert stats.max_probability_halfwidth(df) == pytest.approx(0.11)
+    assert stats.max_probability_halfwidth({"a": df[["ev", "ev_lo", "ev_hi"]]}) == 0.0
+
+
+def test_normal_interval():
+    lo, hi = stats.normal_interval(1.0, 0.5)
+    assert float(lo) == pytest.approx(1 - 0.5 * st.norm.ppf(0.975))
+    assert float(hi) == pytest.approx(1 + 0.5 * st.norm.ppf(0.975))

@@ -1,0 +1,132 @@
+"""Exact checks of the balance and whole-game tables from hand-made counts."""
+
+import numpy as np
+import pytest
+from scipy import stats as st
+
+from sheepsim.games.race import analysis as an
+from sheepsim.games.race.simulate import GameResults, resolve_policies
+from sheepsim.stats import paired_difference
+
+
+def test_card_strength_flags_and_pvalues(rules):
+    n_cards, games = len(rules.cards), 6000
+    rng = np.random.default_rng(0)
+    # every race: six random cards in lanes; card 0 wins whenever it runs, others at random
+    card_place = np.zeros((n_cards, 6, 3), dtype=np.int64)
+    for _ in range(games):
+        dealt = rng.permutation(n_cards)[:6]
+        order = rng.permutation(6)
+        if 0 in dealt:
+            pos = int(np.flatnonzero(dealt == 0)[0])
+            order = np.r_[pos, [o for o in order if o != pos]]
+        for k in range(3):
+            card_place[dealt[order[k]], order[k], k] += 1
+    table = an.card_strength_table(card_place, games, rules)
+    assert table.loc[0, "flag_win"] == "over"
+    wins = card_place[:, :, 0].sum(axis=1)
+    assert table.loc[0, "p_win"] == pytest.approx(wins[0] / (games * 6 / n_cards))
+    # card 0 runs in Binomial(games, 1/2) races and wins them all, so the estimate of
+    # P(win | runs) = 1 has standard error sqrt(games / 4) / (games / 2) = 0.0129; allow 4 se
+    assert table.loc[0, "p_win"] == pytest.approx(1.0, abs=4 * np.sqrt(games / 4) / (games / 2))
+    wins = card_place[:, :, 0].sum(axis=1)
+    for c in (0, 5):
+        expected = st.binomtest(int(wins[c]), games, 1 / n_cards).pvalue
+        assert table.loc[c, "pvalue_win"] == pytest.approx(expected)
+    # P(win | runs) averages 1/6 over cards: exactly one of the six runners wins
+    assert table["p_win"].mean() == pytest.approx(1 / 6)
+    assert table["p_top3"].mean() == pytest.approx(1 / 2)
+    assert (table["p_win_lo"] <= table["p_win"]).all() and (table["p_win"] <= table["p_win_hi"]).all()
+
+
+def test_card_strength_equal_cards_not_flagged(rules):
+    # multinomial winners with equal cards: Holm keeps the family-wise error at 5%, and
+    # with this fixed seed no card is flagged
+    rng = np.random.default_rng(1)
+    n_cards, games = len(rules.cards), 20000
+    card_place = np.zeros((n_cards, 6, 3), dtype=np.int64)
+    for k in range(3):
+        np.add.at(card_place[:, :, k], (rng.integers(0, n_cards, games), rng.integers(0, 6, games)), 1)
+    table = an.card_strength_table(card_place, games, rules)
+    assert (table["flag_win"] == "").all()
+
+
+def test_final_lane_wins():
+    # game 1: SF1 top3 cards 0,1,2; SF2 3,4,5; final won by card 4 (2nd of SF2 -> lane 3)
+    # game 2: final won by card 0 (1st of SF1 -> lane 6); game 3: card 5 (3rd SF2 -> lane 1)
+    rc = np.array(
+        [
+            [[0, 1, 2], [3, 4, 5], [4, -1, -1]],
+            [[0, 1, 2], [3, 4, 5], [0, -1, -1]],
+            [[0, 1, 2], [3, 4, 5], [5, -1, -1]],
+        ]
+    )
+    assert an.final_lane_wins(rc).tolist() == [1, 0, 1, 0, 0, 1]
+
+
+def _results(rules, hist, wins_by_order):
+    players = hist.shape[0]
+    pol = resolve_policies("greedy", "random", players)
+    games = int(hist[0].sum())
+    v = np.arange(hist.shape[1])
+    return GameResults(
+        rules,
+        pol,
+        0,
+        games,
+        np.array(wins_by_order),
+        hist @ v,
+        hist @ (v * v),
+        np.array(wins_by_order),
+        hist,
+        np.zeros(3, dtype=np.int64),
+        np.zeros(len(rules.cards), dtype=np.int64),
+    )
+
+
+def test_score_distribution_and_first_player(rules):
+    rng = np.random.default_rng(2)
+    scores = rng.integers(10, 60, size=(500, 3))
+    hist = np.stack([np.bincount(scores[:, s], minlength=201) for s in range(3)])
+    res = _results(rules, hist, [200, 150, 150])
+    dist = an.score_distribution_table(res)
+    for s in range(3):
+        row = dist.iloc[s]
+        assert row["mean_score"] == pytest.approx(scores[:, s].mean())
+        assert row["sd_score"] == pytest.approx(scores[:, s].std(ddof=1))
+        q = np.quantile(scores[:, s], [0.1, 0.25, 0.5, 0.75, 0.9], method="inverted_cdf")
+        assert [row["p10"], row["p25"], row["median"], row["p75"], row["p90"]] == q.tolist()
+        assert row["min_score"] == scores[:, s].min() and row["max_score"] == scores[:, s].max()
+    order = an.first_player_table(res)
+    assert order.loc[0, "pvalue"] == pytest.approx(st.binomtest(200, 500, 1 / 3).pvalue)
+    assert order.loc[0, "pvalue_all_orders"] == pytest.approx(st.chisquare([200, 150, 150]).pvalue)
+    assert bool(order.loc[0, "significant"])
+
+
+def test_compare_table_matches_paired_difference():
+    rng = np.random.default_rng(3)
+    win_a = rng.random(400) < 0.3
+    win_b = rng.random(400) < 0.25
+    sa, sb = rng.integers(0, 60, 400), rng.integers(0, 60, 400)
+    d = sa - sb
+    acc = [
+        win_a.sum(),
+        win_b.sum(),
+        (win_a & ~win_b).sum(),
+        (win_b & ~win_a).sum(),
+        sa.sum(),
+        (sa * sa).sum(),
+        sb.sum(),
+        (sb * sb).sum(),
+        d.sum(),
+        (d * d).sum(),
+    ]
+    table = an.compare_table(acc, 400, "ev,greedy", "random,greedy", "ev,greedy", 1)
+    win, score = table.iloc[0], table.iloc[1]
+    ref = paired_difference(win_a.astype(int), win_b.astype(int))
+    assert win["diff"] == pytest.approx(ref["diff"]) and win["diff_lo"] == pytest.approx(ref["lo"])
+    ref = paired_difference(sa, sb)
+    assert score["diff"] == pytest.approx(ref["diff"]) and score["diff_hi"] == pytest.approx(ref["hi"])
+    assert score["a"] == pytest.approx(sa.mean())
+    b01, b10 = int((win_a & ~win_b).sum()), int((win_b & ~win_a).sum())
+    assert win["pvalue"] == pytest.approx(st.binomtest(b01, b01 + b10, 0.5).pvalue)
