@@ -82,10 +82,8 @@ CROSS_ORDER = np.array(
 FAR_ORDER = np.array(
     [GALLOP_RED, GALLOP_BLUE2, GALLOP_WHITE, TROT_BLUE, TROT_WHITE, WALK_FREE, WALK_RECOVER,
      WALK_WHITE, REST], dtype=np.int64)
-# Cube change per option: red, blue, white (recovery is capped by the supply).
-_COST = np.array(
-    [[0, 2, 0], [0, 1, 0], [0, 0, 0], [0, 0, -1], [0, -1, 0], [0, 0, -1], [-1, 0, 0],
-     [0, -2, 0], [0, 0, -1]], dtype=np.int64)
+# Net change of the cubes on the card per option (recovery as if the supply has them).
+_DELTA = np.array([2, 1, 0, -1, -1, -1, -1, -2, -1], dtype=np.int64)
 
 
 @nb.njit(inline="always", cache=True)
@@ -103,8 +101,7 @@ def distance(board, lane, option):
 @nb.njit(inline="always", cache=True)
 def cubes_after(board, race, lane, option):
     """Cubes on the card after the option (recovery assumes the supply has them)."""
-    return board[lane, RED] + board[lane, BLUE] + board[lane, WHITE] + _COST[option, 0] \
-        + _COST[option, 1] + _COST[option, 2]
+    return board[lane, RED] + board[lane, BLUE] + board[lane, WHITE] + _DELTA[option]
 
 
 @nb.njit(inline="always", cache=True)
@@ -126,11 +123,32 @@ def pays_white(option):
 
 @nb.njit(inline="always", cache=True)
 def first_crossing(lane, board, race, legal):
-    """Greedy step 1: the first crossing option in CROSS_ORDER, or -1."""
-    for i in range(CROSS_ORDER.shape[0]):
-        o = CROSS_ORDER[i]
-        if legal[o] and crosses(board, race, lane, o):
-            return o
+    """Greedy step 1: the first crossing option in CROSS_ORDER, or -1.
+
+    Written out rather than looped over CROSS_ORDER: this runs on every turn, and walks
+    always move 1, trots ``TROT`` and gallops ``GALLOP`` squares.
+    """
+    need = race[TRACK] + 1 - board[lane, POS]  # squares needed to cross
+    trot = board[lane, TROT]
+    gallop = board[lane, GALLOP]
+    if need <= 1:
+        if legal[WALK_FREE]:
+            return WALK_FREE
+        if legal[WALK_RECOVER]:
+            return WALK_RECOVER
+    if trot >= need and legal[TROT_BLUE]:
+        return TROT_BLUE
+    if gallop >= need:
+        if legal[GALLOP_BLUE2]:
+            return GALLOP_BLUE2
+        if legal[GALLOP_RED]:
+            return GALLOP_RED
+    if need <= 1 and legal[WALK_WHITE]:
+        return WALK_WHITE
+    if trot >= need and legal[TROT_WHITE]:
+        return TROT_WHITE
+    if gallop >= need and legal[GALLOP_WHITE]:
+        return GALLOP_WHITE
     return -1
 
 
@@ -141,20 +159,32 @@ def farthest(lane, board, race, legal, avoid_exhaust, keep_white):
     ``avoid_exhaust`` skips options that exhaust the sheep; ``keep_white`` skips options
     paying a white cube.
     """
+    pos = board[lane, POS]
+    cubes = board[lane, RED] + board[lane, BLUE] + board[lane, WHITE]
     best = -1
     best_d = -1
     for i in range(FAR_ORDER.shape[0]):
         o = FAR_ORDER[i]
         if not legal[o]:
             continue
-        if avoid_exhaust and exhausts(board, race, lane, o):
+        if o >= GALLOP_RED:
+            d = board[lane, GALLOP]
+        elif o >= TROT_BLUE:
+            d = board[lane, TROT]
+        elif o >= WALK_RECOVER:
+            d = 1
+        else:
+            d = 0
+        if d <= best_d:
+            continue
+        end = pos + d
+        if avoid_exhaust and end >= race[EZ_FIRST] and end <= race[TRACK] \
+                and cubes + _DELTA[o] == 0:
             continue
         if keep_white and pays_white(o):
             continue
-        d = distance(board, lane, o)
-        if d > best_d:
-            best = o
-            best_d = d
+        best = o
+        best_d = d
     return best
 
 
