@@ -60,6 +60,11 @@ def footnote_text(meta: dict | None) -> str:
 def add_footnote(fig, meta: dict | None) -> None:
     text = footnote_text(meta)
     if text:
+        # constrained layout ignores fig.text: keep a strip of ~0.25 inch free for it
+        engine = fig.get_layout_engine()
+        if engine is not None and hasattr(engine, "set"):
+            strip = min(0.2, 0.25 / fig.get_figheight())
+            engine.set(rect=(0, strip, 1, 1 - strip))
         fig.text(0.01, 0.005, text, fontsize=7, color="0.35", ha="left", va="bottom")
 
 

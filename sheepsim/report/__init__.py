@@ -1,0 +1,66 @@
+"""``sheepsim report``: batch reports of several studies from a TOML config.
+
+``sheepsim report [CONFIG.toml] --out DIR [--resume] [--quiet] [--threads K]`` writes
+``index.html`` (self-contained), ``report.md``, every table as CSV, every chart as PNG
+and SVG, and ``manifest.json`` into DIR. Without a config it runs the shipped default
+study of both games (``default.toml``). See :mod:`.config` for the config schema,
+:mod:`.outdir` for when an out folder may be (re)written, and :mod:`.execute` for
+checkpoints and ``--resume``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the top-level ``report`` command."""
+    from sheepsim.cli import positive_int
+
+    p = subparsers.add_parser(
+        "report", help="run a batch of studies into an HTML/Markdown/CSV report folder",
+        description="Run the studies listed in CONFIG (default: the shipped study of both "
+                    "games) and write a self-contained report folder.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_epilog())
+    p.add_argument("config", nargs="?", metavar="CONFIG.toml",
+                   help="report config (default: the shipped default study)")
+    p.add_argument("--out", required=True, metavar="DIR", help="report folder to write")
+    p.add_argument("--resume", action="store_true",
+                   help="continue an interrupted report in DIR from its checkpoints")
+    p.add_argument("--quiet", action="store_true", help="no progress bars or study lines")
+    p.add_argument("--threads", type=positive_int, default=None, metavar="K",
+                   help="numba threads (default: all cores); results do not depend on it")
+    p.set_defaults(func=cmd_report)
+
+
+def _epilog() -> str:
+    lines = ["study types (the config's `type`; every study also takes name, title, rules,",
+             "seed, and games or precision + max_games [+ block]):"]
+    lines += [f"  {t:<18} {cls.summary}" for t, cls in _types().items()]
+    lines += ["", "An out folder holding this config's report is restarted (or continued with",
+              "--resume); one holding anything else is refused."]
+    return "\n".join(lines)
+
+
+def _types() -> dict:
+    from sheepsim.report import studies  # noqa: F401 - fills the registry
+    from sheepsim.report.registry import STUDY_TYPES
+
+    return dict(sorted(STUDY_TYPES.items()))
+
+
+def cmd_report(args) -> int:
+    import sys
+
+    import matplotlib
+
+    matplotlib.use("Agg")  # charts go to files; never needs a display
+
+    from sheepsim.report.build import run_report
+
+    doc = run_report(args.config, args.out, resume=args.resume, quiet=args.quiet,
+                     threads=args.threads)
+    if not args.quiet:
+        print(f"report written to {args.out}/index.html ({len(doc.get('files', []))} files)",
+              file=sys.stderr)
+    return 0

@@ -1,0 +1,163 @@
+"""Running a report: validate, check the out folder, simulate each study (checkpointed),
+write its tables and charts as soon as it finishes, then the documents and manifest.
+
+Order of writes matters for interrupt safety: a study's files are written (atomically)
+before the manifest lists it as done, and the checkpoints are removed only after the
+final manifest is in place; an interrupt at any point leaves a folder ``--resume`` can
+finish with exactly the numbers of an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from sheepsim import runner
+from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
+from sheepsim.report import figures
+from sheepsim.report.config import ReportConfig, load_config
+from sheepsim.report.execute import CHECKPOINT_DIR, checkpoint_path, simulate
+from sheepsim.report.outdir import (
+    COMPLETE,
+    MANIFEST,
+    RESTART,
+    check_out,
+    clear_previous,
+    environment,
+    file_entries,
+    manifest_text,
+    read_manifest,
+)
+from sheepsim.report.registry import Study
+from sheepsim.report.render import RenderedStudy, render_html, render_markdown
+
+
+def run_report(config: str | Path | None, out: str | Path, *, resume: bool = False,
+               quiet: bool = False, threads: int | None = None,
+               chunk_size: int | None = None, log=None) -> dict:
+    """Build the report of ``config`` (None: the shipped default) in ``out``.
+
+    ``chunk_size`` overrides every study's games per chunk (= per checkpoint); results do
+    not depend on it. ``log`` receives one line per finished study (default: stderr
+    unless ``quiet``). Returns the manifest.
+    """
+    if log is None:
+        log = (lambda line: None) if quiet else (lambda line: print(line, file=sys.stderr))
+    cfg = load_config(config)  # every study, key and rules file validated here
+    out = Path(out)
+    mode = check_out(out, cfg.source, cfg.hash, resume)
+    if mode == COMPLETE:
+        log(f"{out}: the report is already complete")
+        # an interrupt between the final manifest and the clean-up can leave these behind
+        shutil.rmtree(out / CHECKPOINT_DIR, ignore_errors=True)
+        return read_manifest(out)
+    with runner.numba_threads(threads):  # validated before anything is written
+        if mode == RESTART:
+            clear_previous(out)
+        out.mkdir(parents=True, exist_ok=True)
+        return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log)
+
+
+def _manifest(cfg: ReportConfig, env: dict, entries: list[dict], complete: bool,
+              files: list[dict]) -> dict:
+    doc = dict(env)
+    doc.update({
+        "title": cfg.title,
+        "config": {"source": cfg.source, "sha256": cfg.sha256, "hash": cfg.hash, "text": cfg.text},
+        "complete": complete,
+        "rules": sorted({(s.rules_label(), s.rules.sha256) for s in cfg.studies}),
+        "studies": entries,
+        "files": files,
+    })
+    doc["rules"] = [{"file": f, "sha256": h} for f, h in doc["rules"]]
+    return doc
+
+
+def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size, log) -> dict:
+    env = environment()
+    entries = [dict(s.describe(), status="pending") for s in cfg.studies]
+    atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
+    rendered: list[RenderedStudy] = []
+    files: list[str] = []
+    for i, study in enumerate(cfg.studies):
+        t0 = time.perf_counter()
+        cp = simulate(study.job(), study.sampling, checkpoint_path(out, study.name),
+                      _identity_hash(study), resume=resume, progress=not quiet,
+                      desc=study.name, chunk_size=chunk_size)
+        r = _write_study(out, study, cp)
+        rendered.append(r)
+        study_files = list(r.tables.values()) + [p for png, svg, _ in r.charts.values() for p in (png, svg)]
+        files += study_files
+        entries[i].update(status="done", games=cp.done, simulate_seconds=round(cp.seconds, 3),
+                          wall_seconds=round(cp.earlier_seconds + time.perf_counter() - t0, 3),
+                          files=study_files)
+        atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
+        log(f"{study.name}: {cp.done:,} games, {entries[i]['wall_seconds']:.1f} s")
+    header = [f"sheepsim {env['sheepsim_version']} · config {cfg.source} "
+              f"(hash {cfg.hash[:12]}) · full provenance in manifest.json"]
+    atomic_write_text(out / "index.html", render_html(cfg.title, header, rendered))
+    atomic_write_text(out / "report.md", render_markdown(cfg.title, header, rendered))
+    files += ["index.html", "report.md"]
+    doc = _manifest(cfg, env, entries, True, file_entries(out, files))
+    atomic_write_text(out / MANIFEST, manifest_text(doc))
+    # Only now is every number safely on disk; the checkpoints have served their purpose.
+    shutil.rmtree(out / CHECKPOINT_DIR, ignore_errors=True)
+    return doc
+
+
+def _identity_hash(study: Study) -> str:
+    """What a checkpoint must match to be continued: the study and the sheepsim version
+    (another version may simulate differently, so its totals must not be mixed in)."""
+    import hashlib
+    import json
+
+    from sheepsim._version import __version__
+
+    doc = {"study": study.identity(), "sheepsim": __version__}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+def _stopping(study: Study, cp) -> tuple[pd.DataFrame, str]:
+    """The sequential-stopping record of a precision study, and a one-line finding."""
+    target = study.sampling.precision
+    df = pd.DataFrame(cp.trace, columns=["games", "max_halfwidth"])
+    df["precision"] = target
+    df["met"] = df["max_halfwidth"] <= target
+    last = df.iloc[-1]
+    if last["met"]:
+        note = (f"Stopped after {cp.done:,} games: every reported probability's 95% half-width "
+                f"is at most {target:g} (widest {last['max_halfwidth']:.4f}).")
+    else:
+        note = (f"Reached max_games ({cp.done:,}) before the precision target {target:g}: the "
+                f"widest 95% half-width is {last['max_halfwidth']:.4f}.")
+    return df, note
+
+
+def _write_study(out: Path, study: Study, cp) -> RenderedStudy:
+    """Tables as CSV and charts as PNG + SVG under ``out/<study>/``."""
+    result = study.results(cp.totals, cp.done)
+    games = cp.done
+    if study.sampling.precision is not None:
+        result.tables["stopping"], note = _stopping(study, cp)
+        result.notes.append(note)
+        result.captions["stopping"] = ("Sequential stopping: the widest 95% half-width of the "
+                                       "reported probabilities at each block boundary checked.")
+    folder = out / study.name
+    folder.mkdir(exist_ok=True)
+    r = RenderedStudy(study, games, result)
+    for name, df in result.tables.items():
+        rel = f"{study.name}/{name}.csv"
+        atomic_write_text(out / rel, format_csv(df))
+        r.tables[name] = rel
+    for name, fig in result.figures.items():
+        png, svg = f"{study.name}/{name}.png", f"{study.name}/{name}.svg"
+        data = figures.png_bytes(fig)
+        atomic_write_bytes(out / png, data)
+        atomic_write_bytes(out / svg, figures.svg_bytes(fig))
+        figures.close(fig)
+        r.charts[name] = (png, svg, data)
+    return r

@@ -1,0 +1,245 @@
+"""Shear Panic studies: balance for 3 and 4 players, and policy head-to-heads.
+
+Runs the engine's ``games_chunk`` kernel one chunk at a time (``start`` = games done; a
+game is keyed by ``(seed, game index)``) and builds the tables with
+:func:`~sheepsim.games.panic.simulate.build_tables` from the merged accumulator vector,
+exactly as :func:`~sheepsim.games.panic.simulate.play_games` does in one go.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sheepsim.errors import SheepsimError
+from sheepsim.report.reader import StudyReader
+from sheepsim.report.registry import Job, Study, StudyResult, register_study
+
+
+class _PanicStudy(Study):
+    game = "shear-panic"
+
+    @classmethod
+    def load_rules(cls, path: Path | None):
+        from sheepsim.games.panic.rules import load_rules
+
+        return load_rules(path)
+
+    def rules_label(self) -> str:
+        return self.rules.name
+
+
+@register_study
+class PanicBalance(_PanicStudy):
+    """Whole Shear Panic games with one policy per seat.
+
+    Keys: ``players`` (3 or 4, default 4), ``policies`` (one name for every seat or one
+    per seat: random, greedy, rollout or ``package.module:function``; default greedy),
+    ``playouts`` (rollout playouts per candidate, default 4). Tables as
+    :func:`~sheepsim.games.panic.simulate.build_tables`.
+    """
+
+    type_name = "panic-balance"
+    summary = "Shear Panic balance: seats, policies, fields, tiles (keys: players, policies, playouts)"
+    default_block = 1_000
+    default_chunk = 256  # greedy plays ~100 games/s per core: a checkpoint every few seconds
+
+    @classmethod
+    def parse_params(cls, r: StudyReader, rules) -> dict:
+        from sheepsim.games.panic.policies import resolve_policies
+
+        players = r.int_("players", required=False, default=4)
+        with r.checking("players"):
+            players = rules.check_players(players)
+        names = r.names("policies", required=False, default=["greedy"])
+        if len(names) not in (1, players):
+            r.fail("policies", f"give 1 or {players} names (one per seat), got {len(names)}")
+        with r.checking("policies"):
+            resolve_policies(names)
+        playouts = r.int_("playouts", min_value=1, required=False, default=4)
+        names = names * players if len(names) == 1 else names
+        return {"players": players, "policies": names, "playouts": playouts}
+
+    def job(self) -> Job:
+        from sheepsim.games.panic.engine import kernels_for
+        from sheepsim.games.panic.policies import resolve_policies
+
+        p = self.params()
+        ids, users = resolve_policies(p["policies"])
+        R = self.rules.kernel_array(p["players"])
+        pids = np.array(ids, dtype=np.int64)
+        kernels = kernels_for(users)
+
+        def run_chunk(start, count):
+            import numba
+
+            # a few blocks per thread keep every core busy; blocks never change results
+            n_blocks = max(1, min(count, 4 * numba.get_num_threads()))
+            acc = kernels.games_chunk(R, pids, self.seed, start, count, n_blocks, p["playouts"])
+            return [acc.sum(axis=0)]
+
+        return Job(run_chunk, self.default_chunk, halfwidth=self._halfwidth)
+
+    def panic_result(self, totals, games):
+        from sheepsim.games.panic import layout as L
+        from sheepsim.games.panic.simulate import PanicResult, build_tables
+
+        (acc,) = totals
+        p = self.params()
+        if acc[L.A_BAD_CHOICES]:
+            bad = [n for n in p["policies"] if ":" in n]
+            raise SheepsimError(f"study {self.name}: policy {', '.join(bad)} returned an option "
+                                f"index out of range {int(acc[L.A_BAD_CHOICES])} times")
+        res = PanicResult(self.rules, p["players"], p["policies"], self.seed, games, acc)
+        res.tables = build_tables(res)
+        return res
+
+    def _halfwidth(self, totals, games) -> float:
+        from sheepsim.games.panic import layout as L
+        from sheepsim.stats import wilson_halfwidth
+
+        wins = totals[0][L.A_WINS:L.A_WINS + self.params()["players"]]
+        return float(np.max(wilson_halfwidth(wins, games)))
+
+    def results(self, totals, games) -> StudyResult:
+        from sheepsim import plots
+        from sheepsim.stats import chi_square_uniform_p
+
+        res = self.panic_result(totals, games)
+        t = res.tables
+        seats = t["by_seat"]
+        notes = []
+        if len(set(res.policies)) == 1:
+            p = chi_square_uniform_p(seats["wins"].to_numpy())
+            notes.append(f"Every seat plays {res.policies[0]}: win rates by seat range "
+                         f"{seats['win_rate'].min():.1%} to {seats['win_rate'].max():.1%} "
+                         f"(fair share {1 / res.players:.1%}); chi-square test of equal "
+                         f"wins p = {p:.3g}.")
+        ends = t["game_end"].set_index("end")
+        notes.append(f"The menus ran out before the final pen in "
+                     f"{ends.loc['menus_ran_out', 'share']:.1%} of games; mean game length "
+                     f"{t['turns']['mean_turns'].iloc[0]:.1f} turns.")
+        captions = {
+            "by_seat": "Win rate (lo/hi: 95% Wilson interval) and mean points (95% normal "
+                       "interval) by seat.",
+            "by_policy": "Pooled over the seats that played each policy (a seat-game is a trial).",
+            "points_by_field": "Mean points per game scored in each field of the time track.",
+            "sheep_shorn": "Sheep of each colour shorn per game.",
+            "turns": "Game length in turns (95% interval for the mean).",
+            "turn_histogram": "Games by length.",
+            "game_end": "How games end: the counter reaches the final pen, or the menus run out.",
+            "tie_breaks": "What decided the winner.",
+            "tiles": "Per seat and menu tile: how often chosen, mean time-track position when "
+                     "chosen and the mean points its user gained that turn.",
+        }
+        meta = {"games": games, "seed": self.seed, "rules": self.rules_label()}
+        if self.sampling.precision is not None:
+            meta.update(precision=self.sampling.precision, stopped_by="precision target")
+        # the chart reads seat_table's column names; the panic table calls them lo/hi
+        wins = seats.rename(columns={"lo": "win_rate_lo", "hi": "win_rate_hi"})
+        figures = {"seat_win_rate": plots.win_rate_chart(wins, meta=meta,
+                                                         title=f"Shear Panic, {res.players} players: "
+                                                               "win rate by seat"),
+                   "field_points": plots.points_by_field_chart(t["points_by_field"], meta=meta),
+                   "tile_usage": plots.tile_usage_chart(t["tiles"], meta=meta)}
+        captions.update({"seat_win_rate": "Win rate by seat with 95% intervals.",
+                         "field_points": "Mean points per game by field, stacked per seat.",
+                         "tile_usage": "How often each menu tile is chosen and where on the track."})
+        return StudyResult(dict(t), figures, notes, captions)
+
+
+@register_study
+class PanicHeadToHead(_PanicStudy):
+    """Two policies for one seat on common random numbers (the same dice).
+
+    Every game is played twice with the same seed and game index, once with policy ``a``
+    and once with ``b`` in the focal seat (dice and policy draws come from per-game
+    streams, so both see the same dice). The kernel is run with one block per game, which
+    makes its per-block accumulators per-game results, so the paired win and points
+    differences are exact integer sums. Keys: ``a``, ``b`` (defaults greedy, random),
+    ``field`` (the other seats, default greedy), ``seat`` (1-based, default 1),
+    ``players`` (3 or 4, default 4), ``playouts`` (default 4). Table ``comparison``
+    (columns of :func:`sheepsim.games.race.analysis.compare_table`; ``mean_score`` is
+    the seat's points).
+    """
+
+    type_name = "panic-head-to-head"
+    summary = "two policies for one Shear Panic seat on the same dice (keys: a, b, field, seat, players)"
+    default_block = 1_000
+    default_chunk = 256
+
+    @classmethod
+    def parse_params(cls, r: StudyReader, rules) -> dict:
+        from sheepsim.games.panic.policies import resolve_policies
+
+        players = r.int_("players", required=False, default=4)
+        with r.checking("players"):
+            players = rules.check_players(players)
+        names = {}
+        for key, default in (("a", "greedy"), ("b", "random"), ("field", "greedy")):
+            names[key] = r.str_(key, required=False, default=default).strip()
+            with r.checking(key):
+                resolve_policies([names[key]])
+        seat = r.int_("seat", min_value=1, required=False, default=1)
+        if seat > players:
+            r.fail("seat", f"must be between 1 and {players}, got {seat}")
+        playouts = r.int_("playouts", min_value=1, required=False, default=4)
+        return {"players": players, **names, "seat": seat, "playouts": playouts}
+
+    def _seat_policies(self, focal: str) -> list[str]:
+        p = self.params()
+        names = [p["field"]] * p["players"]
+        names[p["seat"] - 1] = focal
+        return names
+
+    def job(self) -> Job:
+        from sheepsim.games.panic import layout as L
+        from sheepsim.games.panic.engine import kernels_for
+        from sheepsim.games.panic.policies import resolve_policies
+
+        p = self.params()
+        R = self.rules.kernel_array(p["players"])
+        configs = []
+        for focal in (p["a"], p["b"]):
+            ids, users = resolve_policies(self._seat_policies(focal))
+            configs.append((np.array(ids, dtype=np.int64), kernels_for(users)))
+        s = p["seat"] - 1
+
+        def run_chunk(start, count):
+            per_game = [k.games_chunk(R, pids, self.seed, start, count, count, p["playouts"])
+                        for pids, k in configs]
+            bad = sum(int(acc[:, L.A_BAD_CHOICES].sum()) for acc in per_game)
+            if bad:
+                raise SheepsimError(f"study {self.name}: a user policy returned an option index "
+                                    f"out of range {bad} times")
+            win_a, win_b = (acc[:, L.A_WINS + s] > 0 for acc in per_game)
+            pa, pb = (acc[:, L.A_POINTS + s] for acc in per_game)
+            d = pa - pb
+            return [np.array([win_a.sum(), win_b.sum(), (win_a & ~win_b).sum(), (win_b & ~win_a).sum(),
+                              pa.sum(), (pa * pa).sum(), pb.sum(), (pb * pb).sum(), d.sum(),
+                              (d * d).sum()], dtype=np.int64)]
+
+        return Job(run_chunk, self.default_chunk, halfwidth=self._halfwidth)
+
+    def tables(self, totals, games) -> dict:
+        from sheepsim.games.race.analysis import compare_table
+
+        p = self.params()
+        return {"comparison": compare_table(totals[0], games, p["a"], p["b"], p["field"], p["seat"])}
+
+    def _halfwidth(self, totals, games) -> float:
+        row = self.tables(totals, games)["comparison"].iloc[0]  # the win-rate row
+        return float(max(row[f"{k}_hi"] - row[f"{k}_lo"] for k in ("a", "b", "diff"))) / 2
+
+    def results(self, totals, games) -> StudyResult:
+        t = self.tables(totals, games)
+        p = self.params()
+        w, pts = t["comparison"].iloc[0], t["comparison"].iloc[1]
+        notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
+                 f"changes its win rate by {w['diff']:+.2%} (95% {w['diff_lo']:+.2%} to "
+                 f"{w['diff_hi']:+.2%}; McNemar p = {w['pvalue']:.3g}) and its points by "
+                 f"{pts['diff']:+.2f} (95% {pts['diff_lo']:+.2f} to {pts['diff_hi']:+.2f})."]
+        captions = {"comparison": "Policy a versus b in one seat on the same dice: win rate and mean "
+                                  "points of each, paired difference a - b with its interval."}
+        return StudyResult(t, {}, notes, captions)

@@ -1,0 +1,402 @@
+"""Sheep Race studies, built on :mod:`sheepsim.games.race.analysis` and :mod:`sheepsim.plots`.
+
+* ``race-odds``: one dealt race: odds and single-bet EV per lane, every set of bets
+  ranked by EV (bonus counted), the best open bet given lanes already taken;
+* ``race-fairness``: random deals: lane odds, fair payoffs next to Tables 1 and 2, card
+  strength with over/under-powered cards flagged;
+* ``race-balance``: whole games: win rate and score by seat and policy, turn order;
+* ``race-head-to-head``: two policies for one seat on the same dice (paired difference).
+
+Each runs the chunk functions of ``simulate``/``estimate`` one chunk at a time (``start`` = games
+done, so a study resumes exactly) and builds the analysis tables from merged totals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sheepsim.report.reader import StudyReader
+from sheepsim.report.registry import Job, Study, StudyResult, register_study
+
+STAGES = ("semifinal", "final")
+
+
+class _RaceStudy(Study):
+    game = "sheep-race"
+
+    @classmethod
+    def load_rules(cls, path: Path | None):
+        from sheepsim.games.race.rules import load_rules
+
+        return load_rules(path)
+
+    def plot_meta(self, games: int) -> dict:
+        """What chart footnotes show."""
+        meta = {"games": games, "seed": self.seed, "rules": self.rules_label()}
+        if self.sampling.precision is not None:
+            meta.update(precision=self.sampling.precision, stopped_by="precision target")
+        return meta
+
+
+def _pace_policy(r: StudyReader, key: str = "policy") -> str:
+    from sheepsim.games.race.simulate import resolve_policies
+
+    name = r.str_(key, required=False, default="greedy")
+    with r.checking(key):
+        resolve_policies([name])
+    return name
+
+
+def _players(r: StudyReader, rules, default: int = 4) -> int:
+    from sheepsim.games.race.simulate import check_players
+
+    players = r.int_("players", required=False, default=default)
+    with r.checking("players"):
+        check_players(rules, players)
+    return players
+
+
+def _policy_pair(r: StudyReader, key: str, default: str) -> str:
+    """A ``"BET,PACE"`` pair, validated against the built-in (or plugin) policies."""
+    from sheepsim.games.race.estimate import parse_policy_pair
+    from sheepsim.games.race.simulate import resolve_policies
+
+    text = r.str_(key, required=False, default=default)
+    with r.checking(key):
+        bet, pace = parse_policy_pair(text)
+        resolve_policies([pace], [bet], 1)
+    return f"{bet},{pace}"
+
+
+def _race_counts(rules, lanes, stage, policy, seed, totals, games):
+    from sheepsim.games.race.simulate import RaceCounts
+
+    joint, card_place, turns = totals[:3]
+    lane_idx = None if lanes is None else rules.lanes(lanes)
+    return RaceCounts(rules, stage, policy, seed, games, lane_idx, joint, card_place, int(turns[0]))
+
+
+def _race_chunk(rules, lanes, stage, policy, seed, random_deal: bool):
+    from sheepsim.games.race.simulate import race_counts
+
+    def run_chunk(start, count):
+        c = race_counts(rules, lanes, stage, policy, count, seed, random_deal=random_deal,
+                        chunk_size=count, progress=False, first_game=start)
+        return [c.joint, c.card_place, np.array([c.turns], dtype=np.int64)]
+
+    return run_chunk
+
+
+def _max_halfwidth(tables) -> float:
+    from sheepsim.stats import max_probability_halfwidth
+
+    return max_probability_halfwidth(list(tables.values()))
+
+
+# ---------------------------------------------------------------- one dealt race
+@register_study
+class RaceOdds(_RaceStudy):
+    """The table-side questions for one dealt race.
+
+    Keys: ``lanes`` (six card names for lanes 1-6; default the rules file's first six),
+    ``stage`` (``semifinal``/``final``, default semifinal), ``policy`` (pace policy for
+    every turn, default greedy), ``taken`` (lanes 1-6 already bet openly, semifinal only;
+    default none). Tables ``lanes``, ``bet_sets``, ``open_bet`` (semifinal).
+    """
+
+    type_name = "race-odds"
+    summary = "odds, bet EVs, best sets of bets for a chosen deal (keys: lanes, stage, policy, taken)"
+    default_block = 20_000
+
+    @classmethod
+    def parse_params(cls, r: StudyReader, rules) -> dict:
+        lanes = r.names("lanes", required=False, default=rules.card_names[:6])
+        with r.checking("lanes"):
+            idx = rules.lanes(lanes)
+        stage = r.str_("stage", required=False, default="semifinal", choices=STAGES)
+        taken = r.int_list("taken", required=False, default=[], nonempty=False, min_value=1)
+        if taken and stage == "final":
+            r.fail("taken", "the final has no open bets")
+        if any(t > 6 for t in taken) or len(set(taken)) != len(taken) or len(taken) > 5:
+            r.fail("taken", f"must be up to 5 different lanes 1-6, got {taken}")
+        return {"lanes": [rules.cards[i].name for i in idx], "stage": stage,
+                "policy": _pace_policy(r), "taken": sorted(taken)}
+
+    def job(self) -> Job:
+        p = self.params()
+        chunk = _race_chunk(self.rules, p["lanes"], p["stage"], p["policy"], self.seed, False)
+        return Job(chunk, self.default_chunk,
+                   halfwidth=lambda totals, games: _max_halfwidth(self.tables(totals, games)))
+
+    def tables(self, totals, games) -> dict:
+        from sheepsim.games.race.analysis import bet_sets_table, lane_ev_table, open_bet_table
+
+        p = self.params()
+        counts = _race_counts(self.rules, p["lanes"], p["stage"], p["policy"], self.seed, totals, games)
+        out = {"lanes": lane_ev_table(counts), "bet_sets": bet_sets_table(counts, p["taken"])}
+        if p["stage"] == "semifinal":
+            out["open_bet"] = open_bet_table(counts, p["taken"])
+        return out
+
+    def results(self, totals, games) -> StudyResult:
+        from sheepsim import plots
+
+        t = self.tables(totals, games)
+        meta = self.plot_meta(games)
+        lanes, sets = t["lanes"], t["bet_sets"]
+        best_lane = lanes.loc[lanes["ev"].idxmax()]
+        notes = [f"Best single bet: lane {int(best_lane['lane'])} ({best_lane['card']}), "
+                 f"EV {best_lane['ev']:.3f} points (95% {best_lane['ev_lo']:.3f}-{best_lane['ev_hi']:.3f}).",
+                 f"Best set of {'two' if self.params()['stage'] == 'final' else 'three'} bets: lanes "
+                 f"{sets['lanes'].iloc[0]}, EV {sets['ev'].iloc[0]:.3f} points with the bonus."]
+        if "open_bet" in t:
+            rec = t["open_bet"][t["open_bet"]["recommended"]].iloc[0]
+            notes.append(f"Best open bet: lane {int(rec['lane'])}, then hidden bets on lanes "
+                         f"{rec['hidden_lanes']}.")
+        figures = {"lane_places": plots.lane_place_heatmap(lanes, meta=meta),
+                   "lane_ev": plots.lane_ev_chart(lanes, meta=meta),
+                   "best_sets": plots.bet_sets_chart(sets, meta=meta)}
+        captions = {
+            "lanes": "Per lane: P(place) (95% Wilson intervals), EV of one bet (bonus not "
+                     "counted, 95% normal interval), printed and fair payoffs (every lane's EV "
+                     "equal to the table mean).",
+            "bet_sets": "Every set of bets ranked by EV with the bonus, from the joint "
+                        "distribution of the top three; gap to the best set with a paired interval.",
+            "open_bet": "Value of opening on each lane: the best set of three containing it.",
+            "lane_places": "P(place) by lane.", "lane_ev": "Single-bet EV by lane, printed payoffs.",
+            "best_sets": "The best sets of bets by EV with 95% intervals."}
+        return StudyResult(t, figures, notes, captions)
+
+
+# ---------------------------------------------------------------- random deals
+@register_study
+class RaceFairness(_RaceStudy):
+    """Random deals: fair payoff tables and card strength.
+
+    Game ``g`` is one random-deal semifinal and one whole game. Keys: ``policy`` (pace
+    policy, default greedy), ``players`` (2-6, default 4) and ``bet_policy`` (default ev)
+    for the whole games that seat the final. Tables ``fair_payoffs``, ``cards``,
+    ``semifinal_lanes``, ``final_lanes``.
+    """
+
+    type_name = "race-fairness"
+    summary = ("random deals: lane odds, fair vs printed payoffs, card strength "
+               "(keys: policy, players, bet_policy)")
+    default_block = 2_000
+    default_chunk = 1 << 14
+
+    @classmethod
+    def parse_params(cls, r: StudyReader, rules) -> dict:
+        from sheepsim.games.race.simulate import resolve_policies
+
+        policy = _pace_policy(r)
+        players = _players(r, rules)
+        bet = r.str_("bet_policy", required=False, default="ev")
+        with r.checking("bet_policy"):
+            resolve_policies(policy, bet, players)
+        return {"policy": policy, "players": players, "bet_policy": bet}
+
+    def job(self) -> Job:
+        from sheepsim.games.race.analysis import final_lane_wins
+        from sheepsim.games.race.simulate import game_rows, resolve_policies
+
+        p = self.params()
+        pol = resolve_policies(p["policy"], p["bet_policy"], p["players"])
+        semis = _race_chunk(self.rules, None, "semifinal", p["policy"], self.seed, True)
+        n_cards = len(self.rules.cards)
+
+        def run_chunk(start, count):
+            # As estimate.estimate_balance: game g gives one random-deal semifinal (Table 1,
+            # lanes, cards) and one whole game (Table 2 from the final as seated).
+            race_cards = game_rows(self.rules, pol, self.seed, start, count)[4]
+            return [*semis(start, count), final_lane_wins(race_cards),
+                    np.bincount(race_cards[:, 2, 0], minlength=n_cards)]
+
+        return Job(run_chunk, self.default_chunk,
+                   halfwidth=lambda totals, games: _max_halfwidth(self.tables(totals, games)))
+
+    def tables(self, totals, games) -> dict:
+        from sheepsim.games.race.analysis import balance_tables
+
+        p = self.params()
+        semi = _race_counts(self.rules, None, "semifinal", p["policy"], self.seed, totals, games)
+        return balance_tables(semi, totals[3], totals[4], games)
+
+    def results(self, totals, games) -> StudyResult:
+        from sheepsim import plots
+
+        t = self.tables(totals, games)
+        meta = self.plot_meta(games)
+        cards = t["cards"]
+        notes = []
+        for col, what in (("flag_win", "wins"), ("flag_top3", "top-3 finishes"),
+                          ("flag_final_win", "final wins")):
+            for flag in ("over", "under"):
+                names = cards.loc[cards[col] == flag, "card"].tolist()
+                if names:
+                    notes.append(f"{flag.capitalize()}-powered by {what} (Holm, 5%): {', '.join(names)}.")
+        if not notes:
+            notes.append("No card is flagged over- or under-powered (Holm, 5%).")
+        fair = t["fair_payoffs"]
+        worst = fair.loc[(fair["ratio"] - 1).abs().idxmax()]
+        notes.append(f"Largest mispricing: {worst['stage']} {worst['place']} place, lane "
+                     f"{int(worst['lane'])}: printed {worst['printed']:g}, fair {worst['fair']:.2f}.")
+        figures = {"semifinal_places": plots.lane_place_heatmap(t["semifinal_lanes"], meta=meta),
+                   "fair_payoffs": plots.fair_payoff_chart(fair, meta=meta),
+                   "card_strength": plots.card_strength_chart(cards, meta=meta)}
+        captions = {
+            "fair_payoffs": "Printed payoffs (Tables 1 and 2) next to the fair ones that give "
+                            "every lane the table's mean EV; difference = printed - fair.",
+            "cards": "P(win), P(top 3) per race the card runs in and P(win the final) per game "
+                     "it is dealt, each tested against equal cards (exact binomial, Holm).",
+            "semifinal_lanes": "Semifinal lanes over random deals: P(place), EV and fair payoffs.",
+            "final_lanes": "Final lanes as seated by the semifinals in whole games.",
+            "semifinal_places": "Semifinal P(place) by lane over random deals.",
+        }
+        return StudyResult(t, figures, notes, captions)
+
+
+# ---------------------------------------------------------------- whole games
+@register_study
+class RaceBalance(_RaceStudy):
+    """Whole games: win rate and score by seat and by policy, turn order.
+
+    Keys: ``players`` (2-6, default 4), ``bet_policies`` and ``pace_policies`` (one name
+    for every seat or one per seat; defaults ev and greedy). Tables ``seats``,
+    ``policies``, ``turns``, ``scores``, ``turn_order``.
+    """
+
+    type_name = "race-balance"
+    summary = "whole games: seat and policy balance (keys: players, bet_policies, pace_policies)"
+    default_block = 2_000
+    default_chunk = 1 << 14
+
+    @classmethod
+    def parse_params(cls, r: StudyReader, rules) -> dict:
+        from sheepsim.games.race.simulate import resolve_policies
+
+        players = _players(r, rules)
+        bets = r.names("bet_policies", required=False, default=["ev"])
+        pace = r.names("pace_policies", required=False, default=["greedy"])
+        for key, names in (("bet_policies", bets), ("pace_policies", pace)):
+            if len(names) not in (1, players):
+                r.fail(key, f"give 1 or {players} names (one per seat), got {len(names)}")
+        with r.checking("bet_policies"):
+            resolve_policies("greedy", bets, players)
+        with r.checking("pace_policies"):
+            resolve_policies(pace, "random", players)
+        pol = resolve_policies(pace, bets, players)
+        return {"players": players, "bet_policies": list(pol.bet_names),
+                "pace_policies": list(pol.pace_names)}
+
+    def _policies(self):
+        from sheepsim.games.race.simulate import resolve_policies
+
+        p = self.params()
+        return resolve_policies(p["pace_policies"], p["bet_policies"], p["players"])
+
+    def job(self) -> Job:
+        from sheepsim.games.race.simulate import game_chunk_fn
+
+        return Job(game_chunk_fn(self.rules, self._policies(), self.seed), self.default_chunk,
+                   halfwidth=lambda totals, games: _max_halfwidth(self.tables(totals, games)))
+
+    def game_results(self, totals, games):
+        from sheepsim.games.race.simulate import GameResults
+
+        return GameResults(self.rules, self._policies(), self.seed, games, *totals)
+
+    def tables(self, totals, games) -> dict:
+        from sheepsim.games.race.analysis import game_tables
+
+        return game_tables(self.game_results(totals, games))
+
+    def results(self, totals, games) -> StudyResult:
+        from sheepsim import plots
+
+        t = self.tables(totals, games)
+        meta = self.plot_meta(games)
+        order = t["turn_order"]
+        first = order.iloc[0]
+        notes = [f"First player in semifinal 1 wins {first['p_win']:.1%} of games (fair share "
+                 f"{first['fair_share']:.1%}); exact binomial test p = {first['pvalue']:.3g}."]
+        best = t["policies"].loc[t["policies"]["win_rate"].idxmax()]
+        if len(t["policies"]) > 1:
+            notes.append(f"Best policy pair: {best['bet_policy']} bets with {best['pace_policy']} "
+                         f"pace, win rate {best['win_rate']:.1%} over {int(best['seats'])} seat(s).")
+        figures = {"seat_win_rate": plots.win_rate_chart(t["seats"], meta=meta),
+                   "turn_order_win_rate": plots.win_rate_chart(
+                       order, x="turn_order", value="p_win", meta=meta,
+                       title="Win rate by turn order in semifinal 1")}
+        captions = {"seats": "Win rate (95% Wilson interval) and mean score (95% normal interval) by seat.",
+                    "policies": "Pooled over the seats that played each policy pair.",
+                    "turns": "Mean turns per race.",
+                    "scores": "Score distribution per seat (scores of 200+ count as 200).",
+                    "turn_order": "Win rate by position in semifinal 1's turn order, tested "
+                                  "against the fair share (exact binomial; Holm; chi-square)."}
+        return StudyResult(t, figures, notes, captions)
+
+
+@register_study
+class RaceHeadToHead(_RaceStudy):
+    """Two policies for one seat on common random numbers (the same dice).
+
+    Keys: ``a`` and ``b`` (``"BET,PACE"`` pairs; defaults ``ev,greedy`` and
+    ``random,greedy``), ``field`` (the other seats, default ``ev,greedy``), ``seat``
+    (1-based, default 1), ``players`` (default 4). Table ``comparison``.
+    """
+
+    type_name = "race-head-to-head"
+    summary = "two BET,PACE policy pairs for one seat on the same dice (keys: a, b, field, seat, players)"
+    default_block = 2_000
+    default_chunk = 1 << 13
+
+    @classmethod
+    def parse_params(cls, r: StudyReader, rules) -> dict:
+        players = _players(r, rules)
+        a = _policy_pair(r, "a", "ev,greedy")
+        b = _policy_pair(r, "b", "random,greedy")
+        field = _policy_pair(r, "field", "ev,greedy")
+        seat = r.int_("seat", min_value=1, required=False, default=1)
+        if seat > players:
+            r.fail("seat", f"must be between 1 and {players}, got {seat}")
+        return {"players": players, "a": a, "b": b, "field": field, "seat": seat}
+
+    def job(self) -> Job:
+        from sheepsim.games.race.estimate import compare_chunk_fn, parse_policy_pair
+        from sheepsim.games.race.simulate import resolve_policies
+
+        p = self.params()
+        n, seat = p["players"], p["seat"]
+        fb, fp = parse_policy_pair(p["field"])
+        configs = []
+        for pair in (p["a"], p["b"]):
+            bets, paces = [fb] * n, [fp] * n
+            bets[seat - 1], paces[seat - 1] = parse_policy_pair(pair)
+            configs.append(resolve_policies(paces, bets, n))
+        return Job(compare_chunk_fn(self.rules, *configs, self.seed, seat - 1), self.default_chunk,
+                   halfwidth=self._halfwidth)
+
+    def tables(self, totals, games) -> dict:
+        from sheepsim.games.race.analysis import compare_table
+
+        p = self.params()
+        return {"comparison": compare_table(totals[0], games, p["a"], p["b"], p["field"], p["seat"])}
+
+    def _halfwidth(self, totals, games) -> float:
+        # as `race compare --precision`: both win rates and their paired difference
+        row = self.tables(totals, games)["comparison"].iloc[0]
+        return float(max(row[f"{k}_hi"] - row[f"{k}_lo"] for k in ("a", "b", "diff"))) / 2
+
+    def results(self, totals, games) -> StudyResult:
+        t = self.tables(totals, games)
+        p = self.params()
+        w = t["comparison"].iloc[0]
+        notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
+                 f"changes its win rate by {w['diff']:+.2%} (95% {w['diff_lo']:+.2%} to "
+                 f"{w['diff_hi']:+.2%}; McNemar p = {w['pvalue']:.3g})."]
+        captions = {"comparison": "Policy a versus b for one seat on the same dice: win rate and "
+                                  "mean score of each, paired difference a - b with its interval."}
+        return StudyResult(t, {}, notes, captions)

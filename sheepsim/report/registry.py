@@ -1,0 +1,145 @@
+"""The study registry: what a report can contain.
+
+A *study* is one simulation (a chunked, checkpointed job of integer accumulators) plus
+the tables and charts drawn from its totals. Each study type is a subclass of
+:class:`Study` registered under its config name with :func:`register_study`:
+
+* ``load_rules(path)`` loads and validates the game's rules file;
+* ``parse_params(reader, rules)`` reads and validates the study's own config keys
+  (strictly, before anything runs) and returns them normalised (plain JSON); they
+  identify the result, so they go into the config hash and the manifest;
+* ``job()`` the chunk function the executor runs (see :mod:`.execute`);
+* ``results(totals, games)`` the named DataFrames, matplotlib figures and notes.
+
+Study types live in :mod:`.race_studies` and :mod:`.panic_studies`; importing
+:mod:`sheepsim.report.studies` fills the registry.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+
+from sheepsim.report.reader import StudyReader
+
+ChunkFn = Callable[[int, int], Sequence[np.ndarray]]
+
+STUDY_TYPES: dict[str, type[Study]] = {}
+
+
+def register_study(cls: type[Study]) -> type[Study]:
+    """Class decorator: make ``cls`` available as ``type = "<cls.type_name>"``."""
+    if cls.type_name in STUDY_TYPES:
+        raise RuntimeError(f"study type {cls.type_name!r} registered twice")
+    STUDY_TYPES[cls.type_name] = cls
+    return cls
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """How many games: a fixed count, or a precision target checked every ``block`` games
+    up to ``max_games`` (stopping only at multiples of ``block``, so reproducible)."""
+
+    games: int | None = None
+    precision: float | None = None
+    max_games: int | None = None
+    block: int | None = None
+
+    def as_dict(self) -> dict:
+        if self.games is not None:
+            return {"games": self.games}
+        return {"precision": self.precision, "max_games": self.max_games, "block": self.block}
+
+
+@dataclass
+class Job:
+    """What the executor runs: ``run_chunk(start, count)`` returns integer arrays;
+    ``halfwidth(totals, games)`` (precision mode) the widest 95% half-width of the
+    study's reported probabilities; ``chunk_size`` games per chunk (= per checkpoint)."""
+
+    run_chunk: ChunkFn
+    chunk_size: int
+    halfwidth: Callable[[list[np.ndarray], int], float] | None = None
+
+
+@dataclass
+class StudyResult:
+    """What a study shows: tables and charts (names become file names) and notes
+    (one-line findings for the report text)."""
+
+    tables: dict[str, pd.DataFrame]
+    figures: dict = field(default_factory=dict)  # name -> matplotlib Figure
+    notes: list[str] = field(default_factory=list)
+    captions: dict[str, str] = field(default_factory=dict)  # table/figure name -> caption
+
+
+class Study(ABC):
+    """Base class: common keys (``type``, ``name``, ``title``, ``seed``, ``games`` or
+    ``precision``/``max_games``/``block``, ``rules``) are read by :mod:`.config`; a
+    subclass reads its own keys in :meth:`parse_params`."""
+
+    type_name: ClassVar[str] = ""
+    game: ClassVar[str] = ""  # "sheep-race" or "shear-panic"
+    summary: ClassVar[str] = ""  # one line for `--help` and the report
+    default_block: ClassVar[int] = 100_000
+    default_chunk: ClassVar[int] = 1 << 17
+
+    def __init__(self, name: str, title: str, seed: int, sampling: Sampling, rules, params: dict):
+        self.name = name
+        self.title = title
+        self.seed = seed
+        self.sampling = sampling
+        self.rules = rules
+        self._params = params
+
+    # -- config ------------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def load_rules(cls, path: Path | None):
+        """Load and validate this game's rules file (``None``: the shipped rules)."""
+
+    @classmethod
+    @abstractmethod
+    def parse_params(cls, r: StudyReader, rules) -> dict:
+        """Read and validate the study's own keys; return them normalised (JSON-able)."""
+
+    def params(self) -> dict:
+        return dict(self._params)
+
+    def rules_label(self) -> str:
+        """How the report names the rules file (the games' rules objects differ)."""
+        return self.rules.source
+
+    def identity(self) -> dict:
+        """Everything that determines this study's numbers (hashed for resume checks)."""
+        return {
+            "type": self.type_name,
+            "name": self.name,
+            "seed": self.seed,
+            "sampling": self.sampling.as_dict(),
+            "rules_sha256": self.rules.sha256,
+            "params": self.params(),
+        }
+
+    def describe(self) -> dict:
+        """Manifest entry (identity plus the rules file's display name)."""
+        d = self.identity()
+        d["title"] = self.title
+        d["game"] = self.game
+        d["rules"] = self.rules_label()
+        return d
+
+    # -- running -------------------------------------------------------------------
+    @abstractmethod
+    def job(self) -> Job:
+        """The simulation to run (built after validation; may compile kernels)."""
+
+    @abstractmethod
+    def results(self, totals: list[np.ndarray], games: int) -> StudyResult:
+        """Tables and charts from the merged totals of ``games`` games."""

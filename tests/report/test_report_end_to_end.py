@@ -1,0 +1,185 @@
+"""A small config end to end: files, manifest, CSVs against the library, the HTML."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sheepsim.games.panic.simulate import play_games as panic_play_games
+from sheepsim.games.race.analysis import (
+    bet_sets_table,
+    game_tables,
+    lane_ev_table,
+    open_bet_table,
+)
+from sheepsim.games.race.estimate import estimate_balance, estimate_compare
+from sheepsim.games.race.simulate import play_games, race_counts
+
+
+@pytest.fixture
+def report(small_report):
+    return small_report
+
+
+def _csv(out, rel):
+    return pd.read_csv(out / rel)
+
+
+def _same(csv: pd.DataFrame, expected: pd.DataFrame):
+    """CSV numbers equal the table's to the 10 significant digits CSVs keep; text and
+    integers exactly (an empty string in the table reads back as a missing value)."""
+    expected = expected.reset_index(drop=True)
+    assert list(csv.columns) == list(expected.columns)
+    for col in expected.columns:
+        if pd.api.types.is_numeric_dtype(expected[col]) and not pd.api.types.is_bool_dtype(expected[col]):
+            np.testing.assert_allclose(csv[col].to_numpy(float), expected[col].to_numpy(float),
+                                       rtol=1e-9, atol=0, equal_nan=True, err_msg=col)
+        else:
+            got = csv[col].fillna("").astype(str).tolist()
+            assert got == expected[col].fillna("").astype(str).tolist(), col
+
+
+def test_manifest_lists_every_file_with_its_hash(report):
+    out, manifest = report
+    on_disk = json.loads((out / "manifest.json").read_text())
+    assert on_disk == json.loads(json.dumps(manifest))
+    assert manifest["complete"] is True
+    paths = [f["path"] for f in manifest["files"]]
+    assert {"index.html", "report.md"} <= set(paths)
+    for entry in manifest["files"]:
+        assert hashlib.sha256((out / entry["path"]).read_bytes()).hexdigest() == entry["sha256"]
+    # every file in the folder is listed (besides the manifest itself); no checkpoints left
+    present = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+    assert present == set(paths) | {"manifest.json"}
+
+
+def test_manifest_records_provenance(report):
+    _, m = report
+    for key in ("sheepsim_version", "python", "numba", "numpy", "machine"):
+        assert m[key]
+    assert m["rules"][0]["sha256"] and m["rules"][0]["file"]
+    by_name = {s["name"]: s for s in m["studies"]}
+    assert by_name["semi"]["games"] == 6000 and by_name["semi"]["seed"] == 3
+    assert by_name["balance"]["params"]["bet_policies"] == ["ev", "random", "favourite"]
+    assert by_name["panic"]["game"] == "shear-panic" and by_name["panic"]["rules_sha256"]
+    for s in m["studies"]:
+        assert s["status"] == "done" and s["wall_seconds"] >= s["simulate_seconds"] > 0
+        assert s["files"] and s["rules"] and s["params"]
+
+
+def _games(manifest, name):
+    return next(s["games"] for s in manifest["studies"] if s["name"] == name)
+
+
+def _all_csvs_equal(out, study, tables):
+    files = sorted(p.stem for p in (out / study).glob("*.csv"))
+    assert files == sorted(tables)
+    for name, df in tables.items():
+        _same(_csv(out, f"{study}/{name}.csv"), df)
+
+
+def test_odds_csvs_are_the_library_tables(report):
+    out, _ = report
+    counts = race_counts(None, ["Requeijao", "Pecorino", "Feta", "Manchego", "Roquefort", "Stilton"],
+                         "semifinal", "greedy", 6000, 3, progress=False)
+    _all_csvs_equal(out, "semi", {"lanes": lane_ev_table(counts),
+                                  "bet_sets": bet_sets_table(counts, [6]),
+                                  "open_bet": open_bet_table(counts, [6])})
+
+
+def test_precision_study_matches_the_sequential_driver(report):
+    out, m = report
+    est = estimate_balance(None, "greedy", 5, players=4, bet_policy="ev", precision=0.2,
+                           max_games=5000, block=1000, progress=False)
+    assert _games(m, "fairness") == est.games and est.games % 1000 == 0
+    stopping = _csv(out, "fairness/stopping.csv")
+    _all_csvs_equal(out, "fairness", {**est.tables, "stopping": stopping})
+    # the report checked the stopping rule at the same blocks with the same half-widths
+    checks = est.trace.groupby("games", sort=True)["halfwidth_max"].first()
+    assert stopping["games"].tolist() == checks.index.tolist()
+    np.testing.assert_allclose(stopping["max_halfwidth"], checks.to_numpy(), rtol=1e-9)
+    assert stopping["met"].tolist() == [False] * (len(stopping) - 1) + [True]
+
+
+def test_balance_csvs_are_play_games(report):
+    out, _ = report
+    res = play_games(None, 3, ["ev", "random", "favourite"], "greedy", 600, 7, progress=False)
+    _all_csvs_equal(out, "balance", game_tables(res))
+
+
+def test_head_to_head_csv_is_the_compare_driver(report):
+    out, _ = report
+    est = estimate_compare(None, 3, "ev,greedy", "random,greedy", "ev,greedy", 2, 8, games=500,
+                           progress=False)
+    _all_csvs_equal(out, "h2h", est.tables)
+
+
+def test_panic_csvs_are_play_games(report):
+    out, _ = report
+    res = panic_play_games(None, 3, ["random"], 300, 9, progress=False)
+    _all_csvs_equal(out, "panic", res.tables)
+
+
+def test_panic_head_to_head_matches_separate_runs(report):
+    # each configuration alone, same seed: the pair's win and points totals must match
+    out, _ = report
+    table = _csv(out, "panic-h2h/comparison.csv").set_index("metric")
+    seat = 3
+    runs = {k: panic_play_games(None, 4, ["random", "random", pol, "random"], 200, 10, progress=False)
+            for k, pol in (("a", "greedy"), ("b", "random"))}
+    for k, res in runs.items():
+        by_seat = res.tables["by_seat"].set_index("seat")
+        assert table.loc["win_rate", k] == pytest.approx(by_seat.loc[seat, "win_rate"], rel=1e-9)
+        assert table.loc["mean_score", k] == pytest.approx(by_seat.loc[seat, "mean_points"], rel=1e-9)
+    assert table.loc["mean_score", "diff"] == pytest.approx(
+        table.loc["mean_score", "a"] - table.loc["mean_score", "b"], rel=1e-9, abs=1e-12)
+    assert (table["games"] == 200).all()
+
+
+class _Refs(HTMLParser):
+    """Collects every src/href and the tags seen."""
+
+    def __init__(self):
+        super().__init__()
+        self.src, self.href, self.tags, self.meta = [], [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        a = dict(attrs)
+        if "src" in a:
+            self.src.append(a["src"])
+        if "href" in a:
+            self.href.append(a["href"])
+        if tag == "meta":
+            self.meta.append(a)
+
+
+def test_html_is_self_contained(report):
+    out, m = report
+    text = (out / "index.html").read_text(encoding="utf-8")
+    p = _Refs()
+    p.feed(text)
+    p.close()
+    assert "link" not in p.tags and "script" not in p.tags
+    charts = [f for f in m["files"] if f["path"].endswith(".png")]
+    assert len(p.src) == len(charts) > 0
+    assert all(s.startswith("data:image/png;base64,") for s in p.src)
+    assert any(meta.get("name") == "viewport" for meta in p.meta)
+    listed = {f["path"] for f in m["files"]}
+    for h in p.href:  # in-page anchors or files of this report, never URLs
+        assert h.startswith("#") or h in listed, h
+    assert "overflow-x: auto" in text
+    for s in m["studies"]:
+        assert f'id="{s["name"]}"' in text
+
+
+def test_markdown_links_files_of_the_report(report):
+    out, m = report
+    md = (out / "report.md").read_text()
+    for rel in (f["path"] for f in m["files"] if f["path"].endswith(".csv")):
+        assert f"]({rel})" in md
