@@ -1,12 +1,19 @@
 """Statistics shared by every game and analysis: intervals, paired differences,
-multiple-comparison corrections. Plain numpy/scipy, vectorised over arrays.
+multiple-comparison corrections. Plain numpy/scipy, vectorised over arrays (scipy is
+imported only by the tests that need it, to keep CLI start-up short).
 """
 
+from statistics import NormalDist
+
 import numpy as np
-from scipy import stats as _st
 
 #: z for a two-sided 95% interval.
-Z95 = float(_st.norm.ppf(0.975))
+Z95 = NormalDist().inv_cdf(0.975)
+
+
+def _z(confidence: float) -> float:
+    # stdlib normal quantile: importing scipy.stats costs ~0.5 s of CLI start-up
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
 def wilson_interval(successes, trials, confidence: float = 0.95):
@@ -18,7 +25,7 @@ def wilson_interval(successes, trials, confidence: float = 0.95):
     """
     k = np.asarray(successes, dtype=np.float64)
     n = np.asarray(trials, dtype=np.float64)
-    z = float(_st.norm.ppf(0.5 + confidence / 2.0))
+    z = _z(confidence)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         denom = 1.0 + z * z / n
@@ -44,7 +51,7 @@ def mean_interval(total, total_sq, n, confidence: float = 0.95):
     total = np.asarray(total, dtype=np.float64)
     total_sq = np.asarray(total_sq, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
-    z = float(_st.norm.ppf(0.5 + confidence / 2.0))
+    z = _z(confidence)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = total / n
         var = np.maximum(total_sq - n * mean * mean, 0.0) / (n - 1.0)
@@ -63,7 +70,7 @@ def paired_difference(a, b, confidence: float = 0.95):
     n = d.size
     mean = float(d.mean()) if n else float("nan")
     se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-    z = float(_st.norm.ppf(0.5 + confidence / 2.0))
+    z = _z(confidence)
     return {"diff": mean, "lo": mean - z * se, "hi": mean + z * se, "stderr": se, "n": n}
 
 
@@ -83,6 +90,8 @@ def holm_reject(pvalues, alpha: float = 0.05):
 
 def binomial_two_sided_p(successes, trials, p0):
     """Exact two-sided binomial test p-values (vectorised over arrays)."""
+    from scipy import stats as _st
+
     k = np.atleast_1d(np.asarray(successes, dtype=np.int64))
     n = np.atleast_1d(np.asarray(trials, dtype=np.int64))
     p0 = np.broadcast_to(np.asarray(p0, dtype=np.float64), k.shape)
@@ -94,7 +103,7 @@ def binomial_two_sided_p(successes, trials, p0):
 
 def normal_interval(mean, stderr, confidence: float = 0.95):
     """``(lo, hi)`` of the normal interval ``mean ± z * stderr`` (arrays or scalars)."""
-    z = float(_st.norm.ppf(0.5 + confidence / 2.0))
+    z = _z(confidence)
     mean = np.asarray(mean, dtype=np.float64)
     stderr = np.asarray(stderr, dtype=np.float64)
     return mean - z * stderr, mean + z * stderr
@@ -132,6 +141,8 @@ def mcnemar_p(a_only: int, b_only: int) -> float:
 
 def chi_square_uniform_p(counts) -> float:
     """Chi-square goodness-of-fit p-value of ``counts`` against equal expected counts."""
+    from scipy import stats as _st
+
     counts = np.asarray(counts, dtype=np.float64)
     return float(_st.chisquare(counts).pvalue)
 

@@ -83,3 +83,12 @@ def test_emit_writes_file_and_sidecar_atomically(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv", "t.csv.meta.json"]
     with pytest.raises(SheepsimError, match="does not exist"):
         atomic_write_text(tmp_path / "missing" / "x.txt", "x")
+
+
+def test_normal_quantile_matches_scipy():
+    from scipy.stats import norm
+
+    from sheepsim.stats import Z95, _z
+
+    assert abs(Z95 - norm.ppf(0.975)) < 1e-12
+    assert abs(_z(0.9) - norm.ppf(0.95)) < 1e-12

@@ -189,12 +189,16 @@ def _select(tables: dict, args) -> dict:
 
 
 def _write(tables: dict, meta: dict, title: str, args, panels=None) -> None:
-    """Print or write the tables, then draw ``panels`` (chart callables) to --plot."""
+    """Print or write the tables, then draw the charts to --plot.
+
+    ``panels()`` returns the chart callables; it is only called with --plot, so plain
+    runs never import matplotlib (start-up time).
+    """
     emit(render(_select(tables, args), args.format, meta, title), args.out, meta)
     if args.plot and panels:
         from sheepsim.plots import panel_figure, save_figure
 
-        save_figure(panel_figure(panels, meta, title), args.plot)
+        save_figure(panel_figure(panels(), meta, title), args.plot)
 
 
 def cmd_odds(args) -> int:
@@ -216,7 +220,8 @@ def cmd_odds(args) -> int:
         meta, trace = {**counts.meta(), **est.meta_fields()}, est.trace
     table = odds_table(counts)
     title = f"The Sheep Race: {args.stage} odds"
-    _write({"lanes": table}, meta, title, args, _race_panels(lane_ev_table(counts), None, trace))
+    _write({"lanes": table}, meta, title, args,
+           lambda: _race_panels(lane_ev_table(counts), None, trace))
     return 0
 
 
@@ -272,14 +277,11 @@ def cmd_ev(args) -> int:
     meta = {**counts.meta(), **est.meta_fields(), "taken": list(taken)}
     title = f"The Sheep Race: {args.stage} bet EV"
     _write(est.tables, meta, title, args,
-           _race_panels(est.tables["lanes"], est.tables["sets"], est.trace))
+           lambda: _race_panels(est.tables["lanes"], est.tables["sets"], est.trace))
     return 0
 
 
 def cmd_balance(args) -> int:
-    from functools import partial
-
-    from sheepsim import plots
     from sheepsim.games.race.estimate import estimate_balance
     from sheepsim.games.race.rules import load_rules
     from sheepsim.output import base_meta
@@ -294,17 +296,23 @@ def cmd_balance(args) -> int:
                      analysis="balance over random deals", policy=args.policy, players=args.players,
                      bet_policy=args.bet_policy, seed=args.seed, **est.meta_fields())
     t = est.tables
-    panels = [partial(plots.fair_payoff_chart, t["fair_payoffs"]),
-              partial(plots.card_strength_chart, t["cards"]),
-              partial(plots.lane_place_heatmap, t["semifinal_lanes"]),
-              partial(plots.convergence_chart, est.trace)]
-    _write(t, meta, "The Sheep Race: balance over random deals", args,
-           [lambda ax, f=f: f(ax=ax) for f in panels])
+
+    def panels():
+        from functools import partial
+
+        from sheepsim import plots
+
+        charts = [partial(plots.fair_payoff_chart, t["fair_payoffs"]),
+                  partial(plots.card_strength_chart, t["cards"]),
+                  partial(plots.lane_place_heatmap, t["semifinal_lanes"]),
+                  partial(plots.convergence_chart, est.trace)]
+        return [lambda ax, f=f: f(ax=ax) for f in charts]
+
+    _write(t, meta, "The Sheep Race: balance over random deals", args, panels)
     return 0
 
 
 def cmd_compare(args) -> int:
-    from sheepsim import plots
     from sheepsim.games.race.estimate import estimate_compare
     from sheepsim.games.race.rules import load_rules
     from sheepsim.output import base_meta
@@ -319,13 +327,16 @@ def cmd_compare(args) -> int:
                      policy_a=args.a, policy_b=args.b, field=args.field, seat=args.seat,
                      seed=args.seed, **est.meta_fields())
     title = f"The Sheep Race: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
-    _write(est.tables, meta, title, args,
-           [lambda ax: plots.convergence_chart(est.trace, ax=ax)])
+    def panels():
+        from sheepsim import plots
+
+        return [lambda ax: plots.convergence_chart(est.trace, ax=ax)]
+
+    _write(est.tables, meta, title, args, panels)
     return 0
 
 
 def cmd_play(args) -> int:
-    from sheepsim import plots
     from sheepsim.games.race.analysis import game_tables
     from sheepsim.games.race.estimate import estimate_games
     from sheepsim.games.race.rules import load_rules
@@ -346,11 +357,16 @@ def cmd_play(args) -> int:
     # seats, policies, turns (unchanged), then scores and turn_order
     tables = game_tables(res)
     title = f"The Sheep Race: {args.players}-player games"
-    panels = [lambda ax: plots.win_rate_chart(tables["seats"], ax=ax),
-              lambda ax: plots.win_rate_chart(tables["turn_order"], x="turn_order", value="p_win", ax=ax,
-                                              title="Win rate by semifinal-1 turn order")]
-    if trace is not None:
-        panels.append(lambda ax: plots.convergence_chart(trace, ax=ax))
+    def panels():
+        from sheepsim import plots
+
+        charts = [lambda ax: plots.win_rate_chart(tables["seats"], ax=ax),
+                  lambda ax: plots.win_rate_chart(tables["turn_order"], x="turn_order", value="p_win",
+                                                  ax=ax, title="Win rate by semifinal-1 turn order")]
+        if trace is not None:
+            charts.append(lambda ax: plots.convergence_chart(trace, ax=ax))
+        return charts
+
     _write(tables, meta, title, args, panels)
     return 0
 

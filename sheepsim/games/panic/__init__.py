@@ -1,0 +1,27 @@
+"""Shear Panic (Fragor Games, 2005): flock engine, whole games in numba, policies, CLI.
+
+Importing this package compiles nothing; the names below load their module on first
+use. Rules data (menu, tracks, starting flock, dice) live in ``standard.toml``.
+"""
+
+import importlib
+
+_LAZY = {
+    "Flock": "sheepsim.games.panic.flock",
+    "ram_scores": "sheepsim.games.panic.flock",
+    "shear": "sheepsim.games.panic.flock",
+    "together_scores": "sheepsim.games.panic.flock",
+    "black_scores": "sheepsim.games.panic.flock",
+    "load_rules": "sheepsim.games.panic.rules",
+    "PanicRules": "sheepsim.games.panic.rules",
+    "play_games": "sheepsim.games.panic.simulate",
+    "trace_game": "sheepsim.games.panic.simulate",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

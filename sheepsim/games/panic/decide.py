@@ -1,0 +1,184 @@
+"""Sub-decisions (which smallest group, which route, which sheep panics, which way to
+turn) and the positional score the greedy policy uses.
+
+``decide_sub`` is the one entry point the regrouping and panic kernels call; it
+dispatches on an integer policy id so that cached kernels never receive a function
+object (see :mod:`.policies` for why and for user policies).
+"""
+
+import numba as nb
+
+from sheepsim import rng
+from sheepsim.games.panic.flockops import (
+    apply_action,
+    copy_flock,
+    push_from,
+)
+from sheepsim.games.panic.groups import (
+    contact_slides,
+    move_group,
+    regroup_routes,
+)
+from sheepsim.games.panic.layout import (
+    BLACK_SHEEP,
+    CTX_SCRIPT,
+    CTX_SCRIPT_LEN,
+    CTX_SCRIPT_POS,
+    EWE_TURN,
+    K_GROUP,
+    K_PANIC_PUSH,
+    K_PANIC_TURN,
+    K_ROUTE,
+    N_SHEEP,
+    R_FIELD_KIND,
+    R_N_REGROUP_FACES,
+    R_REGROUP_FACES,
+    R_SEAT_COLOUR,
+    R_SLIDE_WITHOUT_ROLL,
+    RAM,
+    SHEARING,
+    ST_COLOUR,
+    ST_COUNTER,
+    TEAMMATES,
+    W_SHEAR,
+    W_SUB,
+)
+from sheepsim.games.panic.scoring import (
+    black_points,
+    ram_points,
+    shear_front_row,
+    shear_points,
+    together_points,
+)
+from sheepsim.games.panic.track import field_of
+
+# Built-in policy ids (stable: they are baked into cached kernels).
+RANDOM, GREEDY, ROLLOUT, SCRIPTED = 0, 1, 2, 3
+BUILTIN_POLICIES = ("random", "greedy", "rollout")
+FIRST_USER_ID = 4
+# Greedy: weight of the positional score against points scored now.
+POSITION_WEIGHT = 0.5
+
+
+@nb.njit(cache=True)
+def next_scripted(ctx, n):
+    """Next explicit choice given to :class:`~.flock.Flock` (0 when the script is used up)."""
+    pos = ctx[CTX_SCRIPT_POS]
+    if pos < ctx[CTX_SCRIPT_LEN]:
+        ctx[CTX_SCRIPT_POS] = pos + 1
+        choice = ctx[CTX_SCRIPT + pos]
+        if 0 <= choice < n:
+            return choice
+        return -1
+    return 0
+
+
+@nb.njit(cache=True)
+def positional(st, R, seat, space, work):
+    """What ``seat``'s sheep are worth now for the field ``space`` is in (points-like).
+
+    Teammates: own pair together; Ram: own sheep by rows from the front; Black Sheep:
+    own sheep next to the black sheep; Shearing: own sheep by rows from the back after
+    the front row is shorn, minus 4 per own sheep in the front row. ``work`` is the
+    scratch array (row ``W_SHEAR`` is overwritten).
+    """
+    colour = R[R_SEAT_COLOUR + seat]
+    f = field_of(R, max(space, 1))
+    kind = R[R_FIELD_KIND + f]
+    if kind == TEAMMATES:
+        return together_points(st, colour)
+    if kind == RAM:
+        return ram_points(st, R, colour)
+    if kind == BLACK_SHEEP:
+        return black_points(st, colour)
+    if kind == SHEARING:
+        sh = work[W_SHEAR]
+        copy_flock(sh, st)
+        removed = shear_front_row(sh)
+        lost = 0
+        for s in range(N_SHEEP):
+            if (removed >> s) & 1 and st[ST_COLOUR + s] == colour:
+                lost += 1
+        return shear_points(sh, R, colour) - 4 * lost
+    return 0
+
+
+@nb.njit(cache=True)
+def best_route_value(st, R, seat, mask, face, subs, work):
+    """Greedy value of regrouping ``mask`` for one die face (best route)."""
+    routes = subs[1]
+    n = 0
+    if R[R_SLIDE_WITHOUT_ROLL]:
+        n = contact_slides(st, mask, routes)
+    if n == 0:
+        n = regroup_routes(st, mask, face, routes)
+    ev = work[W_SUB]
+    best = -1e18
+    for i in range(n):
+        copy_flock(ev, st)
+        move_group(ev, routes[i, 0], routes[i, 1], routes[i, 2], routes[i, 3])
+        best = max(best, float(positional(ev, R, seat, st[ST_COUNTER], work)))
+    return best if n > 0 else 0.0
+
+
+@nb.njit(cache=True)
+def sub_value(kind, st, R, seat, row, subs, work):
+    """Greedy value of one sub-decision option (a row of ``opts``)."""
+    if kind == K_GROUP:
+        nf = R[R_N_REGROUP_FACES]
+        total = 0.0
+        for i in range(nf):
+            total += best_route_value(st, R, seat, row[0], R[R_REGROUP_FACES + i], subs, work)
+        return total / nf
+    ev = work[W_SUB]
+    copy_flock(ev, st)
+    if kind == K_ROUTE:
+        move_group(ev, row[0], row[1], row[2], row[3])
+    elif kind == K_PANIC_PUSH:
+        push_from(ev, row[0], row[1])
+    elif kind == K_PANIC_TURN:
+        apply_action(ev, EWE_TURN, 0, row[0])
+    return float(positional(ev, R, seat, st[ST_COUNTER], work))
+
+
+@nb.njit(cache=True)
+def argmax_random_ties(values, n, streams):
+    """Index of the largest of ``values[:n]``; ties broken uniformly (POLICY stream)."""
+    best = 0
+    ties = 1
+    for i in range(1, n):
+        if values[i] > values[best] + 1e-9:
+            best = i
+            ties = 1
+        elif values[i] > values[best] - 1e-9:
+            ties += 1
+            if rng.randbelow(streams, rng.POLICY, ties) == 0:
+                best = i
+    return best
+
+
+@nb.njit(cache=True)
+def greedy_sub(kind, st, R, seat, opts, n, streams, subs, work, values):
+    vals = values[1]
+    for i in range(n):
+        vals[i] = sub_value(kind, st, R, seat, opts[i], subs, work)
+    return argmax_random_ties(vals, n, streams)
+
+
+@nb.njit(cache=True)
+def decide_sub(pid, kind, st, R, seat, opts, n, streams, ctx, subs, work, values):
+    """Index of the chosen option among ``opts[:n]`` for a sub-decision of ``kind``.
+
+    ``st`` is the live state (do not modify); ``values`` float64 scratch ``(2, MAX_OPTS)``
+    (sub-decisions use row 1, the menu-action choice row 0). Scripted choices out of
+    range return -1.
+    """
+    if n == 1:
+        return 0
+    if pid == RANDOM:
+        return rng.randbelow(streams, rng.POLICY, n)
+    if pid == SCRIPTED:
+        return next_scripted(ctx, n)
+    # greedy and rollout (rollout spends its playouts on the menu action only)
+    return greedy_sub(kind, st, R, seat, opts, n, streams, subs, work, values)
+

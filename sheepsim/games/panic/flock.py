@@ -1,0 +1,346 @@
+"""The friendly :class:`Flock`: text in, actions, regrouping and scoring out.
+
+Every method calls the same numba kernels the game uses (:mod:`.flockops`,
+:mod:`.groups`, :mod:`.scoring`, :mod:`.regroup`); nothing here re-implements a rule.
+Coordinates are ``(row, col)`` in the flock's current text picture (``str(flock)``:
+row 0 is the top line, col 0 the first character), directions are compass names on that
+picture (``n`` = up the page, ``ne``, ``e`` ... ``nw``; ``up``/``down``/``left``/``right``
+and ``up-left`` style also work).
+
+>>> f = Flock.parse('''
+... byg
+... rkb
+... ygr''')
+>>> f.apply("alignment", side="front").is_connected()
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.rules import PanicRules, load_rules, parse_flock_text
+
+_DIR_ALIASES = {
+    "up": "n", "down": "s", "left": "w", "right": "e", "up-right": "ne", "up-left": "nw",
+    "down-right": "se", "down-left": "sw",
+}
+_SIDES = {"front": 0, "right": 2, "back": 4, "left": 6}
+
+_standard_R: np.ndarray | None = None
+
+
+def _rules_vector(rules: PanicRules | None) -> np.ndarray:
+    """The 4-player rules vector (scoring tables, regroup die, slide option)."""
+    global _standard_R
+    if rules is not None:
+        return rules.kernel_array(4)
+    if _standard_R is None:
+        _standard_R = load_rules().kernel_array(4)
+    return _standard_R
+
+
+def _direction(name: str, *, orthogonal=False, diagonal=False) -> int:
+    key = _DIR_ALIASES.get(str(name).lower(), str(name).lower())
+    if key not in L.DIR_NAMES:
+        raise ValueError(f"unknown direction {name!r}; use one of {', '.join(L.DIR_NAMES)}")
+    d = L.DIR_NAMES.index(key)
+    if orthogonal and d % 2:
+        raise ValueError(f"direction {name!r} must be orthogonal (n, e, s, w)")
+    if diagonal and d % 2 == 0:
+        raise ValueError(f"direction {name!r} must be diagonal (ne, se, sw, nw)")
+    return d
+
+
+class Flock:
+    """A flock on an unbounded grid with a facing (``up``, ``right``, ``down``, ``left``).
+
+    Holds the kernels' state vector (only the flock part is used). ``rules`` supplies the
+    scoring rows, the regroup die and the corner-slide option (standard by default).
+    """
+
+    def __init__(self, st: np.ndarray, rules: PanicRules | None = None):
+        self.st = st
+        self.rules = rules
+        self.R = _rules_vector(rules)
+
+    # ------------------------------------------------------------------ text
+    @classmethod
+    def parse(cls, text: str, facing: str = "up", rules: PanicRules | None = None) -> Flock:
+        """One line per row: ``.`` empty, ``b g r y`` coloured, ``k`` black (at most 9)."""
+        if facing not in L.FACING_NAMES:
+            raise ValueError(f"facing must be one of {', '.join(L.FACING_NAMES)}, got {facing!r}")
+        cells = parse_flock_text(text)
+        if len(cells) > L.N_SHEEP:
+            raise ValueError(f"a flock holds at most {L.N_SHEEP} sheep, got {len(cells)}")
+        st = np.zeros(L.ST_LEN, dtype=np.int64)
+        for s, (r, c, ch) in enumerate(cells):
+            st[L.ST_ROW + s] = r
+            st[L.ST_COL + s] = c
+            st[L.ST_COLOUR + s] = L.COLOUR_LETTERS.index(ch)
+            st[L.ST_ALIVE + s] = 1
+        st[L.ST_FACING] = L.FACING_NAMES.index(facing)
+        st[L.ST_PREV_KIND] = -1
+        return cls(st, rules)
+
+    @classmethod
+    def from_state(cls, st: np.ndarray, rules: PanicRules | None = None) -> Flock:
+        return cls(np.array(st, dtype=np.int64, copy=True), rules)
+
+    def _alive(self) -> list[int]:
+        return [s for s in range(L.N_SHEEP) if self.st[L.ST_ALIVE + s]]
+
+    def _origin(self) -> tuple[int, int]:
+        alive = self._alive()
+        if not alive:
+            return 0, 0
+        return (min(int(self.st[L.ST_ROW + s]) for s in alive),
+                min(int(self.st[L.ST_COL + s]) for s in alive))
+
+    def __str__(self) -> str:
+        alive = self._alive()
+        if not alive:
+            return ""
+        r0, c0 = self._origin()
+        h = max(int(self.st[L.ST_ROW + s]) for s in alive) - r0 + 1
+        w = max(int(self.st[L.ST_COL + s]) for s in alive) - c0 + 1
+        grid = [["."] * w for _ in range(h)]
+        for s in alive:
+            grid[int(self.st[L.ST_ROW + s]) - r0][int(self.st[L.ST_COL + s]) - c0] = \
+                L.COLOUR_LETTERS[int(self.st[L.ST_COLOUR + s])]
+        return "\n".join("".join(row) for row in grid)
+
+    def __repr__(self) -> str:
+        return f"Flock.parse({str(self)!r}, facing={self.facing!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Flock) and str(self) == str(other) and self.facing == other.facing
+
+    @property
+    def facing(self) -> str:
+        return L.FACING_NAMES[int(self.st[L.ST_FACING])]
+
+    def copy(self) -> Flock:
+        return Flock(self.st.copy(), self.rules)
+
+    def count(self, letter: str | None = None) -> int:
+        """Number of sheep (of one colour letter if given)."""
+        return sum(1 for s in self._alive()
+                   if letter is None or L.COLOUR_LETTERS[int(self.st[L.ST_COLOUR + s])] == letter)
+
+    def _slot(self, cell) -> int:
+        r0, c0 = self._origin()
+        r, c = cell
+        for s in self._alive():
+            if self.st[L.ST_ROW + s] == r0 + r and self.st[L.ST_COL + s] == c0 + c:
+                return s
+        raise ValueError(f"no sheep at {cell} in\n{self}")
+
+    def _abs(self, cell) -> tuple[int, int]:
+        r0, c0 = self._origin()
+        return r0 + cell[0], c0 + cell[1]
+
+    # ----------------------------------------------------------------- actions
+    def apply(self, action: str, **params) -> Flock:
+        """Apply one action in place (no regrouping) and return ``self``.
+
+        * ``lamb_push`` / ``lamb_roll``: ``sheep=(row, col)``, ``direction`` (8 directions)
+        * ``leapfrog``: ``sheep=(row, col)``, ``direction`` (n, e, s, w)
+        * ``line_push``: ``direction`` (n, e, s, w) and ``line`` (the row index when
+          pushing e/w, the column index when pushing n/s) or ``through=(row, col)``
+        * ``diagonal_push``: ``direction`` (ne, se, sw, nw), ``through=(row, col)``
+        * ``alignment``: ``side`` = front, back, left or right (relative to the facing)
+        * ``ewe_turn``: ``direction`` = left or right
+
+        Raises ``ValueError`` for an impossible action (a roll onto a sheep or away from
+        the flock, a leapfrog with nothing to jump, an empty line).
+        """
+        from sheepsim.games.panic import flockops as F
+
+        if action not in L.ACTION_NAMES:
+            raise ValueError(f"unknown action {action!r}; use one of {', '.join(L.ACTION_NAMES)}")
+        kind = L.ACTION_NAMES.index(action)
+        allowed = {
+            L.LAMB_PUSH: {"sheep", "direction"}, L.LAMB_ROLL: {"sheep", "direction"},
+            L.LEAPFROG: {"sheep", "direction"}, L.LINE_PUSH: {"direction", "line", "through"},
+            L.DIAG_PUSH: {"direction", "through"}, L.ALIGNMENT: {"side"},
+            L.EWE_TURN: {"direction"},
+        }[kind]
+        unknown = set(params) - allowed
+        if unknown:
+            raise ValueError(f"{action} takes {', '.join(sorted(allowed))}; "
+                             f"got {', '.join(sorted(unknown))}")
+        a = b = 0
+        if kind in (L.LAMB_PUSH, L.LAMB_ROLL, L.LEAPFROG):
+            a = self._slot(params["sheep"])
+            b = _direction(params["direction"], orthogonal=kind == L.LEAPFROG)
+            if kind == L.LAMB_ROLL and not F.roll_ok(self.st, a, b):
+                raise ValueError("a Lamb Roll needs an empty cell next to another sheep")
+            if kind == L.LEAPFROG:
+                r = self.st[L.ST_ROW + a] + L.DIR_ROW[b]
+                c = self.st[L.ST_COL + a] + L.DIR_COL[b]
+                if F.sheep_at(self.st, r, c) < 0:
+                    raise ValueError("a Leapfrog must jump at least one sheep")
+        elif kind in (L.LINE_PUSH, L.DIAG_PUSH):
+            b = _direction(params["direction"], orthogonal=kind == L.LINE_PUSH,
+                           diagonal=kind == L.DIAG_PUSH)
+            if "through" in params:
+                r, c = self._abs(params["through"])
+            elif "line" in params:
+                r0, c0 = self._origin()
+                r, c = (r0 + params["line"], c0) if b in (2, 6) else (r0, c0 + params["line"])
+            else:
+                raise ValueError(f"{action} needs through=(row, col)"
+                                 + (" or line=" if kind == L.LINE_PUSH else ""))
+            a = F.line_key(b, r, c)
+            if F.first_on_line(self.st, a, b) < 0:
+                raise ValueError("there is no sheep on that line")
+        elif kind == L.ALIGNMENT:
+            side = params["side"]
+            if side not in _SIDES:
+                raise ValueError(f"side must be one of {', '.join(_SIDES)}, got {side!r}")
+            b = (2 * int(self.st[L.ST_FACING]) + _SIDES[side]) % 8
+        else:
+            turn = params["direction"]
+            if turn not in ("left", "right"):
+                raise ValueError(f"an Ewe Turn goes left or right, got {turn!r}")
+            b = L.TURN_RIGHT if turn == "right" else L.TURN_LEFT
+        F.apply_action(self.st, kind, a, b)
+        return self
+
+    def is_connected(self) -> bool:
+        from sheepsim.games.panic.groups import is_connected
+
+        return bool(is_connected(self.st))
+
+    # -------------------------------------------------------------- regrouping
+    def smallest_groups(self) -> list[list[tuple[int, int]]]:
+        """The smallest groups (cells in text coordinates), in the order ``regroup``
+        numbers its group choices; empty if the flock is connected."""
+        from sheepsim.games.panic.groups import smallest_groups
+
+        opts = np.zeros((L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
+        n = smallest_groups(self.st, opts)
+        return [self._cells(int(opts[i, 0])) for i in range(n)]
+
+    def _cells(self, mask: int) -> list[tuple[int, int]]:
+        r0, c0 = self._origin()
+        return [(int(self.st[L.ST_ROW + s]) - r0, int(self.st[L.ST_COL + s]) - c0)
+                for s in range(L.N_SHEEP) if (mask >> s) & 1]
+
+    def routes(self, group: int = 0, face: str | None = None) -> list[tuple]:
+        """Route choices ``(direction, steps, slide or None)`` for smallest group number
+        ``group``: with ``face=None`` the corner-contact slides (no die roll), else the
+        routes for that regroup die face ("+" or "X"), in ``regroup``'s choice order."""
+        from sheepsim.games.panic import groups as G
+
+        groups = np.zeros((L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
+        n = G.smallest_groups(self.st, groups)
+        if group >= n:
+            raise ValueError(f"there are {n} smallest groups, not {group + 1}")
+        mask = int(groups[group, 0])
+        opts = np.zeros((L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
+        if face is None:
+            k = G.contact_slides(self.st, mask, opts)
+        else:
+            k = G.regroup_routes(self.st, mask, _face(face), opts)
+        return [(L.DIR_NAMES[int(opts[i, 0])], int(opts[i, 1]),
+                 None if opts[i, 2] < 0 else L.DIR_NAMES[int(opts[i, 2])]) for i in range(k)]
+
+    def regroup(self, faces="", choices=()) -> list[tuple]:
+        """Regroup until connected with explicit die faces and choices; returns the
+        moves made as ``(direction, steps, slide or None)``.
+
+        ``faces``: the regroup die results in order ("+" or "X", e.g. ``"X+"``);
+        ``choices``: in order, the index of the smallest group whenever several tie
+        (see :meth:`smallest_groups`) and of the route whenever several exist (see
+        :meth:`routes`); missing choices take the first option. Raises ``ValueError``
+        if more die rolls are needed than faces given or a choice is out of range.
+        """
+        from sheepsim import rng
+        from sheepsim.games.panic.decide import SCRIPTED
+        from sheepsim.games.panic.regroup import regroup
+
+        face_codes = [_face(f) for f in faces]
+        choices = [int(c) for c in choices]
+        if len(face_codes) > L.MAX_SCRIPT or len(choices) > L.MAX_SCRIPT:
+            raise ValueError(f"at most {L.MAX_SCRIPT} faces and choices")
+        ctx = np.zeros(L.CTX_LEN, dtype=np.int64)
+        ctx[L.CTX_DICE_PURPOSE] = rng.DICE
+        ctx[L.CTX_LOG_ON] = 1
+        ctx[L.CTX_SCRIPT_LEN] = len(choices)
+        ctx[L.CTX_SCRIPT:L.CTX_SCRIPT + len(choices)] = choices
+        ctx[L.CTX_FACE_LEN] = len(face_codes)
+        ctx[L.CTX_FACES:L.CTX_FACES + len(face_codes)] = face_codes
+        streams = rng.new_streams()
+        rng.seed_streams(streams, 0, 0)  # only reached when faces run out (then an error)
+        subs = np.zeros((2, L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
+        work = np.zeros((L.N_WORK, L.ST_LEN), dtype=np.int64)
+        values = np.zeros((2, L.MAX_OPTS), dtype=np.float64)
+        log = np.zeros((L.MAX_LOG, L.LOG_WIDTH), dtype=np.int64)
+        trial = self.st.copy()
+        rolls = regroup(trial, self.R, 0, SCRIPTED, streams, ctx, subs, work, values, log, -1)
+        if rolls < 0:
+            raise ValueError(f"a regroup choice is out of range: {choices}")
+        if rolls > len(face_codes):
+            raise ValueError(f"the regrouping needs {rolls} die rolls but only "
+                             f"{len(face_codes)} faces were given")
+        self.st[:] = trial
+        moves = []
+        for i in range(int(ctx[L.CTX_LOG_N])):
+            if log[i, 0] == L.EV_ROUTE:
+                slide = int(log[i, 3])
+                moves.append((L.DIR_NAMES[int(log[i, 1])], int(log[i, 2]),
+                              None if slide < 0 else L.DIR_NAMES[slide]))
+        return moves
+
+
+def _face(face) -> int:
+    if face in ("+", "plus", "orthogonal"):
+        return L.FACE_ORTHO
+    if face in ("X", "x", "diagonal"):
+        return L.FACE_DIAG
+    raise ValueError(f"unknown regroup die face {face!r}; use + or X")
+
+
+# ------------------------------------------------------------------- scoring
+def _by_colour(flock: Flock, fn) -> dict[str, int]:
+    return {L.COLOUR_LETTERS[c]: int(fn(c)) for c in range(4)}
+
+
+def ram_scores(flock: Flock) -> dict[str, int]:
+    """Ram scoring: points per colour letter (b g r y) for the rows from the front."""
+    from sheepsim.games.panic.scoring import ram_points
+
+    return _by_colour(flock, lambda c: ram_points(flock.st, flock.R, c))
+
+
+def shear(flock: Flock) -> tuple[dict[str, int], list[str]]:
+    """Shear the front row (in place, no regrouping) unless the flock is of one colour,
+    then score the rows from the back. Returns ``(points per colour letter, removed
+    sheep letters left to right)``."""
+    from sheepsim.games.panic.scoring import shear_front_row, shear_points
+
+    before = flock.copy()
+    removed = int(shear_front_row(flock.st))
+    cells = sorted((int(before.st[L.ST_ROW + s]), int(before.st[L.ST_COL + s]),
+                    L.COLOUR_LETTERS[int(before.st[L.ST_COLOUR + s])])
+                   for s in range(L.N_SHEEP) if (removed >> s) & 1)
+    pts = _by_colour(flock, lambda c: shear_points(flock.st, flock.R, c))
+    return pts, [ch for _, _, ch in cells]
+
+
+def together_scores(flock: Flock) -> dict[str, int]:
+    """Teammates' field points per colour (2 side by side, 1 by a corner)."""
+    from sheepsim.games.panic.scoring import together_points
+
+    return _by_colour(flock, lambda c: together_points(flock.st, c))
+
+
+def black_scores(flock: Flock) -> dict[str, int]:
+    """Black Sheep field points per colour (2 per sheep beside the black one, 1 by a
+    corner)."""
+    from sheepsim.games.panic.scoring import black_points
+
+    return _by_colour(flock, lambda c: black_points(flock.st, c))

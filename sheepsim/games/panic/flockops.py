@@ -1,0 +1,397 @@
+"""Flock kernels: sheep lookup, the seven actions and their legality.
+
+Everything here works on the state vector ``st`` (see :mod:`.layout`) in place, with no
+validation and no allocation (the game calls these millions of times). Sheep are
+``N_SHEEP`` slots with an unbounded ``(row, col)`` position, an ``alive`` flag and a
+colour; a group of sheep is a bitmask over the slots. These (with :mod:`.groups` for
+regrouping and :mod:`.scoring`) are the only implementations of the rules' flock
+operations: the :class:`~.flock.Flock` class, the policies and the game kernels all call
+them.
+"""
+
+import numba as nb
+import numpy as np
+
+from sheepsim.games.panic.layout import (
+    ALIGNMENT,
+    DIAG_PUSH,
+    DIR_COL,
+    DIR_ROW,
+    EWE_TURN,
+    FLOCK_LEN,
+    LAMB_PUSH,
+    LAMB_ROLL,
+    LEAPFROG,
+    LINE_PUSH,
+    MAX_TILES,
+    N_SHEEP,
+    OPT_WIDTH,
+    R_N_TILES,
+    R_NO_REVERSE,
+    R_OWN,
+    R_SEAT_COLOUR,
+    R_TILE_KIND,
+    R_TILE_RESTR,
+    ST_ALIVE,
+    ST_COL,
+    ST_COLOUR,
+    ST_FACING,
+    ST_PREV_DIE,
+    ST_PREV_DIR,
+    ST_PREV_KIND,
+    ST_PREV_TARGET,
+    ST_ROW,
+    ST_SNAP,
+    ST_USED,
+    TURN_LEFT,
+    TURN_RIGHT,
+)
+
+DR = np.array(DIR_ROW, dtype=np.int64)
+DC = np.array(DIR_COL, dtype=np.int64)
+_BIG = 1 << 40
+
+
+# ----------------------------------------------------------------------- basics
+@nb.njit(cache=True)
+def sheep_at(st, r, c):
+    """Slot of the live sheep on cell ``(r, c)``, or -1."""
+    for s in range(N_SHEEP):
+        if st[ST_ALIVE + s] and st[ST_ROW + s] == r and st[ST_COL + s] == c:
+            return s
+    return -1
+
+
+@nb.njit(cache=True)
+def alive_mask(st):
+    m = 0
+    for s in range(N_SHEEP):
+        if st[ST_ALIVE + s]:
+            m |= 1 << s
+    return m
+
+
+@nb.njit(cache=True)
+def count_colour(st, colour):
+    n = 0
+    for s in range(N_SHEEP):
+        if st[ST_ALIVE + s] and st[ST_COLOUR + s] == colour:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def projection(st, s, d):
+    """Signed distance of sheep ``s`` along direction ``d`` (larger = further along)."""
+    return st[ST_ROW + s] * DR[d] + st[ST_COL + s] * DC[d]
+
+
+@nb.njit(cache=True)
+def line_key(d, r, c):
+    """Which line through ``(r, c)`` a push along ``d`` acts on (row, column or diagonal)."""
+    if d == 2 or d == 6:
+        return r
+    if d == 0 or d == 4:
+        return c
+    if d == 3 or d == 7:
+        return r - c
+    return r + c
+
+
+# ---------------------------------------------------------------------- actions
+@nb.njit(cache=True)
+def push_from(st, s, d):
+    """Move sheep ``s`` one cell along ``d`` with the contiguous run of sheep ahead of it."""
+    r = st[ST_ROW + s]
+    c = st[ST_COL + s]
+    k = 1
+    while sheep_at(st, r + k * DR[d], c + k * DC[d]) >= 0:
+        k += 1
+    # Move the far end first so no two sheep ever share a cell.
+    for i in range(k - 1, -1, -1):
+        t = sheep_at(st, r + i * DR[d], c + i * DC[d])
+        st[ST_ROW + t] += DR[d]
+        st[ST_COL + t] += DC[d]
+
+
+@nb.njit(cache=True)
+def first_on_line(st, key, d):
+    """The sheep a pusher standing outside the flock meets first on line ``key`` going
+    along ``d`` (-1 if the line is empty)."""
+    best = -1
+    best_p = _BIG
+    for s in range(N_SHEEP):
+        if st[ST_ALIVE + s] and line_key(d, st[ST_ROW + s], st[ST_COL + s]) == key:
+            p = projection(st, s, d)
+            if p < best_p:
+                best_p = p
+                best = s
+    return best
+
+
+@nb.njit(cache=True)
+def align(st, d):
+    """Compact every line perpendicular to side ``d`` against the flock's outermost line
+    on that side, keeping each line's order."""
+    bar = -_BIG
+    for s in range(N_SHEEP):
+        if st[ST_ALIVE + s]:
+            bar = max(bar, projection(st, s, d))
+    done = 0
+    for _ in range(N_SHEEP):
+        # Take the unprocessed sheep furthest along d; the processed sheep on its line
+        # are exactly the ones ahead of it, already packed against the barrier.
+        best = -1
+        best_p = -_BIG
+        for s in range(N_SHEEP):
+            if st[ST_ALIVE + s] and not (done >> s) & 1:
+                p = projection(st, s, d)
+                if p > best_p:
+                    best_p = p
+                    best = s
+        if best < 0:
+            break
+        key = line_key(d, st[ST_ROW + best], st[ST_COL + best])
+        ahead = 0
+        for s in range(N_SHEEP):
+            if (done >> s) & 1 and line_key(d, st[ST_ROW + s], st[ST_COL + s]) == key:
+                ahead += 1
+        shift = bar - ahead - best_p
+        st[ST_ROW + best] += shift * DR[d]
+        st[ST_COL + best] += shift * DC[d]
+        done |= 1 << best
+
+
+@nb.njit(cache=True)
+def leapfrog(st, s, d):
+    """Sheep ``s`` jumps along ``d`` over the contiguous run next to it to the first empty
+    cell."""
+    r = st[ST_ROW + s]
+    c = st[ST_COL + s]
+    k = 1
+    while sheep_at(st, r + k * DR[d], c + k * DC[d]) >= 0:
+        k += 1
+    st[ST_ROW + s] = r + k * DR[d]
+    st[ST_COL + s] = c + k * DC[d]
+
+
+@nb.njit(cache=True)
+def apply_action(st, kind, a, b):
+    """Apply one action: ``a`` = sheep slot or line key, ``b`` = direction, side or turn."""
+    if kind == LAMB_PUSH:
+        push_from(st, a, b)
+    elif kind == LINE_PUSH or kind == DIAG_PUSH:
+        s = first_on_line(st, a, b)
+        if s >= 0:
+            push_from(st, s, b)
+    elif kind == ALIGNMENT:
+        align(st, b)
+    elif kind == LAMB_ROLL:
+        st[ST_ROW + a] += DR[b]
+        st[ST_COL + a] += DC[b]
+    elif kind == LEAPFROG:
+        leapfrog(st, a, b)
+    elif kind == EWE_TURN:
+        st[ST_FACING] = (st[ST_FACING] + b) % 4
+
+
+# -------------------------------------------------------------------- legality
+@nb.njit(cache=True)
+def roll_dirs(st, s):
+    """Bit ``d`` set if sheep ``s`` may Lamb Roll along ``d``: the cell is empty and
+    touches another sheep on a side. One pass marks the other sheep in the 5x5 window
+    around ``s`` (bit ``(dr + 2) * 5 + dc + 2``)."""
+    r = st[ST_ROW + s]
+    c = st[ST_COL + s]
+    near = 0
+    for t in range(N_SHEEP):
+        if t != s and st[ST_ALIVE + t]:
+            dr = st[ST_ROW + t] - r
+            dc = st[ST_COL + t] - c
+            if -2 <= dr <= 2 and -2 <= dc <= 2:
+                near |= 1 << ((dr + 2) * 5 + dc + 2)
+    ok = 0
+    for d in range(8):
+        cell = (DR[d] + 2) * 5 + DC[d] + 2
+        if (near >> cell) & 1:
+            continue
+        # the target's side neighbours (-5 up, +5 down, -1 left, +1 right) stay inside
+        # the window because the target is one cell from the centre
+        if ((near >> (cell - 5)) & 1 or (near >> (cell + 5)) & 1
+                or (near >> (cell - 1)) & 1 or (near >> (cell + 1)) & 1):
+            ok |= 1 << d
+    return ok
+
+
+@nb.njit(cache=True)
+def roll_ok(st, s, d):
+    return (roll_dirs(st, s) >> d) & 1 == 1
+
+
+@nb.njit(cache=True)
+def same_flock_as_snapshot(x, st):
+    """Is the flock in ``x`` (positions up to translation, colours, facing) the one in
+    ``st``'s snapshot, taken before the previous player's action?"""
+    if x[ST_FACING] != st[ST_SNAP + 3 * N_SHEEP]:
+        return False
+    na = 0
+    nb_ = 0
+    ra = _BIG
+    ca = _BIG
+    rb = _BIG
+    cb = _BIG
+    for s in range(N_SHEEP):
+        if x[ST_ALIVE + s]:
+            na += 1
+            ra = min(ra, x[ST_ROW + s])
+            ca = min(ca, x[ST_COL + s])
+        if st[ST_SNAP + 2 * N_SHEEP + s]:
+            nb_ += 1
+            rb = min(rb, st[ST_SNAP + s])
+            cb = min(cb, st[ST_SNAP + N_SHEEP + s])
+    if na != nb_:
+        return False
+    for s in range(N_SHEEP):
+        if not x[ST_ALIVE + s]:
+            continue
+        found = False
+        for t in range(N_SHEEP):
+            if (st[ST_SNAP + 2 * N_SHEEP + t] and x[ST_COLOUR + t] == x[ST_COLOUR + s]
+                    and st[ST_SNAP + t] - rb == x[ST_ROW + s] - ra
+                    and st[ST_SNAP + N_SHEEP + t] - cb == x[ST_COL + s] - ca):
+                found = True
+                break
+        if not found:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def save_snapshot(st):
+    """Remember the flock as it is before this action (for the next player's "reverse")."""
+    for i in range(3 * N_SHEEP):
+        st[ST_SNAP + i] = st[ST_ROW + i]
+    st[ST_SNAP + 3 * N_SHEEP] = st[ST_FACING]
+
+
+@nb.njit(cache=True)
+def is_reverse(st, tmp, kind, a, b):
+    """Would this action (same type as the previous one) restore the flock to its state
+    before the previous player's action? ``tmp`` is scratch of the state's length."""
+    copy_flock(tmp, st)
+    apply_action(tmp, kind, a, b)
+    return same_flock_as_snapshot(tmp, st)
+
+
+@nb.njit(cache=True)
+def _add(opts, n, tile, a, b):
+    opts[n, 0] = tile
+    opts[n, 1] = a
+    opts[n, 2] = b
+    opts[n, 3] = 0
+    return n + 1
+
+
+@nb.njit(cache=True)
+def legal_actions(st, R, seat, opts, tmp):
+    """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
+    and return how many. ``tmp`` is a state-sized scratch vector (reverse checks)."""
+    colour = R[R_SEAT_COLOUR + seat]
+    minr = _BIG
+    maxr = -_BIG
+    minc = _BIG
+    maxc = -_BIG
+    for s in range(N_SHEEP):
+        if st[ST_ALIVE + s]:
+            minr = min(minr, st[ST_ROW + s])
+            maxr = max(maxr, st[ST_ROW + s])
+            minc = min(minc, st[ST_COL + s])
+            maxc = max(maxc, st[ST_COL + s])
+    n = 0
+    if minr == _BIG:
+        return 0
+    # Which rows, columns and diagonals hold a sheep, as bit masks from each range's low
+    # end (a connected flock of 9 spans far less than 63 cells; otherwise scan lines).
+    small = (maxr - minr) + (maxc - minc) < 63
+    row_m = 0
+    col_m = 0
+    diag_m = 0
+    anti_m = 0
+    if small:
+        for s in range(N_SHEEP):
+            if st[ST_ALIVE + s]:
+                r = st[ST_ROW + s]
+                c = st[ST_COL + s]
+                row_m |= 1 << (r - minr)
+                col_m |= 1 << (c - minc)
+                diag_m |= 1 << (r - c - (minr - maxc))
+                anti_m |= 1 << (r + c - (minr + minc))
+    for tile in range(R[R_N_TILES]):
+        if st[ST_USED + seat * MAX_TILES + tile]:
+            continue
+        kind = R[R_TILE_KIND + tile]
+        restr = R[R_TILE_RESTR + tile]
+        start = n
+        if kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
+            for s in range(N_SHEEP):
+                if not st[ST_ALIVE + s]:
+                    continue
+                if restr == R_OWN and st[ST_COLOUR + s] != colour:
+                    continue
+                if kind == LAMB_PUSH:
+                    for d in range(8):
+                        n = _add(opts, n, tile, s, d)
+                elif kind == LAMB_ROLL:
+                    ok = roll_dirs(st, s)
+                    for d in range(8):
+                        if (ok >> d) & 1:
+                            n = _add(opts, n, tile, s, d)
+                else:
+                    for d in range(0, 8, 2):
+                        if sheep_at(st, st[ST_ROW + s] + DR[d], st[ST_COL + s] + DC[d]) >= 0:
+                            n = _add(opts, n, tile, s, d)
+        elif kind == LINE_PUSH or kind == DIAG_PUSH:
+            d0 = 0 if kind == LINE_PUSH else 1
+            for d in range(d0, 8, 2):
+                if d == 2 or d == 6:
+                    lo, hi, m = minr, maxr, row_m
+                elif d == 0 or d == 4:
+                    lo, hi, m = minc, maxc, col_m
+                elif d == 3 or d == 7:
+                    lo, hi, m = minr - maxc, maxr - minc, diag_m
+                else:
+                    lo, hi, m = minr + minc, maxr + maxc, anti_m
+                for key in range(lo, hi + 1):
+                    if small:
+                        if (m >> (key - lo)) & 1:
+                            n = _add(opts, n, tile, key, d)
+                    elif first_on_line(st, key, d) >= 0:
+                        n = _add(opts, n, tile, key, d)
+        elif kind == ALIGNMENT:
+            for d in range(0, 8, 2):
+                n = _add(opts, n, tile, 0, d)
+        elif kind == EWE_TURN:
+            n = _add(opts, n, tile, 0, TURN_RIGHT)
+            n = _add(opts, n, tile, 0, TURN_LEFT)
+        # Reverse restrictions: drop the options that undo the previous player's action
+        # (same action type, the opposite direction / side / turn, flock restored).
+        if (restr >= R_NO_REVERSE and st[ST_PREV_KIND] == kind
+                and (restr == R_NO_REVERSE or st[ST_PREV_DIE] == 0)):
+            back = 4 - st[ST_PREV_DIR] if kind == EWE_TURN else (st[ST_PREV_DIR] + 4) % 8
+            same_line = kind == LINE_PUSH or kind == DIAG_PUSH  # the target is the line
+            keep = start
+            for i in range(start, n):
+                if (opts[i, 2] != back or (same_line and opts[i, 1] != st[ST_PREV_TARGET])
+                        or not is_reverse(st, tmp, kind, opts[i, 1], opts[i, 2])):
+                    for j in range(OPT_WIDTH):
+                        opts[keep, j] = opts[i, j]
+                    keep += 1
+            n = keep
+    return n
+
+
+@nb.njit(cache=True)
+def copy_flock(dst, src):
+    """Copy just the flock part (positions, alive, colours, facing)."""
+    for i in range(FLOCK_LEN):
+        dst[i] = src[i]

@@ -1,0 +1,254 @@
+"""Regrouping geometry kernels: orthogonally connected groups (bit masks over sheep
+slots), the smallest groups, and the straight routes that bring a group back.
+
+Routes are rows ``[direction, steps, slide direction or NO_SLIDE, group mask]``; see
+:func:`regroup_routes` for the rulebook's orthogonal/diagonal choice and fallbacks.
+"""
+
+import numba as nb
+
+from sheepsim.games.panic.flockops import _BIG, DC, DR, alive_mask, projection
+from sheepsim.games.panic.layout import (
+    FACE_DIAG,
+    MAX_ROUTE_STEPS,
+    N_SHEEP,
+    NO_SLIDE,
+    ST_ALIVE,
+    ST_COL,
+    ST_ROW,
+)
+
+
+# ----------------------------------------------------------------------- groups
+@nb.njit(cache=True)
+def component(st, s, within):
+    """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``."""
+    comp = 1 << s
+    frontier = comp
+    while frontier:
+        new = 0
+        for a in range(N_SHEEP):
+            if not (frontier >> a) & 1:
+                continue
+            for b in range(N_SHEEP):
+                if (within >> b) & 1 and not (comp >> b) & 1:
+                    if abs(st[ST_ROW + a] - st[ST_ROW + b]) + abs(st[ST_COL + a]
+                                                                  - st[ST_COL + b]) == 1:
+                        new |= 1 << b
+        comp |= new
+        frontier = new
+    return comp
+
+
+@nb.njit(cache=True)
+def lowest_bit(m):
+    for s in range(N_SHEEP):
+        if (m >> s) & 1:
+            return s
+    return -1
+
+
+@nb.njit(cache=True)
+def popcount(m):
+    n = 0
+    while m:
+        n += m & 1
+        m >>= 1
+    return n
+
+
+@nb.njit(cache=True)
+def is_connected(st):
+    """Are all live sheep orthogonally connected (an empty flock counts as connected)?"""
+    alive = alive_mask(st)
+    if alive == 0:
+        return True
+    return component(st, lowest_bit(alive), alive) == alive
+
+
+@nb.njit(cache=True)
+def smallest_groups(st, opts):
+    """Write the smallest groups as ``[mask, size, 0, 0]`` rows; return their number
+    (0 if the flock is connected)."""
+    alive = alive_mask(st)
+    rest = alive
+    smallest = N_SHEEP + 1
+    n = 0
+    while rest:  # every group once, then keep the smallest ones in place
+        m = component(st, lowest_bit(rest), alive)
+        size = popcount(m)
+        opts[n, 0] = m
+        opts[n, 1] = size
+        opts[n, 2] = 0
+        opts[n, 3] = 0
+        n += 1
+        smallest = min(smallest, size)
+        rest &= ~m
+    if n <= 1:
+        return 0
+    keep = 0
+    for i in range(n):
+        if opts[i, 1] == smallest:
+            opts[keep, 0] = opts[i, 0]
+            opts[keep, 1] = smallest
+            keep += 1
+    return keep
+
+
+@nb.njit(cache=True)
+def group_overlaps(st, mask, tr, tc):
+    """Would the group ``mask`` shifted by ``(tr, tc)`` land on another sheep?"""
+    for a in range(N_SHEEP):
+        if (mask >> a) & 1:
+            r = st[ST_ROW + a] + tr
+            c = st[ST_COL + a] + tc
+            for b in range(N_SHEEP):
+                if st[ST_ALIVE + b] and not (mask >> b) & 1:
+                    if st[ST_ROW + b] == r and st[ST_COL + b] == c:
+                        return True
+    return False
+
+
+@nb.njit(cache=True)
+def group_touches(st, mask, tr, tc, diagonal):
+    """Would the shifted group touch another sheep on a side (or, with ``diagonal``,
+    only by a corner)?"""
+    for a in range(N_SHEEP):
+        if (mask >> a) & 1:
+            r = st[ST_ROW + a] + tr
+            c = st[ST_COL + a] + tc
+            for b in range(N_SHEEP):
+                if st[ST_ALIVE + b] and not (mask >> b) & 1:
+                    dr = abs(st[ST_ROW + b] - r)
+                    dc = abs(st[ST_COL + b] - c)
+                    if diagonal:
+                        if dr == 1 and dc == 1:
+                            return True
+                    elif dr + dc == 1:
+                        return True
+    return False
+
+
+@nb.njit(cache=True)
+def route_steps(st, mask, d):
+    """Most steps along ``d`` after which the group could still touch the rest: beyond
+    that its nearest cell is past the rest's furthest cell along ``d``."""
+    g_min = _BIG
+    rest_max = -_BIG
+    for s in range(N_SHEEP):
+        if not st[ST_ALIVE + s]:
+            continue
+        p = projection(st, s, d)
+        if (mask >> s) & 1:
+            g_min = min(g_min, p)
+        else:
+            rest_max = max(rest_max, p)
+    per_step = 2 if d % 2 else 1
+    k = (rest_max + 1 - g_min) // per_step + 1
+    return max(0, min(k, MAX_ROUTE_STEPS))
+
+
+@nb.njit(cache=True)
+def _route(opts, n, d, steps, slide, mask):
+    opts[n, 0] = d
+    opts[n, 1] = steps
+    opts[n, 2] = slide
+    opts[n, 3] = mask
+    return n + 1
+
+
+@nb.njit(cache=True)
+def _ortho_routes(st, mask, opts, n):
+    for d in range(0, 8, 2):
+        for k in range(1, route_steps(st, mask, d) + 1):
+            if group_overlaps(st, mask, k * DR[d], k * DC[d]):
+                break
+            if group_touches(st, mask, k * DR[d], k * DC[d], False):
+                n = _route(opts, n, d, k, NO_SLIDE, mask)
+                break
+    return n
+
+
+@nb.njit(cache=True)
+def _diag_routes(st, mask, opts, n):
+    for d in range(1, 8, 2):
+        for k in range(1, route_steps(st, mask, d) + 1):
+            if group_overlaps(st, mask, k * DR[d], k * DC[d]):
+                # The groups meet at a corner: slide one cell sideways from the last free
+                # position (either component of the diagonal; the player chooses).
+                br = (k - 1) * DR[d]
+                bc = (k - 1) * DC[d]
+                for o in range(0, 8, 2):
+                    if (DR[o] != 0 and DR[o] == DR[d]) or (DC[o] != 0 and DC[o] == DC[d]):
+                        if (not group_overlaps(st, mask, br + DR[o], bc + DC[o])
+                                and group_touches(st, mask, br + DR[o], bc + DC[o], False)):
+                            n = _route(opts, n, d, k - 1, o, mask)
+                break
+            if group_touches(st, mask, k * DR[d], k * DC[d], False):
+                n = _route(opts, n, d, k, NO_SLIDE, mask)
+                break
+    return n
+
+
+@nb.njit(cache=True)
+def contact_slides(st, mask, opts):
+    """One-cell orthogonal slides that attach a group touching the flock by a corner."""
+    n = 0
+    if not group_touches(st, mask, 0, 0, True):
+        return 0
+    for o in range(0, 8, 2):
+        if (not group_overlaps(st, mask, DR[o], DC[o])
+                and group_touches(st, mask, DR[o], DC[o], False)):
+            n = _route(opts, n, o, 1, NO_SLIDE, mask)
+    return n
+
+
+@nb.njit(cache=True)
+def _distance(st, mask, tr, tc):
+    best = _BIG
+    for a in range(N_SHEEP):
+        if (mask >> a) & 1:
+            for b in range(N_SHEEP):
+                if st[ST_ALIVE + b] and not (mask >> b) & 1:
+                    dist = (abs(st[ST_ROW + a] + tr - st[ST_ROW + b])
+                            + abs(st[ST_COL + a] + tc - st[ST_COL + b]))
+                    best = min(best, dist)
+    return best
+
+
+@nb.njit(cache=True)
+def regroup_routes(st, mask, face, opts):
+    """Routes ``[direction, steps, slide, mask]`` that bring the group ``mask`` back to
+    the flock for a regroup die ``face``. "X" falls back to "+" when no diagonal route
+    exists (rulebook) and "+" to "X" (symmetric); if neither exists, the options are
+    single orthogonal steps towards the flock (the regrouping then continues)."""
+    n = 0
+    if face == FACE_DIAG:
+        n = _diag_routes(st, mask, opts, 0)
+        if n == 0:
+            n = _ortho_routes(st, mask, opts, 0)
+    else:
+        n = _ortho_routes(st, mask, opts, 0)
+        if n == 0:
+            n = _diag_routes(st, mask, opts, 0)
+    if n == 0:
+        now = _distance(st, mask, 0, 0)
+        for o in range(0, 8, 2):
+            if (not group_overlaps(st, mask, DR[o], DC[o])
+                    and _distance(st, mask, DR[o], DC[o]) < now):
+                n = _route(opts, n, o, 1, NO_SLIDE, mask)
+    return n
+
+
+@nb.njit(cache=True)
+def move_group(st, d, steps, slide, mask):
+    """Apply a route row: shift the group ``steps`` cells along ``d`` then slide."""
+    tr = steps * DR[d]
+    tc = steps * DC[d]
+    if slide >= 0:
+        tr += DR[slide]
+        tc += DC[slide]
+    for a in range(N_SHEEP):
+        if (mask >> a) & 1:
+            st[ST_ROW + a] += tr
+            st[ST_COL + a] += tc

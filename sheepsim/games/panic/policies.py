@@ -1,0 +1,190 @@
+"""Shear Panic policies: ``random``, ``greedy``, ``rollout`` and user policies.
+
+Built-in policies
+-----------------
+* ``random``: uniform over the legal (tile, parameters) choices, and uniform over the
+  options of every sub-decision (which smallest group, which route, which sheep panics
+  and where it goes, which way to turn).
+* ``greedy``: one ply. For each legal choice it applies the action, regroups (expected
+  value over the regroup die: each face type weighted by its share of the die; when a
+  regrouping needs several rolls the look-ahead assumes the later rolls show the same
+  face as the first), moves the counter and scores, then values
+  ``points gained now + 0.5 * positional score`` where the positional score is what the
+  player's sheep are worth for the field the counter is in (see
+  :func:`~.decide.positional`). Panic dice are not anticipated. Sub-decisions maximise
+  the positional score. Ties are broken uniformly with the POLICY stream.
+* ``rollout``: for each legal menu choice, ``playouts`` random playouts to the end of the
+  game (every player ``random``, every die drawn from the rollout player's POLICY
+  stream, never the real dice); picks the best mean score margin (own points minus the
+  best opponent's). Its sub-decisions are the greedy ones (playouts for every group and
+  route choice would multiply the cost for little gain). Cost grows as (legal choices
+  ~100) x playouts x remaining turns: about 4 games/s on one thread with one rollout
+  seat among 3 players and 4 playouts (greedy: ~200-280 games/s, random: ~12,000-16,000).
+
+Why integer ids
+---------------
+numba's on-disk cache (``cache=True``) does not hit across processes for a kernel that
+receives a dispatcher as an argument or captures one in a closure. So the cached kernels
+call :func:`decide_action` / :func:`~.decide.decide_sub`, which branch on an integer
+policy id. User policies get ids from :data:`~.decide.FIRST_USER_ID` upwards and a
+variant of the kernels is compiled for them (:func:`.engine.kernels_for`): the same
+Python functions re-jitted with these two dispatchers rebound. That variant is **not
+cached**: each new set of user policies costs one compilation (about 40-60 s) per process.
+
+Writing a user policy
+---------------------
+::
+
+    import numba
+
+    @numba.njit
+    def my_policy(kind, st, R, seat, opts, n, streams):
+        return 0  # index of the chosen row of opts[:n]
+
+``kind`` is one of ``layout.K_ACTION`` (``opts`` rows ``[tile, a, b, 0]``: menu tile,
+sheep slot or line key, direction/side/turn), ``K_GROUP``, ``K_ROUTE``,
+``K_PANIC_PUSH``, ``K_PANIC_TURN`` (rows described in :mod:`.layout`). ``st`` is the
+state vector (read only: flock, counter, menus used, scores; see :mod:`.layout`), ``R``
+the rules vector, ``seat`` the deciding seat. Draw random numbers only with
+``sheepsim.rng.randbelow(streams, sheepsim.rng.POLICY, k)`` (the DICE stream is the
+future and is off limits). Useful helpers on a copy of ``st``: :mod:`.flockops`
+(``apply_action``), :mod:`.groups` (``is_connected``), :mod:`.scoring` (points).
+Returning an index outside ``0..n-1`` stops the run with an error naming the policy.
+Pass it as
+``--policy package.module:my_policy``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from sheepsim import rng
+from sheepsim.errors import SheepsimError
+from sheepsim.games.panic.decide import (
+    BUILTIN_POLICIES,
+    FIRST_USER_ID,
+    GREEDY,
+    POSITION_WEIGHT,
+    RANDOM,
+    ROLLOUT,
+    SCRIPTED,
+    argmax_random_ties,
+    next_scripted,
+    positional,
+)
+from sheepsim.games.panic.flockops import apply_action
+from sheepsim.games.panic.groups import is_connected
+from sheepsim.games.panic.layout import (
+    CTX_LOG_ON,
+    FACE_DIAG,
+    FACE_ORTHO,
+    R_N_REGROUP_FACES,
+    R_REGROUP_FACES,
+    R_TILE_KIND,
+    R_TILE_TIME,
+    ST_COUNTER,
+    ST_SCORE,
+    W_CAND,
+    W_REG,
+)
+from sheepsim.games.panic.regroup import regroup
+from sheepsim.games.panic.track import advance_and_score
+
+POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
+DEFAULT_PLAYOUTS = 4
+
+
+@nb.njit(cache=True)
+def _value_after(x, st, R, seat, time, work):
+    """Move the counter and score on the look-ahead copy ``x``; value for ``seat``."""
+    advance_and_score(x, R, seat, time)
+    gained = x[ST_SCORE + seat] - st[ST_SCORE + seat]
+    return gained + POSITION_WEIGHT * positional(x, R, seat, x[ST_COUNTER], work)
+
+
+@nb.njit(cache=True)
+def greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log):
+    """The greedy menu choice (see the module docstring)."""
+    n_plus = 0
+    n_cross = 0
+    for i in range(R[R_N_REGROUP_FACES]):
+        if R[R_REGROUP_FACES + i] == FACE_DIAG:
+            n_cross += 1
+        else:
+            n_plus += 1
+    log_was = ctx[CTX_LOG_ON]
+    ctx[CTX_LOG_ON] = 0  # look-ahead regroupings are not part of the trace
+    vals = values[0]
+    cand = work[W_CAND]
+    reg = work[W_REG]
+    for i in range(n):
+        tile = opts[i, 0]
+        time = R[R_TILE_TIME + tile]
+        cand[:] = st
+        apply_action(cand, R[R_TILE_KIND + tile], opts[i, 1], opts[i, 2])
+        if is_connected(cand):
+            vals[i] = _value_after(cand, st, R, seat, time, work)
+            continue
+        total = 0.0
+        for face in (FACE_ORTHO, FACE_DIAG):
+            weight = n_plus if face == FACE_ORTHO else n_cross
+            if weight == 0:
+                continue
+            reg[:] = cand
+            regroup(reg, R, seat, GREEDY, streams, ctx, subs, work, values, log, face)
+            total += weight * _value_after(reg, st, R, seat, time, work)
+        vals[i] = total / (n_plus + n_cross)
+    ctx[CTX_LOG_ON] = log_was
+    return argmax_random_ties(vals, n, streams)
+
+
+@nb.njit(cache=True)
+def decide_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log):
+    """Index of the chosen menu option among ``opts[:n]`` (``[tile, a, b, 0]`` rows).
+
+    ``rollout`` never reaches here (the game loop runs its playouts; see engine)."""
+    if pid == RANDOM:
+        return rng.randbelow(streams, rng.POLICY, n)
+    if pid == SCRIPTED:
+        return next_scripted(ctx, n)
+    return greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log)
+
+
+def policy_name(policy) -> str:
+    """Display name: built-in names and specs as given; a function as ``module:name``."""
+    if hasattr(policy, "py_func"):
+        return f"{policy.py_func.__module__}:{policy.py_func.__name__}"
+    return str(policy).strip()
+
+
+def policy_spec(name):
+    """``(id or None, user function or None)`` for a policy name, a
+    ``package.module:function`` spec or an ``@numba.njit`` function itself."""
+    if hasattr(name, "py_func"):
+        return None, name
+    name = str(name).strip()
+    if name in POLICY_IDS:
+        return POLICY_IDS[name], None
+    if ":" in name:
+        from sheepsim.plugins import load_object
+
+        fn = load_object(name)
+        if not hasattr(fn, "py_func"):
+            raise SheepsimError(f"policy {name!r} must be a @numba.njit function")
+        return None, fn
+    raise SheepsimError(
+        f"unknown policy {name!r}; choose one of {', '.join(BUILTIN_POLICIES)} "
+        "or give package.module:function")
+
+
+def resolve_policies(names: list) -> tuple[list[int], tuple]:
+    """Policy ids per seat and the user functions (user ids start at FIRST_USER_ID)."""
+    ids, users = [], []
+    for name in names:
+        pid, fn = policy_spec(name)
+        if fn is not None:
+            if fn not in users:
+                users.append(fn)
+            pid = FIRST_USER_ID + users.index(fn)
+        ids.append(pid)
+    return ids, tuple(users)

@@ -1,0 +1,115 @@
+"""Regrouping the flock, dice rolls and the trace log (kernels)."""
+
+import numba as nb
+
+from sheepsim import rng
+from sheepsim.games.panic.decide import decide_sub
+from sheepsim.games.panic.groups import (
+    contact_slides,
+    move_group,
+    regroup_routes,
+    smallest_groups,
+)
+from sheepsim.games.panic.layout import (
+    CTX_DICE_PURPOSE,
+    CTX_FACE_LEN,
+    CTX_FACE_POS,
+    CTX_FACES,
+    CTX_LOG_N,
+    CTX_LOG_ON,
+    EV_GROUP,
+    EV_REGROUP_DIE,
+    EV_ROUTE,
+    K_GROUP,
+    K_ROUTE,
+    LOG_HEAD,
+    MAX_LOG,
+    MAX_PLAYERS,
+    N_SHEEP,
+    R_N_REGROUP_FACES,
+    R_REGROUP_FACES,
+    R_SLIDE_WITHOUT_ROLL,
+    ST_COUNTER,
+    ST_FACING,
+    ST_ROW,
+    ST_SCORE,
+)
+
+# More rounds than sheep can ever need: each round merges the smallest group into
+# another one or moves it strictly closer; the cap only guards against a bad variant.
+MAX_REGROUP_ROUNDS = 64
+
+
+@nb.njit(cache=True)
+def log_event(st, ctx, log, ev, a, b, c, d):
+    """Append a trace row (event, 4 parameters, the flock, the counter) when logging."""
+    if ctx[CTX_LOG_ON] == 0:
+        return
+    i = ctx[CTX_LOG_N]
+    if i >= MAX_LOG:
+        return
+    log[i, 0] = ev
+    log[i, 1] = a
+    log[i, 2] = b
+    log[i, 3] = c
+    log[i, 4] = d
+    for k in range(3 * N_SHEEP):
+        log[i, LOG_HEAD + k] = st[ST_ROW + k]
+    log[i, LOG_HEAD + 3 * N_SHEEP] = st[ST_FACING]
+    log[i, LOG_HEAD + 3 * N_SHEEP + 1] = st[ST_COUNTER]
+    for k in range(MAX_PLAYERS):
+        log[i, LOG_HEAD + 3 * N_SHEEP + 2 + k] = st[ST_SCORE + k]
+    ctx[CTX_LOG_N] = i + 1
+
+
+@nb.njit(cache=True)
+def roll_die(R, n_at, faces_at, streams, ctx):
+    """Roll a die whose faces are ``R[faces_at : faces_at + R[n_at]]``: the next scripted
+    face if any (Flock, tests), else from the stream ``ctx[CTX_DICE_PURPOSE]`` (DICE in
+    real games, POLICY inside rollout playouts)."""
+    pos = ctx[CTX_FACE_POS]
+    if pos < ctx[CTX_FACE_LEN]:
+        ctx[CTX_FACE_POS] = pos + 1
+        return ctx[CTX_FACES + pos]
+    return R[faces_at + rng.randbelow(streams, ctx[CTX_DICE_PURPOSE], R[n_at])]
+
+
+@nb.njit(cache=True)
+def regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, forced_face):
+    """Regroup until the flock is orthogonally connected; the active ``seat`` (policy
+    ``pid``) makes every choice. ``forced_face >= 0`` replaces every die roll (greedy
+    look-ahead). Returns the number of dice rolled, or -1 for an invalid scripted choice.
+    """
+    rolls = 0
+    for _ in range(MAX_REGROUP_ROUNDS):
+        opts = subs[0]
+        n = smallest_groups(st, opts)
+        if n == 0:
+            return rolls
+        g = 0
+        if n > 1:
+            g = decide_sub(pid, K_GROUP, st, R, seat, opts, n, streams, ctx, subs, work,
+                           values)
+            if g < 0:
+                return -1
+        mask = opts[g, 0]
+        log_event(st, ctx, log, EV_GROUP, mask, n, 0, 0)
+        nr = 0
+        if R[R_SLIDE_WITHOUT_ROLL]:
+            nr = contact_slides(st, mask, opts)
+        if nr == 0:
+            if forced_face >= 0:
+                face = forced_face
+            else:
+                face = roll_die(R, R_N_REGROUP_FACES, R_REGROUP_FACES, streams, ctx)
+                rolls += 1
+            log_event(st, ctx, log, EV_REGROUP_DIE, face, 0, 0, 0)
+            nr = regroup_routes(st, mask, face, opts)
+        if nr == 0:
+            return rolls
+        r = decide_sub(pid, K_ROUTE, st, R, seat, opts, nr, streams, ctx, subs, work, values)
+        if r < 0:
+            return -1
+        move_group(st, opts[r, 0], opts[r, 1], opts[r, 2], opts[r, 3])
+        log_event(st, ctx, log, EV_ROUTE, opts[r, 0], opts[r, 1], opts[r, 2], opts[r, 3])
+    return rolls

@@ -1,0 +1,358 @@
+"""Python entry points: :func:`play_games` (many games -> tables) and :func:`trace_game`
+(one game -> readable lines). Input is validated here; the kernels trust it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from sheepsim import runner
+from sheepsim.errors import SheepsimError
+from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.rules import PanicRules, load_rules
+from sheepsim.stats import mean_interval, wilson_interval
+
+END_NAMES = ("final_pen", "menus_ran_out")
+TIE_NAMES = ("points", "sheep_left", "turn_order")
+
+
+def _rules(rules) -> PanicRules:
+    if isinstance(rules, PanicRules):
+        return rules
+    return load_rules(rules)
+
+
+def _policies(policies, players: int) -> list:
+    """One policy per seat: names, ``package.module:function`` specs or njit functions."""
+    if isinstance(policies, str) or hasattr(policies, "py_func"):
+        policies = policies.split(",") if isinstance(policies, str) else [policies]
+    out = [p if hasattr(p, "py_func") else str(p).strip() for p in policies]
+    if not out or any(isinstance(p, str) and not p for p in out):
+        raise SheepsimError("give at least one policy name (e.g. random or greedy)")
+    if len(out) == 1:
+        out = out * players
+    if len(out) != players:
+        raise SheepsimError(f"give 1 policy or one per player ({players}), got {len(out)}")
+    return out
+
+
+def _playouts(playouts) -> int:
+    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+        raise SheepsimError(f"playouts must be a whole number >= 1, got {playouts!r}")
+    return playouts
+
+
+@dataclass
+class PanicResult:
+    """Totals of a batch of games: ``acc`` is the summed accumulator vector
+    (``layout.A_*``); ``tables`` the DataFrames built from it."""
+
+    rules: PanicRules
+    players: int
+    policies: list[str]
+    seed: int
+    games: int
+    acc: np.ndarray
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    def meta(self, **extra) -> dict:
+        from sheepsim.output import base_meta
+
+        return base_meta(game="shear_panic", rules=self.rules.name,
+                         rules_sha256=self.rules.sha256, players=self.players,
+                         policy=",".join(self.policies), seed=self.seed, games=self.games,
+                         **extra)
+
+
+def _seat_block(acc, offset, players, width):
+    return acc[offset:offset + players * width].reshape(players, width)
+
+
+def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
+    """The result tables (column names are part of the public API)."""
+    acc, P, n = res.acc, res.players, res.games
+    colours = [L.COLOUR_NAMES[c] for c in res.rules.seat_colour_list(P)]
+    wins = acc[L.A_WINS:L.A_WINS + P]
+    pts = acc[L.A_POINTS:L.A_POINTS + P]
+    pts_sq = acc[L.A_POINTS_SQ:L.A_POINTS_SQ + P]
+    lo, hi = wilson_interval(wins, np.full(P, n))
+    mean, plo, phi, _ = mean_interval(pts, pts_sq, np.full(P, n))
+    by_seat = pd.DataFrame({
+        "seat": np.arange(1, P + 1), "colour": colours, "policy": res.policies,
+        "games": n, "wins": wins, "win_rate": wins / n, "lo": lo, "hi": hi,
+        "mean_points": mean, "points_lo": plo, "points_hi": phi,
+        "mean_sheep_left": acc[L.A_SHEEP_LEFT:L.A_SHEEP_LEFT + P] / n,
+    })
+    rows = []
+    for pol in dict.fromkeys(res.policies):
+        seats = [i for i, p in enumerate(res.policies) if p == pol]
+        w = int(wins[seats].sum())
+        trials = n * len(seats)
+        plo_, phi_ = wilson_interval(w, trials)
+        m, mlo, mhi, _ = mean_interval(pts[seats].sum(), pts_sq[seats].sum(), trials)
+        rows.append({"policy": pol, "seats": len(seats), "seat_games": trials, "wins": w,
+                     "win_rate": w / trials, "lo": float(plo_), "hi": float(phi_),
+                     "fair_share": len(seats) / P, "mean_points": float(m),
+                     "points_lo": float(mlo), "points_hi": float(mhi)})
+    by_policy = pd.DataFrame(rows)
+    track = res.rules.tracks[P]
+    fp = _seat_block(acc, L.A_FIELD_PTS, P, L.MAX_FIELDS)
+    fields = pd.DataFrame({"seat": np.arange(1, P + 1), "colour": colours,
+                           "policy": res.policies})
+    for i, f in enumerate(track.fields):
+        fields[f"{L.FIELD_KINDS[f.kind]}_{i + 1}"] = fp[:, i] / n
+    fields["total"] = fp[:, :len(track.fields)].sum(axis=1) / n
+    shorn = acc[L.A_SHORN:L.A_SHORN + L.N_COLOURS]
+    shorn_df = pd.DataFrame({"colour": list(L.COLOUR_NAMES), "shorn": shorn,
+                             "per_game": shorn / n})
+    t_mean, t_lo, t_hi, _ = mean_interval(acc[L.A_TURNS], acc[L.A_TURNS_SQ], n)
+    hist = acc[L.A_TURN_HIST:L.A_TURN_HIST + L.MAX_TURN_HIST]
+    present = np.nonzero(hist)[0]
+    turns = pd.DataFrame({"mean_turns": [float(t_mean)], "lo": [float(t_lo)],
+                          "hi": [float(t_hi)], "min_turns": [int(present.min())],
+                          "max_turns": [int(present.max())]})
+    turn_hist = pd.DataFrame({"turns": present, "games": hist[present],
+                              "share": hist[present] / n})
+    ends = acc[L.A_END:L.A_END + 2]
+    elo, ehi = wilson_interval(ends, np.full(2, n))
+    ends_df = pd.DataFrame({"end": list(END_NAMES), "games": ends, "share": ends / n,
+                            "lo": elo, "hi": ehi})
+    ties = acc[L.A_TIE_BREAK:L.A_TIE_BREAK + 3]
+    ties_df = pd.DataFrame({"decided_by": list(TIE_NAMES), "games": ties, "share": ties / n})
+    tile_rows = []
+    tn = _seat_block(acc, L.A_TILE_N, P, L.MAX_TILES)
+    tc = _seat_block(acc, L.A_TILE_COUNTER, P, L.MAX_TILES)
+    tg = _seat_block(acc, L.A_TILE_GAIN, P, L.MAX_TILES)
+    for seat in range(P):
+        for t, tile in enumerate(res.rules.menu):
+            k = int(tn[seat, t])
+            tile_rows.append({
+                "seat": seat + 1, "colour": colours[seat], "policy": res.policies[seat],
+                "tile": t + 1, "action": L.ACTION_NAMES[tile.action], "time": tile.time,
+                "restriction": L.RESTRICTION_NAMES[tile.restriction], "chosen": k,
+                "chosen_per_game": k / n, "counter_sum": int(tc[seat, t]),
+                "gain_sum": int(tg[seat, t]),
+                "mean_counter": tc[seat, t] / k if k else np.nan,
+                "mean_gain": tg[seat, t] / k if k else np.nan})
+    return {"by_seat": by_seat, "by_policy": by_policy, "points_by_field": fields,
+            "sheep_shorn": shorn_df, "turns": turns, "turn_histogram": turn_hist,
+            "game_end": ends_df, "tie_breaks": ties_df, "tiles": pd.DataFrame(tile_rows)}
+
+
+def play_games(rules=None, players: int = 4, policies=("random",), games: int = 10_000,
+               seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
+               progress: bool | None = None, playouts: int = 4) -> PanicResult:
+    """Simulate ``games`` games keyed by ``(seed, game index)``.
+
+    ``rules``: a :class:`PanicRules`, a TOML path or None (standard); ``policies``: one
+    for every seat or one per seat, each ``random``, ``greedy``, ``rollout``,
+    ``package.module:function`` or an ``@numba.njit`` function (signature in
+    :mod:`.policies`); a comma-separated string works too; ``playouts``: rollout playouts
+    per candidate. The
+    totals are identical for any ``threads`` and ``chunk_size``.
+    """
+    from sheepsim.games.panic.engine import kernels_for
+    from sheepsim.games.panic.policies import policy_name, resolve_policies
+
+    rules = _rules(rules)
+    players = rules.check_players(players)
+    chosen = _policies(policies, players)
+    games = runner.check_games(games)
+    seed = runner.check_seed(seed)
+    playouts = _playouts(playouts)
+    ids, users = resolve_policies(chosen)
+    names = [policy_name(p) for p in chosen]
+    R = rules.kernel_array(players)
+    pids = np.array(ids, dtype=np.int64)
+    kernels = kernels_for(users)
+
+    def run_chunk(start: int, count: int):
+        import numba
+
+        n_blocks = max(1, min(count, 4 * numba.get_num_threads()))
+        acc = kernels.games_chunk(R, pids, seed, start, count, n_blocks, playouts)
+        return [acc.sum(axis=0)]
+
+    (acc,) = runner.run_chunked(run_chunk, games, chunk_size=chunk_size, threads=threads,
+                                progress=progress, desc="shear panic")
+    if acc[L.A_BAD_CHOICES]:
+        bad = [n for n in names if ":" in n]
+        raise SheepsimError(f"policy {', '.join(bad)} returned an option index out of range "
+                            f"{int(acc[L.A_BAD_CHOICES])} times")
+    res = PanicResult(rules, players, names, seed, games, acc)
+    res.tables = build_tables(res)
+    return res
+
+
+# ----------------------------------------------------------------------- trace
+@dataclass
+class Trace:
+    lines: list[str]
+    winner: int
+    scores: list[int]
+    log: np.ndarray
+    state: np.ndarray
+
+
+def _flock_text(row) -> tuple[list[list[str]], dict[int, tuple[int, int]]]:
+    """An empty grid the size of a log row's flock and each live slot's (row, col) in it
+    (no sheep left: an empty grid)."""
+    base = L.LOG_HEAD
+    alive = [s for s in range(L.N_SHEEP) if row[base + 2 * L.N_SHEEP + s]]
+    if not alive:
+        return [], {}
+    rs = {s: int(row[base + s]) for s in alive}
+    cs = {s: int(row[base + L.N_SHEEP + s]) for s in alive}
+    r0, c0 = min(rs.values()), min(cs.values())
+    h = max(rs.values()) - r0 + 1
+    w = max(cs.values()) - c0 + 1
+    grid = [["."] * w for _ in range(h)]
+    return grid, {s: (rs[s] - r0, cs[s] - c0) for s in alive}
+
+
+def _first_on_line(row, key, d):
+    """Display only: the slot a pusher from outside meets first on line ``key`` (same
+    convention as ``flockops.line_key`` / ``first_on_line``)."""
+    dr, dc = L.DIR_ROW[d], L.DIR_COL[d]
+    best, best_p = None, None
+    for s in range(L.N_SHEEP):
+        if not row[L.LOG_HEAD + 2 * L.N_SHEEP + s]:
+            continue
+        r = int(row[L.LOG_HEAD + s])
+        c = int(row[L.LOG_HEAD + L.N_SHEEP + s])
+        k = r if d in (2, 6) else c if d in (0, 4) else r - c if d in (3, 7) else r + c
+        p = r * dr + c * dc
+        if k == key and (best_p is None or p < best_p):
+            best, best_p = s, p
+    return best
+
+
+def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0,
+               game: int = 0, playouts: int = 4) -> Trace:
+    """Play game ``game`` of ``seed`` and describe every step in text."""
+    from sheepsim.games.panic.engine import kernels_for, new_log
+    from sheepsim.games.panic.policies import policy_name, resolve_policies
+
+    rules = _rules(rules)
+    players = rules.check_players(players)
+    chosen = _policies(policies, players)
+    seed = runner.check_seed(seed)
+    if isinstance(game, bool) or not isinstance(game, int) or game < 0:
+        raise SheepsimError(f"game must be a whole number >= 0, got {game!r}")
+    playouts = _playouts(playouts)
+    ids, users = resolve_policies(chosen)
+    names = [policy_name(p) for p in chosen]
+    R = rules.kernel_array(players)
+    kernels = kernels_for(users)
+    st = np.zeros(L.ST_LEN, dtype=np.int64)
+    log = new_log()
+    acc = np.zeros(L.ACC_LEN, dtype=np.int64)
+    n_log, win = kernels.trace_game(R, np.array(ids, dtype=np.int64), seed, game, playouts,
+                                    st, log, acc)
+    lines = render_log(log[:n_log], rules, players, names, st, int(win))
+    return Trace(lines, int(win), [int(st[L.ST_SCORE + s]) for s in range(players)],
+                 log[:n_log].copy(), st)
+
+
+def render_log(log, rules: PanicRules, players: int, names: list[str], st, win: int):
+    colours = rules.seat_colour_list(players)
+    track = rules.tracks[players]
+    seat_name = [f"seat {s + 1} ({L.COLOUR_NAMES[colours[s]]}, {names[s]})"
+                 for s in range(players)]
+    colour_of = [int(st[L.ST_COLOUR + s]) for s in range(L.N_SHEEP)]
+
+    def picture(row):
+        grid, pos = _flock_text(row)
+        if not grid:
+            return ["    (no sheep left)"]
+        for s, (r, c) in pos.items():
+            grid[r][c] = L.COLOUR_LETTERS[colour_of[s]]
+        facing = L.FACING_NAMES[int(row[L.LOG_HEAD + 3 * L.N_SHEEP])]
+        return [f"    {''.join(g)}" for g in grid] + [f"    (facing {facing})"]
+
+    def scores(row):
+        base = L.LOG_HEAD + 3 * L.N_SHEEP + 2
+        return ", ".join(f"{L.COLOUR_NAMES[colours[s]]} {int(row[base + s])}"
+                         for s in range(players))
+
+    lines = [f"Shear Panic, {players} players: " + "; ".join(seat_name),
+             f"rules {rules.name} (sha256 {rules.sha256[:12]})"]
+    prev = None
+    turn = 0
+    for row in log:
+        ev, a, b, c, d = (int(x) for x in row[:5])
+        counter = int(row[L.LOG_HEAD + 3 * L.N_SHEEP + 1])
+        where = None
+        if prev is not None:
+            _, where = _flock_text(prev)
+        if ev == L.EV_OPENING:
+            lines.append(f"Opening: {seat_name[a]} jumps a sheep from the truck")
+        elif ev == L.EV_PANIC_DIE:
+            lines.append(f"  panic die: {L.FACE_NAMES[a]}")
+        elif ev == L.EV_PANIC_PUSH:
+            at = where.get(a) if where else None
+            lines.append(f"  Lamb Push: {L.COLOUR_NAMES[colour_of[a]]} sheep at {at} "
+                         f"goes {L.DIR_NAMES[b]}")
+            lines += picture(row)
+        elif ev == L.EV_PANIC_TURN:
+            lines.append(f"  Ewe Turn {'right' if a == L.TURN_RIGHT else 'left'}")
+            lines += picture(row)
+        elif ev == L.EV_ACTION:
+            turn += 1
+            tile = rules.menu[a]
+            kind = tile.action
+            if kind in (L.LAMB_PUSH, L.LAMB_ROLL, L.LEAPFROG):
+                at = where.get(b) if where else None
+                what = f"{L.COLOUR_NAMES[colour_of[b]]} sheep at {at} {L.DIR_NAMES[c]}"
+            elif kind in (L.LINE_PUSH, L.DIAG_PUSH):
+                line = {2: "row", 6: "row", 0: "column", 4: "column"}.get(c, "diagonal")
+                first = _first_on_line(prev, b, c) if prev is not None else None
+                at = where.get(first) if (where and first is not None) else None
+                what = f"the {line} starting at {at} pushed {L.DIR_NAMES[c]} from outside"
+            elif kind == L.ALIGNMENT:
+                what = f"against the {L.DIR_NAMES[c]} side"
+            else:
+                what = "right" if c == L.TURN_RIGHT else "left"
+            lines.append(f"Turn {turn}: {seat_name[d]} plays tile {a + 1} "
+                         f"{L.ACTION_NAMES[kind]} (time {tile.time}, "
+                         f"{L.RESTRICTION_NAMES[tile.restriction]}): {what}")
+            lines += picture(row)
+        elif ev == L.EV_GROUP:
+            lines.append(f"  regroup: smallest group of {bin(a).count('1')} sheep"
+                         + (f" (chosen among {b})" if b > 1 else ""))
+        elif ev == L.EV_REGROUP_DIE:
+            lines.append(f"  regroup die: {L.REGROUP_FACE_NAMES[a]}")
+        elif ev == L.EV_ROUTE:
+            slide = f", slides {L.DIR_NAMES[c]}" if c >= 0 else ""
+            lines.append(f"  group moves {L.DIR_NAMES[a]} {b} cell(s){slide}")
+            lines += picture(row)
+        elif ev == L.EV_SCORE:
+            f = track.field_of(counter)
+            fname = L.FIELD_KINDS[track.fields[f].kind] if f >= 0 else "start"
+            faces = ""
+            if track.roger_enters <= counter <= track.roger_leaves_after:
+                faces = ", Roger the Ram faces the flock"
+            elif counter >= track.shearer_enters:
+                faces = ", the Shearer faces the flock"
+            lines.append(f"  counter {counter} ({fname} field{faces}); "
+                         f"{L.COLOUR_NAMES[colours[a]]} gains {b}; scores: {scores(row)}")
+        elif ev == L.EV_SHEAR:
+            shorn = [L.COLOUR_NAMES[colour_of[s]] for s in range(L.N_SHEEP) if (a >> s) & 1]
+            lines.append(f"  shearing removes {', '.join(shorn) or 'nothing'}; "
+                         f"scores: {scores(row)}")
+            lines += picture(row)
+        elif ev == L.EV_PASS:
+            lines.append(f"{seat_name[a]} skips (no sheep or no legal choice)")
+        elif ev == L.EV_END:
+            how = "the counter reached the final pen" if a == L.END_PEN else \
+                "the menus ran out: final shearing"
+            lines.append(f"Game over: {how}; scores: {scores(row)}")
+        prev = row
+    final = ", ".join(f"{L.COLOUR_NAMES[colours[s]]} {int(st[L.ST_SCORE + s])}"
+                      for s in range(players))
+    lines.append(f"Final scores: {final}")
+    lines.append(f"Winner: {seat_name[win]} (decided by "
+                 f"{TIE_NAMES[int(st[L.ST_TIE_BREAK])]})")
+    return lines

@@ -1,0 +1,32 @@
+"""Helpers shared by the Shear Panic tests (imported as ``panic_helpers``; the folder
+has no package so pytest puts it on ``sys.path``)."""
+
+import numpy as np
+
+from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.flock import Flock
+
+
+def flock(text, facing="up"):
+    return Flock.parse(text, facing=facing)
+
+
+def picture(text):
+    """Normalise a multi-line expected diagram (strip indentation and blank edges)."""
+    return "\n".join(line.strip() for line in text.strip("\n").splitlines() if line.strip())
+
+
+def state_from(text, facing="up"):
+    """A full game state vector whose flock is ``text`` (counter 0, nothing used)."""
+    st = Flock.parse(text, facing=facing).st.copy()
+    st[L.ST_LAST_ACTOR] = -1
+    return st
+
+
+def legal_set(st, R, seat):
+    from sheepsim.games.panic.flockops import legal_actions
+
+    opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
+    tmp = np.zeros(L.ST_LEN, dtype=np.int64)
+    n = legal_actions(st, R, seat, opts, tmp)
+    return {tuple(int(x) for x in opts[i, :3]) for i in range(n)}

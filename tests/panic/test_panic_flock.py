@@ -1,0 +1,333 @@
+"""The flock text format, every action, regrouping and scoring on hand-built flocks.
+
+Each test quotes the rulebook sentence (``001_b03b7bfeb0958afc.txt``) or the rules
+decision (``shared/rulebooks/README.md``) it checks.
+"""
+
+import pytest
+from panic_helpers import flock, picture
+
+from sheepsim.games.panic import Flock, ram_scores, shear
+from sheepsim.games.panic.flock import black_scores, together_scores
+
+START = """
+byg
+rkb
+ygr
+"""
+
+
+def test_parse_and_str_round_trip_trimmed():
+    # README: "one line per row, one character per cell (. empty, b g r y, k black)".
+    f = Flock.parse("....\n.by.\n..k.\n....\n", facing="left")
+    assert str(f) == "by\n.k"
+    assert f.facing == "left"
+    assert str(Flock.parse(str(f))) == str(f)
+    assert Flock.parse(START).count() == 9
+
+
+def test_parse_rejects_unknown_letters_and_too_many_sheep():
+    with pytest.raises(ValueError, match="unknown character"):
+        Flock.parse("bx")
+    with pytest.raises(ValueError, match="at most 9"):
+        Flock.parse("bbbbbbbbbb")
+    with pytest.raises(ValueError, match="facing"):
+        Flock.parse("b", facing="north")
+
+
+def test_lamb_push_moves_the_contiguous_run_ahead():
+    # "a sheep moves one space in any direction (including diagonally), pushing all the
+    # sheep that are ahead of it in its direction of movement."
+    f = flock(START).apply("lamb_push", sheep=(1, 0), direction="e")
+    assert str(f) == picture("""
+        byg.
+        .rkb
+        ygr.""")
+
+
+def test_lamb_push_stops_at_an_empty_space():
+    # "sheep that are in the chosen direction but behind an empty space are not pushed"
+    f = flock("bg.r\nkyyr").apply("lamb_push", sheep=(0, 0), direction="e")
+    assert str(f) == picture("""
+        .bgr
+        kyyr""")
+
+
+def test_lamb_push_into_empty_space_pushes_nobody():
+    # "A sheep carrying out a Lamb Push is not required to push others"
+    f = flock("b.\ngr").apply("lamb_push", sheep=(0, 0), direction="e")
+    assert str(f) == ".b\ngr"
+
+
+def test_rulebook_lamb_push_leaves_blue_isolated():
+    # "if the yellow sheep undergoes a diagonal Lamb Push up and to the right, an
+    # isolated blue sheep at the top will have to rejoin the flock"
+    f = flock("""
+        ..b
+        .gr
+        yk.""")
+    assert f.is_connected()
+    f.apply("lamb_push", sheep=(2, 0), direction="ne")
+    assert str(f) == picture("""
+        ..b
+        .g.
+        yr.
+        k..""")
+    assert not f.is_connected()
+    assert f.smallest_groups() == [[(0, 2)]]
+
+
+def test_line_push_row_and_column_from_outside():
+    # "the player pushes a row or column by one space ... carried out from outside"
+    f = flock(START).apply("line_push", direction="e", line=1)
+    assert str(f) == picture("""
+        byg.
+        .rkb
+        ygr.""")
+    g = flock(START).apply("line_push", direction="n", line=2)
+    assert str(g) == picture("""
+        ..g
+        byb
+        rkr
+        yg.""")
+
+
+def test_line_push_beyond_an_empty_space_does_not_move():
+    # "If there is an empty space in the row or column being pushed, then the sheep
+    # beyond that space do not move."
+    # The pusher stands right of r: r and g move one left, b beyond the gap stays.
+    f = flock("b.gr\nkyyr").apply("line_push", direction="w", line=0)
+    assert str(f) == "bgr.\nkyyr"
+
+
+def test_rulebook_diagonal_push_isolates_top_left_and_bottom_right():
+    # "if the black sheep pushes up and to the left, the two sheep isolated at the
+    # top-left and bottom-right will have to rejoin the flock"
+    f = flock("""
+        ry.
+        gby
+        rgk
+        ..b""")
+    assert f.is_connected()
+    f.apply("diagonal_push", direction="nw", through=(2, 2))
+    assert str(f) == picture("""
+        r...
+        .by.
+        .gky
+        .rg.
+        ...b""")
+    groups = f.smallest_groups()
+    assert sorted(groups) == [[(0, 0)], [(4, 3)]]
+
+
+def test_alignment_front_compacts_columns_against_the_front():
+    # "They align the flock against the chosen side. All rows or columns are aligned
+    # against this virtual barrier. Any resulting empty spaces are filled in."
+    f = flock("b..\ngr.\n.ky").apply("alignment", side="front")
+    assert str(f) == "bry\ngk."
+
+
+def test_alignment_sides_follow_the_facing():
+    # README: "choose front, back, left or right" (sides of the flock, which faces a way)
+    f = flock("b..\ngr.\n.ky", facing="right").apply("alignment", side="front")
+    assert str(f) == ".b\ngr\nky"
+    g = flock("b..\ngr.\n.ky").apply("alignment", side="left")
+    assert str(g) == "b.\ngr\nky"
+    h = flock("b..\ngr.\n.ky").apply("alignment", side="back")
+    assert str(h) == "br.\ngky"
+
+
+def test_lamb_roll_to_empty_cell_next_to_another_sheep():
+    # "The destination space must be empty ... it must remain connected to at least one
+    # other sheep"
+    f = flock("bg\nr.").apply("lamb_roll", sheep=(0, 0), direction="se")
+    assert str(f) == ".g\nrb"
+    with pytest.raises(ValueError, match="empty cell"):
+        flock("bg\nr.").apply("lamb_roll", sheep=(0, 0), direction="e")
+    with pytest.raises(ValueError, match="empty cell"):
+        flock("bg\nr.").apply("lamb_roll", sheep=(0, 0), direction="nw")
+
+
+def test_leapfrog_jumps_the_run_to_the_first_empty_cell():
+    # "the chosen sheep jumps from anywhere along a column or row until it reaches the
+    # first available empty space"
+    f = flock("bgr").apply("leapfrog", sheep=(0, 0), direction="e")
+    assert str(f) == "grb"
+    g = flock("bg.r").apply("leapfrog", sheep=(0, 0), direction="e")
+    assert str(g) == "gbr"
+    with pytest.raises(ValueError, match="jump"):
+        flock("b.g").apply("leapfrog", sheep=(0, 0), direction="e")
+    with pytest.raises(ValueError, match="orthogonal"):
+        flock("bg").apply("leapfrog", sheep=(0, 0), direction="ne")
+
+
+def test_ewe_turn_changes_only_the_facing():
+    # README: "Ewe Turn: the flock's facing turns 90 degrees left or right"
+    f = flock(START).apply("ewe_turn", direction="right")
+    assert f.facing == "right" and str(f) == picture(START)
+    f.apply("ewe_turn", direction="right").apply("ewe_turn", direction="right")
+    assert f.facing == "left"
+    assert flock(START).apply("ewe_turn", direction="left").facing == "left"
+
+
+def test_rulebook_regrouping_example_with_the_black_sheep():
+    # "The black sheep is alone at the top. Since it is connected diagonally to the
+    # flock, the active player may choose which side of the green sheep to attach it to
+    # ... The active player moves it right. The active player also decides to move the
+    # isolated yellow sheep (already in diagonal contact) by sliding it up ... This
+    # leaves a group of 2 isolated sheep. The player rolled an X. ... The player decides
+    # to move the group diagonally up and to the left."
+    f = flock("""
+        k...
+        .gb.
+        .r..
+        .yg.
+        ...y
+        .rb.""")
+    assert sorted(f.smallest_groups()) == [[(0, 0)], [(4, 3)]]
+    assert f.routes(0) == [("e", 1, None), ("s", 1, None)]  # right or down
+    moves = f.regroup(faces="X", choices=[0, 0, 0, 1])
+    assert moves == [("e", 1, None), ("n", 1, None), ("nw", 1, None)]
+    assert f.is_connected()
+    assert str(f) == picture("""
+        .k..
+        .gb.
+        .r..
+        .ygy
+        rb..""")
+
+
+def test_rulebook_regrouping_slide_left_regroups_everything_at_once():
+    # "(had they slid it left, it would have regrouped everything at once ...)"
+    f = flock("k...\n.gb.\n.r..\n.yg.\n...y\n.rb.")
+    moves = f.regroup(faces="", choices=[0, 0, 2])
+    assert moves == [("e", 1, None), ("w", 1, None)]
+    assert f.is_connected()
+
+
+def test_regroup_orthogonal_straight_line_until_it_touches():
+    # "If the side marked + is showing, this group of sheep must be regrouped by an
+    # orthogonal move ... It cannot move diagonally or change direction."
+    f = flock("b...\n....\n....\nkyyr")
+    assert f.smallest_groups() == [[(0, 0)]]
+    assert f.routes(0, "+") == [("s", 2, None)]
+    assert f.regroup(faces="+") == [("s", 2, None)]
+    assert str(f) == "b...\nkyyr"
+
+
+def test_regroup_diagonal_falls_back_to_orthogonal():
+    # "If that is the case, carry out the regrouping with an orthogonal move instead."
+    f = flock("b..gr")
+    assert f.routes(0, "X") == f.routes(0, "+") == [("e", 2, None)]
+    assert f.regroup(faces="X") == [("e", 2, None)]
+    assert str(f) == "bgr"
+    # and a diagonal route is taken when there is one
+    assert flock("b.g\n..r").routes(0, "X") == [("se", 1, None)]
+
+
+def test_regroup_corner_meeting_slides_either_way():
+    # "If the groups meet at a corner, the active player may choose which side the
+    # group slides to in order to attach to the main flock."
+    f = flock("b..\n...\n..g\n..r")
+    routes = f.routes(0, "X")
+    assert ("se", 0, "e") not in routes
+    assert ("se", 1, "e") in routes and ("se", 1, "s") in routes
+    f.regroup(faces="X", choices=[routes.index(("se", 1, "s"))])
+    assert str(f) == "bg\n.r"
+
+
+def test_regroup_needs_faces_and_valid_choices():
+    f = flock("b.g")
+    with pytest.raises(ValueError, match="die rolls"):
+        f.regroup(faces="")
+    with pytest.raises(ValueError, match="out of range"):
+        flock("b.g\n...\n..r").regroup(faces="+", choices=[5])
+    assert str(f) == "b.g"  # unchanged after a failed regroup
+
+
+def test_teammates_scoring():
+    # "The active player scores 1 point when their sheep touch diagonally, and 2 points
+    # if they touch on a side."
+    assert together_scores(flock("bb\ngr\nrg")) == {"b": 2, "g": 1, "r": 1, "y": 0}
+    assert together_scores(flock("b.b")) == {"b": 0, "g": 0, "r": 0, "y": 0}
+
+
+def test_black_sheep_scoring():
+    # "1 point for each of their sheep touching the black sheep by a corner, and 2
+    # points for each of their sheep touching the black sheep by a side."
+    s = black_scores(flock("bgr\nykb\n..g"))
+    assert s == {"b": 1 + 2, "g": 2 + 1, "r": 1, "y": 2}
+
+
+def test_ram_scoring_rows_from_the_front():
+    # "4 points for the row closest to Roger the Ram (row 1), 3 points for row 2, 2
+    # points for row 3, and 1 point for row 4." README: each further row scores 0.
+    f = flock("b\ng\nr\ny\nb\ng\nk")
+    assert ram_scores(f) == {"b": 4 + 0, "g": 3 + 0, "r": 2, "y": 1}
+    down = flock("b\ng\nr\ny\nb\ng\nk", facing="down")
+    assert ram_scores(down) == {"b": 0 + 2, "g": 0 + 3, "r": 0, "y": 1}
+    right = flock("bgr\n..y", facing="right")
+    assert ram_scores(right) == {"b": 2, "g": 3, "r": 4, "y": 4}
+
+
+def test_rulebook_shearing_example():
+    # "one poor green sheep is all alone in front of the Shearer: it is removed from the
+    # game. ... Red scores 3 points (2+1), Green 2 points (2+0), Yellow 5 points (3+2),
+    # and Blue 5 points (4+1)."
+    f = flock("""
+        .g.
+        rb.
+        rgy
+        .yk
+        .b.""")
+    points, removed = shear(f)
+    assert removed == ["g"]
+    assert points == {"r": 3, "g": 2, "y": 5, "b": 5}
+    assert f.count() == 8 and f.count("g") == 1
+
+
+def test_shearing_follows_the_facing():
+    # "the row closest to the Shearer is removed" (README: the Shearer stands at the front)
+    f = flock("bg\nry", facing="left")
+    points, removed = shear(f)
+    assert removed == ["b", "r"]
+    assert points == {"b": 0, "g": 4, "r": 0, "y": 4}
+
+
+def test_one_colour_flock_is_not_shorn():
+    # "If the flock consists of a single colour of sheep (congratulations!), no shearing
+    # takes place, and the flock is scored as normal." README: black aside.
+    f = flock("b\nk\nb")
+    points, removed = shear(f)
+    assert removed == []
+    assert f.count() == 3
+    assert points["b"] == 4 + 2
+
+
+def test_shearing_split_flock_is_regrouped_after_scoring():
+    # "If the flock is split apart as a result of the shearing, scoring is carried out
+    # first, and only afterwards is the regrouping carried out by the active player."
+    f = flock("bgr\nb.y\nk.y")
+    points, removed = shear(f)
+    assert removed == ["b", "g", "r"]
+    assert points == {"b": 3, "g": 0, "r": 0, "y": 4 + 3}
+    assert not f.is_connected()
+    f.regroup(faces="+")
+    assert f.is_connected()
+
+
+def test_apply_rejects_unknown_actions_and_parameters():
+    f = flock(START)
+    with pytest.raises(ValueError, match="unknown action"):
+        f.apply("somersault")
+    with pytest.raises(ValueError, match="takes"):
+        f.apply("alignment", side="front", sheep=(0, 0))
+    with pytest.raises(ValueError, match="unknown direction"):
+        f.apply("lamb_push", sheep=(0, 0), direction="sideways")
+    with pytest.raises(ValueError, match="no sheep at"):
+        f.apply("lamb_push", sheep=(5, 5), direction="n")
+    with pytest.raises(ValueError, match="diagonal"):
+        f.apply("diagonal_push", through=(0, 0), direction="n")
+    with pytest.raises(ValueError, match="left or right"):
+        f.apply("ewe_turn", direction="around")
+    assert str(f) == picture(START)
