@@ -4,7 +4,7 @@ Importing this package compiles nothing; the names below load their module on fi
 use. Rules data (menu, tracks, starting flock, dice) live in ``standard.toml``.
 """
 
-import importlib
+from sheepsim.jit import lazy_exports
 
 _LAZY = {
     "Flock": "sheepsim.games.panic.flock",
@@ -21,7 +21,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name):
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)

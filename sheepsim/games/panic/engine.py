@@ -126,6 +126,7 @@ from sheepsim.games.panic.layout import (
 from sheepsim.games.panic.policies import decide_action
 from sheepsim.games.panic.regroup import log_event, regroup, roll_die
 from sheepsim.games.panic.track import advance_and_score, final_event, own_sheep
+from sheepsim.jit import rejit
 
 # Rerolls of the panic die for colours with no sheep left; only a variant die without a
 # white face and with every colour gone could exhaust this (the panic is then skipped).
@@ -458,17 +459,6 @@ class Kernels(types.SimpleNamespace):
 BUILTIN = Kernels(games_chunk=games_chunk, trace_game=trace_game)
 
 
-def _rejit(dispatcher, parallel=False, **names):
-    """Compile ``dispatcher``'s Python function again with global ``names`` rebound (one
-    copy of the source; the result is not cached on disk)."""
-    f = dispatcher.py_func
-    glob = dict(f.__globals__)
-    glob.update(names)
-    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, f.__closure__)
-    clone.__doc__ = f.__doc__
-    return nb.njit(parallel=parallel)(clone)
-
-
 def _chain(prev_action, prev_sub, fn, policy_id):
     """Dispatchers that send ``policy_id`` to the user's ``fn`` and the rest onwards."""
 
@@ -504,15 +494,15 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
     action, sub = _policies.decide_action, _decide.decide_sub
     for k, fn in enumerate(user_fns):
         action, sub = _chain(action, sub, fn, _decide.FIRST_USER_ID + k)
-    u_regroup = _rejit(_regroup.regroup, decide_sub=sub)
-    u_panic = _rejit(panic_push, decide_sub=sub, regroup=u_regroup)
-    u_opening = _rejit(opening, panic_push=u_panic)
-    u_execute = _rejit(execute_turn, regroup=u_regroup, panic_push=u_panic)
-    u_play_turn = _rejit(play_turn, decide_action=action, execute_turn=u_execute)
-    u_rollout = _rejit(rollout_choose, execute_turn=u_execute, play_turn=u_play_turn)
-    u_game = _rejit(play_game, opening=u_opening, execute_turn=u_execute,
+    u_regroup = rejit(_regroup.regroup, decide_sub=sub)
+    u_panic = rejit(panic_push, decide_sub=sub, regroup=u_regroup)
+    u_opening = rejit(opening, panic_push=u_panic)
+    u_execute = rejit(execute_turn, regroup=u_regroup, panic_push=u_panic)
+    u_play_turn = rejit(play_turn, decide_action=action, execute_turn=u_execute)
+    u_rollout = rejit(rollout_choose, execute_turn=u_execute, play_turn=u_play_turn)
+    u_game = rejit(play_game, opening=u_opening, execute_turn=u_execute,
                     play_turn=u_play_turn, rollout_choose=u_rollout)
-    kernels = Kernels(games_chunk=_rejit(games_chunk, parallel=True, play_game=u_game),
-                      trace_game=_rejit(trace_game, play_game=u_game))
+    kernels = Kernels(games_chunk=rejit(games_chunk, parallel=True, play_game=u_game),
+                      trace_game=rejit(trace_game, play_game=u_game))
     _VARIANTS[user_fns] = kernels
     return kernels

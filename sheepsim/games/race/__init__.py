@@ -4,7 +4,7 @@ Importing this package compiles nothing; the names below load their module on fi
 use. Rules data (board, cards, supply, dice, payoffs) live in ``standard.toml``.
 """
 
-import importlib
+from sheepsim.jit import lazy_exports
 
 _LAZY = {
     "load_rules": "sheepsim.games.race.rules",
@@ -17,7 +17,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name):
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)

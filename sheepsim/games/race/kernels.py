@@ -23,6 +23,7 @@ from sheepsim import rng
 from sheepsim.games.race import engine, policies
 from sheepsim.games.race.engine import N_LOG, placed_lanes, run_game, run_race, setup_race
 from sheepsim.games.race.layout import N_BOARD, N_OPTIONS, N_RACE
+from sheepsim.jit import rejit
 
 
 @nb.njit(parallel=True, cache=True)
@@ -124,16 +125,6 @@ class Kernels(types.SimpleNamespace):
 BUILTIN = Kernels(race_chunk=race_chunk, game_chunk=game_chunk, trace_race=trace_race)
 
 
-def _rejit(dispatcher, parallel=False, **names):
-    """Compile ``dispatcher``'s Python function again with global ``names`` rebound."""
-    f = dispatcher.py_func
-    glob = dict(f.__globals__)
-    glob.update(names)
-    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, f.__closure__)
-    clone.__doc__ = f.__doc__
-    return nb.njit(parallel=parallel)(clone)
-
-
 def _chain_pace(previous, fn, policy_id):
     @nb.njit
     def dispatch(pid, lane, board, race, seen, legal, streams):
@@ -167,13 +158,13 @@ def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
     bets = policies.choose_bets
     for k, fn in enumerate(user_bets):
         bets = _chain_bets(bets, fn, len(policies.BET_POLICIES) + k)
-    u_run_race = _rejit(engine.run_race, choose_pace=pace)
-    u_place_bets = _rejit(engine.place_bets, choose_bets=bets)
-    u_run_game = _rejit(engine.run_game, run_race=u_run_race, place_bets=u_place_bets)
+    u_run_race = rejit(engine.run_race, choose_pace=pace)
+    u_place_bets = rejit(engine.place_bets, choose_bets=bets)
+    u_run_game = rejit(engine.run_game, run_race=u_run_race, place_bets=u_place_bets)
     return Kernels(
-        race_chunk=_rejit(race_chunk, parallel=True, run_race=u_run_race),
-        game_chunk=_rejit(game_chunk, parallel=True, run_game=u_run_game),
-        trace_race=_rejit(trace_race, run_race=u_run_race),
+        race_chunk=rejit(race_chunk, parallel=True, run_race=u_run_race),
+        game_chunk=rejit(game_chunk, parallel=True, run_game=u_run_game),
+        trace_race=rejit(trace_race, run_race=u_run_race),
     )
 
 
