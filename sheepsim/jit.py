@@ -34,3 +34,39 @@ def lazy_exports(module_name: str, names: dict[str, str]):
         raise AttributeError(f"module {module_name!r} has no attribute {attr!r}")
 
     return __getattr__
+
+
+def refresh_numba_cache(package_file: str) -> None:
+    """Drop a game package's numba cache when any of its sources changed.
+
+    numba keys a cached kernel on the file that defines it, not on the modules it calls
+    (and inlines), so after an edit of, say, ``policies.py`` or an upgrade of sheepsim a
+    stale kernel could load. Every kernel module imports the game's ``layout.py``, which
+    calls this first: it hashes the package's sources (and the shared random streams,
+    which are inlined everywhere) and clears ``__pycache__/*.nbi|*.nbc`` on a mismatch.
+    A read-only install is left alone (numba then caches in its user-wide folder).
+    """
+    import hashlib
+    from pathlib import Path
+
+    pkg = Path(package_file).resolve().parent
+    sources = sorted(pkg.glob("*.py")) + [Path(__file__).resolve().with_name("rng.py")]
+    h = hashlib.sha256()
+    for path in sources:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    digest = h.hexdigest()
+    cache = pkg / "__pycache__"
+    stamp = cache / "sheepsim-sources.sha256"
+    try:
+        if stamp.read_text() == digest:
+            return
+    except OSError:
+        pass
+    try:
+        cache.mkdir(exist_ok=True)
+        for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+            f.unlink(missing_ok=True)
+        stamp.write_text(digest)
+    except OSError:
+        return

@@ -92,3 +92,23 @@ def test_normal_quantile_matches_scipy():
 
     assert abs(Z95 - norm.ppf(0.975)) < 1e-12
     assert abs(_z(0.9) - norm.ppf(0.95)) < 1e-12
+
+
+def test_numba_cache_is_cleared_when_a_source_changes(tmp_path):
+    from sheepsim.jit import refresh_numba_cache
+
+    pkg = tmp_path / "game"
+    (pkg / "__pycache__").mkdir(parents=True)
+    (pkg / "engine.py").write_text("x = 1\n")
+    (pkg / "layout.py").write_text("")
+    stale = pkg / "__pycache__" / "engine.kernel-1.py311.nbi"
+    stale.write_text("old")
+    refresh_numba_cache(str(pkg / "layout.py"))
+    assert not stale.exists()  # no stamp yet: unknown provenance, cleared
+    fresh = pkg / "__pycache__" / "engine.kernel-1.py311.nbc"
+    fresh.write_text("new")
+    refresh_numba_cache(str(pkg / "layout.py"))
+    assert fresh.exists()  # sources unchanged: kept
+    (pkg / "engine.py").write_text("x = 2\n")
+    refresh_numba_cache(str(pkg / "layout.py"))
+    assert not fresh.exists()  # a called module changed: cleared
