@@ -53,8 +53,10 @@ def refresh_numba_cache(package_file: str) -> None:
     sources = sorted(pkg.glob("*.py")) + [Path(__file__).resolve().with_name("rng.py")]
     h = hashlib.sha256()
     for path in sources:
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
+        data = path.read_bytes()
+        if b"njit" in data:  # only modules with kernels: editing the CLI keeps the cache
+            h.update(path.name.encode())
+            h.update(data)
     digest = h.hexdigest()
     cache = pkg / "__pycache__"
     stamp = cache / "sheepsim-sources.sha256"

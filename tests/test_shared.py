@@ -99,7 +99,7 @@ def test_numba_cache_is_cleared_when_a_source_changes(tmp_path):
 
     pkg = tmp_path / "game"
     (pkg / "__pycache__").mkdir(parents=True)
-    (pkg / "engine.py").write_text("x = 1\n")
+    (pkg / "engine.py").write_text("njit = 1\n")
     (pkg / "layout.py").write_text("")
     stale = pkg / "__pycache__" / "engine.kernel-1.py311.nbi"
     stale.write_text("old")
@@ -109,6 +109,6 @@ def test_numba_cache_is_cleared_when_a_source_changes(tmp_path):
     fresh.write_text("new")
     refresh_numba_cache(str(pkg / "layout.py"))
     assert fresh.exists()  # sources unchanged: kept
-    (pkg / "engine.py").write_text("x = 2\n")
+    (pkg / "engine.py").write_text("njit = 2\n")
     refresh_numba_cache(str(pkg / "layout.py"))
     assert not fresh.exists()  # a called module changed: cleared

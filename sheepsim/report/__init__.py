@@ -11,6 +11,7 @@ checkpoints and ``--resume``.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,6 +62,6 @@ def cmd_report(args) -> int:
     doc = run_report(args.config, args.out, resume=args.resume, quiet=args.quiet,
                      threads=args.threads)
     if not args.quiet:
-        print(f"report written to {args.out}/index.html ({len(doc.get('files', []))} files)",
+        print(f"report written to {Path(args.out) / 'index.html'} ({len(doc.get('files', []))} files)",
               file=sys.stderr)
     return 0

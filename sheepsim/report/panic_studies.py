@@ -187,39 +187,12 @@ class PanicHeadToHead(_PanicStudy):
         playouts = r.int_("playouts", min_value=1, required=False, default=4)
         return {"players": players, **names, "seat": seat, "playouts": playouts}
 
-    def _seat_policies(self, focal: str) -> list[str]:
-        p = self.params()
-        names = [p["field"]] * p["players"]
-        names[p["seat"] - 1] = focal
-        return names
-
     def job(self) -> Job:
-        from sheepsim.games.panic import layout as L
-        from sheepsim.games.panic.engine import kernels_for
-        from sheepsim.games.panic.policies import resolve_policies
+        from sheepsim.games.panic.analysis_tables import compare_chunk_fn
 
         p = self.params()
-        R = self.rules.kernel_array(p["players"])
-        configs = []
-        for focal in (p["a"], p["b"]):
-            ids, users = resolve_policies(self._seat_policies(focal))
-            configs.append((np.array(ids, dtype=np.int64), kernels_for(users)))
-        s = p["seat"] - 1
-
-        def run_chunk(start, count):
-            per_game = [k.games_chunk(R, pids, self.seed, start, count, count, p["playouts"])
-                        for pids, k in configs]
-            bad = sum(int(acc[:, L.A_BAD_CHOICES].sum()) for acc in per_game)
-            if bad:
-                raise SheepsimError(f"study {self.name}: a user policy returned an option index "
-                                    f"out of range {bad} times")
-            win_a, win_b = (acc[:, L.A_WINS + s] > 0 for acc in per_game)
-            pa, pb = (acc[:, L.A_POINTS + s] for acc in per_game)
-            d = pa - pb
-            return [np.array([win_a.sum(), win_b.sum(), (win_a & ~win_b).sum(), (win_b & ~win_a).sum(),
-                              pa.sum(), (pa * pa).sum(), pb.sum(), (pb * pb).sum(), d.sum(),
-                              (d * d).sum()], dtype=np.int64)]
-
+        run_chunk = compare_chunk_fn(self.rules, p["players"], p["a"], p["b"], p["field"],
+                                     p["seat"], self.seed, p["playouts"])
         return Job(run_chunk, self.default_chunk, halfwidth=self._halfwidth)
 
     def tables(self, totals, games) -> dict:

@@ -1,4 +1,4 @@
-"""``sheepsim panic play`` and ``sheepsim panic trace``."""
+"""``sheepsim panic play|balance|compare|trace``."""
 
 from __future__ import annotations
 
@@ -34,7 +34,43 @@ def register(subparsers) -> None:
     play.add_argument("--playouts", type=positive_int, default=4, metavar="K",
                       help="rollout playouts per candidate choice (default 4)")
     add_run_options(play, games=DEFAULT_GAMES)
+    _add_plot(play)
     play.set_defaults(func=cmd_play)
+
+    bal = sub.add_parser("balance", help="balance tables for 3 and 4 players",
+                         description="Balance for 3 and 4 players on the same seed: win rate "
+                                     "by seat and policy, points by field, sheep shorn per "
+                                     "colour, game length, how games end, and for each menu "
+                                     "tile how often it is chosen, where on the time track and "
+                                     "the mean points its user gains that turn; with "
+                                     "--neutral, the 3-player games replayed with each colour "
+                                     "as the neutral one. Tables carry a leading players column.")
+    bal.add_argument("--policy", default="greedy", metavar="NAME[,NAME...]",
+                     help="one policy for every seat, or one per seat (default greedy)")
+    bal.add_argument("--playouts", type=positive_int, default=4, metavar="K")
+    bal.add_argument("--neutral", action="store_true",
+                     help="add the neutral-colour table (3 players; runs 4 more sets of games)")
+    add_run_options(bal, games=10_000)
+    _add_plot(bal)
+    bal.set_defaults(func=cmd_balance)
+
+    cmp_ = sub.add_parser("compare", help="head-to-head of two policies on the same dice",
+                          description="Every game is played twice with the same seed (the same "
+                                      "dice), once with seat --seat playing A and once B, the "
+                                      "other seats playing --field. Reports both win rates and "
+                                      "mean points with 95% intervals, the paired difference "
+                                      "A - B with its interval, and p-values (win rate: exact "
+                                      "McNemar test; points: paired z test). Table: comparison.")
+    cmp_.add_argument("--players", type=_players, default=4, metavar="N", help="3 or 4")
+    cmp_.add_argument("--a", default="greedy", metavar="NAME", help="policy A (default greedy)")
+    cmp_.add_argument("--b", default="random", metavar="NAME", help="policy B (default random)")
+    cmp_.add_argument("--field", default="greedy", metavar="NAME",
+                      help="policy of the other seats (default greedy)")
+    cmp_.add_argument("--seat", type=positive_int, default=1, metavar="S",
+                      help="the seat that switches between A and B (default 1)")
+    cmp_.add_argument("--playouts", type=positive_int, default=4, metavar="K")
+    add_run_options(cmp_, games=2_000)
+    cmp_.set_defaults(func=cmd_compare)
 
     trace = sub.add_parser("trace", help="one game, turn by turn",
                            description="Play one game and print every turn: the flock, the "
@@ -50,11 +86,44 @@ def register(subparsers) -> None:
     trace.set_defaults(func=cmd_trace)
 
 
+def _add_plot(p) -> None:
+    p.add_argument("--plot", metavar="FILE",
+                   help="also draw points by field and tile usage to FILE (.png or .svg)")
+
+
+def _check_plot(args) -> None:
+    if getattr(args, "plot", None):
+        from sheepsim.plots import check_plot_path
+
+        check_plot_path(args.plot)
+
+
+def _plot(args, tables_by_players: dict, meta: dict, title: str) -> None:
+    """Points by field and tile usage, one row of panels per player count."""
+    if not getattr(args, "plot", None):
+        return
+    from sheepsim import plots
+    from sheepsim.games.panic.analysis_tables import tile_usage_table
+
+    panels = []
+    for players, (tables, games) in tables_by_players.items():
+        fields = tables["points_by_field"]
+        tiles = tile_usage_table(tables["tiles"], games) if "tiles" in tables else tables["tile_usage"]
+        tiles = tiles.rename(columns={"chosen_per_seat_game": "chosen_per_game"})
+        tiles = tiles.assign(seat=1, counter_sum=tiles["mean_counter"].fillna(0) * tiles["chosen"])
+        panels.append(lambda ax, f=fields, n=players: (
+            plots.points_by_field_chart(f, ax=ax), ax.set_title(f"Points by field, {n} players")))
+        panels.append(lambda ax, t=tiles, n=players: (
+            plots.tile_usage_chart(t, ax=ax), ax.set_title(f"Tile usage, {n} players")))
+    plots.save_figure(plots.panel_figure(panels, meta, title), args.plot)
+
+
 def cmd_play(args) -> int:
     from sheepsim.games.panic.rules import load_rules
     from sheepsim.games.panic.simulate import play_games
     from sheepsim.output import emit, render
 
+    _check_plot(args)
     rules = load_rules(args.rules)
     res = play_games(rules, players=args.players, policies=args.policy, games=args.games,
                      seed=args.seed, threads=args.threads, progress=not args.quiet,
@@ -64,6 +133,49 @@ def cmd_play(args) -> int:
              f"(win rates with Wilson 95% intervals)")
     text = render(res.tables, args.format, meta, title)
     emit(text, args.out, meta)
+    _plot(args, {res.players: (res.tables, res.games)}, meta, title)
+    return 0
+
+
+def cmd_balance(args) -> int:
+    from sheepsim.games.panic.analysis_tables import balance_tables, neutral_colour_table
+    from sheepsim.games.panic.rules import load_rules
+    from sheepsim.output import base_meta, emit, render
+
+    _check_plot(args)
+    rules = load_rules(args.rules)
+    run = dict(threads=args.threads, progress=not args.quiet, playouts=args.playouts)
+    tables = balance_tables(rules, args.policy, args.games, args.seed, **run)
+    if args.neutral:
+        tables["neutral_colour"] = neutral_colour_table(rules, args.policy, args.games, args.seed,
+                                                        **run)
+    meta = base_meta(game="shear_panic", analysis="balance", rules=rules.name,
+                     rules_sha256=rules.sha256, players=[3, 4], policy=args.policy,
+                     playouts=args.playouts, seed=args.seed, games=args.games)
+    title = f"Shear Panic balance, 3 and 4 players, {args.games:,} games each"
+    emit(render(tables, args.format, meta, title), args.out, meta)
+    per_players = {n: ({k: t[t["players"] == n].drop(columns="players")
+                        for k, t in tables.items() if k in ("points_by_field", "tile_usage")},
+                       args.games) for n in (3, 4)}
+    _plot(args, per_players, meta, title)
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from sheepsim.games.panic.analysis_tables import compare
+    from sheepsim.games.panic.rules import load_rules
+    from sheepsim.output import base_meta, emit, render
+
+    rules = load_rules(args.rules)
+    table = compare(rules, args.players, args.a, args.b, args.field, args.seat, args.games,
+                    args.seed, playouts=args.playouts, threads=args.threads,
+                    progress=not args.quiet)
+    meta = base_meta(game="shear_panic", analysis="head-to-head on common random numbers",
+                     rules=rules.name, rules_sha256=rules.sha256, players=args.players,
+                     policy_a=args.a, policy_b=args.b, field=args.field, seat=args.seat,
+                     playouts=args.playouts, seed=args.seed, games=args.games)
+    title = f"Shear Panic: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
+    emit(render({"comparison": table}, args.format, meta, title), args.out, meta)
     return 0
 
 

@@ -1,0 +1,36 @@
+"""``sheepsim panic balance`` and ``sheepsim panic compare``."""
+
+import json
+
+from sheepsim.cli import main
+
+
+def test_balance_json_stacks_player_counts_and_plots(tmp_path, capsys):
+    out, plot = tmp_path / "b.json", tmp_path / "b.svg"
+    code = main(["panic", "balance", "--games", "60", "--quiet", "--format", "json",
+                 "--out", str(out), "--plot", str(plot)])
+    assert code == 0
+    doc = json.loads(out.read_text())
+    seats = doc["by_seat"]
+    assert sorted({r["players"] for r in seats}) == [3, 4]
+    for n in (3, 4):
+        assert sum(r["wins"] for r in seats if r["players"] == n) == 60  # one winner a game
+    assert {r["players"] for r in doc["tile_usage"]} == {3, 4}
+    assert "Points by field, 3 players" in plot.read_text()
+    assert json.loads((tmp_path / "b.json.meta.json").read_text())["games"] == 60
+
+
+def test_compare_a_policy_with_itself_differs_by_exactly_zero(capsys):
+    # Common random numbers: the same policy on the same dice plays the same games.
+    code = main(["panic", "compare", "--players", "3", "--a", "random", "--b", "random",
+                 "--games", "40", "--quiet", "--format", "json"])
+    assert code == 0
+    rows = json.loads(capsys.readouterr().out)["comparison"]
+    assert all(r["diff"] == 0 for r in rows)
+    assert rows[0]["a"] == rows[0]["b"]
+
+
+def test_compare_bad_seat_is_one_line(capsys):
+    code = main(["panic", "compare", "--players", "3", "--seat", "4", "--games", "10"])
+    err = capsys.readouterr().err
+    assert code == 2 and "seat must be between 1 and 3" in err and len(err.splitlines()) == 1
