@@ -374,6 +374,7 @@ def cmd_play(args) -> int:
 def cmd_trace(args) -> int:
     import sys
 
+    from sheepsim import __version__
     from sheepsim.games.race import engine
     from sheepsim.games.race.layout import (
         EXHAUSTED,
@@ -399,7 +400,8 @@ def cmd_trace(args) -> int:
     n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
     out = sys.stdout
     out.write(f"The Sheep Race trace: {args.stage}, pace policy {pol.pace_names[0]}, "
-              f"seed {args.seed}, game {args.game}, rules {rules.source}\n")
+              f"seed {args.seed}, game {args.game}, rules {rules.source} "
+              f"(sha256 {rules.sha256[:12]}), sheepsim {__version__}\n")
     ez = rules.track_length - rules.end_zone + 1
     out.write(f"Track {rules.track_length} squares, End Zone from square {ez}; cubes R/B/W\n")
     for lane, c in enumerate(lanes, start=1):
