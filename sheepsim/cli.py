@@ -82,6 +82,14 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE", help="write here (plus FILE.meta.json) instead of stdout")
 
 
+def check_plot_option(args) -> None:
+    """Reject a bad ``--plot`` path (extension, folder) before any simulation runs."""
+    if getattr(args, "plot", None):
+        from sheepsim.plots import check_plot_path
+
+        check_plot_path(args.plot)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sheepsim",

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Job, Study, StudyResult, register_study
 
@@ -70,25 +68,6 @@ def _policy_pair(r: StudyReader, key: str, default: str) -> str:
     return f"{bet},{pace}"
 
 
-def _race_counts(rules, lanes, stage, policy, seed, totals, games):
-    from sheepsim.games.race.simulate import RaceCounts
-
-    joint, card_place, turns = totals[:3]
-    lane_idx = None if lanes is None else rules.lanes(lanes)
-    return RaceCounts(rules, stage, policy, seed, games, lane_idx, joint, card_place, int(turns[0]))
-
-
-def _race_chunk(rules, lanes, stage, policy, seed, random_deal: bool):
-    from sheepsim.games.race.simulate import race_counts
-
-    def run_chunk(start, count):
-        c = race_counts(rules, lanes, stage, policy, count, seed, random_deal=random_deal,
-                        chunk_size=count, progress=False, first_game=start)
-        return [c.joint, c.card_place, np.array([c.turns], dtype=np.int64)]
-
-    return run_chunk
-
-
 def _max_halfwidth(tables) -> float:
     from sheepsim.stats import max_probability_halfwidth
 
@@ -124,17 +103,21 @@ class RaceOdds(_RaceStudy):
         return {"lanes": [rules.cards[i].name for i in idx], "stage": stage,
                 "policy": _pace_policy(r), "taken": sorted(taken)}
 
-    def job(self) -> Job:
+    def _race_job(self):
+        from sheepsim.games.race.simulate import race_job
+
         p = self.params()
-        chunk = _race_chunk(self.rules, p["lanes"], p["stage"], p["policy"], self.seed, False)
-        return Job(chunk, self.default_chunk,
+        return race_job(self.rules, p["lanes"], p["stage"], p["policy"], self.seed)
+
+    def job(self) -> Job:
+        return Job(self._race_job().run_chunk, self.default_chunk,
                    halfwidth=lambda totals, games: _max_halfwidth(self.tables(totals, games)))
 
     def tables(self, totals, games) -> dict:
         from sheepsim.games.race.analysis import bet_sets_table, lane_ev_table, open_bet_table
 
         p = self.params()
-        counts = _race_counts(self.rules, p["lanes"], p["stage"], p["policy"], self.seed, totals, games)
+        counts = self._race_job().counts(totals, games)
         out = {"lanes": lane_ev_table(counts), "bet_sets": bet_sets_table(counts, p["taken"])}
         if p["stage"] == "semifinal":
             out["open_bet"] = open_bet_table(counts, p["taken"])
@@ -198,30 +181,22 @@ class RaceFairness(_RaceStudy):
             resolve_policies(policy, bet, players)
         return {"policy": policy, "players": players, "bet_policy": bet}
 
-    def job(self) -> Job:
-        from sheepsim.games.race.analysis import final_lane_wins
-        from sheepsim.games.race.simulate import game_rows, resolve_policies
+    def _balance_job(self):
+        from sheepsim.games.race.estimate import balance_job
 
         p = self.params()
-        pol = resolve_policies(p["policy"], p["bet_policy"], p["players"])
-        semis = _race_chunk(self.rules, None, "semifinal", p["policy"], self.seed, True)
-        n_cards = len(self.rules.cards)
+        return balance_job(self.rules, p["policy"], self.seed, players=p["players"],
+                           bet_policy=p["bet_policy"])
 
-        def run_chunk(start, count):
-            # As estimate.estimate_balance: game g gives one random-deal semifinal (Table 1,
-            # lanes, cards) and one whole game (Table 2 from the final as seated).
-            race_cards = game_rows(self.rules, pol, self.seed, start, count)[4]
-            return [*semis(start, count), final_lane_wins(race_cards),
-                    np.bincount(race_cards[:, 2, 0], minlength=n_cards)]
-
+    def job(self) -> Job:
+        run_chunk = self._balance_job()[1]
         return Job(run_chunk, self.default_chunk,
                    halfwidth=lambda totals, games: _max_halfwidth(self.tables(totals, games)))
 
     def tables(self, totals, games) -> dict:
         from sheepsim.games.race.analysis import balance_tables
 
-        p = self.params()
-        semi = _race_counts(self.rules, None, "semifinal", p["policy"], self.seed, totals, games)
+        semi = self._balance_job()[0].counts(totals, games)
         return balance_tables(semi, totals[3], totals[4], games)
 
     def results(self, totals, games) -> StudyResult:

@@ -4,7 +4,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from conftest import counts_from_outcomes, random_outcomes
+from analysis_helpers import counts_from_outcomes, random_outcomes
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import analysis as an

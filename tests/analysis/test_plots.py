@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import counts_from_outcomes, random_outcomes
+from analysis_helpers import counts_from_outcomes, random_outcomes
 
 from sheepsim import plots
 from sheepsim.errors import SheepsimError

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from sheepsim.cli import _Parser, add_output_options, add_run_options, non_negative_int, positive_int
+from sheepsim.cli import (
+    _Parser,
+    add_output_options,
+    add_run_options,
+    check_plot_option,
+    non_negative_int,
+    positive_int,
+)
 from sheepsim.errors import SheepsimError
 
 DEFAULT_GAMES = 100_000
@@ -91,13 +98,6 @@ def _add_plot(p) -> None:
                    help="also draw points by field and tile usage to FILE (.png or .svg)")
 
 
-def _check_plot(args) -> None:
-    if getattr(args, "plot", None):
-        from sheepsim.plots import check_plot_path
-
-        check_plot_path(args.plot)
-
-
 def _plot(args, tables_by_players: dict, meta: dict, title: str) -> None:
     """Points by field and tile usage, one row of panels per player count."""
     if not getattr(args, "plot", None):
@@ -123,7 +123,7 @@ def cmd_play(args) -> int:
     from sheepsim.games.panic.simulate import play_games
     from sheepsim.output import emit, render
 
-    _check_plot(args)
+    check_plot_option(args)
     rules = load_rules(args.rules)
     res = play_games(rules, players=args.players, policies=args.policy, games=args.games,
                      seed=args.seed, threads=args.threads, progress=not args.quiet,
@@ -142,7 +142,7 @@ def cmd_balance(args) -> int:
     from sheepsim.games.panic.rules import load_rules
     from sheepsim.output import base_meta, emit, render
 
-    _check_plot(args)
+    check_plot_option(args)
     rules = load_rules(args.rules)
     run = dict(threads=args.threads, progress=not args.quiet, playouts=args.playouts)
     tables = balance_tables(rules, args.policy, args.games, args.seed, **run)

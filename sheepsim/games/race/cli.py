@@ -14,6 +14,7 @@ import numpy as np
 from sheepsim.cli import (
     add_output_options,
     add_run_options,
+    check_plot_option,
     non_negative_int,
     positive_float,
     positive_int,
@@ -176,13 +177,6 @@ def _run_size(args) -> dict:
     return {"games": args.games or args.default_games, "precision": None}
 
 
-def _check_plot(args) -> None:
-    if getattr(args, "plot", None):
-        from sheepsim.plots import check_plot_path
-
-        check_plot_path(args.plot)
-
-
 def _select(tables: dict, args) -> dict:
     name = getattr(args, "table", None)
     return {name: tables[name]} if name else tables
@@ -208,7 +202,7 @@ def cmd_odds(args) -> int:
     from sheepsim.games.race.simulate import race_counts
 
     size = _run_size(args)
-    _check_plot(args)
+    check_plot_option(args)
     rules = load_rules(args.rules)
     if size["precision"] is None:
         counts = race_counts(rules, args.lanes, args.stage, args.policy, size["games"], args.seed,
@@ -256,7 +250,7 @@ def cmd_ev(args) -> int:
     from sheepsim.games.race.rules import load_rules
 
     size = _run_size(args)
-    _check_plot(args)
+    check_plot_option(args)
     taken = an._check_taken(_parse_taken(args.taken))
     if taken and args.stage == "final":
         raise SheepsimError("--taken applies to semifinals (the final has no open bets)")
@@ -287,7 +281,7 @@ def cmd_balance(args) -> int:
     from sheepsim.output import base_meta
 
     size = _run_size(args)
-    _check_plot(args)
+    check_plot_option(args)
     rules = load_rules(args.rules)
     est = estimate_balance(rules, args.policy, args.seed, players=args.players,
                            bet_policy=args.bet_policy, **size, threads=args.threads,
@@ -318,7 +312,7 @@ def cmd_compare(args) -> int:
     from sheepsim.output import base_meta
 
     size = _run_size(args)
-    _check_plot(args)
+    check_plot_option(args)
     rules = load_rules(args.rules)
     est = estimate_compare(rules, args.players, args.a, args.b, args.field, args.seat, args.seed,
                            **size, threads=args.threads, progress=not args.quiet)
@@ -343,7 +337,7 @@ def cmd_play(args) -> int:
     from sheepsim.games.race.simulate import check_players, play_games
 
     size = _run_size(args)
-    _check_plot(args)
+    check_plot_option(args)
     rules = load_rules(args.rules)
     check_players(rules, args.players)
     if size["precision"] is None:

@@ -34,7 +34,7 @@ from sheepsim.games.race.simulate import (
     game_chunk_fn,
     game_rows,
     odds_tables,
-    race_counts,
+    race_job,
     resolve_policies,
 )
 from sheepsim.stats import max_probability_halfwidth
@@ -129,30 +129,34 @@ def estimate_races(rules=None, lanes=None, stage: str = "semifinal", policy: str
     ``precision`` bounds (default: ``{"lanes": odds_table(counts)}``); the trace follows
     each lane's ``p_first``. With ``games`` the counts equal ``race_counts(...)``'s.
     """
-    rules = load_rules(rules) if not isinstance(rules, RaceRules) else rules
+    job = race_job(rules, lanes, stage, policy, seed, random_deal=random_deal)
     report = report or (lambda c: {"lanes": odds_table(c)})
-    proto: dict = {}
-
-    def run_chunk(start, count):
-        c = race_counts(rules, lanes, stage, policy, count, seed, random_deal=random_deal,
-                        progress=False, first_game=start)
-        proto["counts"] = c
-        return [c.joint, c.card_place, np.array([c.turns], dtype=np.int64)]
-
-    def build(totals, done):
-        return report(_counts_like(proto["counts"], totals, done))
-
     totals, est = run_sequential(
-        run_chunk, build, lambda t: _trace_column(t["lanes"], "p_first", "lane", "lane "),
+        job.run_chunk, lambda t, done: report(job.counts(t, done)),
+        lambda t: _trace_column(t["lanes"], "p_first", "lane", "lane "),
         games=games, precision=precision, max_games=max_games, block=block,
         chunk_size=chunk_size, threads=threads, progress=progress, desc=f"{stage} races")
-    return _counts_like(proto["counts"], totals, est.games), est
+    return job.counts(totals, est.games), est
 
 
-def _counts_like(c: RaceCounts, totals, games: int) -> RaceCounts:
-    joint, card_place, turns = totals[:3]
-    return RaceCounts(c.rules, c.stage, c.policy, c.seed, games, c.lanes, joint, card_place,
-                      int(turns[0]))
+def balance_job(rules=None, policy: str = "greedy", seed: int = 0, *, players: int = 4,
+                bet_policy: str = "ev"):
+    """``(semifinal RaceJob, run_chunk)`` for balance over random deals: game index ``g``
+    gives one random-deal semifinal (Table 1, lanes, cards) and one whole game (Table 2
+    from the final as seated). ``run_chunk`` returns the race job's three accumulators,
+    final wins per lane and final wins per card."""
+    semis = race_job(rules, None, "semifinal", policy, seed, random_deal=True)
+    rules = semis.rules
+    players = check_players(rules, players)
+    pol = resolve_policies(policy, bet_policy, players)
+    n_cards = len(rules.cards)
+
+    def run_chunk(start, count):
+        race_cards = game_rows(rules, pol, seed, start, count)[4]
+        return [*semis.run_chunk(start, count), final_lane_wins(race_cards),
+                np.bincount(race_cards[:, 2, 0], minlength=n_cards)]
+
+    return semis, run_chunk
 
 
 def estimate_balance(rules=None, policy: str = "greedy", seed: int = 0, *, players: int = 4,
@@ -163,24 +167,12 @@ def estimate_balance(rules=None, policy: str = "greedy", seed: int = 0, *, playe
     lanes and cards) and one whole game (Table 2 from the final as seated by the
     semifinals, final wins per card). ``players``/``bet_policy`` only matter to pace
     policies that look at bets (``partisan``). Tables: :func:`balance_tables`."""
-    rules = load_rules(rules) if not isinstance(rules, RaceRules) else rules
-    players = check_players(rules, players)
-    pol = resolve_policies(policy, bet_policy, players)
-    n_cards = len(rules.cards)
-    proto: dict = {}
-
-    def run_chunk(start, count):
-        c = race_counts(rules, None, "semifinal", policy, count, seed, random_deal=True,
-                        progress=False, first_game=start)
-        proto["counts"] = c
-        race_cards = game_rows(rules, pol, seed, start, count)[4]
-        return [c.joint, c.card_place, np.array([c.turns], dtype=np.int64),
-                final_lane_wins(race_cards), np.bincount(race_cards[:, 2, 0], minlength=n_cards)]
+    semis, run_chunk = balance_job(rules, policy, seed, players=players, bet_policy=bet_policy)
 
     def build(totals, done):
-        return balance_tables(_counts_like(proto["counts"], totals, done), totals[3], totals[4], done)
+        return balance_tables(semis.counts(totals, done), totals[3], totals[4], done)
 
-    odds_tables(rules)  # the bet policies' odds table, before the progress bar starts
+    odds_tables(semis.rules)  # the bet policies' odds table, before the progress bar starts
     _, est = run_sequential(
         run_chunk, build, lambda t: _trace_column(t["semifinal_lanes"], "p_first", "lane", "lane "),
         games=games, precision=precision, max_games=max_games, block=block,

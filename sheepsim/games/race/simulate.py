@@ -129,18 +129,35 @@ class RaceCounts:
         )
 
 
-def race_counts(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
-                games: int = 1_000_000, seed: int = 0, *, random_deal: bool = False,
-                threads: int | None = None, chunk_size: int | None = None,
-                progress: bool | None = None, first_game: int = 0) -> RaceCounts:
-    """Simulate ``games`` single races of ``stage`` with one pace ``policy`` for all turns.
+@dataclass(frozen=True)
+class RaceJob:
+    """A validated single-race simulation: ``run_chunk(start, count)`` returns the integer
+    accumulators ``[joint, card_place, turns]`` of races ``start..start+count-1``, and
+    :meth:`counts` turns merged accumulators into :class:`RaceCounts`. Drivers (fixed
+    games, sequential stopping, resumable reports) all run the same job."""
+
+    rules: RaceRules
+    stage: str
+    policy: str
+    seed: int
+    lanes: np.ndarray | None
+    run_chunk: object
+
+    def counts(self, totals, games: int) -> RaceCounts:
+        joint, card_place, turns = totals[:3]
+        return RaceCounts(self.rules, self.stage, self.policy, self.seed, games, self.lanes,
+                          joint, card_place, int(turns[0]))
+
+
+def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
+             seed: int = 0, *, random_deal: bool = False) -> RaceJob:
+    """Validate the inputs of single-race simulations and build their chunk function.
 
     ``lanes``: card names or indices for lanes 1-6 (default: the file's first six), or
     ``random_deal=True`` to draw six cards for every race.
     """
     rules = _rules(rules)
     stage = check_stage(stage)
-    games = runner.check_games(games)
     seed = runner.check_seed(seed)
     pol = resolve_policies([policy] if isinstance(policy, str) else policy)
     if len(pol.pace_ids) != 1:
@@ -164,11 +181,21 @@ def race_counts(rules=None, lanes=None, stage: str = "semifinal", policy: str = 
               nfaces, int(pol.pace_ids[0]), joint, card_place, turns)
         return [joint.sum(0), card_place.sum(0), turns.sum(keepdims=True)]
 
-    joint, card_place, turns = runner.run_chunked(
-        run_chunk, games, first_game=first_game, chunk_size=chunk_size, threads=threads,
-        progress=progress, desc=f"{stage} races")
-    return RaceCounts(rules, stage, pol.pace_names[0], seed, games, lane_cards, joint,
-                      card_place, int(turns[0]))
+    return RaceJob(rules, stage, pol.pace_names[0], seed, lane_cards, run_chunk)
+
+
+def race_counts(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
+                games: int = 1_000_000, seed: int = 0, *, random_deal: bool = False,
+                threads: int | None = None, chunk_size: int | None = None,
+                progress: bool | None = None, first_game: int = 0) -> RaceCounts:
+    """Simulate ``games`` single races of ``stage`` with one pace ``policy`` for all turns
+    (arguments as for :func:`race_job`)."""
+    job = race_job(rules, lanes, stage, policy, seed, random_deal=random_deal)
+    games = runner.check_games(games)
+    totals = runner.run_chunked(job.run_chunk, games, first_game=first_game,
+                                chunk_size=chunk_size, threads=threads, progress=progress,
+                                desc=f"{stage} races")
+    return job.counts(totals, games)
 
 
 def _lane_cards(rules: RaceRules, lanes) -> np.ndarray:
