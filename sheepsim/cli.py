@@ -99,21 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
     games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
     games.required = True
 
-    from sheepsim.games.race import cli as race_cli
+    from sheepsim import report
+    from sheepsim.game import games as registered_games
 
-    race_cli.register(games)
-    try:
-        from sheepsim.games.panic import cli as panic_cli
-    except ImportError:  # pragma: no cover - during development of the game
-        panic_cli = None
-    if panic_cli is not None and hasattr(panic_cli, "register"):
-        panic_cli.register(games)
-    try:
-        from sheepsim import report as report_cli
-    except ImportError:  # pragma: no cover
-        report_cli = None
-    if report_cli is not None and hasattr(report_cli, "register"):
-        report_cli.register(games)
+    for game in registered_games():
+        game.register_cli(games)
+    report.register(games)
     return parser
 
 
