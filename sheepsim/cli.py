@@ -109,9 +109,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import os
+
+    # Charts go to files: never ask for a display. (The library itself leaves the
+    # user's matplotlib backend alone.)
+    os.environ.setdefault("MPLBACKEND", "Agg")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.game != "report":  # the report's --out is a folder, checked by the report
+            from sheepsim.output import check_output_file
+
+            check_output_file(getattr(args, "out", None))
+            check_plot_option(args)
         return int(args.func(args) or 0)
     except SheepsimError as exc:
         sys.stderr.write(f"sheepsim: error: {exc}\n")

@@ -152,6 +152,10 @@ class Game:
     cli: str
     studies: str | None = None
     jobs: Mapping[str, str] = field(default_factory=dict)  # job kind -> "module:Class"
+    #: a small whole-game set-up the conformance suite runs for every game: ``job`` the
+    #: options of a cheap ``play`` job; ``cli`` the argv of a cheap ``play`` command;
+    #: ``bad_policy`` argv naming an unknown policy
+    sample: Mapping[str, object] = field(default_factory=dict)
 
     def load_rules(self, path=None):
         """The game's rules from a TOML file, or the shipped standard rules (None)."""

@@ -75,7 +75,8 @@ def neutral_colour_table(rules=None, policies="greedy", games: int = 10_000, see
         neutral = L.COLOUR_NAMES[code]
         for _, s in seats.iterrows():
             rows.append({"neutral": neutral, "seat": s["seat"], "colour": s["colour"],
-                         "win_rate": s["win_rate"], "lo": s["lo"], "hi": s["hi"],
+                         "win_rate": s["win_rate"], "win_rate_lo": s["win_rate_lo"],
+                         "win_rate_hi": s["win_rate_hi"],
                          "mean_points": s["mean_points"], "neutral_shorn_per_game": shorn[neutral],
                          "games": games})
     return pd.DataFrame(rows)

@@ -14,4 +14,7 @@ GAME = Game(
     studies="sheepsim.games.panic.studies",
     jobs={"play": "sheepsim.games.panic.jobs:PlayJob",
           "head-to-head": "sheepsim.games.panic.jobs:head_to_head"},
+    sample={"job": {"players": 3, "policies": "random"},
+            "cli": ["panic", "play", "--players", "3", "--games", "60"],
+            "bad_policy": ["panic", "play", "--policy", "nosuch"]},
 )

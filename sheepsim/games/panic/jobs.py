@@ -121,12 +121,13 @@ class PlayJob(Job):
 
     def halfwidth(self, tables) -> float:
         seats = tables["by_seat"]
-        return float(((seats["hi"] - seats["lo"]) / 2).max())
+        return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
 
     def trace(self, tables):
         s = tables["by_seat"]
         return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
-                for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["lo"], s["hi"], strict=True)]
+                for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"], s["win_rate_hi"],
+                                              strict=True)]
 
     def meta_common(self) -> dict:
         return {"rules": self.rules.source, "rules_sha256": self.rules.sha256,

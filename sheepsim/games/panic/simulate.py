@@ -61,8 +61,8 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
     mean, plo, phi, _ = mean_interval(pts, pts_sq, np.full(P, n))
     by_seat = pd.DataFrame({
         "seat": np.arange(1, P + 1), "colour": colours, "policy": res.policies,
-        "games": n, "wins": wins, "win_rate": wins / n, "lo": lo, "hi": hi,
-        "mean_points": mean, "points_lo": plo, "points_hi": phi,
+        "games": n, "wins": wins, "win_rate": wins / n, "win_rate_lo": lo, "win_rate_hi": hi,
+        "mean_points": mean, "mean_points_lo": plo, "mean_points_hi": phi,
         "mean_sheep_left": acc[L.A_SHEEP_LEFT:L.A_SHEEP_LEFT + P] / n,
     })
     rows = []
@@ -73,9 +73,9 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
         plo_, phi_ = wilson_interval(w, trials)
         m, mlo, mhi, _ = mean_interval(pts[seats].sum(), pts_sq[seats].sum(), trials)
         rows.append({"policy": pol, "seats": len(seats), "seat_games": trials, "wins": w,
-                     "win_rate": w / trials, "lo": float(plo_), "hi": float(phi_),
+                     "win_rate": w / trials, "win_rate_lo": float(plo_), "win_rate_hi": float(phi_),
                      "fair_share": len(seats) / P, "mean_points": float(m),
-                     "points_lo": float(mlo), "points_hi": float(mhi)})
+                     "mean_points_lo": float(mlo), "mean_points_hi": float(mhi)})
     by_policy = pd.DataFrame(rows)
     track = res.rules.tracks[P]
     fp = _seat_block(acc, L.A_FIELD_PTS, P, L.MAX_FIELDS)
@@ -90,15 +90,15 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
     t_mean, t_lo, t_hi, _ = mean_interval(acc[L.A_TURNS], acc[L.A_TURNS_SQ], n)
     hist = acc[L.A_TURN_HIST:L.A_TURN_HIST + L.MAX_TURN_HIST]
     present = np.nonzero(hist)[0]
-    turns = pd.DataFrame({"mean_turns": [float(t_mean)], "lo": [float(t_lo)],
-                          "hi": [float(t_hi)], "min_turns": [int(present.min())],
+    turns = pd.DataFrame({"mean_turns": [float(t_mean)], "mean_turns_lo": [float(t_lo)],
+                          "mean_turns_hi": [float(t_hi)], "min_turns": [int(present.min())],
                           "max_turns": [int(present.max())]})
     turn_hist = pd.DataFrame({"turns": present, "games": hist[present],
                               "share": hist[present] / n})
     ends = acc[L.A_END:L.A_END + 2]
     elo, ehi = wilson_interval(ends, np.full(2, n))
     ends_df = pd.DataFrame({"end": list(END_NAMES), "games": ends, "share": ends / n,
-                            "lo": elo, "hi": ehi})
+                            "share_lo": elo, "share_hi": ehi})
     ties = acc[L.A_TIE_BREAK:L.A_TIE_BREAK + 3]
     ties_df = pd.DataFrame({"decided_by": list(TIE_NAMES), "games": ties, "share": ties / n})
     tile_rows = []

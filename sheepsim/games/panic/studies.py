@@ -102,8 +102,7 @@ class PanicBalance(_PanicStudy):
         meta = {"games": games, "seed": self.seed, "rules": self.rules_label()}
         if self.sampling.precision is not None:
             meta.update(precision=self.sampling.precision, stopped_by="precision target")
-        # the chart reads seat_table's column names; the panic table calls them lo/hi
-        wins = seats.rename(columns={"lo": "win_rate_lo", "hi": "win_rate_hi"})
+        wins = seats
         figures = {"seat_win_rate": plots.win_rate_chart(wins, meta=meta,
                                                          title=f"Shear Panic, {res.players} players: "
                                                                "win rate by seat"),
