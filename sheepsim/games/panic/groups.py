@@ -23,26 +23,71 @@ from sheepsim.games.panic.layout import (
     ST_ROW,
 )
 
-
 # ----------------------------------------------------------------------- groups
+# Side contacts are packed 9 bits per sheep into two int64 words (sheep 0-6, then 7-8)
+# so that the groups of a state are found from one pass over the 36 pairs of sheep,
+# without allocating (the greedy look-ahead asks for groups millions of times).
+PER_WORD = 63 // N_SHEEP
+assert N_SHEEP <= 2 * PER_WORD
+
+
 @nb.njit(cache=True)
-def component(st, s, within):
-    """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``."""
+def _link(lo, hi, a, b):
+    """Add ``b`` to sheep ``a``'s side contacts."""
+    if a < PER_WORD:
+        return lo | (1 << (N_SHEEP * a + b)), hi
+    return lo, hi | (1 << (N_SHEEP * (a - PER_WORD) + b))
+
+
+@nb.njit(cache=True)
+def side_contacts(st):
+    """``(lo, hi)``: for every live sheep, the mask of live sheep touching it on a side
+    (see :func:`contacts_of`)."""
+    lo = 0
+    hi = 0
+    for a in range(N_SHEEP):
+        if not st[ST_ALIVE + a]:
+            continue
+        ra = st[ST_ROW + a]
+        ca = st[ST_COL + a]
+        for b in range(a + 1, N_SHEEP):
+            if st[ST_ALIVE + b] and abs(st[ST_ROW + b] - ra) + abs(st[ST_COL + b] - ca) == 1:
+                lo, hi = _link(lo, hi, a, b)
+                lo, hi = _link(lo, hi, b, a)
+    return lo, hi
+
+
+@nb.njit(cache=True)
+def contacts_of(lo, hi, a):
+    """Mask of the sheep touching sheep ``a`` on a side."""
+    if a < PER_WORD:
+        return (lo >> (N_SHEEP * a)) & ((1 << N_SHEEP) - 1)
+    return (hi >> (N_SHEEP * (a - PER_WORD))) & ((1 << N_SHEEP) - 1)
+
+
+@nb.njit(cache=True)
+def grow(lo, hi, s, within):
+    """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``,
+    given the side contacts ``(lo, hi)``."""
     comp = 1 << s
     frontier = comp
     while frontier:
         new = 0
         for a in range(N_SHEEP):
-            if not (frontier >> a) & 1:
-                continue
-            for b in range(N_SHEEP):
-                if (within >> b) & 1 and not (comp >> b) & 1:
-                    if abs(st[ST_ROW + a] - st[ST_ROW + b]) + abs(st[ST_COL + a]
-                                                                  - st[ST_COL + b]) == 1:
-                        new |= 1 << b
+            if (frontier >> a) & 1:
+                new |= contacts_of(lo, hi, a)
+        new &= within & ~comp
         comp |= new
         frontier = new
     return comp
+
+
+@nb.njit(cache=True)
+def component(st, s, within):
+    """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``
+    (live sheep)."""
+    lo, hi = side_contacts(st)
+    return grow(lo, hi, s, within)
 
 
 @nb.njit(cache=True)
@@ -68,7 +113,8 @@ def is_connected(st):
     alive = alive_mask(st)
     if alive == 0:
         return True
-    return component(st, lowest_bit(alive), alive) == alive
+    lo, hi = side_contacts(st)
+    return grow(lo, hi, lowest_bit(alive), alive) == alive
 
 
 @nb.njit(cache=True)
@@ -76,11 +122,12 @@ def smallest_groups(st, opts):
     """Write the smallest groups as ``[mask, size, 0, 0]`` rows; return their number
     (0 if the flock is connected)."""
     alive = alive_mask(st)
+    lo, hi = side_contacts(st)
     rest = alive
     smallest = N_SHEEP + 1
     n = 0
     while rest:  # every group once, then keep the smallest ones in place
-        m = component(st, lowest_bit(rest), alive)
+        m = grow(lo, hi, lowest_bit(rest), alive)
         size = popcount(m)
         opts[n, 0] = m
         opts[n, 1] = size
@@ -104,12 +151,17 @@ def smallest_groups(st, opts):
 def main_flock(st, mask):
     """Bit mask of the main flock for the group ``mask``: the largest of the other groups
     (the union of the equal largest ones)."""
-    alive = alive_mask(st)
+    lo, hi = side_contacts(st)
+    return _main_flock(lo, hi, alive_mask(st), mask)
+
+
+@nb.njit(cache=True)
+def _main_flock(lo, hi, alive, mask):
     rest = alive & ~mask
     best = 0
     main = 0
     while rest:
-        m = component(st, lowest_bit(rest), alive)
+        m = grow(lo, hi, lowest_bit(rest), alive)
         size = popcount(m)
         if size > best:
             best = size
@@ -221,10 +273,11 @@ def contact_slides(st, mask, opts):
     """One-cell orthogonal slides (no die roll) that attach a group touching the main
     flock by a corner to it; a group touching only another detached group gets none."""
     n = 0
-    target = main_flock(st, mask)
+    lo, hi = side_contacts(st)
     alive = alive_mask(st)
+    target = _main_flock(lo, hi, alive, mask)
     while target:  # each of the equal largest groups in turn (the player picks one)
-        main = component(st, lowest_bit(target), alive)
+        main = grow(lo, hi, lowest_bit(target), alive)
         target &= ~main
         if not group_touches(st, mask, 0, 0, True, main):
             continue
