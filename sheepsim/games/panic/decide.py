@@ -25,6 +25,7 @@ from sheepsim.games.panic.layout import (
     CTX_SCRIPT_LEN,
     CTX_SCRIPT_POS,
     EWE_TURN,
+    FACE_DIAG,
     K_GROUP,
     K_PANIC_PUSH,
     K_PANIC_TURN,
@@ -123,14 +124,34 @@ def best_route_value(st, R, seat, mask, face, subs, work):
 
 
 @nb.njit(cache=True)
+def group_value(st, R, seat, mask, subs, work):
+    """Greedy value of regrouping ``mask``: the mean over the regroup die's faces of the
+    best route's value, summed face by face in die order. Each distinct face is valued
+    once (the standard die repeats "+" and "X" three times each)."""
+    nf = R[R_N_REGROUP_FACES]
+    total = 0.0
+    plus = cross = 0.0
+    plus_done = cross_done = False
+    for i in range(nf):
+        face = R[R_REGROUP_FACES + i]
+        if face == FACE_DIAG:
+            if not cross_done:
+                cross = best_route_value(st, R, seat, mask, face, subs, work)
+                cross_done = True
+            total += cross
+        else:
+            if not plus_done:
+                plus = best_route_value(st, R, seat, mask, face, subs, work)
+                plus_done = True
+            total += plus
+    return total / nf
+
+
+@nb.njit(cache=True)
 def sub_value(kind, st, R, seat, row, subs, work):
     """Greedy value of one sub-decision option (a row of ``opts``)."""
     if kind == K_GROUP:
-        nf = R[R_N_REGROUP_FACES]
-        total = 0.0
-        for i in range(nf):
-            total += best_route_value(st, R, seat, row[0], R[R_REGROUP_FACES + i], subs, work)
-        return total / nf
+        return group_value(st, R, seat, row[0], subs, work)
     ev = work[W_SUB]
     copy_flock(ev, st)
     if kind == K_ROUTE:
