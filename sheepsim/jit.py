@@ -96,7 +96,7 @@ def _install_locator() -> None:
                     continue
             return None
 
-    caching._CacheImpl._locator_classes.insert(0, _PackageLocator)
+    caching.CacheImpl._locator_classes.insert(0, _PackageLocator)
 
 
 def njit(func=None, **options):
