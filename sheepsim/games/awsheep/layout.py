@@ -13,10 +13,6 @@ kernels work on flat ``int64`` vectors:
 * the **accumulator** ``acc`` (``ACC_LEN``): integer counts summed over games.
 """
 
-from sheepsim.jit import refresh_numba_cache
-
-# Before any kernel of this package loads from numba's cache (see the function).
-refresh_numba_cache(__file__)
 
 # ------------------------------------------------------------------------- cards
 DOGHOUSE, METHANE, HORSE, PIG, SHEEP, GOLDEN = range(6)
@@ -160,7 +156,7 @@ _a, ACC_LEN = _alloc([
     ("games", 1), ("wins", P), ("wins_by_order", P), ("end", 4), ("turns", 1),
     ("turns_sq", 1), ("turn_hist", MAX_TURNS + 1), ("start_n", P * K * (MAX_DECK + 1)),
     ("start_wins", P * K * (MAX_DECK + 1)), ("golden_end_held", 1), ("golden_end_wins", 1),
-    ("out", P), ("show_cards", 1), ("bad_choices", 1),
+    ("out", P), ("show_cards", 1), ("bad_choices", 1), ("wins_by_slot", P),
 ])
 A_GAMES = _a["games"]
 A_WINS = _a["wins"]                    # by seat
@@ -170,10 +166,22 @@ A_TURNS = _a["turns"]
 A_TURNS_SQ = _a["turns_sq"]
 A_TURN_HIST = _a["turn_hist"]
 START_STRIDE = MAX_DECK + 1
-A_START_N = _a["start_n"]      # [(seat * K + kind) * START_STRIDE + count]: players
+A_START_N = _a["start_n"]      # [(slot * K + kind) * START_STRIDE + count]: players
 A_START_WINS = _a["start_wins"]  # same index: of whom won
 A_GOLDEN_END_HELD = _a["golden_end_held"]  # rounds ending with the golden in a hand
 A_GOLDEN_END_WINS = _a["golden_end_wins"]  # ... won by its holder
 A_OUT = _a["out"]                      # by seat: rounds ended without cards
 A_SHOW_CARDS = _a["show_cards"]        # pile cards read in Sheep Shows
 A_BAD_CHOICES = _a["bad_choices"]      # a user policy answered out of range
+A_WINS_BY_SLOT = _a["wins_by_slot"]    # by policy slot (seat before rotation)
+
+# --------------------------------------------------------------- context ctx
+# Small per-block scratch: trace switch and length, bad answers, the policy stream row
+# of the current phase, and the seat rotation of the current game.
+CTX_LOG_ON, CTX_LOG_N, CTX_BAD, CTX_PURPOSE, CTX_ROTATION = range(5)
+CTX_LEN = 5
+
+# Built-in policy ids (stable: they are baked into cached kernels).
+RANDOM, GREEDY, COUNTER = 0, 1, 2
+BUILTIN_POLICIES = ("random", "greedy", "counter")
+FIRST_USER_ID = 3
