@@ -99,7 +99,7 @@ def deal(st, R, w):
     cards[:] = 0
     st[ST_FIRST] = rng.randbelow(w[4], S_CHANCE, n)
     st[ST_TURN_SEAT] = st[ST_FIRST]
-    log_event(st, w, EV_DEAL, st[ST_FIRST], -1, -1, 0, 0)
+    log_event(st, w, EV_DEAL, st[ST_FIRST], -1, -1, st[ST_ASIDE:ST_ASIDE + N_KINDS].sum(), 0)
 
 
 @njit
