@@ -33,6 +33,14 @@ def state(hands, pile=(), run=None, track=True):
     return st
 
 
+def fill_aside(st, R):
+    """Put the deck's cards not in a hand or on the pile aside (a consistent deal)."""
+    st[L.ST_ASIDE:L.ST_ASIDE + L.N_KINDS] = 0
+    st[L.ST_ASIDE:L.ST_ASIDE + L.N_KINDS] = R[L.R_DECK:L.R_DECK + L.N_KINDS] - total_cards(st)
+    assert (st[L.ST_ASIDE:L.ST_ASIDE + L.N_KINDS] >= R[L.R_REMOVE:L.R_REMOVE + L.N_KINDS]).all()
+    return st
+
+
 def scratch(policies, seed=0, game=0, log_rows=256):
     """``w`` for the kernels: policies by name per seat, streams keyed, log on."""
     from sheepsim.games.awsheep.policies import POLICY_IDS
