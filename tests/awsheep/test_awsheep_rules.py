@@ -28,7 +28,7 @@ def test_standard_deck_matches_the_rulebook():
     assert rules.golden_worth == 3
     assert rules.draft is False and rules.taker_chooses is False
     assert rules.tie_break == L.TIE_SHEEP_SHOW
-    assert rules.name == "<standard>/standard.toml" and len(rules.sha256) == 64
+    assert rules.source == "<standard>/standard.toml" and len(rules.sha256) == 64
 
 
 def test_deck_reduction_and_hand_sizes_per_player_count():

@@ -11,13 +11,14 @@ policy plays every seat equally often and per-policy counts are seat-fair.
 """
 
 import types
+import warnings
 
 import numpy as np
 
 from sheepsim import rng
 from sheepsim.jit import njit, rebind
 
-from .cards import hand_size, hix
+from .cards import hand_size, hix, sheep_value
 from .engine import play_round
 from .layout import (
     A_BAD_CHOICES,
@@ -50,6 +51,7 @@ from .layout import (
     N_KINDS,
     N_STREAMS,
     OPT_WIDTH,
+    R_GOLDEN_WORTH,
     R_N_PLAYERS,
     S_POLICY,
     ST_END_REASON,
@@ -163,6 +165,23 @@ def compare_chunk(R, pids_a, pids_b, seed, first_game, n_games, rotate, acc_a, a
 
 
 @njit
+def outcomes_chunk(R, pids, seed, first_game, n_games, rotate, winners, scores, acc):
+    """Rounds as in :func:`rounds_chunk`, also per round the winning seat
+    (``winners[i]``) and every seat's flock value at the end (``scores[i, seat]``)."""
+    st = np.zeros(ST_LEN, dtype=np.int64)
+    w = new_scratch(1)
+    n = R[R_N_PLAYERS]
+    worth = R[R_GOLDEN_WORTH]
+    for i in range(n_games):
+        start_game(w, pids, n, seed, first_game + i, rotate)
+        winners[i] = play_round(st, R, w)
+        for s in range(n):
+            scores[i, s] = sheep_value(st, s, worth)
+        accumulate(acc, st, w)
+    acc[A_BAD_CHOICES] += w[2][CTX_BAD]
+
+
+@njit
 def trace_round(R, pids, seed, game, rotate, st, log):
     """One round with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``); the final state
     is left in ``st``. Returns the number of log rows."""
@@ -183,8 +202,9 @@ class Kernels(types.SimpleNamespace):
     """The entry kernels for one set of policies."""
 
 
+ENTRY_KERNELS = ("rounds_chunk", "compare_chunk", "outcomes_chunk", "trace_round")
 BUILTIN = Kernels(rounds_chunk=rounds_chunk, compare_chunk=compare_chunk,
-                  trace_round=trace_round)
+                  outcomes_chunk=outcomes_chunk, trace_round=trace_round)
 _VARIANTS: dict[tuple, Kernels] = {}
 
 
@@ -213,7 +233,10 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
         for k, fn in enumerate(user_fns):
             d = _chain(d, fn, FIRST_USER_ID + k)
         repl = {decide: d}
-        _VARIANTS[user_fns] = Kernels(rounds_chunk=rebind(rounds_chunk, repl),
-                                      compare_chunk=rebind(compare_chunk, repl),
-                                      trace_round=rebind(trace_round, repl))
+        with warnings.catch_warnings():
+            # rebind passes the kernels' own jit options on, numba's "nopython" among
+            # them, which numba.njit reports as ignored: harmless
+            warnings.filterwarnings("ignore", "nopython is set for njit", RuntimeWarning)
+            _VARIANTS[user_fns] = Kernels(**{name: rebind(globals()[name], repl)
+                                             for name in ENTRY_KERNELS})
     return _VARIANTS[user_fns]

@@ -34,7 +34,7 @@ class Setup:
 class AwSheepRules:
     """A validated rules set. ``kernel_array(n)`` packs it for the kernels."""
 
-    name: str
+    source: str  # the file it was read from, or "<standard>/standard.toml"
     sha256: str
     deck: tuple[int, ...]  # by kind (layout.KIND_NAMES)
     golden_worth: int
@@ -120,7 +120,7 @@ def load_rules(path=None) -> AwSheepRules:
     op.no_unknown_keys()
     top.no_unknown_keys()
 
-    return AwSheepRules(name=src.name, sha256=src.sha256, deck=tuple(deck),
+    return AwSheepRules(source=src.name, sha256=src.sha256, deck=tuple(deck),
                         golden_worth=golden_worth, setups=setups, draft=draft,
                         taker_chooses=taker, tie_break=L.TIE_BREAK_NAMES.index(tie))
 

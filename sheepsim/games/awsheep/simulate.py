@@ -1,8 +1,7 @@
 """Python entry points: validated runs of the kernels and their raw count tables.
 
-:func:`round_counts` runs many rounds and returns integer counts; :func:`compare_counts`
-plays every round twice (policy sets A and B on the same streams) for paired
-comparisons; :func:`count_frames` turns counts into raw-count DataFrames that
+:func:`round_counts` runs many rounds and returns integer counts (the jobs in
+:mod:`.jobs` do the same for the driver); :func:`count_frames` turns counts into raw-count DataFrames that
 :mod:`.analysis` turns into rates with intervals. Input is validated here; the kernels
 trust it. Totals depend only on the inputs and the seed (never on chunks or threads).
 """
@@ -14,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sheepsim import runner
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
@@ -81,51 +79,17 @@ def check_bad(acc, names) -> None:
 
 def round_counts(rules=None, players: int = 4, policies=("random",), games: int = 10_000,
                  seed: int = 0, draft=None, rotate: bool = True, chunk_size=None,
-                 progress=None) -> tuple[Setting, np.ndarray]:
+                 progress=None, threads=None) -> tuple[Setting, np.ndarray]:
     """``(setting, acc)``: the summed accumulator (``layout.A_*``) of rounds
     ``0 .. games-1``. ``rotate`` moves the policies one seat per round (seat-fair
     per-policy counts)."""
-    s = setting(rules, players, policies, draft)
-    games = runner.check_games(games)
-    seed = runner.check_seed(seed)
+    from sheepsim import driver
+    from sheepsim.games.awsheep.jobs import PlayJob
 
-    def chunk(first, count):
-        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-        s.kernels.rounds_chunk(s.R, s.pids, seed, first, count, bool(rotate), acc)
-        return [acc]
-
-    (acc,) = runner.run_chunked(chunk, games, chunk_size=chunk_size, progress=progress,
-                                desc="aw sheep")
-    check_bad(acc, s.names)
-    return s, acc
-
-
-def compare_counts(rules=None, players: int = 4, policies_a=("counter", "random"),
-                   policies_b=("random",), games: int = 10_000, seed: int = 0, draft=None,
-                   rotate: bool = True, chunk_size=None, progress=None):
-    """Every round played with slot policies A and with B on the same streams.
-    Returns ``(setting_a, setting_b, acc_a, acc_b, pairs)``; ``pairs[slot]`` counts
-    ``[both won, only A won, only B won]`` for the policy in that slot."""
-    sa = setting(rules, players, policies_a, draft)
-    sb = setting(rules, players, policies_b, draft)
-    if sa.kernels is not sb.kernels:
-        raise SheepsimError("a comparison may use one set of user policies: give the same "
-                            "user policies on both sides")
-    games = runner.check_games(games)
-    seed = runner.check_seed(seed)
-
-    def chunk(first, count):
-        acc_a = np.zeros(L.ACC_LEN, dtype=np.int64)
-        acc_b = np.zeros(L.ACC_LEN, dtype=np.int64)
-        pairs = np.zeros((L.MAX_PLAYERS, 3), dtype=np.int64)
-        sa.kernels.compare_chunk(sa.R, sa.pids, sb.pids, seed, first, count, bool(rotate),
-                                 acc_a, acc_b, pairs)
-        return [acc_a, acc_b, pairs]
-
-    acc_a, acc_b, pairs = runner.run_chunked(chunk, games, chunk_size=chunk_size,
-                                             progress=progress, desc="aw sheep compare")
-    check_bad(acc_a, sa.names + sb.names)
-    return sa, sb, acc_a, acc_b, pairs[:sa.players]
+    job = PlayJob(rules, players, policies, seed, draft, bool(rotate))
+    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+                     progress=progress, desc="aw sheep")
+    return job._s(), res.counts["acc"]
 
 
 def count_frames(acc, players: int, names: list[str], draft: bool) -> dict[str, pd.DataFrame]:
@@ -177,5 +141,5 @@ def pair_frame(pairs, players: int, names_a, names_b, draft: bool, games: int) -
                          "a_only": pairs[:, 1], "b_only": pairs[:, 2]})
 
 
-__all__ = ["round_counts", "compare_counts", "count_frames", "pair_frame", "setting",
+__all__ = ["round_counts", "count_frames", "pair_frame", "setting",
            "seat_policies"]

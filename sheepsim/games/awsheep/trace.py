@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sheepsim import runner
+from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.simulate import setting
@@ -29,7 +29,7 @@ def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 
     from sheepsim.games.awsheep.kernels import new_log
 
     s = setting(rules, players, policies, draft)
-    seed = runner.check_seed(seed)
+    seed = driver.check_seed(seed)
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise SheepsimError(f"game must be a whole number >= 0, got {game!r}")
     st = np.zeros(L.ST_LEN, dtype=np.int64)
@@ -39,7 +39,7 @@ def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 
         raise SheepsimError(f"policy returned an option index out of range {int(bad)} times")
     head = [f"Aw, Sheep!, {s.players} players, draft {'on' if s.draft else 'off'}, seed {seed}, "
             f"round {game}: " + "; ".join(f"seat {i + 1} ({p})" for i, p in enumerate(s.names)),
-            f"rules {s.rules.name} (sha256 {s.rules.sha256[:12]}), sheepsim {__version__}"]
+            f"rules {s.rules.source} (sha256 {s.rules.sha256[:12]}), sheepsim {__version__}"]
     lines = head + render_log(log[:n_log], s.players, st)
     return Trace(lines, int(st[L.ST_WINNER]), L.END_NAMES[int(st[L.ST_END_REASON])],
                  log[:n_log].copy(), st)
