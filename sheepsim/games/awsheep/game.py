@@ -11,7 +11,7 @@ GAME = Game(
     policies={"play": ("random", "greedy", "counter")},
     rules_loader="sheepsim.games.awsheep.rules:load_rules",
     cli="sheepsim.games.awsheep.cli",
-    studies=None,
+    studies="sheepsim.games.awsheep.studies",
     jobs={"play": "sheepsim.games.awsheep.jobs:PlayJob",
           "luck-vs-skill": "sheepsim.games.awsheep.jobs:SkillJob",
           "head-to-head": "sheepsim.games.awsheep.jobs:head_to_head"},
