@@ -27,7 +27,8 @@ def win_rate_by_position_chart(first_player, ax=None):
     keys = [c for c in ("players", "draft") if c in first_player.columns]
     for i, (key, g) in enumerate(first_player.groupby(keys, sort=False)):
         key = key if isinstance(key, tuple) else (key,)
-        label = ", ".join(f"{k} {v}" for k, v in zip(keys, key, strict=True))
+        label = ", ".join(f"{v}p" if k == "players" else f"draft {'on' if v else 'off'}"
+                          for k, v in zip(keys, key, strict=True))
         _errorbar(ax, g["position"].to_numpy() + 0.06 * i, g, "win_rate", label=label)
         ax.hlines(g["fair_share"].iloc[0], 0.7, g["position"].max() + 0.3, linestyles="dashed",
                   colors="grey", linewidth=0.8)
@@ -43,8 +44,10 @@ def card_power_chart(card_power, kind: str = "sheep", ax=None):
     t = card_power[card_power["kind"] == kind]
     keys = [c for c in ("players", "draft", "policy") if c in t.columns]
     for key, g in t.groupby(keys, sort=False):
-        key = key if isinstance(key, tuple) else (key,)
-        label = ", ".join(str(v) for v in key)
+        key = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
+        label = ", ".join(f"{key['players']}p" if k == "players" else
+                          (f"draft {'on' if v else 'off'}" if k == "draft" else str(v))
+                          for k, v in key.items())
         _errorbar(ax, g["count"].to_numpy(), g, "win_rate", label=label)
     ax.set_xlabel(f"{kind} cards in the starting hand")
     ax.set_ylabel("win rate (95% interval)")
@@ -55,13 +58,13 @@ def card_power_chart(card_power, kind: str = "sheep", ax=None):
 def luck_vs_skill_chart(luck, ax=None):
     """Win rate of each tested policy against the baseline field, next to 1/n."""
     fig, ax = _axes(ax)
-    labels = [f"{r.policy} vs {r.baseline}\n{r.players}p" + (" draft" if getattr(r, "draft", False)
-                                                              else "")
+    labels = [f"{r.policy} {r.players}p" + (" draft" if getattr(r, "draft", False) else "")
               for r in luck.itertuples(index=False)]
     x = np.arange(len(luck))
     _errorbar(ax, x, luck, "win_rate", label="tested policy")
     ax.scatter(x, luck["fair_share"], marker="_", s=400, color="grey", label="1/n (pure luck)")
-    ax.set_xticks(x, labels, fontsize="small")
+    ax.set_xticks(x, labels, fontsize="x-small", rotation=60, ha="right")
+    ax.set_title(f"against {', '.join(dict.fromkeys(luck['baseline']))} players", fontsize="small")
     ax.set_ylabel("win rate (95% interval)")
     ax.legend(fontsize="small")
     return fig
