@@ -31,7 +31,7 @@ def is_sheep(kind):
     return kind == SHEEP or kind == GOLDEN
 
 
-@njit
+@njit(inline="always")
 def hand_size(st, seat):
     n = 0
     for k in range(N_KINDS):

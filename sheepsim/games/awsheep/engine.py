@@ -159,6 +159,10 @@ def play_options(st, seat, opts):
     rival, or a Doghouse as the last card: ``NO_TARGET``, no effect); sheep untargeted."""
     n = st[ST_N_PLAYERS]
     last_card = hand_size(st, seat) == 1
+    rivals = 0  # bit t: seat t is a rival holding cards
+    for t in range(n):
+        if t != seat and hand_size(st, t) > 0:
+            rivals |= 1 << t
     m = 0
     for k in range(N_KINDS):
         if st[hix(seat, k)] == 0:
@@ -166,7 +170,7 @@ def play_options(st, seat, opts):
         first = m
         if k != SHEEP and k != GOLDEN and not (k == DOGHOUSE and last_card):
             for t in range(n):
-                if t != seat and hand_size(st, t) > 0:
+                if (rivals >> t) & 1:
                     opts[m, 0] = k
                     opts[m, 1] = t
                     m += 1
