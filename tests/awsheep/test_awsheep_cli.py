@@ -76,3 +76,16 @@ def test_report_studies(tmp_path, study):
     run_report(cfg, tmp_path / "out", quiet=True)
     files = {p.name for p in (tmp_path / "out").rglob("*")}
     assert any(f.endswith(".csv") for f in files) and any(f.endswith(".png") for f in files)
+
+
+def test_importing_the_game_compiles_nothing():
+    # Project standard: importing a game package must not compile kernels.
+    import subprocess
+    import sys
+
+    code = ("import sys; import sheepsim.games.awsheep, sheepsim.games.awsheep.game, "
+            "sheepsim.games.awsheep.jobs, sheepsim.games.awsheep.cli, "
+            "sheepsim.games.awsheep.analysis; print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"

@@ -66,6 +66,11 @@ def register(subparsers) -> None:
     _add_plot(bal)
     bal.set_defaults(func=cmd_balance)
 
+    _add_compare(sub)
+    _add_trace(sub)
+
+
+def _add_compare(sub) -> None:
     cmp_ = sub.add_parser("compare", help="head-to-head of two policies on the same rounds",
                           description="Every round is played twice with the same seed (the same "
                                       "deal and draws), once with seat --seat playing A and once "
@@ -83,6 +88,8 @@ def register(subparsers) -> None:
     add_run_options(cmp_, games=20_000)
     cmp_.set_defaults(func=cmd_compare)
 
+
+def _add_trace(sub) -> None:
     trace = sub.add_parser("trace", help="one round, turn by turn, hands shown",
                            description="Play one round and print every turn: the card played, "
                                        "its target, the cards moved, hand sizes, the run of "
