@@ -47,9 +47,6 @@ class _AwJob(Job):
 
         return setting(self.rules, self.players, names, self.draft)
 
-    def prepare(self) -> None:
-        self.chunk(0, 0, 1)  # compiles (or loads) the kernels before the bar starts
-
     def meta_common(self) -> dict:
         return {"rules": self.rules.source, "rules_sha256": self.rules.sha256,
                 "draft": self.draft}
@@ -81,11 +78,17 @@ class PlayJob(_AwJob):
             self._k = self._setting(self.policies)
         return self._k
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
+    def _rounds(self, seed, first_game, n_games) -> np.ndarray:
         s = self._s()
         acc = np.zeros(L.ACC_LEN, dtype=np.int64)
         s.kernels.rounds_chunk(s.R, s.pids, seed, first_game, n_games, self.rotate, acc)
-        return {"acc": acc}
+        return acc
+
+    def prepare(self) -> None:
+        self._rounds(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        return {"acc": self._rounds(seed, first_game, n_games)}
 
     def outcomes(self, seed, first_game, n_games):
         """Per round: winning seat ``(n,)`` and flock values ``(n, players)``."""
@@ -161,14 +164,21 @@ class SkillJob(_AwJob):
             self._k = (a, b)
         return self._k
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
+    def _pairs(self, seed, first_game, n_games):
         a, b = self._s()
         acc_a = np.zeros(L.ACC_LEN, dtype=np.int64)
         acc_b = np.zeros(L.ACC_LEN, dtype=np.int64)
         pairs = np.zeros((L.MAX_PLAYERS, 3), dtype=np.int64)
         a.kernels.compare_chunk(a.R, a.pids, b.pids, seed, first_game, n_games, True, acc_a,
                                 acc_b, pairs)
-        return {"acc_a": acc_a, "acc_b": acc_b, "pairs": pairs[:self.players]}
+        return acc_a, acc_b, pairs[:self.players]
+
+    def prepare(self) -> None:
+        self._pairs(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        acc_a, acc_b, pairs = self._pairs(seed, first_game, n_games)
+        return {"acc_a": acc_a, "acc_b": acc_b, "pairs": pairs}
 
     def check(self, counts, games) -> None:
         from sheepsim.games.awsheep.simulate import check_bad
