@@ -34,8 +34,8 @@ def test_play_json_has_tables_and_metadata(capsys):
                   "turn_histogram", "game_end", "tie_breaks", "tiles"):
         assert doc[table], table
     assert sum(r["wins"] for r in doc["by_seat"]) == 200
-    assert set(doc["by_seat"][0]) >= {"seat", "colour", "policy", "wins", "win_rate", "lo",
-                                      "hi", "mean_points"}
+    assert set(doc["by_seat"][0]) >= {"seat", "colour", "policy", "wins", "win_rate", "win_rate_lo",
+                                      "win_rate_hi", "mean_points"}
 
 
 def test_play_table_and_csv_to_file_with_sidecar(tmp_path, capsys):

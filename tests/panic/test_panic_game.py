@@ -338,4 +338,4 @@ def test_rollout_beats_random(rules):
     res = play_games(rules, players=3, policies="rollout,random,random", games=24, seed=8,
                      playouts=1)
     pol = res.tables["by_policy"].set_index("policy")
-    assert pol.loc["rollout", "lo"] > 1 / 3
+    assert pol.loc["rollout", "win_rate_lo"] > 1 / 3

@@ -9,7 +9,6 @@ operations: the :class:`~.flock.Flock` class, the policies and the game kernels 
 them.
 """
 
-import numba as nb
 import numpy as np
 
 from sheepsim.games.panic.layout import (
@@ -46,6 +45,7 @@ from sheepsim.games.panic.layout import (
     TURN_LEFT,
     TURN_RIGHT,
 )
+from sheepsim.jit import njit
 
 DR = np.array(DIR_ROW, dtype=np.int64)
 DC = np.array(DIR_COL, dtype=np.int64)
@@ -53,7 +53,7 @@ _BIG = 1 << 40
 
 
 # ----------------------------------------------------------------------- basics
-@nb.njit(cache=True)
+@njit
 def sheep_at(st, r, c):
     """Slot of the live sheep on cell ``(r, c)``, or -1."""
     for s in range(N_SHEEP):
@@ -62,7 +62,7 @@ def sheep_at(st, r, c):
     return -1
 
 
-@nb.njit(cache=True)
+@njit
 def alive_mask(st):
     m = 0
     for s in range(N_SHEEP):
@@ -71,7 +71,7 @@ def alive_mask(st):
     return m
 
 
-@nb.njit(cache=True)
+@njit
 def count_colour(st, colour):
     n = 0
     for s in range(N_SHEEP):
@@ -80,13 +80,13 @@ def count_colour(st, colour):
     return n
 
 
-@nb.njit(cache=True)
+@njit
 def projection(st, s, d):
     """Signed distance of sheep ``s`` along direction ``d`` (larger = further along)."""
     return st[ST_ROW + s] * DR[d] + st[ST_COL + s] * DC[d]
 
 
-@nb.njit(cache=True)
+@njit
 def line_key(d, r, c):
     """Which line through ``(r, c)`` a push along ``d`` acts on (row, column or diagonal)."""
     if d == 2 or d == 6:
@@ -99,7 +99,7 @@ def line_key(d, r, c):
 
 
 # ---------------------------------------------------------------------- actions
-@nb.njit(cache=True)
+@njit
 def push_from(st, s, d):
     """Move sheep ``s`` one cell along ``d`` with the contiguous run of sheep ahead of it."""
     r = st[ST_ROW + s]
@@ -114,7 +114,7 @@ def push_from(st, s, d):
         st[ST_COL + t] += DC[d]
 
 
-@nb.njit(cache=True)
+@njit
 def first_on_line(st, key, d):
     """The sheep a pusher standing outside the flock meets first on line ``key`` going
     along ``d`` (-1 if the line is empty)."""
@@ -129,7 +129,7 @@ def first_on_line(st, key, d):
     return best
 
 
-@nb.njit(cache=True)
+@njit
 def align(st, d):
     """Compact every line perpendicular to side ``d`` against the flock's outermost line
     on that side, keeping each line's order."""
@@ -162,7 +162,7 @@ def align(st, d):
         done |= 1 << best
 
 
-@nb.njit(cache=True)
+@njit
 def leapfrog(st, s, d):
     """Sheep ``s`` jumps along ``d`` over the contiguous run next to it to the first empty
     cell."""
@@ -175,7 +175,7 @@ def leapfrog(st, s, d):
     st[ST_COL + s] = c + k * DC[d]
 
 
-@nb.njit(cache=True)
+@njit
 def apply_action(st, kind, a, b):
     """Apply one action: ``a`` = sheep slot or line key, ``b`` = direction, side or turn."""
     if kind == LAMB_PUSH:
@@ -196,7 +196,7 @@ def apply_action(st, kind, a, b):
 
 
 # -------------------------------------------------------------------- legality
-@nb.njit(cache=True)
+@njit
 def roll_dirs(st, s):
     """Bit ``d`` set if sheep ``s`` may Lamb Roll along ``d``: the cell is empty and
     touches another sheep on a side. One pass marks the other sheep in the 5x5 window
@@ -223,12 +223,12 @@ def roll_dirs(st, s):
     return ok
 
 
-@nb.njit(cache=True)
+@njit
 def roll_ok(st, s, d):
     return (roll_dirs(st, s) >> d) & 1 == 1
 
 
-@nb.njit(cache=True)
+@njit
 def same_flock_as_snapshot(x, st):
     """Is the flock in ``x`` (positions up to translation, colours, facing) the one in
     ``st``'s snapshot, taken before the previous player's action?"""
@@ -266,7 +266,7 @@ def same_flock_as_snapshot(x, st):
     return True
 
 
-@nb.njit(cache=True)
+@njit
 def save_snapshot(st):
     """Remember the flock as it is before this action (for the next player's "reverse")."""
     for i in range(3 * N_SHEEP):
@@ -274,7 +274,7 @@ def save_snapshot(st):
     st[ST_SNAP + 3 * N_SHEEP] = st[ST_FACING]
 
 
-@nb.njit(cache=True)
+@njit
 def is_reverse(st, tmp, kind, a, b):
     """Would this action (same type as the previous one) restore the flock to its state
     before the previous player's action? ``tmp`` is scratch of the state's length."""
@@ -283,7 +283,7 @@ def is_reverse(st, tmp, kind, a, b):
     return same_flock_as_snapshot(tmp, st)
 
 
-@nb.njit(cache=True)
+@njit
 def _add(opts, n, tile, a, b):
     opts[n, 0] = tile
     opts[n, 1] = a
@@ -292,7 +292,7 @@ def _add(opts, n, tile, a, b):
     return n + 1
 
 
-@nb.njit(cache=True)
+@njit
 def legal_actions(st, R, seat, opts, tmp):
     """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
     and return how many. ``tmp`` is a state-sized scratch vector (reverse checks)."""
@@ -390,7 +390,7 @@ def legal_actions(st, R, seat, opts, tmp):
     return n
 
 
-@nb.njit(cache=True)
+@njit
 def copy_flock(dst, src):
     """Copy just the flock part (positions, alive, colours, facing)."""
     for i in range(FLOCK_LEN):

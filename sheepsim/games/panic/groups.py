@@ -5,8 +5,6 @@ Routes are rows ``[direction, steps, slide direction or NO_SLIDE, group mask]``;
 :func:`regroup_routes` for the rulebook's orthogonal/diagonal choice and fallbacks.
 """
 
-import numba as nb
-
 from sheepsim.games.panic.flockops import _BIG, DC, DR, alive_mask, projection
 from sheepsim.games.panic.layout import (
     FACE_DIAG,
@@ -17,10 +15,11 @@ from sheepsim.games.panic.layout import (
     ST_COL,
     ST_ROW,
 )
+from sheepsim.jit import njit
 
 
 # ----------------------------------------------------------------------- groups
-@nb.njit(cache=True)
+@njit
 def component(st, s, within):
     """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``."""
     comp = 1 << s
@@ -40,7 +39,7 @@ def component(st, s, within):
     return comp
 
 
-@nb.njit(cache=True)
+@njit
 def lowest_bit(m):
     for s in range(N_SHEEP):
         if (m >> s) & 1:
@@ -48,7 +47,7 @@ def lowest_bit(m):
     return -1
 
 
-@nb.njit(cache=True)
+@njit
 def popcount(m):
     n = 0
     while m:
@@ -57,7 +56,7 @@ def popcount(m):
     return n
 
 
-@nb.njit(cache=True)
+@njit
 def is_connected(st):
     """Are all live sheep orthogonally connected (an empty flock counts as connected)?"""
     alive = alive_mask(st)
@@ -66,7 +65,7 @@ def is_connected(st):
     return component(st, lowest_bit(alive), alive) == alive
 
 
-@nb.njit(cache=True)
+@njit
 def smallest_groups(st, opts):
     """Write the smallest groups as ``[mask, size, 0, 0]`` rows; return their number
     (0 if the flock is connected)."""
@@ -95,7 +94,7 @@ def smallest_groups(st, opts):
     return keep
 
 
-@nb.njit(cache=True)
+@njit
 def group_overlaps(st, mask, tr, tc):
     """Would the group ``mask`` shifted by ``(tr, tc)`` land on another sheep?"""
     for a in range(N_SHEEP):
@@ -109,7 +108,7 @@ def group_overlaps(st, mask, tr, tc):
     return False
 
 
-@nb.njit(cache=True)
+@njit
 def group_touches(st, mask, tr, tc, diagonal):
     """Would the shifted group touch another sheep on a side (or, with ``diagonal``,
     only by a corner)?"""
@@ -129,7 +128,7 @@ def group_touches(st, mask, tr, tc, diagonal):
     return False
 
 
-@nb.njit(cache=True)
+@njit
 def route_steps(st, mask, d):
     """Most steps along ``d`` after which the group could still touch the rest: beyond
     that its nearest cell is past the rest's furthest cell along ``d``."""
@@ -148,7 +147,7 @@ def route_steps(st, mask, d):
     return max(0, min(k, MAX_ROUTE_STEPS))
 
 
-@nb.njit(cache=True)
+@njit
 def _route(opts, n, d, steps, slide, mask):
     opts[n, 0] = d
     opts[n, 1] = steps
@@ -157,7 +156,7 @@ def _route(opts, n, d, steps, slide, mask):
     return n + 1
 
 
-@nb.njit(cache=True)
+@njit
 def _ortho_routes(st, mask, opts, n):
     for d in range(0, 8, 2):
         for k in range(1, route_steps(st, mask, d) + 1):
@@ -169,7 +168,7 @@ def _ortho_routes(st, mask, opts, n):
     return n
 
 
-@nb.njit(cache=True)
+@njit
 def _diag_routes(st, mask, opts, n):
     for d in range(1, 8, 2):
         for k in range(1, route_steps(st, mask, d) + 1):
@@ -190,7 +189,7 @@ def _diag_routes(st, mask, opts, n):
     return n
 
 
-@nb.njit(cache=True)
+@njit
 def contact_slides(st, mask, opts):
     """One-cell orthogonal slides that attach a group touching the flock by a corner."""
     n = 0
@@ -203,7 +202,7 @@ def contact_slides(st, mask, opts):
     return n
 
 
-@nb.njit(cache=True)
+@njit
 def _distance(st, mask, tr, tc):
     best = _BIG
     for a in range(N_SHEEP):
@@ -216,7 +215,7 @@ def _distance(st, mask, tr, tc):
     return best
 
 
-@nb.njit(cache=True)
+@njit
 def regroup_routes(st, mask, face, opts):
     """Routes ``[direction, steps, slide, mask]`` that bring the group ``mask`` back to
     the flock for a regroup die ``face``. "X" falls back to "+" when no diagonal route
@@ -240,7 +239,7 @@ def regroup_routes(st, mask, face, opts):
     return n
 
 
-@nb.njit(cache=True)
+@njit
 def move_group(st, d, steps, slide, mask):
     """Apply a route row: shift the group ``steps`` cells along ``d`` then slide."""
     tr = steps * DR[d]

@@ -13,11 +13,6 @@ Grid coordinates: ``row`` grows downwards, ``col`` to the right, both unbounded
 (positions, not array indices: the flock never hits an edge and never needs re-centring).
 """
 
-from sheepsim.jit import refresh_numba_cache
-
-# Before any kernel of this package loads from numba's cache (see the function).
-refresh_numba_cache(__file__)
-
 
 # --------------------------------------------------------------------------- colours
 BLUE, GREEN, RED, YELLOW, BLACK = range(5)

@@ -79,6 +79,11 @@ class PanicRules:
     menu: tuple[Tile, ...]
     tracks: dict[int, Track] = field(default_factory=dict)
 
+
+    @property
+    def source(self) -> str:
+        """The rules file read (the same field as every game's rules)."""
+        return self.name
     def check_players(self, n_players) -> int:
         if n_players == 2:
             raise SheepsimError("the 2-player variant is not supported yet (use 3 or 4 players)")

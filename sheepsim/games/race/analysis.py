@@ -440,49 +440,6 @@ def first_player_table(res: GameResults, alpha: float = 0.05) -> pd.DataFrame:
         "games": n})
 
 
-def compare_table(acc, games: int, a: str, b: str, field: str, seat: int) -> pd.DataFrame:
-    """Head-to-head of two policies for one seat on common random numbers.
-
-    ``acc`` the merged integer totals of :func:`compare_chunk_fn` (wins of a, wins of b,
-    games only a won, games only b won, score sum and sum of squares of a and of b, sum
-    and sum of squares of the paired score difference); ``a``/``b`` the focal seat's
-    policies ("bet,pace"), ``field`` the other seats'. Two rows, ``metric`` =
-    ``win_rate`` and ``mean_score``; columns ``a``,
-    ``a_lo``, ``a_hi``, ``b``, ``b_lo``, ``b_hi`` (Wilson for win rates, normal for
-    scores), ``diff`` = a - b with its paired normal interval ``diff_lo``/``diff_hi`` and
-    ``diff_se``, ``pvalue`` (win rate: exact McNemar test on the games only one of the two
-    won; score: paired z test), ``policy_a``, ``policy_b``, ``field``, ``seat``, ``games``.
-    """
-    from scipy import stats as st
-
-    from sheepsim.stats import mcnemar_p, paired_difference_from_sums
-
-    (wins_a, wins_b, a_only, b_only, sum_a, sq_a, sum_b, sq_b, sum_d, sq_d) = (int(x) for x in acc)
-    n = games
-    rows = []
-    wlo_a, whi_a = wilson_interval(wins_a, n)
-    wlo_b, whi_b = wilson_interval(wins_b, n)
-    # per game the win difference is +1 (a_only), -1 (b_only) or 0
-    dw = paired_difference_from_sums(a_only - b_only, a_only + b_only, n)
-    rows.append({"metric": "win_rate", "a": wins_a / n, "a_lo": float(wlo_a), "a_hi": float(whi_a),
-                 "b": wins_b / n, "b_lo": float(wlo_b), "b_hi": float(whi_b), "diff": dw["diff"],
-                 "diff_lo": dw["lo"], "diff_hi": dw["hi"], "diff_se": dw["stderr"],
-                 "pvalue": mcnemar_p(a_only, b_only)})
-    ma, mlo_a, mhi_a, _ = mean_interval(sum_a, sq_a, n)
-    mb, mlo_b, mhi_b, _ = mean_interval(sum_b, sq_b, n)
-    ds = paired_difference_from_sums(sum_d, sq_d, n)
-    if ds["stderr"] > 0:
-        p_score = float(2 * st.norm.sf(abs(ds["diff"]) / ds["stderr"]))
-    else:
-        p_score = 1.0 if ds["diff"] == 0 else 0.0
-    rows.append({"metric": "mean_score", "a": float(ma), "a_lo": float(mlo_a), "a_hi": float(mhi_a),
-                 "b": float(mb), "b_lo": float(mlo_b), "b_hi": float(mhi_b), "diff": ds["diff"],
-                 "diff_lo": ds["lo"], "diff_hi": ds["hi"], "diff_se": ds["stderr"], "pvalue": p_score})
-    df = pd.DataFrame(rows)
-    df["policy_a"], df["policy_b"], df["field"], df["seat"], df["games"] = a, b, field, seat, n
-    return df
-
-
 def seat_table(res: GameResults) -> pd.DataFrame:
     """Per seat: policies, ``wins``, ``win_rate`` with Wilson interval, mean score with a
     normal 95% interval."""

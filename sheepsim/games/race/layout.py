@@ -15,11 +15,6 @@ Policies (built-in and user-written) receive the race as two int64 arrays:
 Everything in them is public at the table. Importing this module compiles nothing.
 """
 
-from sheepsim.jit import refresh_numba_cache
-
-# Before any kernel of this package loads from numba's cache (see the function).
-refresh_numba_cache(__file__)
-
 
 # board columns
 POS, RED, BLUE, WHITE, STATUS, TROT, GALLOP, PLACE = range(8)
