@@ -19,10 +19,9 @@ def test_cubes_positions_and_termination(lanes, data):
     cards and supply, red and white never increase, positions never decrease, and the
     race ends (each turn either moves a sheep or adds a cube, so it cannot cycle)."""
     stage = data.draw(st.sampled_from([L.SEMIFINAL, L.FINAL]))
-    board = np.zeros((6, L.N_BOARD), np.int64)
-    race = np.zeros(L.N_RACE, np.int64)
-    engine.setup_race(board, race, RULES.card_table(), np.array(lanes[:6]), 20, 16, 3, stage,
-                      int(RULES.supply[1]))
+    table = engine.new_table()
+    board, race = table.board, table.race
+    engine.setup_race(table, RULES.kernel_rules(), np.array(lanes[:6]), stage)
     blue_total = board[:, L.BLUE].sum() + race[L.SUPPLY_BLUE]
     assert blue_total == RULES.supply[1]
     legal = np.zeros(L.N_OPTIONS, np.bool_)
@@ -75,14 +74,12 @@ def test_common_random_numbers_same_dice_for_different_policies():
     shift the dice of one that does not."""
     from sheepsim.games.race.kernels import BUILTIN
 
-    rules = RULES
-    faces, nfaces = rules.dice_arrays("semifinal")
     logs = []
     for pid in (0, 1):  # greedy, random
         log = np.zeros((500, engine.N_LOG), np.int64)
         board = np.zeros((6, L.N_BOARD), np.int64)
-        BUILTIN.trace_race(3, 17, rules.card_table(), np.arange(6), 20, 16, 3, 0, 19, faces,
-                           nfaces, pid, log, board)
+        BUILTIN.trace_race(3, 17, RULES.kernel_rules(), np.arange(6), L.SEMIFINAL, pid, log,
+                           board)
         logs.append(log)
     n = min((logs[0][:, 0] > 0).sum(), (logs[1][:, 0] > 0).sum())
     assert np.array_equal(logs[0][:n, engine.LOG_TOTAL], logs[1][:n, engine.LOG_TOTAL])

@@ -20,7 +20,8 @@ def _legal(board, race, lane):
 
 
 def _choose(pid, board, race, lane, seen=NO_BETS):
-    return P.choose_pace(pid, lane, board, race, seen, _legal(board, race, lane), new_streams())
+    return P.choose_pace(pid, lane, board, race, seen, _legal(board, race, lane),
+                         P.policy_stream(new_streams()))
 
 
 def test_greedy_crosses_with_the_first_option_in_the_crossing_order():
@@ -56,7 +57,7 @@ def test_random_pace_only_picks_legal_options_uniformly():
     from sheepsim import rng
 
     rng.seed_streams(streams, 7, 0)
-    picks = [P.choose_pace(P.RANDOM_PACE, 0, board, race, NO_BETS, legal, streams)
+    picks = [P.choose_pace(P.RANDOM_PACE, 0, board, race, NO_BETS, legal, P.policy_stream(streams))
              for _ in range(5000)]
     counts = np.bincount(picks, minlength=L.N_OPTIONS)
     assert set(np.flatnonzero(counts)) == set(np.flatnonzero(legal))
@@ -96,7 +97,8 @@ def _bets(pid, kind, odds, taken=None, my_open=-1):
     bonus = np.array([1, 3], dtype=np.int64)
     taken = np.zeros(6, dtype=np.bool_) if taken is None else taken
     out = np.full(2, -1, dtype=np.int64)
-    P.choose_bets(pid, kind, odds, payoffs, bonus, taken, my_open, out, new_streams())
+    P.choose_bets(pid, kind, odds, payoffs, bonus, taken, my_open, out,
+                  P.policy_stream(new_streams()))
     return out.tolist()
 
 
