@@ -97,7 +97,7 @@ def test_open_bets_are_unique_and_hidden_bets_may_repeat_them():
     taken = np.zeros(6, dtype=np.bool_)
     pick = np.zeros(2, dtype=np.int64)
     rules = load_rules().kernel_rules()._replace(payoffs=PAYOFFS, bonus=BONUS)
-    seats = L.Seats(np.zeros(n, dtype=np.int64), bets, rival_open)
+    seats = L.Seats(bets, rival_open)
     bet_round = L.BetRound(open_lane, taken, pick)
     rand = P.policy_stream(new_streams())
     engine.place_bets(bet_ids, L.BET_OPEN, 2, odds, rules, seats, bet_round, rand)

@@ -66,7 +66,7 @@ from sheepsim.games.race.layout import (
     Seats,
     Table,
 )
-from sheepsim.games.race.policies import choose_bets, choose_pace, distance
+from sheepsim.games.race.policies import choose_bets, choose_pace, distance, greedy
 from sheepsim.jit import njit
 
 #: Safety net for variant files: a race still running after this many turns is an error.
@@ -326,18 +326,21 @@ def log_turn(row, turn, player, total, lane, reason, option, board, supply):
 
 
 @njit
-def run_race(table, dice, streams, rand, seats, first_player, log):
+def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log):
     """Play a set-up race to its end; return the number of turns.
 
     ``dice`` ``(faces, nfaces)``; ``streams`` the game's streams (dice are drawn from
-    its DICE row); ``rand`` the policy stream, all a pace policy gets; ``seats``
-    (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
-    ``first_player``; ``log`` ``(rows, N_LOG)`` receives one row per turn while rows
+    its DICE row); ``rand`` the policy stream, all a pace policy gets; ``pace_ids``
+    ``(n_players,)`` pace policy per seat, or None when every seat plays ``greedy``:
+    numba then compiles this function without the policy dispatch (it prunes the
+    ``is None`` branches by type), which is about 10% faster and compiles only greedy.
+    ``seats`` (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
+    ``first_player``. ``log`` ``(rows, N_LOG)`` receives one row per turn while rows
     last (0 rows: no trace).
     """
     board, race, seen, legal = table
     faces, nfaces = dice
-    n_players = seats.pace_ids.shape[0]
+    n_players = seats.bets.shape[0]
     need = places_needed(race)
     track, ez_first = race[TRACK], race[EZ_FIRST]
     supply, n_placed, n_running = race[SUPPLY_BLUE], race[N_PLACED], race[N_RUNNING]
@@ -354,7 +357,10 @@ def run_race(table, dice, streams, rand, seats, first_player, log):
         race[TURN] = turn
         race[N_RUNNING] = n_running
         legal_options(board, race, lane, legal)
-        option = choose_pace(seats.pace_ids[player], lane, board, race, seen, legal, rand)
+        if pace_ids is None:
+            option = greedy(lane, board, race, seen, legal, rand)
+        else:
+            option = choose_pace(pace_ids[player], lane, board, race, seen, legal, rand)
         if option < 0 or option >= N_OPTIONS or not legal[option]:
             raise ValueError("pace policy returned an illegal option")
         supply, outcome = move_sheep(board, lane, option, supply, track, ez_first)
@@ -518,7 +524,8 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
     """Play one whole game; returns ``(winner seat, first player of semifinal 1)``.
 
     ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
-    ``bet_ids``/``pace_ids`` ``(n_players,)``; ``rand`` the policy stream. Fills
+    ``bet_ids`` ``(n_players,)``; ``pace_ids`` ``(n_players,)`` or None (all ``greedy``,
+    see :func:`run_race`); ``rand`` the policy stream. Fills
     ``scores`` ``(n_players,)``, ``turns`` ``(3,)`` per race and ``race_cards``
     ``(3, 3)``: card of 1st-3rd per race (final: 1st only, -1 elsewhere).
     """
@@ -526,7 +533,7 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
     first = deal(streams, scratch, n)
     counter = n
     scores[:] = 0
-    seats = Seats(pace_ids, scratch.bets, scratch.rival_open)
+    seats = Seats(scratch.bets, scratch.rival_open)
     lane_cards, places = scratch.lane_cards, scratch.places
     start = first
     for r in range(3):
@@ -538,8 +545,8 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
         race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
         bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand)
         setup_race(scratch.table, rules, lane_cards, stage)
-        turns[r] = run_race(scratch.table, stage_dice(rules, stage), streams, rand, seats,
-                            start, scratch.log)
+        turns[r] = run_race(scratch.table, stage_dice(rules, stage), streams, rand, pace_ids,
+                            seats, start, scratch.log)
         placed_lanes(scratch.table.board, places)
         for k in range(3):
             race_cards[r, k] = lane_cards[places[k]] if places[k] >= 0 else -1

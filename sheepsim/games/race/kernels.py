@@ -36,10 +36,11 @@ from sheepsim.jit import njit, rebind
 
 
 @njit
-def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_id, out):
-    """Simulate ``count`` single races of one stage with pace policy ``pace_id``.
+def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_ids, out):
+    """Simulate ``count`` single races of one stage with one pace policy.
 
-    ``rules`` a ``KernelRules`` record; ``lane_cards`` ``(6,)`` card per lane, or with
+    ``rules`` a ``KernelRules`` record; ``pace_ids`` ``(1,)`` the policy id, or None for
+    ``greedy`` (see :func:`engine.run_race`); ``lane_cards`` ``(6,)`` card per lane, or with
     ``random_deal`` six cards drawn from the deck for every race (the DEAL stream).
     Adds to ``out`` = ``(joint, card_place, turns)``: ``joint`` ``(216,)`` counts of
     (1st, 2nd, 3rd) lanes as ``36*a + 6*b + c`` (semifinal only); ``card_place``
@@ -51,21 +52,24 @@ def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     rand = streams[rng.POLICY:rng.POLICY + 1]
     table = new_table()
     no_bets = np.zeros((1, 6), dtype=np.int64)
-    seats = Seats(np.full(1, pace_id, dtype=np.int64), no_bets, no_bets)
+    seats = Seats(no_bets, no_bets)
     no_log = np.zeros((0, N_LOG), dtype=np.int64)
     dice = stage_dice(rules, stage)
     deck = np.arange(n_cards)
     lanes = lane_cards.copy()
     places = np.empty(3, dtype=np.int64)
     for g in range(start, start + count):
-        rng.seed_streams(streams, seed, g)
+        # only the streams a race draws from (the others are independent of them)
+        rng.seed_stream(streams, rng.DICE, seed, g)
+        rng.seed_stream(streams, rng.POLICY, seed, g)
         if random_deal:
+            rng.seed_stream(streams, rng.DEAL, seed, g)
             for i in range(n_cards):
                 deck[i] = i
             rng.shuffle(streams, rng.DEAL, deck)
             lanes[:] = deck[:6]
         setup_race(table, rules, lanes, stage)
-        turns[0] += run_race(table, dice, streams, rand, seats, 0, no_log)
+        turns[0] += run_race(table, dice, streams, rand, pace_ids, seats, 0, no_log)
         placed_lanes(table.board, places)
         for k in range(3):
             if places[k] >= 0:
@@ -79,7 +83,8 @@ def game_chunk(seed, start, rules, card_odds, bet_ids, pace_ids, rows):
     """Simulate whole games ``start .. start+count-1``, ``count = rows[0].shape[0]``.
 
     ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
-    ``bet_ids``/``pace_ids`` ``(n_players,)``. Fills the per-game ``rows`` =
+    ``bet_ids`` ``(n_players,)``; ``pace_ids`` ``(n_players,)`` or None (every seat
+    ``greedy``). Fills the per-game ``rows`` =
     ``(scores (count, n_players), winner (count,), first (count,), turns (count, 3),
     race_cards (count, 3, 3))`` (see :func:`engine.run_game`)."""
     scores, winner, first, turns, race_cards = rows
@@ -100,10 +105,10 @@ def trace_race(seed, game, rules, lane_cards, stage, pace_id, log, board):
     rng.seed_streams(streams, seed, game)
     table = new_table()
     no_bets = np.zeros((1, 6), dtype=np.int64)
-    seats = Seats(np.full(1, pace_id, dtype=np.int64), no_bets, no_bets)
     setup_race(table, rules, lane_cards, stage)
     turns = run_race(table, stage_dice(rules, stage), streams,
-                     streams[rng.POLICY:rng.POLICY + 1], seats, 0, log)
+                     streams[rng.POLICY:rng.POLICY + 1], np.full(1, pace_id, dtype=np.int64),
+                     Seats(no_bets, no_bets), 0, log)
     board[:, :] = table.board
     return turns
 
@@ -155,6 +160,12 @@ def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
         bets = _chain_bets(bets, fn, policies.N_BET_POLICIES + k)
     swap = {policies.choose_pace: pace, policies.choose_bets: bets}
     return Kernels(**{name: rebind(kernel, swap) for name, kernel in vars(BUILTIN).items()})
+
+
+def kernel_pace_ids(pace_ids: np.ndarray):
+    """What the kernels take for these seats' pace ids: None when every seat plays
+    ``greedy`` (the kernels are then compiled without the policy dispatch)."""
+    return None if (np.asarray(pace_ids) == policies.GREEDY).all() else pace_ids
 
 
 def empty_race_counts(n_cards: int):

@@ -17,7 +17,7 @@ Everything in them is public at the table. Importing this module compiles nothin
 The kernels pass their state as a few named records (namedtuples of arrays and ints,
 which numba compiles to plain structs): :class:`KernelRules` (the rules file, built once
 per file by :meth:`RaceRules.kernel_rules`), :class:`Table` (what a pace policy sees),
-:class:`Seats` (each seat's pace policy and bets) and :class:`BetRound` (betting scratch).
+:class:`Seats` (each seat's bets) and :class:`BetRound` (betting scratch).
 """
 
 from collections import namedtuple
@@ -71,9 +71,9 @@ KernelRules = namedtuple("KernelRules", [
 #: One race as a pace policy sees it: ``board`` ``(6, N_BOARD)``, ``race`` ``(N_RACE,)``,
 #: ``seen`` ``(2, 6)`` (the active seat's bets) int64 and ``legal`` ``(N_OPTIONS,)`` bool.
 Table = namedtuple("Table", ["board", "race", "seen", "legal"])
-#: Per seat ``(n_players, ...)`` int64: ``pace_ids`` ``(n,)`` pace policy ids, ``bets``
-#: ``(n, 6)`` 1 where the seat bet this race, ``rival_open`` ``(n, 6)`` rivals' open bets.
-Seats = namedtuple("Seats", ["pace_ids", "bets", "rival_open"])
+#: The bets of each seat ``(n_players, 6)`` int64: ``bets`` 1 where the seat bet this
+#: race, ``rival_open`` its rivals' open bets per lane.
+Seats = namedtuple("Seats", ["bets", "rival_open"])
 #: Betting scratch of one race: ``open_lane`` ``(n,)`` each seat's open bet (-1 before),
 #: ``taken`` ``(6,)`` bool lanes bet openly, ``pick`` ``(2,)`` a bet policy's answer.
 BetRound = namedtuple("BetRound", ["open_lane", "taken", "pick"])

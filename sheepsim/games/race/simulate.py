@@ -164,11 +164,11 @@ def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "gr
     lanes_arr = lane_cards_ if lane_cards_ is not None else np.arange(N_LANES, dtype=np.int64)
 
     def run_chunk(start, count):
-        from sheepsim.games.race.kernels import empty_race_counts
+        from sheepsim.games.race.kernels import empty_race_counts, kernel_pace_ids
 
         out = empty_race_counts(len(rules.cards))
         _call(k.race_chunk, seed, start, count, kernel_rules, lanes_arr, random_deal, stage_id,
-              int(pol.pace_ids[0]), out)
+              kernel_pace_ids(pol.pace_ids), out)
         return list(out)
 
     return RaceJob(rules, stage, pol.pace_names[0], seed, lane_cards_, run_chunk)
@@ -279,8 +279,10 @@ def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
     first = np.zeros(count, dtype=np.int64)
     turns = np.zeros((count, 3), dtype=np.int64)
     race_cards = np.zeros((count, 3, 3), dtype=np.int64)
+    from sheepsim.games.race.kernels import kernel_pace_ids
+
     _call(pol.kernels().game_chunk, seed, start, rules.kernel_rules(), odds_tables(rules),
-          pol.bet_ids, pol.pace_ids, (scores, winner, first, turns, race_cards))
+          pol.bet_ids, kernel_pace_ids(pol.pace_ids), (scores, winner, first, turns, race_cards))
     return scores, winner, first, turns, race_cards
 
 
