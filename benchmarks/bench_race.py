@@ -5,7 +5,9 @@ ratios; the numbers in benchmarks/README.md come from this script. Single-thread
 figures (this machine's 2 vCPUs give about one core of throughput). The C reference
 (``c/race_ref.c``) is compiled with ``cc -O2`` when a compiler is present (skipped with
 a message when not), checked to give the engine's placings and turns, then timed in
-the same run as the engine.
+the same run as the engine. Rates are per CPU second of the process (its CPU time, not
+the wall clock), so that load from other processes on a shared machine does not enter;
+the C program reports its own CPU time the same way.
 """
 
 from __future__ import annotations
@@ -69,49 +71,55 @@ def build_c_reference(workdir: str) -> str | None:
 
 
 def run_c(exe, rules, seed, first, n):
-    """``(joint (216,), total turns, seconds of the simulation loop)`` from the C program."""
+    """``(joint (216,), total turns, CPU seconds of the simulation loop)`` from C."""
     out = subprocess.run([exe, *_c_args(rules, seed, first, n)], check=True,
                          capture_output=True, text=True).stdout.split("\n")
-    return np.array(out[0].split(), dtype=np.int64), int(out[1]), float(out[2])
+    return np.array(out[0].split(), dtype=np.int64), int(out[1]), float(out[3])
 
 
 def check_c_same_races(exe, rules, n=20_000):
     """The C reference must give exactly the engine's (1st, 2nd, 3rd) counts and turns."""
-    joint, turns, _ = run_c(exe, rules, 5, 1000, n)
-    eng = race_counts(rules, STANDARD_LANES, games=n, seed=5, first_game=1000, progress=False)
+    joint, turns, _ = run_c(exe, rules, 5, 0, n)
+    eng = race_counts(rules, STANDARD_LANES, games=n, seed=5, progress=False)
     assert np.array_equal(joint, eng.joint) and turns == eng.turns, "C reference differs"
 
 
 def time_engine_races(rules, n):
     race_counts(rules, STANDARD_LANES, games=1000, seed=0, progress=False)  # compile/load
-    t = time.perf_counter()
+    t = time.process_time()
     c = race_counts(rules, STANDARD_LANES, games=n, seed=1, threads=1, progress=False)
-    dt = time.perf_counter() - t
+    dt = time.process_time() - t
     return n / dt, c.turns / n
 
 
 def time_python_races(rules, n):
     cards = rules.card_table()[rules.lanes(STANDARD_LANES)].tolist()
-    t = time.perf_counter()
+    t = time.process_time()
     for g in range(n):
         run_semifinal(cards, seed=1, game=g)
-    return n / (time.perf_counter() - t)
+    return n / (time.process_time() - t)
 
 
 def time_games(rules, n):
     play_games(rules, 4, "ev", "greedy", games=500, seed=0, progress=False)
-    t = time.perf_counter()
+    t = time.process_time()
     play_games(rules, 4, "ev", "greedy", games=n, seed=1, threads=1, progress=False)
-    return n / (time.perf_counter() - t)
+    return n / (time.process_time() - t)
 
 
-def startup(cache_dir: str) -> float:
-    """Wall time of a fresh process running a small ``race odds`` with this cache dir."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+def startup(cache_dir: str) -> tuple[float, float]:
+    """``(wall, CPU)`` seconds of a fresh process running ``race odds --games 100000``
+    with this kernel cache directory (CPU: user + system time of the child)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, SHEEPSIM_CACHE_DIR=cache_dir)
+    before = os.times()
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "sheepsim", "race", "odds", "--games", "1000",
+    subprocess.run([sys.executable, "-m", "sheepsim", "race", "odds", "--games", "100000",
                     "--quiet", "--format", "csv"], check=True, env=env, capture_output=True)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + \
+        (after.children_system - before.children_system)
+    return wall, cpu
 
 
 def peak_rss_mb(n: int) -> float:
@@ -156,8 +164,8 @@ def main():
     res["games_per_s_4p"] = time_games(rules, args.games)
     if not args.quick:
         with tempfile.TemporaryDirectory() as cache:
-            res["startup_cold_cache_s"] = startup(cache)
-            res["startup_warm_cache_s"] = startup(cache)
+            res["startup_cold_cache_wall_s"], res["startup_cold_cache_cpu_s"] = startup(cache)
+            res["startup_warm_cache_wall_s"], res["startup_warm_cache_cpu_s"] = startup(cache)
         res["peak_rss_mb_1e6_races"] = peak_rss_mb(1_000_000)
         res["peak_rss_mb_1e7_races"] = peak_rss_mb(10_000_000)
     for k, v in res.items():
