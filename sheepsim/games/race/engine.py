@@ -38,6 +38,7 @@ from sheepsim.games.race.layout import (
     MAX_CUBES,
     MY_BETS,
     N_BOARD,
+    N_LANES,
     N_OPTIONS,
     N_PLACED,
     N_RACE,
@@ -83,20 +84,20 @@ MOVED, CROSSED, TIRED = range(3)
 @njit
 def new_table():
     """An empty :class:`~sheepsim.games.race.layout.Table` (board, race, seen, legal)."""
-    return Table(np.zeros((6, N_BOARD), dtype=np.int64), np.zeros(N_RACE, dtype=np.int64),
-                 np.zeros((2, 6), dtype=np.int64), np.zeros(N_OPTIONS, dtype=np.bool_))
+    return Table(np.zeros((N_LANES, N_BOARD), dtype=np.int64), np.zeros(N_RACE, dtype=np.int64),
+                 np.zeros((2, N_LANES), dtype=np.int64), np.zeros(N_OPTIONS, dtype=np.bool_))
 
 
 @njit
 def new_game_scratch(n_cards, n_players):
     """A :class:`~sheepsim.games.race.layout.GameScratch` for games of ``n_players``."""
-    bet_round = BetRound(np.full(n_players, -1, dtype=np.int64), np.zeros(6, dtype=np.bool_),
-                         np.zeros(2, dtype=np.int64))
+    bet_round = BetRound(np.full(n_players, -1, dtype=np.int64),
+                         np.zeros(N_LANES, dtype=np.bool_), np.zeros(2, dtype=np.int64))
     return GameScratch(new_table(), np.arange(n_cards), np.zeros(n_players, dtype=np.int64),
-                       np.zeros(6, dtype=np.int64), np.zeros(6, dtype=np.int64),
-                       np.zeros((6, 3), dtype=np.float64),
-                       np.zeros((n_players, 6), dtype=np.int64),
-                       np.zeros((n_players, 6), dtype=np.int64), bet_round,
+                       np.zeros(N_LANES, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
+                       np.zeros((N_LANES, 3), dtype=np.float64),
+                       np.zeros((n_players, N_LANES), dtype=np.int64),
+                       np.zeros((n_players, N_LANES), dtype=np.int64), bet_round,
                        np.zeros(3, dtype=np.int64), np.zeros((0, N_LOG), dtype=np.int64))
 
 
@@ -115,7 +116,7 @@ def setup_race(table, rules, lane_cards, stage):
     (card index per lane); the supply holds the blue cubes the cards do not."""
     board, race = table.board, table.race
     blue_on_cards = 0
-    for lane in range(6):
+    for lane in range(N_LANES):
         c = lane_cards[lane]
         board[lane, POS] = 0
         board[lane, RED] = rules.cards[c, 0]
@@ -230,7 +231,7 @@ def apply_option(board, race, lane, option):
 def lazy_sheep(board):
     """Running sheep furthest from the Finish Line; ties to the highest lane; -1 if none."""
     best = -1
-    for lane in range(6):
+    for lane in range(N_LANES):
         if board[lane, STATUS] == RUNNING and (best < 0 or board[lane, POS] <= board[best, POS]):
             best = lane
     return best
@@ -269,7 +270,7 @@ def is_over(board, need, n_placed, n_running, supply):
     # With no blue cube in the supply (possible only in variants), a running sheep that
     # is empty outside the End Zone can only rest and recovers nothing: if every running
     # sheep is like that, nothing can move again.
-    for lane in range(6):
+    for lane in range(N_LANES):
         if board[lane, STATUS] == RUNNING and \
                 board[lane, RED] + board[lane, BLUE] + board[lane, WHITE] > 0:
             return False
@@ -294,7 +295,7 @@ def place_remaining(board, race):
     Line, ties to the lowest lane (exhausted sheep; running ones only in a stalemate)."""
     while race[N_PLACED] < places_needed(race):
         best = -1
-        for lane in range(6):
+        for lane in range(N_LANES):
             if board[lane, PLACE] == 0 and (best < 0 or board[lane, POS] > board[best, POS]):
                 best = lane
         race[N_PLACED] += 1
@@ -304,7 +305,7 @@ def place_remaining(board, race):
 @njit(inline="always")
 def show_bets(seats, player, seen):
     """The active seat's own bets and its rivals' open bets, for its pace policy."""
-    for lane in range(6):
+    for lane in range(N_LANES):
         seen[MY_BETS, lane] = seats.bets[player, lane]
         seen[RIVAL_OPEN, lane] = seats.rival_open[player, lane]
 
@@ -384,7 +385,7 @@ def placed_lanes(board, places):
     """``places[k]`` = lane that finished k+1-th (-1 if that place was not awarded)."""
     for k in range(places.shape[0]):
         places[k] = -1
-    for lane in range(6):
+    for lane in range(N_LANES):
         p = board[lane, PLACE]
         if 1 <= p <= places.shape[0]:
             places[p - 1] = lane
@@ -416,12 +417,12 @@ def race_odds(card_odds, lane_cards, stage, odds):
     n_places = 1 if stage == FINAL else 3
     for k in range(3):
         tot = 0.0
-        for lane in range(6):
+        for lane in range(N_LANES):
             v = card_odds[lane_cards[lane], lane, k] if k < n_places else 0.0
             odds[lane, k] = v
             tot += v
         if tot > 0:
-            for lane in range(6):
+            for lane in range(N_LANES):
                 odds[lane, k] /= tot
 
 
@@ -437,7 +438,7 @@ def score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter
         p = (start + i) % n
         points = 0
         placed = 0
-        for lane in range(6):
+        for lane in range(N_LANES):
             place = board[lane, PLACE]
             if bets[p, lane] == 0 or place == 0:
                 continue
@@ -541,7 +542,7 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
         if stage == FINAL:
             lane_cards[:] = scratch.final_cards
         else:
-            lane_cards[:] = scratch.deck[6 * r: 6 * r + 6]
+            lane_cards[:] = scratch.deck[N_LANES * r: N_LANES * (r + 1)]
         race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
         bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand)
         setup_race(scratch.table, rules, lane_cards, stage)

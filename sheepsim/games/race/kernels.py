@@ -31,7 +31,7 @@ from sheepsim.games.race.engine import (
     setup_race,
     stage_dice,
 )
-from sheepsim.games.race.layout import Seats
+from sheepsim.games.race.layout import N_JOINT, N_LANES, Seats
 from sheepsim.jit import njit, rebind
 
 
@@ -42,7 +42,7 @@ def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     ``rules`` a ``KernelRules`` record; ``pace_ids`` ``(1,)`` the policy id, or None for
     ``greedy`` (see :func:`engine.run_race`); ``lane_cards`` ``(6,)`` card per lane, or with
     ``random_deal`` six cards drawn from the deck for every race (the DEAL stream).
-    Adds to ``out`` = ``(joint, card_place, turns)``: ``joint`` ``(216,)`` counts of
+    Adds to ``out`` = ``(joint, card_place, turns)``: ``joint`` ``(N_JOINT,)`` counts of
     (1st, 2nd, 3rd) lanes as ``36*a + 6*b + c`` (semifinal only); ``card_place``
     ``(n_cards, 6, 3)`` counts of card in lane finishing 1st/2nd/3rd; ``turns`` ``(1,)``.
     """
@@ -51,7 +51,7 @@ def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
     rand = streams[rng.POLICY:rng.POLICY + 1]
     table = new_table()
-    no_bets = np.zeros((1, 6), dtype=np.int64)
+    no_bets = np.zeros((1, N_LANES), dtype=np.int64)
     seats = Seats(no_bets, no_bets)
     no_log = np.zeros((0, N_LOG), dtype=np.int64)
     dice = stage_dice(rules, stage)
@@ -75,7 +75,7 @@ def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
             if places[k] >= 0:
                 card_place[lanes[places[k]], places[k], k] += 1
         if places[2] >= 0:
-            joint[36 * places[0] + 6 * places[1] + places[2]] += 1
+            joint[N_LANES * (N_LANES * places[0] + places[1]) + places[2]] += 1
 
 
 @njit
@@ -104,7 +104,7 @@ def trace_race(seed, game, rules, lane_cards, stage, pace_id, log, board):
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
     rng.seed_streams(streams, seed, game)
     table = new_table()
-    no_bets = np.zeros((1, 6), dtype=np.int64)
+    no_bets = np.zeros((1, N_LANES), dtype=np.int64)
     setup_race(table, rules, lane_cards, stage)
     turns = run_race(table, stage_dice(rules, stage), streams,
                      streams[rng.POLICY:rng.POLICY + 1], np.full(1, pace_id, dtype=np.int64),
@@ -169,6 +169,6 @@ def kernel_pace_ids(pace_ids: np.ndarray):
 
 
 def empty_race_counts(n_cards: int):
-    """Zeroed ``(joint (216,), card_place (n_cards, 6, 3), turns (1,))`` int64."""
-    return (np.zeros(216, dtype=np.int64), np.zeros((n_cards, 6, 3), dtype=np.int64),
+    """Zeroed ``(joint (N_JOINT,), card_place (n_cards, 6, 3), turns (1,))`` int64."""
+    return (np.zeros(N_JOINT, dtype=np.int64), np.zeros((n_cards, N_LANES, 3), dtype=np.int64),
             np.zeros(1, dtype=np.int64))
