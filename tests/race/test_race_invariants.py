@@ -83,3 +83,29 @@ def test_common_random_numbers_same_dice_for_different_policies():
         logs.append(log)
     n = min((logs[0][:, 0] > 0).sum(), (logs[1][:, 0] > 0).sum())
     assert np.array_equal(logs[0][:n, engine.LOG_TOTAL], logs[1][:n, engine.LOG_TOTAL])
+
+
+def test_greedy_without_dispatch_equals_greedy_through_the_dispatch():
+    """``pace_ids=None`` compiles the turn loop without the policy dispatch; it must play
+    exactly as the dispatch does for the greedy id (races and whole games)."""
+    from sheepsim.games.race.kernels import BUILTIN, empty_race_counts
+    from sheepsim.games.race.policies import GREEDY
+    from sheepsim.games.race.simulate import odds_tables
+
+    kr = RULES.kernel_rules()
+    counts = []
+    for pace_ids in (None, np.array([GREEDY])):
+        out = empty_race_counts(len(RULES.cards))
+        BUILTIN.race_chunk(6, 100, 3_000, kr, np.arange(6), True, L.SEMIFINAL, pace_ids, out)
+        counts.append(out)
+    for a, b in zip(*counts, strict=True):
+        assert np.array_equal(a, b)
+    assert counts[0][0].sum() == 3_000
+    rows = []
+    for pace_ids in (None, np.full(3, GREEDY)):
+        out = (np.zeros((300, 3), np.int64), np.zeros(300, np.int64), np.zeros(300, np.int64),
+               np.zeros((300, 3), np.int64), np.zeros((300, 3, 3), np.int64))
+        BUILTIN.game_chunk(6, 0, kr, odds_tables(RULES), np.array([3, 1, 0]), pace_ids, out)
+        rows.append(out)
+    for a, b in zip(*rows, strict=True):
+        assert np.array_equal(a, b)
