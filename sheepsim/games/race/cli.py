@@ -337,14 +337,10 @@ def cmd_trace(args) -> int:
     rules = load_rules(args.rules)
     lanes = lane_cards(rules, args.lanes)
     pol = resolve_policies(args.policy)
-    faces, nfaces = rules.dice_arrays(args.stage)
     log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)
     board = board_array()
-    cards = rules.card_table()
-    _call(pol.kernels().trace_race, args.seed, args.game, cards, lanes, rules.track_length,
-          rules.track_length - rules.end_zone + 1, rules.max_cubes,
-          FINAL if args.stage == "final" else SEMIFINAL, int(rules.supply[1]), faces, nfaces,
-          int(pol.pace_ids[0]), log, board)
+    _call(pol.kernels().trace_race, args.seed, args.game, rules.kernel_rules(), lanes,
+          FINAL if args.stage == "final" else SEMIFINAL, int(pol.pace_ids[0]), log, board)
     n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
     out = sys.stdout
     out.write(f"The Sheep Race trace: {args.stage}, pace policy {pol.pace_names[0]}, "
