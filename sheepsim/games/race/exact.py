@@ -133,6 +133,9 @@ def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_f
     from sheepsim.games.race.exact_kernel import solve_joint
 
     stage = "final" if race[L.STAGE] == L.FINAL else "semifinal"
+    over = finished_result(board, race)
+    if over is not None:
+        return (*distribution(over, stage), False, 1)
     graphs, binds = build_lane_graphs(board, race, pace_fn or pace_function(policy))
     if graphs.n_joint > MAX_JOINT_STATES:
         raise SheepsimError(f"the exact solver would need {graphs.n_joint:.3g} joint states "
@@ -151,6 +154,20 @@ def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_f
     return (*distribution(out, stage), binds, int(states))
 
 
+def finished_result(board, race) -> np.ndarray | None:
+    """The kernel's output ``(216,)`` for a race that is already over, else None."""
+    from sheepsim.games.race.engine import place_remaining, race_over
+
+    board, race = board.copy(), race.copy()
+    if not race_over(board, race):
+        return None
+    place_remaining(board, race)
+    lane = {int(board[i, L.PLACE]): i for i in range(6)}
+    out = np.zeros(216)
+    out[36 * lane[1] + 6 * lane.get(2, 0) + lane.get(3, 0)] = 1.0
+    return out
+
+
 def _higher_crossed_first(board) -> bool:
     fin = [lane for lane in range(6) if board[lane, L.STATUS] == L.FINISHED]
     return len(fin) == 2 and board[fin[1], L.PLACE] < board[fin[0], L.PLACE]
@@ -165,6 +182,7 @@ def distribution(out: np.ndarray, stage: str):
         p_place[:, 1] = cube.sum(axis=(0, 2))
         p_place[:, 2] = cube.sum(axis=(0, 1))
     joint = out.copy() if stage == "semifinal" else np.zeros(216)
+    p_place = np.minimum(p_place, 1.0)  # sums of many paths can round to 1 + 1e-15
     return joint, p_place[:, 0].copy(), p_place
 
 

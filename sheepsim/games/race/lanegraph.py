@@ -35,7 +35,7 @@ def own_state(fn):
     row of ``board``, on ``legal`` and on the fixed race entries (``TRACK``,
     ``EZ_FIRST``, ``MAX_CUBES``, ``STAGE``), never on other sheep, bets, the turn or
     random draws. The exact solver then accepts it (and checks the claim on every state
-    it visits). Use as ``my_pace = own_state(numba.njit(...))``."""
+    it visits). Use it as a decorator above numba's decorator."""
     fn.sheepsim_own_state = True
     return fn
 

@@ -1,0 +1,169 @@
+"""Odds of a race from any position: exact when the pace policy allows, else simulated.
+
+:func:`position_odds` returns an :class:`~sheepsim.games.race.exact.ExactOdds` (method
+``exact``) or a :class:`~sheepsim.games.race.simulate.RaceCounts` (method ``monte
+carlo``); :func:`odds_tables` turns either into the tables ``race odds``/``race ev``
+print. Exact tables have the Monte Carlo tables' columns with every interval collapsed
+to its point (``*_lo == *_hi ==`` the value, ``*_se == 0``) and no ``games``/``seed``.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+
+import numpy as np
+
+from sheepsim import runner
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race import layout as L
+from sheepsim.games.race.exact import ExactOdds, exact_reason, solve_position
+from sheepsim.games.race.position import as_position, position_arrays
+from sheepsim.games.race.rules import RaceRules
+
+
+def _rules(rules) -> RaceRules:
+    from sheepsim.games.race.simulate import _rules as load
+
+    return load(rules)
+
+
+def board_from(position, rules, *, stage=None, lanes=None):
+    """``(board, race, lane_cards, stage)`` of a validated position (any accepted form)."""
+    pos = as_position(position, stage=stage, lanes=lanes)
+    board, race, lane_cards = position_arrays(pos, rules)
+    return board, race, lane_cards, pos.stage
+
+
+def exact_from_position(position, rules=None, policy: str = "greedy", *, stage=None,
+                        lanes=None) -> ExactOdds:
+    """Exact odds from ``position`` (text, file, dict, DataFrame or :class:`Position`)."""
+    rules = _rules(rules)
+    board, race, lane_cards, stage = board_from(position, rules, stage=stage, lanes=lanes)
+    t0 = time.perf_counter()
+    joint, winner, p_place, binds, states = solve_position(board, race, rules, policy)
+    return ExactOdds(rules, stage, policy.strip(), lane_cards, joint, winner, p_place, binds,
+                     states, time.perf_counter() - t0)
+
+
+# ------------------------------------------------------------------ Monte Carlo
+@functools.lru_cache(maxsize=8)
+def continuation_kernel(user_pace: tuple = ()):
+    """``races_from`` for the built-in policies, or re-jitted with user pace policies
+    (ids past the built-ins, as in ``kernels.kernels_for``; compiled once per process)."""
+    from sheepsim.games.race import engine, policies
+    from sheepsim.games.race.position_kernel import chain_pace, races_from
+    from sheepsim.jit import rejit
+
+    if not user_pace:
+        return races_from
+    pace = policies.choose_pace
+    for k, fn in enumerate(user_pace):
+        pace = chain_pace(pace, fn, len(policies.PACE_POLICIES) + k)
+    return rejit(races_from, run_race=rejit(engine.run_race, choose_pace=pace))
+
+
+def continuation_chunk(board, race, rules: RaceRules, policy: str, seed: int, seen=None):
+    """``run_chunk(start, count) -> [joint (216,), place (6, 3), turns (1,)]`` continuing
+    the race on ``board``/``race`` with ``policy`` (``seen`` ``(2, 6)``: the bets the
+    policy sees, default none). Integer counts, mergeable by addition."""
+    from sheepsim.games.race.simulate import resolve_policies
+
+    pol = resolve_policies([policy])
+    kernel = continuation_kernel(pol.user_pace)
+    stage = "final" if race[L.STAGE] == L.FINAL else "semifinal"
+    faces, nfaces = rules.dice_arrays(stage)
+    seen = np.zeros((2, 6), np.int64) if seen is None else np.asarray(seen, np.int64)
+    board, race = board.copy(), race.copy()
+
+    def run_chunk(start, count):
+        joint = np.zeros(216, np.int64)
+        place = np.zeros((6, 3), np.int64)
+        turns = np.zeros(1, np.int64)
+        try:
+            kernel(board, race, seed, start, count, faces, nfaces, int(pol.pace_ids[0]), seen,
+                   joint, place, turns)
+        except ValueError as exc:
+            raise SheepsimError(str(exc)) from None
+        return [joint, place, turns]
+
+    return run_chunk
+
+
+def counts_from(rules, stage, policy, seed, games, lane_cards, totals):
+    """:class:`RaceCounts` from the continuation accumulators."""
+    from sheepsim.games.race.simulate import RaceCounts
+
+    joint, place, turns = totals[:3]
+    card_place = np.zeros((len(rules.cards), 6, 3), np.int64)
+    card_place[lane_cards, np.arange(6)] = place
+    return RaceCounts(rules, stage, policy, seed, games, lane_cards, joint, card_place, int(turns[0]))
+
+
+def mc_from_position(position, rules=None, policy: str = "greedy", games: int = 200_000,
+                     seed: int = 0, *, stage=None, lanes=None, progress=False):
+    """Simulated odds from ``position``: a :class:`RaceCounts`."""
+    rules = _rules(rules)
+    board, race, lane_cards, stage = board_from(position, rules, stage=stage, lanes=lanes)
+    games = runner.check_games(games)
+    seed = runner.check_seed(seed)
+    chunk = continuation_chunk(board, race, rules, policy, seed)
+    totals = runner.run_chunked(chunk, games, progress=progress, desc="races")
+    return counts_from(rules, stage, policy.strip(), seed, games, lane_cards, totals)
+
+
+def position_odds(position, rules=None, policy: str = "greedy", *, method: str = "auto",
+                  games: int = 200_000, seed: int = 0, stage=None, lanes=None):
+    """Odds from ``position``: exact if ``method`` is ``exact`` or ``auto`` and the policy
+    allows it, else Monte Carlo (``games`` races, ``seed``)."""
+    if method not in ("auto", "exact", "mc"):
+        raise SheepsimError(f"method must be auto, exact or mc, got {method!r}")
+    reason = exact_reason(policy)
+    if method == "exact" and reason:
+        raise SheepsimError(f"no exact solution: {reason}")
+    if method != "mc" and reason is None:
+        return exact_from_position(position, rules, policy, stage=stage, lanes=lanes)
+    return mc_from_position(position, rules, policy, games, seed, stage=stage, lanes=lanes)
+
+
+# ------------------------------------------------------------------ tables
+def as_counts(res: ExactOdds):
+    """The exact distribution dressed as :class:`RaceCounts` so the Monte Carlo table
+    functions compute the same columns: probabilities times ``2**50`` rounded to
+    integers (so every table value is exact to about 1e-15, far below what is printed)."""
+    from sheepsim.games.race.simulate import RaceCounts
+
+    scale = float(2 ** 50)
+    if res.stage == "semifinal":
+        joint = np.rint(res.joint * scale).astype(np.int64)
+        cube = joint.reshape(6, 6, 6)
+        place = np.stack([cube.sum(axis=(1, 2)), cube.sum(axis=(0, 2)), cube.sum(axis=(0, 1))], axis=1)
+    else:
+        joint = np.zeros(216, np.int64)
+        place = np.zeros((6, 3), np.int64)
+        place[:, 0] = np.rint(res.winner * scale).astype(np.int64)
+    card_place = np.zeros((len(res.rules.cards), 6, 3), np.int64)
+    card_place[res.lane_cards, np.arange(6)] = place
+    return RaceCounts(res.rules, res.stage, res.policy, 0, int(place[:, 0].sum()),
+                      res.lane_cards, joint, card_place, 0)
+
+
+def collapse(df):
+    """Exact tables: intervals collapse to their point, standard errors are 0."""
+    df = df.drop(columns=[c for c in ("games", "seed") if c in df.columns])
+    points = {"gap": "gap_to_best"}
+    for col in df.columns:
+        for suffix in ("_lo", "_hi"):
+            if col.endswith(suffix):
+                base = col[: -len(suffix)]
+                df[col] = df[points.get(base, base)]
+        if col.endswith("_se"):
+            df[col] = 0.0
+    return df
+
+
+def exact_tables(res: ExactOdds, builders: dict) -> dict:
+    """``{name: builder(counts)}`` over the exact distribution, collapsed."""
+    counts = as_counts(res)
+    with np.errstate(all="ignore"):
+        return {name: collapse(fn(counts)) for name, fn in builders.items()}
