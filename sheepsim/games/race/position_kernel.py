@@ -57,3 +57,29 @@ def chain_pace(previous, fn, policy_id):
         return previous(pid, lane, board, race, seen, legal, streams)
 
     return dispatch
+
+
+@nb.njit(cache=True)
+def race_outcomes(board0, race0, seed, start, dice_faces, dice_nfaces, pace_id, seen_bets,
+                  out):
+    """Like :func:`races_from`, but one outcome per race: ``out`` ``(count,)`` receives
+    ``36a + 6b + c`` for races ``start..start+count-1`` (the final: the winner ``a`` at
+    ``36a``), for paired comparisons of several starting boards on the same dice."""
+    streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
+    board = board0.copy()
+    race = race0.copy()
+    legal = np.zeros(N_OPTIONS, dtype=np.bool_)
+    seen = np.zeros((2, 6), dtype=np.int64)
+    log = np.zeros((1, N_LOG), dtype=np.int64)
+    pace_ids = np.full(1, pace_id, dtype=np.int64)
+    bets = seen_bets[0:1].copy()
+    rival = seen_bets[1:2].copy()
+    places = np.empty(3, dtype=np.int64)
+    for i in range(out.shape[0]):
+        rng.seed_streams(streams, seed, start + i)
+        board[:] = board0
+        race[:] = race0
+        run_race(board, race, dice_faces, dice_nfaces, streams, pace_ids, 0, bets, rival, seen,
+                 legal, log, False)
+        placed_lanes(board, places)
+        out[i] = 36 * places[0] + 6 * max(places[1], 0) + max(places[2], 0)

@@ -48,19 +48,20 @@ def exact_from_position(position, rules=None, policy: str = "greedy", *, stage=N
 
 # ------------------------------------------------------------------ Monte Carlo
 @functools.lru_cache(maxsize=8)
-def continuation_kernel(user_pace: tuple = ()):
-    """``races_from`` for the built-in policies, or re-jitted with user pace policies
-    (ids past the built-ins, as in ``kernels.kernels_for``; compiled once per process)."""
-    from sheepsim.games.race import engine, policies
-    from sheepsim.games.race.position_kernel import chain_pace, races_from
+def continuation_kernel(user_pace: tuple = (), name: str = "races_from"):
+    """Kernel ``name`` of ``position_kernel`` for the built-in policies, or re-jitted with
+    user pace policies (ids past the built-ins, as in ``kernels.kernels_for``; compiled
+    once per process)."""
+    from sheepsim.games.race import engine, policies, position_kernel
     from sheepsim.jit import rejit
 
+    kernel = getattr(position_kernel, name)
     if not user_pace:
-        return races_from
+        return kernel
     pace = policies.choose_pace
     for k, fn in enumerate(user_pace):
-        pace = chain_pace(pace, fn, len(policies.PACE_POLICIES) + k)
-    return rejit(races_from, run_race=rejit(engine.run_race, choose_pace=pace))
+        pace = position_kernel.chain_pace(pace, fn, len(policies.PACE_POLICIES) + k)
+    return rejit(kernel, run_race=rejit(engine.run_race, choose_pace=pace))
 
 
 def continuation_chunk(board, race, rules: RaceRules, policy: str, seed: int, seen=None):
