@@ -20,6 +20,7 @@ from sheepsim.cli import (
     positive_int,
 )
 from sheepsim.errors import SheepsimError
+from sheepsim.games.race import cli_exact
 from sheepsim.output import emit, render
 
 DEFAULT_ODDS_GAMES = 1_000_000
@@ -44,6 +45,7 @@ def register(games: argparse._SubParsersAction) -> None:
     _add_race_options(p)
     add_run_options(p, games=DEFAULT_ODDS_GAMES)
     _add_analysis_options(p, DEFAULT_ODDS_GAMES)
+    cli_exact.add_exact_options(p)
     p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser(
@@ -59,6 +61,7 @@ def register(games: argparse._SubParsersAction) -> None:
     p.add_argument("--taken", metavar="L,L", default="",
                    help="lanes (1-6) other players already bet openly this race")
     _add_sim_options(p, DEFAULT_EV_GAMES, EV_TABLES)
+    cli_exact.add_exact_options(p)
     p.set_defaults(func=cmd_ev)
 
     p = sub.add_parser(
@@ -121,6 +124,7 @@ def register(games: argparse._SubParsersAction) -> None:
     p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                    help="game index within the seed (default 0)")
     p.set_defaults(func=cmd_trace)
+    cli_exact.register_advise(sub)
 
 
 def _add_race_options(p):
@@ -204,6 +208,8 @@ def cmd_odds(args) -> int:
     size = _run_size(args)
     check_plot_option(args)
     rules = load_rules(args.rules)
+    if cli_exact.handle_odds(args, rules):
+        return 0
     if size["precision"] is None:
         counts = race_counts(rules, args.lanes, args.stage, args.policy, size["games"], args.seed,
                              threads=args.threads, progress=not args.quiet)
@@ -213,6 +219,7 @@ def cmd_odds(args) -> int:
                                      **size, threads=args.threads, progress=not args.quiet)
         meta, trace = {**counts.meta(), **est.meta_fields()}, est.trace
     table = odds_table(counts)
+    meta.update(cli_exact.method_meta(args))
     title = f"The Sheep Race: {args.stage} odds"
     _write({"lanes": table}, meta, title, args,
            lambda: _race_panels(lane_ev_table(counts), None, trace))
@@ -258,6 +265,8 @@ def cmd_ev(args) -> int:
         raise SheepsimError("the final has no open_bet table (no open bets)")
     rules = load_rules(args.rules)
     rules.lanes(args.lanes)  # a bad card name fails before simulating
+    if cli_exact.handle_ev(args, rules, taken):
+        return 0
 
     def report(counts):
         tables = {"lanes": an.lane_ev_table(counts), "sets": an.bet_sets_table(counts, taken)}
@@ -268,7 +277,7 @@ def cmd_ev(args) -> int:
     counts, est = estimate_races(rules, args.lanes, args.stage, args.policy, args.seed,
                                     report=report, **size, threads=args.threads,
                                     progress=not args.quiet)
-    meta = {**counts.meta(), **est.meta_fields(), "taken": list(taken)}
+    meta = {**counts.meta(), **est.meta_fields(), "taken": list(taken), **cli_exact.method_meta(args)}
     title = f"The Sheep Race: {args.stage} bet EV"
     _write(est.tables, meta, title, args,
            lambda: _race_panels(est.tables["lanes"], est.tables["sets"], est.trace))

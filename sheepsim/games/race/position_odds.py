@@ -168,3 +168,27 @@ def exact_tables(res: ExactOdds, builders: dict) -> dict:
     counts = as_counts(res)
     with np.errstate(all="ignore"):
         return {name: collapse(fn(counts)) for name, fn in builders.items()}
+
+
+def estimate_from_position(position, rules=None, policy: str = "greedy", seed: int = 0, *,
+                           report, stage=None, lanes=None, games=None, precision=None,
+                           max_games=None, threads=None, progress=None):
+    """Simulate from ``position`` in the fixed blocks of ``estimate.run_sequential``
+    (exactly ``games`` races, or until ``precision``); ``report(counts)`` gives the
+    tables. Returns ``(RaceCounts, Estimate)``."""
+    from sheepsim.games.race.estimate import DEFAULT_MAX_RACES, RACE_BLOCK, _trace_column, run_sequential
+
+    rules = _rules(rules)
+    board, race, lane_cards, stage = board_from(position, rules, stage=stage, lanes=lanes)
+    seed = runner.check_seed(seed)
+    chunk = continuation_chunk(board, race, rules, policy, seed)
+
+    def counts(totals, done):
+        return counts_from(rules, stage, policy.strip(), seed, done, lane_cards, totals)
+
+    totals, est = run_sequential(
+        chunk, lambda t, done: report(counts(t, done)),
+        lambda t: _trace_column(t["lanes"], "p_first", "lane", "lane "),
+        games=games, precision=precision, max_games=max_games or DEFAULT_MAX_RACES,
+        block=RACE_BLOCK, threads=threads, progress=progress, desc=f"{stage} races")
+    return counts(totals, est.games), est
