@@ -50,17 +50,19 @@ def main() -> None:
             secs, res = best_of(lambda r=r, s=stage, p=policy: exact_odds(r, None, s, p), args.repeat)
             print(f"| {label} | {stage} | {policy} | {secs:.3f} | {res.states:,} | "
                   f"{'yes' if res.supply_binds else 'no (proved)'} |")
-    try:
-        from sheepsim.games.race.position import exact_from_position, parse_position
-    except ImportError:
-        return
-    pos = parse_position(MID_RACE)
-    secs, _ = best_of(lambda: exact_from_position(pos, rules, "greedy"), args.repeat)
-    print(f"mid-race semifinal position (README example), greedy: {secs:.3f} s")
+    from sheepsim.games.race.advise import advise
+    from sheepsim.games.race.position_odds import exact_from_position
+
+    secs, res = best_of(lambda: exact_from_position(MID_RACE, rules, "greedy"), args.repeat)
+    print(f"mid-race semifinal position {MID_RACE!r}, greedy: {secs:.3f} s, {res.states:,} states")
+    secs, a = best_of(lambda: advise(TRACE_POSITION, 1, rules, open_bet=5, hidden="1,3",
+                                     rival_open="6,2"), args.repeat)
+    print(f"race advise, README example ({len(a.table)} legal options, exact): {secs:.3f} s")
 
 
-MID_RACE = ("semifinal; supply 16; 1: 7 r1b0w1; 2: 9 r1b1w0; 3: 6 r0b2w0; "
-            "4: 8 r2b0w1; 5: 12 r1b1w0; 6: 10 r1b1w1")
+MID_RACE = "semifinal supply=14 7.101 9.110 6.020 8.201 12.110 10.111"
+#: The README's advise example (race trace --seed 0, before turn 21).
+TRACE_POSITION = "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"
 
 if __name__ == "__main__":
     main()
