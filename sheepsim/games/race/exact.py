@@ -30,8 +30,8 @@ from sheepsim.games.race import layout as L
 from sheepsim.games.race.lanegraph import BUILTIN_OWN_STATE, build_lane_graphs
 from sheepsim.games.race.rules import RaceRules, check_stage
 
-#: Joint states above this would need too much memory (8 bytes x 2 per state).
-MAX_JOINT_STATES = 200_000_000
+#: The solver holds 2 float64 per joint state: 50 million states is 800 MB.
+MAX_JOINT_STATES = 50_000_000
 
 
 @dataclass
