@@ -99,28 +99,29 @@ def build_parser() -> argparse.ArgumentParser:
     games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
     games.required = True
 
-    from sheepsim.games.race import cli as race_cli
+    from sheepsim import report
+    from sheepsim.game import games as registered_games
 
-    race_cli.register(games)
-    try:
-        from sheepsim.games.panic import cli as panic_cli
-    except ImportError:  # pragma: no cover - during development of the game
-        panic_cli = None
-    if panic_cli is not None and hasattr(panic_cli, "register"):
-        panic_cli.register(games)
-    try:
-        from sheepsim import report as report_cli
-    except ImportError:  # pragma: no cover
-        report_cli = None
-    if report_cli is not None and hasattr(report_cli, "register"):
-        report_cli.register(games)
+    for game in registered_games():
+        game.register_cli(games)
+    report.register(games)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    import os
+
+    # Charts go to files: never ask for a display. (The library itself leaves the
+    # user's matplotlib backend alone.)
+    os.environ.setdefault("MPLBACKEND", "Agg")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.game != "report":  # the report's --out is a folder, checked by the report
+            from sheepsim.output import check_output_file
+
+            check_output_file(getattr(args, "out", None))
+            check_plot_option(args)
         return int(args.func(args) or 0)
     except SheepsimError as exc:
         sys.stderr.write(f"sheepsim: error: {exc}\n")

@@ -1,26 +1,202 @@
-"""numba helpers shared by the games' kernels."""
+"""numba for the whole package: one jit decorator, one sound kernel cache, derived re-jits.
+
+**The cache.** numba keys a cached kernel on the file that defines it, not on the modules
+it calls and inlines, so an edit of ``policies.py`` or of a constants-only ``layout.py``
+could load a stale kernel. :func:`njit` therefore places every sheepsim kernel in a cache
+directory named by a digest of *the whole package source*, the sheepsim version and the
+numba version (:func:`cache_dir`): any edit, upgrade or numba change selects a fresh
+directory, nothing is ever deleted on import, read-only installs work (the directory is
+in the user's cache folder, not in the package), and concurrent processes are safe
+(numba writes each cache file atomically). ``SHEEPSIM_CACHE_DIR`` or numba's own
+``NUMBA_CACHE_DIR`` moves the root, e.g. to a node-local disk on a cluster.
+
+**User policies.** Kernels call policies through module globals, which numba freezes at
+compile time. :func:`rebind` recompiles a kernel and, recursively, every njit function it
+reaches that (transitively) calls a replaced function, so nobody keeps a hand-written list
+of what to re-jit around a user policy. Such variants are not cached on disk: their
+globals hold functions defined at run time.
+"""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
+import sys
+import tempfile
 import types
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def rejit(dispatcher, parallel: bool = False, **names):
-    """Compile ``dispatcher``'s Python function again with global ``names`` rebound.
+@functools.lru_cache(maxsize=1)
+def source_digest() -> str:
+    """SHA-256 (hex, first 16) of every ``.py`` file of the package, the sheepsim version
+    and the numba version: the name of the kernel cache directory."""
+    import numba
 
-    This is how user policies run the very same engine source as the built-ins: the
-    kernels call policies through global names, and numba treats globals as compile-time
-    constants. numba cannot cache such a variant on disk (its cache key would hold a
-    function object that differs in every process), so it compiles once per process.
+    from sheepsim._version import __version__
+
+    h = hashlib.sha256()
+    h.update(f"sheepsim {__version__} numba {numba.__version__}".encode())
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        h.update(str(path.relative_to(PACKAGE_DIR)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    """Where kernel caches live: ``$SHEEPSIM_CACHE_DIR``, else ``$NUMBA_CACHE_DIR/sheepsim``,
+    else the user cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``) ``/sheepsim``."""
+    if os.environ.get("SHEEPSIM_CACHE_DIR"):
+        return Path(os.environ["SHEEPSIM_CACHE_DIR"])
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "sheepsim"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sheepsim"
+
+
+def cache_dir() -> Path:
+    """This source tree's kernel cache directory (created on first use)."""
+    return cache_root() / f"kernels-{source_digest()}"
+
+
+@functools.lru_cache(maxsize=1)
+def _install_locator() -> None:
+    """Put :class:`_PackageLocator` first in numba's list of cache locators (once)."""
+    from numba.core import caching
+
+    class _PackageLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        """Cache sheepsim's kernels under :func:`cache_dir`, one folder per module."""
+
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            rel = Path(py_file).resolve().relative_to(PACKAGE_DIR).with_suffix("")
+            self._cache_path = str(self._root / "_".join(rel.parts))
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            try:
+                Path(py_file).resolve().relative_to(PACKAGE_DIR)
+            except ValueError:
+                return None  # not sheepsim's: numba's own locators decide
+            for root in (cache_dir(), Path(tempfile.gettempdir()) / f"sheepsim-{os.getuid()}"
+                         / f"kernels-{source_digest()}"):
+                cls._root = root
+                self = cls(py_func, py_file)
+                try:
+                    self.ensure_cache_path()
+                    return self
+                except OSError:
+                    continue
+            return None
+
+    caching.CacheImpl._locator_classes.insert(0, _PackageLocator)
+
+
+def njit(func=None, **options):
+    """The package's jit decorator: ``numba.njit`` with ``cache=True`` (in
+    :func:`cache_dir`) and ``nogil=True`` (the driver runs serial kernels on threads).
+    Use as ``@njit`` or ``@njit(inline="always")``."""
+    import numba  # here, not at the top: importing a game package compiles nothing
+
+    _install_locator()
+    options.setdefault("cache", True)
+    options.setdefault("nogil", True)
+    if func is not None:
+        return numba.njit(**options)(func)
+    return numba.njit(**options)
+
+
+def _is_dispatcher(obj) -> bool:
+    from numba.core.dispatcher import Dispatcher
+
+    return isinstance(obj, Dispatcher)
+
+
+def rebind(dispatcher, replacements: dict):
+    """``dispatcher`` recompiled so that every call, direct or through other njit
+    functions, to a key of ``replacements`` goes to its value.
+
+    Only functions that reach a replaced one are recompiled (with their own jit options,
+    uncached); the rest are shared. Globals, module attributes (``engine.run_race``) and
+    closure cells are followed. Returns ``dispatcher`` itself when nothing is reached.
     """
-    import numba as nb  # here, not at the top: game packages import this module cheaply
+    memo: dict = {}
+    return _rebind(dispatcher, dict(replacements), memo)
 
-    f = dispatcher.py_func
+
+def _rebind(disp, repl: dict, memo: dict):
+    if disp in repl:
+        return repl[disp]
+    if disp in memo:
+        return memo[disp]
+    memo[disp] = disp  # a recursive cycle reaches itself unchanged
+    f = disp.py_func
+    names = _code_names(f.__code__)
+    new_globals = {}
+    for name in names:
+        value = f.__globals__.get(name)
+        if _is_dispatcher(value):
+            new = _rebind(value, repl, memo)
+            if new is not value:
+                new_globals[name] = new
+        elif isinstance(value, types.ModuleType) and value.__name__.startswith("sheepsim"):
+            clone = _rebind_module(value, names, repl, memo)
+            if clone is not value:
+                new_globals[name] = clone
+    cells = f.__closure__
+    if cells:
+        new_cells = []
+        for cell in cells:
+            value = cell.cell_contents
+            new = _rebind(value, repl, memo) if _is_dispatcher(value) else value
+            new_cells.append(types.CellType(new))
+        if any(a.cell_contents is not b.cell_contents for a, b in zip(cells, new_cells, strict=True)):
+            cells = tuple(new_cells)
+    if not new_globals and cells is f.__closure__:
+        return disp
     glob = dict(f.__globals__)
-    glob.update(names)
-    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, f.__closure__)
-    clone.__doc__ = f.__doc__
-    return nb.njit(parallel=parallel)(clone)
+    glob.update(new_globals)
+    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, cells)
+    clone.__doc__, clone.__qualname__ = f.__doc__, f.__qualname__
+    import numba
+
+    options = {k: v for k, v in disp.targetoptions.items() if k != "cache"}
+    new = numba.njit(**options)(clone)
+    memo[disp] = new
+    return new
+
+
+def _rebind_module(module, names, repl, memo):
+    """A copy of ``module`` whose attributes named in ``names`` are rebound, or ``module``."""
+    changed = {}
+    for attr in names:
+        value = getattr(module, attr, None)
+        if _is_dispatcher(value):
+            new = _rebind(value, repl, memo)
+            if new is not value:
+                changed[attr] = new
+    if not changed:
+        return module
+    clone = types.ModuleType(module.__name__, module.__doc__)
+    clone.__dict__.update(module.__dict__)
+    clone.__dict__.update(changed)
+    return clone
+
+
+def _code_names(code) -> set[str]:
+    """Global and attribute names used by ``code`` and its nested code objects."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
 
 
 def lazy_exports(module_name: str, names: dict[str, str]):
@@ -36,39 +212,21 @@ def lazy_exports(module_name: str, names: dict[str, str]):
     return __getattr__
 
 
-def refresh_numba_cache(package_file: str) -> None:
-    """Drop a game package's numba cache when any of its sources changed.
+def numba_loaded() -> bool:
+    """Whether numba has been imported in this process (tests of light imports)."""
+    return "numba" in sys.modules
 
-    numba keys a cached kernel on the file that defines it, not on the modules it calls
-    (and inlines), so after an edit of, say, ``policies.py`` or an upgrade of sheepsim a
-    stale kernel could load. Every kernel module imports the game's ``layout.py``, which
-    calls this first: it hashes the package's sources (and the shared random streams,
-    which are inlined everywhere) and clears ``__pycache__/*.nbi|*.nbc`` on a mismatch.
-    A read-only install is left alone (numba then caches in its user-wide folder).
-    """
-    import hashlib
-    from pathlib import Path
 
-    pkg = Path(package_file).resolve().parent
-    sources = sorted(pkg.glob("*.py")) + [Path(__file__).resolve().with_name("rng.py")]
-    h = hashlib.sha256()
-    for path in sources:
-        data = path.read_bytes()
-        if b"njit" in data:  # only modules with kernels: editing the CLI keeps the cache
-            h.update(path.name.encode())
-            h.update(data)
-    digest = h.hexdigest()
-    cache = pkg / "__pycache__"
-    stamp = cache / "sheepsim-sources.sha256"
-    try:
-        if stamp.read_text() == digest:
-            return
-    except OSError:
-        pass
-    try:
-        cache.mkdir(exist_ok=True)
-        for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
-            f.unlink(missing_ok=True)
-        stamp.write_text(digest)
-    except OSError:
-        return
+def rejit(dispatcher, parallel: bool = False, **names):
+    """``dispatcher``'s function compiled again with global ``names`` rebound (uncached).
+
+    Kept for the kernels that still list their user-policy call graph by hand; new code
+    uses :func:`rebind`, which derives it."""
+    import numba
+
+    f = dispatcher.py_func
+    glob = dict(f.__globals__)
+    glob.update(names)
+    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, f.__closure__)
+    clone.__doc__ = f.__doc__
+    return numba.njit(parallel=parallel, nogil=True)(clone)

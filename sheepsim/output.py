@@ -144,6 +144,24 @@ def render(tables: dict[str, pd.DataFrame], fmt: str, meta: dict, title: str = "
     return "\n".join(parts)
 
 
+def check_output_file(path, option: str = "--out") -> None:
+    """One-line error, before any work, for a file path that cannot be written: empty, an
+    existing folder, a missing or unwritable folder."""
+    if path is None:
+        return
+    text = str(path)
+    if not text.strip():
+        raise SheepsimError(f"{option}: the file name is empty")
+    p = Path(text)
+    if p.is_dir():
+        raise SheepsimError(f"{option} {text}: is a folder; give a file name")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise SheepsimError(f"{option} {text}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise SheepsimError(f"{option} {text}: no permission to write there")
+
+
 def emit(text: str, out: str | None, meta: dict) -> None:
     """Print ``text`` or write it to ``out`` plus a ``out.meta.json`` sidecar."""
     if out is None:

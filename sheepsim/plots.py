@@ -13,10 +13,7 @@ import io
 from collections.abc import Callable
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
+import matplotlib.pyplot as plt
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -35,9 +32,9 @@ def check_plot_path(path) -> str:
     fmt = FORMATS.get(p.suffix.lower())
     if fmt is None:
         raise SheepsimError(f"--plot {path}: the file name must end in .png or .svg")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise SheepsimError(f"cannot write {path}: folder {parent} does not exist")
+    from sheepsim.output import check_output_file
+
+    check_output_file(path, "--plot")
     return fmt
 
 

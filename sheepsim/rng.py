@@ -16,8 +16,9 @@ A stream is two ``uint64`` words ``[state, gamma]``; kernels keep a small
 :func:`seed_streams`. numba's global ``np.random`` state is never used.
 """
 
-import numba as nb
 import numpy as np
+
+from sheepsim.jit import njit
 
 #: Stream purposes. Keep the numbers stable: changing them changes every result.
 DICE = 0
@@ -42,7 +43,7 @@ _ONE = np.uint64(1)
 _TWO53 = 1.0 / 9007199254740992.0  # 2**-53
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def mix64(z):
     """SplitMix64 finaliser (Stafford variant 13): a bijection on uint64."""
     z = (z ^ (z >> _S30)) * _M1
@@ -50,7 +51,7 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def _mix_gamma(z):
     # MurmurHash3 finaliser, forced odd: a valid Weyl increment for SplitMix64.
     z = (z ^ (z >> _S33)) * _G1
@@ -58,7 +59,7 @@ def _mix_gamma(z):
     return (z ^ (z >> _S33)) | _ONE
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def stream_key(seed, game, purpose):
     """Hash ``(seed, game, purpose)`` (non-negative ints) to a 64-bit key."""
     k = mix64(np.uint64(seed) + _GOLDEN)
@@ -66,7 +67,7 @@ def stream_key(seed, game, purpose):
     return mix64(k ^ (np.uint64(purpose) * _G1 + _M1))
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def seed_stream(streams, purpose, seed, game):
     """Key row ``purpose`` of ``streams`` (shape ``(N_PURPOSES, 2)``, uint64)."""
     k = stream_key(seed, game, purpose)
@@ -74,14 +75,14 @@ def seed_stream(streams, purpose, seed, game):
     streams[purpose, 1] = _mix_gamma(k + _GOLDEN)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def seed_streams(streams, seed, game):
     """Key every purpose row of ``streams`` for one game."""
     for p in range(streams.shape[0]):
         seed_stream(streams, p, seed, game)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def next_u64(streams, purpose):
     """Next uniform uint64 from stream ``purpose``."""
     s = streams[purpose, 0] + streams[purpose, 1]
@@ -89,7 +90,7 @@ def next_u64(streams, purpose):
     return mix64(s)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def randbelow(streams, purpose, n):
     """Exactly uniform integer in ``[0, n)`` for ``1 <= n < 2**32``.
 
@@ -107,13 +108,13 @@ def randbelow(streams, purpose, n):
     return np.int64(m >> _S32)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def uniform(streams, purpose):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(streams, purpose) >> _S11) * _TWO53
 
 
-@nb.njit(cache=True)
+@njit
 def shuffle(streams, purpose, arr):
     """Fisher-Yates shuffle of a 1-D array in place."""
     for i in range(arr.shape[0] - 1, 0, -1):

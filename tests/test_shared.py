@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sheepsim import rng, runner
+from sheepsim import driver, rng
 from sheepsim.errors import SheepsimError
+from sheepsim.game import Job
 from sheepsim.output import atomic_write_text, emit
 
 
@@ -58,21 +59,39 @@ def test_shuffle_is_a_permutation():
     assert sorted(arr.tolist()) == list(range(12)) and arr.tolist() != list(range(12))
 
 
-def test_runner_merges_exactly_for_any_chunk_size():
-    def chunk(start, count):
-        g = np.arange(start, start + count)
-        return [np.array([g.sum(), (g % 7 == 0).sum()])]
+class _SumJob(Job):
+    """A toy job whose counts depend on the seed and every game index."""
 
-    ref = runner.run_chunked(chunk, 1000, chunk_size=1000, progress=False)
+    seed = 3
+    block = 100
+
+    def chunk(self, seed, first_game, n_games):
+        g = np.arange(first_game, first_game + n_games)
+        return {"sum": np.array([g.sum(), ((g * seed) % 7 == 0).sum()])}
+
+    def tables(self, counts, games):
+        import pandas as pd
+
+        return {"t": pd.DataFrame({"sum": counts["sum"][:1], "games": [games]})}
+
+    def meta(self):
+        return {}
+
+
+def test_driver_merges_exactly_for_any_chunk_size_and_threads():
+    ref = driver.run(_SumJob(), seed=3, games=1000, chunk_games=1000, progress=False)
     for cs in (1, 7, 999):
-        assert np.array_equal(runner.run_chunked(chunk, 1000, chunk_size=cs, progress=False)[0],
-                              ref[0])
+        for threads in (1, 2):
+            res = driver.run(_SumJob(), seed=3, games=1000, chunk_games=cs, threads=threads,
+                             progress=False)
+            assert np.array_equal(res.counts["sum"], ref.counts["sum"])
+    assert ref.counts["sum"][0] == sum(range(1000))
 
 
 @pytest.mark.parametrize("bad", [0, -5, 2.5, True])
 def test_bad_game_counts(bad):
     with pytest.raises(SheepsimError, match="games"):
-        runner.check_games(bad)
+        driver.check_games(bad)
 
 
 def test_emit_writes_file_and_sidecar_atomically(tmp_path):
@@ -94,21 +113,53 @@ def test_normal_quantile_matches_scipy():
     assert abs(_z(0.9) - norm.ppf(0.95)) < 1e-12
 
 
-def test_numba_cache_is_cleared_when_a_source_changes(tmp_path):
-    from sheepsim.jit import refresh_numba_cache
+_KERNEL = """
+from sheepsim import _stale_consts
+from sheepsim.jit import njit
 
-    pkg = tmp_path / "game"
-    (pkg / "__pycache__").mkdir(parents=True)
-    (pkg / "engine.py").write_text("njit = 1\n")
-    (pkg / "layout.py").write_text("")
-    stale = pkg / "__pycache__" / "engine.kernel-1.py311.nbi"
-    stale.write_text("old")
-    refresh_numba_cache(str(pkg / "layout.py"))
-    assert not stale.exists()  # no stamp yet: unknown provenance, cleared
-    fresh = pkg / "__pycache__" / "engine.kernel-1.py311.nbc"
-    fresh.write_text("new")
-    refresh_numba_cache(str(pkg / "layout.py"))
-    assert fresh.exists()  # sources unchanged: kept
-    (pkg / "engine.py").write_text("njit = 2\n")
-    refresh_numba_cache(str(pkg / "layout.py"))
-    assert not fresh.exists()  # a called module changed: cleared
+
+@njit
+def kernel():
+    return _stale_consts.VALUE
+"""
+
+_RUN = """
+import sys
+sys.path.insert(0, {root!r})
+from sheepsim import _stale_kernel
+print(_stale_kernel.kernel(), _stale_kernel.kernel.stats.cache_hits.most_common(1))
+"""
+
+
+def _run_kernel(root, cache):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SHEEPSIM_CACHE_DIR": str(cache)}
+    out = subprocess.run([sys.executable, "-c", _RUN.format(root=str(root))], env=env,
+                         capture_output=True, text=True, check=True).stdout.split(maxsplit=1)
+    return int(out[0]), out[1].strip() != "[]"
+
+
+def test_editing_a_constants_module_never_loads_a_stale_kernel(tmp_path):
+    """numba stamps a cached kernel with its own file only; a constants-only module it
+    reads (like a game's layout.py) can change under it. The package-digest cache
+    directory makes that edit select a fresh directory, and deletes nothing."""
+    import shutil
+    from pathlib import Path
+
+    import sheepsim
+
+    root = tmp_path / "src"
+    shutil.copytree(Path(sheepsim.__file__).parent, root / "sheepsim",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "sheepsim" / "_stale_kernel.py").write_text(_KERNEL)
+    consts = root / "sheepsim" / "_stale_consts.py"
+    cache = tmp_path / "cache"
+    consts.write_text("VALUE = 1\n")
+    assert _run_kernel(root, cache) == (1, False)  # compiled
+    assert _run_kernel(root, cache) == (1, True)  # loaded from the cache
+    consts.write_text("VALUE = 2\n")  # the kernel's own file is unchanged
+    assert _run_kernel(root, cache) == (2, False)
+    assert len(list(cache.glob("kernels-*"))) == 2  # the old directory is left alone

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sheepsim import runner
+from sheepsim import driver
 from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
 from sheepsim.report import figures
 from sheepsim.report.config import ReportConfig, load_config
@@ -55,11 +55,12 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
         # an interrupt between the final manifest and the clean-up can leave these behind
         shutil.rmtree(out / CHECKPOINT_DIR, ignore_errors=True)
         return read_manifest(out)
-    with runner.numba_threads(threads):  # validated before anything is written
-        if mode == RESTART:
-            clear_previous(out)
-        out.mkdir(parents=True, exist_ok=True)
-        return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log)
+    backend = driver.ThreadBackend(threads)  # validated before anything is written
+    if mode == RESTART:
+        clear_previous(out)
+    out.mkdir(parents=True, exist_ok=True)
+    return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log,
+                backend=backend)
 
 
 def _manifest(cfg: ReportConfig, env: dict, entries: list[dict], complete: bool,
@@ -77,7 +78,8 @@ def _manifest(cfg: ReportConfig, env: dict, entries: list[dict], complete: bool,
     return doc
 
 
-def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size, log) -> dict:
+def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size, log,
+         backend) -> dict:
     env = environment()
     entries = [dict(s.describe(), status="pending") for s in cfg.studies]
     atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
@@ -87,7 +89,7 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
         t0 = time.perf_counter()
         cp = simulate(study.job(), study.sampling, checkpoint_path(out, study.name),
                       _identity_hash(study), resume=resume, progress=not quiet,
-                      desc=study.name, chunk_size=chunk_size)
+                      desc=study.name, chunk_size=chunk_size, backend=backend)
         r = _write_study(out, study, cp)
         rendered.append(r)
         study_files = list(r.tables.values()) + [p for png, svg, _ in r.charts.values() for p in (png, svg)]

@@ -8,8 +8,8 @@ the tables and charts drawn from its totals. Each study type is a subclass of
 * ``parse_params(reader, rules)`` reads and validates the study's own config keys
   (strictly, before anything runs) and returns them normalised (plain JSON); they
   identify the result, so they go into the config hash and the manifest;
-* ``job()`` the chunk function the executor runs (see :mod:`.execute`);
-* ``results(totals, games)`` the named DataFrames, matplotlib figures and notes.
+* ``job()`` the game's :class:`sheepsim.game.Job` the driver runs (see :mod:`.execute`);
+* ``results(counts, games)`` the named DataFrames, matplotlib figures and notes.
 
 Study types live in :mod:`.race_studies` and :mod:`.panic_studies`; importing
 :mod:`sheepsim.report.studies` fills the registry.
@@ -18,7 +18,6 @@ Study types live in :mod:`.race_studies` and :mod:`.panic_studies`; importing
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -27,8 +26,6 @@ import numpy as np
 import pandas as pd
 
 from sheepsim.report.reader import StudyReader
-
-ChunkFn = Callable[[int, int], Sequence[np.ndarray]]
 
 STUDY_TYPES: dict[str, type[Study]] = {}
 
@@ -55,17 +52,6 @@ class Sampling:
         if self.games is not None:
             return {"games": self.games}
         return {"precision": self.precision, "max_games": self.max_games, "block": self.block}
-
-
-@dataclass
-class Job:
-    """What the executor runs: ``run_chunk(start, count)`` returns integer arrays;
-    ``halfwidth(totals, games)`` (precision mode) the widest 95% half-width of the
-    study's reported probabilities; ``chunk_size`` games per chunk (= per checkpoint)."""
-
-    run_chunk: ChunkFn
-    chunk_size: int
-    halfwidth: Callable[[list[np.ndarray], int], float] | None = None
 
 
 @dataclass
@@ -112,6 +98,14 @@ class Study(ABC):
     def params(self) -> dict:
         return dict(self._params)
 
+    def _cached_job(self, build):
+        """The study's job, built once (validation and kernel look-up happen there)."""
+        if getattr(self, "_job", None) is None:
+            job = build()
+            job.chunk_games = self.default_chunk
+            self._job = job
+        return self._job
+
     def rules_label(self) -> str:
         """How the report names the rules file (the games' rules objects differ)."""
         return self.rules.source
@@ -137,9 +131,9 @@ class Study(ABC):
 
     # -- running -------------------------------------------------------------------
     @abstractmethod
-    def job(self) -> Job:
-        """The simulation to run (built after validation; may compile kernels)."""
+    def job(self):
+        """The game contract's :class:`~sheepsim.game.Job` to run (built after validation)."""
 
     @abstractmethod
-    def results(self, totals: list[np.ndarray], games: int) -> StudyResult:
-        """Tables and charts from the merged totals of ``games`` games."""
+    def results(self, counts: dict[str, np.ndarray], games: int) -> StudyResult:
+        """Tables and charts from the merged counts of ``games`` games."""

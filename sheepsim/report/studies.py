@@ -1,6 +1,7 @@
-"""Import every module that registers study types (the registry is filled on import)."""
+"""Fill the study registry: every registered game's ``studies`` module registers its
+study types on import (see :class:`sheepsim.game.Game`)."""
 
-from sheepsim.report import (
-    panic_studies,  # noqa: F401
-    race_studies,  # noqa: F401
-)
+from sheepsim.game import games
+
+for _game in games():
+    _game.register_studies()

@@ -14,8 +14,6 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from sheepsim import runner
-from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.simulate import play_games
@@ -77,7 +75,8 @@ def neutral_colour_table(rules=None, policies="greedy", games: int = 10_000, see
         neutral = L.COLOUR_NAMES[code]
         for _, s in seats.iterrows():
             rows.append({"neutral": neutral, "seat": s["seat"], "colour": s["colour"],
-                         "win_rate": s["win_rate"], "lo": s["lo"], "hi": s["hi"],
+                         "win_rate": s["win_rate"], "win_rate_lo": s["win_rate_lo"],
+                         "win_rate_hi": s["win_rate_hi"],
                          "mean_points": s["mean_points"], "neutral_shorn_per_game": shorn[neutral],
                          "games": games})
     return pd.DataFrame(rows)
@@ -97,57 +96,17 @@ def balance_figure(tables: dict[str, pd.DataFrame], players: int, meta: dict | N
                               meta, f"Shear Panic balance, {players} players")
 
 
-def compare_chunk_fn(rules, players: int, a: str, b: str, field: str, seat: int, seed: int,
-                     playouts: int = 4):
-    """``run_chunk(start, count)`` playing games ``start..`` twice with the same seed (the
-    same dice: common random numbers), with policy ``a`` and then ``b`` in seat ``seat``
-    (1-based) and ``field`` in the others; returns the paired integer sums that
-    :func:`sheepsim.games.race.analysis.compare_table` reads. The kernel runs with one
-    block per game, so its per-block accumulators are per-game results."""
-    from sheepsim.games.panic.engine import kernels_for
-    from sheepsim.games.panic.policies import resolve_policies
-
-    players = rules.check_players(players)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= players:
-        raise SheepsimError(f"seat must be between 1 and {players}, got {seat!r}")
-    R = rules.kernel_array(players)
-    configs = []
-    for focal in (a, b):
-        names = [field] * players
-        names[seat - 1] = focal
-        ids, users = resolve_policies(names)
-        configs.append((np.array(ids, dtype=np.int64), kernels_for(users)))
-    s = seat - 1
-
-    def run_chunk(start, count):
-        per_game = [k.games_chunk(R, pids, seed, start, count, count, playouts)
-                    for pids, k in configs]
-        bad = sum(int(acc[:, L.A_BAD_CHOICES].sum()) for acc in per_game)
-        if bad:
-            raise SheepsimError(f"a user policy returned an option index out of range {bad} times")
-        win_a, win_b = (acc[:, L.A_WINS + s] > 0 for acc in per_game)
-        pa, pb = (acc[:, L.A_POINTS + s] for acc in per_game)
-        d = pa - pb
-        return [np.array([win_a.sum(), win_b.sum(), (win_a & ~win_b).sum(), (win_b & ~win_a).sum(),
-                          pa.sum(), (pa * pa).sum(), pb.sum(), (pb * pb).sum(), d.sum(),
-                          (d * d).sum()], dtype=np.int64)]
-
-    return run_chunk
-
-
 def compare(rules=None, players: int = 4, a: str = "greedy", b: str = "random",
             field: str = "greedy", seat: int = 1, games: int = 2_000, seed: int = 0, *,
-            playouts: int = 4, threads=None, chunk_size=None, progress=None) -> pd.DataFrame:
-    """Head-to-head of policies ``a`` and ``b`` for one seat on common random numbers:
-    both win rates and mean points with intervals, the paired difference and p-values
-    (columns of :func:`sheepsim.games.race.analysis.compare_table`; ``mean_score`` is
-    the seat's points)."""
-    from sheepsim.games.race.analysis import compare_table
+            playouts: int = 4, threads=None, chunk_size=None, progress=None, backend=None):
+    """Head-to-head of policies ``a`` and ``b`` for one seat on common random numbers
+    (:func:`.jobs.head_to_head` run by the driver): the driver's result, whose table
+    ``comparison`` (:func:`sheepsim.headtohead.compare_table`; ``mean_score`` is the
+    seat's points) has both win rates and mean points with intervals, the paired
+    difference and p-values."""
+    from sheepsim import driver
+    from sheepsim.games.panic.jobs import head_to_head
 
-    rules = load_rules(rules) if rules is None or isinstance(rules, str) else rules
-    games = runner.check_games(games)
-    seed = runner.check_seed(seed)
-    run_chunk = compare_chunk_fn(rules, players, a, b, field, seat, seed, playouts)
-    totals = runner.run_chunked(run_chunk, games, chunk_size=chunk_size or 256, threads=threads,
-                                progress=progress, desc="head-to-head")
-    return compare_table(totals[0], games, a, b, field, seat)
+    job = head_to_head(rules, players, a, b, field, seat, seed, playouts)
+    return driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+                      progress=progress, desc="head-to-head", backend=backend)

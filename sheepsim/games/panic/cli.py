@@ -149,7 +149,7 @@ def cmd_balance(args) -> int:
     if args.neutral:
         tables["neutral_colour"] = neutral_colour_table(rules, args.policy, args.games, args.seed,
                                                         **run)
-    meta = base_meta(game="shear_panic", analysis="balance", rules=rules.name,
+    meta = base_meta(game="shear-panic", analysis="balance", rules=rules.source,
                      rules_sha256=rules.sha256, players=[3, 4], policy=args.policy,
                      playouts=args.playouts, seed=args.seed, games=args.games)
     title = f"Shear Panic balance, 3 and 4 players, {args.games:,} games each"
@@ -163,19 +163,14 @@ def cmd_balance(args) -> int:
 
 def cmd_compare(args) -> int:
     from sheepsim.games.panic.analysis_tables import compare
-    from sheepsim.games.panic.rules import load_rules
-    from sheepsim.output import base_meta, emit, render
+    from sheepsim.output import emit, render
 
-    rules = load_rules(args.rules)
-    table = compare(rules, args.players, args.a, args.b, args.field, args.seat, args.games,
-                    args.seed, playouts=args.playouts, threads=args.threads,
-                    progress=not args.quiet)
-    meta = base_meta(game="shear_panic", analysis="head-to-head on common random numbers",
-                     rules=rules.name, rules_sha256=rules.sha256, players=args.players,
-                     policy_a=args.a, policy_b=args.b, field=args.field, seat=args.seat,
-                     playouts=args.playouts, seed=args.seed, games=args.games)
+    res = compare(args.rules, args.players, args.a, args.b, args.field, args.seat, args.games,
+                  args.seed, playouts=args.playouts, threads=args.threads,
+                  progress=not args.quiet)
+    meta = res.meta()
     title = f"Shear Panic: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
-    emit(render({"comparison": table}, args.format, meta, title), args.out, meta)
+    emit(render(res.tables, args.format, meta, title), args.out, meta)
     return 0
 
 
@@ -187,7 +182,7 @@ def cmd_trace(args) -> int:
     rules = load_rules(args.rules)
     tr = trace_game(rules, players=args.players, policies=args.policy, seed=args.seed,
                     game=args.game, playouts=args.playouts)
-    meta = base_meta(game="shear_panic", rules=rules.name, rules_sha256=rules.sha256,
+    meta = base_meta(game="shear-panic", rules=rules.source, rules_sha256=rules.sha256,
                      players=args.players, policy=args.policy, seed=args.seed,
                      game_index=args.game)
     if args.format == "json":

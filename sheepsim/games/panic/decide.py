@@ -6,8 +6,6 @@ dispatches on an integer policy id so that cached kernels never receive a functi
 object (see :mod:`.policies` for why and for user policies).
 """
 
-import numba as nb
-
 from sheepsim import rng
 from sheepsim.games.panic.flockops import (
     apply_action,
@@ -32,6 +30,7 @@ from sheepsim.games.panic.layout import (
     N_SHEEP,
     R_FIELD_KIND,
     R_N_REGROUP_FACES,
+    R_PLUS_FALLBACK,
     R_REGROUP_FACES,
     R_SEAT_COLOUR,
     R_SLIDE_WITHOUT_ROLL,
@@ -51,6 +50,7 @@ from sheepsim.games.panic.scoring import (
     together_points,
 )
 from sheepsim.games.panic.track import field_of
+from sheepsim.jit import njit
 
 # Built-in policy ids (stable: they are baked into cached kernels).
 RANDOM, GREEDY, ROLLOUT, SCRIPTED = 0, 1, 2, 3
@@ -60,7 +60,7 @@ FIRST_USER_ID = 4
 POSITION_WEIGHT = 0.5
 
 
-@nb.njit(cache=True)
+@njit
 def next_scripted(ctx, n):
     """Next explicit choice given to :class:`~.flock.Flock` (0 when the script is used up)."""
     pos = ctx[CTX_SCRIPT_POS]
@@ -73,7 +73,7 @@ def next_scripted(ctx, n):
     return 0
 
 
-@nb.njit(cache=True)
+@njit
 def positional(st, R, seat, space, work):
     """What ``seat``'s sheep are worth now for the field ``space`` is in (points-like).
 
@@ -103,7 +103,7 @@ def positional(st, R, seat, space, work):
     return 0
 
 
-@nb.njit(cache=True)
+@njit
 def best_route_value(st, R, seat, mask, face, subs, work):
     """Greedy value of regrouping ``mask`` for one die face (best route)."""
     routes = subs[1]
@@ -111,7 +111,7 @@ def best_route_value(st, R, seat, mask, face, subs, work):
     if R[R_SLIDE_WITHOUT_ROLL]:
         n = contact_slides(st, mask, routes)
     if n == 0:
-        n = regroup_routes(st, mask, face, routes)
+        n = regroup_routes(st, mask, face, R[R_PLUS_FALLBACK], routes)
     ev = work[W_SUB]
     best = -1e18
     for i in range(n):
@@ -121,7 +121,7 @@ def best_route_value(st, R, seat, mask, face, subs, work):
     return best if n > 0 else 0.0
 
 
-@nb.njit(cache=True)
+@njit
 def sub_value(kind, st, R, seat, row, subs, work):
     """Greedy value of one sub-decision option (a row of ``opts``)."""
     if kind == K_GROUP:
@@ -141,7 +141,7 @@ def sub_value(kind, st, R, seat, row, subs, work):
     return float(positional(ev, R, seat, st[ST_COUNTER], work))
 
 
-@nb.njit(cache=True)
+@njit
 def argmax_random_ties(values, n, streams):
     """Index of the largest of ``values[:n]``; ties broken uniformly (POLICY stream)."""
     best = 0
@@ -157,7 +157,7 @@ def argmax_random_ties(values, n, streams):
     return best
 
 
-@nb.njit(cache=True)
+@njit
 def greedy_sub(kind, st, R, seat, opts, n, streams, subs, work, values):
     vals = values[1]
     for i in range(n):
@@ -165,7 +165,7 @@ def greedy_sub(kind, st, R, seat, opts, n, streams, subs, work, values):
     return argmax_random_ties(vals, n, streams)
 
 
-@nb.njit(cache=True)
+@njit
 def decide_sub(pid, kind, st, R, seat, opts, n, streams, ctx, subs, work, values):
     """Index of the chosen option among ``opts[:n]`` for a sub-decision of ``kind``.
 

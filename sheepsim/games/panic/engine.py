@@ -27,7 +27,8 @@ from sheepsim.games.panic.flockops import (
     count_colour,
     legal_actions,
     push_from,
-    save_snapshot,
+    refused_tiles,
+    reverse_dir,
 )
 from sheepsim.games.panic.layout import (
     A_BAD_CHOICES,
@@ -62,6 +63,7 @@ from sheepsim.games.panic.layout import (
     END_PEN,
     EV_ACTION,
     EV_END,
+    EV_NO_REVERSE,
     EV_OPENING,
     EV_PANIC_DIE,
     EV_PANIC_PUSH,
@@ -120,13 +122,12 @@ from sheepsim.games.panic.layout import (
     TURN_LEFT,
     TURN_RIGHT,
     W_PLAY,
-    W_TMP,
     WHITE_FACE,
 )
 from sheepsim.games.panic.policies import decide_action
 from sheepsim.games.panic.regroup import log_event, regroup, roll_die
 from sheepsim.games.panic.track import advance_and_score, final_event, own_sheep
-from sheepsim.jit import rejit
+from sheepsim.jit import njit, rejit
 
 # Rerolls of the panic die for colours with no sheep left; only a variant die without a
 # white face and with every colour gone could exhaust this (the panic is then skipped).
@@ -134,7 +135,7 @@ MAX_PANIC_ROLLS = 64
 
 
 # ------------------------------------------------------------------------- setup
-@nb.njit(cache=True)
+@njit
 def init_state(st, R):
     """The starting flock from the rules, counter 0, no menu used, no score."""
     st[:] = 0
@@ -148,14 +149,14 @@ def init_state(st, R):
     st[ST_LAST_ACTOR] = -1
 
 
-@nb.njit(cache=True)
+@njit
 def add_rolls(st, rolls):
     if rolls > 0:
         st[ST_REGROUP_ROLLS] += rolls
         st[ST_PREV_DIE] = 1
 
 
-@nb.njit(cache=True)
+@njit
 def panic_push(st, R, seat, pid, streams, ctx, subs, work, values, log):
     """Roll the panic die (reroll colours with no sheep left): a Lamb Push by a sheep of
     that colour (the active player picks sheep and direction, then regroups) or, on
@@ -193,7 +194,7 @@ def panic_push(st, R, seat, pid, streams, ctx, subs, work, values, log):
             return
 
 
-@nb.njit(cache=True)
+@njit
 def opening(st, R, pids, streams, ctx, subs, work, values, log):
     """The sheep jump from the truck: each seat rolls the panic die and makes that Lamb
     Push (white: Ewe Turn), regrouping as needed; no scoring, the counter stays at 0."""
@@ -205,7 +206,7 @@ def opening(st, R, pids, streams, ctx, subs, work, values, log):
 
 
 # ------------------------------------------------------------------------- turns
-@nb.njit(cache=True)
+@njit
 def execute_turn(st, R, seat, pid, tile, a, b, streams, ctx, subs, work, values, log):
     """Steps A-E of a turn for the chosen ``tile`` with parameters ``a``, ``b``."""
     kind = R[R_TILE_KIND + tile]
@@ -213,7 +214,6 @@ def execute_turn(st, R, seat, pid, tile, a, b, streams, ctx, subs, work, values,
     ctx[CTX_LAST_TILE] = tile
     ctx[CTX_LAST_COUNTER] = st[ST_COUNTER]
     st[ST_USED + seat * MAX_TILES + tile] = 1
-    save_snapshot(st)
     st[ST_PREV_KIND] = kind
     st[ST_PREV_TARGET] = a
     st[ST_PREV_DIR] = b
@@ -239,13 +239,25 @@ def execute_turn(st, R, seat, pid, tile, a, b, streams, ctx, subs, work, values,
     ctx[CTX_LAST_GAIN] = st[ST_SCORE + seat] - before
 
 
-@nb.njit(cache=True)
+@njit
+def log_refusals(st, R, seat, ctx, log):
+    """Trace only: which of ``seat``'s tiles refuse the reverse of the previous action."""
+    if ctx[CTX_LOG_ON] == 0:
+        return
+    tiles = refused_tiles(st, R, seat)
+    if tiles:
+        log_event(st, ctx, log, EV_NO_REVERSE, tiles, st[ST_PREV_KIND], st[ST_PREV_TARGET],
+                  reverse_dir(st))
+
+
+@njit
 def play_turn(st, R, seat, pid, opts, streams, ctx, subs, work, values, log):
     """One turn for a non-rollout policy; False if the seat skips (no sheep) or passes
     (no legal choice)."""
     if own_sheep(st, R, seat) == 0:
         return False
-    n = legal_actions(st, R, seat, opts, work[W_TMP])
+    log_refusals(st, R, seat, ctx, log)
+    n = legal_actions(st, R, seat, opts)
     if n == 0:
         return False
     i = decide_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log)
@@ -257,7 +269,7 @@ def play_turn(st, R, seat, pid, opts, streams, ctx, subs, work, values, log):
     return True
 
 
-@nb.njit(cache=True)
+@njit
 def after_turn(st, R, seat, acted, ctx, log):
     """Count passes (menus run out when every seat passes in a row); next seat."""
     n_players = R[R_N_PLAYERS]
@@ -274,7 +286,7 @@ def after_turn(st, R, seat, acted, ctx, log):
     return (seat + 1) % n_players
 
 
-@nb.njit(cache=True)
+@njit
 def margin(st, R, seat):
     """Own points minus the best opponent's."""
     best = -(1 << 40)
@@ -284,7 +296,7 @@ def margin(st, R, seat):
     return st[ST_SCORE + seat] - best
 
 
-@nb.njit(cache=True)
+@njit
 def rollout_choose(st, R, seat, opts, n, streams, ctx, play_opts, subs, work, values, log):
     """The rollout policy's menu choice among ``opts[:n]`` (see :mod:`.policies`)."""
     playouts = ctx[CTX_ROLLOUT_PLAYOUTS]
@@ -312,7 +324,7 @@ def rollout_choose(st, R, seat, opts, n, streams, ctx, play_opts, subs, work, va
     return argmax_random_ties(vals, n, streams)
 
 
-@nb.njit(cache=True)
+@njit
 def winner(st, R):
     """Most points; tie: most own sheep left; tie: who would play earliest next (the
     seat after the last one to act, clockwise). Records which rule decided."""
@@ -346,7 +358,7 @@ def winner(st, R):
     return best
 
 
-@nb.njit(cache=True)
+@njit
 def play_game(st, R, pids, streams, ctx, opts, subs, work, values, log, acc):
     """Play one game (streams already keyed); per-turn tile statistics go to ``acc``.
     Returns the winning seat."""
@@ -359,7 +371,8 @@ def play_game(st, R, pids, streams, ctx, opts, subs, work, values, log, acc):
         ctx[CTX_LAST_TILE] = -1
         if pid == ROLLOUT:
             if own_sheep(st, R, seat) > 0:
-                n = legal_actions(st, R, seat, opts[0], work[W_TMP])
+                log_refusals(st, R, seat, ctx, log)
+                n = legal_actions(st, R, seat, opts[0])
                 if n > 0:
                     i = rollout_choose(st, R, seat, opts[0], n, streams, ctx, opts[1], subs,
                                        work, values, log)
@@ -379,7 +392,7 @@ def play_game(st, R, pids, streams, ctx, opts, subs, work, values, log, acc):
     return winner(st, R)
 
 
-@nb.njit(cache=True)
+@njit
 def accumulate(acc, st, R, win):
     """Add one finished game to the accumulator vector."""
     acc[A_GAMES] += 1
@@ -404,7 +417,7 @@ def accumulate(acc, st, R, win):
 
 
 # ---------------------------------------------------------------- entry kernels
-@nb.njit(cache=True)
+@njit
 def new_scratch(playouts):
     """Per-block scratch: state, context, streams, options, work rows, values, log."""
     st = np.zeros(ST_LEN, dtype=np.int64)
@@ -419,7 +432,7 @@ def new_scratch(playouts):
     return st, ctx, streams, opts, subs, work, values
 
 
-@nb.njit(parallel=True, cache=True)
+@njit(parallel=True)
 def games_chunk(R, pids, seed, start, count, n_blocks, playouts):
     """Games ``start .. start+count-1``; returns ``(n_blocks, ACC_LEN)`` int64 sums."""
     acc = np.zeros((n_blocks, ACC_LEN), dtype=np.int64)
@@ -435,7 +448,7 @@ def games_chunk(R, pids, seed, start, count, n_blocks, playouts):
     return acc
 
 
-@nb.njit(cache=True)
+@njit
 def trace_game(R, pids, seed, game, playouts, st, log, acc):
     """One game with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``); the final state
     is left in ``st`` and the game added to ``acc``. Returns ``(log rows, winner)``."""

@@ -56,8 +56,6 @@ Pass it as
 
 from __future__ import annotations
 
-import numba as nb
-
 from sheepsim import rng
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic.decide import (
@@ -89,12 +87,13 @@ from sheepsim.games.panic.layout import (
 )
 from sheepsim.games.panic.regroup import regroup
 from sheepsim.games.panic.track import advance_and_score
+from sheepsim.jit import njit
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
 DEFAULT_PLAYOUTS = 4
 
 
-@nb.njit(cache=True)
+@njit
 def _value_after(x, st, R, seat, time, work):
     """Move the counter and score on the look-ahead copy ``x``; value for ``seat``."""
     advance_and_score(x, R, seat, time)
@@ -102,7 +101,7 @@ def _value_after(x, st, R, seat, time, work):
     return gained + POSITION_WEIGHT * positional(x, R, seat, x[ST_COUNTER], work)
 
 
-@nb.njit(cache=True)
+@njit
 def greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log):
     """The greedy menu choice (see the module docstring)."""
     n_plus = 0
@@ -138,7 +137,7 @@ def greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log):
     return argmax_random_ties(vals, n, streams)
 
 
-@nb.njit(cache=True)
+@njit
 def decide_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log):
     """Index of the chosen menu option among ``opts[:n]`` (``[tile, a, b, 0]`` rows).
 

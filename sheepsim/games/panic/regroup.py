@@ -1,7 +1,5 @@
 """Regrouping the flock, dice rolls and the trace log (kernels)."""
 
-import numba as nb
-
 from sheepsim import rng
 from sheepsim.games.panic.decide import decide_sub
 from sheepsim.games.panic.groups import (
@@ -27,6 +25,7 @@ from sheepsim.games.panic.layout import (
     MAX_PLAYERS,
     N_SHEEP,
     R_N_REGROUP_FACES,
+    R_PLUS_FALLBACK,
     R_REGROUP_FACES,
     R_SLIDE_WITHOUT_ROLL,
     ST_COUNTER,
@@ -34,13 +33,14 @@ from sheepsim.games.panic.layout import (
     ST_ROW,
     ST_SCORE,
 )
+from sheepsim.jit import njit
 
 # More rounds than sheep can ever need: each round merges the smallest group into
 # another one or moves it strictly closer; the cap only guards against a bad variant.
 MAX_REGROUP_ROUNDS = 64
 
 
-@nb.njit(cache=True)
+@njit
 def log_event(st, ctx, log, ev, a, b, c, d):
     """Append a trace row (event, 4 parameters, the flock, the counter) when logging."""
     if ctx[CTX_LOG_ON] == 0:
@@ -62,7 +62,7 @@ def log_event(st, ctx, log, ev, a, b, c, d):
     ctx[CTX_LOG_N] = i + 1
 
 
-@nb.njit(cache=True)
+@njit
 def roll_die(R, n_at, faces_at, streams, ctx):
     """Roll a die whose faces are ``R[faces_at : faces_at + R[n_at]]``: the next scripted
     face if any (Flock, tests), else from the stream ``ctx[CTX_DICE_PURPOSE]`` (DICE in
@@ -74,7 +74,7 @@ def roll_die(R, n_at, faces_at, streams, ctx):
     return R[faces_at + rng.randbelow(streams, ctx[CTX_DICE_PURPOSE], R[n_at])]
 
 
-@nb.njit(cache=True)
+@njit
 def regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, forced_face):
     """Regroup until the flock is orthogonally connected; the active ``seat`` (policy
     ``pid``) makes every choice. ``forced_face >= 0`` replaces every die roll (greedy
@@ -104,7 +104,7 @@ def regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, forced_face
                 face = roll_die(R, R_N_REGROUP_FACES, R_REGROUP_FACES, streams, ctx)
                 rolls += 1
             log_event(st, ctx, log, EV_REGROUP_DIE, face, 0, 0, 0)
-            nr = regroup_routes(st, mask, face, opts)
+            nr = regroup_routes(st, mask, face, R[R_PLUS_FALLBACK], opts)
         if nr == 0:
             return rolls
         r = decide_sub(pid, K_ROUTE, st, R, seat, opts, nr, streams, ctx, subs, work, values)

@@ -3,8 +3,6 @@ back, teammates together, sheep next to the black sheep. Rows are counted along 
 facing; row 1 is the frontmost occupied row.
 """
 
-import numba as nb
-
 from sheepsim.games.panic.flockops import _BIG, projection
 from sheepsim.games.panic.layout import (
     BLACK,
@@ -18,10 +16,11 @@ from sheepsim.games.panic.layout import (
     ST_FACING,
     ST_ROW,
 )
+from sheepsim.jit import njit
 
 
 # ----------------------------------------------------------------------- scoring
-@nb.njit(cache=True)
+@njit
 def front_extent(st):
     """(front projection, back projection) along the facing; rows are counted from there."""
     d = 2 * st[ST_FACING]
@@ -35,7 +34,7 @@ def front_extent(st):
     return hi, lo
 
 
-@nb.njit(cache=True)
+@njit
 def ram_points(st, R, colour):
     """Ram scoring for one colour: each sheep by its row from the front (row 1 first)."""
     d = 2 * st[ST_FACING]
@@ -49,7 +48,7 @@ def ram_points(st, R, colour):
     return pts
 
 
-@nb.njit(cache=True)
+@njit
 def shear_points(st, R, colour):
     """Points for one colour after shearing: each sheep by its row from the back."""
     d = 2 * st[ST_FACING]
@@ -63,7 +62,7 @@ def shear_points(st, R, colour):
     return pts
 
 
-@nb.njit(cache=True)
+@njit
 def one_colour(st):
     """True if the live sheep other than the black one are all of one colour (or none)."""
     seen = -1
@@ -75,7 +74,7 @@ def one_colour(st):
     return True
 
 
-@nb.njit(cache=True)
+@njit
 def shear_front_row(st):
     """Remove the front row unless the flock is of one colour; return the removed mask."""
     if one_colour(st):
@@ -90,7 +89,7 @@ def shear_front_row(st):
     return removed
 
 
-@nb.njit(cache=True)
+@njit
 def together_points(st, colour):
     """Teammates' field: 2 per pair of this colour touching on a side, 1 by a corner."""
     pts = 0
@@ -108,7 +107,7 @@ def together_points(st, colour):
     return pts
 
 
-@nb.njit(cache=True)
+@njit
 def black_points(st, colour):
     """Black Sheep field: 2 per sheep of this colour touching the black sheep on a side,
     1 by a corner."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sheepsim import runner
+from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.rules import PanicRules, load_rules
@@ -22,26 +22,6 @@ def _rules(rules) -> PanicRules:
     if isinstance(rules, PanicRules):
         return rules
     return load_rules(rules)
-
-
-def _policies(policies, players: int) -> list:
-    """One policy per seat: names, ``package.module:function`` specs or njit functions."""
-    if isinstance(policies, str) or hasattr(policies, "py_func"):
-        policies = policies.split(",") if isinstance(policies, str) else [policies]
-    out = [p if hasattr(p, "py_func") else str(p).strip() for p in policies]
-    if not out or any(isinstance(p, str) and not p for p in out):
-        raise SheepsimError("give at least one policy name (e.g. random or greedy)")
-    if len(out) == 1:
-        out = out * players
-    if len(out) != players:
-        raise SheepsimError(f"give 1 policy or one per player ({players}), got {len(out)}")
-    return out
-
-
-def _playouts(playouts) -> int:
-    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
-        raise SheepsimError(f"playouts must be a whole number >= 1, got {playouts!r}")
-    return playouts
 
 
 @dataclass
@@ -60,7 +40,7 @@ class PanicResult:
     def meta(self, **extra) -> dict:
         from sheepsim.output import base_meta
 
-        return base_meta(game="shear_panic", rules=self.rules.name,
+        return base_meta(game="shear-panic", rules=self.rules.source,
                          rules_sha256=self.rules.sha256, players=self.players,
                          policy=",".join(self.policies), seed=self.seed, games=self.games,
                          **extra)
@@ -81,8 +61,8 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
     mean, plo, phi, _ = mean_interval(pts, pts_sq, np.full(P, n))
     by_seat = pd.DataFrame({
         "seat": np.arange(1, P + 1), "colour": colours, "policy": res.policies,
-        "games": n, "wins": wins, "win_rate": wins / n, "lo": lo, "hi": hi,
-        "mean_points": mean, "points_lo": plo, "points_hi": phi,
+        "games": n, "wins": wins, "win_rate": wins / n, "win_rate_lo": lo, "win_rate_hi": hi,
+        "mean_points": mean, "mean_points_lo": plo, "mean_points_hi": phi,
         "mean_sheep_left": acc[L.A_SHEEP_LEFT:L.A_SHEEP_LEFT + P] / n,
     })
     rows = []
@@ -93,9 +73,9 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
         plo_, phi_ = wilson_interval(w, trials)
         m, mlo, mhi, _ = mean_interval(pts[seats].sum(), pts_sq[seats].sum(), trials)
         rows.append({"policy": pol, "seats": len(seats), "seat_games": trials, "wins": w,
-                     "win_rate": w / trials, "lo": float(plo_), "hi": float(phi_),
+                     "win_rate": w / trials, "win_rate_lo": float(plo_), "win_rate_hi": float(phi_),
                      "fair_share": len(seats) / P, "mean_points": float(m),
-                     "points_lo": float(mlo), "points_hi": float(mhi)})
+                     "mean_points_lo": float(mlo), "mean_points_hi": float(mhi)})
     by_policy = pd.DataFrame(rows)
     track = res.rules.tracks[P]
     fp = _seat_block(acc, L.A_FIELD_PTS, P, L.MAX_FIELDS)
@@ -110,15 +90,15 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
     t_mean, t_lo, t_hi, _ = mean_interval(acc[L.A_TURNS], acc[L.A_TURNS_SQ], n)
     hist = acc[L.A_TURN_HIST:L.A_TURN_HIST + L.MAX_TURN_HIST]
     present = np.nonzero(hist)[0]
-    turns = pd.DataFrame({"mean_turns": [float(t_mean)], "lo": [float(t_lo)],
-                          "hi": [float(t_hi)], "min_turns": [int(present.min())],
+    turns = pd.DataFrame({"mean_turns": [float(t_mean)], "mean_turns_lo": [float(t_lo)],
+                          "mean_turns_hi": [float(t_hi)], "min_turns": [int(present.min())],
                           "max_turns": [int(present.max())]})
     turn_hist = pd.DataFrame({"turns": present, "games": hist[present],
                               "share": hist[present] / n})
     ends = acc[L.A_END:L.A_END + 2]
     elo, ehi = wilson_interval(ends, np.full(2, n))
     ends_df = pd.DataFrame({"end": list(END_NAMES), "games": ends, "share": ends / n,
-                            "lo": elo, "hi": ehi})
+                            "share_lo": elo, "share_hi": ehi})
     ties = acc[L.A_TIE_BREAK:L.A_TIE_BREAK + 3]
     ties_df = pd.DataFrame({"decided_by": list(TIE_NAMES), "games": ties, "share": ties / n})
     tile_rows = []
@@ -143,47 +123,23 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
 
 def play_games(rules=None, players: int = 4, policies=("random",), games: int = 10_000,
                seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
-               progress: bool | None = None, playouts: int = 4) -> PanicResult:
+               progress: bool | None = None, playouts: int = 4, backend=None) -> PanicResult:
     """Simulate ``games`` games keyed by ``(seed, game index)``.
 
     ``rules``: a :class:`PanicRules`, a TOML path or None (standard); ``policies``: one
     for every seat or one per seat, each ``random``, ``greedy``, ``rollout``,
     ``package.module:function`` or an ``@numba.njit`` function (signature in
     :mod:`.policies`); a comma-separated string works too; ``playouts``: rollout playouts
-    per candidate. The
-    totals are identical for any ``threads`` and ``chunk_size``.
+    per candidate. The totals are identical for any ``threads``, ``chunk_size`` and
+    ``backend``.
     """
-    from sheepsim.games.panic.engine import kernels_for
-    from sheepsim.games.panic.policies import policy_name, resolve_policies
+    from sheepsim import driver
+    from sheepsim.games.panic.jobs import PlayJob
 
-    rules = _rules(rules)
-    players = rules.check_players(players)
-    chosen = _policies(policies, players)
-    games = runner.check_games(games)
-    seed = runner.check_seed(seed)
-    playouts = _playouts(playouts)
-    ids, users = resolve_policies(chosen)
-    names = [policy_name(p) for p in chosen]
-    R = rules.kernel_array(players)
-    pids = np.array(ids, dtype=np.int64)
-    kernels = kernels_for(users)
-
-    def run_chunk(start: int, count: int):
-        import numba
-
-        n_blocks = max(1, min(count, 4 * numba.get_num_threads()))
-        acc = kernels.games_chunk(R, pids, seed, start, count, n_blocks, playouts)
-        return [acc.sum(axis=0)]
-
-    (acc,) = runner.run_chunked(run_chunk, games, chunk_size=chunk_size, threads=threads,
-                                progress=progress, desc="shear panic")
-    if acc[L.A_BAD_CHOICES]:
-        bad = [n for n in names if ":" in n]
-        raise SheepsimError(f"policy {', '.join(bad)} returned an option index out of range "
-                            f"{int(acc[L.A_BAD_CHOICES])} times")
-    res = PanicResult(rules, players, names, seed, games, acc)
-    res.tables = build_tables(res)
-    return res
+    job = PlayJob(rules, players, policies, seed, playouts)
+    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+                     progress=progress, desc="shear panic", backend=backend)
+    return job.result(res.counts, res.games)
 
 
 # ----------------------------------------------------------------------- trace
@@ -233,12 +189,13 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
                game: int = 0, playouts: int = 4) -> Trace:
     """Play game ``game`` of ``seed`` and describe every step in text."""
     from sheepsim.games.panic.engine import kernels_for, new_log
+    from sheepsim.games.panic.jobs import _playouts, policy_list
     from sheepsim.games.panic.policies import policy_name, resolve_policies
 
     rules = _rules(rules)
     players = rules.check_players(players)
-    chosen = _policies(policies, players)
-    seed = runner.check_seed(seed)
+    chosen = policy_list(policies, players)
+    seed = driver.check_seed(seed)
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise SheepsimError(f"game must be a whole number >= 0, got {game!r}")
     playouts = _playouts(playouts)
@@ -277,8 +234,12 @@ def render_log(log, rules: PanicRules, players: int, names: list[str], st, win: 
         return ", ".join(f"{L.COLOUR_NAMES[colours[s]]} {int(row[base + s])}"
                          for s in range(players))
 
+    def where_on(row, key, d):
+        first = _first_on_line(row, key, d)
+        return _flock_text(row)[1].get(first) if first is not None else None
+
     lines = [f"Shear Panic, {players} players: " + "; ".join(seat_name),
-             f"rules {rules.name} (sha256 {rules.sha256[:12]})"]
+             f"rules {rules.source} (sha256 {rules.sha256[:12]})"]
     prev = None
     turn = 0
     for row in log:
@@ -343,6 +304,13 @@ def render_log(log, rules: PanicRules, players: int, names: list[str], st, win: 
             lines.append(f"  shearing removes {', '.join(shorn) or 'nothing'}; "
                          f"scores: {scores(row)}")
             lines += picture(row)
+        elif ev == L.EV_NO_REVERSE:  # a, b, c, d: tiles, action type, line key, direction
+            line = {2: "row", 6: "row", 0: "column", 4: "column"}.get(d, "diagonal")
+            what = ("turn " + ("right" if d == L.TURN_RIGHT else "left") if b == L.EWE_TURN
+                    else f"push the {line} starting at {where_on(row, c, d)} {L.DIR_NAMES[d]}")
+            tiles = ", ".join(str(t + 1) for t in range(len(rules.menu)) if (a >> t) & 1)
+            lines.append(f"  no reverse: tile(s) {tiles} may not {what} (the reverse of the "
+                         f"previous player's {L.ACTION_NAMES[b]}); not offered")
         elif ev == L.EV_PASS:
             lines.append(f"{seat_name[a]} skips (no sheep or no legal choice)")
         elif ev == L.EV_END:

@@ -5,8 +5,6 @@ Scores are whole points credited to seats in ``st[ST_SCORE + seat]`` and, per fi
 players) and the black sheep score for nobody.
 """
 
-import numba as nb
-
 from sheepsim.games.panic.layout import (
     BLACK_SHEEP,
     MAX_FIELDS,
@@ -36,9 +34,10 @@ from sheepsim.games.panic.scoring import (
     shear_points,
     together_points,
 )
+from sheepsim.jit import njit
 
 
-@nb.njit(cache=True)
+@njit
 def field_of(R, space):
     """Index of the field holding ``space`` (-1 for the start pen, space 0)."""
     for f in range(R[R_N_FIELDS]):
@@ -47,13 +46,13 @@ def field_of(R, space):
     return -1
 
 
-@nb.njit(cache=True)
+@njit
 def credit(st, seat, field, pts):
     st[ST_SCORE + seat] += pts
     st[ST_FIELD_PTS + seat * MAX_FIELDS + field] += pts
 
 
-@nb.njit(cache=True)
+@njit
 def field_event(st, R, field):
     """A gate passed or a pen reached: Ram scoring, or shearing then scoring from the
     back. Returns the mask of the sheep shorn (0 for the Ram)."""
@@ -73,7 +72,7 @@ def field_event(st, R, field):
     return removed
 
 
-@nb.njit(cache=True)
+@njit
 def advance_and_score(st, R, seat, time):
     """Move the counter ``time`` spaces (stopping at the final pen), run the gate/pen
     events it passes, then score the active ``seat`` if the counter is in a field that
@@ -103,13 +102,13 @@ def advance_and_score(st, R, seat, time):
     return removed
 
 
-@nb.njit(cache=True)
+@njit
 def final_event(st, R):
     """Menus ran out before the final pen: the last field's pen event happens now."""
     return field_event(st, R, R[R_N_FIELDS] - 1)
 
 
-@nb.njit(cache=True)
+@njit
 def own_sheep(st, R, seat):
     colour = R[R_SEAT_COLOUR + seat]
     n = 0

@@ -153,7 +153,7 @@ def advise(position, lane: int, rules=None, *, open_bet=None, hidden=(), rival_o
     ``open_bet`` (a lane), ``hidden`` (lanes) the player's bets; ``rival_open`` lanes
     other players bet openly; later turns follow ``policy``; ``method`` auto/exact/mc.
     """
-    from sheepsim import runner
+    from sheepsim import driver
 
     rules = _rules(rules)
     pos = as_position(position, stage=stage, lanes=lanes)
@@ -182,7 +182,7 @@ def advise(position, lane: int, rules=None, *, open_bet=None, hidden=(), rival_o
         ev = _exact_points(after, board, race, rules, policy, pts, pos.stage)
         per_race = None
     else:
-        games, seed = runner.check_games(games), runner.check_seed(seed)
+        games, seed = driver.check_games(games), driver.check_seed(seed)
         per_race = _mc_points(after, rules, policy, pts, pos.stage, games, seed, seen)
         ev = per_race.mean(axis=1)
     table = _table(opts, after, sel, ev, per_race, int(race[L.EZ_FIRST]))

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from sheepsim.errors import SheepsimError
+from sheepsim.games.race.layout import N_JOINT, N_LANES
 from sheepsim.games.race.rules import RaceRules
 from sheepsim.games.race.simulate import (
     GameResults,
@@ -37,7 +38,6 @@ from sheepsim.stats import (
 )
 
 PLACES = ("first", "second", "third")
-N_LANES = 6
 
 
 def odds_table(counts: RaceCounts) -> pd.DataFrame:
@@ -120,9 +120,9 @@ def set_payoff_matrix(sets, rules: RaceRules, stage: str) -> np.ndarray:
         return out
     pay = np.asarray(rules.payoff_semifinal, dtype=np.float64)
     bonus = np.array([0.0, 0.0, rules.bonus_two, rules.bonus_three])
-    idx = np.arange(216)
-    placed = np.stack([idx // 36, (idx // 6) % 6, idx % 6])  # (3, 216) lane of each place
-    out = np.zeros((len(sets), 216))
+    idx = np.arange(N_JOINT)
+    placed = np.stack([idx // N_LANES**2, (idx // N_LANES) % N_LANES, idx % N_LANES])  # (3, N_JOINT)
+    out = np.zeros((len(sets), N_JOINT))
     for i, s in enumerate(sets):
         member = np.isin(placed, list(s))  # (3, 216)
         out[i] = (member * pay[np.arange(3)[:, None], placed]).sum(axis=0)
@@ -283,8 +283,8 @@ def _set_hits(s, stage) -> dict[str, np.ndarray | None]:
     if stage == "final":
         win = np.isin(np.arange(N_LANES), list(s))
         return {"any_placed": win, "two_placed": None, "three_placed": None}
-    idx = np.arange(216)
-    placed = np.stack([idx // 36, (idx // 6) % 6, idx % 6])
+    idx = np.arange(N_JOINT)
+    placed = np.stack([idx // N_LANES**2, (idx // N_LANES) % N_LANES, idx % N_LANES])
     m = np.isin(placed, list(s)).sum(axis=0)
     return {"any_placed": m >= 1, "two_placed": m == 2, "three_placed": m == 3}
 
@@ -438,49 +438,6 @@ def first_player_table(res: GameResults, alpha: float = 0.05) -> pd.DataFrame:
         "p_win_lo": lo, "p_win_hi": hi, "fair_share": 1.0 / players, "pvalue": pvals,
         "significant": holm_reject(pvals, alpha), "pvalue_all_orders": chi_square_uniform_p(wins),
         "games": n})
-
-
-def compare_table(acc, games: int, a: str, b: str, field: str, seat: int) -> pd.DataFrame:
-    """Head-to-head of two policies for one seat on common random numbers.
-
-    ``acc`` the merged integer totals of :func:`compare_chunk_fn` (wins of a, wins of b,
-    games only a won, games only b won, score sum and sum of squares of a and of b, sum
-    and sum of squares of the paired score difference); ``a``/``b`` the focal seat's
-    policies ("bet,pace"), ``field`` the other seats'. Two rows, ``metric`` =
-    ``win_rate`` and ``mean_score``; columns ``a``,
-    ``a_lo``, ``a_hi``, ``b``, ``b_lo``, ``b_hi`` (Wilson for win rates, normal for
-    scores), ``diff`` = a - b with its paired normal interval ``diff_lo``/``diff_hi`` and
-    ``diff_se``, ``pvalue`` (win rate: exact McNemar test on the games only one of the two
-    won; score: paired z test), ``policy_a``, ``policy_b``, ``field``, ``seat``, ``games``.
-    """
-    from scipy import stats as st
-
-    from sheepsim.stats import mcnemar_p, paired_difference_from_sums
-
-    (wins_a, wins_b, a_only, b_only, sum_a, sq_a, sum_b, sq_b, sum_d, sq_d) = (int(x) for x in acc)
-    n = games
-    rows = []
-    wlo_a, whi_a = wilson_interval(wins_a, n)
-    wlo_b, whi_b = wilson_interval(wins_b, n)
-    # per game the win difference is +1 (a_only), -1 (b_only) or 0
-    dw = paired_difference_from_sums(a_only - b_only, a_only + b_only, n)
-    rows.append({"metric": "win_rate", "a": wins_a / n, "a_lo": float(wlo_a), "a_hi": float(whi_a),
-                 "b": wins_b / n, "b_lo": float(wlo_b), "b_hi": float(whi_b), "diff": dw["diff"],
-                 "diff_lo": dw["lo"], "diff_hi": dw["hi"], "diff_se": dw["stderr"],
-                 "pvalue": mcnemar_p(a_only, b_only)})
-    ma, mlo_a, mhi_a, _ = mean_interval(sum_a, sq_a, n)
-    mb, mlo_b, mhi_b, _ = mean_interval(sum_b, sq_b, n)
-    ds = paired_difference_from_sums(sum_d, sq_d, n)
-    if ds["stderr"] > 0:
-        p_score = float(2 * st.norm.sf(abs(ds["diff"]) / ds["stderr"]))
-    else:
-        p_score = 1.0 if ds["diff"] == 0 else 0.0
-    rows.append({"metric": "mean_score", "a": float(ma), "a_lo": float(mlo_a), "a_hi": float(mhi_a),
-                 "b": float(mb), "b_lo": float(mlo_b), "b_hi": float(mhi_b), "diff": ds["diff"],
-                 "diff_lo": ds["lo"], "diff_hi": ds["hi"], "diff_se": ds["stderr"], "pvalue": p_score})
-    df = pd.DataFrame(rows)
-    df["policy_a"], df["policy_b"], df["field"], df["seat"], df["games"] = a, b, field, seat, n
-    return df
 
 
 def seat_table(res: GameResults) -> pd.DataFrame:

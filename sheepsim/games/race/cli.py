@@ -200,28 +200,18 @@ def _write(tables: dict, meta: dict, title: str, args, panels=None) -> None:
 
 
 def cmd_odds(args) -> int:
-    from sheepsim.games.race.analysis import lane_ev_table, odds_table
+    from sheepsim.games.race.analysis import lane_ev_table
     from sheepsim.games.race.estimate import estimate_races
-    from sheepsim.games.race.rules import load_rules
-    from sheepsim.games.race.simulate import race_counts
 
     size = _run_size(args)
     check_plot_option(args)
-    rules = load_rules(args.rules)
-    if cli_exact.handle_odds(args, rules):
+    if cli_exact.handle_odds(args):
         return 0
-    if size["precision"] is None:
-        counts = race_counts(rules, args.lanes, args.stage, args.policy, size["games"], args.seed,
-                             threads=args.threads, progress=not args.quiet)
-        meta, trace = counts.meta(), None
-    else:
-        counts, est = estimate_races(rules, args.lanes, args.stage, args.policy, args.seed,
-                                     **size, threads=args.threads, progress=not args.quiet)
-        meta, trace = {**counts.meta(), **est.meta_fields()}, est.trace
-    table = odds_table(counts)
-    meta.update(cli_exact.method_meta(args))
+    counts, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
+                                 **size, threads=args.threads, progress=not args.quiet)
+    trace = res.trace if size["precision"] is not None else None
     title = f"The Sheep Race: {args.stage} odds"
-    _write({"lanes": table}, meta, title, args,
+    _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
            lambda: _race_panels(lane_ev_table(counts), None, trace))
     return 0
 
@@ -252,53 +242,32 @@ def _parse_taken(text: str) -> tuple[int, ...]:
 
 
 def cmd_ev(args) -> int:
-    from sheepsim.games.race import analysis as an
     from sheepsim.games.race.estimate import estimate_races
-    from sheepsim.games.race.rules import load_rules
 
     size = _run_size(args)
     check_plot_option(args)
-    taken = an._check_taken(_parse_taken(args.taken))
-    if taken and args.stage == "final":
-        raise SheepsimError("--taken applies to semifinals (the final has no open bets)")
     if args.table == "open_bet" and args.stage == "final":
         raise SheepsimError("the final has no open_bet table (no open bets)")
-    rules = load_rules(args.rules)
-    rules.lanes(args.lanes)  # a bad card name fails before simulating
-    if cli_exact.handle_ev(args, rules, taken):
+    if cli_exact.handle_ev(args, _parse_taken(args.taken)):
         return 0
-
-    def report(counts):
-        tables = {"lanes": an.lane_ev_table(counts), "sets": an.bet_sets_table(counts, taken)}
-        if counts.stage == "semifinal":
-            tables["open_bet"] = an.open_bet_table(counts, taken)
-        return tables
-
-    counts, est = estimate_races(rules, args.lanes, args.stage, args.policy, args.seed,
-                                    report=report, **size, threads=args.threads,
-                                    progress=not args.quiet)
-    meta = {**counts.meta(), **est.meta_fields(), "taken": list(taken), **cli_exact.method_meta(args)}
+    _, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
+                            report="ev", taken=_parse_taken(args.taken), **size,
+                            threads=args.threads, progress=not args.quiet)
     title = f"The Sheep Race: {args.stage} bet EV"
-    _write(est.tables, meta, title, args,
-           lambda: _race_panels(est.tables["lanes"], est.tables["sets"], est.trace))
+    _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
+           lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
     return 0
 
 
 def cmd_balance(args) -> int:
     from sheepsim.games.race.estimate import estimate_balance
-    from sheepsim.games.race.rules import load_rules
-    from sheepsim.output import base_meta
 
     size = _run_size(args)
     check_plot_option(args)
-    rules = load_rules(args.rules)
-    est = estimate_balance(rules, args.policy, args.seed, players=args.players,
+    res = estimate_balance(args.rules, args.policy, args.seed, players=args.players,
                            bet_policy=args.bet_policy, **size, threads=args.threads,
                            progress=not args.quiet)
-    meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256,
-                     analysis="balance over random deals", policy=args.policy, players=args.players,
-                     bet_policy=args.bet_policy, seed=args.seed, **est.meta_fields())
-    t = est.tables
+    t = res.tables
 
     def panels():
         from functools import partial
@@ -308,58 +277,42 @@ def cmd_balance(args) -> int:
         charts = [partial(plots.fair_payoff_chart, t["fair_payoffs"]),
                   partial(plots.card_strength_chart, t["cards"]),
                   partial(plots.lane_place_heatmap, t["semifinal_lanes"]),
-                  partial(plots.convergence_chart, est.trace)]
+                  partial(plots.convergence_chart, res.trace)]
         return [lambda ax, f=f: f(ax=ax) for f in charts]
 
-    _write(t, meta, "The Sheep Race: balance over random deals", args, panels)
+    _write(t, res.meta(), "The Sheep Race: balance over random deals", args, panels)
     return 0
 
 
 def cmd_compare(args) -> int:
     from sheepsim.games.race.estimate import estimate_compare
-    from sheepsim.games.race.rules import load_rules
-    from sheepsim.output import base_meta
 
     size = _run_size(args)
     check_plot_option(args)
-    rules = load_rules(args.rules)
-    est = estimate_compare(rules, args.players, args.a, args.b, args.field, args.seat, args.seed,
-                           **size, threads=args.threads, progress=not args.quiet)
-    meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256,
-                     analysis="head-to-head on common random numbers", players=args.players,
-                     policy_a=args.a, policy_b=args.b, field=args.field, seat=args.seat,
-                     seed=args.seed, **est.meta_fields())
+    res = estimate_compare(args.rules, args.players, args.a, args.b, args.field, args.seat,
+                           args.seed, **size, threads=args.threads, progress=not args.quiet)
     title = f"The Sheep Race: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
+
     def panels():
         from sheepsim import plots
 
-        return [lambda ax: plots.convergence_chart(est.trace, ax=ax)]
+        return [lambda ax: plots.convergence_chart(res.trace, ax=ax)]
 
-    _write(est.tables, meta, title, args, panels)
+    _write(res.tables, res.meta(), title, args, panels)
     return 0
 
 
 def cmd_play(args) -> int:
-    from sheepsim.games.race.analysis import game_tables
     from sheepsim.games.race.estimate import estimate_games
-    from sheepsim.games.race.rules import load_rules
-    from sheepsim.games.race.simulate import check_players, play_games
 
     size = _run_size(args)
     check_plot_option(args)
-    rules = load_rules(args.rules)
-    check_players(rules, args.players)
-    if size["precision"] is None:
-        res = play_games(rules, args.players, args.bet_policy, args.pace_policy, size["games"],
-                         args.seed, threads=args.threads, progress=not args.quiet)
-        meta, trace = res.meta(), None
-    else:
-        res, est = estimate_games(rules, args.players, args.bet_policy, args.pace_policy, args.seed,
-                                  **size, threads=args.threads, progress=not args.quiet)
-        meta, trace = {**res.meta(), **est.meta_fields()}, est.trace
-    # seats, policies, turns (unchanged), then scores and turn_order
-    tables = game_tables(res)
+    _, res = estimate_games(args.rules, args.players, args.bet_policy, args.pace_policy,
+                            args.seed, **size, threads=args.threads, progress=not args.quiet)
+    trace = res.trace if size["precision"] is not None else None
+    tables = res.tables
     title = f"The Sheep Race: {args.players}-player games"
+
     def panels():
         from sheepsim import plots
 
@@ -370,7 +323,7 @@ def cmd_play(args) -> int:
             charts.append(lambda ax: plots.convergence_chart(trace, ax=ax))
         return charts
 
-    _write(tables, meta, title, args, panels)
+    _write(tables, res.meta(), title, args, panels)
     return 0
 
 
@@ -387,10 +340,10 @@ def cmd_trace(args) -> int:
         SEMIFINAL,
     )
     from sheepsim.games.race.rules import load_rules
-    from sheepsim.games.race.simulate import _call, _lane_cards, board_array, resolve_policies
+    from sheepsim.games.race.simulate import _call, board_array, lane_cards, resolve_policies
 
     rules = load_rules(args.rules)
-    lanes = _lane_cards(rules, args.lanes)
+    lanes = lane_cards(rules, args.lanes)
     pol = resolve_policies(args.policy)
     faces, nfaces = rules.dice_arrays(args.stage)
     log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)

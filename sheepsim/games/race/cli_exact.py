@@ -58,30 +58,26 @@ def _solve(args, rules):
     return exact_odds(rules, args.lanes, args.stage, args.policy)
 
 
-def _simulate_position(args, rules, report):
-    """Monte Carlo from ``--position`` with the usual --games/--precision drivers."""
+def _simulate_position(args, report: str, taken=()):
+    """Monte Carlo from ``--position`` with the usual --games/--precision driver."""
     from sheepsim.games.race.cli import _run_size
     from sheepsim.games.race.position_odds import estimate_from_position
 
-    return estimate_from_position(args.position, rules, args.policy, args.seed, report=report,
-                                  stage=args.stage, lanes=args.lanes, threads=args.threads,
-                                  progress=not args.quiet, **_run_size(args))
+    return estimate_from_position(args.position, args.rules, args.policy, args.seed,
+                                  report=report, taken=taken, stage=args.stage, lanes=args.lanes,
+                                  threads=args.threads, progress=not args.quiet, **_run_size(args))
 
 
-def _meta(base: dict, args, note: str) -> dict:
-    meta = dict(base)
+def _exact_meta(res, args, **extra) -> dict:
+    meta = {**res.meta(), **extra}
     if args.position:
         from sheepsim.games.race.position import as_position
 
         meta["position"] = as_position(args.position, stage=args.stage, lanes=args.lanes).text()
-    if note:
-        meta["method"], meta["note"] = "monte carlo", note
-    elif "method" not in meta:
-        meta["method"] = "monte carlo"
     return meta
 
 
-def handle_odds(args, rules) -> bool:
+def handle_odds(args) -> bool:
     """``race odds`` exact or from a position; False: run the plain simulation."""
     from sheepsim.games.race.analysis import lane_ev_table, odds_table
     from sheepsim.games.race.cli import _race_panels, _write
@@ -89,21 +85,21 @@ def handle_odds(args, rules) -> bool:
     exact, note = _method(args)
     if exact:
         from sheepsim.games.race.position_odds import exact_tables
+        from sheepsim.games.race.rules import load_rules
 
-        res = _solve(args, rules)
+        res = _solve(args, load_rules(args.rules))
         title = f"The Sheep Race: {res.stage} odds (exact)"
         tables = exact_tables(res, {"lanes": odds_table, "ev": lane_ev_table})
-        _write({"lanes": tables["lanes"]}, _meta(res.meta(), args, ""), title, args,
+        _write({"lanes": tables["lanes"]}, _exact_meta(res, args), title, args,
                lambda: _race_panels(tables["ev"], None, None))
         return True
+    args.method_note = note
     if not args.position:  # the plain simulation; method_meta adds the note
-        args.method_note = note
         return False
-    counts, est = _simulate_position(args, rules, lambda c: {"lanes": odds_table(c)})
-    title = f"The Sheep Race: {counts.stage} odds"
-    meta = _meta({**counts.meta(), **est.meta_fields()}, args, note)
-    _write(est.tables, meta, title, args,
-           lambda: _race_panels(lane_ev_table(counts), None, est.trace))
+    counts, res = _simulate_position(args, "odds")
+    trace = res.trace if args.precision is not None else None
+    _write(res.tables, res.meta(**method_meta(args)), f"The Sheep Race: {counts.stage} odds", args,
+           lambda: _race_panels(lane_ev_table(counts), None, trace))
     return True
 
 
@@ -122,33 +118,38 @@ def ev_builders(stage: str, taken) -> dict:
     return builders
 
 
-def handle_ev(args, rules, taken) -> bool:
-    """``race ev`` exact or from a position; False: run the plain simulation."""
+def handle_ev(args, taken) -> bool:
+    """``race ev`` exact or from a position; False: run the plain simulation.
+    ``taken``: lanes (1-6) opened by others, not yet validated."""
+    from sheepsim.games.race.analysis import _check_taken
     from sheepsim.games.race.cli import _race_panels, _write
 
     exact, note = _method(args)
+    taken = _check_taken(taken)
+    args.method_note = note
+    if not exact and not args.position:
+        return False  # the plain simulation validates the rest
     if exact:
         from sheepsim.games.race.position_odds import exact_tables
+        from sheepsim.games.race.rules import load_rules
 
-        res = _solve(args, rules)
-        title = f"The Sheep Race: {res.stage} bet EV (exact)"
+        res = _solve(args, load_rules(args.rules))
+        _check_final_taken(res.stage, taken)
         tables = exact_tables(res, ev_builders(res.stage, taken))
-        meta = {**_meta(res.meta(), args, ""), "taken": list(taken)}
-        _write(tables, meta, title, args, lambda: _race_panels(tables["lanes"], tables["sets"], None))
+        _write(tables, _exact_meta(res, args, taken=list(taken)),
+               f"The Sheep Race: {res.stage} bet EV (exact)", args,
+               lambda: _race_panels(tables["lanes"], tables["sets"], None))
         return True
-    if not args.position:
-        args.method_note = note
-        return False
-    from sheepsim.games.race.position import as_position
-
-    stage = as_position(args.position, stage=args.stage).stage
-    builders = ev_builders(stage, taken)
-    counts, est = _simulate_position(args, rules, lambda c: {k: f(c) for k, f in builders.items()})
-    title = f"The Sheep Race: {stage} bet EV"
-    meta = {**_meta({**counts.meta(), **est.meta_fields()}, args, note), "taken": list(taken)}
-    _write(est.tables, meta, title, args,
-           lambda: _race_panels(est.tables["lanes"], est.tables["sets"], est.trace))
+    _, res = _simulate_position(args, "ev", taken)
+    _check_final_taken(res.job.stage, taken)
+    _write(res.tables, res.meta(**method_meta(args)), f"The Sheep Race: {res.job.stage} bet EV",
+           args, lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
     return True
+
+
+def _check_final_taken(stage: str, taken) -> None:
+    if taken and stage == "final":
+        raise SheepsimError("--taken applies to semifinals (the final has no open bets)")
 
 
 # ------------------------------------------------------------------ race advise

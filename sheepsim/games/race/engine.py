@@ -9,7 +9,6 @@ Pace and bet decisions go through the global names ``choose_pace`` and ``choose_
 user's policy (so a user policy runs the very same engine code).
 """
 
-import numba as nb
 import numpy as np
 
 from sheepsim import rng
@@ -55,6 +54,7 @@ from sheepsim.games.race.layout import (
     WHITE,
 )
 from sheepsim.games.race.policies import choose_bets, choose_pace, distance
+from sheepsim.jit import njit
 
 #: Safety net for variant files: a race still running after this many turns is an error.
 MAX_TURNS = 100_000
@@ -64,7 +64,7 @@ LOG_TURN, LOG_PLAYER, LOG_TOTAL, LOG_LANE, LOG_REASON, LOG_OPTION, LOG_POS, LOG_
 N_LOG = 12
 
 
-@nb.njit(cache=True)
+@njit
 def setup_race(board, race, cards, lane_cards, track, ez_first, max_cubes, stage, blue_total):
     """Put the six sheep on the starting line with their cards' cubes.
 
@@ -94,7 +94,7 @@ def setup_race(board, race, cards, lane_cards, track, ez_first, max_cubes, stage
     race[N_RUNNING] = 6
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def legal_options(board, race, lane, legal):
     """Fill ``legal`` ``(9,)`` with the options the rules allow for ``lane``."""
     red = board[lane, RED]
@@ -120,7 +120,7 @@ def legal_options(board, race, lane, legal):
         legal[REST] = cubes + min(2, supply) <= race[MAX_CUBES]
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def apply_option(board, race, lane, option):
     """Move the sheep in ``lane`` with ``option`` (assumed legal); update status/place."""
     if option == REST:
@@ -157,7 +157,7 @@ def apply_option(board, race, lane, option):
         race[N_RUNNING] -= 1
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def lazy_sheep(board):
     """Running sheep furthest from the Finish Line; ties to the highest lane; -1 if none."""
     best = -1
@@ -167,7 +167,7 @@ def lazy_sheep(board):
     return best
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def select_sheep(board, total):
     """Lane (0-5) and reason for a dice total: 1-6 that lane, 7 lane 6, 8 lane 5,
     9 the Lazy Sheep; an exhausted or finished sheep is replaced by the Lazy Sheep."""
@@ -185,7 +185,7 @@ def select_sheep(board, total):
     return lazy_sheep(board), LAZY_FINISHED
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def roll(dice_faces, dice_nfaces, streams):
     total = 0
     for d in range(dice_faces.shape[0]):
@@ -193,7 +193,7 @@ def roll(dice_faces, dice_nfaces, streams):
     return total
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def race_over(board, race):
     """Semifinal: 3 crossed; final: 1 crossed; either: no sheep can still run."""
     need = 1 if race[STAGE] == FINAL else 3
@@ -211,7 +211,7 @@ def race_over(board, race):
     return True
 
 
-@nb.njit(cache=True)
+@njit
 def place_remaining(board, race):
     """Give the places not won by crossing to the other sheep closest to the Finish
     Line, ties to the lowest lane (exhausted sheep; running ones only in a stalemate)."""
@@ -225,7 +225,7 @@ def place_remaining(board, race):
         board[best, PLACE] = race[N_PLACED]
 
 
-@nb.njit(cache=True)
+@njit
 def run_race(board, race, dice_faces, dice_nfaces, streams, pace_ids, first_player,
              bets, rival_open, seen, legal, log, log_on):
     """Play a set-up race to its end; return the number of turns.
@@ -277,7 +277,7 @@ def run_race(board, race, dice_faces, dice_nfaces, streams, pace_ids, first_play
     return race[TURN]
 
 
-@nb.njit(cache=True)
+@njit
 def placed_lanes(board, places):
     """``places[k]`` = lane that finished k+1-th (-1 if that place was not awarded)."""
     for k in range(places.shape[0]):
@@ -289,7 +289,7 @@ def placed_lanes(board, places):
 
 
 # ------------------------------------------------------------------ whole games
-@nb.njit(cache=True)
+@njit
 def assign_final_lanes(semifinal, lane_cards, places, final_cards):
     """Seat semifinal ``semifinal`` (0 or 1)'s top three in the final: lanes 6, 4, 2
     take the 1st, 2nd, 3rd of semifinal 1; lanes 5, 3, 1 those of semifinal 2."""
@@ -297,7 +297,7 @@ def assign_final_lanes(semifinal, lane_cards, places, final_cards):
         final_cards[5 - 2 * k - semifinal] = lane_cards[places[k]]
 
 
-@nb.njit(cache=True)
+@njit
 def leader(scores, stamp):
     """Seat with the most points; ties to the token on top of the stack (latest stamp)."""
     best = 0
@@ -307,7 +307,7 @@ def leader(scores, stamp):
     return best
 
 
-@nb.njit(cache=True)
+@njit
 def race_odds(card_odds, lane_cards, stage, odds):
     """Public odds for the dealt race: ``card_odds`` ``(n_cards, 6, 3)`` gives P(place)
     of a card in a lane averaged over deals; each place is renormalised over the lanes."""
@@ -323,7 +323,7 @@ def race_odds(card_odds, lane_cards, stage, odds):
                 odds[lane, k] /= tot
 
 
-@nb.njit(cache=True)
+@njit
 def score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter):
     """Pay every seat for this race in turn order from ``start``; return the stack counter.
 
@@ -357,7 +357,7 @@ def score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter
     return counter
 
 
-@nb.njit(cache=True)
+@njit
 def place_bets(bet_ids, kind, start, odds, payoffs, bonus, bets, rival_open, open_lane,
                taken, pick, streams):
     """One betting round; fills ``bets``/``open_lane``/``rival_open`` (see run_game)."""
@@ -384,7 +384,7 @@ def place_bets(bet_ids, kind, start, odds, payoffs, bonus, bets, rival_open, ope
             bets[p, b] = 1
 
 
-@nb.njit(cache=True)
+@njit
 def run_game(bet_ids, pace_ids, cards, deck, blue_total, track, ez_first, max_cubes,
              dice_semi, nfaces_semi, dice_final, nfaces_final, payoffs, bonus,
              card_odds_semi, card_odds_final, streams, board, race, seen, legal, log,

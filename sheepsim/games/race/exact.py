@@ -188,13 +188,13 @@ def distribution(out: np.ndarray, stage: str):
 
 def exact_odds(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy") -> ExactOdds:
     """Exact odds of a race from the starting line (arguments as for ``race_counts``)."""
-    from sheepsim.games.race.simulate import _lane_cards, _rules
+    from sheepsim.games.race.simulate import _rules, lane_cards
 
     rules = _rules(rules)
     stage = check_stage(stage)
-    lane_cards = _lane_cards(rules, lanes)
-    board, race = start_position(rules, lane_cards, stage)
+    cards = lane_cards(rules, lanes)
+    board, race = start_position(rules, cards, stage)
     t0 = time.perf_counter()
     joint, winner, p_place, binds, states = solve_position(board, race, rules, policy)
-    return ExactOdds(rules, stage, policy.strip(), lane_cards, joint, winner, p_place, binds,
+    return ExactOdds(rules, stage, policy.strip(), cards, joint, winner, p_place, binds,
                      states, time.perf_counter() - t0)

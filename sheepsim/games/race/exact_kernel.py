@@ -7,7 +7,6 @@ one lane's number, so visiting joint numbers in increasing order visits every st
 after all states that lead to it, and one pass pushes all probability to the end.
 """
 
-import numba as nb
 import numpy as np
 
 from sheepsim.games.race.engine import place_remaining, race_over, select_sheep
@@ -27,6 +26,7 @@ from sheepsim.games.race.layout import (
     SUPPLY_BLUE,
     WHITE,
 )
+from sheepsim.jit import njit
 
 #: Columns of a lane state row (as in lanegraph).
 S_POS, S_RED, S_BLUE, S_WHITE, S_STATUS = range(5)
@@ -34,7 +34,7 @@ S_POS, S_RED, S_BLUE, S_WHITE, S_STATUS = range(5)
 STUCK = 1.0 - 1e-12
 
 
-@nb.njit(cache=True)
+@njit
 def fill_board(states, digits, higher_first, board, race, blue_total):
     """Write the joint state into ``board``/``race``; return the finished lanes as
     ``first * 8 + second`` (-1 where none), the order the placings were won in."""
@@ -72,7 +72,7 @@ def fill_board(states, digits, higher_first, board, race, blue_total):
     return fin_a, fin_b
 
 
-@nb.njit(cache=True)
+@njit
 def record_end(board, race, mass, out):
     """Award the remaining places of a race that ended without enough crossings."""
     place_remaining(board, race)
@@ -88,7 +88,7 @@ def record_end(board, race, mass, out):
     out[36 * a + 6 * b + c] += mass
 
 
-@nb.njit(cache=True)
+@njit
 def spread(states, nxt, digits, board, race, totals, tprob, lane_p, lane_next):
     """Where the dice send this state: ``lane_p[l]`` probability that lane ``l`` makes
     its next move (to state ``lane_next[l]``); returns the probability of a no-op turn
@@ -109,7 +109,7 @@ def spread(states, nxt, digits, board, race, totals, tprob, lane_p, lane_next):
     return stay
 
 
-@nb.njit(cache=True)
+@njit
 def solve_joint(states, nxt, sizes, start, start_higher_first, totals, tprob, race0,
                 blue_total, out):
     """Exact distribution of the race's result from the joint state ``start``.

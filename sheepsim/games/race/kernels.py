@@ -23,10 +23,10 @@ from sheepsim import rng
 from sheepsim.games.race import engine, policies
 from sheepsim.games.race.engine import N_LOG, placed_lanes, run_game, run_race, setup_race
 from sheepsim.games.race.layout import N_BOARD, N_OPTIONS, N_RACE
-from sheepsim.jit import rejit
+from sheepsim.jit import njit, rejit
 
 
-@nb.njit(parallel=True, cache=True)
+@njit(parallel=True)
 def race_chunk(seed, start, count, n_blocks, cards, lane_cards, random_deal, track, ez_first,
                max_cubes, stage, blue_total, dice_faces, dice_nfaces, pace_id,
                joint, card_place, turns_total):
@@ -71,7 +71,7 @@ def race_chunk(seed, start, count, n_blocks, cards, lane_cards, random_deal, tra
                 joint[blk, 36 * places[0] + 6 * places[1] + places[2]] += 1
 
 
-@nb.njit(parallel=True, cache=True)
+@njit(parallel=True)
 def game_chunk(seed, start, count, n_blocks, bet_ids, pace_ids, cards, blue_total, track,
                ez_first, max_cubes, dice_semi, nfaces_semi, dice_final, nfaces_final, payoffs,
                bonus, card_odds_semi, card_odds_final, scores, winner, first, turns,
@@ -100,7 +100,7 @@ def game_chunk(seed, start, count, n_blocks, bet_ids, pace_ids, cards, blue_tota
             first[i] = f
 
 
-@nb.njit(cache=True)
+@njit
 def trace_race(seed, game, cards, lane_cards, track, ez_first, max_cubes, stage, blue_total,
                dice_faces, dice_nfaces, pace_id, log, final_board):
     """One race with its per-turn log (for ``sheepsim race trace``); returns turns."""

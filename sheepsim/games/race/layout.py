@@ -15,11 +15,11 @@ Policies (built-in and user-written) receive the race as two int64 arrays:
 Everything in them is public at the table. Importing this module compiles nothing.
 """
 
-from sheepsim.jit import refresh_numba_cache
 
-# Before any kernel of this package loads from numba's cache (see the function).
-refresh_numba_cache(__file__)
-
+#: lanes in a race, and the joint top-3 outcome index ``N_LANES**2 * a + N_LANES * b + c``
+#: (lanes 0-5 finishing 1st, 2nd, 3rd) over ``N_JOINT`` cells
+N_LANES = 6
+N_JOINT = N_LANES ** 3
 
 # board columns
 POS, RED, BLUE, WHITE, STATUS, TROT, GALLOP, PLACE = range(8)

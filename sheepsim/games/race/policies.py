@@ -39,7 +39,6 @@ Built-in: ``random``, ``favourite`` (highest P(1st)), ``longshot`` (highest 1st-
 payoff), ``ev`` (highest expected payoff; the set of 3 counts the bonus).
 """
 
-import numba as nb
 import numpy as np
 
 from sheepsim import rng
@@ -68,6 +67,7 @@ from sheepsim.games.race.layout import (
     WALK_WHITE,
     WHITE,
 )
+from sheepsim.jit import njit
 
 PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan")
 BET_POLICIES = ("random", "favourite", "longshot", "ev")
@@ -86,7 +86,7 @@ FAR_ORDER = np.array(
 _DELTA = np.array([2, 1, 0, -1, -1, -1, -1, -2, -1], dtype=np.int64)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def distance(board, lane, option):
     """Squares the option moves the sheep in ``lane``."""
     if option == REST:
@@ -98,30 +98,30 @@ def distance(board, lane, option):
     return board[lane, GALLOP]
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def cubes_after(board, race, lane, option):
     """Cubes on the card after the option (recovery assumes the supply has them)."""
     return board[lane, RED] + board[lane, BLUE] + board[lane, WHITE] + _DELTA[option]
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def crosses(board, race, lane, option):
     return board[lane, POS] + distance(board, lane, option) > race[TRACK]
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def exhausts(board, race, lane, option):
     """True if the option leaves the sheep with no cubes on an End Zone square."""
     end = board[lane, POS] + distance(board, lane, option)
     return end <= race[TRACK] and end >= race[EZ_FIRST] and cubes_after(board, race, lane, option) == 0
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def pays_white(option):
     return option == WALK_WHITE or option == TROT_WHITE or option == GALLOP_WHITE
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def first_crossing(lane, board, race, legal):
     """Greedy step 1: the first crossing option in CROSS_ORDER, or -1.
 
@@ -152,7 +152,7 @@ def first_crossing(lane, board, race, legal):
     return -1
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def farthest(lane, board, race, legal, avoid_exhaust, keep_white):
     """Legal option moving farthest (ties by FAR_ORDER), or -1 if none qualifies.
 
@@ -188,7 +188,7 @@ def farthest(lane, board, race, legal, avoid_exhaust, keep_white):
     return best
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def greedy(lane, board, race, seen, legal, streams):
     o = first_crossing(lane, board, race, legal)
     if o >= 0:
@@ -199,7 +199,7 @@ def greedy(lane, board, race, seen, legal, streams):
     return farthest(lane, board, race, legal, False, False)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def random_pace(lane, board, race, seen, legal, streams):
     n = 0
     for o in range(N_OPTIONS):
@@ -214,7 +214,7 @@ def random_pace(lane, board, race, seen, legal, streams):
     return -1
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def saver(lane, board, race, seen, legal, streams):
     """Greedy, but outside the End Zone it never pays a white cube unless that crosses:
     white is the only cube that pays for any pace, so it is kept for the finish."""
@@ -228,7 +228,7 @@ def saver(lane, board, race, seen, legal, streams):
     return greedy(lane, board, race, seen, legal, streams)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def steady(lane, board, race, seen, legal, streams):
     """Breath management: outside the End Zone, a sheep holding at most one cube rests
     (recovering two) instead of running itself empty; otherwise plays like ``saver``."""
@@ -241,7 +241,7 @@ def steady(lane, board, race, seen, legal, streams):
     return saver(lane, board, race, seen, legal, streams)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def stall(lane, board, race, legal):
     """Hold a rival's sheep back: exhaust it if any option does, else move it as little
     as possible without crossing, burning the most cubes among equally short moves."""
@@ -263,7 +263,7 @@ def stall(lane, board, race, legal):
     return best
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def partisan(lane, board, race, seen, legal, streams):
     """Bet-aware: push sheep this player bet on (``saver``), stall and exhaust sheep that
     only rivals' open bets are on, and run every other sheep like ``saver``."""
@@ -272,7 +272,7 @@ def partisan(lane, board, race, seen, legal, streams):
     return saver(lane, board, race, seen, legal, streams)
 
 
-@nb.njit(inline="always", cache=True)
+@njit(inline="always")
 def choose_pace(policy_id, lane, board, race, seen, legal, streams):
     """Dispatch to a built-in pace policy by id (index into ``PACE_POLICIES``)."""
     if policy_id == GREEDY:
@@ -289,7 +289,7 @@ def choose_pace(policy_id, lane, board, race, seen, legal, streams):
 
 
 # ---------------------------------------------------------------------------- bets
-@nb.njit(cache=True)
+@njit
 def lane_ev(odds, payoffs, lane, final):
     """Expected payoff of one bet on ``lane`` (bonus excluded)."""
     if final:
@@ -298,7 +298,7 @@ def lane_ev(odds, payoffs, lane, final):
         + odds[lane, 2] * payoffs[2, lane]
 
 
-@nb.njit(cache=True)
+@njit
 def _score(policy_id, odds, payoffs, lane, final, streams):
     if policy_id == FAVOURITE:
         return odds[lane, 0]
@@ -310,7 +310,7 @@ def _score(policy_id, odds, payoffs, lane, final, streams):
     return rng.uniform(streams, rng.POLICY)
 
 
-@nb.njit(cache=True)
+@njit
 def _best_lane(policy_id, odds, payoffs, excluded, final, streams):
     best = -1
     best_s = -np.inf
@@ -324,7 +324,7 @@ def _best_lane(policy_id, odds, payoffs, excluded, final, streams):
     return best
 
 
-@nb.njit(cache=True)
+@njit
 def set_ev(odds, payoffs, bonus, a, b, c):
     """EV of the bet set {a, b, c} with the bonus, treating the three lanes' top-3
     finishes as independent (the table gives marginals only)."""
@@ -338,7 +338,7 @@ def set_ev(odds, payoffs, bonus, a, b, c):
     return ev + bonus[0] * p2 + bonus[1] * p3
 
 
-@nb.njit(cache=True)
+@njit
 def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams):
     final = kind == BET_FINAL
     excluded = np.zeros(6, dtype=np.bool_)
@@ -366,7 +366,7 @@ def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, str
     out[1] = _best_lane(policy_id, odds, payoffs, excluded, final, streams)
 
 
-@nb.njit(cache=True)
+@njit
 def choose_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams):
     """Dispatch to a built-in bet policy by id (index into ``BET_POLICIES``)."""
     builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams)

@@ -11,9 +11,10 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.games.race.engine import N_LOG, placed_lanes, run_race
 from sheepsim.games.race.layout import N_OPTIONS, TURN
+from sheepsim.jit import njit
 
 
-@nb.njit(cache=True)
+@njit
 def races_from(board0, race0, seed, start, count, dice_faces, dice_nfaces, pace_id,
                seen_bets, joint, place, turns):
     """Continue the race ``board0``/``race0`` ``count`` times (races ``start..``).
@@ -59,7 +60,7 @@ def chain_pace(previous, fn, policy_id):
     return dispatch
 
 
-@nb.njit(cache=True)
+@njit
 def race_outcomes(board0, race0, seed, start, dice_faces, dice_nfaces, pace_id, seen_bets,
                   out):
     """Like :func:`races_from`, but one outcome per race: ``out`` ``(count,)`` receives

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import functools
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
-from sheepsim import runner
+from sheepsim import driver
 from sheepsim.errors import SheepsimError
+from sheepsim.game import Counts, Job
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.exact import ExactOdds, exact_reason, solve_position
 from sheepsim.games.race.position import as_position, position_arrays
@@ -101,16 +103,96 @@ def counts_from(rules, stage, policy, seed, games, lane_cards, totals):
     return RaceCounts(rules, stage, policy, seed, games, lane_cards, joint, card_place, int(turns[0]))
 
 
+@dataclass
+class PositionJob(Job):
+    """Races continued from a position (a :class:`~sheepsim.game.Job` for the driver):
+    ``report`` ``"odds"`` (table ``lanes``) or ``"ev"`` (``lanes``, ``sets``,
+    ``open_bet`` given ``taken``, 1-based lanes opened by others)."""
+
+    rules: RaceRules | str | None = None
+    position: object = None
+    policy: str = "greedy"
+    seed: int = 0
+    report: str = "odds"
+    taken: tuple = ()
+    stage: str | None = None
+    lanes: object = None
+    game: str = "sheep-race"
+    chunk_games: int = 1 << 15
+    block: int = 20_000
+
+    def __post_init__(self):
+        self.rules = _rules(self.rules)
+        pos = as_position(self.position, stage=self.stage, lanes=self.lanes)
+        self.position, self.stage = pos.text(), pos.stage
+        self._arrays = position_arrays(pos, self.rules)
+        self._fns = {}
+        self._fn(self.seed)  # validates the policy now
+
+    def _fn(self, seed):
+        if not hasattr(self, "_arrays"):  # unpickled in another process
+            self._arrays = position_arrays(as_position(self.position), self.rules)
+            self._fns = {}
+        if seed not in self._fns:
+            board, race, _ = self._arrays
+            self._fns[seed] = continuation_chunk(board, race, self.rules, self.policy, seed)
+        return self._fns[seed]
+
+    def prepare(self) -> None:
+        self._fn(self.seed)(0, 1)  # compiles (or loads) the kernel now
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        joint, place, turns = self._fn(seed)(first_game, n_games)
+        return {"joint": joint, "place": place, "turns": turns}
+
+    def race_counts(self, counts: Counts, games: int):
+        totals = [counts["joint"], counts["place"], counts["turns"]]
+        return counts_from(self.rules, self.stage, self.policy.strip(), self.seed, games,
+                           self._arrays[2], totals)
+
+    def tables(self, counts, games):
+        from sheepsim.games.race import analysis as an
+
+        c = self.race_counts(counts, games)
+        if self.report == "odds":
+            return {"lanes": an.odds_table(c)}
+        tables = {"lanes": an.lane_ev_table(c), "sets": an.bet_sets_table(c, self.taken)}
+        if self.stage == "semifinal":
+            tables["open_bet"] = an.open_bet_table(c, self.taken)
+        return tables
+
+    def trace(self, tables):
+        df = tables["lanes"]
+        return [{"quantity": f"p_first lane {lane}", "estimate": p, "lo": lo, "hi": hi}
+                for lane, p, lo, hi in zip(df["lane"], df["p_first"], df["p_first_lo"],
+                                           df["p_first_hi"], strict=True)]
+
+    def meta(self) -> dict:
+        out = {"rules": self.rules.source, "rules_sha256": self.rules.sha256, "stage": self.stage,
+               "policy": self.policy.strip(), "position": self.position,
+               "lanes": [self.rules.cards[i].name for i in self._arrays[2]]}
+        if self.report == "ev":
+            out["taken"] = list(self.taken)
+        return out
+
+
+def estimate_from_position(position, rules=None, policy: str = "greedy", seed: int = 0, *,
+                           report: str = "odds", taken=(), stage=None, lanes=None, games=None,
+                           precision=None, max_games=None, threads=None, progress=None):
+    """Simulate from ``position`` with the driver (exactly ``games`` races, or blocks of
+    20,000 until ``precision``). Returns ``(RaceCounts, driver.Result)``."""
+    job = PositionJob(rules, position, policy, driver.check_seed(seed), report, tuple(taken),
+                      stage, lanes)
+    res = driver.run(job, seed=job.seed, games=games, precision=precision, max_games=max_games,
+                     threads=threads, progress=progress, desc=f"{job.stage} races")
+    return job.race_counts(res.counts, res.games), res
+
+
 def mc_from_position(position, rules=None, policy: str = "greedy", games: int = 200_000,
                      seed: int = 0, *, stage=None, lanes=None, progress=False):
     """Simulated odds from ``position``: a :class:`RaceCounts`."""
-    rules = _rules(rules)
-    board, race, lane_cards, stage = board_from(position, rules, stage=stage, lanes=lanes)
-    games = runner.check_games(games)
-    seed = runner.check_seed(seed)
-    chunk = continuation_chunk(board, race, rules, policy, seed)
-    totals = runner.run_chunked(chunk, games, progress=progress, desc="races")
-    return counts_from(rules, stage, policy.strip(), seed, games, lane_cards, totals)
+    return estimate_from_position(position, rules, policy, seed, stage=stage, lanes=lanes,
+                                  games=driver.check_games(games), progress=progress)[0]
 
 
 def position_odds(position, rules=None, policy: str = "greedy", *, method: str = "auto",
@@ -169,26 +251,3 @@ def exact_tables(res: ExactOdds, builders: dict) -> dict:
     with np.errstate(all="ignore"):
         return {name: collapse(fn(counts)) for name, fn in builders.items()}
 
-
-def estimate_from_position(position, rules=None, policy: str = "greedy", seed: int = 0, *,
-                           report, stage=None, lanes=None, games=None, precision=None,
-                           max_games=None, threads=None, progress=None):
-    """Simulate from ``position`` in the fixed blocks of ``estimate.run_sequential``
-    (exactly ``games`` races, or until ``precision``); ``report(counts)`` gives the
-    tables. Returns ``(RaceCounts, Estimate)``."""
-    from sheepsim.games.race.estimate import DEFAULT_MAX_RACES, RACE_BLOCK, _trace_column, run_sequential
-
-    rules = _rules(rules)
-    board, race, lane_cards, stage = board_from(position, rules, stage=stage, lanes=lanes)
-    seed = runner.check_seed(seed)
-    chunk = continuation_chunk(board, race, rules, policy, seed)
-
-    def counts(totals, done):
-        return counts_from(rules, stage, policy.strip(), seed, done, lane_cards, totals)
-
-    totals, est = run_sequential(
-        chunk, lambda t, done: report(counts(t, done)),
-        lambda t: _trace_column(t["lanes"], "p_first", "lane", "lane "),
-        games=games, precision=precision, max_games=max_games or DEFAULT_MAX_RACES,
-        block=RACE_BLOCK, threads=threads, progress=progress, desc=f"{stage} races")
-    return counts(totals, est.games), est

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from sheepsim import runner
+from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
 from sheepsim.games.race.policies import BET_POLICIES, PACE_POLICIES
@@ -158,18 +158,18 @@ def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "gr
     """
     rules = _rules(rules)
     stage = check_stage(stage)
-    seed = runner.check_seed(seed)
+    seed = driver.check_seed(seed)
     pol = resolve_policies([policy] if isinstance(policy, str) else policy)
     if len(pol.pace_ids) != 1:
         raise SheepsimError("race odds take exactly one pace policy")
-    lane_cards = None if random_deal else _lane_cards(rules, lanes)
+    lane_cards_ = None if random_deal else lane_cards(rules, lanes)
     k = pol.kernels()
     cards = rules.card_table()
     faces, nfaces = rules.dice_arrays(stage)
     stage_id = FINAL if stage == "final" else SEMIFINAL
     blue_total = int(rules.supply[1])
     ez_first = rules.track_length - rules.end_zone + 1
-    lanes_arr = lane_cards if lane_cards is not None else np.arange(N_LANES, dtype=np.int64)
+    lanes_arr = lane_cards_ if lane_cards_ is not None else np.arange(N_LANES, dtype=np.int64)
 
     def run_chunk(start, count):
         from sheepsim.games.race.kernels import empty_race_accumulators
@@ -181,24 +181,24 @@ def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "gr
               nfaces, int(pol.pace_ids[0]), joint, card_place, turns)
         return [joint.sum(0), card_place.sum(0), turns.sum(keepdims=True)]
 
-    return RaceJob(rules, stage, pol.pace_names[0], seed, lane_cards, run_chunk)
+    return RaceJob(rules, stage, pol.pace_names[0], seed, lane_cards_, run_chunk)
 
 
 def race_counts(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
                 games: int = 1_000_000, seed: int = 0, *, random_deal: bool = False,
                 threads: int | None = None, chunk_size: int | None = None,
-                progress: bool | None = None, first_game: int = 0) -> RaceCounts:
+                progress: bool | None = None) -> RaceCounts:
     """Simulate ``games`` single races of ``stage`` with one pace ``policy`` for all turns
     (arguments as for :func:`race_job`)."""
-    job = race_job(rules, lanes, stage, policy, seed, random_deal=random_deal)
-    games = runner.check_games(games)
-    totals = runner.run_chunked(job.run_chunk, games, first_game=first_game,
-                                chunk_size=chunk_size, threads=threads, progress=progress,
-                                desc=f"{stage} races")
-    return job.counts(totals, games)
+    from sheepsim.games.race.jobs import RacesJob
+
+    job = RacesJob(rules, lanes, stage, policy, seed, random_deal=random_deal)
+    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+                     progress=progress, desc=f"{stage} races")
+    return job.race_counts(res.counts, res.games)
 
 
-def _lane_cards(rules: RaceRules, lanes) -> np.ndarray:
+def lane_cards(rules: RaceRules, lanes) -> np.ndarray:
     if lanes is None or isinstance(lanes, str) or (len(lanes) and isinstance(lanes[0], str)):
         return rules.lanes(lanes)
     arr = np.asarray(lanes, dtype=np.int64)
@@ -275,6 +275,9 @@ class GameResults:
 
 
 MAX_SCORE = 200
+#: names of :func:`game_chunk_fn`'s accumulators (in :class:`GameResults` field order)
+GAME_COUNTS = ("wins", "score_sum", "score_sq", "wins_by_order", "score_hist", "turns",
+               "final_wins_by_card")
 
 
 def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
@@ -309,18 +312,14 @@ def check_players(rules: RaceRules, players) -> int:
     return int(players)
 
 
-def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int, on_rows=None):
-    """``run_chunk(start, count)`` giving :class:`GameResults`' accumulators (in field
-    order after ``policies``/``seed``/``games``) for games ``start..start+count-1``.
-    ``on_rows(start, rows)`` sees each chunk's per-game rows before they are reduced."""
+def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int):
+    """``run_chunk(start, count)`` giving :class:`GameResults`' accumulators (named by
+    :data:`GAME_COUNTS`) for games ``start..start+count-1``."""
     players = len(pol.pace_ids)
     n_cards = len(rules.cards)
 
     def run_chunk(start, count):
-        rows = game_rows(rules, pol, seed, start, count)
-        if on_rows is not None:
-            on_rows(start, rows)
-        scores, winner, first, turns, race_cards = rows
+        scores, winner, first, turns, race_cards = game_rows(rules, pol, seed, start, count)
         hist = np.zeros((players, MAX_SCORE + 1), dtype=np.int64)
         for s in range(players):
             hist[s] = np.bincount(np.minimum(scores[:, s], MAX_SCORE), minlength=MAX_SCORE + 1)
@@ -333,21 +332,15 @@ def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int, on_rows=None):
 
 def play_games(rules=None, players: int = 4, bet_policy="ev", pace_policy="greedy",
                games: int = 100_000, seed: int = 0, *, threads: int | None = None,
-               chunk_size: int | None = None, progress: bool | None = None,
-               on_rows=None, first_game: int = 0) -> GameResults:
+               chunk_size: int | None = None, progress: bool | None = None) -> GameResults:
     """Simulate whole games. ``bet_policy``/``pace_policy``: one name for every seat or a
-    list with one per seat. ``on_rows(start, rows)`` receives each chunk's per-game rows
-    (for paired comparisons) before they are reduced, so memory stays flat."""
-    rules = _rules(rules)
-    players = check_players(rules, players)
-    games = runner.check_games(games)
-    seed = runner.check_seed(seed)
-    pol = resolve_policies(pace_policy, bet_policy, players)
-    odds_tables(rules)  # compute before the progress bar starts
-    acc = runner.run_chunked(game_chunk_fn(rules, pol, seed, on_rows), games,
-                             first_game=first_game, chunk_size=chunk_size or (1 << 15),
-                             threads=threads, progress=progress, desc="games")
-    return GameResults(rules, pol, seed, games, *acc)
+    list with one per seat."""
+    from sheepsim.games.race.jobs import GamesJob
+
+    job = GamesJob(rules, players, bet_policy, pace_policy, seed)
+    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+                     progress=progress, desc="games")
+    return job.results(res.counts, res.games)
 
 
 def board_array() -> np.ndarray:

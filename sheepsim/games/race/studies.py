@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheepsim.report.reader import StudyReader
-from sheepsim.report.registry import Job, Study, StudyResult, register_study
+from sheepsim.report.registry import Study, StudyResult, register_study
 
 STAGES = ("semifinal", "final")
 
@@ -58,7 +58,7 @@ def _players(r: StudyReader, rules, default: int = 4) -> int:
 
 def _policy_pair(r: StudyReader, key: str, default: str) -> str:
     """A ``"BET,PACE"`` pair, validated against the built-in (or plugin) policies."""
-    from sheepsim.games.race.estimate import parse_policy_pair
+    from sheepsim.games.race.jobs import parse_policy_pair
     from sheepsim.games.race.simulate import resolve_policies
 
     text = r.str_(key, required=False, default=default)
@@ -66,12 +66,6 @@ def _policy_pair(r: StudyReader, key: str, default: str) -> str:
         bet, pace = parse_policy_pair(text)
         resolve_policies([pace], [bet], 1)
     return f"{bet},{pace}"
-
-
-def _max_halfwidth(tables) -> float:
-    from sheepsim.stats import max_probability_halfwidth
-
-    return max_probability_halfwidth(list(tables.values()))
 
 
 # ---------------------------------------------------------------- one dealt race
@@ -103,25 +97,17 @@ class RaceOdds(_RaceStudy):
         return {"lanes": [rules.cards[i].name for i in idx], "stage": stage,
                 "policy": _pace_policy(r), "taken": sorted(taken)}
 
-    def _race_job(self):
-        from sheepsim.games.race.simulate import race_job
+    def job(self):
+        from sheepsim.games.race.jobs import RacesJob
 
         p = self.params()
-        return race_job(self.rules, p["lanes"], p["stage"], p["policy"], self.seed)
+        return self._cached_job(lambda: RacesJob(self.rules, p["lanes"], p["stage"], p["policy"],
+                                                 self.seed, report="ev", taken=tuple(p["taken"])))
 
-    def job(self) -> Job:
-        return Job(self._race_job().run_chunk, self.default_chunk,
-                   halfwidth=lambda totals, games: _max_halfwidth(self.tables(totals, games)))
-
-    def tables(self, totals, games) -> dict:
-        from sheepsim.games.race.analysis import bet_sets_table, lane_ev_table, open_bet_table
-
-        p = self.params()
-        counts = self._race_job().counts(totals, games)
-        out = {"lanes": lane_ev_table(counts), "bet_sets": bet_sets_table(counts, p["taken"])}
-        if p["stage"] == "semifinal":
-            out["open_bet"] = open_bet_table(counts, p["taken"])
-        return out
+    def tables(self, counts, games) -> dict:
+        t = self.job().tables(counts, games)
+        # the report's file names (kept from earlier reports)
+        return {("bet_sets" if k == "sets" else k): v for k, v in t.items()}
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
@@ -181,23 +167,15 @@ class RaceFairness(_RaceStudy):
             resolve_policies(policy, bet, players)
         return {"policy": policy, "players": players, "bet_policy": bet}
 
-    def _balance_job(self):
-        from sheepsim.games.race.estimate import balance_job
+    def job(self):
+        from sheepsim.games.race.jobs import BalanceJob
 
         p = self.params()
-        return balance_job(self.rules, p["policy"], self.seed, players=p["players"],
-                           bet_policy=p["bet_policy"])
+        return self._cached_job(lambda: BalanceJob(self.rules, p["policy"], self.seed,
+                                                   p["players"], p["bet_policy"]))
 
-    def job(self) -> Job:
-        run_chunk = self._balance_job()[1]
-        return Job(run_chunk, self.default_chunk,
-                   halfwidth=lambda totals, games: _max_halfwidth(self.tables(totals, games)))
-
-    def tables(self, totals, games) -> dict:
-        from sheepsim.games.race.analysis import balance_tables
-
-        semi = self._balance_job()[0].counts(totals, games)
-        return balance_tables(semi, totals[3], totals[4], games)
+    def tables(self, counts, games) -> dict:
+        return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
@@ -266,27 +244,15 @@ class RaceBalance(_RaceStudy):
         return {"players": players, "bet_policies": list(pol.bet_names),
                 "pace_policies": list(pol.pace_names)}
 
-    def _policies(self):
-        from sheepsim.games.race.simulate import resolve_policies
+    def job(self):
+        from sheepsim.games.race.jobs import GamesJob
 
         p = self.params()
-        return resolve_policies(p["pace_policies"], p["bet_policies"], p["players"])
+        return self._cached_job(lambda: GamesJob(self.rules, p["players"], p["bet_policies"],
+                                                 p["pace_policies"], self.seed))
 
-    def job(self) -> Job:
-        from sheepsim.games.race.simulate import game_chunk_fn
-
-        return Job(game_chunk_fn(self.rules, self._policies(), self.seed), self.default_chunk,
-                   halfwidth=lambda totals, games: _max_halfwidth(self.tables(totals, games)))
-
-    def game_results(self, totals, games):
-        from sheepsim.games.race.simulate import GameResults
-
-        return GameResults(self.rules, self._policies(), self.seed, games, *totals)
-
-    def tables(self, totals, games) -> dict:
-        from sheepsim.games.race.analysis import game_tables
-
-        return game_tables(self.game_results(totals, games))
+    def tables(self, counts, games) -> dict:
+        return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
@@ -339,31 +305,15 @@ class RaceHeadToHead(_RaceStudy):
             r.fail("seat", f"must be between 1 and {players}, got {seat}")
         return {"players": players, "a": a, "b": b, "field": field, "seat": seat}
 
-    def job(self) -> Job:
-        from sheepsim.games.race.estimate import compare_chunk_fn, parse_policy_pair
-        from sheepsim.games.race.simulate import resolve_policies
+    def job(self):
+        from sheepsim.games.race.jobs import head_to_head
 
         p = self.params()
-        n, seat = p["players"], p["seat"]
-        fb, fp = parse_policy_pair(p["field"])
-        configs = []
-        for pair in (p["a"], p["b"]):
-            bets, paces = [fb] * n, [fp] * n
-            bets[seat - 1], paces[seat - 1] = parse_policy_pair(pair)
-            configs.append(resolve_policies(paces, bets, n))
-        return Job(compare_chunk_fn(self.rules, *configs, self.seed, seat - 1), self.default_chunk,
-                   halfwidth=self._halfwidth)
+        return self._cached_job(lambda: head_to_head(self.rules, p["players"], p["a"], p["b"],
+                                                     p["field"], p["seat"], self.seed))
 
-    def tables(self, totals, games) -> dict:
-        from sheepsim.games.race.analysis import compare_table
-
-        p = self.params()
-        return {"comparison": compare_table(totals[0], games, p["a"], p["b"], p["field"], p["seat"])}
-
-    def _halfwidth(self, totals, games) -> float:
-        # as `race compare --precision`: both win rates and their paired difference
-        row = self.tables(totals, games)["comparison"].iloc[0]
-        return float(max(row[f"{k}_hi"] - row[f"{k}_lo"] for k in ("a", "b", "diff"))) / 2
+    def tables(self, counts, games) -> dict:
+        return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
         t = self.tables(totals, games)

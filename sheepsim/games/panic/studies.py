@@ -10,11 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from sheepsim.errors import SheepsimError
 from sheepsim.report.reader import StudyReader
-from sheepsim.report.registry import Job, Study, StudyResult, register_study
+from sheepsim.report.registry import Study, StudyResult, register_study
 
 
 class _PanicStudy(Study):
@@ -26,8 +23,6 @@ class _PanicStudy(Study):
 
         return load_rules(path)
 
-    def rules_label(self) -> str:
-        return self.rules.name
 
 
 @register_study
@@ -61,46 +56,17 @@ class PanicBalance(_PanicStudy):
         names = names * players if len(names) == 1 else names
         return {"players": players, "policies": names, "playouts": playouts}
 
-    def job(self) -> Job:
-        from sheepsim.games.panic.engine import kernels_for
-        from sheepsim.games.panic.policies import resolve_policies
+    def job(self):
+        from sheepsim.games.panic.jobs import PlayJob
 
         p = self.params()
-        ids, users = resolve_policies(p["policies"])
-        R = self.rules.kernel_array(p["players"])
-        pids = np.array(ids, dtype=np.int64)
-        kernels = kernels_for(users)
+        return self._cached_job(lambda: PlayJob(self.rules, p["players"], p["policies"],
+                                                self.seed, p["playouts"],
+                                                chunk_games=self.default_chunk))
 
-        def run_chunk(start, count):
-            import numba
-
-            # a few blocks per thread keep every core busy; blocks never change results
-            n_blocks = max(1, min(count, 4 * numba.get_num_threads()))
-            acc = kernels.games_chunk(R, pids, self.seed, start, count, n_blocks, p["playouts"])
-            return [acc.sum(axis=0)]
-
-        return Job(run_chunk, self.default_chunk, halfwidth=self._halfwidth)
-
-    def panic_result(self, totals, games):
-        from sheepsim.games.panic import layout as L
-        from sheepsim.games.panic.simulate import PanicResult, build_tables
-
-        (acc,) = totals
-        p = self.params()
-        if acc[L.A_BAD_CHOICES]:
-            bad = [n for n in p["policies"] if ":" in n]
-            raise SheepsimError(f"study {self.name}: policy {', '.join(bad)} returned an option "
-                                f"index out of range {int(acc[L.A_BAD_CHOICES])} times")
-        res = PanicResult(self.rules, p["players"], p["policies"], self.seed, games, acc)
-        res.tables = build_tables(res)
-        return res
-
-    def _halfwidth(self, totals, games) -> float:
-        from sheepsim.games.panic import layout as L
-        from sheepsim.stats import wilson_halfwidth
-
-        wins = totals[0][L.A_WINS:L.A_WINS + self.params()["players"]]
-        return float(np.max(wilson_halfwidth(wins, games)))
+    def panic_result(self, counts, games):
+        self.job().check(counts, games)
+        return self.job().result(counts, games)
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
@@ -136,8 +102,7 @@ class PanicBalance(_PanicStudy):
         meta = {"games": games, "seed": self.seed, "rules": self.rules_label()}
         if self.sampling.precision is not None:
             meta.update(precision=self.sampling.precision, stopped_by="precision target")
-        # the chart reads seat_table's column names; the panic table calls them lo/hi
-        wins = seats.rename(columns={"lo": "win_rate_lo", "hi": "win_rate_hi"})
+        wins = seats
         figures = {"seat_win_rate": plots.win_rate_chart(wins, meta=meta,
                                                          title=f"Shear Panic, {res.players} players: "
                                                                "win rate by seat"),
@@ -160,7 +125,7 @@ class PanicHeadToHead(_PanicStudy):
     differences are exact integer sums. Keys: ``a``, ``b`` (defaults greedy, random),
     ``field`` (the other seats, default greedy), ``seat`` (1-based, default 1),
     ``players`` (3 or 4, default 4), ``playouts`` (default 4). Table ``comparison``
-    (columns of :func:`sheepsim.games.race.analysis.compare_table`; ``mean_score`` is
+    (columns of :func:`sheepsim.headtohead.compare_table`; ``mean_score`` is
     the seat's points).
     """
 
@@ -187,23 +152,16 @@ class PanicHeadToHead(_PanicStudy):
         playouts = r.int_("playouts", min_value=1, required=False, default=4)
         return {"players": players, **names, "seat": seat, "playouts": playouts}
 
-    def job(self) -> Job:
-        from sheepsim.games.panic.analysis_tables import compare_chunk_fn
+    def job(self):
+        from sheepsim.games.panic.jobs import head_to_head
 
         p = self.params()
-        run_chunk = compare_chunk_fn(self.rules, p["players"], p["a"], p["b"], p["field"],
-                                     p["seat"], self.seed, p["playouts"])
-        return Job(run_chunk, self.default_chunk, halfwidth=self._halfwidth)
+        return self._cached_job(lambda: head_to_head(self.rules, p["players"], p["a"], p["b"],
+                                                     p["field"], p["seat"], self.seed,
+                                                     p["playouts"]))
 
-    def tables(self, totals, games) -> dict:
-        from sheepsim.games.race.analysis import compare_table
-
-        p = self.params()
-        return {"comparison": compare_table(totals[0], games, p["a"], p["b"], p["field"], p["seat"])}
-
-    def _halfwidth(self, totals, games) -> float:
-        row = self.tables(totals, games)["comparison"].iloc[0]  # the win-rate row
-        return float(max(row[f"{k}_hi"] - row[f"{k}_lo"] for k in ("a", "b", "diff"))) / 2
+    def tables(self, counts, games) -> dict:
+        return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
         t = self.tables(totals, games)

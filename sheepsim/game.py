@@ -1,0 +1,203 @@
+"""The game contract: what every game gives the CLI, the report and the backends.
+
+A game is one folder ``sheepsim/games/<game>/`` whose ``game.py`` defines ``GAME``, a
+:class:`Game`, registered by one line in :data:`sheepsim.games.REGISTRY`. The shared
+machinery talks only to this contract::
+
+    CLI / report ──> Game ──> Job ──> driver (threads | Dask) ──> chunk kernels
+                                                                     │
+            output <── tables(counts) <── Counts (int64 arrays, merged by addition)
+
+* :class:`Game` names the game, its player counts and policy roles, loads and validates
+  its rules (``load_rules(path | None) -> Rules`` with ``source`` and ``sha256``),
+  registers its CLI commands and report studies, and builds :class:`Job` objects.
+* A :class:`Job` is a validated simulation: plain data (rules, policy names, options),
+  picklable so a Dask worker can run it, with a pure chunk function
+  ``chunk(seed, first_game, n_games) -> Counts`` and ``tables(counts, games)``.
+  Game ``g`` of seed ``s`` draws only from streams keyed by ``(s, g)``, so any split of
+  the games into chunks, threads or workers gives the same integer counts.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+import pandas as pd
+
+from sheepsim.errors import SheepsimError
+
+#: Integer accumulators of a batch of games, by name; merged by elementwise addition.
+Counts = dict[str, np.ndarray]
+
+
+class Rules(Protocol):
+    """What every game's rules object has (besides its own component data)."""
+
+    source: str  # the file it was read from, or "<standard>/standard.toml"
+    sha256: str  # of the file's bytes
+
+
+@dataclass(frozen=True)
+class PolicySet:
+    """Policies by role and seat: ``roles`` maps a role (``"pace"``, ``"bet"``,
+    ``"play"``) to one name per seat (built-in names or ``package.module:function``).
+
+    Names, not functions, so a job pickles to a Dask worker and is re-resolved there.
+    """
+
+    roles: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @classmethod
+    def of(cls, **roles) -> PolicySet:
+        return cls(tuple((role, tuple(names)) for role, names in roles.items()))
+
+    def __getitem__(self, role: str) -> tuple[str, ...]:
+        for name, names in self.roles:
+            if name == role:
+                return names
+        raise KeyError(role)
+
+    @property
+    def seats(self) -> int:
+        return len(self.roles[0][1]) if self.roles else 0
+
+    def as_meta(self) -> dict[str, list[str]]:
+        """``{"pace_policies": [...], ...}`` for an output's metadata."""
+        return {f"{role}_policies": list(names) for role, names in self.roles}
+
+    def label(self, seat: int | None = None) -> str:
+        """``"ev,greedy"`` for one seat, or every role joined for the whole set."""
+        if seat is not None:
+            return ",".join(names[seat] for _, names in self.roles)
+        return "; ".join(f"{role}={','.join(names)}" for role, names in self.roles)
+
+
+class Job(ABC):
+    """A validated simulation of many independent games.
+
+    Subclasses are dataclasses of plain data. ``chunk`` must be pure: the same
+    ``(seed, first_game, n_games)`` always gives the same counts, and the counts of
+    ``[a, b)`` plus those of ``[b, c)`` equal those of ``[a, c)``.
+    """
+
+    #: the :class:`Game` name (``"sheep-race"``, ...), written into every output's meta
+    game: str = ""
+    #: default games per chunk: a chunk should take about a second on one core
+    chunk_games: int = 1 << 15
+    #: ``precision`` is checked only after every ``block`` games (a fixed number, so the
+    #: same command stops at the same count whatever the chunks, threads or workers)
+    block: int = 20_000
+    #: where a precision target gives up by default
+    max_games: int = 10_000_000
+
+    @abstractmethod
+    def chunk(self, seed: int, first_game: int, n_games: int) -> Counts:
+        """Simulate games ``first_game .. first_game + n_games - 1`` of ``seed``."""
+
+    @abstractmethod
+    def tables(self, counts: Counts, games: int) -> dict[str, pd.DataFrame]:
+        """The result tables (column names are public API) from merged counts."""
+
+    @abstractmethod
+    def meta(self) -> dict:
+        """What identifies the simulation besides seed and games: rules file and hash,
+        policies, options (JSON-able)."""
+
+    def halfwidth(self, tables: dict[str, pd.DataFrame]) -> float:
+        """The widest 95% half-width of the probabilities a precision target bounds."""
+        from sheepsim.stats import max_probability_halfwidth
+
+        return max_probability_halfwidth(tables)
+
+    def trace(self, tables: dict[str, pd.DataFrame]) -> list[dict]:
+        """Quantities a convergence trace follows: dicts of quantity/estimate/lo/hi."""
+        return []
+
+    def prepare(self) -> None:  # noqa: B027 - optional hook
+        """Work to do once per process before the first chunk (compile, tables): the
+        driver calls it before the progress bar starts; Dask workers call it too."""
+
+    def check(self, counts: Counts, games: int) -> None:  # noqa: B027 - optional hook
+        """Raise :class:`SheepsimError` if the counts show a broken rule (e.g. a user
+        policy that returned an illegal choice)."""
+
+    def __getstate__(self):
+        # Compiled kernels and other per-process caches (attributes starting with "_")
+        # are rebuilt where the job is unpickled.
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One registered game.
+
+    ``cli`` and ``studies`` are module paths imported only when needed (so the registry
+    is cheap): ``cli`` defines ``register(subparsers)`` adding ``sheepsim <command> ...``;
+    ``studies`` registers report study types on import. ``load_rules`` is
+    ``"module:function"``.
+    """
+
+    name: str  # "sheep-race": the one spelling used in every output's meta
+    command: str  # "race": the CLI command
+    title: str
+    min_players: int
+    max_players: int
+    policies: Mapping[str, tuple[str, ...]]  # role -> built-in names
+    rules_loader: str
+    cli: str
+    studies: str | None = None
+    jobs: Mapping[str, str] = field(default_factory=dict)  # job kind -> "module:Class"
+    #: a small whole-game set-up the conformance suite runs for every game: ``job`` the
+    #: options of a cheap ``play`` job; ``cli`` the argv of a cheap ``play`` command;
+    #: ``bad_policy`` argv naming an unknown policy
+    sample: Mapping[str, object] = field(default_factory=dict)
+
+    def load_rules(self, path=None):
+        """The game's rules from a TOML file, or the shipped standard rules (None)."""
+        return _load(self.rules_loader)(path)
+
+    def check_players(self, players) -> int:
+        if isinstance(players, bool) or not isinstance(players, int | np.integer) \
+                or not self.min_players <= players <= self.max_players:
+            raise SheepsimError(f"{self.title}: players must be {self.min_players} to "
+                                f"{self.max_players}, got {players!r}")
+        return int(players)
+
+    def job(self, kind: str, **options) -> Job:
+        """Build (and validate) a job of ``kind`` (one of :attr:`jobs`)."""
+        if kind not in self.jobs:
+            raise SheepsimError(f"{self.title} has no {kind!r} simulation; it has: "
+                                f"{', '.join(self.jobs)}")
+        return _load(self.jobs[kind])(**options)
+
+    def register_cli(self, subparsers) -> None:
+        importlib.import_module(self.cli).register(subparsers)
+
+    def register_studies(self) -> None:
+        if self.studies:
+            importlib.import_module(self.studies)
+
+
+def _load(spec: str) -> Callable:
+    module, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def games() -> list[Game]:
+    """Every registered game, in registry order."""
+    from sheepsim.games import REGISTRY
+
+    return [importlib.import_module(path).GAME for path in REGISTRY]
+
+
+def get(name: str) -> Game:
+    """The game called ``name`` (its name or its CLI command)."""
+    for g in games():
+        if name in (g.name, g.command):
+            return g
+    raise SheepsimError(f"unknown game {name!r}; known: {', '.join(g.name for g in games())}")

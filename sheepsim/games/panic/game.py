@@ -1,0 +1,20 @@
+"""Shear Panic's entry in the game registry."""
+
+from sheepsim.game import Game
+
+GAME = Game(
+    name="shear-panic",
+    command="panic",
+    title="Shear Panic",
+    min_players=3,
+    max_players=4,
+    policies={"play": ("random", "greedy", "rollout")},
+    rules_loader="sheepsim.games.panic.rules:load_rules",
+    cli="sheepsim.games.panic.cli",
+    studies="sheepsim.games.panic.studies",
+    jobs={"play": "sheepsim.games.panic.jobs:PlayJob",
+          "head-to-head": "sheepsim.games.panic.jobs:head_to_head"},
+    sample={"job": {"players": 3, "policies": "random"},
+            "cli": ["panic", "play", "--players", "3", "--games", "60"],
+            "bad_policy": ["panic", "play", "--policy", "nosuch"]},
+)

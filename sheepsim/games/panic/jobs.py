@@ -1,0 +1,154 @@
+"""Shear Panic's job for the driver: whole games with one policy per seat.
+
+:class:`PlayJob` is plain data (rules, player count, policy names, playouts); it builds
+its kernels lazily in the process that runs it (a Dask worker too). Its counts are the
+game kernel's accumulator vector (``layout.A_*``); tables come from
+:func:`.simulate.build_tables`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Counts, Job
+from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.rules import PanicRules, load_rules
+
+GAME = "shear-panic"
+
+
+def _playouts(playouts) -> int:
+    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+        raise SheepsimError(f"playouts must be a whole number >= 1, got {playouts!r}")
+    return playouts
+
+
+def policy_list(policies, players: int) -> list[str]:
+    """One policy name per seat from a name, a comma-separated string or a list (a
+    single name is used by every seat); njit functions become ``module:function``."""
+    from sheepsim.games.panic.policies import policy_name
+
+    if isinstance(policies, str) or hasattr(policies, "py_func"):
+        policies = policies.split(",") if isinstance(policies, str) else [policies]
+    out = [policy_name(p) for p in policies]
+    if not out or any(not p for p in out):
+        raise SheepsimError("give at least one policy name (e.g. random or greedy)")
+    if len(out) == 1:
+        out = out * players
+    if len(out) != players:
+        raise SheepsimError(f"give 1 policy or one per player ({players}), got {len(out)}")
+    return out
+
+
+@dataclass
+class PlayJob(Job):
+    """``players`` seats playing ``policies`` (names or ``package.module:function``)."""
+
+    rules: PanicRules | str | None = None
+    players: int = 4
+    policies: object = "random"
+    seed: int = 0
+    playouts: int = 4
+    chunk_games: int = 512
+    block: int = 1_000
+    max_games: int = 1_000_000
+
+    game = GAME
+
+    def __post_init__(self):
+        if not isinstance(self.rules, PanicRules):
+            self.rules = load_rules(self.rules)
+        self.players = self.rules.check_players(self.players)
+        self.policies = policy_list(self.policies, self.players)
+        self.playouts = _playouts(self.playouts)
+        self._kernels()  # validates the policy names now, not on a worker
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    def _kernels(self):
+        if "_k" not in self.__dict__:
+            from sheepsim.games.panic.engine import kernels_for
+            from sheepsim.games.panic.policies import resolve_policies
+
+            ids, users = resolve_policies(self.policies)
+            self._k = (self.rules.kernel_array(self.players), np.array(ids, dtype=np.int64),
+                       kernels_for(users))
+        return self._k
+
+    def per_game(self, seed: int, first_game: int, n_games: int, per_game: bool) -> np.ndarray:
+        """The accumulator rows: ``(1, ACC_LEN)`` summed, or ``(n_games, ACC_LEN)``."""
+        R, pids, kernels = self._kernels()
+        blocks = n_games if per_game else 1
+        return kernels.games_chunk(R, pids, seed, first_game, n_games, blocks, self.playouts)
+
+    def prepare(self) -> None:
+        self.per_game(self.seed, 0, 1, False)  # compiles (or loads) the kernels now
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        return {"acc": self.per_game(seed, first_game, n_games, False).sum(axis=0)}
+
+    def outcomes(self, seed, first_game, n_games):
+        """Per game: winning seat ``(n,)`` and points ``(n, players)`` (head-to-heads)."""
+        acc = self.per_game(seed, first_game, n_games, True)
+        self._check_bad(int(acc[:, L.A_BAD_CHOICES].sum()))
+        P = self.players
+        return acc[:, L.A_WINS:L.A_WINS + P].argmax(axis=1), acc[:, L.A_POINTS:L.A_POINTS + P]
+
+    def _check_bad(self, bad: int) -> None:
+        if bad:
+            users = [n for n in self.policies if ":" in n]
+            raise SheepsimError(f"policy {', '.join(users)} returned an option index out of "
+                                f"range {bad} times")
+
+    def check(self, counts, games) -> None:
+        self._check_bad(int(counts["acc"][L.A_BAD_CHOICES]))
+
+    def result(self, counts: Counts, games: int):
+        from sheepsim.games.panic.simulate import PanicResult, build_tables
+
+        res = PanicResult(self.rules, self.players, list(self.policies), self.seed, games,
+                          counts["acc"])
+        res.tables = build_tables(res)
+        return res
+
+    def tables(self, counts, games):
+        return self.result(counts, games).tables
+
+    def halfwidth(self, tables) -> float:
+        seats = tables["by_seat"]
+        return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
+
+    def trace(self, tables):
+        s = tables["by_seat"]
+        return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
+                for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"], s["win_rate_hi"],
+                                              strict=True)]
+
+    def meta_common(self) -> dict:
+        return {"rules": self.rules.source, "rules_sha256": self.rules.sha256,
+                "playouts": self.playouts}
+
+    def meta(self) -> dict:
+        return {**self.meta_common(), "players": self.players, "policies": list(self.policies)}
+
+
+def head_to_head(rules=None, players: int = 4, a: str = "greedy", b: str = "random",
+                 field: str = "greedy", seat: int = 1, seed: int = 0, playouts: int = 4):
+    """A :class:`~sheepsim.headtohead.HeadToHeadJob`: policy ``a`` then ``b`` at ``seat``
+    (1-based) while the other seats play ``field``, on the same games."""
+    from sheepsim.headtohead import HeadToHeadJob
+
+    rules = rules if isinstance(rules, PanicRules) else load_rules(rules)
+    players = rules.check_players(players)
+    jobs = []
+    for focal in (a, b):
+        names = [field] * players
+        if isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= players:
+            names[seat - 1] = focal
+        jobs.append(PlayJob(rules, players, names, seed, playouts, chunk_games=128))
+    return HeadToHeadJob(jobs[0], jobs[1], seat, (a, b, field))

@@ -1,0 +1,23 @@
+"""The Sheep Race's entry in the game registry."""
+
+from sheepsim.game import Game
+
+GAME = Game(
+    name="sheep-race",
+    command="race",
+    title="The Sheep Race",
+    min_players=2,
+    max_players=6,
+    policies={"pace": ("greedy", "random", "saver", "steady", "partisan"),
+              "bet": ("random", "favourite", "longshot", "ev")},
+    rules_loader="sheepsim.games.race.rules:load_rules",
+    cli="sheepsim.games.race.cli",
+    studies="sheepsim.games.race.studies",
+    jobs={"races": "sheepsim.games.race.jobs:RacesJob",
+          "play": "sheepsim.games.race.jobs:GamesJob",
+          "balance": "sheepsim.games.race.jobs:BalanceJob",
+          "head-to-head": "sheepsim.games.race.jobs:head_to_head"},
+    sample={"job": {"players": 3, "bet_policy": "random", "pace_policy": "random"},
+            "cli": ["race", "play", "--players", "3", "--bet-policy", "random", "--games", "300"],
+            "bad_policy": ["race", "play", "--bet-policy", "nosuch"]},
+)

@@ -1,0 +1,279 @@
+"""The Sheep Race's jobs for the driver: single races, balance over deals, whole games.
+
+Each job is plain data (rules, lanes, policy names, options) and builds its kernels'
+chunk function lazily in the process that runs it (a Dask worker too). Counts are the
+integer accumulators of :mod:`.simulate`; tables come from :mod:`.analysis`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Counts, Job
+from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
+
+GAME = "sheep-race"
+#: ``--precision`` is checked after every block of this many races / games.
+RACE_BLOCK = 20_000
+GAME_BLOCK = 2_000
+
+
+def _rules(rules) -> RaceRules:
+    return rules if isinstance(rules, RaceRules) else load_rules(rules)
+
+
+def _trace_column(df, col: str, label_col: str, prefix: str) -> list[dict]:
+    return [{"quantity": f"{col} {prefix}{label}", "estimate": est, "lo": lo, "hi": hi}
+            for label, est, lo, hi in zip(df[label_col], df[col], df[f"{col}_lo"], df[f"{col}_hi"],
+                                          strict=True)]
+
+
+class _RaceJob(Job):
+    game = GAME
+
+    def meta_common(self) -> dict:
+        return {"rules": self.rules.source, "rules_sha256": self.rules.sha256}
+
+    def _cached(self, key, build):
+        cache = self.__dict__.setdefault("_fns", {})
+        if key not in cache:
+            cache[key] = build()
+        return cache[key]
+
+
+@dataclass
+class RacesJob(_RaceJob):
+    """Single races of one ``stage`` with one pace ``policy`` on fixed ``lanes`` (card
+    names or indices; None: the file's first six) or a random deal per race.
+    ``report`` picks the tables: ``"odds"`` (``lanes``) or ``"ev"`` (``lanes``, ``sets``,
+    ``open_bet``, given the lanes ``taken`` openly)."""
+
+    rules: RaceRules | str | None = None
+    lanes: object = None
+    stage: str = "semifinal"
+    policy: str = "greedy"
+    seed: int = 0
+    random_deal: bool = False
+    report: str = "odds"
+    taken: tuple = ()
+    chunk_games: int = 1 << 17
+    block: int = RACE_BLOCK
+
+    def __post_init__(self):
+        from sheepsim.games.race.simulate import lane_cards
+
+        self.rules = _rules(self.rules)
+        self.stage = check_stage(self.stage)
+        self.lanes = None if self.random_deal else tuple(lane_cards(self.rules, self.lanes).tolist())
+        if self.report not in ("odds", "ev"):
+            raise SheepsimError(f"unknown race report {self.report!r}")
+        if self.report == "ev":
+            from sheepsim.games.race.analysis import _check_taken
+
+            self.taken = _check_taken(self.taken)
+            if self.taken and self.stage == "final":
+                raise SheepsimError("--taken applies to semifinals (the final has no open bets)")
+        self._job(self.seed)  # validates the policy now, not in a worker
+
+    def _job(self, seed):
+        from sheepsim.games.race.simulate import race_job
+
+        return self._cached(("races", seed), lambda: race_job(
+            self.rules, None if self.lanes is None else np.array(self.lanes), self.stage,
+            self.policy, seed, random_deal=self.random_deal))
+
+    def prepare(self) -> None:
+        self._job(self.seed).run_chunk(0, 1)  # compiles (or loads) the kernels now
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        joint, card_place, turns = self._job(seed).run_chunk(first_game, n_games)
+        return {"joint": joint, "card_place": card_place, "turns": turns}
+
+    def race_counts(self, counts: Counts, games: int):
+        from sheepsim.games.race.simulate import RaceCounts
+
+        lanes = None if self.lanes is None else np.array(self.lanes)
+        return RaceCounts(self.rules, self.stage, self._job(self.seed).policy, self.seed, games,
+                          lanes, counts["joint"], counts["card_place"], int(counts["turns"][0]))
+
+    def tables(self, counts, games):
+        from sheepsim.games.race import analysis as an
+
+        c = self.race_counts(counts, games)
+        if self.report == "odds":
+            return {"lanes": an.odds_table(c)}
+        tables = {"lanes": an.lane_ev_table(c), "sets": an.bet_sets_table(c, self.taken)}
+        if self.stage == "semifinal":
+            tables["open_bet"] = an.open_bet_table(c, self.taken)
+        return tables
+
+    def trace(self, tables):
+        return _trace_column(tables["lanes"], "p_first", "lane", "lane ")
+
+    def meta(self) -> dict:
+        lanes = None if self.lanes is None else [self.rules.cards[i].name for i in self.lanes]
+        out = {**self.meta_common(), "stage": self.stage, "policy": self._job(self.seed).policy,
+               "lanes": lanes}
+        if self.report == "ev":
+            out["taken"] = list(self.taken)
+        return out
+
+
+@dataclass
+class GamesJob(_RaceJob):
+    """Whole games: ``players`` seats, bet and pace policies (one name for every seat or
+    one per seat). Tables: seats, policies, turns, scores, turn_order."""
+
+    rules: RaceRules | str | None = None
+    players: int = 4
+    bet_policy: object = "ev"
+    pace_policy: object = "greedy"
+    seed: int = 0
+    chunk_games: int = 1 << 13
+    block: int = GAME_BLOCK
+    max_games: int = 1_000_000
+
+    def __post_init__(self):
+        from sheepsim.games.race.simulate import check_players
+
+        self.rules = _rules(self.rules)
+        self.players = check_players(self.rules, self.players)
+        pol = self.policies()
+        self.bet_policy, self.pace_policy = list(pol.bet_names), list(pol.pace_names)
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    def policies(self):
+        from sheepsim.games.race.simulate import resolve_policies
+
+        return self._cached("pol", lambda: resolve_policies(self.pace_policy, self.bet_policy,
+                                                            self.players))
+
+    def prepare(self) -> None:
+        from sheepsim.games.race.simulate import odds_tables
+
+        odds_tables(self.rules)
+        self._fn(self.seed)(0, 1)  # compiles (or loads) the kernels now
+
+    def _fn(self, seed):
+        from sheepsim.games.race.simulate import game_chunk_fn
+
+        return self._cached(("games", seed), lambda: game_chunk_fn(self.rules, self.policies(), seed))
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        from sheepsim.games.race.simulate import GAME_COUNTS
+
+        return dict(zip(GAME_COUNTS, self._fn(seed)(first_game, n_games), strict=True))
+
+    def outcomes(self, seed, first_game, n_games):
+        """Per game: winning seat ``(n,)`` and scores ``(n, players)`` (head-to-heads)."""
+        from sheepsim.games.race.simulate import game_rows
+
+        scores, winner = game_rows(self.rules, self.policies(), seed, first_game, n_games)[:2]
+        return winner, scores
+
+    def results(self, counts: Counts, games: int):
+        from sheepsim.games.race.simulate import GAME_COUNTS, GameResults
+
+        return GameResults(self.rules, self.policies(), self.seed, games,
+                           *(counts[k] for k in GAME_COUNTS))
+
+    def tables(self, counts, games):
+        from sheepsim.games.race.analysis import game_tables
+
+        return game_tables(self.results(counts, games))
+
+    def trace(self, tables):
+        return _trace_column(tables["seats"], "win_rate", "seat", "seat ")
+
+    def meta(self) -> dict:
+        from sheepsim.games.race.simulate import ODDS_TABLE_GAMES, ODDS_TABLE_SEED
+
+        return {**self.meta_common(), "players": self.players,
+                "bet_policies": list(self.bet_policy), "pace_policies": list(self.pace_policy),
+                "odds_table": {"games": ODDS_TABLE_GAMES, "seed": ODDS_TABLE_SEED,
+                               "pace": "greedy"}}
+
+
+@dataclass
+class BalanceJob(_RaceJob):
+    """Balance over random deals: game index ``g`` gives one random-deal semifinal (Table
+    1, lanes, cards) and one whole game (Table 2 from the final as seated, final wins
+    per card). ``players``/``bet_policy`` only matter to pace policies that look at
+    bets (``partisan``)."""
+
+    rules: RaceRules | str | None = None
+    policy: str = "greedy"
+    seed: int = 0
+    players: int = 4
+    bet_policy: str = "ev"
+    chunk_games: int = 1 << 13
+    block: int = GAME_BLOCK
+    max_games: int = 1_000_000
+    _semis: RacesJob = field(default=None, repr=False)
+
+    def __post_init__(self):
+        self.rules = _rules(self.rules)
+        self._semis = RacesJob(self.rules, None, "semifinal", self.policy, self.seed,
+                               random_deal=True)
+        self._games = GamesJob(self.rules, self.players, self.bet_policy, self.policy, self.seed)
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.__post_init__()
+
+    def prepare(self) -> None:
+        self._semis.prepare()
+        self._games.prepare()
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        from sheepsim.games.race.analysis import final_lane_wins
+        from sheepsim.games.race.simulate import game_rows
+
+        race_cards = game_rows(self.rules, self._games.policies(), seed, first_game, n_games)[4]
+        return {**self._semis.chunk(seed, first_game, n_games),
+                "final_lane_wins": final_lane_wins(race_cards),
+                "final_card_wins": np.bincount(race_cards[:, 2, 0], minlength=len(self.rules.cards))}
+
+    def tables(self, counts, games):
+        from sheepsim.games.race.analysis import balance_tables
+
+        return balance_tables(self._semis.race_counts(counts, games), counts["final_lane_wins"],
+                              counts["final_card_wins"], games)
+
+    def trace(self, tables):
+        return _trace_column(tables["semifinal_lanes"], "p_first", "lane", "lane ")
+
+    def meta(self) -> dict:
+        return {**self.meta_common(), "analysis": "balance over random deals",
+                "policy": self.policy, "players": self.players, "bet_policy": self.bet_policy}
+
+
+def parse_policy_pair(text: str) -> tuple[str, str]:
+    """``"BET,PACE"`` -> ``(bet, pace)`` (e.g. ``"ev,greedy"``)."""
+    parts = [p.strip() for p in str(text).split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise SheepsimError(f"a policy pair is BET,PACE (e.g. ev,greedy), got {text!r}")
+    return parts[0], parts[1]
+
+
+def head_to_head(rules=None, players: int = 4, a: str = "ev,greedy", b: str = "random,greedy",
+                 field: str = "ev,greedy", seat: int = 1, seed: int = 0):
+    """A :class:`~sheepsim.headtohead.HeadToHeadJob`: policies ``a`` and ``b``
+    ("BET,PACE") for seat ``seat`` (1-based) while the other seats play ``field``."""
+    from sheepsim.headtohead import HeadToHeadJob
+
+    rules = _rules(rules)
+    pairs = [parse_policy_pair(x) for x in (a, b, field)]
+    jobs = []
+    for focal in pairs[:2]:
+        bets, paces = [pairs[2][0]] * players, [pairs[2][1]] * players
+        if isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= players:
+            bets[seat - 1], paces[seat - 1] = focal
+        jobs.append(GamesJob(rules, players, bets, paces, seed))
+    return HeadToHeadJob(jobs[0], jobs[1], seat, tuple(",".join(p) for p in pairs))
