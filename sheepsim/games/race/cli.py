@@ -20,6 +20,7 @@ from sheepsim.cli import (
     positive_int,
 )
 from sheepsim.errors import SheepsimError
+from sheepsim.games.race import cli_exact
 from sheepsim.output import emit, render
 
 DEFAULT_ODDS_GAMES = 1_000_000
@@ -44,6 +45,7 @@ def register(games: argparse._SubParsersAction) -> None:
     _add_race_options(p)
     add_run_options(p, games=DEFAULT_ODDS_GAMES)
     _add_analysis_options(p, DEFAULT_ODDS_GAMES)
+    cli_exact.add_exact_options(p)
     p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser(
@@ -59,6 +61,7 @@ def register(games: argparse._SubParsersAction) -> None:
     p.add_argument("--taken", metavar="L,L", default="",
                    help="lanes (1-6) other players already bet openly this race")
     _add_sim_options(p, DEFAULT_EV_GAMES, EV_TABLES)
+    cli_exact.add_exact_options(p)
     p.set_defaults(func=cmd_ev)
 
     p = sub.add_parser(
@@ -121,6 +124,7 @@ def register(games: argparse._SubParsersAction) -> None:
     p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                    help="game index within the seed (default 0)")
     p.set_defaults(func=cmd_trace)
+    cli_exact.register_advise(sub)
 
 
 def _add_race_options(p):
@@ -201,11 +205,13 @@ def cmd_odds(args) -> int:
 
     size = _run_size(args)
     check_plot_option(args)
+    if cli_exact.handle_odds(args):
+        return 0
     counts, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
                                  **size, threads=args.threads, progress=not args.quiet)
     trace = res.trace if size["precision"] is not None else None
     title = f"The Sheep Race: {args.stage} odds"
-    _write(res.tables, res.meta(), title, args,
+    _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
            lambda: _race_panels(lane_ev_table(counts), None, trace))
     return 0
 
@@ -242,11 +248,13 @@ def cmd_ev(args) -> int:
     check_plot_option(args)
     if args.table == "open_bet" and args.stage == "final":
         raise SheepsimError("the final has no open_bet table (no open bets)")
+    if cli_exact.handle_ev(args, _parse_taken(args.taken)):
+        return 0
     _, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
                             report="ev", taken=_parse_taken(args.taken), **size,
                             threads=args.threads, progress=not args.quiet)
     title = f"The Sheep Race: {args.stage} bet EV"
-    _write(res.tables, res.meta(), title, args,
+    _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
            lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
     return 0
 

@@ -12,9 +12,11 @@ process (not cached on disk), which takes several seconds.
 import numba as nb
 
 from sheepsim.games.race import layout as L
+from sheepsim.games.race.lanegraph import own_state
 from sheepsim.games.race.policies import greedy
 
 
+@own_state  # it looks only at the selected sheep: the exact solver may use it
 @nb.njit
 def always_gallop(lane, board, race, seen, legal, rand):
     """Gallop whenever any gallop payment is legal (red first), else play greedy."""
