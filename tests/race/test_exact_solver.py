@@ -16,6 +16,7 @@ from sheepsim.errors import SheepsimError
 from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.exact import exact_odds, exact_reason, pace_function, start_position
+from sheepsim.games.race.policies import policy_stream
 from sheepsim.games.race.rules import load_rules
 from sheepsim.games.race.simulate import race_counts
 from sheepsim.rng import new_streams
@@ -43,7 +44,8 @@ def brute_force(rules, stage, policy):
     totals = rules.total_distribution(stage)
     board0, race0 = start_position(rules, np.arange(6), stage)
     pace = pace_function(policy)
-    legal, seen, streams = np.zeros(L.N_OPTIONS, np.bool_), np.zeros((2, 6), np.int64), new_streams()
+    legal, seen = np.zeros(L.N_OPTIONS, np.bool_), np.zeros((2, 6), np.int64)
+    rand = policy_stream(new_streams())
 
     @cache
     def solve(state):
@@ -63,7 +65,7 @@ def brute_force(rules, stage, policy):
             b, r = board.copy(), race.copy()
             lane, _ = engine.select_sheep(b, total)
             engine.legal_options(b, r, lane, legal)
-            engine.apply_option(b, r, lane, pace(lane, b, r, seen, legal, streams))
+            engine.apply_option(b, r, lane, pace(lane, b, r, seen, legal, rand))
             r[L.TURN] = 0  # the turn count does not change what happens next
             nxt = (tuple(b.ravel()), tuple(r))
             if nxt == state:  # a rest that recovered nothing: the turn is wasted

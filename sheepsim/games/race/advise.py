@@ -130,16 +130,14 @@ def _exact_points(options, board, race, rules, policy, pts, stage) -> np.ndarray
 
 def _mc_points(options, rules, policy, pts, stage, games, seed, seen) -> np.ndarray:
     """Points per race ``(len(options), games)``, every option on the same dice."""
-    from sheepsim.games.race.position_odds import continuation_kernel
-    from sheepsim.games.race.simulate import resolve_policies
+    from sheepsim.games.race.position_odds import continuation_args, continuation_kernel
 
-    pol = resolve_policies([policy])
+    pol, dice, pace_ids, seen = continuation_args(rules, stage, policy, seen)
     kernel = continuation_kernel(pol.user_pace, "race_outcomes")
-    faces, nfaces = rules.dice_arrays(stage)
     out = np.zeros((len(options), games), np.int64)
     for i, (b, r) in enumerate(options):
         try:
-            kernel(b, r, seed, 0, faces, nfaces, int(pol.pace_ids[0]), seen, out[i])
+            kernel(b, r, seed, 0, dice, pace_ids, seen, out[i])
         except ValueError as exc:
             raise SheepsimError(str(exc)) from None
     return pts[out]

@@ -95,7 +95,8 @@ def _load_user(name: str):
 
 
 def pace_function(policy: str):
-    """``fn(lane, board, race, seen, legal, streams) -> option`` for an exact policy."""
+    """``fn(lane, board, race, seen, legal, rand) -> option`` for an exact policy (the
+    pace policy signature; ``rand`` the policy stream, see ``policies.policy_stream``)."""
     reason = exact_reason(policy)
     if reason is not None:
         raise SheepsimError(f"no exact solution: {reason}; use Monte Carlo")
@@ -105,8 +106,8 @@ def pace_function(policy: str):
     from sheepsim.games.race.policies import PACE_POLICIES, choose_pace
 
     pid = PACE_POLICIES.index(name)
-    return lambda lane, board, race, seen, legal, streams: choose_pace(
-        pid, lane, board, race, seen, legal, streams)
+    return lambda lane, board, race, seen, legal, rand: choose_pace(
+        pid, lane, board, race, seen, legal, rand)
 
 
 def dice_table(rules: RaceRules, stage: str) -> tuple[np.ndarray, np.ndarray]:
@@ -117,14 +118,12 @@ def dice_table(rules: RaceRules, stage: str) -> tuple[np.ndarray, np.ndarray]:
 
 def start_position(rules: RaceRules, lane_cards, stage: str):
     """``(board, race)`` of a race on the starting line (as the engine sets it up)."""
-    from sheepsim.games.race.engine import setup_race
+    from sheepsim.games.race.engine import new_table, setup_race
 
-    board = np.zeros((6, L.N_BOARD), np.int64)
-    race = np.zeros(L.N_RACE, np.int64)
-    setup_race(board, race, rules.card_table(), np.asarray(lane_cards, np.int64),
-               rules.track_length, rules.track_length - rules.end_zone + 1, rules.max_cubes,
-               L.FINAL if stage == "final" else L.SEMIFINAL, int(rules.supply[1]))
-    return board, race
+    table = new_table()
+    setup_race(table, rules.kernel_rules(), np.asarray(lane_cards, np.int64),
+               L.FINAL if stage == "final" else L.SEMIFINAL)
+    return table.board, table.race
 
 
 def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_fn=None):

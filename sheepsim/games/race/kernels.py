@@ -152,14 +152,21 @@ def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
     """
     if not user_pace and not user_bets:
         return BUILTIN
-    pace = policies.choose_pace
-    for k, fn in enumerate(user_pace):
-        pace = _chain_pace(pace, fn, policies.N_PACE_POLICIES + k)
     bets = policies.choose_bets
     for k, fn in enumerate(user_bets):
         bets = _chain_bets(bets, fn, policies.N_BET_POLICIES + k)
-    swap = {policies.choose_pace: pace, policies.choose_bets: bets}
+    swap = {policies.choose_pace: pace_dispatch(user_pace), policies.choose_bets: bets}
     return Kernels(**{name: rebind(kernel, swap) for name, kernel in vars(BUILTIN).items()})
+
+
+def pace_dispatch(user_pace: tuple):
+    """``choose_pace`` extended so that id ``N_PACE_POLICIES + k`` calls ``user_pace[k]``
+    (``choose_pace`` itself when there are none): what :func:`sheepsim.jit.rebind` puts in
+    place of ``policies.choose_pace`` in any kernel that plays a race."""
+    pace = policies.choose_pace
+    for k, fn in enumerate(user_pace):
+        pace = _chain_pace(pace, fn, policies.N_PACE_POLICIES + k)
+    return pace
 
 
 def kernel_pace_ids(pace_ids: np.ndarray):

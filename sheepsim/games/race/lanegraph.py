@@ -65,15 +65,18 @@ class _Caller:
     sheep, bets, turn and random streams changed) to check it is own-state."""
 
     def __init__(self, pace_fn, lane_row, race):
+        from sheepsim.games.race.policies import policy_stream
         from sheepsim.rng import new_streams, seed_streams
 
         self.pace_fn = pace_fn
         self.boards = [np.zeros((6, L.N_BOARD), np.int64) for _ in range(2)]
         self.races = [race.copy(), race.copy()]
         self.seen = [np.zeros((2, 6), np.int64), np.ones((2, 6), np.int64)]
-        self.streams = [new_streams(), new_streams()]
-        seed_streams(self.streams[0], 1, 2)
-        seed_streams(self.streams[1], 3, 4)
+        streams = [new_streams(), new_streams()]
+        seed_streams(streams[0], 1, 2)
+        seed_streams(streams[1], 3, 4)
+        # the policy streams (all the randomness a policy gets), differently seeded
+        self.rands = [policy_stream(s) for s in streams]
         for b in self.boards:
             b[:] = lane_row
         self.boards[1][:, L.POS] = (np.arange(6) * 3) % (int(race[L.TRACK]) + 1)
@@ -86,12 +89,11 @@ class _Caller:
 
         legal = np.zeros(L.N_OPTIONS, np.bool_)
         choices = []
-        for b, r, seen, streams in zip(self.boards, self.races, self.seen, self.streams,
-                                       strict=True):
+        for b, r, seen, rand in zip(self.boards, self.races, self.seen, self.rands, strict=True):
             b[lane] = row
             r[L.SUPPLY_BLUE] = supply
             legal_options(b, r, lane, legal)
-            choices.append(int(self.pace_fn(lane, b, r, seen, legal, streams)))
+            choices.append(int(self.pace_fn(lane, b, r, seen, legal, rand)))
         option = choices[0]
         if choices[1] != option:
             raise SheepsimError("the pace policy's choice changed with other sheep, bets or "
@@ -170,7 +172,7 @@ def _topological(start, edges) -> list[tuple]:
 
 def build_lane_graphs(board, race, pace_fn) -> tuple[LaneGraphs, bool]:
     """The six lanes' graphs from the position ``board`` ``(6, N_BOARD)``/``race``
-    ``(N_RACE,)`` under ``pace_fn(lane, board, race, seen, legal, streams)``.
+    ``(N_RACE,)`` under ``pace_fn(lane, board, race, seen, legal, rand)``.
 
     Returns ``(graphs, binding)``. First every lane is explored assuming the supply
     always holds at least 2 blue cubes. Blue cubes only move between cards and the

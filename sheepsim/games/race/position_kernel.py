@@ -3,44 +3,65 @@
 Race ``g`` draws its dice from the streams keyed by ``(seed, g)``, so two calls with the
 same seed and different starting boards (say, after two different pace choices) see the
 same dice: common random numbers for paired comparisons.
+
+User pace policies: :func:`~sheepsim.games.race.position_odds.continuation_kernel`
+recompiles these kernels with :func:`sheepsim.jit.rebind`, as ``kernels.kernels_for``
+does for the whole-game kernels.
 """
 
-import numba as nb
 import numpy as np
 
 from sheepsim import rng
 from sheepsim.games.race.engine import N_LOG, placed_lanes, run_race
-from sheepsim.games.race.layout import N_OPTIONS, TURN
+from sheepsim.games.race.layout import N_LANES, N_OPTIONS, TURN, Seats, Table
 from sheepsim.jit import njit
 
 
 @njit
-def races_from(board0, race0, seed, start, count, dice_faces, dice_nfaces, pace_id,
-               seen_bets, joint, place, turns):
+def _continuation_table(board0, race0, seen_bets):
+    """Scratch for continuing ``board0``/``race0``: ``(table, seats, places (3,), no_log)``.
+    ``seen_bets`` ``(2, 6)`` (rows MY_BETS, RIVAL_OPEN) becomes the one seat's bets."""
+    table = Table(board0.copy(), race0.copy(), np.zeros((2, N_LANES), dtype=np.int64),
+                  np.zeros(N_OPTIONS, dtype=np.bool_))
+    seats = Seats(seen_bets[0:1].copy(), seen_bets[1:2].copy())
+    return table, seats, np.empty(3, dtype=np.int64), np.zeros((0, N_LOG), dtype=np.int64)
+
+
+@njit(inline="always")
+def _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log):
+    """Play the race on from ``board0``/``race0`` on the dice of ``streams`` (the policy
+    gets their POLICY row only); returns the turns it added."""
+    table.board[:] = board0
+    table.race[:] = race0
+    rand = streams[rng.POLICY:rng.POLICY + 1]
+    return run_race(table, dice, streams, rand, pace_ids, seats, 0, no_log) - race0[TURN]
+
+
+@njit(inline="always")
+def _seed(streams, seed, g):
+    """Key the only streams a race draws from (the others are independent of them)."""
+    rng.seed_stream(streams, rng.DICE, seed, g)
+    rng.seed_stream(streams, rng.POLICY, seed, g)
+
+
+@njit
+def races_from(board0, race0, seed, start, count, dice, pace_ids, seen_bets, out):
     """Continue the race ``board0``/``race0`` ``count`` times (races ``start..``).
 
-    Every later turn is played by pace policy ``pace_id`` seeing ``seen_bets`` ``(2, 6)``
-    (rows MY_BETS, RIVAL_OPEN). Adds to ``joint`` ``(216,)`` the (1st, 2nd, 3rd) counts
-    as ``36a + 6b + c`` (semifinal), ``place`` ``(6, 3)`` lane-place counts, ``turns``
+    ``dice`` ``(faces, nfaces)`` of the stage; every later turn is played by the pace
+    policy ``pace_ids`` ``(1,)`` (or None: ``greedy``, see :func:`engine.run_race`) seeing
+    ``seen_bets`` ``(2, 6)`` (rows MY_BETS, RIVAL_OPEN). Adds to ``out`` =
+    ``(joint, place, turns)``: ``joint`` ``(216,)`` the (1st, 2nd, 3rd) counts as
+    ``36a + 6b + c`` (semifinal), ``place`` ``(6, 3)`` lane-place counts, ``turns``
     ``(1,)`` turns played.
     """
+    joint, place, turns = out
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
-    board = board0.copy()
-    race = race0.copy()
-    legal = np.zeros(N_OPTIONS, dtype=np.bool_)
-    seen = np.zeros((2, 6), dtype=np.int64)
-    log = np.zeros((1, N_LOG), dtype=np.int64)
-    pace_ids = np.full(1, pace_id, dtype=np.int64)
-    bets = seen_bets[0:1].copy()
-    rival = seen_bets[1:2].copy()
-    places = np.empty(3, dtype=np.int64)
+    table, seats, places, no_log = _continuation_table(board0, race0, seen_bets)
     for g in range(start, start + count):
-        rng.seed_streams(streams, seed, g)
-        board[:] = board0
-        race[:] = race0
-        turns[0] += run_race(board, race, dice_faces, dice_nfaces, streams, pace_ids, 0,
-                             bets, rival, seen, legal, log, False) - race0[TURN]
-        placed_lanes(board, places)
+        _seed(streams, seed, g)
+        turns[0] += _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log)
+        placed_lanes(table.board, places)
         for k in range(3):
             if places[k] >= 0:
                 place[places[k], k] += 1
@@ -48,39 +69,15 @@ def races_from(board0, race0, seed, start, count, dice_faces, dice_nfaces, pace_
             joint[36 * places[0] + 6 * places[1] + places[2]] += 1
 
 
-def chain_pace(previous, fn, policy_id):
-    """A pace dispatch calling user policy ``fn`` for ``policy_id``, else ``previous``."""
-
-    @nb.njit
-    def dispatch(pid, lane, board, race, seen, legal, streams):
-        if pid == policy_id:
-            return fn(lane, board, race, seen, legal, streams)
-        return previous(pid, lane, board, race, seen, legal, streams)
-
-    return dispatch
-
-
 @njit
-def race_outcomes(board0, race0, seed, start, dice_faces, dice_nfaces, pace_id, seen_bets,
-                  out):
+def race_outcomes(board0, race0, seed, start, dice, pace_ids, seen_bets, out):
     """Like :func:`races_from`, but one outcome per race: ``out`` ``(count,)`` receives
     ``36a + 6b + c`` for races ``start..start+count-1`` (the final: the winner ``a`` at
     ``36a``), for paired comparisons of several starting boards on the same dice."""
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
-    board = board0.copy()
-    race = race0.copy()
-    legal = np.zeros(N_OPTIONS, dtype=np.bool_)
-    seen = np.zeros((2, 6), dtype=np.int64)
-    log = np.zeros((1, N_LOG), dtype=np.int64)
-    pace_ids = np.full(1, pace_id, dtype=np.int64)
-    bets = seen_bets[0:1].copy()
-    rival = seen_bets[1:2].copy()
-    places = np.empty(3, dtype=np.int64)
+    table, seats, places, no_log = _continuation_table(board0, race0, seen_bets)
     for i in range(out.shape[0]):
-        rng.seed_streams(streams, seed, start + i)
-        board[:] = board0
-        race[:] = race0
-        run_race(board, race, dice_faces, dice_nfaces, streams, pace_ids, 0, bets, rival, seen,
-                 legal, log, False)
-        placed_lanes(board, places)
+        _seed(streams, seed, start + i)
+        _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log)
+        placed_lanes(table.board, places)
         out[i] = 36 * places[0] + 6 * max(places[1], 0) + max(places[2], 0)

@@ -51,44 +51,47 @@ def exact_from_position(position, rules=None, policy: str = "greedy", *, stage=N
 # ------------------------------------------------------------------ Monte Carlo
 @functools.lru_cache(maxsize=8)
 def continuation_kernel(user_pace: tuple = (), name: str = "races_from"):
-    """Kernel ``name`` of ``position_kernel`` for the built-in policies, or re-jitted with
-    user pace policies (ids past the built-ins, as in ``kernels.kernels_for``; compiled
+    """Kernel ``name`` of ``position_kernel`` for the built-in policies, or recompiled with
+    user pace policies (ids past the built-ins, as in ``kernels.kernels_for``, which
+    supplies the dispatch; :func:`sheepsim.jit.rebind` finds what reaches it; compiled
     once per process)."""
-    from sheepsim.games.race import engine, policies, position_kernel
-    from sheepsim.jit import rejit
+    from sheepsim.games.race import kernels, policies, position_kernel
+    from sheepsim.jit import rebind
 
     kernel = getattr(position_kernel, name)
     if not user_pace:
         return kernel
-    pace = policies.choose_pace
-    for k, fn in enumerate(user_pace):
-        pace = position_kernel.chain_pace(pace, fn, len(policies.PACE_POLICIES) + k)
-    return rejit(kernel, run_race=rejit(engine.run_race, choose_pace=pace))
+    return rebind(kernel, {policies.choose_pace: kernels.pace_dispatch(user_pace)})
+
+
+def continuation_args(rules: RaceRules, stage: str, policy: str, seen=None):
+    """``(policies, dice, pace_ids, seen)`` for the ``position_kernel`` kernels: the
+    resolved ``PolicySet``, the stage's ``(faces, nfaces)``, the pace ids as the kernels
+    take them (None for ``greedy``) and ``seen`` ``(2, 6)`` int64 (default no bets)."""
+    from sheepsim.games.race.kernels import kernel_pace_ids
+    from sheepsim.games.race.simulate import resolve_policies
+
+    pol = resolve_policies([policy])
+    seen = np.zeros((2, 6), np.int64) if seen is None else np.asarray(seen, np.int64)
+    return pol, rules.dice_arrays(stage), kernel_pace_ids(pol.pace_ids), seen
 
 
 def continuation_chunk(board, race, rules: RaceRules, policy: str, seed: int, seen=None):
     """``run_chunk(start, count) -> [joint (216,), place (6, 3), turns (1,)]`` continuing
     the race on ``board``/``race`` with ``policy`` (``seen`` ``(2, 6)``: the bets the
     policy sees, default none). Integer counts, mergeable by addition."""
-    from sheepsim.games.race.simulate import resolve_policies
-
-    pol = resolve_policies([policy])
-    kernel = continuation_kernel(pol.user_pace)
     stage = "final" if race[L.STAGE] == L.FINAL else "semifinal"
-    faces, nfaces = rules.dice_arrays(stage)
-    seen = np.zeros((2, 6), np.int64) if seen is None else np.asarray(seen, np.int64)
+    pol, dice, pace_ids, seen = continuation_args(rules, stage, policy, seen)
+    kernel = continuation_kernel(pol.user_pace)
     board, race = board.copy(), race.copy()
 
     def run_chunk(start, count):
-        joint = np.zeros(216, np.int64)
-        place = np.zeros((6, 3), np.int64)
-        turns = np.zeros(1, np.int64)
+        out = (np.zeros(216, np.int64), np.zeros((6, 3), np.int64), np.zeros(1, np.int64))
         try:
-            kernel(board, race, seed, start, count, faces, nfaces, int(pol.pace_ids[0]), seen,
-                   joint, place, turns)
+            kernel(board, race, seed, start, count, dice, pace_ids, seen, out)
         except ValueError as exc:
             raise SheepsimError(str(exc)) from None
-        return [joint, place, turns]
+        return list(out)
 
     return run_chunk
 
