@@ -22,7 +22,10 @@ def last_option(kind, st, R, seat, opts, n, rand):
 
 @numba.njit
 def stream_pick(kind, st, R, seat, opts, n, rand):
-    """Sentinel: every choice uniform from the stream it is given (as built-in random)."""
+    """Sentinel: every choice uniform from the stream it is given, exactly as built-in
+    random (which draws nothing for a sub-decision with one option)."""
+    if kind != L.K_ACTION and n == 1:
+        return 0
     return randbelow(rand, n)
 
 

@@ -28,8 +28,9 @@ receives a dispatcher as an argument or captures one in a closure. So the cached
 call :func:`decide_action` / :func:`~.decide.decide_sub`, which branch on an integer
 policy id. User policies get ids from :data:`~.decide.FIRST_USER_ID` upwards and a
 variant of the kernels is compiled for them (:func:`.engine.kernels_for`): the same
-Python functions re-jitted with these two dispatchers rebound. That variant is **not
-cached**: each new set of user policies costs one compilation (about 40-60 s) per process.
+Python functions re-jitted with these two dispatchers rebound (:func:`sheepsim.jit.rebind`
+finds every function that reaches them). That variant is **not cached**: each new set
+of user policies costs one compilation (about 40-60 s) per process.
 
 Writing a user policy
 ---------------------
