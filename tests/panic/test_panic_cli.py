@@ -10,7 +10,7 @@ from sheepsim.cli import main
 
 
 @numba.njit
-def first_option(kind, st, R, seat, opts, n, streams):
+def first_option(kind, st, R, seat, opts, n, rand):
     """A user policy for the test: always the first legal option."""
     return 0
 

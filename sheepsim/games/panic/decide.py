@@ -66,6 +66,25 @@ FIRST_USER_ID = 4
 POSITION_WEIGHT = 0.5
 
 
+@njit(inline="always")
+def policy_stream(streams):
+    """The POLICY row of a game's ``streams`` as a ``(1, 2)`` view: the only random
+    stream a policy receives (the DICE stream is the future and stays hidden)."""
+    return streams[rng.POLICY:rng.POLICY + 1]
+
+
+@njit(inline="always")
+def randbelow(rand, n):
+    """Uniform integer in ``[0, n)`` from the policy stream ``rand`` (``1 <= n < 2**32``)."""
+    return rng.randbelow(rand, 0, n)
+
+
+@njit(inline="always")
+def uniform(rand):
+    """Uniform float in ``[0, 1)`` from the policy stream ``rand``."""
+    return rng.uniform(rand, 0)
+
+
 @njit
 def next_scripted(ctx, n):
     """Next explicit choice given to :class:`~.flock.Flock` (0 when the script is used up)."""
@@ -218,14 +237,16 @@ def decide_sub(pid, kind, st, R, seat, opts, n, streams, ctx, subs, work, values
 
     ``st`` is the live state (do not modify); ``values`` float64 scratch ``(2, MAX_OPTS)``
     (sub-decisions use row 1, the menu-action choice row 0). Scripted choices out of
-    range return -1.
+    range return -1; an id that is neither built-in nor a user policy compiled into the
+    kernels (see :func:`.engine.kernels_for`) raises ValueError.
     """
     if n == 1:
         return 0
     if pid == RANDOM:
-        return rng.randbelow(streams, rng.POLICY, n)
+        return randbelow(policy_stream(streams), n)
     if pid == SCRIPTED:
         return next_scripted(ctx, n)
-    # greedy and rollout (rollout spends its playouts on the menu action only)
-    return greedy_sub(kind, st, R, seat, opts, n, streams, subs, work, values)
+    if pid == GREEDY or pid == ROLLOUT:  # rollout spends its playouts on the menu action
+        return greedy_sub(kind, st, R, seat, opts, n, streams, subs, work, values)
+    raise ValueError("unknown Shear Panic policy id")
 

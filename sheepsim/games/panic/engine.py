@@ -1,10 +1,11 @@
 """Whole Shear Panic games as numba kernels: turns, panic, end, winner, rollouts.
 
 A game is keyed by ``(seed, game index)``: dice come from the DICE stream, every policy
-choice from the POLICY stream (common random numbers across policies). The parallel
-kernel :func:`games_chunk` splits a chunk into blocks (``prange``), each with its own
-preallocated scratch, and returns one integer accumulator vector per block (layout
-``A_*``); summing the blocks gives the same totals for any thread count or chunk size.
+choice from the POLICY stream (common random numbers across policies). The kernels are
+serial and release the GIL: the driver runs chunks on a thread pool. :func:`games_chunk`
+allocates its scratch once per chunk and returns one integer accumulator vector per
+block of games (layout ``A_*``); summing the blocks gives the same totals for any thread
+count or chunk size.
 
 Turn (rulebook steps A-E): choose a menu tile, apply it, regroup, move the counter,
 score (gates, pens, every-space fields), panic. Players without sheep skip; a player
@@ -12,15 +13,14 @@ with sheep but no legal choice passes; when every player passes in a row the men
 run out and the final shearing happens.
 """
 
+import functools
 import types
 
-import numba as nb
 import numpy as np
 
 from sheepsim import rng
 from sheepsim.games.panic import decide as _decide
 from sheepsim.games.panic import policies as _policies
-from sheepsim.games.panic import regroup as _regroup
 from sheepsim.games.panic.decide import GREEDY, RANDOM, ROLLOUT, argmax_random_ties, decide_sub
 from sheepsim.games.panic.flockops import (
     apply_action,
@@ -72,6 +72,7 @@ from sheepsim.games.panic.layout import (
     EV_SCORE,
     EV_SHEAR,
     EWE_TURN,
+    K_ACTION,
     K_PANIC_PUSH,
     K_PANIC_TURN,
     LOG_WIDTH,
@@ -127,7 +128,7 @@ from sheepsim.games.panic.layout import (
 from sheepsim.games.panic.policies import decide_action
 from sheepsim.games.panic.regroup import log_event, regroup, roll_die
 from sheepsim.games.panic.track import advance_and_score, final_event, own_sheep
-from sheepsim.jit import njit, rejit
+from sheepsim.jit import njit, rebind
 
 # Rerolls of the panic die for colours with no sheep left; only a variant die without a
 # white face and with every colour gone could exhaust this (the panic is then skipped).
@@ -432,14 +433,16 @@ def new_scratch(playouts):
     return st, ctx, streams, opts, subs, work, values
 
 
-@njit(parallel=True)
+@njit
 def games_chunk(R, pids, seed, start, count, n_blocks, playouts):
-    """Games ``start .. start+count-1``; returns ``(n_blocks, ACC_LEN)`` int64 sums."""
+    """Games ``start .. start+count-1``, serially; returns ``(n_blocks, ACC_LEN)`` int64
+    sums over consecutive blocks of games (``n_blocks = count``: one row per game)."""
     acc = np.zeros((n_blocks, ACC_LEN), dtype=np.int64)
     per = (count + n_blocks - 1) // n_blocks
-    for b in nb.prange(n_blocks):
-        st, ctx, streams, opts, subs, work, values = new_scratch(playouts)
-        log = np.zeros((1, LOG_WIDTH), dtype=np.int64)
+    # one scratch for the chunk: a game starts from init_state and fresh streams
+    st, ctx, streams, opts, subs, work, values = new_scratch(playouts)
+    log = np.zeros((1, LOG_WIDTH), dtype=np.int64)
+    for b in range(n_blocks):
         row = acc[b]
         for i in range(b * per, min(count, (b + 1) * per)):
             rng.seed_streams(streams, seed, start + i)
@@ -473,18 +476,19 @@ BUILTIN = Kernels(games_chunk=games_chunk, trace_game=trace_game)
 
 
 def _chain(prev_action, prev_sub, fn, policy_id):
-    """Dispatchers that send ``policy_id`` to the user's ``fn`` and the rest onwards."""
+    """Dispatchers that send ``policy_id`` to the user's ``fn`` (with only the POLICY
+    stream row) and the rest onwards."""
 
-    @nb.njit
+    @njit(cache=False)
     def action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log):
         if pid == policy_id:
-            return fn(0, st, R, seat, opts, n, streams)
+            return fn(K_ACTION, st, R, seat, opts, n, streams[rng.POLICY:rng.POLICY + 1])
         return prev_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log)
 
-    @nb.njit
+    @njit(cache=False)
     def sub(pid, kind, st, R, seat, opts, n, streams, ctx, subs, work, values):
         if pid == policy_id:
-            i = fn(kind, st, R, seat, opts, n, streams)
+            i = fn(kind, st, R, seat, opts, n, streams[rng.POLICY:rng.POLICY + 1])
             if 0 <= i < n:
                 return i
             ctx[CTX_BAD_CHOICES] += 1
@@ -494,28 +498,18 @@ def _chain(prev_action, prev_sub, fn, policy_id):
     return action, sub
 
 
-_VARIANTS: dict[tuple, Kernels] = {}
-
-
+@functools.lru_cache(maxsize=16)
 def kernels_for(user_fns: tuple = ()) -> Kernels:
-    """Kernels where policy id ``FIRST_USER_ID + k`` calls ``user_fns[k]``; with no
-    user policy, the cached built-in kernels."""
+    """Kernels where policy id ``FIRST_USER_ID + k`` calls ``user_fns[k]``; any other
+    unknown id raises. With no user policy: the cached built-in kernels.
+
+    Which functions are recompiled is derived (:func:`sheepsim.jit.rebind`): every
+    kernel function that reaches ``decide_action`` or ``decide_sub``, nothing listed here.
+    """
     if not user_fns:
         return BUILTIN
-    if user_fns in _VARIANTS:
-        return _VARIANTS[user_fns]
     action, sub = _policies.decide_action, _decide.decide_sub
     for k, fn in enumerate(user_fns):
         action, sub = _chain(action, sub, fn, _decide.FIRST_USER_ID + k)
-    u_regroup = rejit(_regroup.regroup, decide_sub=sub)
-    u_panic = rejit(panic_push, decide_sub=sub, regroup=u_regroup)
-    u_opening = rejit(opening, panic_push=u_panic)
-    u_execute = rejit(execute_turn, regroup=u_regroup, panic_push=u_panic)
-    u_play_turn = rejit(play_turn, decide_action=action, execute_turn=u_execute)
-    u_rollout = rejit(rollout_choose, execute_turn=u_execute, play_turn=u_play_turn)
-    u_game = rejit(play_game, opening=u_opening, execute_turn=u_execute,
-                    play_turn=u_play_turn, rollout_choose=u_rollout)
-    kernels = Kernels(games_chunk=rejit(games_chunk, parallel=True, play_game=u_game),
-                      trace_game=rejit(trace_game, play_game=u_game))
-    _VARIANTS[user_fns] = kernels
-    return kernels
+    swap = {_policies.decide_action: action, _decide.decide_sub: sub}
+    return Kernels(**{name: rebind(kernel, swap) for name, kernel in vars(BUILTIN).items()})

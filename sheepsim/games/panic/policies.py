@@ -28,35 +28,37 @@ receives a dispatcher as an argument or captures one in a closure. So the cached
 call :func:`decide_action` / :func:`~.decide.decide_sub`, which branch on an integer
 policy id. User policies get ids from :data:`~.decide.FIRST_USER_ID` upwards and a
 variant of the kernels is compiled for them (:func:`.engine.kernels_for`): the same
-Python functions re-jitted with these two dispatchers rebound. That variant is **not
-cached**: each new set of user policies costs one compilation (about 40-60 s) per process.
+Python functions re-jitted with these two dispatchers rebound (:func:`sheepsim.jit.rebind`
+finds every function that reaches them). That variant is **not cached**: each new set
+of user policies costs one compilation (about 40-60 s) per process.
 
 Writing a user policy
 ---------------------
 ::
 
     import numba
+    from sheepsim.games.panic.policies import randbelow
 
     @numba.njit
-    def my_policy(kind, st, R, seat, opts, n, streams):
-        return 0  # index of the chosen row of opts[:n]
+    def my_policy(kind, st, R, seat, opts, n, rand):
+        return randbelow(rand, n)  # index of the chosen row of opts[:n]
 
 ``kind`` is one of ``layout.K_ACTION`` (``opts`` rows ``[tile, a, b, 0]``: menu tile,
 sheep slot or line key, direction/side/turn), ``K_GROUP``, ``K_ROUTE``,
 ``K_PANIC_PUSH``, ``K_PANIC_TURN`` (rows described in :mod:`.layout`). ``st`` is the
 state vector (read only: flock, counter, menus used, scores; see :mod:`.layout`), ``R``
-the rules vector, ``seat`` the deciding seat. Draw random numbers only with
-``sheepsim.rng.randbelow(streams, sheepsim.rng.POLICY, k)`` (the DICE stream is the
-future and is off limits). Useful helpers on a copy of ``st``: :mod:`.flockops`
-(``apply_action``), :mod:`.groups` (``is_connected``), :mod:`.scoring` (points).
-Returning an index outside ``0..n-1`` stops the run with an error naming the policy.
-Pass it as
+the rules vector, ``seat`` the deciding seat, ``rand`` the player's own POLICY random
+stream (``(1, 2)`` uint64), the only one a policy receives (the DICE stream is the
+future): draw from it with :func:`randbelow` ``(rand, k)`` (uniform in ``0..k-1``) or
+:func:`uniform` ``(rand)`` (float in ``[0, 1)``) from this module. Useful helpers on
+a copy of ``st``: :mod:`.flockops` (``apply_action``), :mod:`.groups`
+(``is_connected``), :mod:`.scoring` (points). Returning an index outside ``0..n-1``
+stops the run with an error naming the policy. Pass it as
 ``--policy package.module:my_policy``.
 """
 
 from __future__ import annotations
 
-from sheepsim import rng
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic.decide import (
     BUILTIN_POLICIES,
@@ -68,7 +70,10 @@ from sheepsim.games.panic.decide import (
     SCRIPTED,
     argmax_random_ties,
     next_scripted,
+    policy_stream,
     positional,
+    randbelow,
+    uniform,  # noqa: F401  (re-exported: user policies draw with randbelow/uniform)
 )
 from sheepsim.games.panic.flockops import apply_action
 from sheepsim.games.panic.groups import is_connected
@@ -141,12 +146,15 @@ def greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log):
 def decide_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log):
     """Index of the chosen menu option among ``opts[:n]`` (``[tile, a, b, 0]`` rows).
 
-    ``rollout`` never reaches here (the game loop runs its playouts; see engine)."""
+    ``rollout`` never reaches here (the game loop runs its playouts; see engine); an id
+    that is neither built-in nor a user policy compiled into the kernels raises."""
     if pid == RANDOM:
-        return rng.randbelow(streams, rng.POLICY, n)
+        return randbelow(policy_stream(streams), n)
     if pid == SCRIPTED:
         return next_scripted(ctx, n)
-    return greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log)
+    if pid == GREEDY:
+        return greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log)
+    raise ValueError("unknown Shear Panic policy id")
 
 
 def policy_name(policy) -> str:
