@@ -111,7 +111,10 @@ class DaskBackend:
         with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
             cluster = LocalCluster(n_workers=self.workers, processes=True,
                                    threads_per_worker=self.threads_per_worker,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+                                   dashboard_address=None, silence_logs=logging.ERROR,
+                                   # no dashboard; its health/metrics server on any free
+                                   # port rather than a warning that 8787 is taken
+                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
         self._owned.append(cluster)
         client = Client(cluster, set_as_default=False)
         self._owned.insert(0, client)
@@ -215,6 +218,8 @@ def _counts_of(fut, start: int, n: int) -> Counts:
                             "(scheduler allowed-failures); giving up") from None
     except WrongWorker as exc:
         raise SheepsimError(str(exc)) from None
+    except ChunkError as exc:
+        raise SheepsimError(f"chunk of {games} failed on a Dask worker: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - user code on a worker may raise anything
         raise SheepsimError(f"chunk of {games} failed on a Dask worker: "
                             f"{type(exc).__name__}: {_first_line(exc)}") from None
@@ -247,7 +252,24 @@ def run_chunk(job: Job, token: str, seed: int, start: int, n: int, expect) -> Co
         while len(_JOBS) >= 4:
             _JOBS.pop(next(iter(_JOBS)))
         _JOBS[token] = job
-    return _JOBS[token].chunk(seed, start, n)
+    try:
+        return _JOBS[token].chunk(seed, start, n)
+    except Exception as exc:  # noqa: BLE001 - user code (policies) may raise anything
+        raise ChunkError(_root_cause(exc)) from None
+
+
+class ChunkError(RuntimeError):
+    """A chunk's code raised on a worker; the message is the (root) error, one line."""
+
+
+def _root_cause(exc: BaseException) -> str:
+    """``"ValueError: ..."`` of the error a chunk raised. A policy raising inside a
+    parallel numba kernel surfaces as a ``SystemError`` caused by the policy's own
+    exception, which is the one worth reporting (the cause does not survive pickling,
+    so it is read here, on the worker)."""
+    while isinstance(exc, SystemError) and (exc.__cause__ or exc.__context__) is not None:
+        exc = exc.__cause__ or exc.__context__
+    return f"{type(exc).__name__}: {_first_line(exc)}"
 
 
 def _one_numba_thread() -> None:
