@@ -21,3 +21,14 @@ def cluster():
     backend.start()
     yield backend
     backend.close()
+
+
+@pytest.fixture(scope="session")
+def one_worker():
+    """A started :class:`~sheepsim.dask_backend.DaskBackend` of 1 local worker."""
+    from sheepsim.dask_backend import DaskBackend
+
+    backend = DaskBackend(workers=1)
+    backend.start()
+    yield backend
+    backend.close()

@@ -11,14 +11,6 @@ from sheepsim.cli import main
 
 
 @pytest.fixture(scope="module")
-def one_worker():
-    from sheepsim.dask_backend import DaskBackend
-
-    with DaskBackend(workers=1) as backend:
-        yield backend
-
-
-@pytest.fixture(scope="module")
 def reference():
     """Each run on 2 local threads (computed once)."""
     return {kind: run_tables(kind, threads=2) for kind in RUNS}
