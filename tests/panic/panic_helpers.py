@@ -7,8 +7,8 @@ from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.flock import Flock
 
 
-def flock(text, facing="up"):
-    return Flock.parse(text, facing=facing)
+def flock(text, facing="up", free_form=False):
+    return Flock.parse(text, facing=facing, free_form=free_form)
 
 
 def picture(text):
@@ -16,9 +16,9 @@ def picture(text):
     return "\n".join(line.strip() for line in text.strip("\n").splitlines() if line.strip())
 
 
-def state_from(text, facing="up"):
+def state_from(text, facing="up", free_form=False):
     """A full game state vector whose flock is ``text`` (counter 0, nothing used)."""
-    st = Flock.parse(text, facing=facing).st.copy()
+    st = Flock.parse(text, facing=facing, free_form=free_form).st.copy()
     st[L.ST_LAST_ACTOR] = -1
     return st
 
@@ -27,6 +27,5 @@ def legal_set(st, R, seat):
     from sheepsim.games.panic.flockops import legal_actions
 
     opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
-    tmp = np.zeros(L.ST_LEN, dtype=np.int64)
-    n = legal_actions(st, R, seat, opts, tmp)
+    n = legal_actions(st, R, seat, opts)
     return {tuple(int(x) for x in opts[i, :3]) for i in range(n)}

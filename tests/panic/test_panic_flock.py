@@ -7,8 +7,9 @@ decision (``shared/rulebooks/README.md``) it checks.
 import pytest
 from panic_helpers import flock, picture
 
+from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import Flock, ram_scores, shear
-from sheepsim.games.panic.flock import black_scores, together_scores
+from sheepsim.games.panic.flock import FlockError, black_scores, together_scores
 
 START = """
 byg
@@ -27,12 +28,44 @@ def test_parse_and_str_round_trip_trimmed():
 
 
 def test_parse_rejects_unknown_letters_and_too_many_sheep():
-    with pytest.raises(ValueError, match="unknown character"):
+    with pytest.raises(FlockError, match="unknown character"):
         Flock.parse("bx")
-    with pytest.raises(ValueError, match="at most 9"):
-        Flock.parse("bbbbbbbbbb")
-    with pytest.raises(ValueError, match="facing"):
+    with pytest.raises(FlockError, match="at most 9"):
+        Flock.parse("bbbbbbbbbb", free_form=True)
+    with pytest.raises(FlockError, match="facing"):
         Flock.parse("b", facing="north")
+
+
+def test_parse_keeps_columns_and_refuses_stray_spaces():
+    # A leading space used to be dropped, moving the sheep to the wrong column.
+    with pytest.raises(FlockError, match="space at row 1, column 1"):
+        Flock.parse(" b\nrk")
+    with pytest.raises(FlockError, match="space at row 1, column 2"):
+        Flock.parse("b g")
+    # indentation shared by every line (a triple-quoted picture) is not a cell
+    assert str(Flock.parse("    .b\n    rk\n")) == ".b\nrk"
+    assert str(Flock.parse("\n  b.\n  rk  \n")) == "b.\nrk"
+
+
+@pytest.mark.parametrize("bad", [None, 42, b"bk", ["bk"]])
+def test_parse_needs_text(bad):
+    with pytest.raises(FlockError, match="must be text"):
+        Flock.parse(bad)
+
+
+def test_component_counts_follow_the_rules_unless_free_form():
+    # Rulebook components: "2 blue, 2 green, 2 red and 2 yellow — plus 1 black sheep";
+    # a flock may hold fewer (shearing removes sheep), never more.
+    with pytest.raises(FlockError, match="2 black sheep .k. but the rules have only 1"):
+        Flock.parse("kk")
+    with pytest.raises(FlockError, match="3 blue sheep .b. but the rules have only 2"):
+        Flock.parse("bbb\nrgy")
+    with pytest.raises(FlockError, match="free_form=True"):
+        Flock.parse("yyy")
+    assert Flock.parse("kk", free_form=True).count("k") == 2
+    assert Flock.parse("bg\nk.").count() == 3  # fewer than the box is fine
+    # the counts come from the rules file's starting flock
+    assert issubclass(FlockError, SheepsimError) and issubclass(FlockError, ValueError)
 
 
 def test_lamb_push_moves_the_contiguous_run_ahead():
@@ -142,9 +175,9 @@ def test_lamb_roll_to_empty_cell_next_to_another_sheep():
     # other sheep"
     f = flock("bg\nr.").apply("lamb_roll", sheep=(0, 0), direction="se")
     assert str(f) == ".g\nrb"
-    with pytest.raises(ValueError, match="empty cell"):
+    with pytest.raises(FlockError, match="empty cell"):
         flock("bg\nr.").apply("lamb_roll", sheep=(0, 0), direction="e")
-    with pytest.raises(ValueError, match="empty cell"):
+    with pytest.raises(FlockError, match="empty cell"):
         flock("bg\nr.").apply("lamb_roll", sheep=(0, 0), direction="nw")
 
 
@@ -155,9 +188,9 @@ def test_leapfrog_jumps_the_run_to_the_first_empty_cell():
     assert str(f) == "grb"
     g = flock("bg.r").apply("leapfrog", sheep=(0, 0), direction="e")
     assert str(g) == "gbr"
-    with pytest.raises(ValueError, match="jump"):
+    with pytest.raises(FlockError, match="jump"):
         flock("b.g").apply("leapfrog", sheep=(0, 0), direction="e")
-    with pytest.raises(ValueError, match="orthogonal"):
+    with pytest.raises(FlockError, match="orthogonal"):
         flock("bg").apply("leapfrog", sheep=(0, 0), direction="ne")
 
 
@@ -199,8 +232,13 @@ def test_rulebook_regrouping_example_with_the_black_sheep():
 
 def test_rulebook_regrouping_slide_left_regroups_everything_at_once():
     # "(had they slid it left, it would have regrouped everything at once ...)"
+    # After the black sheep moved right, the yellow sheep touches the main flock's g by
+    # a corner: it slides up or left (down would only reach the detached pair rb:
+    # "touching only another detached group does not count").
+    assert flock(".k..\n.gb.\n.r..\n.yg.\n...y\n.rb.").routes(0) == [
+        ("n", 1, None), ("w", 1, None)]
     f = flock("k...\n.gb.\n.r..\n.yg.\n...y\n.rb.")
-    moves = f.regroup(faces="", choices=[0, 0, 2])
+    moves = f.regroup(faces="", choices=[0, 0, 1])
     assert moves == [("e", 1, None), ("w", 1, None)]
     assert f.is_connected()
 
@@ -238,11 +276,68 @@ def test_regroup_corner_meeting_slides_either_way():
 
 def test_regroup_needs_faces_and_valid_choices():
     f = flock("b.g")
-    with pytest.raises(ValueError, match="die rolls"):
+    with pytest.raises(FlockError, match="die rolls"):
         f.regroup(faces="")
-    with pytest.raises(ValueError, match="out of range"):
+    with pytest.raises(FlockError, match="out of range"):
         flock("b.g\n...\n..r").regroup(faces="+", choices=[5])
     assert str(f) == "b.g"  # unchanged after a failed regroup
+
+
+def test_free_slide_only_towards_the_main_flock():
+    # Rules README: "a group that touches the main flock (the largest group ...) only
+    # diagonally slides one space without a roll ...; touching only another detached
+    # group does not count." Rulebook: "A group that touches the main flock diagonally
+    # simply slides one space to rejoin the rest of the flock."
+    f = flock("""
+        b......
+        .g.....
+        .......
+        ....rky
+        ....ybr""")
+    groups = f.smallest_groups()
+    assert sorted(groups) == [[(0, 0)], [(1, 1)]]
+    b_group = groups.index([(0, 0)])
+    assert f.routes(b_group) == []  # b touches only the lone g by a corner: no slide
+    # b must roll; "+" has no straight line to the main flock (its row and column miss
+    # it) and no diagonal route either (g is in the way): it steps towards the main
+    # flock and rolls again (sheepsim's fallback)
+    assert f.routes(b_group, "+") == [("e", 1, None), ("s", 1, None)]
+    # the lone g reaches the main flock diagonally, touching it by a side
+    assert f.routes(1 - b_group, "X") == [("se", 2, None)]
+
+
+def test_routes_stop_at_the_main_flock_not_at_a_detached_group():
+    # Rules README: '"+" moves it in one orthogonal straight line until it touches the
+    # main flock orthogonally'. The lone b passes by the detached pair gy on its way.
+    f = flock("""
+        b..gy
+        .....
+        .....
+        rk...
+        ry...""")
+    assert f.smallest_groups() == [[(0, 0)]]
+    assert f.routes(0, "+") == [("s", 2, None)]
+
+
+def test_plus_without_orthogonal_route_follows_the_rules_option(tmp_path):
+    # README (sheepsim decisions): 'If a "+" has no orthogonal route, move diagonally
+    # (mirror of the rulebook's fallback); if neither exists, step one space toward the
+    # main flock and roll again.' The option plus_without_route = "step" skips the
+    # diagonal route.
+    from importlib import resources
+
+    from sheepsim.games.panic.rules import load_rules
+
+    text = "b..\n...\n..g\n..r"
+    assert flock(text).routes(0, "+") == flock(text).routes(0, "X")
+    std = resources.files("sheepsim.games.panic").joinpath("standard.toml").read_text()
+    path = tmp_path / "step.toml"
+    path.write_text(std.replace('plus_without_route = "diagonal"',
+                                'plus_without_route = "step"'))
+    stepper = Flock.parse(text, rules=load_rules(path))
+    assert stepper.routes(0, "+") == [("e", 1, None), ("s", 1, None)]
+    assert stepper.regroup(faces="+X") == [("e", 1, None), ("se", 1, None)]
+    assert str(stepper) == "b\ng\nr"
 
 
 def test_teammates_scoring():
@@ -316,18 +411,58 @@ def test_shearing_split_flock_is_regrouped_after_scoring():
     assert f.is_connected()
 
 
-def test_apply_rejects_unknown_actions_and_parameters():
+@pytest.mark.parametrize("action,params,needle", [
+    ("somersault", {}, "unknown action"),
+    (None, {}, "unknown action"),
+    ("alignment", {"side": "front", "sheep": (0, 0)}, "takes"),
+    ("lamb_push", {"sheep": (0, 0), "direction": "sideways"}, "unknown direction"),
+    ("lamb_push", {"sheep": (0, 0), "direction": 2}, "direction must be a name"),
+    ("lamb_push", {"sheep": (5, 5), "direction": "n"}, "no sheep at"),
+    ("lamb_push", {"direction": "n"}, "lamb_push needs sheep="),
+    ("lamb_push", {"sheep": (0, 0)}, "lamb_push needs direction="),
+    ("lamb_push", {"sheep": 0, "direction": "n"}, r"sheep must be a \(row, col\) pair"),
+    ("lamb_push", {"sheep": ("0", 0), "direction": "n"}, "sheep row must be a whole number"),
+    ("lamb_roll", {"sheep": (0, 0)}, "lamb_roll needs direction="),
+    ("leapfrog", {"direction": "e"}, "leapfrog needs sheep="),
+    ("line_push", {"line": 0}, "line_push needs direction="),
+    ("line_push", {"direction": "e"}, "needs through=.* or line="),
+    ("line_push", {"direction": "e", "line": "0"}, "line must be a whole number"),
+    ("line_push", {"direction": "e", "line": True}, "line must be a whole number"),
+    ("line_push", {"direction": "e", "line": 0, "through": (0, 0)}, "not both"),
+    ("line_push", {"direction": "e", "line": 7}, "no sheep on that line"),
+    ("line_push", {"direction": "ne", "line": 0}, "orthogonal"),
+    ("diagonal_push", {"through": (0, 0), "direction": "n"}, "diagonal"),
+    ("diagonal_push", {"direction": "ne"}, "needs through="),
+    ("diagonal_push", {"direction": "ne", "through": "00"}, "through must be a"),
+    ("alignment", {}, "alignment needs side="),
+    ("alignment", {"side": "top"}, "side must be one of"),
+    ("ewe_turn", {}, "ewe_turn needs direction="),
+    ("ewe_turn", {"direction": "around"}, "left or right"),
+])
+def test_apply_rejects_bad_actions_with_a_clear_error(action, params, needle):
     f = flock(START)
-    with pytest.raises(ValueError, match="unknown action"):
-        f.apply("somersault")
-    with pytest.raises(ValueError, match="takes"):
-        f.apply("alignment", side="front", sheep=(0, 0))
-    with pytest.raises(ValueError, match="unknown direction"):
-        f.apply("lamb_push", sheep=(0, 0), direction="sideways")
-    with pytest.raises(ValueError, match="no sheep at"):
-        f.apply("lamb_push", sheep=(5, 5), direction="n")
-    with pytest.raises(ValueError, match="diagonal"):
-        f.apply("diagonal_push", through=(0, 0), direction="n")
-    with pytest.raises(ValueError, match="left or right"):
-        f.apply("ewe_turn", direction="around")
-    assert str(f) == picture(START)
+    with pytest.raises(FlockError, match=needle) as err:
+        f.apply(action, **params)
+    assert "\n" not in str(err.value)
+    assert str(f) == picture(START)  # unchanged
+
+
+def test_other_flock_calls_fail_clearly():
+    f = flock("b.g\n...\n..r")
+    with pytest.raises(FlockError, match="no group number 3"):
+        f.routes(3)
+    with pytest.raises(FlockError, match="group must be a whole number"):
+        f.routes("0")
+    with pytest.raises(FlockError, match="unknown regroup die face"):
+        f.routes(0, "O")
+    with pytest.raises(FlockError, match="choices must be a list"):
+        f.regroup(faces="+", choices=3)
+    with pytest.raises(FlockError, match="faces must be a string"):
+        f.regroup(faces=None)
+    with pytest.raises(FlockError, match="state vector has shape"):
+        Flock.from_state([1, 2, 3])
+    with pytest.raises(FlockError, match="rules must be a PanicRules"):
+        Flock.parse("b", rules="standard.toml")
+    for fn in (ram_scores, shear, together_scores, black_scores):
+        with pytest.raises(FlockError, match="expected a Flock"):
+            fn("bk")

@@ -21,9 +21,22 @@ def variant(tmp_path, old, new, count=1):
 
 def test_standard_rules_match_the_rules_readme(rules):
     # README: "Command menu, identical for every player, 12 tiles"; "3 players 56
-    # spaces, 4 players 74"; panic spaces and field limits as tabled.
+    # spaces, 4 players 74"; panic spaces and field limits as tabled. Revised menu:
+    # "tile 2 is Lamb Push 3 (was 2) and the Leapfrog is time 2 (was 3), keeping four
+    # tiles of each time".
     assert len(rules.menu) == 12
-    assert [t.time for t in rules.menu] == [1, 2, 1, 3, 2, 3, 2, 3, 1, 2, 3, 1]
+    assert [t.time for t in rules.menu] == [1, 3, 1, 3, 2, 3, 2, 3, 1, 2, 2, 1]
+    assert sorted(t.time for t in rules.menu) == [1] * 4 + [2] * 4 + [3] * 4
+    assert [L.ACTION_NAMES[t.action] for t in rules.menu] == [
+        "lamb_push", "lamb_push", "line_push", "line_push", "diagonal_push",
+        "diagonal_push", "alignment", "alignment", "lamb_roll", "lamb_roll", "leapfrog",
+        "ewe_turn"]
+    assert [L.RESTRICTION_NAMES[t.restriction] for t in rules.menu] == [
+        "own_sheep", "own_sheep", "no_reverse", "no_reverse_unless_die", "no_reverse",
+        "no_reverse_unless_die", "none", "none", "own_sheep", "own_sheep", "own_sheep",
+        "no_reverse"]
+    assert rules.slide_without_roll and rules.plus_fallback == L.PLUS_FALLBACK_DIAGONAL
+    assert rules.sheep_counts() == {"b": 2, "g": 2, "r": 2, "y": 2, "k": 1}
     assert rules.tracks[3].spaces == 56 and rules.tracks[4].spaces == 74
     assert rules.tracks[4].panic == (6, 10, 17, 24, 31, 41, 46, 55, 66, 71)
     assert [(f.first, f.last, f.gate_after) for f in rules.tracks[4].fields] == [
@@ -56,6 +69,10 @@ def test_two_players_is_a_clear_error(rules):
      "unknown restriction"),
     ('restriction = "none"', 'restriction = "own_sheep"', "menu[6].restriction",
      "own_sheep only applies"),
+    ('restriction = "none"', 'restriction = "no_reverse"', "menu[6].restriction",
+     "no_reverse only applies to line_push, diagonal_push and ewe_turn"),
+    ('plus_without_route = "diagonal"', 'plus_without_route = "wait"',
+     "regroup.plus_without_route", "must be one of diagonal, step"),
     ("byg\nrkb\nygr", "byg.k\nr.b\nygr", "flock.start", "not orthogonally connected"),
     ("byg\nrkb\nygr", "byg\nrkb\nygg", "flock.start", "wrong sheep"),
     ("byg\nrkb\nygr", "byg\nrxb\nygr", "flock.start", "unknown character"),
@@ -96,3 +113,10 @@ def test_variant_file_loads_the_same_way(tmp_path):
     assert r.ram_points == (5, 3, 1)
     assert r.name == str(path)
     assert r.sha256 != load_rules().sha256
+
+
+def test_plus_fallback_option_is_read(tmp_path):
+    path = variant(tmp_path, 'plus_without_route = "diagonal"', 'plus_without_route = "step"')
+    r = load_rules(path)
+    assert r.plus_fallback == L.PLUS_FALLBACK_STEP
+    assert r.kernel_array(4)[L.R_PLUS_FALLBACK] == L.PLUS_FALLBACK_STEP

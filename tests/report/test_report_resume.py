@@ -96,13 +96,13 @@ def test_resume_continues_from_the_checkpoint(tmp_path, monkeypatch):
     real = execute.simulate
 
     def spy(job, *args, **kwargs):
-        run_chunk = job.run_chunk
+        chunk = job.chunk
 
-        def recording(start, count):
+        def recording(seed, start, count):
             starts.append(start)
-            return run_chunk(start, count)
+            return chunk(seed, start, count)
 
-        job.run_chunk = recording
+        job.chunk = recording
         return real(job, *args, **kwargs)
 
     monkeypatch.setattr("sheepsim.report.build.simulate", spy)

@@ -30,6 +30,7 @@ from sheepsim.games.panic.layout import (
     N_SHEEP,
     R_FIELD_KIND,
     R_N_REGROUP_FACES,
+    R_PLUS_FALLBACK,
     R_REGROUP_FACES,
     R_SEAT_COLOUR,
     R_SLIDE_WITHOUT_ROLL,
@@ -110,7 +111,7 @@ def best_route_value(st, R, seat, mask, face, subs, work):
     if R[R_SLIDE_WITHOUT_ROLL]:
         n = contact_slides(st, mask, routes)
     if n == 0:
-        n = regroup_routes(st, mask, face, routes)
+        n = regroup_routes(st, mask, face, R[R_PLUS_FALLBACK], routes)
     ev = work[W_SUB]
     best = -1e18
     for i in range(n):

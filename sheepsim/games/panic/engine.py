@@ -27,7 +27,8 @@ from sheepsim.games.panic.flockops import (
     count_colour,
     legal_actions,
     push_from,
-    save_snapshot,
+    refused_tiles,
+    reverse_dir,
 )
 from sheepsim.games.panic.layout import (
     A_BAD_CHOICES,
@@ -62,6 +63,7 @@ from sheepsim.games.panic.layout import (
     END_PEN,
     EV_ACTION,
     EV_END,
+    EV_NO_REVERSE,
     EV_OPENING,
     EV_PANIC_DIE,
     EV_PANIC_PUSH,
@@ -120,7 +122,6 @@ from sheepsim.games.panic.layout import (
     TURN_LEFT,
     TURN_RIGHT,
     W_PLAY,
-    W_TMP,
     WHITE_FACE,
 )
 from sheepsim.games.panic.policies import decide_action
@@ -213,7 +214,6 @@ def execute_turn(st, R, seat, pid, tile, a, b, streams, ctx, subs, work, values,
     ctx[CTX_LAST_TILE] = tile
     ctx[CTX_LAST_COUNTER] = st[ST_COUNTER]
     st[ST_USED + seat * MAX_TILES + tile] = 1
-    save_snapshot(st)
     st[ST_PREV_KIND] = kind
     st[ST_PREV_TARGET] = a
     st[ST_PREV_DIR] = b
@@ -240,12 +240,24 @@ def execute_turn(st, R, seat, pid, tile, a, b, streams, ctx, subs, work, values,
 
 
 @njit
+def log_refusals(st, R, seat, ctx, log):
+    """Trace only: which of ``seat``'s tiles refuse the reverse of the previous action."""
+    if ctx[CTX_LOG_ON] == 0:
+        return
+    tiles = refused_tiles(st, R, seat)
+    if tiles:
+        log_event(st, ctx, log, EV_NO_REVERSE, tiles, st[ST_PREV_KIND], st[ST_PREV_TARGET],
+                  reverse_dir(st))
+
+
+@njit
 def play_turn(st, R, seat, pid, opts, streams, ctx, subs, work, values, log):
     """One turn for a non-rollout policy; False if the seat skips (no sheep) or passes
     (no legal choice)."""
     if own_sheep(st, R, seat) == 0:
         return False
-    n = legal_actions(st, R, seat, opts, work[W_TMP])
+    log_refusals(st, R, seat, ctx, log)
+    n = legal_actions(st, R, seat, opts)
     if n == 0:
         return False
     i = decide_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log)
@@ -359,7 +371,8 @@ def play_game(st, R, pids, streams, ctx, opts, subs, work, values, log, acc):
         ctx[CTX_LAST_TILE] = -1
         if pid == ROLLOUT:
             if own_sheep(st, R, seat) > 0:
-                n = legal_actions(st, R, seat, opts[0], work[W_TMP])
+                log_refusals(st, R, seat, ctx, log)
+                n = legal_actions(st, R, seat, opts[0])
                 if n > 0:
                     i = rollout_choose(st, R, seat, opts[0], n, streams, ctx, opts[1], subs,
                                        work, values, log)

@@ -13,6 +13,9 @@ and ``up-left`` style also work).
 ... ygr''')
 >>> f.apply("alignment", side="front").is_connected()
 True
+
+Every invalid flock or action raises :class:`FlockError` (a
+:class:`~sheepsim.errors.SheepsimError` and a ``ValueError``) naming the problem.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from sheepsim.games.panic import layout as L
-from sheepsim.games.panic.rules import PanicRules, load_rules, parse_flock_text
+from sheepsim.games.panic.rules import FlockError, PanicRules, load_rules, parse_flock_text
 
 _DIR_ALIASES = {
     "up": "n", "down": "s", "left": "w", "right": "e", "up-right": "ne", "up-left": "nw",
@@ -28,36 +31,71 @@ _DIR_ALIASES = {
 }
 _SIDES = {"front": 0, "right": 2, "back": 4, "left": 6}
 
+_standard: PanicRules | None = None
 _standard_R: np.ndarray | None = None
 
 
+def _rules(rules: PanicRules | None) -> PanicRules:
+    """The given rules, or the shipped standard rules (loaded once)."""
+    global _standard
+    if rules is not None:
+        if not isinstance(rules, PanicRules):
+            raise FlockError(f"rules must be a PanicRules (see load_rules), got "
+                             f"{type(rules).__name__}")
+        return rules
+    if _standard is None:
+        _standard = load_rules()
+    return _standard
+
+
 def _rules_vector(rules: PanicRules | None) -> np.ndarray:
-    """The 4-player rules vector (scoring tables, regroup die, slide option)."""
+    """The 4-player rules vector (scoring tables, regroup die, regrouping options)."""
     global _standard_R
     if rules is not None:
-        return rules.kernel_array(4)
+        return _rules(rules).kernel_array(4)
     if _standard_R is None:
-        _standard_R = load_rules().kernel_array(4)
+        _standard_R = _rules(None).kernel_array(4)
     return _standard_R
 
 
-def _direction(name: str, *, orthogonal=False, diagonal=False) -> int:
-    key = _DIR_ALIASES.get(str(name).lower(), str(name).lower())
+def _direction(name, *, orthogonal=False, diagonal=False) -> int:
+    if not isinstance(name, str):
+        raise FlockError(f"a direction must be a name such as 'n' or 'up', got {name!r}")
+    key = _DIR_ALIASES.get(name.lower(), name.lower())
     if key not in L.DIR_NAMES:
-        raise ValueError(f"unknown direction {name!r}; use one of {', '.join(L.DIR_NAMES)}")
+        raise FlockError(f"unknown direction {name!r}; use one of {', '.join(L.DIR_NAMES)}")
     d = L.DIR_NAMES.index(key)
     if orthogonal and d % 2:
-        raise ValueError(f"direction {name!r} must be orthogonal (n, e, s, w)")
+        raise FlockError(f"direction {name!r} must be orthogonal (n, e, s, w)")
     if diagonal and d % 2 == 0:
-        raise ValueError(f"direction {name!r} must be diagonal (ne, se, sw, nw)")
+        raise FlockError(f"direction {name!r} must be diagonal (ne, se, sw, nw)")
     return d
+
+
+def _whole(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise FlockError(f"{what} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def _cell(value, what: str) -> tuple[int, int]:
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise FlockError(f"{what} must be a (row, col) pair, got {value!r}")
+    return _whole(value[0], f"{what} row"), _whole(value[1], f"{what} col")
+
+
+def _required(action: str, params: dict, name: str):
+    if name not in params:
+        raise FlockError(f"{action} needs {name}=")
+    return params[name]
 
 
 class Flock:
     """A flock on an unbounded grid with a facing (``up``, ``right``, ``down``, ``left``).
 
     Holds the kernels' state vector (only the flock part is used). ``rules`` supplies the
-    scoring rows, the regroup die and the corner-slide option (standard by default).
+    sheep counts, the scoring rows, the regroup die and the regrouping options (standard
+    by default).
     """
 
     def __init__(self, st: np.ndarray, rules: PanicRules | None = None):
@@ -67,13 +105,22 @@ class Flock:
 
     # ------------------------------------------------------------------ text
     @classmethod
-    def parse(cls, text: str, facing: str = "up", rules: PanicRules | None = None) -> Flock:
-        """One line per row: ``.`` empty, ``b g r y`` coloured, ``k`` black (at most 9)."""
-        if facing not in L.FACING_NAMES:
-            raise ValueError(f"facing must be one of {', '.join(L.FACING_NAMES)}, got {facing!r}")
+    def parse(cls, text: str, facing: str = "up", rules: PanicRules | None = None, *,
+              free_form: bool = False) -> Flock:
+        """One line per row: ``.`` empty, ``b g r y`` coloured, ``k`` black.
+
+        The flock may hold at most the rules' sheep of each colour (standard: 2 blue, 2
+        green, 2 red, 2 yellow, 1 black; fewer are fine, e.g. after shearing) unless
+        ``free_form=True``, which allows any colours up to 9 sheep (hand-made puzzles).
+        """
+        if not isinstance(facing, str) or facing not in L.FACING_NAMES:
+            raise FlockError(f"facing must be one of {', '.join(L.FACING_NAMES)}, got "
+                             f"{facing!r}")
         cells = parse_flock_text(text)
         if len(cells) > L.N_SHEEP:
-            raise ValueError(f"a flock holds at most {L.N_SHEEP} sheep, got {len(cells)}")
+            raise FlockError(f"a flock holds at most {L.N_SHEEP} sheep, got {len(cells)}")
+        if not free_form:
+            _check_counts(cells, _rules(rules))
         st = np.zeros(L.ST_LEN, dtype=np.int64)
         for s, (r, c, ch) in enumerate(cells):
             st[L.ST_ROW + s] = r
@@ -86,6 +133,9 @@ class Flock:
 
     @classmethod
     def from_state(cls, st: np.ndarray, rules: PanicRules | None = None) -> Flock:
+        st = np.asarray(st)
+        if st.shape != (L.ST_LEN,):
+            raise FlockError(f"a state vector has shape ({L.ST_LEN},), got {st.shape}")
         return cls(np.array(st, dtype=np.int64, copy=True), rules)
 
     def _alive(self) -> list[int]:
@@ -131,17 +181,25 @@ class Flock:
 
     def _slot(self, cell) -> int:
         r0, c0 = self._origin()
-        r, c = cell
+        r, c = _cell(cell, "sheep")
         for s in self._alive():
             if self.st[L.ST_ROW + s] == r0 + r and self.st[L.ST_COL + s] == c0 + c:
                 return s
-        raise ValueError(f"no sheep at {cell} in\n{self}")
+        raise FlockError(f"no sheep at {cell} in the flock {str(self)!r}")
 
     def _abs(self, cell) -> tuple[int, int]:
         r0, c0 = self._origin()
-        return r0 + cell[0], c0 + cell[1]
+        r, c = _cell(cell, "through")
+        return r0 + r, c0 + c
 
     # ----------------------------------------------------------------- actions
+    _PARAMS = {
+        L.LAMB_PUSH: {"sheep", "direction"}, L.LAMB_ROLL: {"sheep", "direction"},
+        L.LEAPFROG: {"sheep", "direction"}, L.LINE_PUSH: {"direction", "line", "through"},
+        L.DIAG_PUSH: {"direction", "through"}, L.ALIGNMENT: {"side"},
+        L.EWE_TURN: {"direction"},
+    }
+
     def apply(self, action: str, **params) -> Flock:
         """Apply one action in place (no regrouping) and return ``self``.
 
@@ -153,61 +211,75 @@ class Flock:
         * ``alignment``: ``side`` = front, back, left or right (relative to the facing)
         * ``ewe_turn``: ``direction`` = left or right
 
-        Raises ``ValueError`` for an impossible action (a roll onto a sheep or away from
-        the flock, a leapfrog with nothing to jump, an empty line).
+        Raises :class:`FlockError` for a missing or unknown parameter and for an
+        impossible action (a roll onto a sheep or away from the flock, a leapfrog with
+        nothing to jump, an empty line). The menu's reverse restriction is a game rule,
+        not a flock one: it is not checked here.
         """
         from sheepsim.games.panic import flockops as F
 
-        if action not in L.ACTION_NAMES:
-            raise ValueError(f"unknown action {action!r}; use one of {', '.join(L.ACTION_NAMES)}")
+        if not isinstance(action, str) or action not in L.ACTION_NAMES:
+            raise FlockError(f"unknown action {action!r}; use one of "
+                             f"{', '.join(L.ACTION_NAMES)}")
         kind = L.ACTION_NAMES.index(action)
-        allowed = {
-            L.LAMB_PUSH: {"sheep", "direction"}, L.LAMB_ROLL: {"sheep", "direction"},
-            L.LEAPFROG: {"sheep", "direction"}, L.LINE_PUSH: {"direction", "line", "through"},
-            L.DIAG_PUSH: {"direction", "through"}, L.ALIGNMENT: {"side"},
-            L.EWE_TURN: {"direction"},
-        }[kind]
+        allowed = self._PARAMS[kind]
         unknown = set(params) - allowed
         if unknown:
-            raise ValueError(f"{action} takes {', '.join(sorted(allowed))}; "
+            raise FlockError(f"{action} takes {', '.join(sorted(allowed))}; "
                              f"got {', '.join(sorted(unknown))}")
-        a = b = 0
         if kind in (L.LAMB_PUSH, L.LAMB_ROLL, L.LEAPFROG):
-            a = self._slot(params["sheep"])
-            b = _direction(params["direction"], orthogonal=kind == L.LEAPFROG)
-            if kind == L.LAMB_ROLL and not F.roll_ok(self.st, a, b):
-                raise ValueError("a Lamb Roll needs an empty cell next to another sheep")
-            if kind == L.LEAPFROG:
-                r = self.st[L.ST_ROW + a] + L.DIR_ROW[b]
-                c = self.st[L.ST_COL + a] + L.DIR_COL[b]
-                if F.sheep_at(self.st, r, c) < 0:
-                    raise ValueError("a Leapfrog must jump at least one sheep")
+            a, b = self._sheep_action(kind, action, params)
         elif kind in (L.LINE_PUSH, L.DIAG_PUSH):
-            b = _direction(params["direction"], orthogonal=kind == L.LINE_PUSH,
-                           diagonal=kind == L.DIAG_PUSH)
-            if "through" in params:
-                r, c = self._abs(params["through"])
-            elif "line" in params:
-                r0, c0 = self._origin()
-                r, c = (r0 + params["line"], c0) if b in (2, 6) else (r0, c0 + params["line"])
-            else:
-                raise ValueError(f"{action} needs through=(row, col)"
-                                 + (" or line=" if kind == L.LINE_PUSH else ""))
-            a = F.line_key(b, r, c)
-            if F.first_on_line(self.st, a, b) < 0:
-                raise ValueError("there is no sheep on that line")
+            a, b = self._line_action(kind, action, params)
         elif kind == L.ALIGNMENT:
-            side = params["side"]
-            if side not in _SIDES:
-                raise ValueError(f"side must be one of {', '.join(_SIDES)}, got {side!r}")
-            b = (2 * int(self.st[L.ST_FACING]) + _SIDES[side]) % 8
+            side = _required(action, params, "side")
+            if not isinstance(side, str) or side not in _SIDES:
+                raise FlockError(f"side must be one of {', '.join(_SIDES)}, got {side!r}")
+            a, b = 0, (2 * int(self.st[L.ST_FACING]) + _SIDES[side]) % 8
         else:
-            turn = params["direction"]
-            if turn not in ("left", "right"):
-                raise ValueError(f"an Ewe Turn goes left or right, got {turn!r}")
-            b = L.TURN_RIGHT if turn == "right" else L.TURN_LEFT
+            turn = _required(action, params, "direction")
+            if not isinstance(turn, str) or turn not in ("left", "right"):
+                raise FlockError(f"an Ewe Turn goes left or right, got {turn!r}")
+            a, b = 0, L.TURN_RIGHT if turn == "right" else L.TURN_LEFT
         F.apply_action(self.st, kind, a, b)
         return self
+
+    def _sheep_action(self, kind: int, action: str, params: dict) -> tuple[int, int]:
+        """Sheep slot and direction of a Lamb Push, Lamb Roll or Leapfrog (checked)."""
+        from sheepsim.games.panic import flockops as F
+
+        s = self._slot(_required(action, params, "sheep"))
+        d = _direction(_required(action, params, "direction"), orthogonal=kind == L.LEAPFROG)
+        if kind == L.LAMB_ROLL and not F.roll_ok(self.st, s, d):
+            raise FlockError("a Lamb Roll needs an empty cell next to another sheep")
+        if kind == L.LEAPFROG:
+            r = self.st[L.ST_ROW + s] + L.DIR_ROW[d]
+            c = self.st[L.ST_COL + s] + L.DIR_COL[d]
+            if F.sheep_at(self.st, r, c) < 0:
+                raise FlockError("a Leapfrog must jump at least one sheep")
+        return s, d
+
+    def _line_action(self, kind: int, action: str, params: dict) -> tuple[int, int]:
+        """Line key and direction of a Line or Diagonal Push (checked)."""
+        from sheepsim.games.panic import flockops as F
+
+        d = _direction(_required(action, params, "direction"), orthogonal=kind == L.LINE_PUSH,
+                       diagonal=kind == L.DIAG_PUSH)
+        if "through" in params and "line" in params:
+            raise FlockError(f"{action} takes line= or through=, not both")
+        if "through" in params:
+            r, c = self._abs(params["through"])
+        elif "line" in params:
+            line = _whole(params["line"], "line")
+            r0, c0 = self._origin()
+            r, c = (r0 + line, c0) if d in (2, 6) else (r0, c0 + line)
+        else:
+            raise FlockError(f"{action} needs through=(row, col)"
+                             + (" or line=" if kind == L.LINE_PUSH else ""))
+        key = F.line_key(d, r, c)
+        if F.first_on_line(self.st, key, d) < 0:
+            raise FlockError("there is no sheep on that line")
+        return key, d
 
     def is_connected(self) -> bool:
         from sheepsim.games.panic.groups import is_connected
@@ -231,20 +303,22 @@ class Flock:
 
     def routes(self, group: int = 0, face: str | None = None) -> list[tuple]:
         """Route choices ``(direction, steps, slide or None)`` for smallest group number
-        ``group``: with ``face=None`` the corner-contact slides (no die roll), else the
-        routes for that regroup die face ("+" or "X"), in ``regroup``'s choice order."""
+        ``group``: with ``face=None`` the corner-contact slides towards the main flock (no
+        die roll), else the routes to the main flock for that regroup die face ("+" or
+        "X", with the rules' fallbacks), in ``regroup``'s choice order."""
         from sheepsim.games.panic import groups as G
 
+        group = _whole(group, "group")
         groups = np.zeros((L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
         n = G.smallest_groups(self.st, groups)
-        if group >= n:
-            raise ValueError(f"there are {n} smallest groups, not {group + 1}")
+        if not 0 <= group < n:
+            raise FlockError(f"there are {n} smallest groups, no group number {group}")
         mask = int(groups[group, 0])
         opts = np.zeros((L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
         if face is None:
             k = G.contact_slides(self.st, mask, opts)
         else:
-            k = G.regroup_routes(self.st, mask, _face(face), opts)
+            k = G.regroup_routes(self.st, mask, _face(face), self.R[L.R_PLUS_FALLBACK], opts)
         return [(L.DIR_NAMES[int(opts[i, 0])], int(opts[i, 1]),
                  None if opts[i, 2] < 0 else L.DIR_NAMES[int(opts[i, 2])]) for i in range(k)]
 
@@ -255,17 +329,21 @@ class Flock:
         ``faces``: the regroup die results in order ("+" or "X", e.g. ``"X+"``);
         ``choices``: in order, the index of the smallest group whenever several tie
         (see :meth:`smallest_groups`) and of the route whenever several exist (see
-        :meth:`routes`); missing choices take the first option. Raises ``ValueError``
+        :meth:`routes`); missing choices take the first option. Raises ``FlockError``
         if more die rolls are needed than faces given or a choice is out of range.
         """
         from sheepsim import rng
         from sheepsim.games.panic.decide import SCRIPTED
         from sheepsim.games.panic.regroup import regroup
 
+        if not isinstance(faces, (str, list, tuple)):
+            raise FlockError(f"faces must be a string such as 'X+', got {faces!r}")
+        if not isinstance(choices, (list, tuple)):
+            raise FlockError(f"choices must be a list of whole numbers, got {choices!r}")
         face_codes = [_face(f) for f in faces]
-        choices = [int(c) for c in choices]
+        choices = [_whole(c, "a regroup choice") for c in choices]
         if len(face_codes) > L.MAX_SCRIPT or len(choices) > L.MAX_SCRIPT:
-            raise ValueError(f"at most {L.MAX_SCRIPT} faces and choices")
+            raise FlockError(f"at most {L.MAX_SCRIPT} faces and choices")
         ctx = np.zeros(L.CTX_LEN, dtype=np.int64)
         ctx[L.CTX_DICE_PURPOSE] = rng.DICE
         ctx[L.CTX_LOG_ON] = 1
@@ -282,9 +360,9 @@ class Flock:
         trial = self.st.copy()
         rolls = regroup(trial, self.R, 0, SCRIPTED, streams, ctx, subs, work, values, log, -1)
         if rolls < 0:
-            raise ValueError(f"a regroup choice is out of range: {choices}")
+            raise FlockError(f"a regroup choice is out of range: {choices}")
         if rolls > len(face_codes):
-            raise ValueError(f"the regrouping needs {rolls} die rolls but only "
+            raise FlockError(f"the regrouping needs {rolls} die rolls but only "
                              f"{len(face_codes)} faces were given")
         self.st[:] = trial
         moves = []
@@ -296,16 +374,35 @@ class Flock:
         return moves
 
 
+def _check_counts(cells, rules: PanicRules) -> None:
+    """At most the rules' number of sheep of each colour (the box's components)."""
+    have = {ch: 0 for ch in L.COLOUR_LETTERS}
+    for _, _, ch in cells:
+        have[ch] += 1
+    box = rules.sheep_counts()
+    for ch in L.COLOUR_LETTERS:
+        if have[ch] > box[ch]:
+            raise FlockError(
+                f"{have[ch]} {L.COLOUR_NAMES[L.COLOUR_LETTERS.index(ch)]} sheep ({ch}) but the "
+                f"rules have only {box[ch]}; pass free_form=True for a free-form flock")
+
+
 def _face(face) -> int:
     if face in ("+", "plus", "orthogonal"):
         return L.FACE_ORTHO
     if face in ("X", "x", "diagonal"):
         return L.FACE_DIAG
-    raise ValueError(f"unknown regroup die face {face!r}; use + or X")
+    raise FlockError(f"unknown regroup die face {face!r}; use + or X")
 
 
 # ------------------------------------------------------------------- scoring
+def _check_flock(flock) -> None:
+    if not isinstance(flock, Flock):
+        raise FlockError(f"expected a Flock (see Flock.parse), got {type(flock).__name__}")
+
+
 def _by_colour(flock: Flock, fn) -> dict[str, int]:
+    _check_flock(flock)
     return {L.COLOUR_LETTERS[c]: int(fn(c)) for c in range(4)}
 
 
@@ -322,6 +419,7 @@ def shear(flock: Flock) -> tuple[dict[str, int], list[str]]:
     sheep letters left to right)``."""
     from sheepsim.games.panic.scoring import shear_front_row, shear_points
 
+    _check_flock(flock)
     before = flock.copy()
     removed = int(shear_front_row(flock.st))
     cells = sorted((int(before.st[L.ST_ROW + s]), int(before.st[L.ST_COL + s]),

@@ -27,6 +27,7 @@ from sheepsim.games.panic.layout import (
     OPT_WIDTH,
     R_N_TILES,
     R_NO_REVERSE,
+    R_NO_REVERSE_UNLESS_DIE,
     R_OWN,
     R_SEAT_COLOUR,
     R_TILE_KIND,
@@ -40,7 +41,6 @@ from sheepsim.games.panic.layout import (
     ST_PREV_KIND,
     ST_PREV_TARGET,
     ST_ROW,
-    ST_SNAP,
     ST_USED,
     TURN_LEFT,
     TURN_RIGHT,
@@ -229,58 +229,40 @@ def roll_ok(st, s, d):
 
 
 @njit
-def same_flock_as_snapshot(x, st):
-    """Is the flock in ``x`` (positions up to translation, colours, facing) the one in
-    ``st``'s snapshot, taken before the previous player's action?"""
-    if x[ST_FACING] != st[ST_SNAP + 3 * N_SHEEP]:
+def refuses_reverse(st, R, tile):
+    """Does ``tile`` refuse the reverse of the previous acting player's action now?
+
+    Rules README ("Reverse move"): a reverse is the same action type as that action, on
+    the same line (Line Push: row or column; Diagonal Push: diagonal) in the opposite
+    direction, or for an Ewe Turn the opposite rotation, whatever the flock looks like
+    afterwards. "no reverse" tiles always refuse it; "no reverse unless a die was
+    rolled" tiles only if no panic or regroup die was rolled since that action was
+    chosen. No previous menu action (start of the game): nothing is refused.
+    """
+    restr = R[R_TILE_RESTR + tile]
+    if restr != R_NO_REVERSE and restr != R_NO_REVERSE_UNLESS_DIE:
         return False
-    na = 0
-    nb_ = 0
-    ra = _BIG
-    ca = _BIG
-    rb = _BIG
-    cb = _BIG
-    for s in range(N_SHEEP):
-        if x[ST_ALIVE + s]:
-            na += 1
-            ra = min(ra, x[ST_ROW + s])
-            ca = min(ca, x[ST_COL + s])
-        if st[ST_SNAP + 2 * N_SHEEP + s]:
-            nb_ += 1
-            rb = min(rb, st[ST_SNAP + s])
-            cb = min(cb, st[ST_SNAP + N_SHEEP + s])
-    if na != nb_:
+    if st[ST_PREV_KIND] != R[R_TILE_KIND + tile]:
         return False
-    for s in range(N_SHEEP):
-        if not x[ST_ALIVE + s]:
-            continue
-        found = False
-        for t in range(N_SHEEP):
-            if (st[ST_SNAP + 2 * N_SHEEP + t] and x[ST_COLOUR + t] == x[ST_COLOUR + s]
-                    and st[ST_SNAP + t] - rb == x[ST_ROW + s] - ra
-                    and st[ST_SNAP + N_SHEEP + t] - cb == x[ST_COL + s] - ca):
-                found = True
-                break
-        if not found:
-            return False
-    return True
+    return restr == R_NO_REVERSE or st[ST_PREV_DIE] == 0
 
 
 @njit
-def save_snapshot(st):
-    """Remember the flock as it is before this action (for the next player's "reverse")."""
-    for i in range(3 * N_SHEEP):
-        st[ST_SNAP + i] = st[ST_ROW + i]
-    st[ST_SNAP + 3 * N_SHEEP] = st[ST_FACING]
+def reverse_dir(st):
+    """The direction (Ewe Turn: the turn) that reverses the previous menu action."""
+    if st[ST_PREV_KIND] == EWE_TURN:
+        return 4 - st[ST_PREV_DIR]
+    return (st[ST_PREV_DIR] + 4) % 8
 
 
 @njit
-def is_reverse(st, tmp, kind, a, b):
-    """Would this action (same type as the previous one) restore the flock to its state
-    before the previous player's action? ``tmp`` is scratch of the state's length."""
-    copy_flock(tmp, st)
-    apply_action(tmp, kind, a, b)
-    return same_flock_as_snapshot(tmp, st)
+def refused_tiles(st, R, seat):
+    """Bit mask of ``seat``'s unused tiles that refuse a reverse now (for the trace)."""
+    m = 0
+    for tile in range(R[R_N_TILES]):
+        if not st[ST_USED + seat * MAX_TILES + tile] and refuses_reverse(st, R, tile):
+            m |= 1 << tile
+    return m
 
 
 @njit
@@ -293,9 +275,9 @@ def _add(opts, n, tile, a, b):
 
 
 @njit
-def legal_actions(st, R, seat, opts, tmp):
+def legal_actions(st, R, seat, opts):
     """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
-    and return how many. ``tmp`` is a state-sized scratch vector (reverse checks)."""
+    and return how many (reverse moves a tile refuses are left out)."""
     colour = R[R_SEAT_COLOUR + seat]
     minr = _BIG
     maxr = -_BIG
@@ -373,16 +355,13 @@ def legal_actions(st, R, seat, opts, tmp):
         elif kind == EWE_TURN:
             n = _add(opts, n, tile, 0, TURN_RIGHT)
             n = _add(opts, n, tile, 0, TURN_LEFT)
-        # Reverse restrictions: drop the options that undo the previous player's action
-        # (same action type, the opposite direction / side / turn, flock restored).
-        if (restr >= R_NO_REVERSE and st[ST_PREV_KIND] == kind
-                and (restr == R_NO_REVERSE or st[ST_PREV_DIE] == 0)):
-            back = 4 - st[ST_PREV_DIR] if kind == EWE_TURN else (st[ST_PREV_DIR] + 4) % 8
-            same_line = kind == LINE_PUSH or kind == DIAG_PUSH  # the target is the line
+        if refuses_reverse(st, R, tile):
+            # Drop the reverse: the opposite direction (turn) on the same line.
+            back = reverse_dir(st)
+            on_line = kind == LINE_PUSH or kind == DIAG_PUSH  # the target is the line
             keep = start
             for i in range(start, n):
-                if (opts[i, 2] != back or (same_line and opts[i, 1] != st[ST_PREV_TARGET])
-                        or not is_reverse(st, tmp, kind, opts[i, 1], opts[i, 2])):
+                if opts[i, 2] != back or (on_line and opts[i, 1] != st[ST_PREV_TARGET]):
                     for j in range(OPT_WIDTH):
                         opts[keep, j] = opts[i, j]
                     keep += 1

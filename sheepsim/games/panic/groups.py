@@ -1,8 +1,12 @@
 """Regrouping geometry kernels: orthogonally connected groups (bit masks over sheep
-slots), the smallest groups, and the straight routes that bring a group back.
+slots), the smallest groups, the main flock, and the straight routes that bring a group
+back to the main flock.
 
 Routes are rows ``[direction, steps, slide direction or NO_SLIDE, group mask]``; see
 :func:`regroup_routes` for the rulebook's orthogonal/diagonal choice and fallbacks.
+The **main flock** is the largest group other than the one being moved (rules README:
+"the active player chooses among equal largest"; with equal largest groups the target
+is their union, so a straight route stops at the first of them it reaches).
 """
 
 from sheepsim.games.panic.flockops import _BIG, DC, DR, alive_mask, projection
@@ -11,6 +15,7 @@ from sheepsim.games.panic.layout import (
     MAX_ROUTE_STEPS,
     N_SHEEP,
     NO_SLIDE,
+    PLUS_FALLBACK_DIAGONAL,
     ST_ALIVE,
     ST_COL,
     ST_ROW,
@@ -95,6 +100,26 @@ def smallest_groups(st, opts):
 
 
 @njit
+def main_flock(st, mask):
+    """Bit mask of the main flock for the group ``mask``: the largest of the other groups
+    (the union of the equal largest ones)."""
+    alive = alive_mask(st)
+    rest = alive & ~mask
+    best = 0
+    main = 0
+    while rest:
+        m = component(st, lowest_bit(rest), alive)
+        size = popcount(m)
+        if size > best:
+            best = size
+            main = m
+        elif size == best:
+            main |= m
+        rest &= ~m
+    return main
+
+
+@njit
 def group_overlaps(st, mask, tr, tc):
     """Would the group ``mask`` shifted by ``(tr, tc)`` land on another sheep?"""
     for a in range(N_SHEEP):
@@ -109,15 +134,15 @@ def group_overlaps(st, mask, tr, tc):
 
 
 @njit
-def group_touches(st, mask, tr, tc, diagonal):
-    """Would the shifted group touch another sheep on a side (or, with ``diagonal``,
-    only by a corner)?"""
+def group_touches(st, mask, tr, tc, diagonal, target):
+    """Would the shifted group touch a sheep of the mask ``target`` on a side (or, with
+    ``diagonal``, only by a corner)?"""
     for a in range(N_SHEEP):
         if (mask >> a) & 1:
             r = st[ST_ROW + a] + tr
             c = st[ST_COL + a] + tc
             for b in range(N_SHEEP):
-                if st[ST_ALIVE + b] and not (mask >> b) & 1:
+                if (target >> b) & 1:
                     dr = abs(st[ST_ROW + b] - r)
                     dc = abs(st[ST_COL + b] - c)
                     if diagonal:
@@ -129,9 +154,9 @@ def group_touches(st, mask, tr, tc, diagonal):
 
 
 @njit
-def route_steps(st, mask, d):
-    """Most steps along ``d`` after which the group could still touch the rest: beyond
-    that its nearest cell is past the rest's furthest cell along ``d``."""
+def route_steps(st, mask, d, target):
+    """Most steps along ``d`` after which the group could still touch ``target``: beyond
+    that its nearest cell is past the target's furthest cell along ``d``."""
     g_min = _BIG
     rest_max = -_BIG
     for s in range(N_SHEEP):
@@ -140,7 +165,7 @@ def route_steps(st, mask, d):
         p = projection(st, s, d)
         if (mask >> s) & 1:
             g_min = min(g_min, p)
-        else:
+        elif (target >> s) & 1:
             rest_max = max(rest_max, p)
     per_step = 2 if d % 2 else 1
     k = (rest_max + 1 - g_min) // per_step + 1
@@ -157,21 +182,21 @@ def _route(opts, n, d, steps, slide, mask):
 
 
 @njit
-def _ortho_routes(st, mask, opts, n):
+def _ortho_routes(st, mask, target, opts, n):
     for d in range(0, 8, 2):
-        for k in range(1, route_steps(st, mask, d) + 1):
+        for k in range(1, route_steps(st, mask, d, target) + 1):
             if group_overlaps(st, mask, k * DR[d], k * DC[d]):
                 break
-            if group_touches(st, mask, k * DR[d], k * DC[d], False):
+            if group_touches(st, mask, k * DR[d], k * DC[d], False, target):
                 n = _route(opts, n, d, k, NO_SLIDE, mask)
                 break
     return n
 
 
 @njit
-def _diag_routes(st, mask, opts, n):
+def _diag_routes(st, mask, target, opts, n):
     for d in range(1, 8, 2):
-        for k in range(1, route_steps(st, mask, d) + 1):
+        for k in range(1, route_steps(st, mask, d, target) + 1):
             if group_overlaps(st, mask, k * DR[d], k * DC[d]):
                 # The groups meet at a corner: slide one cell sideways from the last free
                 # position (either component of the diagonal; the player chooses).
@@ -180,10 +205,11 @@ def _diag_routes(st, mask, opts, n):
                 for o in range(0, 8, 2):
                     if (DR[o] != 0 and DR[o] == DR[d]) or (DC[o] != 0 and DC[o] == DC[d]):
                         if (not group_overlaps(st, mask, br + DR[o], bc + DC[o])
-                                and group_touches(st, mask, br + DR[o], bc + DC[o], False)):
+                                and group_touches(st, mask, br + DR[o], bc + DC[o], False,
+                                                  target)):
                             n = _route(opts, n, d, k - 1, o, mask)
                 break
-            if group_touches(st, mask, k * DR[d], k * DC[d], False):
+            if group_touches(st, mask, k * DR[d], k * DC[d], False, target):
                 n = _route(opts, n, d, k, NO_SLIDE, mask)
                 break
     return n
@@ -191,24 +217,39 @@ def _diag_routes(st, mask, opts, n):
 
 @njit
 def contact_slides(st, mask, opts):
-    """One-cell orthogonal slides that attach a group touching the flock by a corner."""
+    """One-cell orthogonal slides (no die roll) that attach a group touching the main
+    flock by a corner to it; a group touching only another detached group gets none."""
     n = 0
-    if not group_touches(st, mask, 0, 0, True):
-        return 0
-    for o in range(0, 8, 2):
-        if (not group_overlaps(st, mask, DR[o], DC[o])
-                and group_touches(st, mask, DR[o], DC[o], False)):
-            n = _route(opts, n, o, 1, NO_SLIDE, mask)
+    target = main_flock(st, mask)
+    alive = alive_mask(st)
+    while target:  # each of the equal largest groups in turn (the player picks one)
+        main = component(st, lowest_bit(target), alive)
+        target &= ~main
+        if not group_touches(st, mask, 0, 0, True, main):
+            continue
+        for o in range(0, 8, 2):
+            if (not group_overlaps(st, mask, DR[o], DC[o])
+                    and group_touches(st, mask, DR[o], DC[o], False, main)
+                    and not _has_route(opts, n, o)):
+                n = _route(opts, n, o, 1, NO_SLIDE, mask)
     return n
 
 
 @njit
-def _distance(st, mask, tr, tc):
+def _has_route(opts, n, d):
+    for i in range(n):
+        if opts[i, 0] == d:
+            return True
+    return False
+
+
+@njit
+def _distance(st, mask, tr, tc, target):
     best = _BIG
     for a in range(N_SHEEP):
         if (mask >> a) & 1:
             for b in range(N_SHEEP):
-                if st[ST_ALIVE + b] and not (mask >> b) & 1:
+                if (target >> b) & 1:
                     dist = (abs(st[ST_ROW + a] + tr - st[ST_ROW + b])
                             + abs(st[ST_COL + a] + tc - st[ST_COL + b]))
                     best = min(best, dist)
@@ -216,25 +257,28 @@ def _distance(st, mask, tr, tc):
 
 
 @njit
-def regroup_routes(st, mask, face, opts):
-    """Routes ``[direction, steps, slide, mask]`` that bring the group ``mask`` back to
-    the flock for a regroup die ``face``. "X" falls back to "+" when no diagonal route
-    exists (rulebook) and "+" to "X" (symmetric); if neither exists, the options are
-    single orthogonal steps towards the flock (the regrouping then continues)."""
+def regroup_routes(st, mask, face, plus_fallback, opts):
+    """Routes ``[direction, steps, slide, mask]`` that bring the group ``mask`` to the
+    main flock for a regroup die ``face``. "X" falls back to "+" when no diagonal route
+    exists (rulebook); "+" without an orthogonal route falls back to "X" when
+    ``plus_fallback`` is ``PLUS_FALLBACK_DIAGONAL`` (sheepsim's mirror of the rulebook);
+    if there is still no route, the options are single orthogonal steps towards the
+    main flock (sheepsim's decision; the regrouping then rolls again)."""
+    target = main_flock(st, mask)
     n = 0
     if face == FACE_DIAG:
-        n = _diag_routes(st, mask, opts, 0)
+        n = _diag_routes(st, mask, target, opts, 0)
         if n == 0:
-            n = _ortho_routes(st, mask, opts, 0)
+            n = _ortho_routes(st, mask, target, opts, 0)
     else:
-        n = _ortho_routes(st, mask, opts, 0)
-        if n == 0:
-            n = _diag_routes(st, mask, opts, 0)
+        n = _ortho_routes(st, mask, target, opts, 0)
+        if n == 0 and plus_fallback == PLUS_FALLBACK_DIAGONAL:
+            n = _diag_routes(st, mask, target, opts, 0)
     if n == 0:
-        now = _distance(st, mask, 0, 0)
+        now = _distance(st, mask, 0, 0, target)
         for o in range(0, 8, 2):
             if (not group_overlaps(st, mask, DR[o], DC[o])
-                    and _distance(st, mask, DR[o], DC[o]) < now):
+                    and _distance(st, mask, DR[o], DC[o], target) < now):
                 n = _route(opts, n, o, 1, NO_SLIDE, mask)
     return n
 

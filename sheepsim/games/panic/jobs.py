@@ -87,7 +87,7 @@ class PlayJob(Job):
         return kernels.games_chunk(R, pids, seed, first_game, n_games, blocks, self.playouts)
 
     def prepare(self) -> None:
-        self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar starts
+        self.per_game(self.seed, 0, 1, False)  # compiles (or loads) the kernels now
 
     def chunk(self, seed, first_game, n_games) -> Counts:
         return {"acc": self.per_game(seed, first_game, n_games, False).sum(axis=0)}

@@ -51,6 +51,11 @@ FIELD_KINDS = ("teammates", "ram", "black_sheep", "shearing")
 FACE_ORTHO, FACE_DIAG = 0, 1  # regroup die faces "+" and "X"
 REGROUP_FACE_NAMES = ("+", "X")
 NO_SLIDE = -1
+# A "+" with no orthogonal route (sheepsim's decision, rules option
+# ``regroup.plus_without_route``): take a diagonal route, or step one space towards the
+# main flock and roll again.
+PLUS_FALLBACK_DIAGONAL, PLUS_FALLBACK_STEP = 0, 1
+PLUS_FALLBACK_NAMES = ("diagonal", "step")
 
 # ---------------------------------------------------------------------- decisions
 # Every choice a player makes is one of these; options are rows of 4 int64.
@@ -93,7 +98,7 @@ _r, R_LEN = _alloc([
     ("field_gate", MAX_FIELDS), ("panic", MAX_TRACK + 1), ("n_panic_faces", 1),
     ("panic_faces", MAX_FACES), ("n_regroup_faces", 1), ("regroup_faces", MAX_FACES),
     ("ram_points", MAX_ROW_POINTS), ("shear_points", MAX_ROW_POINTS),
-    ("slide_without_roll", 1),
+    ("slide_without_roll", 1), ("plus_fallback", 1),
 ])
 R_START_ROW = _r["start_row"]
 R_START_COL = _r["start_col"]
@@ -120,13 +125,12 @@ R_REGROUP_FACES = _r["regroup_faces"]
 R_RAM_POINTS = _r["ram_points"]  # points by row from the front (row 1 first), 0 beyond
 R_SHEAR_POINTS = _r["shear_points"]  # points by row from the back after shearing
 R_SLIDE_WITHOUT_ROLL = _r["slide_without_roll"]
+R_PLUS_FALLBACK = _r["plus_fallback"]  # PLUS_FALLBACK_* code
 
 # ------------------------------------------------------------------------ state st
 _s, ST_LEN = _alloc([
     ("row", N_SHEEP), ("col", N_SHEEP), ("alive", N_SHEEP), ("colour", N_SHEEP),
     ("facing", 1),
-    # flock before the previous player's action (for "no reverse"): row, col, alive, facing
-    ("snap", 3 * N_SHEEP + 1),
     ("counter", 1), ("prev_kind", 1), ("prev_target", 1), ("prev_dir", 1), ("prev_die", 1),
     ("score", MAX_PLAYERS),
     ("used", MAX_PLAYERS * MAX_TILES), ("field_pts", MAX_PLAYERS * MAX_FIELDS),
@@ -139,13 +143,14 @@ ST_COL = _s["col"]
 ST_ALIVE = _s["alive"]
 ST_COLOUR = _s["colour"]
 ST_FACING = _s["facing"]
-ST_SNAP = _s["snap"]
-FLOCK_LEN = ST_SNAP  # st[:FLOCK_LEN] + facing is "the flock"
+FLOCK_LEN = ST_FACING + 1  # st[:FLOCK_LEN] is "the flock" (positions, colours, facing)
 ST_COUNTER = _s["counter"]
-ST_PREV_KIND = _s["prev_kind"]  # -1: no previous menu action
+# The last menu action of the previous acting player (skipped players and passes leave
+# it alone), for the reverse restriction:
+ST_PREV_KIND = _s["prev_kind"]  # its action type; -1: no menu action yet
 ST_PREV_TARGET = _s["prev_target"]  # its sheep slot or line key
 ST_PREV_DIR = _s["prev_dir"]  # its direction / side / turn (a reverse goes the other way)
-ST_PREV_DIE = _s["prev_die"]  # 1 if a die was rolled since the previous action was chosen
+ST_PREV_DIE = _s["prev_die"]  # 1 if a panic or regroup die was rolled since it was chosen
 ST_SCORE = _s["score"]
 ST_USED = _s["used"]  # [seat * MAX_TILES + tile]
 ST_FIELD_PTS = _s["field_pts"]  # [seat * MAX_FIELDS + field]
@@ -185,18 +190,18 @@ CTX_LAST_COUNTER = _c["last_counter"]  # counter position when the tile was chos
 
 # ------------------------------------------------------------------ scratch rows
 # Rows of the ``work`` array (each a state vector): who may overwrite which row.
-W_TMP = 0      # legality (reverse checks)
-W_CAND = 1     # greedy: the candidate action applied
-W_REG = 2      # greedy: candidate after regrouping and scoring
-W_SUB = 3      # greedy sub-decisions
-W_SHEAR = 4    # positional value of the Shearing field
-W_PLAY = 5     # rollout: the playout state
-N_WORK = 6
+W_CAND = 0     # greedy: the candidate action applied
+W_REG = 1      # greedy: candidate after regrouping and scoring
+W_SUB = 2      # greedy sub-decisions
+W_SHEAR = 3    # positional value of the Shearing field
+W_PLAY = 4     # rollout: the playout state
+N_WORK = 5
 
 # ------------------------------------------------------------------------ trace log
 # Each row: [event, a, b, c, d, rows (9), cols (9), alive (9), facing, counter, scores (4)]
 EV_OPENING, EV_ACTION, EV_GROUP, EV_REGROUP_DIE, EV_ROUTE, EV_SCORE, EV_SHEAR, \
-    EV_PANIC_DIE, EV_PANIC_PUSH, EV_PANIC_TURN, EV_PASS, EV_END = range(12)
+    EV_PANIC_DIE, EV_PANIC_PUSH, EV_PANIC_TURN, EV_PASS, EV_END, EV_NO_REVERSE = range(13)
+# EV_NO_REVERSE [tiles refused (bit per tile), action type, line key, direction refused]
 LOG_HEAD = 5
 LOG_WIDTH = LOG_HEAD + 3 * N_SHEEP + 2 + MAX_PLAYERS
 MAX_LOG = 4096

@@ -25,6 +25,7 @@ from sheepsim.games.panic.layout import (
     MAX_PLAYERS,
     N_SHEEP,
     R_N_REGROUP_FACES,
+    R_PLUS_FALLBACK,
     R_REGROUP_FACES,
     R_SLIDE_WITHOUT_ROLL,
     ST_COUNTER,
@@ -103,7 +104,7 @@ def regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, forced_face
                 face = roll_die(R, R_N_REGROUP_FACES, R_REGROUP_FACES, streams, ctx)
                 rolls += 1
             log_event(st, ctx, log, EV_REGROUP_DIE, face, 0, 0, 0)
-            nr = regroup_routes(st, mask, face, opts)
+            nr = regroup_routes(st, mask, face, R[R_PLUS_FALLBACK], opts)
         if nr == 0:
             return rolls
         r = decide_sub(pid, K_ROUTE, st, R, seat, opts, nr, streams, ctx, subs, work, values)

@@ -7,6 +7,7 @@ dice); a user's variant file has the same schema. Each problem raises one
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,6 +27,14 @@ FACE_CODES = {name: i for i, name in enumerate(L.FACE_NAMES)}
 REGROUP_FACE_CODES = {name: i for i, name in enumerate(L.REGROUP_FACE_NAMES)}
 # The box: 2 sheep of each colour and 1 black sheep.
 STANDARD_SHEEP = {"b": 2, "g": 2, "r": 2, "y": 2, "k": 1}
+# Actions whose tiles may carry a reverse symbol (the rules README defines a reverse
+# only for these).
+REVERSIBLE_ACTIONS = (L.LINE_PUSH, L.DIAG_PUSH, L.EWE_TURN)
+PLUS_FALLBACK_CODES = {name: i for i, name in enumerate(L.PLUS_FALLBACK_NAMES)}
+
+
+class FlockError(SheepsimError, ValueError):
+    """An invalid flock picture or flock action (also a ``ValueError``)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,7 @@ class PanicRules:
     ram_points: tuple[int, ...]
     shear_points: tuple[int, ...]
     slide_without_roll: bool
+    plus_fallback: int  # layout.PLUS_FALLBACK_* code
     menu: tuple[Tile, ...]
     tracks: dict[int, Track] = field(default_factory=dict)
 
@@ -90,6 +100,13 @@ class PanicRules:
         if isinstance(n_players, bool) or n_players not in SUPPORTED_PLAYERS:
             raise SheepsimError(f"players must be 3 or 4, got {n_players!r}")
         return int(n_players)
+
+    def sheep_counts(self) -> dict[str, int]:
+        """Sheep per colour letter in the box (the starting flock holds them all)."""
+        counts = {ch: 0 for ch in L.COLOUR_LETTERS}
+        for _, _, colour in self.sheep:
+            counts[L.COLOUR_LETTERS[colour]] += 1
+        return counts
 
     def seat_colour_list(self, n_players: int) -> list[int]:
         """Colour of each seat; with 3 players the neutral colour is skipped."""
@@ -134,14 +151,22 @@ class PanicRules:
         R[L.R_RAM_POINTS:L.R_RAM_POINTS + len(self.ram_points)] = self.ram_points
         R[L.R_SHEAR_POINTS:L.R_SHEAR_POINTS + len(self.shear_points)] = self.shear_points
         R[L.R_SLIDE_WITHOUT_ROLL] = int(self.slide_without_roll)
+        R[L.R_PLUS_FALLBACK] = self.plus_fallback
         return R
 
 
 # ------------------------------------------------------------------------ parsing
-def parse_flock_text(text: str) -> list[tuple[int, int, str]]:
-    """``(row, col, letter)`` for each sheep in ``text`` (reading order); raises
-    ``ValueError`` on an unknown character."""
-    lines = [ln.strip() for ln in text.strip("\n").splitlines()]
+def parse_flock_text(text) -> list[tuple[int, int, str]]:
+    """``(row, col, letter)`` for each sheep in ``text`` (reading order).
+
+    One line per row, one character per cell (``.`` empty). Blank lines around the
+    picture and indentation common to every line are ignored; any other space is an
+    error (it would shift the sheep after it). Raises :class:`FlockError`.
+    """
+    if not isinstance(text, str):
+        raise FlockError(f"a flock picture must be text, got {type(text).__name__}")
+    lines = textwrap.dedent(text.expandtabs(4)).splitlines()
+    lines = [ln.rstrip() for ln in lines]
     while lines and not lines[0]:
         lines.pop(0)
     while lines and not lines[-1]:
@@ -151,8 +176,11 @@ def parse_flock_text(text: str) -> list[tuple[int, int, str]]:
         for c, ch in enumerate(line):
             if ch == ".":
                 continue
+            if ch == " ":
+                raise FlockError(f"space at row {r + 1}, column {c + 1} of the flock picture "
+                                 "(use . for an empty cell; indent every line alike)")
             if ch not in L.COLOUR_LETTERS:
-                raise ValueError(f"unknown character {ch!r} at row {r + 1}, column {c + 1} "
+                raise FlockError(f"unknown character {ch!r} at row {r + 1}, column {c + 1} "
                                  f"(use . {' '.join(L.COLOUR_LETTERS)})")
             out.append((r, c, ch))
     return out
@@ -299,6 +327,7 @@ def load_rules(path=None) -> PanicRules:
 
     rg = top.table_("regroup")
     slide = rg.bool_("corner_contact_slides_without_roll")
+    plus_fallback = rg.str_("plus_without_route", choices=L.PLUS_FALLBACK_NAMES)
     rg.no_unknown_keys()
 
     menu = []
@@ -314,6 +343,10 @@ def load_rules(path=None) -> PanicRules:
         if RESTRICTION_CODES[restr] == L.R_OWN and ACTION_CODES[action] not in L.SHEEP_ACTIONS:
             tr.fail("restriction", f"own_sheep only applies to actions that move one chosen "
                                    f"sheep (lamb_push, lamb_roll, leapfrog), not {action}")
+        if (RESTRICTION_CODES[restr] in (L.R_NO_REVERSE, L.R_NO_REVERSE_UNLESS_DIE)
+                and ACTION_CODES[action] not in REVERSIBLE_ACTIONS):
+            tr.fail("restriction", f"{restr} only applies to line_push, diagonal_push and "
+                                   f"ewe_turn (a reverse move is defined for them), not {action}")
         tr.no_unknown_keys()
         menu.append(Tile(ACTION_CODES[action], time, RESTRICTION_CODES[restr]))
     if len(menu) > L.MAX_TILES:
@@ -331,9 +364,9 @@ def load_rules(path=None) -> PanicRules:
         neutral_3p=COLOUR_CODES[neutral], start_text=text, start_facing=L.FACING_NAMES.index(facing),
         sheep=sheep, panic_faces=tuple(panic_faces), regroup_faces=tuple(regroup_faces),
         ram_points=ram_points, shear_points=shear_points, slide_without_roll=slide,
-        menu=tuple(menu), tracks=tracks,
+        plus_fallback=PLUS_FALLBACK_CODES[plus_fallback], menu=tuple(menu), tracks=tracks,
     )
 
 
-__all__ = ["PanicRules", "RulesError", "Track", "Field", "Tile", "load_rules",
+__all__ = ["FlockError", "PanicRules", "RulesError", "Track", "Field", "Tile", "load_rules",
            "parse_flock_text"]

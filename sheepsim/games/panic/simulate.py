@@ -234,6 +234,10 @@ def render_log(log, rules: PanicRules, players: int, names: list[str], st, win: 
         return ", ".join(f"{L.COLOUR_NAMES[colours[s]]} {int(row[base + s])}"
                          for s in range(players))
 
+    def where_on(row, key, d):
+        first = _first_on_line(row, key, d)
+        return _flock_text(row)[1].get(first) if first is not None else None
+
     lines = [f"Shear Panic, {players} players: " + "; ".join(seat_name),
              f"rules {rules.source} (sha256 {rules.sha256[:12]})"]
     prev = None
@@ -300,6 +304,13 @@ def render_log(log, rules: PanicRules, players: int, names: list[str], st, win: 
             lines.append(f"  shearing removes {', '.join(shorn) or 'nothing'}; "
                          f"scores: {scores(row)}")
             lines += picture(row)
+        elif ev == L.EV_NO_REVERSE:  # a, b, c, d: tiles, action type, line key, direction
+            line = {2: "row", 6: "row", 0: "column", 4: "column"}.get(d, "diagonal")
+            what = ("turn " + ("right" if d == L.TURN_RIGHT else "left") if b == L.EWE_TURN
+                    else f"push the {line} starting at {where_on(row, c, d)} {L.DIR_NAMES[d]}")
+            tiles = ", ".join(str(t + 1) for t in range(len(rules.menu)) if (a >> t) & 1)
+            lines.append(f"  no reverse: tile(s) {tiles} may not {what} (the reverse of the "
+                         f"previous player's {L.ACTION_NAMES[b]}); not offered")
         elif ev == L.EV_PASS:
             lines.append(f"{seat_name[a]} skips (no sheep or no legal choice)")
         elif ev == L.EV_END:

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from sheepsim.errors import SheepsimError
+from sheepsim.games.race.layout import N_JOINT, N_LANES
 from sheepsim.games.race.rules import RaceRules
 from sheepsim.games.race.simulate import (
     GameResults,
@@ -37,7 +38,6 @@ from sheepsim.stats import (
 )
 
 PLACES = ("first", "second", "third")
-N_LANES = 6
 
 
 def odds_table(counts: RaceCounts) -> pd.DataFrame:
@@ -120,9 +120,9 @@ def set_payoff_matrix(sets, rules: RaceRules, stage: str) -> np.ndarray:
         return out
     pay = np.asarray(rules.payoff_semifinal, dtype=np.float64)
     bonus = np.array([0.0, 0.0, rules.bonus_two, rules.bonus_three])
-    idx = np.arange(216)
-    placed = np.stack([idx // 36, (idx // 6) % 6, idx % 6])  # (3, 216) lane of each place
-    out = np.zeros((len(sets), 216))
+    idx = np.arange(N_JOINT)
+    placed = np.stack([idx // N_LANES**2, (idx // N_LANES) % N_LANES, idx % N_LANES])  # (3, N_JOINT)
+    out = np.zeros((len(sets), N_JOINT))
     for i, s in enumerate(sets):
         member = np.isin(placed, list(s))  # (3, 216)
         out[i] = (member * pay[np.arange(3)[:, None], placed]).sum(axis=0)
@@ -283,8 +283,8 @@ def _set_hits(s, stage) -> dict[str, np.ndarray | None]:
     if stage == "final":
         win = np.isin(np.arange(N_LANES), list(s))
         return {"any_placed": win, "two_placed": None, "three_placed": None}
-    idx = np.arange(216)
-    placed = np.stack([idx // 36, (idx // 6) % 6, idx % 6])
+    idx = np.arange(N_JOINT)
+    placed = np.stack([idx // N_LANES**2, (idx // N_LANES) % N_LANES, idx % N_LANES])
     m = np.isin(placed, list(s)).sum(axis=0)
     return {"any_placed": m >= 1, "two_placed": m == 2, "three_placed": m == 3}
 

@@ -86,7 +86,7 @@ class RacesJob(_RaceJob):
             self.policy, seed, random_deal=self.random_deal))
 
     def prepare(self) -> None:
-        self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar starts
+        self._job(self.seed).run_chunk(0, 1)  # compiles (or loads) the kernels now
 
     def chunk(self, seed, first_game, n_games) -> Counts:
         joint, card_place, turns = self._job(seed).run_chunk(first_game, n_games)
@@ -158,7 +158,7 @@ class GamesJob(_RaceJob):
         from sheepsim.games.race.simulate import odds_tables
 
         odds_tables(self.rules)
-        self.chunk(self.seed, 0, 1)
+        self._fn(self.seed)(0, 1)  # compiles (or loads) the kernels now
 
     def _fn(self, seed):
         from sheepsim.games.race.simulate import game_chunk_fn

@@ -16,6 +16,11 @@ Everything in them is public at the table. Importing this module compiles nothin
 """
 
 
+#: lanes in a race, and the joint top-3 outcome index ``N_LANES**2 * a + N_LANES * b + c``
+#: (lanes 0-5 finishing 1st, 2nd, 3rd) over ``N_JOINT`` cells
+N_LANES = 6
+N_JOINT = N_LANES ** 3
+
 # board columns
 POS, RED, BLUE, WHITE, STATUS, TROT, GALLOP, PLACE = range(8)
 N_BOARD = 8

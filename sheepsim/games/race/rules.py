@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from sheepsim.errors import RulesError, SheepsimError
+from sheepsim.games.race.layout import N_LANES  # noqa: E402,F401 - re-exported
 from sheepsim.rulesfile import Reader, read_toml
 
-N_LANES = 6
 COLOURS = ("red", "blue", "white")
 STAGES = ("semifinal", "final")
 #: Dice totals 7 and 8 select lanes 6 and 5; 9 selects the Lazy Sheep (the rulebook).
