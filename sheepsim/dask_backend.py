@@ -159,6 +159,10 @@ class _DaskSession:
         for fut in self.live:
             fut.cancel()
         self.live.clear()
+        try:  # a shared cluster is left as found
+            self.backend.client.unregister_worker_plugin(PLUGIN_NAME)
+        except Exception:  # noqa: BLE001, S110 - the cluster may be gone already
+            pass
         return False
 
     def _submit(self, seed: int, start: int, n: int):
