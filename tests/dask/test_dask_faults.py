@@ -16,7 +16,9 @@ from sheepsim.cli import main
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.jobs import RacesJob
 
-GAMES, CHUNK = 96_000, 4_000  # 24 chunks: several in flight on each worker at any time
+#: 16 chunks of about 0.2 s each on one core: when the first is merged, both workers are
+#: still running others (at most 4 in flight)
+GAMES, CHUNK = 16 * 65_536, 65_536
 
 
 def test_a_worker_killed_mid_run_loses_and_doubles_nothing(cluster):
@@ -28,7 +30,10 @@ def test_a_worker_killed_mid_run_loses_and_doubles_nothing(cluster):
         """After the first merged chunk, SIGKILL a worker that is running chunks."""
         if killed:
             return
-        busy = {w: list(keys) for w, keys in client.processing().items() if keys}
+        deadline = time.monotonic() + 10
+        while not (busy := {w: list(k) for w, k in client.processing().items() if k}):
+            assert time.monotonic() < deadline, "no worker is running a chunk"
+            time.sleep(0.01)
         worker = sorted(busy)[0]
         os.kill(pids[worker], signal.SIGKILL)
         killed.append((worker, busy[worker]))
