@@ -71,10 +71,62 @@ def add_run_options(p: argparse.ArgumentParser, *, games: int, rules: bool = Tru
     p.add_argument("--games", type=positive_int, default=games, metavar="N",
                    help=f"number of games/races to simulate (default {games:,})")
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument("--threads", type=positive_int, default=None, metavar="K",
-                   help="numba threads (default: all cores); results do not depend on it")
+    add_backend_options(p)
     add_output_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_backend_options(p: argparse.ArgumentParser) -> None:
+    """Where the games run: ``--threads K`` here, or on Dask (``--scheduler ADDRESS`` |
+    ``--workers N``). Results never depend on it."""
+    p.add_argument("--threads", type=positive_int, default=None, metavar="K",
+                   help="threads (default: all cores); with --workers: threads per worker; "
+                        "results do not depend on it")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run on the Dask cluster whose scheduler is at ADDRESS "
+                            "(e.g. tcp://10.0.0.5:8786); needs sheepsim[dask]")
+    where.add_argument("--workers", type=positive_int, default=None, metavar="N",
+                       help="run on a local Dask cluster of N worker processes; needs sheepsim[dask]")
+
+
+def backend_from_args(args):
+    """The backend the options name (made once per command; :func:`main` closes it):
+    a :class:`~sheepsim.driver.ThreadBackend`, or a
+    :class:`~sheepsim.dask_backend.DaskBackend` for ``--scheduler``/``--workers``."""
+    if getattr(args, "_backend", None) is None:
+        args._backend = make_backend(threads=getattr(args, "threads", None),
+                                     scheduler=getattr(args, "scheduler", None),
+                                     workers=getattr(args, "workers", None))
+    return args._backend
+
+
+def make_backend(*, threads: int | None = None, scheduler: str | None = None,
+                 workers: int | None = None):
+    """A backend from the run options (CLI or a report's ``[run]`` table)."""
+    if scheduler is not None and workers is not None:
+        raise SheepsimError("give --scheduler or --workers, not both")
+    if scheduler is not None:
+        if threads is not None:
+            raise SheepsimError("--threads sets local threads; with --scheduler the workers' own "
+                                "thread counts apply (dask worker --nthreads)")
+        from sheepsim.dask_backend import DaskBackend
+
+        return DaskBackend(scheduler=scheduler)
+    if workers is not None:
+        from sheepsim.dask_backend import DaskBackend
+
+        return DaskBackend(workers=workers, threads_per_worker=threads or 1)
+    from sheepsim.driver import ThreadBackend
+
+    return ThreadBackend(threads)
+
+
+def close_backend(backend) -> None:
+    """Shut down what a backend started (a Dask client and local cluster); threads: nothing."""
+    close = getattr(backend, "close", None)
+    if close is not None:
+        close()
 
 
 def add_output_options(p: argparse.ArgumentParser) -> None:
@@ -122,7 +174,10 @@ def main(argv: list[str] | None = None) -> int:
 
             check_output_file(getattr(args, "out", None))
             check_plot_option(args)
-        return int(args.func(args) or 0)
+        try:
+            return int(args.func(args) or 0)
+        finally:
+            close_backend(getattr(args, "_backend", None))
     except SheepsimError as exc:
         sys.stderr.write(f"sheepsim: error: {exc}\n")
         return EXIT_USAGE

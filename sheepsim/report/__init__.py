@@ -1,6 +1,7 @@
 """``sheepsim report``: batch reports of several studies from a TOML config.
 
-``sheepsim report [CONFIG.toml] --out DIR [--resume] [--quiet] [--threads K]`` writes
+``sheepsim report [CONFIG.toml] --out DIR [--resume] [--quiet] [--threads K]
+[--scheduler ADDRESS | --workers N]`` writes
 ``index.html`` (self-contained), ``report.md``, every table as CSV, every chart as PNG
 and SVG, and ``manifest.json`` into DIR. Without a config it runs the shipped default
 study of both games (``default.toml``). See :mod:`.config` for the config schema,
@@ -16,7 +17,7 @@ from pathlib import Path
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the top-level ``report`` command."""
-    from sheepsim.cli import positive_int
+    from sheepsim.cli import add_backend_options
 
     p = subparsers.add_parser(
         "report", help="run a batch of studies into an HTML/Markdown/CSV report folder",
@@ -29,8 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted report in DIR from its checkpoints")
     p.add_argument("--quiet", action="store_true", help="no progress bars or study lines")
-    p.add_argument("--threads", type=positive_int, default=None, metavar="K",
-                   help="numba threads (default: all cores); results do not depend on it")
+    add_backend_options(p)
     p.set_defaults(func=cmd_report)
 
 
@@ -39,7 +39,9 @@ def _epilog() -> str:
              "seed, and games or precision + max_games [+ block]):"]
     lines += [f"  {t:<18} {cls.summary}" for t, cls in _types().items()]
     lines += ["", "An out folder holding this config's report is restarted (or continued with",
-              "--resume); one holding anything else is refused."]
+              "--resume); one holding anything else is refused.",
+              "", "A config's [run] table (scheduler, workers, threads) says where the games run;",
+              "--threads/--scheduler/--workers override it. Results never depend on it."]
     return "\n".join(lines)
 
 
@@ -60,7 +62,7 @@ def cmd_report(args) -> int:
     from sheepsim.report.build import run_report
 
     doc = run_report(args.config, args.out, resume=args.resume, quiet=args.quiet,
-                     threads=args.threads)
+                     threads=args.threads, scheduler=args.scheduler, workers=args.workers)
     if not args.quiet:
         print(f"report written to {Path(args.out) / 'index.html'} ({len(doc.get('files', []))} files)",
               file=sys.stderr)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sheepsim import driver
+from sheepsim.cli import close_backend, make_backend
 from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
 from sheepsim.report import figures
 from sheepsim.report.config import ReportConfig, load_config
@@ -37,13 +37,18 @@ from sheepsim.report.render import RenderedStudy, render_html, render_markdown
 
 
 def run_report(config: str | Path | None, out: str | Path, *, resume: bool = False,
-               quiet: bool = False, threads: int | None = None,
-               chunk_size: int | None = None, log=None) -> dict:
+               quiet: bool = False, threads: int | None = None, scheduler: str | None = None,
+               workers: int | None = None, backend=None, chunk_size: int | None = None,
+               log=None) -> dict:
     """Build the report of ``config`` (None: the shipped default) in ``out``.
 
-    ``chunk_size`` overrides every study's games per chunk (= per checkpoint); results do
-    not depend on it. ``log`` receives one line per finished study (default: stderr
-    unless ``quiet``). Returns the manifest.
+    Where the games run: ``backend`` (a driver backend, e.g. a
+    :class:`~sheepsim.dask_backend.DaskBackend`; left open), else ``threads``/
+    ``scheduler``/``workers`` (as the CLI options), else the config's ``[run]`` table,
+    else every local core; a Dask client and local cluster started here are closed at
+    the end. ``chunk_size`` overrides every study's games per chunk (= per checkpoint).
+    Results depend on neither. ``log`` receives one line per finished study (default:
+    stderr unless ``quiet``). Returns the manifest.
     """
     if log is None:
         log = (lambda line: None) if quiet else (lambda line: print(line, file=sys.stderr))
@@ -55,12 +60,21 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
         # an interrupt between the final manifest and the clean-up can leave these behind
         shutil.rmtree(out / CHECKPOINT_DIR, ignore_errors=True)
         return read_manifest(out)
-    backend = driver.ThreadBackend(threads)  # validated before anything is written
-    if mode == RESTART:
-        clear_previous(out)
-    out.mkdir(parents=True, exist_ok=True)
-    return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log,
-                backend=backend)
+    owned = backend is None
+    if owned:
+        run = {"threads": threads, "scheduler": scheduler, "workers": workers}
+        backend = make_backend(**(run if any(v is not None for v in run.values()) else cfg.run))
+    try:
+        if hasattr(backend, "start"):
+            backend.start()  # an unreachable scheduler fails before anything is written
+        if mode == RESTART:
+            clear_previous(out)
+        out.mkdir(parents=True, exist_ok=True)
+        return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log,
+                    backend=backend)
+    finally:
+        if owned:
+            close_backend(backend)
 
 
 def _manifest(cfg: ReportConfig, env: dict, entries: list[dict], complete: bool,

@@ -16,6 +16,12 @@ A config is a title plus a list of studies::
     # block = 100_000                   #     `block` games (default per study type)
     lanes = ["Requeijao", "Pecorino", "Feta", "Manchego", "Roquefort", "Stilton"]
 
+    [run]                               # optional: where the games run (never changes
+    workers = 4                         # a number): a local Dask cluster of 4 processes,
+    # scheduler = "tcp://10.0.0.5:8786" # or an existing Dask cluster, or
+    # threads = 2                       # local threads (with workers: per worker)
+
+The command line's ``--threads``/``--scheduler``/``--workers`` override ``[run]``.
 Each study type's own keys (with their defaults) are listed on its class in
 :mod:`.race_studies` and :mod:`.panic_studies`, and by ``sheepsim report --help``.
 
@@ -32,7 +38,7 @@ import hashlib
 import json
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -54,6 +60,9 @@ class ReportConfig:
     studies: list[Study]
     sha256: str  # of the config file's bytes
     text: str  # the config file itself, kept in the manifest
+    #: the ``[run]`` table: ``threads``/``scheduler``/``workers`` for
+    #: :func:`sheepsim.cli.make_backend` (not part of the hash: it never changes a number)
+    run: dict = field(default_factory=dict)
 
     @property
     def hash(self) -> str:
@@ -90,6 +99,7 @@ def load_config(path: str | Path | None = None) -> ReportConfig:
     try:
         title = top.str_("title", required=False, default="sheepsim report")
         tables = top.tables("study")
+        run = _run_table(top.table_("run", required=False))
         top.no_unknown_keys()
     except RulesError as exc:
         raise ConfigError(source, "", exc.key, exc.problem) from None
@@ -104,7 +114,22 @@ def load_config(path: str | Path | None = None) -> ReportConfig:
             raise ConfigError(source, _where(i, study.name, study.type_name), "name",
                               f"another study is already called {study.name!r}")
         studies_.append(study)
-    return ReportConfig(source, title, studies_, hashlib.sha256(raw).hexdigest(), raw.decode("utf-8"))
+    return ReportConfig(source, title, studies_, hashlib.sha256(raw).hexdigest(), raw.decode("utf-8"),
+                        run)
+
+
+def _run_table(r) -> dict:
+    """``[run]``: ``scheduler`` (a Dask scheduler address) or ``workers`` (local Dask
+    worker processes), and/or ``threads``; as for the CLI options."""
+    run = {"scheduler": r.str_("scheduler") if "scheduler" in r.table else None,
+           "workers": r.int_("workers", min_value=1) if "workers" in r.table else None,
+           "threads": r.int_("threads", min_value=1) if "threads" in r.table else None}
+    if run["scheduler"] is not None and run["workers"] is not None:
+        r.fail("workers", "give scheduler or workers, not both")
+    if run["scheduler"] is not None and run["threads"] is not None:
+        r.fail("threads", "with a scheduler the workers' own thread counts apply")
+    r.no_unknown_keys()
+    return {k: v for k, v in run.items() if v is not None}
 
 
 def _where(i: int, name: str | None, type_name: str | None) -> str:

@@ -8,6 +8,7 @@ from sheepsim.cli import (
     _Parser,
     add_output_options,
     add_run_options,
+    backend_from_args,
     check_plot_option,
     non_negative_int,
     positive_int,
@@ -133,7 +134,7 @@ def _plot(args, tables: dict, meta: dict, title: str) -> None:
 def _run(job, args, desc):
     from sheepsim import driver
 
-    return driver.run(job, seed=args.seed, games=args.games, threads=args.threads,
+    return driver.run(job, seed=args.seed, games=args.games, backend=backend_from_args(args),
                       progress=not args.quiet, desc=desc)
 
 
@@ -153,7 +154,8 @@ def cmd_play(args) -> int:
     return 0
 
 
-def balance_tables(rules, policy: str, games: int, seed: int, *, threads=None, progress=True):
+def balance_tables(rules, policy: str, games: int, seed: int, *, threads=None, progress=True,
+                   backend=None):
     """Play tables for 3-6 players without and with the draft (concatenated, leading
     ``players``/``draft`` columns) and the luck-vs-skill table."""
     import pandas as pd
@@ -165,7 +167,7 @@ def balance_tables(rules, policy: str, games: int, seed: int, *, threads=None, p
 
     rules = load_rules(rules) if not hasattr(rules, "sha256") else rules
     frames, pairs = {}, []
-    run = dict(seed=seed, games=games, threads=threads, progress=progress)
+    run = dict(seed=seed, games=games, threads=threads, progress=progress, backend=backend)
     for players in (3, 4, 5, 6):
         for draft in (False, True):
             job = PlayJob(rules, players, policy, seed, draft)
@@ -188,7 +190,7 @@ def cmd_balance(args) -> int:
     if args.policy.count(",") or not args.policy.strip():
         raise SheepsimError("balance takes one policy name for every seat")
     rules, tables = balance_tables(args.rules, args.policy, args.games, args.seed,
-                                   threads=args.threads, progress=not args.quiet)
+                                   backend=backend_from_args(args), progress=not args.quiet)
     meta = base_meta(game=GAME, analysis="balance", rules=rules.source,
                      rules_sha256=rules.sha256, players=[3, 4, 5, 6], draft=[False, True],
                      policy=args.policy, seed=args.seed, games=args.games,

@@ -8,6 +8,7 @@ from sheepsim.cli import (
     _Parser,
     add_output_options,
     add_run_options,
+    backend_from_args,
     check_plot_option,
     non_negative_int,
     positive_int,
@@ -126,7 +127,7 @@ def cmd_play(args) -> int:
     check_plot_option(args)
     rules = load_rules(args.rules)
     res = play_games(rules, players=args.players, policies=args.policy, games=args.games,
-                     seed=args.seed, threads=args.threads, progress=not args.quiet,
+                     seed=args.seed, backend=backend_from_args(args), progress=not args.quiet,
                      playouts=args.playouts)
     meta = res.meta(playouts=args.playouts)
     title = (f"Shear Panic, {res.players} players, {res.games:,} games "
@@ -144,7 +145,7 @@ def cmd_balance(args) -> int:
 
     check_plot_option(args)
     rules = load_rules(args.rules)
-    run = dict(threads=args.threads, progress=not args.quiet, playouts=args.playouts)
+    run = dict(backend=backend_from_args(args), progress=not args.quiet, playouts=args.playouts)
     tables = balance_tables(rules, args.policy, args.games, args.seed, **run)
     if args.neutral:
         tables["neutral_colour"] = neutral_colour_table(rules, args.policy, args.games, args.seed,
@@ -166,7 +167,7 @@ def cmd_compare(args) -> int:
     from sheepsim.output import emit, render
 
     res = compare(args.rules, args.players, args.a, args.b, args.field, args.seat, args.games,
-                  args.seed, playouts=args.playouts, threads=args.threads,
+                  args.seed, playouts=args.playouts, backend=backend_from_args(args),
                   progress=not args.quiet)
     meta = res.meta()
     title = f"Shear Panic: {args.a} vs {args.b} at seat {args.seat} of {args.players}"

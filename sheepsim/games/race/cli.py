@@ -12,8 +12,10 @@ import argparse
 import numpy as np
 
 from sheepsim.cli import (
+    add_backend_options,
     add_output_options,
     add_run_options,
+    backend_from_args,
     check_plot_option,
     non_negative_int,
     positive_float,
@@ -155,8 +157,7 @@ def _add_sim_options(p, default_games: int, tables: tuple[str, ...]) -> None:
     p.add_argument("--games", type=positive_int, metavar="N",
                    help=f"number of games/races to simulate (default {default_games:,})")
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument("--threads", type=positive_int, default=None, metavar="K",
-                   help="numba threads (default: all cores); results do not depend on it")
+    add_backend_options(p)
     add_output_options(p)
     p.add_argument("--table", choices=tables, metavar="NAME",
                    help=f"print only this table ({', '.join(tables)}); CSV prints one table, "
@@ -208,7 +209,7 @@ def cmd_odds(args) -> int:
     if cli_exact.handle_odds(args):
         return 0
     counts, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
-                                 **size, threads=args.threads, progress=not args.quiet)
+                                 **size, backend=backend_from_args(args), progress=not args.quiet)
     trace = res.trace if size["precision"] is not None else None
     title = f"The Sheep Race: {args.stage} odds"
     _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
@@ -252,7 +253,7 @@ def cmd_ev(args) -> int:
         return 0
     _, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
                             report="ev", taken=_parse_taken(args.taken), **size,
-                            threads=args.threads, progress=not args.quiet)
+                            backend=backend_from_args(args), progress=not args.quiet)
     title = f"The Sheep Race: {args.stage} bet EV"
     _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
            lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
@@ -265,7 +266,7 @@ def cmd_balance(args) -> int:
     size = _run_size(args)
     check_plot_option(args)
     res = estimate_balance(args.rules, args.policy, args.seed, players=args.players,
-                           bet_policy=args.bet_policy, **size, threads=args.threads,
+                           bet_policy=args.bet_policy, **size, backend=backend_from_args(args),
                            progress=not args.quiet)
     t = res.tables
 
@@ -290,7 +291,7 @@ def cmd_compare(args) -> int:
     size = _run_size(args)
     check_plot_option(args)
     res = estimate_compare(args.rules, args.players, args.a, args.b, args.field, args.seat,
-                           args.seed, **size, threads=args.threads, progress=not args.quiet)
+                           args.seed, **size, backend=backend_from_args(args), progress=not args.quiet)
     title = f"The Sheep Race: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
 
     def panels():
@@ -308,7 +309,7 @@ def cmd_play(args) -> int:
     size = _run_size(args)
     check_plot_option(args)
     _, res = estimate_games(args.rules, args.players, args.bet_policy, args.pace_policy,
-                            args.seed, **size, threads=args.threads, progress=not args.quiet)
+                            args.seed, **size, backend=backend_from_args(args), progress=not args.quiet)
     trace = res.trace if size["precision"] is not None else None
     tables = res.tables
     title = f"The Sheep Race: {args.players}-player games"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from sheepsim.cli import add_output_options, non_negative_int, positive_int
+from sheepsim.cli import add_output_options, backend_from_args, non_negative_int, positive_int
 from sheepsim.errors import SheepsimError
 
 POSITION_HELP = ("race in progress: a position string or a file holding one, e.g. "
@@ -65,7 +65,8 @@ def _simulate_position(args, report: str, taken=()):
 
     return estimate_from_position(args.position, args.rules, args.policy, args.seed,
                                   report=report, taken=taken, stage=args.stage, lanes=args.lanes,
-                                  threads=args.threads, progress=not args.quiet, **_run_size(args))
+                                  backend=backend_from_args(args), progress=not args.quiet,
+                                  **_run_size(args))
 
 
 def _exact_meta(res, args, **extra) -> dict:

@@ -181,13 +181,15 @@ class PositionJob(Job):
 
 def estimate_from_position(position, rules=None, policy: str = "greedy", seed: int = 0, *,
                            report: str = "odds", taken=(), stage=None, lanes=None, games=None,
-                           precision=None, max_games=None, threads=None, progress=None):
+                           precision=None, max_games=None, threads=None, progress=None,
+                           backend=None):
     """Simulate from ``position`` with the driver (exactly ``games`` races, or blocks of
     20,000 until ``precision``). Returns ``(RaceCounts, driver.Result)``."""
     job = PositionJob(rules, position, policy, driver.check_seed(seed), report, tuple(taken),
                       stage, lanes)
     res = driver.run(job, seed=job.seed, games=games, precision=precision, max_games=max_games,
-                     threads=threads, progress=progress, desc=f"{job.stage} races")
+                     threads=threads, progress=progress, desc=f"{job.stage} races",
+                     backend=backend)
     return job.race_counts(res.counts, res.games), res
 
 

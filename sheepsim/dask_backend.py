@@ -1,0 +1,362 @@
+"""Run the driver's chunks on Dask distributed: a cluster, or a ``LocalCluster`` here.
+
+:class:`DaskBackend` speaks the driver's backend protocol (``session(job)`` giving an
+object whose ``ordered(seed, chunks)`` yields ``(start, n, counts)`` in game order), so
+the work plan is the driver's, never the cluster's: chunks are fixed by the seed and the
+chunk size, each is a pure task ``(job, seed, start, n) -> counts``, results are taken
+as they complete (``as_completed``) and handed to the driver in game order (a chunk
+that finishes early waits in a small buffer). Totals, checkpoints and precision stops
+are therefore byte-identical to the thread backend on any number of workers.
+
+Faults. A worker that dies (SIGKILL, lost node) loses its running and finished-but-not-
+yet-fetched chunks; the scheduler recomputes them elsewhere (its ``allowed-failures``;
+a ``LocalCluster`` started here allows :data:`ALLOWED_FAILURES`), and tasks that raise
+are retried ``retries`` times. Each chunk is one future keyed by its first game and is
+merged once, by its start. A chunk that still fails (user code raising, a worker dying
+too often) stops the run with one :class:`SheepsimError` line naming the chunk.
+
+Workers. At the start of every session the workers must run this sheepsim version on
+this package source (:func:`sheepsim.jit.source_digest`), else the run is refused. A
+worker plugin warms the job's kernels (``job.prepare()``) on every worker, and again on
+a worker that joins or restarts later, before it takes chunks. Each task runs its
+kernel on one numba thread: a worker's parallelism is its Dask thread count (``dask
+worker --nthreads K``; ``threads_per_worker`` for a local cluster). Kernels are cached
+in the worker's own ``SHEEPSIM_CACHE_DIR`` (default: its user cache folder); keep that
+on a node-local disk, never a shared network folder (``cache_dir=`` sets it).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections import deque
+from collections.abc import Iterator
+
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Counts, Job
+
+try:  # an optional extra: sheepsim[dask]
+    from distributed.diagnostics.plugin import WorkerPlugin as _PluginBase
+except ImportError:  # pragma: no cover - DaskBackend() then says what to install
+    _PluginBase = object
+
+#: how long to wait for a scheduler to answer before giving up (seconds)
+CONNECT_TIMEOUT = 8
+#: how long to wait for the first worker of a cluster that has none yet (seconds)
+WORKER_TIMEOUT = 60
+#: worker deaths a chunk may see before it fails (the scheduler's allowed-failures),
+#: for the LocalCluster this module starts
+ALLOWED_FAILURES = 3
+PLUGIN_NAME = "sheepsim-warm-up"
+
+
+class DaskBackend:
+    """Chunks as Dask tasks: on ``client`` (a ``distributed.Client``), on the scheduler
+    at ``scheduler`` (``"tcp://host:8786"``), or on a ``LocalCluster`` of ``workers``
+    processes with ``threads_per_worker`` threads each, started here without dashboard.
+
+    ``max_in_flight``: chunks submitted but not yet merged (default twice the cluster's
+    threads), which bounds memory. ``retries``: reruns of a chunk that raised.
+    ``cache_dir``: the workers' kernel cache root (default: each worker's own
+    ``SHEEPSIM_CACHE_DIR`` or user cache folder). Connects on first use; use as a context
+    manager or call :meth:`close` (a client passed in is left open).
+    """
+
+    def __init__(self, client=None, *, scheduler: str | None = None, workers: int | None = None,
+                 threads_per_worker: int = 1, max_in_flight: int | None = None, retries: int = 1,
+                 cache_dir: str | None = None, connect_timeout: float = CONNECT_TIMEOUT):
+        if sum(x is not None for x in (client, scheduler, workers)) != 1:
+            raise SheepsimError("give exactly one of a Dask client, a scheduler address or "
+                                "a number of local workers")
+        for name, value, low in (("workers", workers, 1), ("threads per worker", threads_per_worker, 1),
+                                 ("max in flight", max_in_flight, 1), ("retries", retries, 0)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < low):
+                raise SheepsimError(f"{name} must be a whole number >= {low}, got {value!r}")
+        if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+            raise SheepsimError(f"the scheduler address must be like tcp://host:8786, got {scheduler!r}")
+        _require_distributed()
+        self.client, self.scheduler, self.workers = client, scheduler, workers
+        self.threads_per_worker, self.max_in_flight, self.retries = (
+            threads_per_worker, max_in_flight, retries)
+        self.cache_dir, self.connect_timeout = cache_dir, connect_timeout
+        self._owned: list = []  # what close() shuts down (a cluster and/or client made here)
+
+    def start(self):
+        """Connect (or start the local cluster) now; the connected client."""
+        if self.client is None:
+            self.client = self._connect() if self.scheduler else self._local_cluster()
+        return self.client
+
+    def _connect(self):
+        from distributed import Client
+
+        try:
+            client = Client(self.scheduler, timeout=self.connect_timeout, set_as_default=False)
+        except TimeoutError:
+            raise SheepsimError(f"cannot reach the Dask scheduler at {self.scheduler} (no "
+                                f"answer within {self.connect_timeout:g} s)") from None
+        except (OSError, ValueError) as exc:
+            raise SheepsimError(f"cannot reach the Dask scheduler at {self.scheduler}: "
+                                f"{_first_line(exc)}") from None
+        self._owned.append(client)
+        return client
+
+    def _local_cluster(self):
+        import logging
+
+        import dask
+        from distributed import Client, LocalCluster
+
+        with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
+            cluster = LocalCluster(n_workers=self.workers, processes=True,
+                                   threads_per_worker=self.threads_per_worker,
+                                   dashboard_address=None, silence_logs=logging.ERROR,
+                                   # no dashboard; its health/metrics server on any free
+                                   # port rather than a warning that 8787 is taken
+                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+        self._owned.append(cluster)
+        client = Client(cluster, set_as_default=False)
+        self._owned.insert(0, client)
+        return client
+
+    def close(self) -> None:
+        """Shut down the client and local cluster this backend started (if any)."""
+        while self._owned:
+            self._owned.pop(0).close()
+        if self.scheduler is not None or self.workers is not None:
+            self.client = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def session(self, job: Job) -> _DaskSession:
+        return _DaskSession(self, job)
+
+
+class _DaskSession:
+    """One driver run on the cluster: checks the workers, warms them, runs chunks."""
+
+    def __init__(self, backend: DaskBackend, job: Job):
+        self.backend, self.job = backend, job
+        self.token = uuid.uuid4().hex[:12]
+        self.live: set = set()  # futures submitted and not yet merged
+
+    def __enter__(self):
+        client = self.backend.start()
+        self.expect = local_identity()
+        check_workers(client, self.expect)
+        _register_warm_up(client, self.job, self.backend.cache_dir)
+        threads = sum(client.nthreads().values())
+        self.window = self.backend.max_in_flight or max(2, 2 * threads)
+        return self
+
+    def __exit__(self, *exc):
+        for fut in self.live:
+            fut.cancel()
+        self.live.clear()
+        try:  # a shared cluster is left as found
+            self.backend.client.unregister_worker_plugin(PLUGIN_NAME)
+        except Exception:  # noqa: BLE001, S110 - the cluster may be gone already
+            pass
+        return False
+
+    def _submit(self, seed: int, start: int, n: int):
+        fut = self.backend.client.submit(
+            run_chunk, self.job, self.token, seed, start, n, self.expect,
+            key=f"sheepsim-chunk-{self.token}-{seed}-{start}", pure=False,
+            retries=self.backend.retries)
+        self.live.add(fut)
+        return fut
+
+    def ordered(self, seed: int, chunks: list[tuple[int, int]]) -> Iterator[tuple[int, int, Counts]]:
+        """``(start, n, counts)`` per chunk in game order, at most ``window`` chunks
+        submitted but not yet yielded (running, queued or waiting in the buffer)."""
+        from distributed import as_completed
+
+        todo = iter(chunks)
+        expected = deque(start for start, _ in chunks)
+        unmerged = set(expected)
+        where: dict = {}  # future -> (start, n)
+        buffer: dict[int, tuple[int, Counts]] = {}  # start -> (n, counts), complete chunks
+        done = as_completed(loop=self.backend.client.loop)
+
+        def submit_next() -> None:
+            nxt = next(todo, None)
+            if nxt is not None:
+                fut = self._submit(seed, *nxt)
+                where[fut] = nxt
+                done.add(fut)
+
+        for _ in range(self.window):
+            submit_next()
+        for fut in done:
+            start, n = where.pop(fut)
+            counts = _counts_of(fut, start, n)
+            self.live.discard(fut)
+            fut.release()
+            if start not in unmerged or start in buffer:
+                continue  # each chunk counts once, by its first game
+            buffer[start] = (n, counts)
+            while expected and expected[0] in buffer:
+                first = expected.popleft()
+                unmerged.discard(first)
+                n_first, c = buffer.pop(first)
+                submit_next()
+                yield first, n_first, c
+
+
+def _counts_of(fut, start: int, n: int) -> Counts:
+    """A finished chunk's counts, or one error line naming the chunk."""
+    from distributed import KilledWorker
+
+    games = f"games {start:,}-{start + n - 1:,}"
+    try:
+        return fut.result()
+    except KilledWorker:
+        raise SheepsimError(f"chunk of {games}: the workers running it died too often "
+                            "(scheduler allowed-failures); giving up") from None
+    except WrongWorker as exc:
+        raise SheepsimError(str(exc)) from None
+    except ChunkError as exc:
+        raise SheepsimError(f"chunk of {games} failed on a Dask worker: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - user code on a worker may raise anything
+        raise SheepsimError(f"chunk of {games} failed on a Dask worker: "
+                            f"{type(exc).__name__}: {_first_line(exc)}") from None
+
+
+# ------------------------------------------------------------------ on the workers
+class WrongWorker(RuntimeError):
+    """A worker whose sheepsim version or package source differs from the client's."""
+
+
+#: jobs by session token in this worker process, so the kernels a job builds lazily
+#: are built once per worker, not once per chunk (a few recent sessions only)
+_JOBS: dict[str, Job] = {}
+
+
+def local_identity() -> tuple[str, str]:
+    """``(sheepsim version, package source digest)`` of this process."""
+    from sheepsim import jit
+    from sheepsim._version import __version__
+
+    return __version__, jit.source_digest()
+
+
+def run_chunk(job: Job, token: str, seed: int, start: int, n: int, expect) -> Counts:
+    """The Dask task: games ``[start, start + n)`` of ``seed``, on one numba thread."""
+    if local_identity() != tuple(expect):
+        raise WrongWorker(_mismatch_text(os.uname().nodename, local_identity(), expect))
+    _one_numba_thread()
+    if token not in _JOBS:
+        while len(_JOBS) >= 4:
+            _JOBS.pop(next(iter(_JOBS)))
+        _JOBS[token] = job
+    try:
+        return _JOBS[token].chunk(seed, start, n)
+    except Exception as exc:  # noqa: BLE001 - user code (policies) may raise anything
+        raise ChunkError(_root_cause(exc)) from None
+
+
+class ChunkError(RuntimeError):
+    """A chunk's code raised on a worker; the message is the (root) error, one line."""
+
+
+def _root_cause(exc: BaseException) -> str:
+    """``"ValueError: ..."`` of the error a chunk raised. A policy raising inside a
+    parallel numba kernel surfaces as a ``SystemError`` caused by the policy's own
+    exception, which is the one worth reporting (the cause does not survive pickling,
+    so it is read here, on the worker)."""
+    while isinstance(exc, SystemError) and (exc.__cause__ or exc.__context__) is not None:
+        exc = exc.__cause__ or exc.__context__
+    return f"{type(exc).__name__}: {_first_line(exc)}"
+
+
+def _one_numba_thread() -> None:
+    # A worker runs one task per Dask thread; a parallel kernel inside a task would
+    # oversubscribe the cores. numba's setting is per calling thread.
+    import numba
+
+    numba.set_num_threads(1)
+
+
+def _identity_on_worker() -> tuple[str, str]:
+    return local_identity()
+
+
+def check_workers(client, expect: tuple[str, str]) -> None:
+    """Refuse a cluster with no worker (after :data:`WORKER_TIMEOUT` s) or with a worker
+    running another sheepsim version or package source."""
+    try:
+        client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+    except TimeoutError:
+        raise SheepsimError(f"the Dask cluster has no workers (waited {WORKER_TIMEOUT} s)") from None
+    try:
+        found = client.run(_identity_on_worker)
+    except Exception as exc:  # noqa: BLE001 - e.g. sheepsim not installed on a worker
+        raise SheepsimError(f"a Dask worker cannot run sheepsim: {type(exc).__name__}: "
+                            f"{_first_line(exc)}") from None
+    for worker, ident in sorted(found.items()):
+        if tuple(ident) != tuple(expect):
+            raise SheepsimError(_mismatch_text(worker, tuple(ident), expect))
+
+
+def _mismatch_text(worker: str, found, expect) -> str:
+    return (f"Dask worker {worker} runs sheepsim {found[0]} (source {found[1]}), this client "
+            f"sheepsim {expect[0]} (source {expect[1]}); install the same sheepsim on every "
+            "worker (results would not be reproducible)")
+
+
+def _register_warm_up(client, job: Job, cache_dir: str | None) -> None:
+    plugin = WarmUp(job, cache_dir)
+    try:
+        client.register_plugin(plugin, name=PLUGIN_NAME)
+    except Exception as exc:  # noqa: BLE001 - e.g. the job does not unpickle on a worker
+        raise SheepsimError(f"cannot prepare the Dask workers: {type(exc).__name__}: "
+                            f"{_first_line(exc)}") from None
+
+
+class WarmUp(_PluginBase):
+    """The worker plugin: sets the kernel cache folder and compiles (or loads) the job's
+    kernels on a worker before it takes chunks, also on a worker that joins or restarts
+    later. A warm-up that raises is only logged: the chunk that hits the same error
+    reports it, naming the chunk."""
+
+    idempotent = False
+
+    def __init__(self, job: Job, cache_dir: str | None):
+        self.job, self.cache_dir = job, cache_dir
+
+    async def setup(self, worker):
+        import asyncio
+
+        if self.cache_dir:
+            os.environ["SHEEPSIM_CACHE_DIR"] = self.cache_dir
+        # compiling takes seconds to a minute: off the worker's event loop
+        await asyncio.get_running_loop().run_in_executor(None, self._warm)
+
+    def _warm(self) -> None:
+        import logging
+
+        try:
+            _one_numba_thread()
+            self.job.prepare()
+        except Exception as exc:  # noqa: BLE001 - reported by the chunks instead
+            logging.getLogger("sheepsim").warning("warm-up failed: %s", _first_line(exc))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]
+
+
+def _require_distributed() -> None:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise SheepsimError("running on Dask needs the distributed package: "
+                            "pip install 'sheepsim[dask]'") from None

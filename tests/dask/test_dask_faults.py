@@ -1,0 +1,109 @@
+"""Faults on Dask: a worker killed mid-run, a chunk raising in user code, an unreachable
+scheduler, a worker running other sheepsim code."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+from dask_helpers import as_csv
+
+from sheepsim import driver
+from sheepsim.cli import main
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race.jobs import RacesJob
+
+#: 16 chunks of about 0.2 s each on one core: when the first is merged, both workers are
+#: still running others (at most 4 in flight)
+GAMES, CHUNK = 16 * 65_536, 65_536
+
+
+def test_a_worker_killed_mid_run_loses_and_doubles_nothing(cluster):
+    client = cluster.client
+    pids = client.run(os.getpid)  # worker address -> process id
+    killed: list[tuple[str, list]] = []
+
+    def kill_a_busy_worker(state: driver.State) -> None:
+        """After the first merged chunk, SIGKILL a worker that is running chunks."""
+        if killed:
+            return
+        deadline = time.monotonic() + 10
+        while not (busy := {w: list(k) for w, k in client.processing().items() if k}):
+            assert time.monotonic() < deadline, "no worker is running a chunk"
+            time.sleep(0.01)
+        worker = sorted(busy)[0]
+        os.kill(pids[worker], signal.SIGKILL)
+        killed.append((worker, busy[worker]))
+
+    ref = driver.run(RacesJob(seed=21), seed=21, games=GAMES, chunk_games=CHUNK, threads=2,
+                     progress=False)
+    res = driver.run(RacesJob(seed=21), seed=21, games=GAMES, chunk_games=CHUNK, backend=cluster,
+                     progress=False, on_chunk=kill_a_busy_worker)
+    worker, lost = killed[0]
+    assert lost and all(str(k).startswith("sheepsim-chunk-") for k in lost)
+    assert res.games == GAMES
+    for k in ref.counts:
+        assert np.array_equal(res.counts[k], ref.counts[k]), k
+    assert as_csv(res.tables) == as_csv(ref.tables)
+    # every race counted exactly once: the joint (1st, 2nd, 3rd) counts sum to the races
+    assert int(res.counts["joint"].sum()) == GAMES
+    client.wait_for_workers(2, timeout=120)  # the nanny restarts it (for the other tests)
+    assert pids[worker] not in client.run(os.getpid).values()
+
+
+def test_a_raising_user_policy_is_one_line_naming_the_chunk(one_worker, tmp_path, capsys):
+    """The policy module (tests/dask/raising_policy.py) is imported on the worker by name;
+    its ValueError stops the run: exit 2, one line, nothing written. (One worker: each
+    worker compiles a user policy's kernels, which is the slow part of this test.)"""
+    out = tmp_path / "odds.csv"
+    code = main(["race", "odds", "--games", "3000", "--policy", "raising_policy:balk",
+                 "--scheduler", one_worker.client.scheduler.address, "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "chunk of games 0-2,999 failed on a Dask worker" in err
+    assert "ValueError: the sheep balks" in err
+    assert not out.exists() and not (tmp_path / "odds.csv.meta.json").exists()
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2_quickly(tmp_path, capsys):
+    t0 = time.perf_counter()
+    code = main(["race", "odds", "--games", "1000", "--scheduler", "tcp://127.0.0.1:1",
+                 "--out", str(tmp_path / "x.csv")])
+    seconds = time.perf_counter() - t0
+    err = capsys.readouterr().err
+    assert code == 2 and seconds < 15
+    assert err.count("\n") == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in err
+    assert not (tmp_path / "x.csv").exists()
+
+
+def _fake_digest():
+    import sheepsim.jit
+
+    sheepsim.jit._real_digest = sheepsim.jit.source_digest
+    sheepsim.jit.source_digest = lambda: "0123456789abcdef"
+
+
+def _real_digest():
+    import sheepsim.jit
+
+    sheepsim.jit.source_digest = sheepsim.jit._real_digest
+
+
+def test_a_worker_with_other_package_source_is_refused(cluster):
+    """One worker made to report another package digest (as after an edit of its copy
+    of sheepsim): the run is refused before any chunk runs, naming that worker."""
+    client = cluster.client
+    worker = sorted(client.nthreads())[0]
+    client.run(_fake_digest, workers=[worker])
+    try:
+        with pytest.raises(SheepsimError) as err:
+            driver.run(RacesJob(seed=1), seed=1, games=100, backend=cluster, progress=False)
+    finally:
+        client.run(_real_digest, workers=[worker])
+    text = str(err.value)
+    assert f"Dask worker {worker}" in text and "source 0123456789abcdef" in text
+    assert "install the same sheepsim on every worker" in text
