@@ -15,6 +15,7 @@ from sheepsim.cli import (
     add_output_options,
     add_run_options,
     check_plot_option,
+    game_count,
     non_negative_int,
     positive_float,
     positive_int,
@@ -138,7 +139,7 @@ def _add_analysis_options(p, default_games: int) -> None:
                    help="instead of --games: simulate until every reported probability's 95%% "
                         "interval half-width is at most P (checked after fixed blocks, so the "
                         "same command gives the same answer)")
-    p.add_argument("--max-games", type=positive_int, metavar="N",
+    p.add_argument("--max-games", type=game_count, metavar="N",
                    help="with --precision: stop here at the latest (default 10,000,000 races "
                         "or 1,000,000 games)")
     p.add_argument("--plot", metavar="FILE", help="also draw the charts to FILE (.png or .svg)")
@@ -148,7 +149,7 @@ def _add_analysis_options(p, default_games: int) -> None:
 
 def _add_sim_options(p, default_games: int, tables: tuple[str, ...]) -> None:
     p.add_argument("--rules", metavar="FILE", help="rules TOML file (default: the shipped standard rules)")
-    p.add_argument("--games", type=positive_int, metavar="N",
+    p.add_argument("--games", type=game_count, metavar="N",
                    help=f"number of games/races to simulate (default {default_games:,})")
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument("--threads", type=positive_int, default=None, metavar="K",

@@ -15,9 +15,9 @@ import numpy as np
 from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
-from sheepsim.games.race.policies import BET_POLICIES, PACE_POLICIES
+from sheepsim.games.race.policies import BET_POLICIES, PACE_POLICIES, USER_POLICY_ARGS
 from sheepsim.games.race.rules import N_LANES, RaceRules, check_stage, load_rules
-from sheepsim.plugins import load_object
+from sheepsim.plugins import check_arguments, load_object
 
 #: Races behind the public odds table that bet policies use (per stage, random deals).
 ODDS_TABLE_GAMES = 200_000
@@ -56,6 +56,7 @@ def _resolve(names, builtins, what):
         fn = load_object(name, what)
         if not isinstance(fn, numba.core.registry.CPUDispatcher):
             raise SheepsimError(f"{what} {name!r} must be a @numba.njit function")
+        check_arguments(fn, USER_POLICY_ARGS[what.split()[0]], what, name)
         if fn not in users:
             users.append(fn)
         ids.append(len(builtins) + users.index(fn))
