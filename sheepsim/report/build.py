@@ -70,11 +70,11 @@ def _manifest(cfg: ReportConfig, env: dict, entries: list[dict], complete: bool,
         "title": cfg.title,
         "config": {"source": cfg.source, "sha256": cfg.sha256, "hash": cfg.hash, "text": cfg.text},
         "complete": complete,
-        "rules": sorted({(s.rules_label(), s.rules.sha256) for s in cfg.studies}),
+        "rules": sorted({(s.game, s.rules_label(), s.rules.sha256) for s in cfg.studies}),
         "studies": entries,
         "files": files,
     })
-    doc["rules"] = [{"file": f, "sha256": h} for f, h in doc["rules"]]
+    doc["rules"] = [{"game": g, "file": f, "sha256": h} for g, f, h in doc["rules"]]
     return doc
 
 

@@ -363,8 +363,16 @@ def final_lane_table(lane_wins, games: int, rules: RaceRules) -> pd.DataFrame:
                          "games": games})
 
 
+#: A card is flagged over/under-powered only if it also differs from the fair share by
+#: at least this much (relative: 0.10 = wins 10% more or less often than an average
+#: card). With enough games every tiny difference is "significant"; a designer cares
+#: about differences big enough to change a game.
+MIN_CARD_EFFECT = 0.10
+
+
 def card_strength_table(card_place, games: int, rules: RaceRules, alpha: float = 0.05,
-                        final_wins=None, n_games: int | None = None) -> pd.DataFrame:
+                        final_wins=None, n_games: int | None = None,
+                        min_effect: float = MIN_CARD_EFFECT) -> pd.DataFrame:
     """Card strength over random deals, with over/under-powered cards flagged.
 
     ``card_place`` ``(n_cards, 6, 3)`` counts of card-in-lane placings over ``games``
@@ -374,14 +382,16 @@ def card_strength_table(card_place, games: int, rules: RaceRules, alpha: float =
     equally strong, q would be exactly 1/n_cards for winning and 3/n_cards for the top
     three (one winner, three placings per race). Each card is tested against that with
     an exact binomial test and flagged (``over``/``under``) where Holm's correction over
-    all cards rejects at family-wise ``alpha``.
+    all cards rejects at family-wise ``alpha`` *and* the effect, ``effect_<x>`` = observed
+    / fair share - 1, is at least ``min_effect`` in size (:data:`MIN_CARD_EFFECT`).
 
     ``final_wins`` ``(n_cards,)`` optional counts of final wins over ``n_games`` whole
     games (each game deals 12 cards), tested the same way.
 
     Columns: ``card``, ``p_win``/``_lo``/``_hi``, ``p_top3``/``_lo``/``_hi``,
-    ``pvalue_win``, ``flag_win``, ``pvalue_top3``, ``flag_top3`` (and ``p_final_win``,
-    ``pvalue_final_win``, ``flag_final_win`` with ``final_wins``), ``games``.
+    ``effect_win``, ``pvalue_win``, ``flag_win``, ``effect_top3``, ``pvalue_top3``,
+    ``flag_top3`` (and ``p_final_win``, ``effect_final_win``, ``pvalue_final_win``,
+    ``flag_final_win`` with ``final_wins``), ``games``.
     """
     card_place = np.asarray(card_place)
     n_cards = card_place.shape[0]
@@ -398,9 +408,11 @@ def card_strength_table(card_place, games: int, rules: RaceRules, alpha: float =
         df[f"p_{name}_lo"] = lo / runs_share
         df[f"p_{name}_hi"] = np.minimum(hi / runs_share, 1.0)
         pvals = binomial_two_sided_p(k, np.full(n_cards, n), q0)
-        reject = holm_reject(pvals, alpha)
+        effect = k / n / q0 - 1.0
+        reject = holm_reject(pvals, alpha) & (np.abs(effect) >= min_effect)
+        df[f"effect_{name}"] = effect
         df[f"pvalue_{name}"] = pvals
-        df[f"flag_{name}"] = np.where(reject, np.where(k / n > q0, "over", "under"), "")
+        df[f"flag_{name}"] = np.where(reject, np.where(effect > 0, "over", "under"), "")
     df["games"] = games
     return df
 
