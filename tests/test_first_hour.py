@@ -339,3 +339,17 @@ def test_cards_are_flagged_by_effect_size_together_with_the_test():
     assert abs(table.loc[0, "effect_win"] - 0.03) < 1e-6 and MIN_CARD_EFFECT > 0.03
     assert table.loc[0, "flag_win"] == "" and table.loc[1, "flag_win"] == ""
     assert table.loc[2, "flag_win"] == "over" and table.loc[3, "flag_win"] == "under"
+
+
+# ------------------------------------------------------------------ library
+@pytest.mark.parametrize("package", ["sheepsim.games.race", "sheepsim.games.panic"])
+def test_help_lists_every_public_function_and_the_docstring_names_them(package):
+    import importlib
+    import pydoc
+
+    mod = importlib.import_module(package)
+    text = pydoc.render_doc(mod, renderer=pydoc.plaintext)
+    for name in mod.__all__:
+        assert callable(getattr(mod, name))
+        assert f"``{name}" in mod.__doc__, name  # the docstring lists it
+        assert f"{name}(" in text or f"class {name}" in text, name  # help() shows it
