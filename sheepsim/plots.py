@@ -216,7 +216,7 @@ def card_strength_chart(cards: pd.DataFrame, *, ax=None, meta=None):
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
     ax.set_xlabel("probability per race the card runs in (dotted: equal cards)")
-    ax.set_ylabel("card (win, top-3 flags: ▲ over, ▼ under; Holm)")
+    ax.set_ylabel("card (win, top-3 flags: ▲ over, ▼ under; Holm + effect size)")
     ax.set_title("Card strength over random deals")
     legend_outside(ax, fontsize=8)
     return fig
@@ -294,7 +294,7 @@ def points_by_field_chart(fields: pd.DataFrame, *, ax=None, meta=None):
         bottom += v
     ax.set_xticks(x, _seat_labels(fields.assign(seat=[f"{s} {c}" for s, c in zip(
         fields["seat"], fields["colour"], strict=True)]), "seat"))
-    ax.set_xlabel("seat colour" + (" (policy)" if _seat_policies(fields) else ""))
+    ax.set_xlabel("seat (colour, policy)" if _seat_policies(fields) else "seat (colour)")
     ax.set_ylabel("mean points per game (points)")
     ax.set_title("Shear Panic: points by field")
     legend_outside(ax)

@@ -353,3 +353,57 @@ def test_help_lists_every_public_function_and_the_docstring_names_them(package):
         assert callable(getattr(mod, name))
         assert f"``{name}" in mod.__doc__, name  # the docstring lists it
         assert f"{name}(" in text or f"class {name}" in text, name  # help() shows it
+
+
+def test_fair_payoffs_come_with_intervals():
+    from sheepsim.games.race.analysis import fair_payoff_table
+    from sheepsim.stats import Z95
+
+    # final: lane l wins with p[l]; one bet on lane l pays payoff[l] with probability p[l]
+    p = np.array([0.05, 0.10, 0.15, 0.20, 0.20, 0.30])[:, None]
+    payoff = np.array([[18, 17, 16, 15, 14, 13]], dtype=float)
+    games = 10_000
+    t = fair_payoff_table(p, payoff, "final", games=games)
+    ev = p[:, 0] * payoff[0]
+    half = Z95 * np.sqrt((p[:, 0] * payoff[0] ** 2 - ev**2) / games)  # binomial EV se
+    mean_ev = ev.mean()
+    np.testing.assert_allclose(t["fair_lo"], payoff[0] * mean_ev / (ev + half))
+    np.testing.assert_allclose(t["fair_hi"], payoff[0] * mean_ev / (ev - half))
+    assert (t["fair_lo"] < t["fair"]).all() and (t["fair"] < t["fair_hi"]).all()
+    assert fair_payoff_table(p, payoff, "final")["fair_lo"].isna().all()  # no games: no interval
+
+
+def test_seat_charts_name_policies_and_legends_stay_off_the_data():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sheepsim import plots
+
+    seats = pd.DataFrame({"seat": [1, 2], "bet_policy": ["ev", "random"],
+                          "pace_policy": ["greedy", "greedy"], "win_rate": [0.6, 0.4],
+                          "win_rate_lo": [0.5, 0.3], "win_rate_hi": [0.7, 0.5]})
+    fig = plots.win_rate_chart(seats)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1\nev,greedy", "2\nrandom,greedy"]
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.x0 >= ax.get_window_extent().x1  # beside the axes, not on the bars
+    plots.plt.close(fig)
+
+
+def test_the_readme_python_example_runs():
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Python API"):]
+    code = section[section.index("```python") + len("```python"):]
+    code = code[:code.index("```")].replace("200_000", "2_000")  # small: the code, not the numbers
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert list(scope["best"].columns[:3]) == ["rank", "lanes", "cards"]
+    assert scope["counts"].games == 2_000 and len(scope["ev"]) == 6
+    assert scope["ax"].get_title() == "Single-bet EV by lane"
+    scope["plt"].close("all")

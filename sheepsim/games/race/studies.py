@@ -208,7 +208,8 @@ class RaceFairness(_RaceStudy):
         fair = t["fair_payoffs"]
         worst = fair.loc[(fair["ratio"] - 1).abs().idxmax()]
         notes.append(f"Largest mispricing: {worst['stage']} {worst['place']} place, lane "
-                     f"{int(worst['lane'])}: printed {worst['printed']:g}, fair {worst['fair']:.2f}.")
+                     f"{int(worst['lane'])}: printed {worst['printed']:g}, fair {worst['fair']:.2f}"
+                     f" (95% {worst['fair_lo']:.2f}-{worst['fair_hi']:.2f}).")
         figures = {"semifinal_places": plots.lane_place_heatmap(t["semifinal_lanes"], meta=meta),
                    "fair_payoffs": plots.fair_payoff_chart(fair, meta=meta),
                    "card_strength": plots.card_strength_chart(cards, meta=meta)}
@@ -223,7 +224,9 @@ class RaceFairness(_RaceStudy):
             "final_lanes": "Final lanes as seated by the semifinals in whole games.",
             "semifinal_places": "Semifinal P(place) by lane over random deals.",
         }
-        columns = {"cards": ["card", "p_win", "effect_win", "flag_win", "p_top3", "effect_top3",
+        columns = {"fair_payoffs": ["stage", "place", "lane", "p", "printed", "fair",
+                                    "difference", "ratio", "lane_ev"],
+                   "cards": ["card", "p_win", "effect_win", "flag_win", "p_top3", "effect_top3",
                              "flag_top3", "p_final_win", "effect_final_win", "flag_final_win"],
                    "semifinal_lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
                                        "payoff_first", "fair_first", "fair_second", "fair_third"]}
