@@ -407,3 +407,18 @@ def test_the_readme_python_example_runs():
     assert scope["counts"].games == 2_000 and len(scope["ev"]) == 6
     assert scope["ax"].get_title() == "Single-bet EV by lane"
     scope["plt"].close("all")
+
+
+def test_a_report_folder_that_cannot_be_written_fails_before_simulating(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    code, _, err = run(capsys, "report", "--out", str(blocker / "sub"), "--quiet")
+    assert code == 2 and one_line(err) and "cannot write the report there" in err
+
+
+def test_precision_stopped_by_max_games_warns_on_stderr(capsys):
+    res = driver.run(_CountJob(), seed=0, precision=0.01, max_games=300, chunk_games=100,
+                     progress=False)
+    assert res.stopped_by == "max_games"
+    err = capsys.readouterr().err
+    assert "warning: stopped at --max-games 300" in err and "precision 0.01" in err

@@ -29,6 +29,7 @@ from sheepsim.report.outdir import (
     clear_previous,
     environment,
     file_entries,
+    make_writable_folder,
     manifest_text,
     read_manifest,
 )
@@ -58,7 +59,7 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
     backend = driver.ThreadBackend(threads)  # validated before anything is written
     if mode == RESTART:
         clear_previous(out)
-    out.mkdir(parents=True, exist_ok=True)
+    make_writable_folder(out)  # before any simulation: a folder we cannot write fails now
     return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log,
                 backend=backend)
 
