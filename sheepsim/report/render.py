@@ -21,7 +21,7 @@ from sheepsim.report.registry import Study, StudyResult
 CSS = """
 :root { color-scheme: light dark; }
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.45;
-       margin: 0 auto; padding: 0 1rem 3rem; max-width: 62rem; }
+       margin: 0 auto; padding: 0 1rem 3rem; max-width: 75rem; }
 h1 { font-size: 1.6rem; margin-top: 1.5rem; } h2 { font-size: 1.3rem; margin-top: 2.5rem;
   border-bottom: 1px solid #8884; } h3 { font-size: 1.05rem; margin-bottom: .3rem; }
 .meta, .caption, figcaption { color: #777; font-size: .88rem; }

@@ -145,9 +145,9 @@ class RaceOdds(_RaceStudy):
             "lane_places": "P(place) by lane.", "lane_ev": "Single-bet EV by lane, printed payoffs.",
             "best_sets": "The best sets of bets by EV with 95% intervals."}
         columns = {"lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
-                             "payoff_first", "fair_first", "fair_second", "fair_third"],
+                             "payoff_first", "fair_first"],
                    "bet_sets": ["rank", "lanes", "cards", "ev", "gap_to_best", "bonus_ev",
-                                "p_three_placed", "open_allowed"]}
+                                "open_allowed"]}
         return StudyResult(t, figures, notes, captions, key_findings=notes[:2], columns=columns)
 
 
@@ -229,7 +229,7 @@ class RaceFairness(_RaceStudy):
                    "cards": ["card", "p_win", "effect_win", "flag_win", "p_top3", "effect_top3",
                              "flag_top3", "p_final_win", "effect_final_win", "flag_final_win"],
                    "semifinal_lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
-                                       "payoff_first", "fair_first", "fair_second", "fair_third"]}
+                                       "payoff_first", "fair_first"]}
         key = [n for n in notes if " by wins " in n or n.startswith(("No card", "Largest"))]
         return StudyResult(t, figures, notes, captions, key_findings=key, columns=columns)
 
