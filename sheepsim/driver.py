@@ -35,8 +35,6 @@ from sheepsim.game import Counts, Job
 #: a typo guard far beyond any real run (days of the fastest simulation), and every
 #: count stays well inside int64.
 MAX_GAMES = 10**12
-#: ``--threads`` ceiling: a typo guard (a pool this large only adds overhead)
-MAX_THREADS = 256
 #: what a chunk of the thread backend aims to take (seconds): the bar moves, Ctrl-C acts
 CHUNK_SECONDS = 1.0
 
@@ -272,10 +270,13 @@ class ThreadBackend:
 
     def __init__(self, threads: int | None = None):
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                    or not 1 <= threads <= MAX_THREADS):
-            raise SheepsimError(f"threads must be a whole number from 1 to {MAX_THREADS}, "
-                                f"got {threads!r}")
-        self.threads = threads or os.cpu_count() or 1
+                                    or threads < 1):
+            raise SheepsimError(f"threads must be a whole number >= 1, got {threads!r}")
+        cores = os.cpu_count() or 1
+        if threads is not None and threads > 4 * cores:
+            raise SheepsimError(f"threads must be at most {4 * cores} on this machine "
+                                f"({cores} cores), got {threads}")
+        self.threads = threads or cores
 
     def session(self, job: Job):
         return _ThreadSession(job, self.threads)
