@@ -24,22 +24,42 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def positive_int(text: str) -> int:
-    """Parse ``1000000``, ``1_000_000``, ``1e6`` or ``1M`` as a whole number >= 1."""
+def _whole_number(text: str) -> int:
+    """``1000000``, ``1_000_000``, ``1e6`` or ``1M`` as an exact int (Decimal: ``1e400``
+    is a large number, not a float overflow)."""
+    from decimal import Decimal, InvalidOperation
+
     raw = text.strip().replace("_", "").replace(",", "")
     scale = 1
     if raw[-1:].lower() in ("k", "m"):
         scale = 1_000 if raw[-1].lower() == "k" else 1_000_000
         raw = raw[:-1]
     try:
-        value = float(raw) * scale if ("e" in raw.lower() or "." in raw) else int(raw) * scale
-    except ValueError:
+        value = Decimal(raw) * scale
+    except InvalidOperation:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value != int(value):
+    if not value.is_finite() or value != value.to_integral_value() or value.adjusted() > 4000:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-    value = int(value)
+    return int(value)
+
+
+def positive_int(text: str) -> int:
+    """Parse ``1000000``, ``1_000_000``, ``1e6`` or ``1M`` as a whole number >= 1."""
+    value = _whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
+    return value
+
+
+def game_count(text: str) -> int:
+    """``--games``/``--max-games``: a whole number under the one game-count rule
+    (:func:`sheepsim.driver.games_problem`, shared with report configs and the API)."""
+    from sheepsim.driver import games_problem
+
+    value = _whole_number(text)
+    problem = games_problem(value, "the number of games")
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 
@@ -68,7 +88,7 @@ def add_run_options(p: argparse.ArgumentParser, *, games: int, rules: bool = Tru
     if rules:
         p.add_argument("--rules", metavar="FILE",
                        help="rules TOML file (default: the shipped standard rules)")
-    p.add_argument("--games", type=positive_int, default=games, metavar="N",
+    p.add_argument("--games", type=game_count, default=games, metavar="N",
                    help=f"number of games/races to simulate (default {games:,})")
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
     add_backend_options(p)

@@ -1,13 +1,18 @@
 """The one driver: run a :class:`~sheepsim.game.Job` for a number of games or to a
 precision target, on a backend, with one progress bar and one checkpoint hook.
 
-The work plan depends only on the seed, the game count (or block size) and the chunk
-size: games ``[0, n)`` are cut into chunks ``[start, start + chunk)`` fixed in advance,
-each chunk is a pure task, and the driver adds the integer counts of the chunks in game
-order (a chunk that completes early waits in ``pending`` until the ones before it are
-in). So the totals, every checkpoint and the stopping point are the same on 1 or 2
-threads and on any number of Dask workers. A precision target is checked only after
-every ``job.block`` games.
+Games ``[0, n)`` are cut into chunks ``[start, start + size)``; each chunk is a pure
+task, and the driver adds the integer counts of the chunks in game order (a chunk that
+completes early waits until the ones before it are in). Integer sums do not depend on
+where the chunks are cut, so the totals, every checkpoint and the stopping point are the
+same on 1 or 2 threads, any chunk size and any number of Dask workers. A precision
+target is checked only after every ``job.block`` games (chunks never cross a block end).
+
+Chunk sizes: an explicit ``chunk_games`` is used exactly (a fixed plan, which the Dask
+backend needs). Otherwise the thread backend sizes chunks by time: the first chunk is
+one game, and each next one aims at :data:`CHUNK_SECONDS` from the measured speed (at
+most 8 times the largest chunk so far), so the bar moves and Ctrl-C acts within a couple
+of seconds for every game and policy, fast or slow.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,16 +31,30 @@ import pandas as pd
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 
-#: ``--games``/``max_games`` ceiling: far beyond any run, and every count fits in int64.
+#: The one ceiling on every game count (``--games``, ``--max-games``, report configs):
+#: a typo guard far beyond any real run (days of the fastest simulation), and every
+#: count stays well inside int64.
 MAX_GAMES = 10**12
+#: what a chunk of the thread backend aims to take (seconds): the bar moves, Ctrl-C acts
+CHUNK_SECONDS = 1.0
+
+
+def games_problem(n_games, what: str = "games") -> str | None:
+    """Why ``n_games`` is not a valid game count, or None: the one rule every entry point
+    (CLI options, report configs, Python calls) applies, with one message."""
+    if isinstance(n_games, bool) or not isinstance(n_games, int | np.integer):
+        return f"{what} must be a whole number, got {n_games!r}"
+    if not 1 <= n_games <= MAX_GAMES:
+        got = f"{n_games:,}" if n_games < 10**15 else f"about 1e{len(str(int(n_games))) - 1}"
+        return f"{what} must be between 1 and {MAX_GAMES:,} (1e{len(str(MAX_GAMES)) - 1}), got {got}"
+    return None
 
 
 def check_games(n_games, what: str = "games") -> int:
     """A game count from the user: a whole number from 1 to :data:`MAX_GAMES`."""
-    if isinstance(n_games, bool) or not isinstance(n_games, int | np.integer):
-        raise SheepsimError(f"{what} must be a whole number, got {n_games!r}")
-    if not 1 <= n_games <= MAX_GAMES:
-        raise SheepsimError(f"{what} must be between 1 and {MAX_GAMES:.0e}, got {n_games}")
+    problem = games_problem(n_games, what)
+    if problem:
+        raise SheepsimError(problem)
     return int(n_games)
 
 
@@ -117,7 +137,8 @@ def run(job: Job, *, seed: int = 0, games: int | None = None, precision: float |
     ``backend``: a :class:`ThreadBackend` (default, ``threads`` threads) or a
     :class:`sheepsim.dask_backend.DaskBackend`. ``state``: continue a checkpointed run;
     ``on_chunk(state)`` is called after every merged chunk (checkpoints). Results never
-    depend on ``chunk_games``, ``threads`` or the backend.
+    depend on ``chunk_games``, ``threads`` or the backend. ``chunk_games=None``: sized
+    by time on the thread backend, ``job.chunk_games`` on others.
     """
     seed = check_seed(seed)
     if (games is None) == (precision is None):
@@ -133,13 +154,16 @@ def run(job: Job, *, seed: int = 0, games: int | None = None, precision: float |
     if chunk < 1:
         raise SheepsimError(f"chunk size must be at least 1, got {chunk}")
     backend = backend or ThreadBackend(threads)
+    timed = chunk_games is None and getattr(backend, "timed_chunks", False)
+    speed = _Speed()
     state = state or State()
-    with backend.session(job) as session, progress_bar(limit, desc, progress) as bar:
+    with _session(backend, job, progress) as session, progress_bar(limit, desc, progress) as bar:
         bar.update(state.done)
         while not state.finished:
             stop = _segment_end(state.done, limit, job.block, precision)
+            plan = _TimedChunks(state.done, stop, speed) if timed else _chunks(state.done, stop, chunk)
             t0 = time.perf_counter()
-            for start, n, counts in session.ordered(seed, _chunks(state.done, stop, chunk)):
+            for start, n, counts in session.ordered(seed, plan):
                 state.counts = merge(state.counts, counts)
                 state.done = start + n
                 state.seconds += time.perf_counter() - t0
@@ -161,6 +185,50 @@ def _segment_end(done: int, limit: int, block: int, precision) -> int:
 
 def _chunks(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     return [(s, min(size, stop - s)) for s in range(start, stop, size)]
+
+
+class _Speed:
+    """Measured chunk times of a run (wall seconds per game while chunks run)."""
+
+    def __init__(self):
+        self.games = 0
+        self.seconds = 0.0
+        self.largest = 0
+
+    def record(self, n: int, seconds: float) -> None:
+        self.games += n
+        self.seconds += seconds
+        self.largest = max(self.largest, n)
+
+    def next_size(self) -> int:
+        """Games for a chunk of about :data:`CHUNK_SECONDS`: one game until a chunk
+        has been timed, then the measured speed, growing at most 8-fold per step."""
+        if self.games == 0:
+            return 1
+        per_game = self.seconds / self.games
+        want = CHUNK_SECONDS / per_game if per_game > 0 else math.inf
+        return int(max(1, min(want, 8 * self.largest)))
+
+
+class _TimedChunks:
+    """The chunks of ``[start, stop)``, each sized when the backend asks for it (so it
+    uses the latest timings); ``record(n, seconds)`` is the backend's report."""
+
+    def __init__(self, start: int, stop: int, speed: _Speed):
+        self.next, self.stop, self.speed = start, stop, speed
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> tuple[int, int]:
+        if self.next >= self.stop:
+            raise StopIteration
+        n = min(self.speed.next_size(), self.stop - self.next)
+        self.next += n
+        return self.next - n, n
+
+    def record(self, n: int, seconds: float) -> None:
+        self.speed.record(n, seconds)
 
 
 def _stop_here(job: Job, state: State, limit: int, precision) -> bool:
@@ -195,7 +263,10 @@ def _result(job: Job, seed: int, state: State, precision, limit: int, chunk: int
 # ----------------------------------------------------------------------- backends
 class ThreadBackend:
     """Chunks on a pool of ``threads`` threads in this process (the kernels release the
-    GIL). ``threads=None``: one per core."""
+    GIL). ``threads=None``: one per core. Chunks may be sized by time (see the module
+    docstring): their results never depend on it."""
+
+    timed_chunks = True
 
     def __init__(self, threads: int | None = None):
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
@@ -220,7 +291,12 @@ class _ThreadSession:
     def __enter__(self):
         from concurrent.futures import ThreadPoolExecutor
 
-        self.job.prepare()
+        try:
+            self.job.prepare()
+        except SheepsimError:
+            raise
+        except Exception as exc:  # e.g. a user policy failing in the warm-up game
+            raise chunk_error(exc, None, 0, 1) from exc
         self.pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         return self
 
@@ -229,33 +305,128 @@ class _ThreadSession:
             self.pool.shutdown(wait=True, cancel_futures=True)
         return False
 
-    def ordered(self, seed: int, chunks: list[tuple[int, int]]) -> Iterator[tuple[int, int, Counts]]:
-        """``(start, n, counts)`` per chunk in game order, at most ``2 * threads`` in flight."""
+    def ordered(self, seed: int, chunks) -> Iterator[tuple[int, int, Counts]]:
+        """``(start, n, counts)`` per chunk in game order, at most ``2 * threads`` in
+        flight. ``chunks``: ``(start, n)`` pairs, taken one at a time as slots free up;
+        if it has ``record(n, seconds)``, every chunk's time is reported to it."""
+        record = getattr(chunks, "record", None)
+        it = iter(chunks)
         if self.pool is None:
-            for start, n in chunks:
-                yield start, n, self.job.chunk(seed, start, n)
+            for start, n in it:
+                counts, seconds = self._chunk(seed, start, n)
+                if record:
+                    record(n, seconds)
+                yield start, n, counts
             return
         from collections import deque
 
         queue: deque = deque()
-        it = iter(chunks)
         for start, n in it:
-            queue.append((start, n, self.pool.submit(self.job.chunk, seed, start, n)))
+            queue.append((start, n, self.pool.submit(self._chunk, seed, start, n)))
             if len(queue) >= 2 * self.threads:
                 break
         while queue:
             start, n, fut = queue.popleft()
-            counts = fut.result()
+            counts, seconds = fut.result()
+            if record:
+                record(n, seconds)
             nxt = next(it, None)
             if nxt is not None:
-                queue.append((*nxt, self.pool.submit(self.job.chunk, seed, *nxt)))
+                queue.append((*nxt, self.pool.submit(self._chunk, seed, *nxt)))
             yield start, n, counts
+
+    def _chunk(self, seed: int, start: int, n: int) -> tuple[Counts, float]:
+        t0 = time.perf_counter()
+        try:
+            counts = self.job.chunk(seed, start, n)
+        except Exception as exc:  # a kernel or user policy failing: one line, the chunk named
+            raise chunk_error(exc, seed, start, n) from exc
+        return counts, time.perf_counter() - t0
+
+
+def chunk_error(exc: BaseException, seed: int | None, start: int, n: int) -> SheepsimError:
+    """One :class:`SheepsimError` line for a chunk that raised: the cause (numba's
+    ``SystemError: ... returned a result with an exception set`` is replaced by the
+    exception the kernel raised) and the games it was running, to reproduce it
+    (``seed=None``: the warm-up game :meth:`Job.prepare` plays)."""
+    cause = exc
+    while isinstance(cause, SystemError) and (cause.__cause__ or cause.__context__) is not None:
+        cause = cause.__cause__ or cause.__context__
+    text = str(cause).strip().splitlines()
+    what = text[0] if text else type(cause).__name__
+    if not isinstance(cause, SheepsimError | ValueError):  # kernels raise ValueError(reason)
+        what = f"{type(cause).__name__}: {what}" if text else what
+    if seed is None:
+        return SheepsimError(f"{what} (in the warm-up game that compiles the kernels)")
+    last = start + n - 1
+    games = f"game {start:,}" if n == 1 else f"games {start:,}-{last:,}"
+    return SheepsimError(f"{what} (in {games} of seed {seed})")
 
 
 def progress_bar(total: int, desc: str, enabled: bool | None):
     """A tqdm bar on stderr, shown only when wanted and stderr is a terminal."""
     from tqdm import tqdm
 
-    show = (enabled is not False) and sys.stderr.isatty() and not os.environ.get("CI")
-    return tqdm(total=total, desc=desc, unit="game", unit_scale=True, disable=not show,
+    return tqdm(total=total, desc=desc, unit="game", unit_scale=True, disable=not _show(enabled),
                 file=sys.stderr, leave=False)
+
+
+def _show(enabled: bool | None) -> bool:
+    return (enabled is not False) and sys.stderr.isatty() and not os.environ.get("CI")
+
+
+@contextmanager
+def _session(backend, job: Job, progress: bool | None):
+    """The backend's session for ``job``; entering it prepares the job (compiles or loads
+    the kernels), and when that takes a while the terminal says so."""
+    with compile_notice(_show(progress)):
+        session = backend.session(job)
+        entered = session.__enter__()
+    try:
+        yield entered
+    except BaseException:
+        if not session.__exit__(*sys.exc_info()):
+            raise
+    else:
+        session.__exit__(None, None, None)
+
+
+#: seconds of silence before the compile notice appears (a warm cache loads faster)
+NOTICE_AFTER = 1.5
+
+
+@contextmanager
+def compile_notice(enabled: bool, after: float = NOTICE_AFTER, stream=None):
+    """While the body runs for more than ``after`` seconds, show ``compiling kernels
+    (first run only)... 12 s`` on ``stream`` (stderr), updated every second; then the
+    total time. Only on a terminal (``enabled``): never in pipes, files or CI logs."""
+    if not enabled:
+        yield
+        return
+    import threading
+
+    stream = stream or sys.stderr
+    done = threading.Event()
+    t0 = time.perf_counter()
+    shown = []
+
+    def tick():
+        if done.wait(after):
+            return
+        while not done.wait(0 if not shown else 1.0):
+            stream.write(f"\rsheepsim: compiling kernels (first run only)... "
+                         f"{time.perf_counter() - t0:.0f} s")
+            stream.flush()
+            shown.append(True)
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        if shown:
+            stream.write(f"\rsheepsim: compiling kernels (first run only)... done in "
+                         f"{time.perf_counter() - t0:.0f} s\n")
+            stream.flush()

@@ -74,6 +74,17 @@ def _axes(ax, meta, size=(7, 4.5)):
     return fig, ax, True
 
 
+def legend_outside(ax, handles=None, labels=None, *, twin: bool = False, **kw) -> None:
+    """A legend to the right of the axes, never on the data (constrained layout makes
+    room for it). ``twin``: the axes has a second y axis on the right, whose label the
+    legend must clear."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    kw.setdefault("fontsize", 7)
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.16 if twin else 1.01, 1.0),
+              borderaxespad=0.0, frameon=False, **kw)
+
+
 def save_figure(fig, path) -> None:
     """Write ``fig`` to ``path`` as PNG or SVG (by extension), atomically, and close it."""
     fmt = check_plot_path(path)
@@ -148,8 +159,7 @@ def lane_ev_chart(lanes: pd.DataFrame, *, ax=None, meta=None):
     pay.set_ylim(bottom=0)
     handles = ax.get_legend_handles_labels()
     handles2 = pay.get_legend_handles_labels()
-    ax.legend(handles[0] + handles2[0], handles[1] + handles2[1], fontsize=6, loc="upper left",
-              framealpha=0.9)
+    legend_outside(ax, handles[0] + handles2[0], handles[1] + handles2[1], twin=True)
     return fig
 
 
@@ -185,7 +195,7 @@ def fair_payoff_chart(fair: pd.DataFrame, *, ax=None, meta=None):
     ax.set_ylabel("payoff (points, log scale)")
     ax.set_xticks(sorted(fair["lane"].unique()))
     ax.set_title("Fair vs printed payoffs")
-    ax.legend(fontsize=7, ncol=2)
+    legend_outside(ax)
     return fig
 
 
@@ -206,10 +216,28 @@ def card_strength_chart(cards: pd.DataFrame, *, ax=None, meta=None):
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
     ax.set_xlabel("probability per race the card runs in (dotted: equal cards)")
-    ax.set_ylabel("card (win, top-3 flags: ▲ over, ▼ under; Holm)")
+    ax.set_ylabel("card (win, top-3 flags: ▲ over, ▼ under; Holm + effect size)")
     ax.set_title("Card strength over random deals")
-    ax.legend(fontsize=8)
+    legend_outside(ax, fontsize=8)
     return fig
+
+
+def _seat_policies(table: pd.DataFrame) -> list[str] | None:
+    """The policy each row's seat plays (``policy``, or ``bet_policy``/``pace_policy``
+    joined as ``ev,greedy``), or None if the table does not say."""
+    if "policy" in table:
+        return [str(p) for p in table["policy"]]
+    if "bet_policy" in table and "pace_policy" in table:
+        return [f"{b},{p}" for b, p in zip(table["bet_policy"], table["pace_policy"], strict=True)]
+    return None
+
+
+def _seat_labels(table: pd.DataFrame, x: str) -> list[str]:
+    pols = _seat_policies(table)
+    names = [str(v) for v in table[x]]
+    if pols is None:
+        return names
+    return [f"{n}\n{p}" for n, p in zip(names, pols, strict=True)]
 
 
 def win_rate_chart(table: pd.DataFrame, *, x: str = "seat", value: str = "win_rate", ax=None, meta=None,
@@ -224,11 +252,11 @@ def win_rate_chart(table: pd.DataFrame, *, x: str = "seat", value: str = "win_ra
     ax.bar(xs, v, color="tab:cyan", alpha=0.7)
     ax.errorbar(xs, v, yerr=err, fmt="none", ecolor="black", capsize=4)
     ax.axhline(1 / len(table), color="black", ls=":", lw=1, label=f"fair share 1/{len(table)}")
-    ax.set_xticks(xs)
-    ax.set_xlabel(x.replace("_", " "))
+    ax.set_xticks(xs, _seat_labels(table, x))
+    ax.set_xlabel(x.replace("_", " ") + (" (policy)" if _seat_policies(table) else ""))
     ax.set_ylabel("win rate (share of games)")
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    legend_outside(ax, fontsize=8)
     return fig
 
 
@@ -244,7 +272,7 @@ def convergence_chart(trace: pd.DataFrame, *, ax=None, meta=None):
     ax.set_xlabel("games simulated (count)")
     ax.set_ylabel("estimate with 95% interval (probability)")
     ax.set_title("Convergence")
-    ax.legend(fontsize=7, ncol=2)
+    legend_outside(ax)
     return fig
 
 
@@ -264,11 +292,12 @@ def points_by_field_chart(fields: pd.DataFrame, *, ax=None, meta=None):
         v = fields[col].to_numpy(float)
         ax.bar(x, v, bottom=bottom, label=col.replace("_", " "))
         bottom += v
-    ax.set_xticks(x, [f"{s} {c}" for s, c in zip(fields["seat"], fields["colour"], strict=True)])
-    ax.set_xlabel("seat (colour)")
+    ax.set_xticks(x, _seat_labels(fields.assign(seat=[f"{s} {c}" for s, c in zip(
+        fields["seat"], fields["colour"], strict=True)]), "seat"))
+    ax.set_xlabel("seat (colour, policy)" if _seat_policies(fields) else "seat (colour)")
     ax.set_ylabel("mean points per game (points)")
     ax.set_title("Shear Panic: points by field")
-    ax.legend(fontsize=7)
+    legend_outside(ax)
     return fig
 
 
@@ -296,5 +325,5 @@ def tile_usage_chart(tiles: pd.DataFrame, *, ax=None, meta=None):
     where.set_ylabel("mean time-track position (space)")
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = where.get_legend_handles_labels()
-    ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="upper right")
+    legend_outside(ax, h1 + h2, l1 + l2, twin=True)
     return fig

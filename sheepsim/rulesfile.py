@@ -85,12 +85,14 @@ class Reader:
         return [Reader(self.source, v, f"{self.key(name)}[{i}]") for i, v in enumerate(value)]
 
     def int_(self, name: str, *, min_value: int | None = None, required: bool = True,
-             default: int | None = None) -> int:
+             default: int | None = None, max_value: int | None = None) -> int:
         value = self._get(name, default, required)
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(name, f"must be a whole number, got {value!r}")
         if min_value is not None and value < min_value:
             self.fail(name, f"must be at least {min_value}, got {value}")
+        if max_value is not None and value > max_value:
+            self.fail(name, f"must be at most {max_value}, got {value}")
         return value
 
     def str_(self, name: str, *, required: bool = True, default: str | None = None,
@@ -109,7 +111,8 @@ class Reader:
         return value
 
     def int_list(self, name: str, *, length: int | None = None, min_value: int | None = None,
-                 nonempty: bool = True, required: bool = True, default=None) -> list[int]:
+                 nonempty: bool = True, required: bool = True, default=None,
+                 max_value: int | None = None) -> list[int]:
         value = self._get(name, default, required)
         if not isinstance(value, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in value
@@ -121,10 +124,12 @@ class Reader:
             self.fail(name, f"must have {length} entries, got {len(value)}")
         if min_value is not None and any(v < min_value for v in value):
             self.fail(name, f"entries must be at least {min_value}, got {value!r}")
+        if max_value is not None and any(v > max_value for v in value):
+            self.fail(name, f"entries must be at most {max_value}, got {value!r}")
         return value
 
     def int_matrix(self, name: str, *, row_length: int | None = None, min_value: int | None = None,
-                   rows: int | None = None) -> list[list[int]]:
+                   rows: int | None = None, max_value: int | None = None) -> list[list[int]]:
         value = self._get(name, None, True)
         if not isinstance(value, list) or not value:
             self.fail(name, f"must be a non-empty list of lists, got {value!r}")
@@ -133,7 +138,8 @@ class Reader:
         out = []
         for i, row in enumerate(value):
             sub = Reader(self.source, {str(i): row}, self.key(name))
-            out.append(sub.int_list(str(i), length=row_length, min_value=min_value))
+            out.append(sub.int_list(str(i), length=row_length, min_value=min_value,
+                                    max_value=max_value))
         return out
 
     def raw(self, name: str, required: bool = True, default=None):

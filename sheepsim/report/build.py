@@ -29,6 +29,7 @@ from sheepsim.report.outdir import (
     clear_previous,
     environment,
     file_entries,
+    make_writable_folder,
     manifest_text,
     read_manifest,
 )
@@ -69,7 +70,7 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
             backend.start()  # an unreachable scheduler fails before anything is written
         if mode == RESTART:
             clear_previous(out)
-        out.mkdir(parents=True, exist_ok=True)
+        make_writable_folder(out)  # before any simulation: a folder we cannot write fails now
         return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log,
                     backend=backend)
     finally:
@@ -84,11 +85,11 @@ def _manifest(cfg: ReportConfig, env: dict, entries: list[dict], complete: bool,
         "title": cfg.title,
         "config": {"source": cfg.source, "sha256": cfg.sha256, "hash": cfg.hash, "text": cfg.text},
         "complete": complete,
-        "rules": sorted({(s.rules_label(), s.rules.sha256) for s in cfg.studies}),
+        "rules": sorted({(s.game, s.rules_label(), s.rules.sha256) for s in cfg.studies}),
         "studies": entries,
         "files": files,
     })
-    doc["rules"] = [{"file": f, "sha256": h} for f, h in doc["rules"]]
+    doc["rules"] = [{"game": g, "file": f, "sha256": h} for g, f, h in doc["rules"]]
     return doc
 
 

@@ -42,13 +42,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from sheepsim.driver import games_problem
 from sheepsim.errors import RulesError
 from sheepsim.report.reader import ConfigError, StudyReader
 from sheepsim.report.registry import STUDY_TYPES, Sampling, Study
 
 DEFAULT_CONFIG = "default.toml"
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-MAX_GAMES = 10**10  # a typo guard: ~days of simulation for the slowest study
 
 
 @dataclass
@@ -183,15 +183,15 @@ def _sampling(r: StudyReader, cls: type[Study]) -> Sampling:
             if key in r.table:
                 r.fail(key, "only used with precision")
         games = r.int_("games", min_value=1)
-        if games > MAX_GAMES:
-            r.fail("games", f"at most {MAX_GAMES:,}, got {games:,}")
+        if games_problem(games, "games"):  # the one game-count rule (CLI, API, configs)
+            r.fail("games", games_problem(games, "games"))
         return Sampling(games=games)
     precision = r.float_("precision")
     if precision >= 0.5:
         r.fail("precision", f"a 95% half-width for probabilities must be below 0.5, got {precision}")
     max_games = r.int_("max_games", min_value=1)
-    if max_games > MAX_GAMES:
-        r.fail("max_games", f"at most {MAX_GAMES:,}, got {max_games:,}")
+    if games_problem(max_games, "max_games"):
+        r.fail("max_games", games_problem(max_games, "max_games"))
     block = r.int_("block", min_value=1, required=False, default=cls.default_block)
     return Sampling(precision=precision, max_games=max_games, block=block)
 

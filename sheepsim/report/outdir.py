@@ -20,6 +20,7 @@ import platform
 import shutil
 from pathlib import Path
 
+from sheepsim.errors import SheepsimError
 from sheepsim.output import base_meta, sha256_bytes, to_json
 from sheepsim.report.execute import CHECKPOINT_DIR
 from sheepsim.report.reader import ConfigError
@@ -63,6 +64,21 @@ def check_out(out: Path, config_source: str, config_hash: str, resume: bool) -> 
     if not resume:
         return RESTART
     return COMPLETE if manifest.get("complete") else RESUME
+
+
+def make_writable_folder(out: Path) -> None:
+    """Create ``out`` (and its parents) and prove a file can be written in it; one
+    :class:`SheepsimError` line otherwise (a read-only disk, no permission, a path
+    under a file), so the report fails before it simulates anything."""
+    import tempfile
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise SheepsimError(f"--out {out}: cannot write the report there "
+                            f"({exc.strerror or exc})") from None
 
 
 def clear_previous(out: Path) -> None:

@@ -63,6 +63,11 @@ class StudyResult:
     figures: dict = field(default_factory=dict)  # name -> matplotlib Figure
     notes: list[str] = field(default_factory=list)
     captions: dict[str, str] = field(default_factory=dict)  # table/figure name -> caption
+    #: the notes that go into the report's "Key findings" (None: the first two notes)
+    key_findings: list[str] | None = None
+    #: per table, the columns a reader needs (the page shows these; the CSV has all);
+    #: a column ``x`` brings its interval ``x_lo``/``x_hi`` along
+    columns: dict[str, list[str]] = field(default_factory=dict)
 
 
 class Study(ABC):
@@ -107,8 +112,12 @@ class Study(ABC):
         return self._job
 
     def rules_label(self) -> str:
-        """How the report names the rules file (the games' rules objects differ)."""
-        return self.rules.source
+        """How the report names the rules file: its path, or for the shipped rules the
+        game they belong to (every game's shipped file is called ``standard.toml``)."""
+        source = self.rules.source
+        if source.startswith("<standard>/"):
+            return f"{source.removeprefix('<standard>/')} (shipped {self.game} rules)"
+        return source
 
     def identity(self) -> dict:
         """Everything that determines this study's numbers (hashed for resume checks)."""

@@ -91,7 +91,7 @@ def race_tables(rules):
             lambda **kw: plots.card_strength_chart(an.card_strength_table(card_place, 10_000, rules), **kw),
             "Card strength over random deals",
             "probability per race the card runs in (dotted: equal cards)",
-            "card (win, top-3 flags: ▲ over, ▼ under; Holm)",
+            "card (win, top-3 flags: ▲ over, ▼ under; Holm + effect size)",
         ),
         "seats": (
             lambda **kw: plots.win_rate_chart(seats, **kw),
@@ -108,7 +108,7 @@ def race_tables(rules):
         "fields": (
             lambda **kw: plots.points_by_field_chart(fields, **kw),
             "Shear Panic: points by field",
-            "seat (colour)",
+            "seat (colour, policy)",
             "mean points per game (points)",
         ),
         "tiles": (

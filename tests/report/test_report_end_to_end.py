@@ -122,7 +122,10 @@ def test_head_to_head_csv_is_the_compare_driver(report):
 def test_panic_csvs_are_play_games(report):
     out, _ = report
     res = panic_play_games(None, 3, ["random"], 300, 9, progress=False)
-    _all_csvs_equal(out, "panic", res.tables)
+    tables = dict(res.tables)
+    # the report's tile table shows the means its caption promises, not the sums behind them
+    tables["tiles"] = tables["tiles"].drop(columns=["counter_sum", "gain_sum"])
+    _all_csvs_equal(out, "panic", tables)
 
 
 def test_panic_head_to_head_matches_separate_runs(report):
@@ -183,3 +186,33 @@ def test_markdown_links_files_of_the_report(report):
     md = (out / "report.md").read_text()
     for rel in (f["path"] for f in m["files"] if f["path"].endswith(".csv")):
         assert f"]({rel})" in md
+
+
+def test_the_page_opens_with_key_findings_linking_their_studies(report):
+    out, m = report
+    text = (out / "index.html").read_text(encoding="utf-8")
+    first_study = text.index(f'id="{m["studies"][0]["name"]}"')
+    assert text.index('id="key-findings"') < first_study
+    findings = text[text.index('id="key-findings"'):text.index("</section>")]
+    for s in m["studies"]:  # every study has at least one finding, linked to it
+        assert f'href="#{s["name"]}"' in findings
+    assert "with the bonus" in findings  # the semifinal study's best set counts the bonus
+
+
+def test_manifest_names_rules_files_by_game(report):
+    _, m = report
+    games = {r["game"] for r in m["rules"]}
+    assert games == {"sheep-race", "shear-panic"}
+    labels = [r["file"] for r in m["rules"]]
+    assert len(set(labels)) == len(labels)  # no two games' files share a name
+    assert all(f"shipped {r['game']} rules" in r["file"] for r in m["rules"])
+
+
+def test_wide_tables_show_the_columns_a_reader_needs(report):
+    out, _ = report
+    md = (out / "report.md").read_text()
+    lanes = md[md.index("### lanes"):]
+    header = lanes[lanes.index("| lane"):].splitlines()[0]
+    assert "p_first (95% CI)" in header and "ev (95% CI)" in header and "fair_first" in header
+    assert "ev_se" not in header and "p_first_lo" not in header
+    assert "the CSV has them all" in lanes.split("###")[1]

@@ -1,7 +1,23 @@
 """Shear Panic (Fragor Games, 2005): flock engine, whole games in numba, policies, CLI.
 
 Importing this package compiles nothing; the names below load their module on first
-use. Rules data (menu, tracks, starting flock, dice) live in ``standard.toml``.
+use (``help()`` on this package loads them all). Rules data (menu, tracks, starting
+flock, dice) live in ``standard.toml``.
+
+Rules
+    ``load_rules(path=None) -> PanicRules`` (``PanicRules``: menu, tracks, flock, dice).
+Simulating
+    ``play_games(rules, players, policies, games, seed)`` -> a result whose ``.tables``
+    are by_seat, by_policy, points_by_field, sheep_shorn, turns, game_end, tiles, ...;
+    ``trace_game(rules, players, policies, seed)`` one game turn by turn (``.lines``);
+    ``balance_tables(rules, policies, games, seed, players=(3, 4))`` both player counts
+    plus ``tile_usage``; ``compare(rules, players, a, b, ...)`` two policies for one
+    seat on the same dice.
+Tables and charts
+    ``tile_usage_table(tiles, games)``; :mod:`sheepsim.plots`: ``win_rate_chart``,
+    ``points_by_field_chart``, ``tile_usage_chart`` (each on a given ``ax``).
+The flock model (pure Python, for experiments)
+    ``Flock``, ``ram_scores``, ``shear``, ``together_scores``, ``black_scores``.
 """
 
 from sheepsim.jit import lazy_exports
@@ -16,9 +32,16 @@ _LAZY = {
     "PanicRules": "sheepsim.games.panic.rules",
     "play_games": "sheepsim.games.panic.simulate",
     "trace_game": "sheepsim.games.panic.simulate",
+    "balance_tables": "sheepsim.games.panic.analysis_tables",
+    "compare": "sheepsim.games.panic.analysis_tables",
+    "tile_usage_table": "sheepsim.games.panic.analysis_tables",
 }
 
 __all__ = sorted(_LAZY)
 
 
 __getattr__ = lazy_exports(__name__, _LAZY)
+
+
+def __dir__():  # so help() and tab completion list the lazy names
+    return sorted(set(globals()) | set(_LAZY))

@@ -180,6 +180,8 @@ def cmd_trace(args) -> int:
     from sheepsim.games.panic.simulate import trace_game
     from sheepsim.output import base_meta, emit, to_json
 
+    if args.format == "csv":  # before any simulating
+        raise SheepsimError("trace prints text or json; use --format table or json")
     rules = load_rules(args.rules)
     tr = trace_game(rules, players=args.players, policies=args.policy, seed=args.seed,
                     game=args.game, playouts=args.playouts)
@@ -189,8 +191,6 @@ def cmd_trace(args) -> int:
     if args.format == "json":
         text = to_json({"meta": meta, "lines": tr.lines, "winner_seat": tr.winner + 1,
                         "scores": tr.scores})
-    elif args.format == "csv":
-        raise SheepsimError("trace prints text or json; use --format table or json")
     else:
         text = "\n".join(tr.lines) + "\n"
     emit(text, args.out, meta)

@@ -93,8 +93,12 @@ from sheepsim.games.panic.layout import (
 from sheepsim.games.panic.regroup import regroup
 from sheepsim.games.panic.track import advance_and_score
 from sheepsim.jit import njit
+from sheepsim.plugins import check_arguments
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
+#: The arguments a user policy is called with (see "Writing a user policy" above): a
+#: plug-in is checked against these before anything compiles.
+USER_POLICY_ARGS = ("kind", "st", "R", "seat", "opts", "n", "streams")
 DEFAULT_PLAYOUTS = 4
 
 
@@ -168,6 +172,7 @@ def policy_spec(name):
     """``(id or None, user function or None)`` for a policy name, a
     ``package.module:function`` spec or an ``@numba.njit`` function itself."""
     if hasattr(name, "py_func"):
+        check_arguments(name, USER_POLICY_ARGS, "policy", getattr(name, "__name__", "?"))
         return None, name
     name = str(name).strip()
     if name in POLICY_IDS:
@@ -178,6 +183,7 @@ def policy_spec(name):
         fn = load_object(name)
         if not hasattr(fn, "py_func"):
             raise SheepsimError(f"policy {name!r} must be a @numba.njit function")
+        check_arguments(fn, USER_POLICY_ARGS, "policy", name)
         return None, fn
     raise SheepsimError(
         f"unknown policy {name!r}; choose one of {', '.join(BUILTIN_POLICIES)} "

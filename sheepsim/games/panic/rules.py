@@ -213,8 +213,12 @@ def _names(reader: Reader, key: str, codes: dict[str, int], what: str) -> list[i
     return out
 
 
+#: typo guard on points per sheep (the standard rules score 1-4)
+MAX_POINTS = 1_000
+
+
 def _points(reader: Reader, key: str) -> tuple[int, ...]:
-    pts = reader.int_list(key, min_value=0)
+    pts = reader.int_list(key, min_value=0, max_value=MAX_POINTS)
     if len(pts) > L.MAX_ROW_POINTS:
         reader.fail(key, f"at most {L.MAX_ROW_POINTS} rows, got {len(pts)}")
     return tuple(pts)
@@ -335,7 +339,7 @@ def load_rules(path=None) -> PanicRules:
         action = tr.str_("action")
         if action not in ACTION_CODES:
             tr.fail("action", f"unknown action {action!r}; known: {', '.join(ACTION_CODES)}")
-        time = tr.int_("time", min_value=1)
+        time = tr.int_("time", min_value=1, max_value=L.MAX_TRACK)
         restr = tr.str_("restriction")
         if restr not in RESTRICTION_CODES:
             tr.fail("restriction", f"unknown restriction {restr!r}; known: "

@@ -86,6 +86,7 @@ class PanicBalance(_PanicStudy):
         notes.append(f"The menus ran out before the final pen in "
                      f"{ends.loc['menus_ran_out', 'share']:.1%} of games; mean game length "
                      f"{t['turns']['mean_turns'].iloc[0]:.1f} turns.")
+        notes.append(_tile_note(t["tiles"], games))
         captions = {
             "by_seat": "Win rate (lo/hi: 95% Wilson interval) and mean points (95% normal "
                        "interval) by seat.",
@@ -111,7 +112,24 @@ class PanicBalance(_PanicStudy):
         captions.update({"seat_win_rate": "Win rate by seat with 95% intervals.",
                          "field_points": "Mean points per game by field, stacked per seat.",
                          "tile_usage": "How often each menu tile is chosen and where on the track."})
-        return StudyResult(dict(t), figures, notes, captions)
+        tables = dict(t)
+        # the caption promises means: the sums behind them stay in the Python API
+        tables["tiles"] = t["tiles"].drop(columns=["counter_sum", "gain_sum"], errors="ignore")
+        return StudyResult(tables, figures, notes, captions,
+                           key_findings=[notes[0], notes[-1]] if len(notes) > 1 else notes)
+
+
+def _tile_note(tiles, games: int) -> str:
+    """The menu tile players lean on most, and the one that gains most per use."""
+    from sheepsim.games.panic.analysis_tables import tile_usage_table
+
+    use = tile_usage_table(tiles, games)
+    most = use.loc[use["chosen_per_seat_game"].idxmax()]
+    best = use.loc[use["mean_gain"].idxmax()]
+    return (f"Most used menu tile: {int(most['tile'])} ({str(most['action']).replace('_', ' ')}, "
+            f"time {int(most['time'])}), chosen {most['chosen_per_seat_game']:.2f} times per seat "
+            f"per game; the biggest gain per use: tile {int(best['tile'])} "
+            f"({str(best['action']).replace('_', ' ')}), {best['mean_gain']:.2f} points.")
 
 
 @register_study

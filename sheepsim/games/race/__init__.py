@@ -1,7 +1,26 @@
 """The Sheep Race (Ghenos Games, 2013): rules, numba engine, policies, analysis, CLI.
 
 Importing this package compiles nothing; the names below load their module on first
-use. Rules data (board, cards, supply, dice, payoffs) live in ``standard.toml``.
+use (``help()`` on this package loads them all). Rules data (board, cards, supply,
+dice, payoffs) live in ``standard.toml``.
+
+Rules
+    ``load_rules(path=None) -> RaceRules``: a rules TOML file, or the shipped standard
+    (``RaceRules``: cards, board, dice, payoffs as arrays).
+Simulating
+    ``race_counts(rules, lanes, stage, policy, games, seed)`` single races -> counts;
+    ``play_games(rules, players, bet_policy, pace_policy, games, seed)`` whole games;
+    ``estimate_races`` / ``estimate_balance`` / ``estimate_games`` /
+    ``estimate_compare``: the same for a number of games *or* a ``precision`` target,
+    returning the driver's result (``.tables``, ``.trace``, ``.meta()``).
+Tables (pandas DataFrames; column names are public API)
+    ``odds_table(counts)`` P(1st/2nd/3rd) per lane; ``lane_ev_table(counts)`` EV of one
+    bet and fair payoffs; ``bet_sets_table(counts, taken)`` every set of bets ranked by
+    EV (``.iloc[0]`` is the best); ``open_bet_table(counts, taken)``;
+    ``fair_payoff_table``, ``card_strength_table``, ``game_tables(results)``.
+Charts (draw on a given matplotlib ``ax``, or make a figure)
+    :mod:`sheepsim.plots`: ``lane_ev_chart``, ``lane_place_heatmap``, ``bet_sets_chart``,
+    ``fair_payoff_chart``, ``card_strength_chart``, ``win_rate_chart``.
 """
 
 from sheepsim.jit import lazy_exports
@@ -11,10 +30,24 @@ _LAZY = {
     "RaceRules": "sheepsim.games.race.rules",
     "race_counts": "sheepsim.games.race.simulate",
     "play_games": "sheepsim.games.race.simulate",
+    "estimate_races": "sheepsim.games.race.estimate",
+    "estimate_balance": "sheepsim.games.race.estimate",
+    "estimate_games": "sheepsim.games.race.estimate",
+    "estimate_compare": "sheepsim.games.race.estimate",
     "odds_table": "sheepsim.games.race.analysis",
+    "lane_ev_table": "sheepsim.games.race.analysis",
+    "bet_sets_table": "sheepsim.games.race.analysis",
+    "open_bet_table": "sheepsim.games.race.analysis",
+    "fair_payoff_table": "sheepsim.games.race.analysis",
+    "card_strength_table": "sheepsim.games.race.analysis",
+    "game_tables": "sheepsim.games.race.analysis",
 }
 
 __all__ = sorted(_LAZY)
 
 
 __getattr__ = lazy_exports(__name__, _LAZY)
+
+
+def __dir__():  # so help() and tab completion list the lazy names
+    return sorted(set(globals()) | set(_LAZY))

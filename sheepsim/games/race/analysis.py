@@ -27,6 +27,7 @@ from sheepsim.games.race.simulate import (
     RaceCounts,
 )
 from sheepsim.stats import (
+    Z95,
     binomial_two_sided_p,
     chi_square_uniform_p,
     hist_mean_sd,
@@ -325,12 +326,16 @@ def open_bet_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ balance over random deals
-def fair_payoff_table(p_place: np.ndarray, payoff: np.ndarray, stage: str, by: str = "lane") -> pd.DataFrame:
+def fair_payoff_table(p_place: np.ndarray, payoff: np.ndarray, stage: str, by: str = "lane",
+                      games: int | None = None) -> pd.DataFrame:
     """Implied fair payoffs next to the printed table (Table 1 or Table 2), long format.
 
     ``p_place`` ``(6, k)`` P(lane finishes in place) over random deals, ``payoff``
     ``(k, 6)`` printed points. One row per (place, lane): ``stage``, ``place``, ``lane``,
     ``p`` (probability of that place), ``printed``, ``fair`` (see :func:`fair_payoffs`),
+    ``fair_lo``/``fair_hi`` (with ``games``, ``by="lane"``: the 95% interval from the
+    lane's single-bet EV interval over ``games`` races, the mean EV held fixed; a lane
+    whose EV interval reaches 0 has no upper bound),
     ``difference`` = printed - fair (positive: the table overpays that bet),
     ``ratio`` = printed / fair, ``lane_ev`` (the lane's EV with the printed table),
     ``mean_ev``.
@@ -339,12 +344,21 @@ def fair_payoff_table(p_place: np.ndarray, payoff: np.ndarray, stage: str, by: s
     payoff = np.asarray(payoff, dtype=np.float64)
     fair, mean_ev = fair_payoffs(p_place, payoff, by=by)
     lane_ev = (p_place.T * payoff).sum(axis=0)
+    fair_lo = fair_hi = np.full_like(fair, np.nan)
+    if games and by == "lane":
+        second = (p_place.T * payoff**2).sum(axis=0)  # E[points^2] of one bet per lane
+        half = Z95 * np.sqrt(np.maximum(second - lane_ev**2, 0.0) / games)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fair_lo = payoff * mean_ev / (lane_ev + half)[None, :]
+            fair_hi = np.where(lane_ev - half > 0, payoff * mean_ev / (lane_ev - half)[None, :],
+                               np.inf)
     rows = []
     for k in range(payoff.shape[0]):
         for lane in range(N_LANES):
             f = fair[k, lane]
             rows.append({"stage": stage, "place": PLACES[k], "lane": lane + 1,
                          "p": p_place[lane, k], "printed": payoff[k, lane], "fair": f,
+                         "fair_lo": fair_lo[k, lane], "fair_hi": fair_hi[k, lane],
                          "difference": payoff[k, lane] - f,
                          "ratio": payoff[k, lane] / f if f > 0 else np.nan,
                          "lane_ev": lane_ev[lane], "mean_ev": mean_ev})
@@ -363,8 +377,16 @@ def final_lane_table(lane_wins, games: int, rules: RaceRules) -> pd.DataFrame:
                          "games": games})
 
 
+#: A card is flagged over/under-powered only if it also differs from the fair share by
+#: at least this much (relative: 0.10 = wins 10% more or less often than an average
+#: card). With enough games every tiny difference is "significant"; a designer cares
+#: about differences big enough to change a game.
+MIN_CARD_EFFECT = 0.10
+
+
 def card_strength_table(card_place, games: int, rules: RaceRules, alpha: float = 0.05,
-                        final_wins=None, n_games: int | None = None) -> pd.DataFrame:
+                        final_wins=None, n_games: int | None = None,
+                        min_effect: float = MIN_CARD_EFFECT) -> pd.DataFrame:
     """Card strength over random deals, with over/under-powered cards flagged.
 
     ``card_place`` ``(n_cards, 6, 3)`` counts of card-in-lane placings over ``games``
@@ -374,14 +396,16 @@ def card_strength_table(card_place, games: int, rules: RaceRules, alpha: float =
     equally strong, q would be exactly 1/n_cards for winning and 3/n_cards for the top
     three (one winner, three placings per race). Each card is tested against that with
     an exact binomial test and flagged (``over``/``under``) where Holm's correction over
-    all cards rejects at family-wise ``alpha``.
+    all cards rejects at family-wise ``alpha`` *and* the effect, ``effect_<x>`` = observed
+    / fair share - 1, is at least ``min_effect`` in size (:data:`MIN_CARD_EFFECT`).
 
     ``final_wins`` ``(n_cards,)`` optional counts of final wins over ``n_games`` whole
     games (each game deals 12 cards), tested the same way.
 
     Columns: ``card``, ``p_win``/``_lo``/``_hi``, ``p_top3``/``_lo``/``_hi``,
-    ``pvalue_win``, ``flag_win``, ``pvalue_top3``, ``flag_top3`` (and ``p_final_win``,
-    ``pvalue_final_win``, ``flag_final_win`` with ``final_wins``), ``games``.
+    ``effect_win``, ``pvalue_win``, ``flag_win``, ``effect_top3``, ``pvalue_top3``,
+    ``flag_top3`` (and ``p_final_win``, ``effect_final_win``, ``pvalue_final_win``,
+    ``flag_final_win`` with ``final_wins``), ``games``.
     """
     card_place = np.asarray(card_place)
     n_cards = card_place.shape[0]
@@ -398,9 +422,11 @@ def card_strength_table(card_place, games: int, rules: RaceRules, alpha: float =
         df[f"p_{name}_lo"] = lo / runs_share
         df[f"p_{name}_hi"] = np.minimum(hi / runs_share, 1.0)
         pvals = binomial_two_sided_p(k, np.full(n_cards, n), q0)
-        reject = holm_reject(pvals, alpha)
+        effect = k / n / q0 - 1.0
+        reject = holm_reject(pvals, alpha) & (np.abs(effect) >= min_effect)
+        df[f"effect_{name}"] = effect
         df[f"pvalue_{name}"] = pvals
-        df[f"flag_{name}"] = np.where(reject, np.where(k / n > q0, "over", "under"), "")
+        df[f"flag_{name}"] = np.where(reject, np.where(effect > 0, "over", "under"), "")
     df["games"] = games
     return df
 
@@ -508,8 +534,10 @@ def balance_tables(semi: RaceCounts, lane_wins, final_card_wins, games: int) -> 
     rules = semi.rules
     p_semi = semi.place_counts / semi.games
     p_final = (np.asarray(lane_wins) / games)[:, None]
-    fair = pd.concat([fair_payoff_table(p_semi, stage_payoffs(rules, "semifinal"), "semifinal"),
-                      fair_payoff_table(p_final, stage_payoffs(rules, "final"), "final")],
+    fair = pd.concat([fair_payoff_table(p_semi, stage_payoffs(rules, "semifinal"), "semifinal",
+                                        games=semi.games),
+                      fair_payoff_table(p_final, stage_payoffs(rules, "final"), "final",
+                                        games=games)],
                      ignore_index=True)
     cards = card_strength_table(semi.card_place, semi.games, rules, final_wins=final_card_wins,
                                 n_games=games)

@@ -17,6 +17,7 @@ from sheepsim.cli import (
     add_run_options,
     backend_from_args,
     check_plot_option,
+    game_count,
     non_negative_int,
     positive_float,
     positive_int,
@@ -144,7 +145,7 @@ def _add_analysis_options(p, default_games: int) -> None:
                    help="instead of --games: simulate until every reported probability's 95%% "
                         "interval half-width is at most P (checked after fixed blocks, so the "
                         "same command gives the same answer)")
-    p.add_argument("--max-games", type=positive_int, metavar="N",
+    p.add_argument("--max-games", type=game_count, metavar="N",
                    help="with --precision: stop here at the latest (default 10,000,000 races "
                         "or 1,000,000 games)")
     p.add_argument("--plot", metavar="FILE", help="also draw the charts to FILE (.png or .svg)")
@@ -154,7 +155,7 @@ def _add_analysis_options(p, default_games: int) -> None:
 
 def _add_sim_options(p, default_games: int, tables: tuple[str, ...]) -> None:
     p.add_argument("--rules", metavar="FILE", help="rules TOML file (default: the shipped standard rules)")
-    p.add_argument("--games", type=positive_int, metavar="N",
+    p.add_argument("--games", type=game_count, metavar="N",
                    help=f"number of games/races to simulate (default {default_games:,})")
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
     add_backend_options(p)

@@ -75,6 +75,13 @@ from sheepsim.jit import njit
 
 PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan")
 BET_POLICIES = ("random", "favourite", "longshot", "ev")
+#: The arguments a user policy of each role is called with (as documented above): a
+#: plug-in is checked against these before anything compiles. Keep in step with the
+#: signatures in this docstring.
+USER_POLICY_ARGS = {
+    "pace": ("lane", "board", "race", "seen", "legal", "streams"),
+    "bet": ("kind", "odds", "payoffs", "bonus", "taken", "my_open", "out", "streams"),
+}
 GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN = range(5)
 RANDOM_BET, FAVOURITE, LONGSHOT, EV = range(4)
 N_PACE_POLICIES, N_BET_POLICIES = len(PACE_POLICIES), len(BET_POLICIES)

@@ -21,6 +21,14 @@ COLOURS = ("red", "blue", "white")
 STAGES = ("semifinal", "final")
 #: Dice totals 7 and 8 select lanes 6 and 5; 9 selects the Lazy Sheep (the rulebook).
 MAX_TOTAL = 9
+# Typo guards (a rules file past these is refused before anything runs): far beyond any
+# sensible variant (the standard board has 20 squares, 3 cubes, moves up to 6, supplies
+# up to 19, payoffs up to 18), yet every race still ends well inside engine.MAX_TURNS.
+MAX_TRACK_LENGTH = 200
+MAX_CUBES_PER_CARD = 20
+MAX_MOVE = 50  # trot and gallop squares
+MAX_SUPPLY = 500
+MAX_PAYOFF = 1_000
 
 
 @dataclass(frozen=True)
@@ -148,14 +156,14 @@ def load_rules(path: str | Path | None = None) -> RaceRules:
     race = top.table_("race")
     top.no_unknown_keys()
 
-    track_length = race.int_("track_length", min_value=1)
+    track_length = race.int_("track_length", min_value=1, max_value=MAX_TRACK_LENGTH)
     end_zone = race.int_("end_zone", min_value=0)
-    max_cubes = race.int_("max_cubes", min_value=1)
+    max_cubes = race.int_("max_cubes", min_value=1, max_value=MAX_CUBES_PER_CARD)
     if end_zone > track_length:
         race.fail("end_zone", f"{end_zone} is larger than track_length {track_length}")
 
     supply_r = race.table_("supply")
-    supply = np.array([supply_r.int_(c, min_value=0) for c in COLOURS], dtype=np.int64)
+    supply = np.array([supply_r.int_(c, min_value=0, max_value=MAX_SUPPLY) for c in COLOURS], dtype=np.int64)
     supply_r.no_unknown_keys()
 
     dice_r = race.table_("dice")
@@ -172,10 +180,11 @@ def load_rules(path: str | Path | None = None) -> RaceRules:
     dice_r.no_unknown_keys()
 
     pay_r = race.table_("payoffs")
-    semi = pay_r.int_matrix("semifinal", row_length=N_LANES, min_value=0, rows=3)
-    final = pay_r.int_list("final", length=N_LANES, min_value=0)
-    bonus_two = pay_r.int_("bonus_two", min_value=0)
-    bonus_three = pay_r.int_("bonus_three", min_value=0)
+    semi = pay_r.int_matrix("semifinal", row_length=N_LANES, min_value=0, rows=3,
+                           max_value=MAX_PAYOFF)
+    final = pay_r.int_list("final", length=N_LANES, min_value=0, max_value=MAX_PAYOFF)
+    bonus_two = pay_r.int_("bonus_two", min_value=0, max_value=MAX_PAYOFF)
+    bonus_three = pay_r.int_("bonus_three", min_value=0, max_value=MAX_PAYOFF)
     pay_r.no_unknown_keys()
 
     cards = []
@@ -183,11 +192,11 @@ def load_rules(path: str | Path | None = None) -> RaceRules:
         card = Card(
             name=cr.str_("name"),
             nation=cr.str_("nation"),
-            red=cr.int_("red", min_value=0),
-            blue=cr.int_("blue", min_value=0),
-            white=cr.int_("white", min_value=0),
-            trot=cr.int_("trot", min_value=0),
-            gallop=cr.int_("gallop", min_value=0),
+            red=cr.int_("red", min_value=0, max_value=MAX_CUBES_PER_CARD),
+            blue=cr.int_("blue", min_value=0, max_value=MAX_CUBES_PER_CARD),
+            white=cr.int_("white", min_value=0, max_value=MAX_CUBES_PER_CARD),
+            trot=cr.int_("trot", min_value=0, max_value=MAX_MOVE),
+            gallop=cr.int_("gallop", min_value=0, max_value=MAX_MOVE),
         )
         if card.cubes > max_cubes:
             cr.fail("red", f"card {card.name!r} holds {card.cubes} cubes, more than max_cubes {max_cubes}")

@@ -15,9 +15,9 @@ import numpy as np
 from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
-from sheepsim.games.race.policies import BET_POLICIES, PACE_POLICIES
+from sheepsim.games.race.policies import BET_POLICIES, PACE_POLICIES, USER_POLICY_ARGS
 from sheepsim.games.race.rules import N_LANES, RaceRules, check_stage, load_rules
-from sheepsim.plugins import load_object
+from sheepsim.plugins import check_arguments, load_object
 
 #: Races behind the public odds table that bet policies use (per stage, random deals).
 ODDS_TABLE_GAMES = 200_000
@@ -56,6 +56,7 @@ def _resolve(names, builtins, what):
         fn = load_object(name, what)
         if not isinstance(fn, numba.core.registry.CPUDispatcher):
             raise SheepsimError(f"{what} {name!r} must be a @numba.njit function")
+        check_arguments(fn, USER_POLICY_ARGS[what.split()[0]], what, name)
         if fn not in users:
             users.append(fn)
         ids.append(len(builtins) + users.index(fn))
@@ -211,20 +212,64 @@ ODDS_CACHE: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def odds_tables(rules: RaceRules) -> tuple[np.ndarray, np.ndarray]:
-    """Public odds per (card, lane, place) over random deals, semifinal and final
-    (memoised per rules-file hash: every game with these rules uses the same table)."""
+    """Public odds per (card, lane, place) over random deals, semifinal and final: each
+    ``(n_cards, 6, 3)`` float64. Memoised per rules-file hash in this process and on
+    disk (:func:`odds_cache_file`), so only the first process with these rules and this
+    sheepsim source simulates the 2 x ODDS_TABLE_GAMES races."""
     if rules.sha256 in ODDS_CACHE:
         return ODDS_CACHE[rules.sha256]
-    out = []
-    for stage in ("semifinal", "final"):
-        c = race_counts(rules, stage=stage, policy="greedy", games=ODDS_TABLE_GAMES,
-                        seed=ODDS_TABLE_SEED, random_deal=True, progress=False)
-        # a given card runs in a given lane in 1/n_cards of random deals
-        runs_per_cell = ODDS_TABLE_GAMES / len(rules.cards)
-        table = c.card_place / runs_per_cell
-        out.append(np.ascontiguousarray(table))
-    ODDS_CACHE[rules.sha256] = (out[0], out[1])
-    return out[0], out[1]
+    path = odds_cache_file(rules)
+    tables = _read_odds(path, len(rules.cards))
+    if tables is None:
+        tables = tuple(_simulate_odds(rules, stage) for stage in ("semifinal", "final"))
+        _write_odds(path, tables)
+    ODDS_CACHE[rules.sha256] = tables
+    return tables
+
+
+def _simulate_odds(rules: RaceRules, stage: str) -> np.ndarray:
+    c = race_counts(rules, stage=stage, policy="greedy", games=ODDS_TABLE_GAMES,
+                    seed=ODDS_TABLE_SEED, random_deal=True, progress=False)
+    # a given card runs in a given lane in 1/n_cards of random deals
+    runs_per_cell = ODDS_TABLE_GAMES / len(rules.cards)
+    return np.ascontiguousarray(c.card_place / runs_per_cell)
+
+
+def odds_cache_file(rules: RaceRules):
+    """Where the odds table of these rules is kept: the user cache root
+    (:func:`sheepsim.jit.cache_root`), named by the rules file's SHA-256 and the package
+    source digest (sheepsim and numba versions and every source file, so a change to a
+    kernel or policy never reuses an old table), the race count and the seed."""
+    from sheepsim.jit import cache_root, source_digest
+
+    name = (f"odds-{rules.sha256[:20]}-{source_digest()}-{ODDS_TABLE_GAMES}-"
+            f"{ODDS_TABLE_SEED}.npz")
+    return cache_root() / "odds" / name
+
+
+def _read_odds(path, n_cards: int):
+    try:
+        with np.load(path) as f:
+            tables = (np.ascontiguousarray(f["semifinal"]), np.ascontiguousarray(f["final"]))
+    except (OSError, KeyError, ValueError):
+        return None  # missing or unreadable: simulate again
+    if any(t.shape != (n_cards, N_LANES, 3) or t.dtype != np.float64 for t in tables):
+        return None
+    return tables
+
+
+def _write_odds(path, tables) -> None:
+    import os
+    import tempfile
+
+    try:  # atomic: a reader sees the old file or the whole new one
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, semifinal=tables[0], final=tables[1])
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache only costs time
 
 
 @dataclass

@@ -21,6 +21,12 @@ from sheepsim.report.registry import Study, StudyResult, register_study
 STAGES = ("semifinal", "final")
 
 
+def _flag_rule() -> str:
+    from sheepsim.games.race.analysis import MIN_CARD_EFFECT
+
+    return f"Holm 5% and at least {MIN_CARD_EFFECT:.0%} off the fair share"
+
+
 class _RaceStudy(Study):
     game = "sheep-race"
 
@@ -116,10 +122,12 @@ class RaceOdds(_RaceStudy):
         meta = self.plot_meta(games)
         lanes, sets = t["lanes"], t["bet_sets"]
         best_lane = lanes.loc[lanes["ev"].idxmax()]
+        final = self.params()["stage"] == "final"  # the final pays the winner only: no bonus
         notes = [f"Best single bet: lane {int(best_lane['lane'])} ({best_lane['card']}), "
-                 f"EV {best_lane['ev']:.3f} points (95% {best_lane['ev_lo']:.3f}-{best_lane['ev_hi']:.3f}).",
-                 f"Best set of {'two' if self.params()['stage'] == 'final' else 'three'} bets: lanes "
-                 f"{sets['lanes'].iloc[0]}, EV {sets['ev'].iloc[0]:.3f} points with the bonus."]
+                 f"EV {best_lane['ev']:.2f} points (95% {best_lane['ev_lo']:.2f}-{best_lane['ev_hi']:.2f}).",
+                 f"Best set of {'two' if final else 'three'} bets: lanes "
+                 f"{sets['lanes'].iloc[0]}, EV {sets['ev'].iloc[0]:.2f} points"
+                 f"{'' if final else ' with the bonus'}."]
         if "open_bet" in t:
             rec = t["open_bet"][t["open_bet"]["recommended"]].iloc[0]
             notes.append(f"Best open bet: lane {int(rec['lane'])}, then hidden bets on lanes "
@@ -131,12 +139,16 @@ class RaceOdds(_RaceStudy):
             "lanes": "Per lane: P(place) (95% Wilson intervals), EV of one bet (bonus not "
                      "counted, 95% normal interval), printed and fair payoffs (every lane's EV "
                      "equal to the table mean).",
-            "bet_sets": "Every set of bets ranked by EV with the bonus, from the joint "
+            "bet_sets": f"Every set of bets ranked by EV{'' if final else ' with the bonus'}, from the joint "
                         "distribution of the top three; gap to the best set with a paired interval.",
             "open_bet": "Value of opening on each lane: the best set of three containing it.",
             "lane_places": "P(place) by lane.", "lane_ev": "Single-bet EV by lane, printed payoffs.",
             "best_sets": "The best sets of bets by EV with 95% intervals."}
-        return StudyResult(t, figures, notes, captions)
+        columns = {"lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
+                             "payoff_first", "fair_first"],
+                   "bet_sets": ["rank", "lanes", "cards", "ev", "gap_to_best", "bonus_ev",
+                                "open_allowed"]}
+        return StudyResult(t, figures, notes, captions, key_findings=notes[:2], columns=columns)
 
 
 # ---------------------------------------------------------------- random deals
@@ -189,13 +201,15 @@ class RaceFairness(_RaceStudy):
             for flag in ("over", "under"):
                 names = cards.loc[cards[col] == flag, "card"].tolist()
                 if names:
-                    notes.append(f"{flag.capitalize()}-powered by {what} (Holm, 5%): {', '.join(names)}.")
+                    notes.append(f"{flag.capitalize()}-powered by {what} ({_flag_rule()}): "
+                                 f"{', '.join(names)}.")
         if not notes:
-            notes.append("No card is flagged over- or under-powered (Holm, 5%).")
+            notes.append(f"No card is flagged over- or under-powered ({_flag_rule()}).")
         fair = t["fair_payoffs"]
         worst = fair.loc[(fair["ratio"] - 1).abs().idxmax()]
         notes.append(f"Largest mispricing: {worst['stage']} {worst['place']} place, lane "
-                     f"{int(worst['lane'])}: printed {worst['printed']:g}, fair {worst['fair']:.2f}.")
+                     f"{int(worst['lane'])}: printed {worst['printed']:g}, fair {worst['fair']:.2f}"
+                     f" (95% {worst['fair_lo']:.2f}-{worst['fair_hi']:.2f}).")
         figures = {"semifinal_places": plots.lane_place_heatmap(t["semifinal_lanes"], meta=meta),
                    "fair_payoffs": plots.fair_payoff_chart(fair, meta=meta),
                    "card_strength": plots.card_strength_chart(cards, meta=meta)}
@@ -203,12 +217,21 @@ class RaceFairness(_RaceStudy):
             "fair_payoffs": "Printed payoffs (Tables 1 and 2) next to the fair ones that give "
                             "every lane the table's mean EV; difference = printed - fair.",
             "cards": "P(win), P(top 3) per race the card runs in and P(win the final) per game "
-                     "it is dealt, each tested against equal cards (exact binomial, Holm).",
+                     "it is dealt, each tested against equal cards (exact binomial, Holm); "
+                     "effect = observed / fair share - 1; flagged where the test rejects and "
+                     "the effect is at least the threshold (see the notes).",
             "semifinal_lanes": "Semifinal lanes over random deals: P(place), EV and fair payoffs.",
             "final_lanes": "Final lanes as seated by the semifinals in whole games.",
             "semifinal_places": "Semifinal P(place) by lane over random deals.",
         }
-        return StudyResult(t, figures, notes, captions)
+        columns = {"fair_payoffs": ["stage", "place", "lane", "p", "printed", "fair",
+                                    "difference", "ratio", "lane_ev"],
+                   "cards": ["card", "p_win", "effect_win", "flag_win", "p_top3", "effect_top3",
+                             "flag_top3", "p_final_win", "effect_final_win", "flag_final_win"],
+                   "semifinal_lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
+                                       "payoff_first", "fair_first"]}
+        key = [n for n in notes if " by wins " in n or n.startswith(("No card", "Largest"))]
+        return StudyResult(t, figures, notes, captions, key_findings=key, columns=columns)
 
 
 # ---------------------------------------------------------------- whole games

@@ -1,0 +1,424 @@
+"""Issue 15, "a first hour that feels good": errors before work, one line and exit 2;
+chunks sized by time; the compile notice; the on-disk odds table. All fast: toy jobs,
+small game counts, and failures that are found before any kernel runs."""
+
+import io
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sheepsim import driver
+from sheepsim.cli import main
+from sheepsim.errors import RulesError, SheepsimError
+from sheepsim.game import Job
+
+
+def run(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse errors exit directly
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(err: str) -> bool:
+    return len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ driver
+class _CountJob(Job):
+    """A toy job: counts games and sums their indices; fails on game ``bad`` if set,
+    and sleeps ``per_game`` seconds per game so chunk timing can be observed."""
+
+    block = 100
+
+    def __init__(self, bad=None, per_game=0.0, exc=ValueError):
+        self.bad, self.per_game, self.exc, self.sizes = bad, per_game, exc, []
+
+    def chunk(self, seed, first_game, n_games):
+        self.sizes.append((first_game, n_games))
+        if self.per_game:
+            time.sleep(self.per_game * n_games)
+        if self.bad is not None and first_game <= self.bad < first_game + n_games:
+            raise self.exc("pace policy returned an illegal option")
+        g = np.arange(first_game, first_game + n_games)
+        return {"n": np.array([n_games, g.sum()])}
+
+    def tables(self, counts, games):
+        return {"t": pd.DataFrame({"n": counts["n"][:1]})}
+
+    def meta(self):
+        return {}
+
+    def halfwidth(self, tables):
+        return 1.0  # never precise enough: a precision run goes on to max_games
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_failing_chunk_is_one_line_naming_the_cause_and_the_games(threads):
+    with pytest.raises(SheepsimError) as info:
+        driver.run(_CountJob(bad=250), seed=4, games=1000, chunk_games=100, threads=threads,
+                   progress=False)
+    assert str(info.value) == "pace policy returned an illegal option (in games 200-299 of seed 4)"
+
+
+def test_numba_system_error_is_replaced_by_the_kernel_exception():
+    # numba's parallel kernels raise SystemError("... returned a result with an exception
+    # set") whose cause is the kernel's own exception: the line shows the cause
+    try:
+        try:
+            raise ValueError("race did not end within MAX_TURNS turns")
+        except ValueError as inner:
+            raise SystemError("CPUDispatcher(race_chunk) returned a result with an exception set") \
+                from inner
+    except SystemError as exc:
+        err = driver.chunk_error(exc, 0, 5, 1)
+    assert str(err) == "race did not end within MAX_TURNS turns (in game 5 of seed 0)"
+
+
+def test_timed_chunks_give_the_same_counts_and_keep_block_ends(monkeypatch):
+    monkeypatch.setattr(driver, "CHUNK_SECONDS", 0.02)
+    fixed = driver.run(_CountJob(), seed=1, games=1000, chunk_games=1000, progress=False)
+    job = _CountJob(per_game=0.001)  # 1 ms per game: chunks of about 20 games
+    timed = driver.run(job, seed=1, precision=1e-9, max_games=1000, progress=False)
+    assert np.array_equal(timed.counts["n"], fixed.counts["n"])
+    starts = [s for s, _ in sorted(job.sizes)]
+    assert starts[0] == 0 and sorted(job.sizes)[0][1] == 1  # starts with one game
+    assert all(s + n == t for (s, n), t in zip(sorted(job.sizes), starts[1:] + [1000], strict=True))
+    # no chunk crosses a precision block end (block = 100) ...
+    assert all(s // 100 == (s + n - 1) // 100 for s, n in job.sizes)
+    # ... and they grew to the time target: 20 games = 0.02 s (sleep only overshoots, so
+    # measured speeds are at most 1 game/ms; 8-fold growth caps the ramp)
+    assert max(n for _, n in job.sizes) <= 20
+    assert max(n for _, n in job.sizes) >= 8
+
+
+def test_an_explicit_chunk_size_is_used_exactly():
+    job = _CountJob()
+    driver.run(job, seed=1, games=250, chunk_games=100, threads=1, progress=False)
+    assert job.sizes == [(0, 100), (100, 100), (200, 50)]
+
+
+def test_compile_notice_only_when_slow_and_on_a_terminal():
+    out = io.StringIO()
+    with driver.compile_notice(True, after=0.05, stream=out):
+        time.sleep(0.3)
+    assert "compiling kernels (first run only)..." in out.getvalue()
+    assert out.getvalue().endswith(" s\n") and "done in" in out.getvalue()
+    quick, off = io.StringIO(), io.StringIO()
+    with driver.compile_notice(True, after=5, stream=quick):
+        pass
+    with driver.compile_notice(False, after=0, stream=off):
+        time.sleep(0.05)
+    assert quick.getvalue() == "" and off.getvalue() == ""
+
+
+# ------------------------------------------------------------------ game counts
+@pytest.mark.parametrize("text", ["1e400", "1e13", "0"])
+def test_one_game_count_rule_everywhere(capsys, tmp_path, text):
+    code, _, err = run(capsys, "race", "odds", "--games", text, "--quiet")
+    assert code == 2 and one_line(err) and "Traceback" not in err
+    assert "must be between 1 and 1,000,000,000,000 (1e12)" in err
+    code, _, err = run(capsys, "panic", "play", "--games", text, "--quiet")
+    assert code == 2 and "must be between 1 and 1,000,000,000,000 (1e12)" in err
+    # a report config with the same count: the same rule and wording
+    cfg = tmp_path / "r.toml"
+    games = {"1e400": "1" + "0" * 400, "1e13": "10_000_000_000_000", "0": "0"}[text]
+    cfg.write_text(f'[[study]]\ntype = "race-odds"\ngames = {games}\n')
+    code, _, err = run(capsys, "report", str(cfg), "--out", str(tmp_path / "out"), "--quiet")
+    assert code == 2 and one_line(err)
+    assert ("must be between 1 and 1,000,000,000,000 (1e12)" in err
+            or (text == "0" and "at least 1" in err) or (text == "1e400" and "whole number" in err))
+
+
+def test_the_limit_itself_is_accepted_by_the_parser():
+    from sheepsim.cli import game_count
+
+    assert game_count("1e12") == driver.MAX_GAMES and game_count("2_000") == 2000
+
+
+# ------------------------------------------------------------------ rules bounds
+def _race_rules(tmp_path, old, new):
+    from importlib import resources
+
+    text = resources.files("sheepsim.games.race").joinpath("standard.toml").read_text()
+    assert old in text
+    path = tmp_path / "variant.toml"
+    path.write_text(text.replace(old, new))
+    return path
+
+
+@pytest.mark.parametrize("old,new,key", [
+    ("track_length = 20", "track_length = 1000000000", "race.track_length"),
+    ("max_cubes = 3", "max_cubes = 300", "race.max_cubes"),
+    ("gallop = 6", "gallop = 600", "gallop"),
+    ("red = 14", "red = 14000", "race.supply.red"),
+])
+def test_rules_typos_are_refused_before_running(tmp_path, capsys, old, new, key):
+    from sheepsim.games.race.rules import load_rules
+
+    path = _race_rules(tmp_path, old, new)
+    with pytest.raises(RulesError, match="must be at most"):
+        load_rules(path)
+    code, _, err = run(capsys, "race", "odds", "--rules", str(path), "--games", "10")
+    assert code == 2 and one_line(err) and key in err and "must be at most" in err
+
+
+def test_panic_points_have_an_upper_bound(tmp_path):
+    from importlib import resources
+
+    from sheepsim.games.panic.rules import load_rules
+
+    text = resources.files("sheepsim.games.panic").joinpath("standard.toml").read_text()
+    path = tmp_path / "p.toml"
+    path.write_text(text.replace("ram_row_points = [4, 3, 2, 1]", "ram_row_points = [4000000, 3]"))
+    with pytest.raises(RulesError, match="ram_row_points: entries must be at most"):
+        load_rules(path)
+
+
+# ------------------------------------------------------------------ user policies
+PLUGIN = textwrap.dedent("""
+    import numba
+
+    @numba.njit
+    def two_args(lane, board):
+        return 0
+
+    @numba.njit
+    def pace_ok(lane, board, race, seen, legal, streams):
+        return 0
+
+    @numba.njit
+    def bets_short(kind, odds):
+        return None
+
+    @numba.njit
+    def panic_short(kind, st, R):
+        return 0
+""")
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    name = f"ux_plugin_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(PLUGIN)
+    (tmp_path / f"{name}_raises.py").write_text("raise RuntimeError('no config\\nmore')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield name
+    for mod in (name, f"{name}_raises"):
+        sys.modules.pop(mod, None)
+
+
+def test_wrong_plugin_signatures_are_one_line_before_compiling(capsys, plugin):
+    t0 = time.perf_counter()
+    cases = [
+        (["race", "odds", "--policy", f"{plugin}:two_args"],
+         f"pace policy '{plugin}:two_args' takes (lane, board) but is called with 6 arguments"),
+        (["race", "play", "--players", "3", "--bet-policy", f"{plugin}:bets_short"],
+         "bet policy", ),
+        (["panic", "play", "--policy", f"{plugin}:panic_short"],
+         f"policy '{plugin}:panic_short' takes (kind, st, R) but is called with 7 arguments"),
+    ]
+    for argv, words in cases:
+        code, _, err = run(capsys, *argv, "--games", "10", "--quiet")
+        assert code == 2 and one_line(err) and words in err, err
+    assert "called with 8 arguments" not in err
+    assert time.perf_counter() - t0 < 60  # refused before the minutes-long compile
+
+
+def test_a_plugin_with_the_documented_arguments_passes_the_check(plugin):
+    import importlib
+
+    from sheepsim.games.race.policies import USER_POLICY_ARGS
+    from sheepsim.plugins import check_arguments
+
+    mod = importlib.import_module(plugin)
+    check_arguments(mod.pace_ok, USER_POLICY_ARGS["pace"], "pace policy", "x")
+    with pytest.raises(SheepsimError, match="called with 8 arguments"):
+        check_arguments(mod.bets_short, USER_POLICY_ARGS["bet"], "bet policy", "x")
+
+
+def test_a_module_raising_on_import_is_one_line(capsys, plugin):
+    code, _, err = run(capsys, "race", "odds", "--policy", f"{plugin}_raises:f", "--games", "10")
+    assert code == 2 and one_line(err)
+    assert "raised RuntimeError on import: no config" in err
+
+
+# ------------------------------------------------------------------ trace csv
+def test_panic_trace_csv_is_refused_before_simulating(capsys, monkeypatch):
+    import sheepsim.games.panic.simulate as sim
+
+    def boom(*a, **k):
+        raise AssertionError("simulated a game")
+
+    monkeypatch.setattr(sim, "trace_game", boom)
+    code, _, err = run(capsys, "panic", "trace", "--format", "csv")
+    assert code == 2 and one_line(err) and "trace prints text or json" in err
+
+
+# ------------------------------------------------------------------ odds table cache
+def test_odds_tables_are_kept_on_disk_by_rules_hash(tmp_path, monkeypatch):
+    import sheepsim.jit
+    from sheepsim.games.race import simulate as sim
+    from sheepsim.games.race.rules import load_rules
+
+    monkeypatch.setattr(sheepsim.jit, "cache_root", lambda: tmp_path)
+    monkeypatch.setattr(sim, "ODDS_CACHE", {})
+    rules = load_rules()
+    n = len(rules.cards)
+    calls = []
+
+    def fake_simulate(rules_, stage):  # stands in for the 400,000 races
+        calls.append(stage)
+        return np.full((n, 6, 3), 0.25 if stage == "semifinal" else 0.5)
+
+    monkeypatch.setattr(sim, "_simulate_odds", fake_simulate)
+    first = sim.odds_tables(rules)
+    path = sim.odds_cache_file(rules)
+    assert path.parent == tmp_path / "odds" and path.exists() and calls == ["semifinal", "final"]
+    assert rules.sha256[:20] in path.name
+    sim.ODDS_CACHE.clear()  # a new process: read from disk, simulate nothing
+    second = sim.odds_tables(rules)
+    assert calls == ["semifinal", "final"]
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
+    # a damaged file is simulated again, never trusted
+    path.write_bytes(b"not an npz")
+    sim.ODDS_CACHE.clear()
+    sim.odds_tables(rules)
+    assert calls == ["semifinal", "final"] * 2
+
+
+# ------------------------------------------------------------------ report tables
+def test_intervals_merge_into_their_column_and_wide_tables_say_so():
+    from sheepsim.report.render import MAX_SHOWN_COLUMNS, display_table
+
+    df = pd.DataFrame({"seat": [1], "win_rate": [0.25], "lo": [0.2], "hi": [0.3],
+                       "mean_points": [33.123], "points_lo": [32.9], "points_hi": [33.3],
+                       "ev_se": [0.01], "games": [100]})
+    t = display_table(df)
+    assert t.headers == ["seat", "win_rate (95% CI)", "mean_points (95% CI)"]
+    assert t.rows == [["1", "0.2500 [0.2000, 0.3000]", "33.12 [32.90, 33.30]"]] and t.note == ""
+    wide = pd.DataFrame({f"c{i}": [float(i) + 0.5] for i in range(15)})
+    t = display_table(wide)
+    assert len(t.headers) == MAX_SHOWN_COLUMNS and t.total == 15
+    assert t.note == f"Showing {MAX_SHOWN_COLUMNS} of 15 columns; the CSV has them all."
+    t = display_table(wide, ["c3", "c1"])
+    assert t.headers == ["c3", "c1"] and t.rows == [["3.50", "1.50"]]
+
+
+def test_one_decimals_rule_for_every_column():
+    from sheepsim.report.render import display_table
+
+    df = pd.DataFrame({"p_first": [0.12345], "ev": [12.3456], "gap_to_best": [-0.57512],
+                       "pvalue": [1.2e-30], "count": [3.0]})
+    assert display_table(df).rows == [["0.1235", "12.35", "-0.58", "1.2e-30", "3"]]
+
+
+def test_cards_are_flagged_by_effect_size_together_with_the_test():
+    from sheepsim.games.race.analysis import MIN_CARD_EFFECT, card_strength_table
+    from sheepsim.games.race.rules import load_rules
+
+    rules = load_rules()
+    n_cards, games = len(rules.cards), 12_000_000
+    fair = games // n_cards  # wins per card if all were equal
+    # card 0 wins 3% more than fair, card 1 3% fewer (both "significant" at this size),
+    # card 2 25% more and card 3 25% fewer (over the threshold); top-3 counts 3x wins
+    wins = np.full(n_cards, fair)
+    wins[0], wins[1], wins[2], wins[3] = fair * 1.03, fair * 0.97, fair * 1.25, fair * 0.75
+    wins[4] += games - wins.sum()  # keep one winner per race (card 4 absorbs the rest)
+    card_place = np.zeros((n_cards, 6, 3), dtype=np.int64)
+    card_place[:, 0, 0] = wins
+    card_place[:, 0, 1] = 2 * fair
+    table = card_strength_table(card_place, games, rules)
+    assert table.loc[0, "pvalue_win"] < 1e-10 and table.loc[1, "pvalue_win"] < 1e-10
+    assert abs(table.loc[0, "effect_win"] - 0.03) < 1e-6 and MIN_CARD_EFFECT > 0.03
+    assert table.loc[0, "flag_win"] == "" and table.loc[1, "flag_win"] == ""
+    assert table.loc[2, "flag_win"] == "over" and table.loc[3, "flag_win"] == "under"
+
+
+# ------------------------------------------------------------------ library
+@pytest.mark.parametrize("package", ["sheepsim.games.race", "sheepsim.games.panic"])
+def test_help_lists_every_public_function_and_the_docstring_names_them(package):
+    import importlib
+    import pydoc
+
+    mod = importlib.import_module(package)
+    text = pydoc.render_doc(mod, renderer=pydoc.plaintext)
+    for name in mod.__all__:
+        assert callable(getattr(mod, name))
+        assert f"``{name}" in mod.__doc__, name  # the docstring lists it
+        assert f"{name}(" in text or f"class {name}" in text, name  # help() shows it
+
+
+def test_fair_payoffs_come_with_intervals():
+    from sheepsim.games.race.analysis import fair_payoff_table
+    from sheepsim.stats import Z95
+
+    # final: lane l wins with p[l]; one bet on lane l pays payoff[l] with probability p[l]
+    p = np.array([0.05, 0.10, 0.15, 0.20, 0.20, 0.30])[:, None]
+    payoff = np.array([[18, 17, 16, 15, 14, 13]], dtype=float)
+    games = 10_000
+    t = fair_payoff_table(p, payoff, "final", games=games)
+    ev = p[:, 0] * payoff[0]
+    half = Z95 * np.sqrt((p[:, 0] * payoff[0] ** 2 - ev**2) / games)  # binomial EV se
+    mean_ev = ev.mean()
+    np.testing.assert_allclose(t["fair_lo"], payoff[0] * mean_ev / (ev + half))
+    np.testing.assert_allclose(t["fair_hi"], payoff[0] * mean_ev / (ev - half))
+    assert (t["fair_lo"] < t["fair"]).all() and (t["fair"] < t["fair_hi"]).all()
+    assert fair_payoff_table(p, payoff, "final")["fair_lo"].isna().all()  # no games: no interval
+
+
+def test_seat_charts_name_policies_and_legends_stay_off_the_data():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sheepsim import plots
+
+    seats = pd.DataFrame({"seat": [1, 2], "bet_policy": ["ev", "random"],
+                          "pace_policy": ["greedy", "greedy"], "win_rate": [0.6, 0.4],
+                          "win_rate_lo": [0.5, 0.3], "win_rate_hi": [0.7, 0.5]})
+    fig = plots.win_rate_chart(seats)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1\nev,greedy", "2\nrandom,greedy"]
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.x0 >= ax.get_window_extent().x1  # beside the axes, not on the bars
+    plots.plt.close(fig)
+
+
+def test_the_readme_python_example_runs():
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Python API"):]
+    code = section[section.index("```python") + len("```python"):]
+    code = code[:code.index("```")].replace("200_000", "2_000")  # small: the code, not the numbers
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert list(scope["best"].columns[:3]) == ["rank", "lanes", "cards"]
+    assert scope["counts"].games == 2_000 and len(scope["ev"]) == 6
+    assert scope["ax"].get_title() == "Single-bet EV by lane"
+    scope["plt"].close("all")
+
+
+def test_a_report_folder_that_cannot_be_written_fails_before_simulating(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    code, _, err = run(capsys, "report", "--out", str(blocker / "sub"), "--quiet")
+    assert code == 2 and one_line(err) and "cannot write the report there" in err
+
+
+def test_precision_stopped_by_max_games_warns_on_stderr(capsys):
+    res = driver.run(_CountJob(), seed=0, precision=0.01, max_games=300, chunk_games=100,
+                     progress=False)
+    assert res.stopped_by == "max_games"
+    err = capsys.readouterr().err
+    assert "warning: stopped at --max-games 300" in err and "precision 0.01" in err
