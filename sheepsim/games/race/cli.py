@@ -14,6 +14,7 @@ import numpy as np
 from sheepsim.cli import (
     add_output_options,
     add_run_options,
+    add_table_option,
     check_plot_option,
     non_negative_int,
     positive_float,
@@ -31,7 +32,7 @@ DEFAULT_COMPARE_GAMES = 50_000
 #: one table, the first unless ``--table`` says otherwise).
 EV_TABLES = ("lanes", "sets", "open_bet")
 BALANCE_TABLES = ("fair_payoffs", "cards", "semifinal_lanes", "final_lanes")
-PLAY_TABLES = ("seats", "policies", "turns", "scores", "turn_order")
+PLAY_TABLES = ("seats", "policies", "turns", "scores", "turn_order", "tie_breaks")
 
 
 def register(games: argparse._SubParsersAction) -> None:
@@ -90,6 +91,7 @@ def register(games: argparse._SubParsersAction) -> None:
                    help="greedy, random, saver, steady, partisan or package.module:function "
                         "(default greedy)")
     add_run_options(p, games=DEFAULT_PLAY_GAMES)
+    add_table_option(p, PLAY_TABLES)
     _add_analysis_options(p, DEFAULT_PLAY_GAMES)
     p.set_defaults(func=cmd_play)
 
@@ -154,9 +156,7 @@ def _add_sim_options(p, default_games: int, tables: tuple[str, ...]) -> None:
     p.add_argument("--threads", type=positive_int, default=None, metavar="K",
                    help="numba threads (default: all cores); results do not depend on it")
     add_output_options(p)
-    p.add_argument("--table", choices=tables, metavar="NAME",
-                   help=f"print only this table ({', '.join(tables)}); CSV prints one table, "
-                        f"the first unless this picks another")
+    add_table_option(p, tables)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_analysis_options(p, default_games)
 
