@@ -68,6 +68,7 @@ class State:
     finished: bool = False
     checks: list[tuple[int, float]] = field(default_factory=list)
     seconds: float = 0.0  # wall time spent simulating (all sessions of a resumed run)
+    trace: list[dict] = field(default_factory=list)  # convergence rows (not checkpointed)
 
 
 @dataclass
@@ -165,8 +166,10 @@ def _chunks(start: int, stop: int, size: int) -> list[tuple[int, int]]:
 def _stop_here(job: Job, state: State, limit: int, precision) -> bool:
     if precision is None:
         return state.done >= limit
-    half = job.halfwidth(job.tables(state.counts, state.done))
-    state.checks.append((state.done, float(half)))
+    tables = job.tables(state.counts, state.done)
+    half = float(job.halfwidth(tables))
+    state.checks.append((state.done, half))
+    state.trace += [{"games": state.done, **row, "halfwidth_max": half} for row in job.trace(tables)]
     return half <= precision or state.done >= limit
 
 
@@ -174,8 +177,9 @@ def _result(job: Job, seed: int, state: State, precision, limit: int, chunk: int
     job.check(state.counts, state.done)
     tables = job.tables(state.counts, state.done)
     half = float(job.halfwidth(tables))
-    trace_rows = [{"games": state.done, **row, "halfwidth_max": half} for row in job.trace(tables)]
-    trace = pd.DataFrame(trace_rows)
+    if precision is None or not state.trace:
+        state.trace = [{"games": state.done, **row, "halfwidth_max": half} for row in job.trace(tables)]
+    trace = pd.DataFrame(state.trace)
     if precision is None:
         stopped = "games"
     else:

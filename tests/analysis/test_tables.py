@@ -125,7 +125,9 @@ def test_compare_table_matches_paired_difference():
         d.sum(),
         (d * d).sum(),
     ]
-    table = an.compare_table(acc, 400, "ev,greedy", "random,greedy", "ev,greedy", 1)
+    from sheepsim.headtohead import compare_table
+
+    table = compare_table(acc, 400, "ev,greedy", "random,greedy", "ev,greedy", 1)
     win, score = table.iloc[0], table.iloc[1]
     ref = paired_difference(win_a.astype(int), win_b.astype(int))
     assert win["diff"] == pytest.approx(ref["diff"]) and win["diff_lo"] == pytest.approx(ref["lo"])

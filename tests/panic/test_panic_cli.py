@@ -45,7 +45,7 @@ def test_play_table_and_csv_to_file_with_sidecar(tmp_path, capsys):
                          "--quiet")
     assert code == 0, err
     assert out == ""
-    assert out_file.read_text().startswith("seat,colour,policy,games,wins,win_rate,lo,hi")
+    assert out_file.read_text().startswith("seat,colour,policy,games,wins,win_rate,win_rate_lo,win_rate_hi")
     meta = json.loads((tmp_path / "res.csv.meta.json").read_text())
     assert meta["policy"] == "greedy,random,random,random"
     code, out, err = run(capsys, "panic", "play", "--games", "50", "--quiet")
