@@ -289,8 +289,7 @@ def ties_note(tie_rate: float, decided_by: str, identical_policies: bool) -> str
     decides where the wins go."""
     if not tie_rate >= TIE_NOTE_RATE:
         return ""
-    note = f"{tie_rate:.1%} of games tie for first, decided by {decided_by}"
+    note = f"{tie_rate:.1%} of games tie for first (decided by {decided_by})"
     if identical_policies:
-        note += ("; every seat plays the same policies, so the tie-break drives these "
-                 "differences, not the game")
+        note += "; same policies at every seat: the tie-break drives these differences"
     return note

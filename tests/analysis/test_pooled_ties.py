@@ -75,7 +75,7 @@ def test_tie_breaks_table_and_note():
     assert table["share"].tolist() == pytest.approx([0.8, 0.15, 0.05])
     assert table["tie_rate"].tolist() == pytest.approx([0.2] * 3)
     lo, hi = wilson_interval(20, 100)
-    assert table.loc[0, "tie_rate_lo"] == pytest.approx(lo) and table.loc[0, "tie_rate_hi"] == pytest.approx(hi)
+    assert (table.loc[0, "tie_rate_lo"], table.loc[0, "tie_rate_hi"]) == pytest.approx((lo, hi))
     assert ties_note(TIE_NOTE_RATE / 2, "x", True) == ""
     assert "50.0% of games tie" in ties_note(0.5, "the token stack", False)
     assert "same policies" in ties_note(0.5, "the token stack", True)

@@ -36,7 +36,10 @@ int64 (rows 0-2: semifinal 1st-3rd, row 3: final); ``bonus`` ``(2,)`` int64 (two
 placed); ``taken`` ``(6,)`` bool, lanes already bet openly this race.
 
 Built-in: ``random``, ``favourite`` (highest P(1st)), ``longshot`` (highest 1st-place
-payoff), ``ev`` (highest expected payoff; the set of 3 counts the bonus).
+payoff), ``ev`` (highest expected payoff; the set of 3 counts the bonus), ``near-ev``
+(like ``ev``, but a choice drawn at random from the policy stream among the bets whose
+EV is within :data:`NEAR_EV_SHARE` of the best: identical ``ev`` players place the same
+bets, tie and let the tie-break decide; ``near-ev`` breaks that symmetry).
 """
 
 import numpy as np
@@ -70,9 +73,11 @@ from sheepsim.games.race.layout import (
 from sheepsim.jit import njit
 
 PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan")
-BET_POLICIES = ("random", "favourite", "longshot", "ev")
+BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev")
 GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN = range(5)
-RANDOM_BET, FAVOURITE, LONGSHOT, EV = range(4)
+RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV = range(5)
+#: ``near-ev`` draws among bets whose EV is at least (1 - this) times the best EV
+NEAR_EV_SHARE = 0.05
 
 # Order in which greedy takes an option that crosses the Finish Line (the issue's spec).
 CROSS_ORDER = np.array(
@@ -339,7 +344,53 @@ def set_ev(odds, payoffs, bonus, a, b, c):
 
 
 @njit
+def _choice_value(kind, odds, payoffs, bonus, taken, my_open, c):
+    """EV of bet choice ``c``, or -inf where it is not a legal choice. Open bet: lane
+    ``c`` (0-5), not taken. Hidden bets / final: the pair ``a = c // 6 < b = c % 6``
+    (hidden: the set of three with the open bet, bonus counted; neither is ``my_open``)."""
+    if kind == BET_OPEN:
+        return -np.inf if taken[c] else lane_ev(odds, payoffs, c, False)
+    a, b = c // 6, c % 6
+    if b <= a:
+        return -np.inf
+    if kind == BET_HIDDEN:
+        if a == my_open or b == my_open:
+            return -np.inf
+        return set_ev(odds, payoffs, bonus, my_open, a, b)
+    return lane_ev(odds, payoffs, a, True) + lane_ev(odds, payoffs, b, True)
+
+
+@njit
+def near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, streams):
+    """``near-ev``: one of the choices (open lane, hidden pair or final pair) whose EV is
+    within ``NEAR_EV_SHARE`` of the best, uniformly at random from the policy stream."""
+    n_choices = 6 if kind == BET_OPEN else 36
+    best = -np.inf
+    for c in range(n_choices):
+        best = max(best, _choice_value(kind, odds, payoffs, bonus, taken, my_open, c))
+    floor = best - NEAR_EV_SHARE * abs(best)
+    n = 0
+    for c in range(n_choices):
+        if _choice_value(kind, odds, payoffs, bonus, taken, my_open, c) >= floor:
+            n += 1
+    k = rng.randbelow(streams, rng.POLICY, n)
+    for c in range(n_choices):
+        if _choice_value(kind, odds, payoffs, bonus, taken, my_open, c) >= floor:
+            if k == 0:
+                if kind == BET_OPEN:
+                    out[0] = c
+                else:
+                    out[0] = c // 6
+                    out[1] = c % 6
+                return
+            k -= 1
+
+
+@njit
 def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams):
+    if policy_id == NEAR_EV:
+        near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, streams)
+        return
     final = kind == BET_FINAL
     excluded = np.zeros(6, dtype=np.bool_)
     if kind == BET_OPEN:
