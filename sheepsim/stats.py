@@ -33,6 +33,9 @@ def wilson_interval(successes, trials, confidence: float = 0.95):
         half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
         lo = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
         hi = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+        # the bounds at k = 0 and k = n are exactly 0 and 1 (rounding can miss them)
+        lo = np.where(k == 0, 0.0, lo)
+        hi = np.where(k == n, 1.0, hi)
     return lo, hi
 
 

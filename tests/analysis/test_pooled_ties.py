@@ -75,7 +75,7 @@ def test_tie_breaks_table_and_note():
     assert table["share"].tolist() == pytest.approx([0.8, 0.15, 0.05])
     assert table["tie_rate"].tolist() == pytest.approx([0.2] * 3)
     lo, hi = wilson_interval(20, 100)
-    assert (table.loc[0, "tie_rate_lo"], table.loc[0, "tie_rate_hi"]) == pytest.approx((lo, hi))
+    assert (table.loc[0, "tie_rate_lo"], table.loc[0, "tie_rate_hi"]) == pytest.approx((float(lo), float(hi)))
     assert ties_note(TIE_NOTE_RATE / 2, "x", True) == ""
     assert "50.0% of games tie" in ties_note(0.5, "the token stack", False)
     assert "same policies" in ties_note(0.5, "the token stack", True)
@@ -186,3 +186,10 @@ def test_taken_sets_that_cannot_be_placed_do_not_rank_first(rules):
     assert blocked["lanes"].tolist() == [best["lanes"]] and blocked["rank"].iloc[0] == 20
     assert blocked["gap_to_best"].iloc[0] > 0  # it beats every set that can be placed
     assert isinstance(sets, pd.DataFrame)
+
+
+def test_wilson_bounds_at_the_edges_are_exact():
+    # an interval around a rate of exactly 1/4 (every seat plays the policy) must reach it
+    lo, hi = wilson_interval(np.array([0, 37, 40]), np.array([40, 40, 40]))
+    assert lo[0] == 0.0 and hi[2] == 1.0 and 0 < lo[1] < hi[1] < 1
+    assert pooled_rate_interval(40, 40, 40, 4)[2] == 0.25

@@ -135,9 +135,9 @@ def _near_ev_choices(kind, odds, taken=None, my_open=-1, games=300):
 
 
 def test_near_ev_draws_among_bets_within_its_share_of_the_best():
-    # lanes 2-5 have EVs within 5% of each other, lanes 0-1 far below
+    # lanes 2-4 have EVs within 5% of each other (3.8, 3.76, 3.8), lanes 0-1 far below
     odds = np.array([[0.0, 0.05, 0.1], [0.05, 0.1, 0.1], [0.2, 0.2, 0.2],
-                     [0.25, 0.2, 0.2], [0.27, 0.25, 0.2], [0.23, 0.2, 0.2]])
+                     [0.27, 0.2, 0.2], [0.3, 0.3, 0.25], [0.23, 0.2, 0.2]])
     taken = np.array([0, 0, 0, 0, 0, 1], dtype=np.bool_)
     picks, payoffs, bonus = _near_ev_choices(L.BET_OPEN, odds, taken)
     ev = np.array([P.lane_ev(odds, payoffs, lane, False) for lane in range(6)])
@@ -147,11 +147,14 @@ def test_near_ev_draws_among_bets_within_its_share_of_the_best():
     # with probability 1/len(near) <= 1/2 is missed with probability 2**-300)
     assert {p[0] for p in picks} == near
     # hidden: pairs with the open bet, never the open lane itself, EV near the best set
-    picks, *_ = _near_ev_choices(L.BET_HIDDEN, odds, taken, my_open=4)
-    sets = {(a, b): P.set_ev(odds, payoffs, bonus, 4, a, b)
-            for a in range(6) for b in range(a + 1, 6) if 4 not in (a, b)}
+    picks, *_ = _near_ev_choices(L.BET_HIDDEN, odds, taken, my_open=0)
+    sets = {(a, b): P.set_ev(odds, payoffs, bonus, 0, a, b)
+            for a in range(6) for b in range(a + 1, 6) if 0 not in (a, b)}
     best = max(sets.values())
     assert all(p in sets and sets[p] >= best * (1 - P.NEAR_EV_SHARE) for p in picks)
     assert len(set(picks)) >= 2
     picks, *_ = _near_ev_choices(L.BET_FINAL, odds)
-    assert all(a < b for a, b in picks) and len(set(picks)) >= 2
+    pairs = {(a, b): P.lane_ev(odds, payoffs, a, True) + P.lane_ev(odds, payoffs, b, True)
+             for a in range(6) for b in range(a + 1, 6)}
+    best = max(pairs.values())
+    assert set(picks) == {p for p, v in pairs.items() if v >= best * (1 - P.NEAR_EV_SHARE)}

@@ -39,8 +39,11 @@ def register(subparsers) -> None:
 
     play = sub.add_parser("play", help="win rates, points per field, shearing, game length",
                           description="Simulate many games and report win rates by seat and "
-                                      "by policy (Wilson 95% intervals), mean points per "
-                                      "field, sheep shorn, game length and how games end.")
+                                      "by policy (95% intervals; pooled policy intervals "
+                                      "take the game as the unit), mean points per field, "
+                                      "sheep shorn, game length, how games end and how "
+                                      "winners were decided (ties for most points). Tables: "
+                                      + ", ".join(PLAY_TABLES) + ".")
     play.add_argument("--players", type=_players, default=4, metavar="N", help="3 or 4")
     play.add_argument("--policy", default="random", metavar="NAME[,NAME...]",
                       help="random, greedy, rollout or package.module:function; one for "
