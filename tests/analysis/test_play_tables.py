@@ -29,8 +29,9 @@ def test_race_play_table_option_picks_the_csv_table(capsys):
     assert {"wins_on_tie", "tie_rate", "note"} <= set(order.columns)
     assert (order["wins_on_tie"] <= order["wins"]).all()
     assert order["wins_on_tie"].sum() == ties["games"].iloc[1]
-    code, _, err = run(capsys, *base, "--table", "nope")
-    assert code == 2 and "invalid choice" in err
+    with pytest.raises(SystemExit) as exc:  # argparse rejects it: usage error, exit 2
+        main([*base, "--table", "nope"])
+    assert exc.value.code == 2 and "invalid choice" in capsys.readouterr().err
 
 
 def test_panic_play_and_balance_table_option(capsys):

@@ -77,7 +77,7 @@ BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev")
 GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN = range(5)
 RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV = range(5)
 #: ``near-ev`` draws among bets whose EV is at least (1 - this) times the best EV
-NEAR_EV_SHARE = 0.05
+NEAR_EV_SHARE = 0.15
 
 # Order in which greedy takes an option that crosses the Finish Line (the spec).
 CROSS_ORDER = np.array(
