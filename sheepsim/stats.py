@@ -288,11 +288,12 @@ def ties_note(tie_rate: float, decided_by: str, identical_policies: bool) -> str
     """A one-line warning for seat-advantage tables when ties for first are common
     (``tie_rate`` >= :data:`TIE_NOTE_RATE`), else "". ``decided_by`` names the tie-break
     (e.g. "the token stack"); ``identical_policies``: every seat plays the same policies,
-    so seats often make the same choices and tie, and the tie-break, not the game,
-    decides where the wins go."""
+    so seats often make the same choices and tie, and the tie-break rather than play
+    decides many wins (``wins_on_tie`` shows how many)."""
     if not tie_rate >= TIE_NOTE_RATE:
         return ""
     note = f"{tie_rate:.1%} of games tie for first (decided by {decided_by})"
     if identical_policies:
-        note += "; same policies at every seat: the tie-break drives these differences"
+        note += ("; same policies at every seat: seats make the same choices and the "
+                 "tie-break decides many wins (wins_on_tie)")
     return note
