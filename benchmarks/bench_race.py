@@ -1,8 +1,13 @@
-"""Sheep Race speed: numba engine vs a naive pure-Python race, games, compile times.
+"""Sheep Race speed: numba engine vs plain C and a naive pure-Python race, compile times.
 
 Run: ``python benchmarks/bench_race.py [--races N] [--quick]``. Prints a table and the
 ratios; the numbers in benchmarks/README.md come from this script. Single-thread
-figures (this machine's 2 vCPUs give about one core of throughput).
+figures (this machine's 2 vCPUs give about one core of throughput). The C reference
+(``c/race_ref.c``) is compiled with ``cc -O2`` when a compiler is present (skipped with
+a message when not), checked to give the engine's placings and turns, then timed in
+the same run as the engine. Rates are per CPU second of the process (its CPU time, not
+the wall clock), so that load from other processes on a shared machine does not enter;
+the C program reports its own CPU time the same way.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,36 +50,76 @@ def check_same_race(rules, n=300):
     assert np.array_equal(ref, eng.place_counts) and turns == eng.turns, "reference differs"
 
 
+def _c_args(rules, seed, first, n):
+    cards = rules.card_table()[rules.lanes(STANDARD_LANES)]
+    faces, nfaces = rules.dice_arrays("semifinal")
+    dice = "/".join(",".join(str(f) for f in faces[d, :nfaces[d]]) for d in range(len(nfaces)))
+    return [str(seed), str(first), str(n), str(rules.track_length), str(rules.end_zone),
+            str(rules.max_cubes), str(int(rules.supply[1])), dice,
+            "/".join(",".join(str(v) for v in row) for row in cards.tolist())]
+
+
+def build_c_reference(workdir: str) -> str | None:
+    """Compile ``c/race_ref.c`` with ``cc -O2``; None (and a message) without a compiler."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        print("C reference skipped: no C compiler (cc, gcc, clang) on PATH")
+        return None
+    exe = str(Path(workdir) / "race_ref")
+    subprocess.run([cc, "-O2", "-o", exe, str(HERE / "c" / "race_ref.c")], check=True)
+    return exe
+
+
+def run_c(exe, rules, seed, first, n):
+    """``(joint (216,), total turns, CPU seconds of the simulation loop)`` from C."""
+    out = subprocess.run([exe, *_c_args(rules, seed, first, n)], check=True,
+                         capture_output=True, text=True).stdout.split("\n")
+    return np.array(out[0].split(), dtype=np.int64), int(out[1]), float(out[3])
+
+
+def check_c_same_races(exe, rules, n=20_000):
+    """The C reference must give exactly the engine's (1st, 2nd, 3rd) counts and turns."""
+    joint, turns, _ = run_c(exe, rules, 5, 0, n)
+    eng = race_counts(rules, STANDARD_LANES, games=n, seed=5, progress=False)
+    assert np.array_equal(joint, eng.joint) and turns == eng.turns, "C reference differs"
+
+
 def time_engine_races(rules, n):
     race_counts(rules, STANDARD_LANES, games=1000, seed=0, progress=False)  # compile/load
-    t = time.perf_counter()
+    t = time.process_time()
     c = race_counts(rules, STANDARD_LANES, games=n, seed=1, threads=1, progress=False)
-    dt = time.perf_counter() - t
+    dt = time.process_time() - t
     return n / dt, c.turns / n
 
 
 def time_python_races(rules, n):
     cards = rules.card_table()[rules.lanes(STANDARD_LANES)].tolist()
-    t = time.perf_counter()
+    t = time.process_time()
     for g in range(n):
         run_semifinal(cards, seed=1, game=g)
-    return n / (time.perf_counter() - t)
+    return n / (time.process_time() - t)
 
 
 def time_games(rules, n):
     play_games(rules, 4, "ev", "greedy", games=500, seed=0, progress=False)
-    t = time.perf_counter()
+    t = time.process_time()
     play_games(rules, 4, "ev", "greedy", games=n, seed=1, threads=1, progress=False)
-    return n / (time.perf_counter() - t)
+    return n / (time.process_time() - t)
 
 
-def startup(cache_dir: str) -> float:
-    """Wall time of a fresh process running a small ``race odds`` with this cache dir."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+def startup(cache_dir: str) -> tuple[float, float]:
+    """``(wall, CPU)`` seconds of a fresh process running ``race odds --games 100000``
+    with this kernel cache directory (CPU: user + system time of the child)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, SHEEPSIM_CACHE_DIR=cache_dir)
+    before = os.times()
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "sheepsim", "race", "odds", "--games", "1000",
+    subprocess.run([sys.executable, "-m", "sheepsim", "race", "odds", "--games", "100000",
                     "--quiet", "--format", "csv"], check=True, env=env, capture_output=True)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + \
+        (after.children_system - before.children_system)
+    return wall, cpu
 
 
 def peak_rss_mb(n: int) -> float:
@@ -90,22 +136,36 @@ def main():
     ap.add_argument("--races", type=int, default=2_000_000)
     ap.add_argument("--python-races", type=int, default=5_000)
     ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--rounds", type=int, default=3, help="timing rounds of C and engine")
     ap.add_argument("--quick", action="store_true", help="small counts, skip compile timing")
     args = ap.parse_args()
     if args.quick:
-        args.races, args.python_races, args.games = 200_000, 1_000, 5_000
+        args.races, args.python_races, args.games, args.rounds = 200_000, 1_000, 5_000, 1
     rules = load_rules()
     check_same_race(rules)
     numba.set_num_threads(1)
     res = {}
-    res["engine_races_per_s"], res["turns_per_race"] = time_engine_races(rules, args.races)
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = build_c_reference(tmp)
+        if exe is not None:
+            check_c_same_races(exe, rules)
+        # alternate C and engine rounds and keep each one's best: on a shared machine a
+        # burst of load from elsewhere then cannot favour one side
+        for _ in range(args.rounds):
+            if exe is not None:
+                _, _, dt = run_c(exe, rules, 1, 0, args.races)
+                res["c_races_per_s"] = max(res.get("c_races_per_s", 0.0), args.races / dt)
+            rate, res["turns_per_race"] = time_engine_races(rules, args.races)
+            res["engine_races_per_s"] = max(res.get("engine_races_per_s", 0.0), rate)
+    if "c_races_per_s" in res:
+        res["engine_over_c"] = res["engine_races_per_s"] / res["c_races_per_s"]
     res["python_races_per_s"] = time_python_races(rules, args.python_races)
     res["speedup_vs_python"] = res["engine_races_per_s"] / res["python_races_per_s"]
     res["games_per_s_4p"] = time_games(rules, args.games)
     if not args.quick:
         with tempfile.TemporaryDirectory() as cache:
-            res["startup_cold_cache_s"] = startup(cache)
-            res["startup_warm_cache_s"] = startup(cache)
+            res["startup_cold_cache_wall_s"], res["startup_cold_cache_cpu_s"] = startup(cache)
+            res["startup_warm_cache_wall_s"], res["startup_warm_cache_cpu_s"] = startup(cache)
         res["peak_rss_mb_1e6_races"] = peak_rss_mb(1_000_000)
         res["peak_rss_mb_1e7_races"] = peak_rss_mb(10_000_000)
     for k, v in res.items():

@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ("sheep-race-example", "shear-panic-example")
+EXAMPLES = ("sheep-race-example", "shear-panic-example", "aw-sheep-example")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads", type=int, default=None, help="numba threads")
+    parser.add_argument("--threads", type=int, default=None, help="threads running chunks")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 

@@ -201,7 +201,11 @@ class ThreadBackend:
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
                                     or threads < 1):
             raise SheepsimError(f"threads must be a whole number >= 1, got {threads!r}")
-        self.threads = threads or os.cpu_count() or 1
+        cores = os.cpu_count() or 1
+        if threads is not None and threads > 4 * cores:
+            raise SheepsimError(f"threads must be at most {4 * cores} on this machine "
+                                f"({cores} cores), got {threads}")
+        self.threads = threads or cores
 
     def session(self, job: Job):
         return _ThreadSession(job, self.threads)

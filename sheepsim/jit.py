@@ -167,7 +167,8 @@ def _rebind(disp, repl: dict, memo: dict):
     clone.__doc__, clone.__qualname__ = f.__doc__, f.__qualname__
     import numba
 
-    options = {k: v for k, v in disp.targetoptions.items() if k != "cache"}
+    # numba.njit warns when given ``nopython`` (every njit dispatcher's targetoptions hold it)
+    options = {k: v for k, v in disp.targetoptions.items() if k not in ("cache", "nopython")}
     new = numba.njit(**options)(clone)
     memo[disp] = new
     return new

@@ -5,4 +5,5 @@
 REGISTRY = (
     "sheepsim.games.race.game",
     "sheepsim.games.panic.game",
+    "sheepsim.games.awsheep.game",
 )

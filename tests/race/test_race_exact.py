@@ -41,13 +41,13 @@ def exact_places(rules, stage):
     combos = list(itertools.product(*faces))
     for c in combos:
         totals[sum(c)] = totals.get(sum(c), 0.0) + 1.0 / len(combos)
-    board0, race0 = np.zeros((6, L.N_BOARD), np.int64), np.zeros(L.N_RACE, np.int64)
-    engine.setup_race(board0, race0, rules.card_table(), np.arange(6), rules.track_length,
-                      rules.track_length - rules.end_zone + 1, rules.max_cubes,
-                      L.FINAL if stage == "final" else L.SEMIFINAL, int(rules.supply[1]))
+    table = engine.new_table()
+    board0, race0 = table.board, table.race
+    engine.setup_race(table, rules.kernel_rules(), np.arange(6),
+                      L.FINAL if stage == "final" else L.SEMIFINAL)
     legal = np.zeros(L.N_OPTIONS, np.bool_)
     seen = np.zeros((2, 6), np.int64)
-    streams = new_streams()
+    rand = P.policy_stream(new_streams())
 
     @cache
     def solve(state):
@@ -64,7 +64,7 @@ def exact_places(rules, stage):
             b, r = board.copy(), race.copy()
             lane, _ = engine.select_sheep(b, total)
             engine.legal_options(b, r, lane, legal)
-            option = P.greedy(lane, b, r, seen, legal, streams)
+            option = P.greedy(lane, b, r, seen, legal, rand)
             engine.apply_option(b, r, lane, option)
             r[L.TURN] = 0  # the turn count does not change what happens next
             out += p * solve((tuple(b.ravel()), tuple(r)))

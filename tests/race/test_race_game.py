@@ -96,14 +96,15 @@ def test_open_bets_are_unique_and_hidden_bets_may_repeat_them():
     open_lane = np.full(n, -1, dtype=np.int64)
     taken = np.zeros(6, dtype=np.bool_)
     pick = np.zeros(2, dtype=np.int64)
-    streams = new_streams()
-    engine.place_bets(bet_ids, L.BET_OPEN, 2, odds, PAYOFFS, BONUS, bets, rival_open,
-                      open_lane, taken, pick, streams)
+    rules = load_rules().kernel_rules()._replace(payoffs=PAYOFFS, bonus=BONUS)
+    seats = L.Seats(bets, rival_open)
+    bet_round = L.BetRound(open_lane, taken, pick)
+    rand = P.policy_stream(new_streams())
+    engine.place_bets(bet_ids, L.BET_OPEN, 2, odds, rules, seats, bet_round, rand)
     assert sorted(open_lane.tolist()) == list(range(6))
     assert open_lane[2] == 5  # the first bettor takes the favourite
     assert rival_open[0].tolist() == [1 if lane != open_lane[0] else 0 for lane in range(6)]
-    engine.place_bets(bet_ids, L.BET_HIDDEN, 2, odds, PAYOFFS, BONUS, bets, rival_open,
-                      open_lane, taken, pick, streams)
+    engine.place_bets(bet_ids, L.BET_HIDDEN, 2, odds, rules, seats, bet_round, rand)
     assert (bets.sum(axis=1) == 3).all()
     assert bets[:, 5].sum() >= 2  # favourite lane 6 bet again, hidden
 

@@ -19,10 +19,9 @@ def test_cubes_positions_and_termination(lanes, data):
     cards and supply, red and white never increase, positions never decrease, and the
     race ends (each turn either moves a sheep or adds a cube, so it cannot cycle)."""
     stage = data.draw(st.sampled_from([L.SEMIFINAL, L.FINAL]))
-    board = np.zeros((6, L.N_BOARD), np.int64)
-    race = np.zeros(L.N_RACE, np.int64)
-    engine.setup_race(board, race, RULES.card_table(), np.array(lanes[:6]), 20, 16, 3, stage,
-                      int(RULES.supply[1]))
+    table = engine.new_table()
+    board, race = table.board, table.race
+    engine.setup_race(table, RULES.kernel_rules(), np.array(lanes[:6]), stage)
     blue_total = board[:, L.BLUE].sum() + race[L.SUPPLY_BLUE]
     assert blue_total == RULES.supply[1]
     legal = np.zeros(L.N_OPTIONS, np.bool_)
@@ -75,14 +74,38 @@ def test_common_random_numbers_same_dice_for_different_policies():
     shift the dice of one that does not."""
     from sheepsim.games.race.kernels import BUILTIN
 
-    rules = RULES
-    faces, nfaces = rules.dice_arrays("semifinal")
     logs = []
     for pid in (0, 1):  # greedy, random
         log = np.zeros((500, engine.N_LOG), np.int64)
         board = np.zeros((6, L.N_BOARD), np.int64)
-        BUILTIN.trace_race(3, 17, rules.card_table(), np.arange(6), 20, 16, 3, 0, 19, faces,
-                           nfaces, pid, log, board)
+        BUILTIN.trace_race(3, 17, RULES.kernel_rules(), np.arange(6), L.SEMIFINAL, pid, log,
+                           board)
         logs.append(log)
     n = min((logs[0][:, 0] > 0).sum(), (logs[1][:, 0] > 0).sum())
     assert np.array_equal(logs[0][:n, engine.LOG_TOTAL], logs[1][:n, engine.LOG_TOTAL])
+
+
+def test_greedy_without_dispatch_equals_greedy_through_the_dispatch():
+    """``pace_ids=None`` compiles the turn loop without the policy dispatch; it must play
+    exactly as the dispatch does for the greedy id (races and whole games)."""
+    from sheepsim.games.race.kernels import BUILTIN, empty_race_counts
+    from sheepsim.games.race.policies import GREEDY
+    from sheepsim.games.race.simulate import odds_tables
+
+    kr = RULES.kernel_rules()
+    counts = []
+    for pace_ids in (None, np.array([GREEDY])):
+        out = empty_race_counts(len(RULES.cards))
+        BUILTIN.race_chunk(6, 100, 3_000, kr, np.arange(6), True, L.SEMIFINAL, pace_ids, out)
+        counts.append(out)
+    for a, b in zip(*counts, strict=True):
+        assert np.array_equal(a, b)
+    assert counts[0][0].sum() == 3_000
+    rows = []
+    for pace_ids in (None, np.full(3, GREEDY)):
+        out = (np.zeros((300, 3), np.int64), np.zeros(300, np.int64), np.zeros(300, np.int64),
+               np.zeros((300, 3), np.int64), np.zeros((300, 3, 3), np.int64))
+        BUILTIN.game_chunk(6, 0, kr, odds_tables(RULES), np.array([3, 1, 0]), pace_ids, out)
+        rows.append(out)
+    for a, b in zip(*rows, strict=True):
+        assert np.array_equal(a, b)

@@ -1,9 +1,14 @@
-"""Built-in pace and bet policies on hand-built boards."""
+"""Built-in pace and bet policies on hand-built boards; a sentinel user policy."""
 
+import numba
 import numpy as np
+import pytest
 
+from sheepsim import rng
+from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
 from sheepsim.games.race import policies as P
+from sheepsim.games.race.rules import load_rules
 from sheepsim.rng import new_streams
 
 from .helpers import make_state
@@ -20,7 +25,8 @@ def _legal(board, race, lane):
 
 
 def _choose(pid, board, race, lane, seen=NO_BETS):
-    return P.choose_pace(pid, lane, board, race, seen, _legal(board, race, lane), new_streams())
+    return P.choose_pace(pid, lane, board, race, seen, _legal(board, race, lane),
+                         P.policy_stream(new_streams()))
 
 
 def test_greedy_crosses_with_the_first_option_in_the_crossing_order():
@@ -56,7 +62,7 @@ def test_random_pace_only_picks_legal_options_uniformly():
     from sheepsim import rng
 
     rng.seed_streams(streams, 7, 0)
-    picks = [P.choose_pace(P.RANDOM_PACE, 0, board, race, NO_BETS, legal, streams)
+    picks = [P.choose_pace(P.RANDOM_PACE, 0, board, race, NO_BETS, legal, P.policy_stream(streams))
              for _ in range(5000)]
     counts = np.bincount(picks, minlength=L.N_OPTIONS)
     assert set(np.flatnonzero(counts)) == set(np.flatnonzero(legal))
@@ -96,7 +102,8 @@ def _bets(pid, kind, odds, taken=None, my_open=-1):
     bonus = np.array([1, 3], dtype=np.int64)
     taken = np.zeros(6, dtype=np.bool_) if taken is None else taken
     out = np.full(2, -1, dtype=np.int64)
-    P.choose_bets(pid, kind, odds, payoffs, bonus, taken, my_open, out, new_streams())
+    P.choose_bets(pid, kind, odds, payoffs, bonus, taken, my_open, out,
+                  P.policy_stream(new_streams()))
     return out.tolist()
 
 
@@ -118,8 +125,6 @@ def test_bet_policies_respect_the_open_bet_rule_and_their_criteria():
 
 def _near_ev_choices(kind, odds, taken=None, my_open=-1, games=300):
     """near-ev's choices over ``games`` seeded policy streams."""
-    from sheepsim import rng
-
     payoffs = np.array([[12, 11, 9, 8, 7, 6], [9, 8, 6, 5, 4, 3], [7, 6, 4, 3, 2, 1],
                         [18, 17, 16, 15, 14, 13]], dtype=np.int64)
     bonus = np.array([1, 3], dtype=np.int64)
@@ -129,7 +134,8 @@ def _near_ev_choices(kind, odds, taken=None, my_open=-1, games=300):
         streams = new_streams()
         rng.seed_streams(streams, 5, g)
         out = np.full(2, -1, dtype=np.int64)
-        P.choose_bets(P.NEAR_EV, kind, odds, payoffs, bonus, taken, my_open, out, streams)
+        P.choose_bets(P.NEAR_EV, kind, odds, payoffs, bonus, taken, my_open, out,
+                      P.policy_stream(streams))
         picks.append(tuple(out.tolist()))
     return picks, payoffs, bonus
 
@@ -158,3 +164,67 @@ def test_near_ev_draws_among_bets_within_its_share_of_the_best():
              for a in range(6) for b in range(a + 1, 6)}
     best = max(pairs.values())
     assert set(picks) == {p for p, v in pairs.items() if v >= best * (1 - P.NEAR_EV_SHARE)}
+
+
+# ------------------------------------------------------------------ user policies
+@numba.njit
+def reverse_random(lane, board, race, seen, legal, rand):
+    """Sentinel user policy: the k-th legal option counted from the end, k drawn from
+    the policy stream (no built-in plays like this, so a fallback would show)."""
+    n = 0
+    for o in range(L.N_OPTIONS):
+        if legal[o]:
+            n += 1
+    k = P.randbelow(rand, n)
+    for o in range(L.N_OPTIONS - 1, -1, -1):
+        if legal[o]:
+            if k == 0:
+                return o
+            k -= 1
+    return -1
+
+
+def _trace(kernels, pace_id, seed=8, game=3):
+    rules = load_rules()
+    log = np.zeros((2000, engine.N_LOG), dtype=np.int64)
+    board = np.zeros((6, L.N_BOARD), dtype=np.int64)
+    turns = kernels.trace_race(seed, game, rules.kernel_rules(), np.arange(6), L.SEMIFINAL,
+                               pace_id, log, board)
+    return rules, log[:turns]
+
+
+def test_user_pace_policy_makes_its_own_choices_from_its_own_stream():
+    """Replay the sentinel's trace in Python: every logged option is the one the
+    sentinel picks from the legal options with draws from the game's POLICY stream; the
+    dice are those of a built-in policy under the same seed (it never saw them)."""
+    from sheepsim.games.race.kernels import BUILTIN, kernels_for
+
+    rules, log = _trace(kernels_for((reverse_random,), ()), P.N_PACE_POLICIES)
+    _, greedy_log = _trace(BUILTIN, P.GREEDY)
+    n = min(len(log), len(greedy_log))
+    assert np.array_equal(log[:n, engine.LOG_TOTAL], greedy_log[:n, engine.LOG_TOTAL])
+    streams = new_streams()
+    rng.seed_streams(streams, 8, 3)
+    rand = P.policy_stream(streams)
+    table = engine.new_table()
+    engine.setup_race(table, rules.kernel_rules(), np.arange(6), L.SEMIFINAL)
+    board, race = table.board, table.race
+    legal = np.zeros(L.N_OPTIONS, dtype=np.bool_)
+    for row in log:
+        lane = int(row[engine.LOG_LANE])
+        assert engine.select_sheep(board, int(row[engine.LOG_TOTAL]))[0] == lane
+        engine.legal_options(board, race, lane, legal)
+        options = np.flatnonzero(legal)[::-1]
+        expected = options[P.randbelow(rand, len(options))]
+        assert row[engine.LOG_OPTION] == expected
+        engine.apply_option(board, race, lane, expected)
+    assert engine.race_over(board, race)
+
+
+def test_unknown_policy_ids_raise():
+    from sheepsim.games.race.kernels import BUILTIN
+
+    with pytest.raises(ValueError, match="unknown pace policy"):
+        _trace(BUILTIN, P.N_PACE_POLICIES)
+    with pytest.raises(ValueError, match="unknown bet policy"):
+        _bets(P.N_BET_POLICIES, L.BET_OPEN, np.full((6, 3), 1 / 6))

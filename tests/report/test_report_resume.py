@@ -181,7 +181,7 @@ def test_killed_process_resumes_to_the_uninterrupted_result(tmp_path):
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        proc.stderr.close()  # an unclosed pipe is a ResourceWarning (warnings are errors)
+        proc.stderr.close()
     assert not json.loads((out / "manifest.json").read_text())["complete"]
     run_report(config, out, resume=True, quiet=True)
     fresh = tmp_path / "fresh"

@@ -22,26 +22,71 @@ from sheepsim.games.panic.layout import (
 )
 from sheepsim.jit import njit
 
-
 # ----------------------------------------------------------------------- groups
+# Side contacts are packed 9 bits per sheep into two int64 words (sheep 0-6, then 7-8)
+# so that the groups of a state are found from one pass over the 36 pairs of sheep,
+# without allocating (the greedy look-ahead asks for groups millions of times).
+PER_WORD = 63 // N_SHEEP
+assert N_SHEEP <= 2 * PER_WORD
+
+
 @njit
-def component(st, s, within):
-    """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``."""
+def _link(lo, hi, a, b):
+    """Add ``b`` to sheep ``a``'s side contacts."""
+    if a < PER_WORD:
+        return lo | (1 << (N_SHEEP * a + b)), hi
+    return lo, hi | (1 << (N_SHEEP * (a - PER_WORD) + b))
+
+
+@njit
+def side_contacts(st):
+    """``(lo, hi)``: for every live sheep, the mask of live sheep touching it on a side
+    (see :func:`contacts_of`)."""
+    lo = 0
+    hi = 0
+    for a in range(N_SHEEP):
+        if not st[ST_ALIVE + a]:
+            continue
+        ra = st[ST_ROW + a]
+        ca = st[ST_COL + a]
+        for b in range(a + 1, N_SHEEP):
+            if st[ST_ALIVE + b] and abs(st[ST_ROW + b] - ra) + abs(st[ST_COL + b] - ca) == 1:
+                lo, hi = _link(lo, hi, a, b)
+                lo, hi = _link(lo, hi, b, a)
+    return lo, hi
+
+
+@njit
+def contacts_of(lo, hi, a):
+    """Mask of the sheep touching sheep ``a`` on a side."""
+    if a < PER_WORD:
+        return (lo >> (N_SHEEP * a)) & ((1 << N_SHEEP) - 1)
+    return (hi >> (N_SHEEP * (a - PER_WORD))) & ((1 << N_SHEEP) - 1)
+
+
+@njit
+def grow(lo, hi, s, within):
+    """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``,
+    given the side contacts ``(lo, hi)``."""
     comp = 1 << s
     frontier = comp
     while frontier:
         new = 0
         for a in range(N_SHEEP):
-            if not (frontier >> a) & 1:
-                continue
-            for b in range(N_SHEEP):
-                if (within >> b) & 1 and not (comp >> b) & 1:
-                    if abs(st[ST_ROW + a] - st[ST_ROW + b]) + abs(st[ST_COL + a]
-                                                                  - st[ST_COL + b]) == 1:
-                        new |= 1 << b
+            if (frontier >> a) & 1:
+                new |= contacts_of(lo, hi, a)
+        new &= within & ~comp
         comp |= new
         frontier = new
     return comp
+
+
+@njit
+def component(st, s, within):
+    """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``
+    (live sheep)."""
+    lo, hi = side_contacts(st)
+    return grow(lo, hi, s, within)
 
 
 @njit
@@ -67,19 +112,27 @@ def is_connected(st):
     alive = alive_mask(st)
     if alive == 0:
         return True
-    return component(st, lowest_bit(alive), alive) == alive
+    lo, hi = side_contacts(st)
+    return grow(lo, hi, lowest_bit(alive), alive) == alive
 
 
 @njit
 def smallest_groups(st, opts):
     """Write the smallest groups as ``[mask, size, 0, 0]`` rows; return their number
     (0 if the flock is connected)."""
-    alive = alive_mask(st)
+    lo, hi = side_contacts(st)
+    return smallest_of(lo, hi, alive_mask(st), opts)
+
+
+@njit
+def smallest_of(lo, hi, alive, opts):
+    """:func:`smallest_groups` from the side contacts ``(lo, hi)`` of the live sheep
+    ``alive``."""
     rest = alive
     smallest = N_SHEEP + 1
     n = 0
     while rest:  # every group once, then keep the smallest ones in place
-        m = component(st, lowest_bit(rest), alive)
+        m = grow(lo, hi, lowest_bit(rest), alive)
         size = popcount(m)
         opts[n, 0] = m
         opts[n, 1] = size
@@ -103,12 +156,18 @@ def smallest_groups(st, opts):
 def main_flock(st, mask):
     """Bit mask of the main flock for the group ``mask``: the largest of the other groups
     (the union of the equal largest ones)."""
-    alive = alive_mask(st)
+    lo, hi = side_contacts(st)
+    return main_of(lo, hi, alive_mask(st), mask)
+
+
+@njit
+def main_of(lo, hi, alive, mask):
+    """:func:`main_flock` from the side contacts ``(lo, hi)`` of the live sheep ``alive``."""
     rest = alive & ~mask
     best = 0
     main = 0
     while rest:
-        m = component(st, lowest_bit(rest), alive)
+        m = grow(lo, hi, lowest_bit(rest), alive)
         size = popcount(m)
         if size > best:
             best = size
@@ -154,6 +213,27 @@ def group_touches(st, mask, tr, tc, diagonal, target):
 
 
 @njit
+def probe(st, mask, tr, tc, target):
+    """The group ``mask`` shifted by ``(tr, tc)``: 2 if it would land on another sheep,
+    else 1 if it would touch a sheep of ``target`` on a side, else 0 (one pass for
+    :func:`group_overlaps` and :func:`group_touches`)."""
+    touch = 0
+    for a in range(N_SHEEP):
+        if (mask >> a) & 1:
+            r = st[ST_ROW + a] + tr
+            c = st[ST_COL + a] + tc
+            for b in range(N_SHEEP):
+                if st[ST_ALIVE + b] and not (mask >> b) & 1:
+                    dr = abs(st[ST_ROW + b] - r)
+                    dc = abs(st[ST_COL + b] - c)
+                    if dr + dc == 0:
+                        return 2
+                    if dr + dc == 1 and (target >> b) & 1:
+                        touch = 1
+    return touch
+
+
+@njit
 def route_steps(st, mask, d, target):
     """Most steps along ``d`` after which the group could still touch ``target``: beyond
     that its nearest cell is past the target's furthest cell along ``d``."""
@@ -185,9 +265,10 @@ def _route(opts, n, d, steps, slide, mask):
 def _ortho_routes(st, mask, target, opts, n):
     for d in range(0, 8, 2):
         for k in range(1, route_steps(st, mask, d, target) + 1):
-            if group_overlaps(st, mask, k * DR[d], k * DC[d]):
+            hit = probe(st, mask, k * DR[d], k * DC[d], target)
+            if hit == 2:
                 break
-            if group_touches(st, mask, k * DR[d], k * DC[d], False, target):
+            if hit == 1:
                 n = _route(opts, n, d, k, NO_SLIDE, mask)
                 break
     return n
@@ -197,19 +278,18 @@ def _ortho_routes(st, mask, target, opts, n):
 def _diag_routes(st, mask, target, opts, n):
     for d in range(1, 8, 2):
         for k in range(1, route_steps(st, mask, d, target) + 1):
-            if group_overlaps(st, mask, k * DR[d], k * DC[d]):
+            hit = probe(st, mask, k * DR[d], k * DC[d], target)
+            if hit == 2:
                 # The groups meet at a corner: slide one cell sideways from the last free
                 # position (either component of the diagonal; the player chooses).
                 br = (k - 1) * DR[d]
                 bc = (k - 1) * DC[d]
                 for o in range(0, 8, 2):
                     if (DR[o] != 0 and DR[o] == DR[d]) or (DC[o] != 0 and DC[o] == DC[d]):
-                        if (not group_overlaps(st, mask, br + DR[o], bc + DC[o])
-                                and group_touches(st, mask, br + DR[o], bc + DC[o], False,
-                                                  target)):
+                        if probe(st, mask, br + DR[o], bc + DC[o], target) == 1:
                             n = _route(opts, n, d, k - 1, o, mask)
                 break
-            if group_touches(st, mask, k * DR[d], k * DC[d], False, target):
+            if hit == 1:
                 n = _route(opts, n, d, k, NO_SLIDE, mask)
                 break
     return n
@@ -219,18 +299,23 @@ def _diag_routes(st, mask, target, opts, n):
 def contact_slides(st, mask, opts):
     """One-cell orthogonal slides (no die roll) that attach a group touching the main
     flock by a corner to it; a group touching only another detached group gets none."""
+    lo, hi = side_contacts(st)
+    return slides_with(st, lo, hi, mask, opts)
+
+
+@njit
+def slides_with(st, lo, hi, mask, opts):
+    """:func:`contact_slides` given the side contacts ``(lo, hi)`` of ``st``."""
     n = 0
-    target = main_flock(st, mask)
     alive = alive_mask(st)
+    target = main_of(lo, hi, alive, mask)
     while target:  # each of the equal largest groups in turn (the player picks one)
-        main = component(st, lowest_bit(target), alive)
+        main = grow(lo, hi, lowest_bit(target), alive)
         target &= ~main
         if not group_touches(st, mask, 0, 0, True, main):
             continue
         for o in range(0, 8, 2):
-            if (not group_overlaps(st, mask, DR[o], DC[o])
-                    and group_touches(st, mask, DR[o], DC[o], False, main)
-                    and not _has_route(opts, n, o)):
+            if probe(st, mask, DR[o], DC[o], main) == 1 and not _has_route(opts, n, o):
                 n = _route(opts, n, o, 1, NO_SLIDE, mask)
     return n
 
@@ -264,7 +349,12 @@ def regroup_routes(st, mask, face, plus_fallback, opts):
     ``plus_fallback`` is ``PLUS_FALLBACK_DIAGONAL`` (sheepsim's mirror of the rulebook);
     if there is still no route, the options are single orthogonal steps towards the
     main flock (sheepsim's decision; the regrouping then rolls again)."""
-    target = main_flock(st, mask)
+    return routes_to(st, main_flock(st, mask), mask, face, plus_fallback, opts)
+
+
+@njit
+def routes_to(st, target, mask, face, plus_fallback, opts):
+    """:func:`regroup_routes` towards the main flock ``target`` (a mask)."""
     n = 0
     if face == FACE_DIAG:
         n = _diag_routes(st, mask, target, opts, 0)

@@ -19,7 +19,7 @@ Built-in policies
   best opponent's). Its sub-decisions are the greedy ones (playouts for every group and
   route choice would multiply the cost for little gain). Cost grows as (legal choices
   ~100) x playouts x remaining turns: about 4 games/s on one thread with one rollout
-  seat among 3 players and 4 playouts (greedy: ~200-280 games/s, random: ~12,000-16,000).
+  seat among 3 players and 4 playouts (greedy: ~240-330 games/s, random: ~12,000-16,000).
 
 Why integer ids
 ---------------

@@ -2,11 +2,14 @@
 
 from sheepsim import rng
 from sheepsim.games.panic.decide import decide_sub
+from sheepsim.games.panic.flockops import alive_mask
 from sheepsim.games.panic.groups import (
-    contact_slides,
+    main_of,
     move_group,
-    regroup_routes,
-    smallest_groups,
+    routes_to,
+    side_contacts,
+    slides_with,
+    smallest_of,
 )
 from sheepsim.games.panic.layout import (
     CTX_DICE_PURPOSE,
@@ -83,7 +86,9 @@ def regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, forced_face
     rolls = 0
     for _ in range(MAX_REGROUP_ROUNDS):
         opts = subs[0]
-        n = smallest_groups(st, opts)
+        lo, hi = side_contacts(st)  # st does not change until the group moves
+        alive = alive_mask(st)
+        n = smallest_of(lo, hi, alive, opts)
         if n == 0:
             return rolls
         g = 0
@@ -96,7 +101,7 @@ def regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, forced_face
         log_event(st, ctx, log, EV_GROUP, mask, n, 0, 0)
         nr = 0
         if R[R_SLIDE_WITHOUT_ROLL]:
-            nr = contact_slides(st, mask, opts)
+            nr = slides_with(st, lo, hi, mask, opts)
         if nr == 0:
             if forced_face >= 0:
                 face = forced_face
@@ -104,7 +109,8 @@ def regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, forced_face
                 face = roll_die(R, R_N_REGROUP_FACES, R_REGROUP_FACES, streams, ctx)
                 rolls += 1
             log_event(st, ctx, log, EV_REGROUP_DIE, face, 0, 0, 0)
-            nr = regroup_routes(st, mask, face, R[R_PLUS_FALLBACK], opts)
+            nr = routes_to(st, main_of(lo, hi, alive, mask), mask, face, R[R_PLUS_FALLBACK],
+                           opts)
         if nr == 0:
             return rolls
         r = decide_sub(pid, K_ROUTE, st, R, seat, opts, nr, streams, ctx, subs, work, values)

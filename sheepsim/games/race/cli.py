@@ -21,6 +21,7 @@ from sheepsim.cli import (
     positive_int,
 )
 from sheepsim.errors import SheepsimError
+from sheepsim.games.race import cli_exact
 from sheepsim.output import emit, render
 
 DEFAULT_ODDS_GAMES = 1_000_000
@@ -45,6 +46,7 @@ def register(games: argparse._SubParsersAction) -> None:
     _add_race_options(p)
     add_run_options(p, games=DEFAULT_ODDS_GAMES)
     _add_analysis_options(p, DEFAULT_ODDS_GAMES)
+    cli_exact.add_exact_options(p)
     p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser(
@@ -62,6 +64,7 @@ def register(games: argparse._SubParsersAction) -> None:
     p.add_argument("--taken", metavar="L,L", default="",
                    help="lanes (1-6) other players already bet openly this race")
     _add_sim_options(p, DEFAULT_EV_GAMES, EV_TABLES)
+    cli_exact.add_exact_options(p)
     p.set_defaults(func=cmd_ev)
 
     p = sub.add_parser(
@@ -131,6 +134,7 @@ def register(games: argparse._SubParsersAction) -> None:
     p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                    help="game index within the seed (default 0)")
     p.set_defaults(func=cmd_trace)
+    cli_exact.register_advise(sub)
 
 
 def _add_race_options(p):
@@ -209,11 +213,13 @@ def cmd_odds(args) -> int:
 
     size = _run_size(args)
     check_plot_option(args)
+    if cli_exact.handle_odds(args):
+        return 0
     counts, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
                                  **size, threads=args.threads, progress=not args.quiet)
     trace = res.trace if size["precision"] is not None else None
     title = f"The Sheep Race: {args.stage} odds"
-    _write(res.tables, res.meta(), title, args,
+    _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
            lambda: _race_panels(lane_ev_table(counts), None, trace))
     return 0
 
@@ -250,11 +256,13 @@ def cmd_ev(args) -> int:
     check_plot_option(args)
     if args.table == "open_bet" and args.stage == "final":
         raise SheepsimError("the final has no open_bet table (no open bets)")
+    if cli_exact.handle_ev(args, _parse_taken(args.taken)):
+        return 0
     _, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
                             report="ev", taken=_parse_taken(args.taken), **size,
                             threads=args.threads, progress=not args.quiet)
     title = f"The Sheep Race: {args.stage} bet EV"
-    _write(res.tables, res.meta(), title, args,
+    _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
            lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
     return 0
 
@@ -345,14 +353,10 @@ def cmd_trace(args) -> int:
     rules = load_rules(args.rules)
     lanes = lane_cards(rules, args.lanes)
     pol = resolve_policies(args.policy)
-    faces, nfaces = rules.dice_arrays(args.stage)
     log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)
     board = board_array()
-    cards = rules.card_table()
-    _call(pol.kernels().trace_race, args.seed, args.game, cards, lanes, rules.track_length,
-          rules.track_length - rules.end_zone + 1, rules.max_cubes,
-          FINAL if args.stage == "final" else SEMIFINAL, int(rules.supply[1]), faces, nfaces,
-          int(pol.pace_ids[0]), log, board)
+    _call(pol.kernels().trace_race, args.seed, args.game, rules.kernel_rules(), lanes,
+          FINAL if args.stage == "final" else SEMIFINAL, int(pol.pace_ids[0]), log, board)
     n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
     out = sys.stdout
     out.write(f"The Sheep Race trace: {args.stage}, pace policy {pol.pace_names[0]}, "

@@ -1,11 +1,17 @@
-"""Sheep Race kernels on plain arrays (numba, no validation: the wrappers validate).
+"""Sheep Race kernels (numba, no validation: the wrappers validate).
 
 One race: :func:`run_race`. One whole game (deal, two semifinals, the final, betting,
 scoring with the bonus and the stack tie-breaks): :func:`run_game`. The rules decisions
-they implement are cited from shared/rulebooks/README.md in the tests.
+they implement are cited from shared/rulebooks/README.md in the tests. State travels as
+the records of :mod:`~sheepsim.games.race.layout` (``KernelRules``, ``Table``,
+``Seats``, ``BetRound``, ``GameScratch``).
+
+The turn loop keeps the race counters (blue supply, sheep placed and running, turn) in
+local variables and writes them to the ``race`` array only for the policy to read; the
+board stays in its small array, which is the view policies read.
 
 Pace and bet decisions go through the global names ``choose_pace`` and ``choose_bets``;
-:mod:`~sheepsim.games.race.kernels` re-jits these functions with those names bound to a
+:mod:`~sheepsim.games.race.kernels` recompiles the kernels with those names bound to a
 user's policy (so a user policy runs the very same engine code).
 """
 
@@ -31,8 +37,11 @@ from sheepsim.games.race.layout import (
     LAZY_NINE,
     MAX_CUBES,
     MY_BETS,
+    N_BOARD,
+    N_LANES,
     N_OPTIONS,
     N_PLACED,
+    N_RACE,
     N_RUNNING,
     PLACE,
     POS,
@@ -40,6 +49,7 @@ from sheepsim.games.race.layout import (
     REST,
     RIVAL_OPEN,
     RUNNING,
+    SEMIFINAL,
     STAGE,
     STATUS,
     SUPPLY_BLUE,
@@ -52,8 +62,12 @@ from sheepsim.games.race.layout import (
     WALK_RECOVER,
     WALK_WHITE,
     WHITE,
+    BetRound,
+    GameScratch,
+    Seats,
+    Table,
 )
-from sheepsim.games.race.policies import choose_bets, choose_pace, distance
+from sheepsim.games.race.policies import choose_bets, choose_pace, distance, greedy
 from sheepsim.jit import njit
 
 #: Safety net for variant files: a race still running after this many turns is an error.
@@ -62,33 +76,62 @@ MAX_TURNS = 100_000
 LOG_TURN, LOG_PLAYER, LOG_TOTAL, LOG_LANE, LOG_REASON, LOG_OPTION, LOG_POS, LOG_RED, \
     LOG_BLUE, LOG_WHITE, LOG_STATUS, LOG_SUPPLY = range(12)
 N_LOG = 12
+#: What a move did to the sheep (:func:`move_sheep`).
+MOVED, CROSSED, TIRED = range(3)
+
+
+# ------------------------------------------------------------------ records
+@njit
+def new_table():
+    """An empty :class:`~sheepsim.games.race.layout.Table` (board, race, seen, legal)."""
+    return Table(np.zeros((N_LANES, N_BOARD), dtype=np.int64), np.zeros(N_RACE, dtype=np.int64),
+                 np.zeros((2, N_LANES), dtype=np.int64), np.zeros(N_OPTIONS, dtype=np.bool_))
 
 
 @njit
-def setup_race(board, race, cards, lane_cards, track, ez_first, max_cubes, stage, blue_total):
-    """Put the six sheep on the starting line with their cards' cubes.
+def new_game_scratch(n_cards, n_players):
+    """A :class:`~sheepsim.games.race.layout.GameScratch` for games of ``n_players``."""
+    bet_round = BetRound(np.full(n_players, -1, dtype=np.int64),
+                         np.zeros(N_LANES, dtype=np.bool_), np.zeros(2, dtype=np.int64))
+    return GameScratch(new_table(), np.arange(n_cards), np.zeros(n_players, dtype=np.int64),
+                       np.zeros(N_LANES, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
+                       np.zeros((N_LANES, 3), dtype=np.float64),
+                       np.zeros((n_players, N_LANES), dtype=np.int64),
+                       np.zeros((n_players, N_LANES), dtype=np.int64), bet_round,
+                       np.zeros(3, dtype=np.int64), np.zeros((0, N_LOG), dtype=np.int64))
 
-    ``cards`` ``(n_cards, 5)`` (red, blue, white, trot, gallop); ``lane_cards`` ``(6,)``
-    card index per lane; ``blue_total`` blue cubes in the game (the supply holds the
-    rest after the cards take theirs).
-    """
+
+@njit(inline="always")
+def stage_dice(rules, stage):
+    """``(faces, nfaces)`` of the stage's dice."""
+    if stage == FINAL:
+        return rules.faces_final, rules.nfaces_final
+    return rules.faces_semi, rules.nfaces_semi
+
+
+# ------------------------------------------------------------------ one race
+@njit
+def setup_race(table, rules, lane_cards, stage):
+    """Put the six sheep on the starting line with the cubes of ``lane_cards`` ``(6,)``
+    (card index per lane); the supply holds the blue cubes the cards do not."""
+    board, race = table.board, table.race
     blue_on_cards = 0
-    for lane in range(6):
+    for lane in range(N_LANES):
         c = lane_cards[lane]
         board[lane, POS] = 0
-        board[lane, RED] = cards[c, 0]
-        board[lane, BLUE] = cards[c, 1]
-        board[lane, WHITE] = cards[c, 2]
-        board[lane, TROT] = cards[c, 3]
-        board[lane, GALLOP] = cards[c, 4]
+        board[lane, RED] = rules.cards[c, 0]
+        board[lane, BLUE] = rules.cards[c, 1]
+        board[lane, WHITE] = rules.cards[c, 2]
+        board[lane, TROT] = rules.cards[c, 3]
+        board[lane, GALLOP] = rules.cards[c, 4]
         board[lane, STATUS] = RUNNING
         board[lane, PLACE] = 0
-        blue_on_cards += cards[c, 1]
-    race[TRACK] = track
-    race[EZ_FIRST] = ez_first
-    race[MAX_CUBES] = max_cubes
+        blue_on_cards += rules.cards[c, 1]
+    race[TRACK] = rules.track
+    race[EZ_FIRST] = rules.ez_first
+    race[MAX_CUBES] = rules.max_cubes
     race[STAGE] = stage
-    race[SUPPLY_BLUE] = blue_total - blue_on_cards
+    race[SUPPLY_BLUE] = rules.blue_total - blue_on_cards
     race[N_PLACED] = 0
     race[TURN] = 0
     race[N_RUNNING] = 6
@@ -121,47 +164,74 @@ def legal_options(board, race, lane, legal):
 
 
 @njit(inline="always")
-def apply_option(board, race, lane, option):
-    """Move the sheep in ``lane`` with ``option`` (assumed legal); update status/place."""
+def move_sheep(board, lane, option, supply, track, ez_first):
+    """Pay for (or recover with) ``option``, assumed legal, and move the sheep in
+    ``lane``; set its status. Returns ``(blue supply after, MOVED | CROSSED | TIRED)``
+    (TIRED: now exhausted). A sheep that crosses gets its place from :func:`settle`."""
+    red = board[lane, RED]
+    blue = board[lane, BLUE]
+    white = board[lane, WHITE]
     if option == REST:
-        rec = min(2, race[SUPPLY_BLUE])
-        board[lane, BLUE] += rec
-        race[SUPPLY_BLUE] -= rec
+        rec = min(2, supply)
+        blue += rec
+        supply -= rec
     elif option == WALK_RECOVER:
-        rec = min(1, race[SUPPLY_BLUE])
-        board[lane, BLUE] += rec
-        race[SUPPLY_BLUE] -= rec
+        rec = min(1, supply)
+        blue += rec
+        supply -= rec
     elif option == WALK_WHITE or option == TROT_WHITE or option == GALLOP_WHITE:
-        board[lane, WHITE] -= 1
+        white -= 1
     elif option == TROT_BLUE:
-        board[lane, BLUE] -= 1
-        race[SUPPLY_BLUE] += 1
+        blue -= 1
+        supply += 1
     elif option == GALLOP_BLUE2:
-        board[lane, BLUE] -= 2
-        race[SUPPLY_BLUE] += 2
+        blue -= 2
+        supply += 2
     elif option == GALLOP_RED:
-        board[lane, RED] -= 1
+        red -= 1
+    board[lane, RED] = red
+    board[lane, BLUE] = blue
+    board[lane, WHITE] = white
     pos = board[lane, POS] + distance(board, lane, option)
-    if pos > race[TRACK]:
+    if pos > track:
         # crossed the Finish Line: extra movement is lost, cubes do not matter
-        board[lane, POS] = race[TRACK] + 1
+        board[lane, POS] = track + 1
         board[lane, STATUS] = FINISHED
-        race[N_RUNNING] -= 1
-        race[N_PLACED] += 1
-        board[lane, PLACE] = race[N_PLACED]
-        return
+        return supply, CROSSED
     board[lane, POS] = pos
-    cubes = board[lane, RED] + board[lane, BLUE] + board[lane, WHITE]
-    if cubes == 0 and pos >= race[EZ_FIRST]:
+    if red + blue + white == 0 and pos >= ez_first:
         board[lane, STATUS] = EXHAUSTED
-        race[N_RUNNING] -= 1
+        return supply, TIRED
+    return supply, MOVED
+
+
+@njit(inline="always")
+def settle(board, lane, outcome, n_placed, n_running):
+    """Count a move's outcome: a crossing sheep takes the next place. Returns
+    ``(n_placed, n_running)``."""
+    if outcome == MOVED:
+        return n_placed, n_running
+    if outcome == CROSSED:
+        n_placed += 1
+        board[lane, PLACE] = n_placed
+    return n_placed, n_running - 1
+
+
+@njit(inline="always")
+def apply_option(board, race, lane, option):
+    """Move the sheep in ``lane`` with ``option`` (assumed legal); update ``race``."""
+    supply, outcome = move_sheep(board, lane, option, race[SUPPLY_BLUE], race[TRACK],
+                                 race[EZ_FIRST])
+    race[SUPPLY_BLUE] = supply
+    race[N_PLACED], race[N_RUNNING] = settle(board, lane, outcome, race[N_PLACED],
+                                             race[N_RUNNING])
 
 
 @njit(inline="always")
 def lazy_sheep(board):
     """Running sheep furthest from the Finish Line; ties to the highest lane; -1 if none."""
     best = -1
-    for lane in range(6):
+    for lane in range(N_LANES):
         if board[lane, STATUS] == RUNNING and (best < 0 or board[lane, POS] <= board[best, POS]):
             best = lane
     return best
@@ -172,17 +242,14 @@ def select_sheep(board, total):
     """Lane (0-5) and reason for a dice total: 1-6 that lane, 7 lane 6, 8 lane 5,
     9 the Lazy Sheep; an exhausted or finished sheep is replaced by the Lazy Sheep."""
     if total >= 9:
-        return lazy_sheep(board), LAZY_NINE
-    if total <= 6:
-        lane = total - 1
+        reason = LAZY_NINE
     else:
-        lane = 6 - (total - 6)
-    status = board[lane, STATUS]
-    if status == RUNNING:
-        return lane, BY_DICE
-    if status == EXHAUSTED:
-        return lazy_sheep(board), LAZY_EXHAUSTED
-    return lazy_sheep(board), LAZY_FINISHED
+        lane = total - 1 if total <= 6 else 12 - total
+        status = board[lane, STATUS]
+        if status == RUNNING:
+            return lane, BY_DICE
+        reason = LAZY_EXHAUSTED if status == EXHAUSTED else LAZY_FINISHED
+    return lazy_sheep(board), reason
 
 
 @njit(inline="always")
@@ -194,95 +261,131 @@ def roll(dice_faces, dice_nfaces, streams):
 
 
 @njit(inline="always")
-def race_over(board, race):
-    """Semifinal: 3 crossed; final: 1 crossed; either: no sheep can still run."""
-    need = 1 if race[STAGE] == FINAL else 3
-    if race[N_PLACED] >= need or race[N_RUNNING] == 0:
+def is_over(board, need, n_placed, n_running, supply):
+    """``need`` sheep crossed (3 in a semifinal, 1 in the final) or none can run on."""
+    if n_placed >= need or n_running == 0:
         return True
-    if race[SUPPLY_BLUE] > 0:
+    if supply > 0:
         return False
     # With no blue cube in the supply (possible only in variants), a running sheep that
     # is empty outside the End Zone can only rest and recovers nothing: if every running
     # sheep is like that, nothing can move again.
-    for lane in range(6):
+    for lane in range(N_LANES):
         if board[lane, STATUS] == RUNNING and \
                 board[lane, RED] + board[lane, BLUE] + board[lane, WHITE] > 0:
             return False
     return True
 
 
+@njit(inline="always")
+def places_needed(race):
+    return 1 if race[STAGE] == FINAL else 3
+
+
+@njit(inline="always")
+def race_over(board, race):
+    """Semifinal: 3 crossed; final: 1 crossed; either: no sheep can still run."""
+    return is_over(board, places_needed(race), race[N_PLACED], race[N_RUNNING],
+                   race[SUPPLY_BLUE])
+
+
 @njit
 def place_remaining(board, race):
     """Give the places not won by crossing to the other sheep closest to the Finish
     Line, ties to the lowest lane (exhausted sheep; running ones only in a stalemate)."""
-    need = 1 if race[STAGE] == FINAL else 3
-    while race[N_PLACED] < need:
+    while race[N_PLACED] < places_needed(race):
         best = -1
-        for lane in range(6):
+        for lane in range(N_LANES):
             if board[lane, PLACE] == 0 and (best < 0 or board[lane, POS] > board[best, POS]):
                 best = lane
         race[N_PLACED] += 1
         board[best, PLACE] = race[N_PLACED]
 
 
+@njit(inline="always")
+def show_bets(seats, player, seen):
+    """The active seat's own bets and its rivals' open bets, for its pace policy."""
+    for lane in range(N_LANES):
+        seen[MY_BETS, lane] = seats.bets[player, lane]
+        seen[RIVAL_OPEN, lane] = seats.rival_open[player, lane]
+
+
+@njit(inline="always")
+def log_turn(row, turn, player, total, lane, reason, option, board, supply):
+    row[LOG_TURN] = turn + 1
+    row[LOG_PLAYER] = player
+    row[LOG_TOTAL] = total
+    row[LOG_LANE] = lane
+    row[LOG_REASON] = reason
+    row[LOG_OPTION] = option
+    row[LOG_POS] = board[lane, POS]
+    row[LOG_RED] = board[lane, RED]
+    row[LOG_BLUE] = board[lane, BLUE]
+    row[LOG_WHITE] = board[lane, WHITE]
+    row[LOG_STATUS] = board[lane, STATUS]
+    row[LOG_SUPPLY] = supply
+
+
 @njit
-def run_race(board, race, dice_faces, dice_nfaces, streams, pace_ids, first_player,
-             bets, rival_open, seen, legal, log, log_on):
+def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log):
     """Play a set-up race to its end; return the number of turns.
 
-    ``pace_ids`` ``(n_players,)`` pace policy id per seat; turns go clockwise from
-    ``first_player``. ``bets``/``rival_open`` ``(n_players, 6)``: each seat's own bets and
-    the open bets of its rivals; ``seen`` ``(2, 6)`` scratch receives the active seat's
-    rows (what its policy may look at). ``log`` ``(rows, N_LOG)`` receives one row per
-    turn when ``log_on``.
+    ``dice`` ``(faces, nfaces)``; ``streams`` the game's streams (dice are drawn from
+    its DICE row); ``rand`` the policy stream, all a pace policy gets; ``pace_ids``
+    ``(n_players,)`` pace policy per seat, or None when every seat plays ``greedy``:
+    numba then compiles this function without the policy dispatch (it prunes the
+    ``is None`` branches by type), which is about 10% faster and compiles only greedy.
+    ``seats`` (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
+    ``first_player``. ``log`` ``(rows, N_LOG)`` receives one row per turn while rows
+    last (0 rows: no trace).
     """
-    n_players = pace_ids.shape[0]
+    board, race, seen, legal = table
+    faces, nfaces = dice
+    n_players = seats.bets.shape[0]
+    need = places_needed(race)
+    track, ez_first = race[TRACK], race[EZ_FIRST]
+    supply, n_placed, n_running = race[SUPPLY_BLUE], race[N_PLACED], race[N_RUNNING]
+    turn = race[TURN]
     player = first_player
-    for lane in range(6):
-        seen[MY_BETS, lane] = bets[player, lane]
-        seen[RIVAL_OPEN, lane] = rival_open[player, lane]
-    while not race_over(board, race):
-        if race[TURN] >= MAX_TURNS:
+    show_bets(seats, player, seen)
+    while not is_over(board, need, n_placed, n_running, supply):
+        if turn >= MAX_TURNS:
             raise ValueError("race did not end within MAX_TURNS turns")
-        total = roll(dice_faces, dice_nfaces, streams)
+        total = roll(faces, nfaces, streams)
         lane, reason = select_sheep(board, total)
+        race[SUPPLY_BLUE] = supply  # the race counters as the policy sees them
+        race[N_PLACED] = n_placed
+        race[TURN] = turn
+        race[N_RUNNING] = n_running
         legal_options(board, race, lane, legal)
-        option = choose_pace(pace_ids[player], lane, board, race, seen, legal, streams)
+        if pace_ids is None:
+            option = greedy(lane, board, race, seen, legal, rand)
+        else:
+            option = choose_pace(pace_ids[player], lane, board, race, seen, legal, rand)
         if option < 0 or option >= N_OPTIONS or not legal[option]:
             raise ValueError("pace policy returned an illegal option")
-        apply_option(board, race, lane, option)
-        if log_on and race[TURN] < log.shape[0]:
-            row = log[race[TURN]]
-            row[LOG_TURN] = race[TURN] + 1
-            row[LOG_PLAYER] = player
-            row[LOG_TOTAL] = total
-            row[LOG_LANE] = lane
-            row[LOG_REASON] = reason
-            row[LOG_OPTION] = option
-            row[LOG_POS] = board[lane, POS]
-            row[LOG_RED] = board[lane, RED]
-            row[LOG_BLUE] = board[lane, BLUE]
-            row[LOG_WHITE] = board[lane, WHITE]
-            row[LOG_STATUS] = board[lane, STATUS]
-            row[LOG_SUPPLY] = race[SUPPLY_BLUE]
-        race[TURN] += 1
+        supply, outcome = move_sheep(board, lane, option, supply, track, ez_first)
+        n_placed, n_running = settle(board, lane, outcome, n_placed, n_running)
+        if turn < log.shape[0]:
+            log_turn(log[turn], turn, player, total, lane, reason, option, board, supply)
+        turn += 1
         if n_players > 1:
-            player += 1
-            if player == n_players:
-                player = 0
-            for lane in range(6):
-                seen[MY_BETS, lane] = bets[player, lane]
-                seen[RIVAL_OPEN, lane] = rival_open[player, lane]
+            player = player + 1 if player + 1 < n_players else 0
+            show_bets(seats, player, seen)
+    race[SUPPLY_BLUE] = supply
+    race[N_PLACED] = n_placed
+    race[TURN] = turn
+    race[N_RUNNING] = n_running
     place_remaining(board, race)
-    return race[TURN]
+    return turn
 
 
-@njit
+@njit(inline="always")
 def placed_lanes(board, places):
     """``places[k]`` = lane that finished k+1-th (-1 if that place was not awarded)."""
     for k in range(places.shape[0]):
         places[k] = -1
-    for lane in range(6):
+    for lane in range(N_LANES):
         p = board[lane, PLACE]
         if 1 <= p <= places.shape[0]:
             places[p - 1] = lane
@@ -314,12 +417,12 @@ def race_odds(card_odds, lane_cards, stage, odds):
     n_places = 1 if stage == FINAL else 3
     for k in range(3):
         tot = 0.0
-        for lane in range(6):
+        for lane in range(N_LANES):
             v = card_odds[lane_cards[lane], lane, k] if k < n_places else 0.0
             odds[lane, k] = v
             tot += v
         if tot > 0:
-            for lane in range(6):
+            for lane in range(N_LANES):
                 odds[lane, k] /= tot
 
 
@@ -335,7 +438,7 @@ def score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter
         p = (start + i) % n
         points = 0
         placed = 0
-        for lane in range(6):
+        for lane in range(N_LANES):
             place = board[lane, PLACE]
             if bets[p, lane] == 0 or place == 0:
                 continue
@@ -358,13 +461,16 @@ def score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter
 
 
 @njit
-def place_bets(bet_ids, kind, start, odds, payoffs, bonus, bets, rival_open, open_lane,
-               taken, pick, streams):
-    """One betting round; fills ``bets``/``open_lane``/``rival_open`` (see run_game)."""
+def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, rand):
+    """One betting round of ``kind`` in turn order from ``start``: fills ``seats.bets``
+    and ``seats.rival_open`` and ``bet_round`` (see the records in ``layout``)."""
+    bets, rival_open = seats.bets, seats.rival_open
+    open_lane, taken, pick = bet_round
     n = bet_ids.shape[0]
     for i in range(n):
         p = (start + i) % n
-        choose_bets(bet_ids[p], kind, odds, payoffs, bonus, taken, open_lane[p], pick, streams)
+        choose_bets(bet_ids[p], kind, odds, rules.payoffs, rules.bonus, taken, open_lane[p],
+                    pick, rand)
         if kind == BET_OPEN:
             lane = pick[0]
             if lane < 0 or lane > 5 or taken[lane]:
@@ -385,68 +491,69 @@ def place_bets(bet_ids, kind, start, odds, payoffs, bonus, bets, rival_open, ope
 
 
 @njit
-def run_game(bet_ids, pace_ids, cards, deck, blue_total, track, ez_first, max_cubes,
-             dice_semi, nfaces_semi, dice_final, nfaces_final, payoffs, bonus,
-             card_odds_semi, card_odds_final, streams, board, race, seen, legal, log,
-             scores, turns, race_cards):
-    """Play one whole game; returns ``(winner seat, first player of semifinal 1)``.
+def bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand):
+    """Clear last race's bets, then the open and hidden rounds (semifinal) or the final's."""
+    seats.bets[:] = 0
+    seats.rival_open[:] = 0
+    scratch.bet_round.taken[:] = False
+    scratch.bet_round.open_lane[:] = -1
+    if stage == FINAL:
+        place_bets(bet_ids, BET_FINAL, start, scratch.odds, rules, seats, scratch.bet_round, rand)
+    else:
+        place_bets(bet_ids, BET_OPEN, start, scratch.odds, rules, seats, scratch.bet_round, rand)
+        place_bets(bet_ids, BET_HIDDEN, start, scratch.odds, rules, seats, scratch.bet_round,
+                   rand)
 
-    ``bet_ids``/``pace_ids`` ``(n_players,)``; ``deck`` ``(n_cards,)`` scratch;
-    ``payoffs`` ``(4, 6)``; ``bonus`` ``(2,)``. Fills ``scores`` ``(n_players,)``,
-    ``turns`` ``(3,)`` per race and ``race_cards`` ``(3, 3)``: card of 1st-3rd per race
-    (final: 1st only, -1 elsewhere).
-    """
-    n = bet_ids.shape[0]
+
+@njit
+def deal(streams, scratch, n_players):
+    """Shuffle the deck and draw the first player (DEAL stream); stack the score tokens
+    with the first player's on top, then clockwise below it. Returns the first player."""
+    deck, stamp = scratch.deck, scratch.stamp
     for i in range(deck.shape[0]):
         deck[i] = i
     rng.shuffle(streams, rng.DEAL, deck)
-    first = rng.randbelow(streams, rng.DEAL, n)
-    stamp = np.zeros(n, dtype=np.int64)
-    for i in range(n):
-        # the first player's token is on top, then clockwise order below it
-        stamp[(first + i) % n] = n - i
+    first = rng.randbelow(streams, rng.DEAL, n_players)
+    for i in range(n_players):
+        stamp[(first + i) % n_players] = n_players - i
+    return first
+
+
+@njit
+def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores, turns,
+             race_cards):
+    """Play one whole game; returns ``(winner seat, first player of semifinal 1)``.
+
+    ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
+    ``bet_ids`` ``(n_players,)``; ``pace_ids`` ``(n_players,)`` or None (all ``greedy``,
+    see :func:`run_race`); ``rand`` the policy stream. Fills
+    ``scores`` ``(n_players,)``, ``turns`` ``(3,)`` per race and ``race_cards``
+    ``(3, 3)``: card of 1st-3rd per race (final: 1st only, -1 elsewhere).
+    """
+    n = bet_ids.shape[0]
+    first = deal(streams, scratch, n)
     counter = n
     scores[:] = 0
-    lane_cards = np.empty(6, dtype=np.int64)
-    final_cards = np.empty(6, dtype=np.int64)
-    odds = np.zeros((6, 3), dtype=np.float64)
-    bets = np.zeros((n, 6), dtype=np.int64)
-    rival_open = np.zeros((n, 6), dtype=np.int64)
-    open_lane = np.empty(n, dtype=np.int64)
-    taken = np.zeros(6, dtype=np.bool_)
-    pick = np.empty(2, dtype=np.int64)
-    places = np.empty(3, dtype=np.int64)
+    seats = Seats(scratch.bets, scratch.rival_open)
+    lane_cards, places = scratch.lane_cards, scratch.places
     start = first
     for r in range(3):
-        final = r == 2
-        if final:
-            lane_cards[:] = final_cards
+        stage = FINAL if r == 2 else SEMIFINAL
+        if stage == FINAL:
+            lane_cards[:] = scratch.final_cards
         else:
-            lane_cards[:] = deck[6 * r: 6 * r + 6]
-        race_odds(card_odds_final if final else card_odds_semi, lane_cards,
-                  FINAL if final else 0, odds)
-        bets[:] = 0
-        rival_open[:] = 0
-        taken[:] = False
-        open_lane[:] = -1
-        if final:
-            place_bets(bet_ids, BET_FINAL, start, odds, payoffs, bonus, bets, rival_open,
-                       open_lane, taken, pick, streams)
-        else:
-            place_bets(bet_ids, BET_OPEN, start, odds, payoffs, bonus, bets, rival_open,
-                       open_lane, taken, pick, streams)
-            place_bets(bet_ids, BET_HIDDEN, start, odds, payoffs, bonus, bets, rival_open,
-                       open_lane, taken, pick, streams)
-        setup_race(board, race, cards, lane_cards, track, ez_first, max_cubes,
-                   FINAL if final else 0, blue_total)
-        turns[r] = run_race(board, race, dice_final if final else dice_semi,
-                            nfaces_final if final else nfaces_semi, streams, pace_ids, start,
-                            bets, rival_open, seen, legal, log, False)
-        placed_lanes(board, places)
+            lane_cards[:] = scratch.deck[N_LANES * r: N_LANES * (r + 1)]
+        race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
+        bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand)
+        setup_race(scratch.table, rules, lane_cards, stage)
+        turns[r] = run_race(scratch.table, stage_dice(rules, stage), streams, rand, pace_ids,
+                            seats, start, scratch.log)
+        placed_lanes(scratch.table.board, places)
         for k in range(3):
             race_cards[r, k] = lane_cards[places[k]] if places[k] >= 0 else -1
-        if not final:
-            assign_final_lanes(r, lane_cards, places, final_cards)
-        counter = score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter)
-        start = leader(scores, stamp)
+        if stage != FINAL:
+            assign_final_lanes(r, lane_cards, places, scratch.final_cards)
+        counter = score_race(scratch.table.board, seats.bets, rules.payoffs, rules.bonus,
+                             stage == FINAL, start, scores, scratch.stamp, counter)
+        start = leader(scores, scratch.stamp)
     return start, first

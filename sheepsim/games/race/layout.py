@@ -13,8 +13,14 @@ Policies (built-in and user-written) receive the race as two int64 arrays:
     ``N_RUNNING`` sheep neither finished nor exhausted.
 
 Everything in them is public at the table. Importing this module compiles nothing.
+
+The kernels pass their state as a few named records (namedtuples of arrays and ints,
+which numba compiles to plain structs): :class:`KernelRules` (the rules file, built once
+per file by :meth:`RaceRules.kernel_rules`), :class:`Table` (what a pace policy sees),
+:class:`Seats` (each seat's bets) and :class:`BetRound` (betting scratch).
 """
 
+from collections import namedtuple
 
 #: lanes in a race, and the joint top-3 outcome index ``N_LANES**2 * a + N_LANES * b + c``
 #: (lanes 0-5 finishing 1st, 2nd, 3rd) over ``N_JOINT`` cells
@@ -57,3 +63,30 @@ REASON_NAMES = ("dice", "Lazy Sheep (total 9)", "Lazy Sheep (selected sheep exha
 
 # Bet decisions a bet policy is asked for.
 BET_OPEN, BET_HIDDEN, BET_FINAL = range(3)
+
+# --------------------------------------------------------------------- kernel records
+#: The rules as kernels read them. ``track``, ``ez_first`` (first End Zone square),
+#: ``max_cubes``, ``blue_total`` (blue cubes in the game) are ints; ``cards``
+#: ``(n_cards, 5)`` int64 (red, blue, white, trot, gallop); ``faces_semi``/``faces_final``
+#: ``(n_dice, max_faces)`` and ``nfaces_semi``/``nfaces_final`` ``(n_dice,)`` int64 dice;
+#: ``payoffs`` ``(4, 6)`` int64 (semifinal 1st-3rd, final); ``bonus`` ``(2,)`` int64.
+KernelRules = namedtuple("KernelRules", [
+    "track", "ez_first", "max_cubes", "blue_total", "cards", "faces_semi", "nfaces_semi",
+    "faces_final", "nfaces_final", "payoffs", "bonus"])
+#: One race as a pace policy sees it: ``board`` ``(6, N_BOARD)``, ``race`` ``(N_RACE,)``,
+#: ``seen`` ``(2, 6)`` (the active seat's bets) int64 and ``legal`` ``(N_OPTIONS,)`` bool.
+Table = namedtuple("Table", ["board", "race", "seen", "legal"])
+#: The bets of each seat ``(n_players, 6)`` int64: ``bets`` 1 where the seat bet this
+#: race, ``rival_open`` its rivals' open bets per lane.
+Seats = namedtuple("Seats", ["bets", "rival_open"])
+#: Betting scratch of one race: ``open_lane`` ``(n,)`` each seat's open bet (-1 before),
+#: ``taken`` ``(6,)`` bool lanes bet openly, ``pick`` ``(2,)`` a bet policy's answer.
+BetRound = namedtuple("BetRound", ["open_lane", "taken", "pick"])
+#: Everything one whole game writes besides its outputs, allocated once per chunk by
+#: :func:`~sheepsim.games.race.engine.new_game_scratch`: ``table``, ``deck`` ``(n_cards,)``,
+#: ``stamp`` ``(n,)`` stack order of the score tokens, ``lane_cards``/``final_cards``
+#: ``(6,)``, ``odds`` ``(6, 3)`` float64, ``bets``/``rival_open`` ``(n, 6)``,
+#: ``bet_round``, ``places`` ``(3,)`` and ``log`` (0 rows: no trace).
+GameScratch = namedtuple("GameScratch", [
+    "table", "deck", "stamp", "lane_cards", "final_cards", "odds", "bets", "rival_open",
+    "bet_round", "places", "log"])

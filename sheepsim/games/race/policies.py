@@ -6,15 +6,16 @@ A pace policy picks one of the 9 options (:mod:`~sheepsim.games.race.layout`) fo
 selected sheep. Signature (all arguments are what the active player sees at the table)::
 
     @numba.njit
-    def my_pace(lane, board, race, seen, legal, streams) -> int
+    def my_pace(lane, board, race, seen, legal, rand) -> int
 
 ``lane`` 0-5 (the selected sheep); ``board`` ``(6, N_BOARD)`` and ``race`` ``(N_RACE,)``
 int64 as described in ``layout``; ``seen`` ``(2, 6)`` int64 holds the bets this player
 can see: ``seen[MY_BETS, l]`` is 1 where *this player* bet (open or hidden) and
 ``seen[RIVAL_OPEN, l]`` counts *other* players' open bets on lane ``l`` (hidden bets are
-never shown); ``legal`` ``(9,)`` bool; ``streams`` the
-player's random streams: draw only with ``rng.randbelow(streams, rng.POLICY, n)`` (the
-dice stream is the future and is off limits). Return an option with ``legal[o]`` true.
+never shown); ``legal`` ``(9,)`` bool; ``rand`` the policy random stream, the only
+randomness a policy gets (the dice stream is the future and is never handed over): draw
+with :func:`randbelow` ``(rand, n)`` or :func:`uniform` ``(rand)`` from this module.
+Return an option with ``legal[o]`` true.
 
 Built-in: ``greedy`` (exactly as specified: cross if possible, else farthest without
 exhausting), ``random`` (uniform over legal options), ``saver`` (greedy that keeps white
@@ -26,14 +27,17 @@ Bet policies
 Signature::
 
     @numba.njit
-    def my_bets(kind, odds, payoffs, bonus, taken, my_open, out, streams) -> None
+    def my_bets(kind, odds, payoffs, bonus, taken, my_open, out, rand) -> None
 
 ``kind`` is ``BET_OPEN`` (write one lane to ``out[0]``; it must not be ``taken``),
 ``BET_HIDDEN`` (write two different lanes to ``out[0]``, ``out[1]``, neither ``my_open``)
 or ``BET_FINAL`` (two different lanes). ``odds`` ``(6, 3)`` float64 is the table's public
 estimate of P(lane finishes 1st/2nd/3rd) for the dealt cards; ``payoffs`` ``(4, 6)``
 int64 (rows 0-2: semifinal 1st-3rd, row 3: final); ``bonus`` ``(2,)`` int64 (two, three
-placed); ``taken`` ``(6,)`` bool, lanes already bet openly this race.
+placed); ``taken`` ``(6,)`` bool, lanes already bet openly this race; ``rand`` the policy
+random stream as for pace policies.
+
+A policy id that is neither built in nor given to the kernels raises ``ValueError``.
 
 Built-in: ``random``, ``favourite`` (highest P(1st)), ``longshot`` (highest 1st-place
 payoff), ``ev`` (highest expected payoff; the set of 3 counts the bonus), ``near-ev``
@@ -76,6 +80,7 @@ PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan")
 BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev")
 GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN = range(5)
 RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV = range(5)
+N_PACE_POLICIES, N_BET_POLICIES = len(PACE_POLICIES), len(BET_POLICIES)
 #: ``near-ev`` draws among bets whose EV is at least (1 - this) times the best EV
 NEAR_EV_SHARE = 0.15
 
@@ -89,6 +94,24 @@ FAR_ORDER = np.array(
      WALK_WHITE, REST], dtype=np.int64)
 # Net change of the cubes on the card per option (recovery as if the supply has them).
 _DELTA = np.array([2, 1, 0, -1, -1, -1, -1, -2, -1], dtype=np.int64)
+
+
+@njit(inline="always")
+def randbelow(rand, n):
+    """Uniform integer in ``[0, n)`` from the policy stream ``rand`` (``1 <= n < 2**32``)."""
+    return rng.randbelow(rand, 0, n)
+
+
+@njit(inline="always")
+def uniform(rand):
+    """Uniform float in ``[0, 1)`` from the policy stream ``rand``."""
+    return rng.uniform(rand, 0)
+
+
+def policy_stream(streams):
+    """The policy stream of a game's ``(N_PURPOSES, 2)`` streams, as policies receive it:
+    a ``(1, 2)`` view (row 0), so draws advance the game's own policy stream."""
+    return streams[rng.POLICY:rng.POLICY + 1]
 
 
 @njit(inline="always")
@@ -194,7 +217,7 @@ def farthest(lane, board, race, legal, avoid_exhaust, keep_white):
 
 
 @njit(inline="always")
-def greedy(lane, board, race, seen, legal, streams):
+def greedy(lane, board, race, seen, legal, rand):
     o = first_crossing(lane, board, race, legal)
     if o >= 0:
         return o
@@ -204,13 +227,13 @@ def greedy(lane, board, race, seen, legal, streams):
     return farthest(lane, board, race, legal, False, False)
 
 
-@njit(inline="always")
-def random_pace(lane, board, race, seen, legal, streams):
+@njit
+def random_pace(lane, board, race, seen, legal, rand):
     n = 0
     for o in range(N_OPTIONS):
         if legal[o]:
             n += 1
-    k = rng.randbelow(streams, rng.POLICY, n)
+    k = randbelow(rand, n)
     for o in range(N_OPTIONS):
         if legal[o]:
             if k == 0:
@@ -219,8 +242,8 @@ def random_pace(lane, board, race, seen, legal, streams):
     return -1
 
 
-@njit(inline="always")
-def saver(lane, board, race, seen, legal, streams):
+@njit
+def saver(lane, board, race, seen, legal, rand):
     """Greedy, but outside the End Zone it never pays a white cube unless that crosses:
     white is the only cube that pays for any pace, so it is kept for the finish."""
     o = first_crossing(lane, board, race, legal)
@@ -230,11 +253,11 @@ def saver(lane, board, race, seen, legal, streams):
     o = farthest(lane, board, race, legal, True, outside)
     if o >= 0:
         return o
-    return greedy(lane, board, race, seen, legal, streams)
+    return greedy(lane, board, race, seen, legal, rand)
 
 
-@njit(inline="always")
-def steady(lane, board, race, seen, legal, streams):
+@njit
+def steady(lane, board, race, seen, legal, rand):
     """Breath management: outside the End Zone, a sheep holding at most one cube rests
     (recovering two) instead of running itself empty; otherwise plays like ``saver``."""
     o = first_crossing(lane, board, race, legal)
@@ -243,7 +266,7 @@ def steady(lane, board, race, seen, legal, streams):
     cubes = board[lane, RED] + board[lane, BLUE] + board[lane, WHITE]
     if board[lane, POS] < race[EZ_FIRST] and cubes <= 1 and legal[REST]:
         return REST
-    return saver(lane, board, race, seen, legal, streams)
+    return saver(lane, board, race, seen, legal, rand)
 
 
 @njit(inline="always")
@@ -268,29 +291,33 @@ def stall(lane, board, race, legal):
     return best
 
 
-@njit(inline="always")
-def partisan(lane, board, race, seen, legal, streams):
+@njit
+def partisan(lane, board, race, seen, legal, rand):
     """Bet-aware: push sheep this player bet on (``saver``), stall and exhaust sheep that
     only rivals' open bets are on, and run every other sheep like ``saver``."""
     if seen[MY_BETS, lane] == 0 and seen[RIVAL_OPEN, lane] > 0:
         return stall(lane, board, race, legal)
-    return saver(lane, board, race, seen, legal, streams)
+    return saver(lane, board, race, seen, legal, rand)
 
 
 @njit(inline="always")
-def choose_pace(policy_id, lane, board, race, seen, legal, streams):
-    """Dispatch to a built-in pace policy by id (index into ``PACE_POLICIES``)."""
+def choose_pace(policy_id, lane, board, race, seen, legal, rand):
+    """Dispatch to a built-in pace policy by id (index into ``PACE_POLICIES``).
+
+    Only ``greedy`` (the reference policy and the public odds tables' one) is inlined
+    into the turn loop; the others are calls: inlining all five made the kernels several
+    times slower to compile and the turn loop about 10% slower."""
     if policy_id == GREEDY:
-        return greedy(lane, board, race, seen, legal, streams)
+        return greedy(lane, board, race, seen, legal, rand)
     if policy_id == RANDOM_PACE:
-        return random_pace(lane, board, race, seen, legal, streams)
+        return random_pace(lane, board, race, seen, legal, rand)
     if policy_id == SAVER:
-        return saver(lane, board, race, seen, legal, streams)
+        return saver(lane, board, race, seen, legal, rand)
     if policy_id == STEADY:
-        return steady(lane, board, race, seen, legal, streams)
+        return steady(lane, board, race, seen, legal, rand)
     if policy_id == PARTISAN:
-        return partisan(lane, board, race, seen, legal, streams)
-    return -1
+        return partisan(lane, board, race, seen, legal, rand)
+    raise ValueError("unknown pace policy id")
 
 
 # ---------------------------------------------------------------------------- bets
@@ -303,8 +330,8 @@ def lane_ev(odds, payoffs, lane, final):
         + odds[lane, 2] * payoffs[2, lane]
 
 
-@njit
-def _score(policy_id, odds, payoffs, lane, final, streams):
+@njit(inline="always")
+def _score(policy_id, odds, payoffs, lane, final, rand):
     if policy_id == FAVOURITE:
         return odds[lane, 0]
     if policy_id == LONGSHOT:
@@ -312,17 +339,18 @@ def _score(policy_id, odds, payoffs, lane, final, streams):
         return (payoffs[3, lane] if final else payoffs[0, lane]) - lane * 1e-6
     if policy_id == EV:
         return lane_ev(odds, payoffs, lane, final)
-    return rng.uniform(streams, rng.POLICY)
+    return uniform(rand)
 
 
 @njit
-def _best_lane(policy_id, odds, payoffs, excluded, final, streams):
+def _best_lane(policy_id, odds, payoffs, excluded, final, rand):
+    """Best-scoring lane not in the bit mask ``excluded`` (bit ``l`` for lane ``l``)."""
     best = -1
     best_s = -np.inf
     for lane in range(6):
-        if excluded[lane]:
+        if excluded >> lane & 1:
             continue
-        s = _score(policy_id, odds, payoffs, lane, final, streams)
+        s = _score(policy_id, odds, payoffs, lane, final, rand)
         if s > best_s:
             best = lane
             best_s = s
@@ -361,7 +389,7 @@ def _choice_value(kind, odds, payoffs, bonus, taken, my_open, c):
 
 
 @njit
-def near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, streams):
+def near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, rand):
     """``near-ev``: one of the choices (open lane, hidden pair or final pair) whose EV is
     within ``NEAR_EV_SHARE`` of the best, uniformly at random from the policy stream."""
     n_choices = 6 if kind == BET_OPEN else 36
@@ -373,7 +401,7 @@ def near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, streams):
     for c in range(n_choices):
         if _choice_value(kind, odds, payoffs, bonus, taken, my_open, c) >= floor:
             n += 1
-    k = rng.randbelow(streams, rng.POLICY, n)
+    k = randbelow(rand, n)
     for c in range(n_choices):
         if _choice_value(kind, odds, payoffs, bonus, taken, my_open, c) >= floor:
             if k == 0:
@@ -387,16 +415,17 @@ def near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, streams):
 
 
 @njit
-def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams):
+def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand):
     if policy_id == NEAR_EV:
-        near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, streams)
+        near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, rand)
         return
     final = kind == BET_FINAL
-    excluded = np.zeros(6, dtype=np.bool_)
     if kind == BET_OPEN:
+        excluded = 0
         for lane in range(6):
-            excluded[lane] = taken[lane]
-        out[0] = _best_lane(policy_id, odds, payoffs, excluded, False, streams)
+            if taken[lane]:
+                excluded |= 1 << lane
+        out[0] = _best_lane(policy_id, odds, payoffs, excluded, False, rand)
         return
     if kind == BET_HIDDEN and policy_id == EV:
         best = -np.inf
@@ -410,14 +439,14 @@ def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, str
                     out[0] = a
                     out[1] = b
         return
-    if kind == BET_HIDDEN:
-        excluded[my_open] = True
-    out[0] = _best_lane(policy_id, odds, payoffs, excluded, final, streams)
-    excluded[out[0]] = True
-    out[1] = _best_lane(policy_id, odds, payoffs, excluded, final, streams)
+    excluded = 1 << my_open if kind == BET_HIDDEN else 0
+    out[0] = _best_lane(policy_id, odds, payoffs, excluded, final, rand)
+    out[1] = _best_lane(policy_id, odds, payoffs, excluded | 1 << out[0], final, rand)
 
 
 @njit
-def choose_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams):
+def choose_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand):
     """Dispatch to a built-in bet policy by id (index into ``BET_POLICIES``)."""
-    builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, streams)
+    if policy_id < 0 or policy_id >= N_BET_POLICIES:
+        raise ValueError("unknown bet policy id")
+    builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand)

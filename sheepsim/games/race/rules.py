@@ -106,6 +106,22 @@ class RaceRules:
             faces[i, : len(d)] = d
         return faces, np.array([len(d) for d in dice], dtype=np.int64)
 
+    def kernel_rules(self):
+        """The rules as one :class:`~sheepsim.games.race.layout.KernelRules` record, the
+        only place rules-derived kernel values (such as the End Zone's first square) are
+        computed. Wrappers build it once per job and pass it to every chunk."""
+        from sheepsim.games.race.layout import KernelRules
+
+        faces_s, nfaces_s = self.dice_arrays("semifinal")
+        faces_f, nfaces_f = self.dice_arrays("final")
+        return KernelRules(
+            track=int(self.track_length), ez_first=int(self.track_length - self.end_zone + 1),
+            max_cubes=int(self.max_cubes), blue_total=int(self.supply[1]),
+            cards=self.card_table(), faces_semi=faces_s, nfaces_semi=nfaces_s,
+            faces_final=faces_f, nfaces_final=nfaces_f,
+            payoffs=np.vstack([self.payoff_semifinal, self.payoff_final[None, :]]),
+            bonus=np.array([self.bonus_two, self.bonus_three], dtype=np.int64))
+
     def total_distribution(self, stage: str) -> dict[int, float]:
         """Exact distribution of the dice total, from the faces."""
         dist = {0: 1.0}

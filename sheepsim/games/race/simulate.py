@@ -85,11 +85,6 @@ def resolve_policies(pace, bets=None, players: int = 1) -> PolicySet:
     return PolicySet(tuple(pace), pace_ids, tuple(bets), bet_ids, user_pace, user_bets)
 
 
-def _blocks(count: int) -> int:
-    # A few blocks per thread keep both cores busy; the split never changes results.
-    return max(1, min(count, 4 * numba.get_num_threads()))
-
-
 def _rules(rules) -> RaceRules:
     return load_rules() if rules is None else (rules if isinstance(rules, RaceRules) else load_rules(rules))
 
@@ -164,22 +159,17 @@ def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "gr
         raise SheepsimError("race odds take exactly one pace policy")
     lane_cards_ = None if random_deal else lane_cards(rules, lanes)
     k = pol.kernels()
-    cards = rules.card_table()
-    faces, nfaces = rules.dice_arrays(stage)
+    kernel_rules = rules.kernel_rules()
     stage_id = FINAL if stage == "final" else SEMIFINAL
-    blue_total = int(rules.supply[1])
-    ez_first = rules.track_length - rules.end_zone + 1
     lanes_arr = lane_cards_ if lane_cards_ is not None else np.arange(N_LANES, dtype=np.int64)
 
     def run_chunk(start, count):
-        from sheepsim.games.race.kernels import empty_race_accumulators
+        from sheepsim.games.race.kernels import empty_race_counts, kernel_pace_ids
 
-        n_blocks = _blocks(count)
-        joint, card_place, turns = empty_race_accumulators(n_blocks, len(rules.cards))
-        _call(k.race_chunk, seed, start, count, n_blocks, cards, lanes_arr, random_deal,
-              rules.track_length, ez_first, rules.max_cubes, stage_id, blue_total, faces,
-              nfaces, int(pol.pace_ids[0]), joint, card_place, turns)
-        return [joint.sum(0), card_place.sum(0), turns.sum(keepdims=True)]
+        out = empty_race_counts(len(rules.cards))
+        _call(k.race_chunk, seed, start, count, kernel_rules, lanes_arr, random_deal, stage_id,
+              kernel_pace_ids(pol.pace_ids), out)
+        return list(out)
 
     return RaceJob(rules, stage, pol.pace_names[0], seed, lane_cards_, run_chunk)
 
@@ -313,21 +303,15 @@ def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
     """Per-game rows for games ``start..start+count-1``: scores ``(count, n)``,
     winner, first player ``(count,)``, turns ``(count, 3)``, race cards ``(count, 3, 3)``."""
     n = len(pol.pace_ids)
-    odds_semi, odds_final = odds_tables(rules)
-    faces_s, nf_s = rules.dice_arrays("semifinal")
-    faces_f, nf_f = rules.dice_arrays("final")
-    payoffs = np.vstack([rules.payoff_semifinal, rules.payoff_final[None, :]])
-    bonus = np.array([rules.bonus_two, rules.bonus_three], dtype=np.int64)
     scores = np.zeros((count, n), dtype=np.int64)
     winner = np.zeros(count, dtype=np.int64)
     first = np.zeros(count, dtype=np.int64)
     turns = np.zeros((count, 3), dtype=np.int64)
     race_cards = np.zeros((count, 3, 3), dtype=np.int64)
-    _call(pol.kernels().game_chunk, seed, start, count, _blocks(count), pol.bet_ids,
-          pol.pace_ids, rules.card_table(), int(rules.supply[1]), rules.track_length,
-          rules.track_length - rules.end_zone + 1, rules.max_cubes, faces_s, nf_s, faces_f,
-          nf_f, payoffs, bonus, odds_semi, odds_final, scores, winner, first, turns,
-          race_cards)
+    from sheepsim.games.race.kernels import kernel_pace_ids
+
+    _call(pol.kernels().game_chunk, seed, start, rules.kernel_rules(), odds_tables(rules),
+          pol.bet_ids, kernel_pace_ids(pol.pace_ids), (scores, winner, first, turns, race_cards))
     return scores, winner, first, turns, race_cards
 
 

@@ -1,0 +1,65 @@
+"""What the table-based ``ev`` bet policy loses against exact per-deal bets.
+
+Run: ``python benchmarks/ev_policy_gap.py [--deals N] [--seed S]``. For random semifinal
+deals (the first bettor: no lane taken) it compares the set the built-in ``ev`` policy
+picks (its open bet by single-lane EV, then the best hidden pair with the bonus from
+independent marginals, reading the deal-averaged public odds table) with the set
+``race ev`` recommends from this deal's exact joint distribution
+(``sheepsim.games.race.exact_bets.best_bets``), both valued exactly. Pace: ``greedy``.
+The numbers in benchmarks/README.md come from this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from sheepsim.games.race import layout as L
+from sheepsim.games.race.engine import race_odds
+from sheepsim.games.race.exact import exact_odds
+from sheepsim.games.race.exact_bets import best_bets, set_ev
+from sheepsim.games.race.policies import EV, builtin_bets
+from sheepsim.games.race.rules import load_rules
+from sheepsim.games.race.simulate import odds_tables
+from sheepsim.rng import new_streams
+
+
+def table_ev_choice(rules, card_odds, lane_cards) -> tuple[int, ...]:
+    """The built-in ``ev`` policy's open bet and hidden pair for this deal."""
+    odds = np.zeros((6, 3))
+    race_odds(card_odds, lane_cards, L.SEMIFINAL, odds)
+    payoffs = np.vstack([rules.payoff_semifinal, rules.payoff_final[None, :]])
+    bonus = np.array([rules.bonus_two, rules.bonus_three], dtype=np.int64)
+    taken, pick, streams = np.zeros(6, np.bool_), np.zeros(2, np.int64), new_streams()
+    builtin_bets(EV, L.BET_OPEN, odds, payoffs, bonus, taken, -1, pick, streams)
+    first = int(pick[0])
+    builtin_bets(EV, L.BET_HIDDEN, odds, payoffs, bonus, taken, first, pick, streams)
+    return first, int(pick[0]), int(pick[1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--deals", type=int, default=25)
+    ap.add_argument("--seed", type=int, default=2013)
+    args = ap.parse_args()
+    rules = load_rules()
+    card_odds = odds_tables(rules)[0]
+    gen = np.random.default_rng(args.seed)
+    losses, open_differs = [], 0
+    for _ in range(args.deals):
+        lanes = gen.permutation(len(rules.cards))[:6]
+        res = exact_odds(rules, lanes, "semifinal", "greedy")
+        best = best_bets(res)
+        chosen = table_ev_choice(rules, card_odds, lanes)
+        losses.append(best.ev - set_ev(res, chosen))
+        open_differs += chosen[0] != best.open_lane
+    losses = np.array(losses)
+    print(f"deals: {args.deals} (seed {args.seed}), first bettor, greedy pace")
+    print(f"table-based ev set not the best: {(losses > 1e-9).sum()} deals")
+    print(f"open bet differs from race ev's: {open_differs} deals")
+    print(f"loss (points per race): mean {losses.mean():.3f}, max {losses.max():.3f}")
+
+
+if __name__ == "__main__":
+    main()

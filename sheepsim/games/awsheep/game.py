@@ -1,0 +1,21 @@
+"""Aw, Sheep!'s entry in the game registry."""
+
+from sheepsim.game import Game
+
+GAME = Game(
+    name="aw-sheep",
+    command="awsheep",
+    title="Aw, Sheep!",
+    min_players=3,
+    max_players=6,
+    policies={"play": ("random", "greedy", "counter")},
+    rules_loader="sheepsim.games.awsheep.rules:load_rules",
+    cli="sheepsim.games.awsheep.cli",
+    studies="sheepsim.games.awsheep.studies",
+    jobs={"play": "sheepsim.games.awsheep.jobs:PlayJob",
+          "luck-vs-skill": "sheepsim.games.awsheep.jobs:SkillJob",
+          "head-to-head": "sheepsim.games.awsheep.jobs:head_to_head"},
+    sample={"job": {"players": 4, "policies": "random"},
+            "cli": ["awsheep", "play", "--players", "4", "--games", "200"],
+            "bad_policy": ["awsheep", "play", "--policy", "nosuch"]},
+)

@@ -1,0 +1,222 @@
+"""Aw, Sheep! jobs for the driver: rounds with one policy per seat, luck-vs-skill pairs,
+head-to-heads.
+
+Jobs are plain data (rules, player count, policy names, options); kernels are built
+lazily in the process that runs them (a Dask worker too). Counts are integer arrays
+(``layout.A_*`` accumulators, paired win counts) merged by addition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Counts, Job
+from sheepsim.games.awsheep import layout as L
+from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
+
+GAME = "aw-sheep"
+
+
+def policy_list(policies, players: int) -> list[str]:
+    """One policy name per seat (njit functions become ``module:function``)."""
+    from sheepsim.games.awsheep.policies import policy_name
+    from sheepsim.games.awsheep.simulate import seat_policies
+
+    return [policy_name(p) for p in seat_policies(policies, players)]
+
+
+class _AwJob(Job):
+    game = GAME
+    chunk_games = 1 << 14
+    block = 20_000
+    max_games = 10_000_000
+
+    def _setup(self):
+        if not isinstance(self.rules, AwSheepRules):
+            self.rules = load_rules(self.rules)
+        self.players = self.rules.check_players(self.players)
+        if self.draft is not None and not isinstance(self.draft, bool):
+            raise SheepsimError(f"draft must be true or false, got {self.draft!r}")
+        self.draft = bool(self.rules.draft if self.draft is None else self.draft)
+
+    def _setting(self, names):
+        from sheepsim.games.awsheep.simulate import setting
+
+        return setting(self.rules, self.players, names, self.draft)
+
+    def meta_common(self) -> dict:
+        return {"rules": self.rules.source, "rules_sha256": self.rules.sha256,
+                "draft": self.draft}
+
+
+@dataclass
+class PlayJob(_AwJob):
+    """``players`` seats playing ``policies``; ``rotate`` moves the policies one seat
+    per round (seat-fair per-policy counts)."""
+
+    rules: AwSheepRules | str | None = None
+    players: int = 4
+    policies: object = "random"
+    seed: int = 0
+    draft: bool | None = None
+    rotate: bool = False
+
+    def __post_init__(self):
+        self._setup()
+        self.policies = policy_list(self.policies, self.players)
+        self._s()  # validates the policy names now, not on a worker
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    def _s(self):
+        if "_k" not in self.__dict__:
+            self._k = self._setting(self.policies)
+        return self._k
+
+    def _rounds(self, seed, first_game, n_games) -> np.ndarray:
+        s = self._s()
+        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
+        s.kernels.rounds_chunk(s.R, s.pids, seed, first_game, n_games, self.rotate, acc)
+        return acc
+
+    def prepare(self) -> None:
+        self._rounds(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        return {"acc": self._rounds(seed, first_game, n_games)}
+
+    def outcomes(self, seed, first_game, n_games):
+        """Per round: winning seat ``(n,)`` and flock values ``(n, players)``."""
+        s = self._s()
+        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
+        winners = np.zeros(n_games, dtype=np.int64)
+        scores = np.zeros((n_games, self.players), dtype=np.int64)
+        s.kernels.outcomes_chunk(s.R, s.pids, seed, first_game, n_games, self.rotate, winners,
+                                 scores, acc)
+        self.check({"acc": acc}, n_games)
+        return winners, scores
+
+    def check(self, counts, games) -> None:
+        from sheepsim.games.awsheep.simulate import check_bad
+
+        check_bad(counts["acc"], self.policies)
+
+    def frames(self, counts: Counts):
+        from sheepsim.games.awsheep.simulate import count_frames
+
+        return count_frames(counts["acc"], self.players, self.policies, self.draft)
+
+    def tables(self, counts, games):
+        from sheepsim.games.awsheep.analysis import play_tables
+
+        return play_tables(self.frames(counts))
+
+    def halfwidth(self, tables) -> float:
+        seats = tables["by_seat"]
+        return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
+
+    def trace(self, tables):
+        s = tables["by_seat"]
+        return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
+                for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"],
+                                        s["win_rate_hi"], strict=True)]
+
+    def meta(self) -> dict:
+        return {**self.meta_common(), "players": self.players, "policies": list(self.policies),
+                "rotate": self.rotate}
+
+
+@dataclass
+class SkillJob(_AwJob):
+    """Luck vs skill: every round played twice on the same streams, once with
+    ``policy`` in one seat and ``baseline`` in the others, once with ``baseline``
+    everywhere; the tested seat moves round the table (one seat per round)."""
+
+    rules: AwSheepRules | str | None = None
+    players: int = 4
+    policy: str = "counter"
+    baseline: str = "random"
+    seed: int = 0
+    draft: bool | None = None
+
+    def __post_init__(self):
+        self._setup()
+        self.policy = policy_list(self.policy, 1)[0]
+        self.baseline = policy_list(self.baseline, 1)[0]
+        self._s()
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    def _s(self):
+        if "_k" not in self.__dict__:
+            n = self.players
+            a = self._setting([self.policy] + [self.baseline] * (n - 1))
+            b = self._setting([self.baseline] * n)
+            if a.kernels is not b.kernels:
+                raise SheepsimError("luck vs skill takes at most one user policy")
+            self._k = (a, b)
+        return self._k
+
+    def _pairs(self, seed, first_game, n_games):
+        a, b = self._s()
+        acc_a = np.zeros(L.ACC_LEN, dtype=np.int64)
+        acc_b = np.zeros(L.ACC_LEN, dtype=np.int64)
+        pairs = np.zeros((L.MAX_PLAYERS, 3), dtype=np.int64)
+        a.kernels.compare_chunk(a.R, a.pids, b.pids, seed, first_game, n_games, True, acc_a,
+                                acc_b, pairs)
+        return acc_a, acc_b, pairs[:self.players]
+
+    def prepare(self) -> None:
+        self._pairs(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        acc_a, acc_b, pairs = self._pairs(seed, first_game, n_games)
+        return {"acc_a": acc_a, "acc_b": acc_b, "pairs": pairs}
+
+    def check(self, counts, games) -> None:
+        from sheepsim.games.awsheep.simulate import check_bad
+
+        check_bad(counts["acc_a"], [self.policy, self.baseline])
+
+    def pair_frame(self, counts, games):
+        from sheepsim.games.awsheep.simulate import pair_frame
+
+        a, b = self._s()
+        return pair_frame(counts["pairs"], self.players, a.names, b.names, self.draft, games)
+
+    def tables(self, counts, games):
+        from sheepsim.games.awsheep.analysis import luck_vs_skill
+
+        return {"luck_vs_skill": luck_vs_skill(self.pair_frame(counts, games))}
+
+    def halfwidth(self, tables) -> float:
+        t = tables["luck_vs_skill"]
+        return float(((t["diff_hi"] - t["diff_lo"]) / 2).max())
+
+    def meta(self) -> dict:
+        return {**self.meta_common(), "players": self.players, "policy": self.policy,
+                "baseline": self.baseline, "analysis": "luck vs skill (common random numbers)"}
+
+
+def head_to_head(rules=None, players: int = 4, a: str = "counter", b: str = "random",
+                 field: str = "random", seat: int = 1, seed: int = 0, draft=None):
+    """A :class:`~sheepsim.headtohead.HeadToHeadJob`: policy ``a`` then ``b`` at ``seat``
+    (1-based) while the other seats play ``field``, on the same rounds."""
+    from sheepsim.headtohead import HeadToHeadJob
+
+    rules = rules if isinstance(rules, AwSheepRules) else load_rules(rules)
+    players = rules.check_players(players)
+    jobs = []
+    for focal in (a, b):
+        names = [field] * players
+        if isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= players:
+            names[seat - 1] = focal
+        jobs.append(PlayJob(rules, players, names, seed, draft))
+    return HeadToHeadJob(jobs[0], jobs[1], seat, (a, b, field))

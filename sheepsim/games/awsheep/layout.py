@@ -1,0 +1,187 @@
+"""Plain-integer layouts shared by the Aw, Sheep! kernels (no numba here).
+
+Cards of one kind are interchangeable, so a hand is a count vector over the six kinds
+(``N_KINDS``); only the discard pile keeps an order (the Sheep Show reads it). The
+kernels work on flat ``int64`` vectors:
+
+* the **rules vector** ``R`` (``R_LEN``): one player count's rules
+  (:meth:`sheepsim.games.awsheep.rules.AwSheepRules.kernel_array`);
+* the **state vector** ``st`` (``ST_LEN``): hands, pile, set-aside cards, turn, run,
+  and the public-knowledge bookkeeping (what each player has seen of each hand);
+* the **view vector** ``view`` (``V_LEN``): what one player sees, the only game data
+  a policy receives;
+* the **accumulator** ``acc`` (``ACC_LEN``): integer counts summed over games.
+"""
+
+
+# ------------------------------------------------------------------------- cards
+DOGHOUSE, METHANE, HORSE, PIG, SHEEP, GOLDEN = range(6)
+N_KINDS = 6
+KIND_NAMES = ("doghouse", "methane", "horse", "pig", "sheep", "golden")
+KIND_TITLES = ("In the Doghouse", "Power of Methane", "Horsin' Around", "Piggin' Out",
+               "Feelin' Sheepish", "Gold Baaahhrs")
+ACTION_KINDS = (DOGHOUSE, METHANE, HORSE, PIG)
+# Knowledge slot for "a sheep card, plain or golden, not known which" (after an
+# observed Piggin' Out); slots 0..5 are the kinds themselves.
+ANY_SHEEP = 6
+N_KNOW = 7
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+MAX_DECK = 64  # a variant deck may hold at most this many cards
+NO_TARGET = -1
+
+# ------------------------------------------------------------ random purposes
+# Rows of this game's stream array (``sheepsim.rng`` keys any row count). Purposes
+# 1 and 2 keep the shared numbers (DEAL, POLICY); the others are this game's own.
+S_CHANCE = 0     # first player, random Doghouse draws (the shared DICE number)
+S_DEAL = 1       # shuffle, set aside, deal
+S_POLICY = 2     # every policy decision during play
+S_TIE = 3        # the fair draw that ends an undecided Sheep Show
+S_DRAFT = 4      # policy decisions during the draft (play-phase decisions stay
+#                  the same stream whether the draft is on or off)
+N_STREAMS = 5
+
+# ------------------------------------------------------------------ decisions
+# A policy answers one of these; options are rows ``[card kind, target seat]``.
+K_PLAY = 0      # [kind, target or NO_TARGET]: the card to play and its target
+K_GIVE = 1      # [kind, target]: Doghouse, the card given to the target
+K_RETURN = 2    # [kind, actor]: Doghouse target, one of the two cards handed over
+K_DISCARD = 3   # [kind, actor]: Methane target, one of the two cards discarded
+K_DRAFT = 4     # [kind, NO_TARGET]: the card kept from the pack in hand
+K_GUESS = 5     # [1 sheep / 0 not a sheep, pile position]: Sheep Show guess
+KIND_DECISIONS = ("play", "give", "return", "discard", "draft", "guess")
+OPT_WIDTH = 2
+MAX_OPTS = N_KINDS * MAX_PLAYERS + 2
+
+# ---------------------------------------------------------------- end reasons
+END_LAST, END_FLOCK_OFF, END_SHEEP_SHOW, END_DRAW = range(4)
+END_NAMES = ("last_with_cards", "flock_off", "sheep_show", "draw")
+
+
+def _alloc(spec):
+    """Consecutive offsets for ``(name, size)`` pairs; returns ``(offsets, total)``."""
+    out, pos = {}, 0
+    for name, size in spec:
+        out[name] = pos
+        pos += size
+    return out, pos
+
+
+# ------------------------------------------------------------------- rules R
+_r, R_LEN = _alloc([
+    ("n_players", 1), ("deck", N_KINDS), ("remove", N_KINDS), ("aside_random", 1),
+    ("hand_size", 1), ("golden_worth", 1), ("draft", 1), ("taker_chooses", 1),
+    ("tie_break", 1),
+])
+R_N_PLAYERS = _r["n_players"]
+R_DECK = _r["deck"]              # cards of each kind in the box
+R_REMOVE = _r["remove"]          # removed by kind before the random set-aside
+R_ASIDE_RANDOM = _r["aside_random"]
+R_HAND_SIZE = _r["hand_size"]    # cards dealt to each player
+R_GOLDEN_WORTH = _r["golden_worth"]
+R_DRAFT = _r["draft"]
+R_TAKER_CHOOSES = _r["taker_chooses"]
+R_TIE_BREAK = _r["tie_break"]    # TIE_SHEEP_SHOW or TIE_DRAW
+TIE_SHEEP_SHOW, TIE_DRAW = 0, 1
+TIE_BREAK_NAMES = ("sheep_show", "draw")
+
+# ------------------------------------------------------------------ state st
+P, K = MAX_PLAYERS, N_KINDS
+_s, ST_LEN = _alloc([
+    ("n_players", 1), ("hand", P * K), ("start_hand", P * K), ("aside", K),
+    ("pile", MAX_DECK), ("pile_len", 1), ("run", 1), ("turn_seat", 1), ("first", 1),
+    ("turns", 1), ("ended", 1), ("end_reason", 1), ("winner", 1), ("in_before", P),
+    ("tied", P), ("show_cards", 1), ("known", P * P * N_KNOW), ("no_sheep", P * P),
+    ("track", 1), ("moved", 1),
+])
+ST_N_PLAYERS = _s["n_players"]
+ST_HAND = _s["hand"]             # [seat * N_KINDS + kind]
+ST_START_HAND = _s["start_hand"]  # hands when play starts (after the draft)
+ST_ASIDE = _s["aside"]           # set aside unseen (removed + random), by kind
+ST_PILE = _s["pile"]             # discard pile, first card first
+ST_PILE_LEN = _s["pile_len"]
+ST_RUN = _s["run"]               # consecutive sheep on top of the pile
+ST_TURN_SEAT = _s["turn_seat"]   # seat to play next (the player on turn)
+ST_FIRST = _s["first"]           # first player
+ST_TURNS = _s["turns"]
+ST_ENDED = _s["ended"]
+ST_END_REASON = _s["end_reason"]
+ST_WINNER = _s["winner"]
+ST_IN_BEFORE = _s["in_before"]   # 1 if the seat held cards before the last turn
+ST_TIED = _s["tied"]             # 1 if in the Sheep Show (or still in it)
+ST_SHOW_CARDS = _s["show_cards"]  # pile cards read in the Sheep Show
+ST_KNOWN = _s["known"]           # [(viewer * P + holder) * N_KNOW + slot]: lower bounds
+ST_NO_SHEEP = _s["no_sheep"]     # [viewer * P + holder]: 1 if the holder's cards the
+#                                  viewer does not know hold no sheep
+ST_TRACK = _s["track"]           # 1: keep the knowledge up to date (a policy reads it)
+ST_MOVED = _s["moved"]           # cards moved between players in the last turn
+
+# ------------------------------------------------------------------ view
+_v, V_LEN = _alloc([
+    ("seat", 1), ("n_players", 1), ("hand", K), ("sizes", P), ("first", 1), ("turns", 1),
+    ("run", 1), ("players_in", 1), ("pile_counts", K), ("pile_len", 1), ("pile", MAX_DECK),
+    ("known", P * N_KNOW), ("no_sheep", P), ("deck", K), ("aside_total", 1),
+    ("golden_worth", 1), ("other", 1), ("show_pos", 1),
+])
+V_SEAT = _v["seat"]
+V_N_PLAYERS = _v["n_players"]
+V_HAND = _v["hand"]              # own hand by kind
+V_SIZES = _v["sizes"]            # every player's hand size
+V_FIRST = _v["first"]
+V_TURNS = _v["turns"]
+V_RUN = _v["run"]
+V_PLAYERS_IN = _v["players_in"]
+V_PILE_COUNTS = _v["pile_counts"]
+V_PILE_LEN = _v["pile_len"]
+V_PILE = _v["pile"]              # the discard pile in order (all face up)
+V_KNOWN = _v["known"]            # [holder * N_KNOW + slot]: cards seen in each hand
+V_NO_SHEEP = _v["no_sheep"]      # [holder]
+V_DECK = _v["deck"]              # the deck after the named removals (public)
+V_ASIDE_TOTAL = _v["aside_total"]  # cards set aside (kinds unknown to players)
+V_GOLDEN_WORTH = _v["golden_worth"]
+V_OTHER = _v["other"]            # the other player of a sub-decision (actor/target)
+V_SHOW_POS = _v["show_pos"]      # Sheep Show: the pile position being guessed
+
+# --------------------------------------------------------------- trace log
+# Row: [event, seat, kind, target, a, b, run, pile_len, sizes (P), hands (P * K)]
+EV_DEAL, EV_DRAFT, EV_PLAY, EV_GIVE, EV_TAKE, EV_DISCARD, EV_SWAP, EV_PIG, EV_OUT, \
+    EV_FLOCK_OFF, EV_GUESS, EV_DROP, EV_DRAW, EV_END = range(14)
+LOG_HEAD = 8
+LOG_WIDTH = LOG_HEAD + P + P * K
+MAX_LOG = 1024
+
+# --------------------------------------------------------------- accumulator
+MAX_TURNS = MAX_DECK + 1
+_a, ACC_LEN = _alloc([
+    ("games", 1), ("wins", P), ("wins_by_order", P), ("end", 4), ("turns", 1),
+    ("turns_sq", 1), ("turn_hist", MAX_TURNS + 1), ("start_n", P * K * (MAX_DECK + 1)),
+    ("start_wins", P * K * (MAX_DECK + 1)), ("golden_end_held", 1), ("golden_end_wins", 1),
+    ("out", P), ("show_cards", 1), ("bad_choices", 1), ("wins_by_slot", P),
+])
+A_GAMES = _a["games"]
+A_WINS = _a["wins"]                    # by seat
+A_WINS_BY_ORDER = _a["wins_by_order"]  # by position in turn order (0 = first player)
+A_END = _a["end"]                      # by END_* reason
+A_TURNS = _a["turns"]
+A_TURNS_SQ = _a["turns_sq"]
+A_TURN_HIST = _a["turn_hist"]
+START_STRIDE = MAX_DECK + 1
+A_START_N = _a["start_n"]      # [(slot * K + kind) * START_STRIDE + count]: players
+A_START_WINS = _a["start_wins"]  # same index: of whom won
+A_GOLDEN_END_HELD = _a["golden_end_held"]  # rounds ending with the golden in a hand
+A_GOLDEN_END_WINS = _a["golden_end_wins"]  # ... won by its holder
+A_OUT = _a["out"]                      # by seat: rounds ended without cards
+A_SHOW_CARDS = _a["show_cards"]        # pile cards read in Sheep Shows
+A_BAD_CHOICES = _a["bad_choices"]      # a user policy answered out of range
+A_WINS_BY_SLOT = _a["wins_by_slot"]    # by policy slot (seat before rotation)
+
+# --------------------------------------------------------------- context ctx
+# Small per-block scratch: trace switch and length, bad answers, the policy stream row
+# of the current phase, and the seat rotation of the current game.
+CTX_LOG_ON, CTX_LOG_N, CTX_BAD, CTX_PURPOSE, CTX_ROTATION = range(5)
+CTX_LEN = 5
+
+# Built-in policy ids (stable: they are baked into cached kernels).
+RANDOM, GREEDY, COUNTER = 0, 1, 2
+BUILTIN_POLICIES = ("random", "greedy", "counter")
+FIRST_USER_ID = 3

@@ -1,0 +1,223 @@
+"""The best pace now: expected points of each pace option for the sheep the dice chose.
+
+Given a position, the lane the dice selected (after any Lazy Sheep), the player's own
+bets and the rivals' open bets, every legal option of the 9 is played out: the player's
+expected points from this race (payoffs and the bonus for two or three placed sheep)
+if every later turn follows ``policy``. Exact (:mod:`~sheepsim.games.race.exact`) when
+``policy`` allows it; otherwise Monte Carlo where every option is continued on the same
+dice (race ``g`` of each option uses the streams keyed by ``(seed, g)``), so the
+differences between options carry paired intervals.
+
+A bet-aware continuation policy (``partisan``) is simulated seeing this player's bets
+on every later turn (the rivals' hidden bets are not known at the table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race import layout as L
+from sheepsim.games.race.exact import exact_reason, solve_position
+from sheepsim.games.race.position import as_position, position_arrays
+from sheepsim.games.race.position_odds import _rules
+from sheepsim.stats import normal_interval
+
+DEFAULT_ADVISE_GAMES = 20_000
+
+
+@dataclass
+class Advice:
+    """``table``: one row per option (``option``, ``legal``, ``after`` the sheep after it
+    in the position format, ``ev``/``ev_lo``/``ev_hi``/``ev_se`` points this race,
+    ``gap_to_best``/``gap_lo``/``gap_hi`` paired with the best option, ``best``);
+    ``best`` option name; ``margin`` best EV minus the runner-up's; ``method``; ``note``
+    why Monte Carlo was used (empty when exact)."""
+
+    table: pd.DataFrame
+    best: str
+    margin: float
+    method: str
+    note: str
+    meta_fields: dict
+
+
+def _lanes_arg(values, what: str) -> tuple[int, ...]:
+    """1-based lane numbers -> 0-based tuple (validated)."""
+    if values is None:
+        return ()
+    if isinstance(values, str):
+        values = [v for v in values.split(",") if v.strip()]
+    try:
+        out = tuple(int(v) for v in values)
+    except (TypeError, ValueError):
+        raise SheepsimError(f"{what}: lane numbers 1-6, got {values!r}") from None
+    if any(not 1 <= v <= 6 for v in out) or len(set(out)) != len(out):
+        raise SheepsimError(f"{what}: different lane numbers 1-6, got {list(out)}")
+    return tuple(v - 1 for v in out)
+
+
+def bet_view(stage: str, open_bet, hidden, rival_open):
+    """``(my lanes (0-based), seen (2, 6))`` from 1-based lane arguments, validated."""
+    own_open = _lanes_arg([] if open_bet in (None, "") else [open_bet], "open bet")
+    hidden = _lanes_arg(hidden, "hidden bets")
+    rivals = _lanes_arg(rival_open, "rivals' open bets")
+    if stage == "final" and (own_open or rivals):
+        raise SheepsimError("the final has no open bets: give the two final bets as hidden")
+    if set(own_open) & set(hidden):
+        raise SheepsimError("a hidden bet must be on another lane than your open bet")
+    if set(own_open) & set(rivals):
+        raise SheepsimError("your open bet is on a lane a rival bet openly (open lanes differ)")
+    most = 2 if stage == "final" else 3
+    mine = own_open + hidden
+    if len(mine) > most:
+        raise SheepsimError(f"a player holds at most {most} bets in a {stage}, got {len(mine)}")
+    seen = np.zeros((2, 6), np.int64)
+    seen[L.MY_BETS, list(mine)] = 1
+    seen[L.RIVAL_OPEN, list(rivals)] = 1
+    return mine, seen
+
+
+def points_per_outcome(rules, stage: str, mine) -> np.ndarray:
+    """``(216,)`` the player's points for each outcome code ``36a + 6b + c`` (the final:
+    only ``a``, the winner, counts)."""
+    pay = np.asarray(rules.payoff_semifinal, np.float64)
+    idx = np.arange(216)
+    placed = np.stack([idx // 36, (idx // 6) % 6, idx % 6])
+    if stage == "final":
+        return np.where(np.isin(placed[0], list(mine)), np.asarray(rules.payoff_final)[placed[0]], 0.0)
+    member = np.isin(placed, list(mine))
+    bonus = np.array([0.0, 0.0, rules.bonus_two, rules.bonus_three])
+    return (member * pay[np.arange(3)[:, None], placed]).sum(axis=0) + bonus[member.sum(axis=0)]
+
+
+def after_option(board, race, lane: int, option: int):
+    """Copies of ``board``/``race`` after ``option`` for ``lane``."""
+    from sheepsim.games.race.engine import apply_option
+
+    b, r = board.copy(), race.copy()
+    apply_option(b, r, lane, option)
+    return b, r
+
+
+def _sheep_after(row, ez_first) -> str:
+    if row[L.STATUS] == L.FINISHED:
+        return f"F{row[L.PLACE]}"
+    if row[L.STATUS] == L.EXHAUSTED:
+        return f"X{row[L.POS]}"
+    return f"{row[L.POS]}.{row[L.RED]}{row[L.BLUE]}{row[L.WHITE]}"
+
+
+def legal_for(board, race, lane: int) -> np.ndarray:
+    from sheepsim.games.race.engine import legal_options
+
+    legal = np.zeros(L.N_OPTIONS, np.bool_)
+    legal_options(board, race, lane, legal)
+    return legal
+
+
+def _exact_points(options, board, race, rules, policy, pts, stage) -> np.ndarray:
+    """Exact expected points after each option (``(len(options),)``)."""
+    ev = np.zeros(len(options))
+    for i, (b, r) in enumerate(options):
+        joint, winner, _, _, _ = solve_position(b, r, rules, policy)
+        ev[i] = winner @ pts[36 * np.arange(6)] if stage == "final" else joint @ pts
+    return ev
+
+
+def _mc_points(options, rules, policy, pts, stage, games, seed, seen) -> np.ndarray:
+    """Points per race ``(len(options), games)``, every option on the same dice."""
+    from sheepsim.games.race.position_odds import continuation_kernel
+    from sheepsim.games.race.simulate import resolve_policies
+
+    pol = resolve_policies([policy])
+    kernel = continuation_kernel(pol.user_pace, "race_outcomes")
+    faces, nfaces = rules.dice_arrays(stage)
+    out = np.zeros((len(options), games), np.int64)
+    for i, (b, r) in enumerate(options):
+        try:
+            kernel(b, r, seed, 0, faces, nfaces, int(pol.pace_ids[0]), seen, out[i])
+        except ValueError as exc:
+            raise SheepsimError(str(exc)) from None
+    return pts[out]
+
+
+def advise(position, lane: int, rules=None, *, open_bet=None, hidden=(), rival_open=(),
+           policy: str = "greedy", method: str = "auto", games: int = DEFAULT_ADVISE_GAMES,
+           seed: int = 0, stage=None, lanes=None) -> Advice:
+    """Expected points of each pace option for ``lane`` (1-6, the sheep the dice chose).
+
+    ``open_bet`` (a lane), ``hidden`` (lanes) the player's bets; ``rival_open`` lanes
+    other players bet openly; later turns follow ``policy``; ``method`` auto/exact/mc.
+    """
+    from sheepsim import driver
+
+    rules = _rules(rules)
+    pos = as_position(position, stage=stage, lanes=lanes)
+    board, race, _ = position_arrays(pos, rules)
+    mine, seen = bet_view(pos.stage, open_bet, hidden, rival_open)
+    sel = _lanes_arg([lane], "selected lane")[0]
+    if board[sel, L.STATUS] != L.RUNNING:
+        raise SheepsimError(f"lane {lane} is {_sheep_after(board[sel], 0)}: only a running sheep moves")
+    from sheepsim.games.race.engine import race_over
+
+    if race_over(board.copy(), race.copy()):
+        raise SheepsimError("the race is already over in this position")
+    reason = exact_reason(policy)
+    if method not in ("auto", "exact", "mc"):
+        raise SheepsimError(f"method must be auto, exact or mc, got {method!r}")
+    if method == "exact" and reason:
+        raise SheepsimError(f"no exact solution: {reason}")
+    exact = method != "mc" and reason is None
+    legal = legal_for(board, race, sel)
+    opts = [o for o in range(L.N_OPTIONS) if legal[o]]
+    if not opts:
+        raise SheepsimError(f"lane {lane} has no legal option")
+    after = [after_option(board, race, sel, o) for o in opts]
+    pts = points_per_outcome(rules, pos.stage, mine)
+    if exact:
+        ev = _exact_points(after, board, race, rules, policy, pts, pos.stage)
+        per_race = None
+    else:
+        games, seed = driver.check_games(games), driver.check_seed(seed)
+        per_race = _mc_points(after, rules, policy, pts, pos.stage, games, seed, seen)
+        ev = per_race.mean(axis=1)
+    table = _table(opts, after, sel, ev, per_race, int(race[L.EZ_FIRST]))
+    best = table.loc[table["best"], "option"].iloc[0]
+    evs = np.sort(ev)[::-1]
+    margin = float(evs[0] - evs[1]) if len(evs) > 1 else float("inf")
+    note = "" if exact else (reason or "Monte Carlo requested (--mc)")
+    fields = {"method": "exact" if exact else "monte carlo", "policy": policy,
+              "position": pos.text(), "lane": lane, "bets": [m + 1 for m in mine],
+              "rival_open": sorted(int(x) + 1 for x in np.flatnonzero(seen[L.RIVAL_OPEN])),
+              "best": best, "margin": margin}
+    if not exact:
+        fields.update(games=games, seed=seed, note=note)
+    return Advice(table, best, margin, fields["method"], note, fields)
+
+
+def _table(opts, after, sel, ev, per_race, ez_first) -> pd.DataFrame:
+    """One row per legal option, best first."""
+    best = int(np.argmax(ev))
+    rows = []
+    for i, o in enumerate(opts):
+        row = {"option": L.OPTION_NAMES[o], "after": _sheep_after(after[i][0][sel], ez_first),
+               "ev": ev[i]}
+        if per_race is None:
+            row.update(ev_se=0.0, gap_to_best=ev[i] - ev[best], gap_se=0.0)
+        else:
+            n = per_race.shape[1]
+            d = per_race[i] - per_race[best]
+            row.update(ev_se=per_race[i].std(ddof=1) / np.sqrt(n), gap_to_best=d.mean(),
+                       gap_se=d.std(ddof=1) / np.sqrt(n))
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df["ev_lo"], df["ev_hi"] = normal_interval(df["ev"], df["ev_se"])
+    df["gap_lo"], df["gap_hi"] = normal_interval(df["gap_to_best"], df["gap_se"])
+    df["best"] = np.arange(len(df)) == best
+    df = df.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+    return df[["option", "after", "ev", "ev_lo", "ev_hi", "ev_se", "gap_to_best", "gap_lo",
+               "gap_hi", "gap_se", "best"]]

@@ -1,0 +1,207 @@
+"""``race odds``/``race ev`` exact and from a position, and ``race advise`` (CLI).
+
+Method rule for ``odds`` and ``ev``: ``--exact`` solves exactly (an error if the pace
+policy is random or bet-aware); ``--mc``, ``--games`` or ``--precision`` simulate;
+otherwise the answer is exact when the policy allows it and simulated (with a note
+saying why) when it does not. ``--position`` starts from a race in progress
+(:mod:`~sheepsim.games.race.position`). :mod:`~sheepsim.games.race.cli` calls the
+hooks here; each returns False when the plain simulation path should run instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from sheepsim.cli import add_output_options, non_negative_int, positive_int
+from sheepsim.errors import SheepsimError
+
+POSITION_HELP = ("race in progress: a position string or a file holding one, e.g. "
+                 "'semifinal supply=14 7.101 9.110 F1 X17 12.010 0.030' (per lane "
+                 "SQUARE.RBW running with red/blue/white cubes, F1-F3 finished with its "
+                 "place, X<square> exhausted; see sheepsim.games.race.position)")
+
+
+def add_exact_options(p: argparse.ArgumentParser) -> None:
+    """``--exact``/``--mc`` and ``--position`` for ``race odds`` and ``race ev``."""
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--exact", action="store_true",
+                       help="exact odds (default when the pace policy allows it and neither "
+                            "--games nor --precision is given)")
+    group.add_argument("--mc", action="store_true", help="simulate even if exact odds are possible")
+    p.add_argument("--position", metavar="FILE|STRING", help=POSITION_HELP)
+
+
+def _method(args) -> tuple[bool, str]:
+    """``(exact?, note)`` from the method options and the pace policy."""
+    from sheepsim.games.race.exact import exact_reason
+
+    sized = args.games is not None or args.precision is not None
+    if args.exact and sized:
+        raise SheepsimError("--exact takes no --games or --precision (nothing is simulated)")
+    reason = exact_reason(args.policy)
+    if args.exact and reason:
+        raise SheepsimError(f"no exact solution: {reason}; drop --exact to simulate")
+    if args.mc or sized:
+        return False, ""
+    if reason:
+        return False, f"simulated because {reason}"
+    return True, ""
+
+
+def _solve(args, rules):
+    from sheepsim.games.race.exact import exact_odds
+    from sheepsim.games.race.position_odds import exact_from_position
+
+    if args.position:
+        return exact_from_position(args.position, rules, args.policy, stage=args.stage,
+                                   lanes=args.lanes)
+    return exact_odds(rules, args.lanes, args.stage, args.policy)
+
+
+def _simulate_position(args, report: str, taken=()):
+    """Monte Carlo from ``--position`` with the usual --games/--precision driver."""
+    from sheepsim.games.race.cli import _run_size
+    from sheepsim.games.race.position_odds import estimate_from_position
+
+    return estimate_from_position(args.position, args.rules, args.policy, args.seed,
+                                  report=report, taken=taken, stage=args.stage, lanes=args.lanes,
+                                  threads=args.threads, progress=not args.quiet, **_run_size(args))
+
+
+def _exact_meta(res, args, **extra) -> dict:
+    meta = {**res.meta(), **extra}
+    if args.position:
+        from sheepsim.games.race.position import as_position
+
+        meta["position"] = as_position(args.position, stage=args.stage, lanes=args.lanes).text()
+    return meta
+
+
+def handle_odds(args) -> bool:
+    """``race odds`` exact or from a position; False: run the plain simulation."""
+    from sheepsim.games.race.analysis import lane_ev_table, odds_table
+    from sheepsim.games.race.cli import _race_panels, _write
+
+    exact, note = _method(args)
+    if exact:
+        from sheepsim.games.race.position_odds import exact_tables
+        from sheepsim.games.race.rules import load_rules
+
+        res = _solve(args, load_rules(args.rules))
+        title = f"The Sheep Race: {res.stage} odds (exact)"
+        tables = exact_tables(res, {"lanes": odds_table, "ev": lane_ev_table})
+        _write({"lanes": tables["lanes"]}, _exact_meta(res, args), title, args,
+               lambda: _race_panels(tables["ev"], None, None))
+        return True
+    args.method_note = note
+    if not args.position:  # the plain simulation; method_meta adds the note
+        return False
+    counts, res = _simulate_position(args, "odds")
+    trace = res.trace if args.precision is not None else None
+    _write(res.tables, res.meta(**method_meta(args)), f"The Sheep Race: {counts.stage} odds", args,
+           lambda: _race_panels(lane_ev_table(counts), None, trace))
+    return True
+
+
+def method_meta(args) -> dict:
+    """Meta fields of the plain simulation path: the method and why it simulated."""
+    note = getattr(args, "method_note", "")
+    return {"method": "monte carlo", **({"note": note} if note else {})}
+
+
+def ev_builders(stage: str, taken) -> dict:
+    from sheepsim.games.race import analysis as an
+
+    builders = {"lanes": an.lane_ev_table, "sets": lambda c: an.bet_sets_table(c, taken)}
+    if stage == "semifinal":
+        builders["open_bet"] = lambda c: an.open_bet_table(c, taken)
+    return builders
+
+
+def handle_ev(args, taken) -> bool:
+    """``race ev`` exact or from a position; False: run the plain simulation.
+    ``taken``: lanes (1-6) opened by others, not yet validated."""
+    from sheepsim.games.race.analysis import _check_taken
+    from sheepsim.games.race.cli import _race_panels, _write
+
+    exact, note = _method(args)
+    taken = _check_taken(taken)
+    args.method_note = note
+    if not exact and not args.position:
+        return False  # the plain simulation validates the rest
+    if exact:
+        from sheepsim.games.race.position_odds import exact_tables
+        from sheepsim.games.race.rules import load_rules
+
+        res = _solve(args, load_rules(args.rules))
+        _check_final_taken(res.stage, taken)
+        tables = exact_tables(res, ev_builders(res.stage, taken))
+        _write(tables, _exact_meta(res, args, taken=list(taken)),
+               f"The Sheep Race: {res.stage} bet EV (exact)", args,
+               lambda: _race_panels(tables["lanes"], tables["sets"], None))
+        return True
+    _, res = _simulate_position(args, "ev", taken)
+    _check_final_taken(res.job.stage, taken)
+    _write(res.tables, res.meta(**method_meta(args)), f"The Sheep Race: {res.job.stage} bet EV",
+           args, lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
+    return True
+
+
+def _check_final_taken(stage: str, taken) -> None:
+    if taken and stage == "final":
+        raise SheepsimError("--taken applies to semifinals (the final has no open bets)")
+
+
+# ------------------------------------------------------------------ race advise
+def register_advise(sub) -> None:
+    """Add ``sheepsim race advise`` to the ``race`` subcommands."""
+    from sheepsim.games.race.advise import DEFAULT_ADVISE_GAMES
+
+    p = sub.add_parser(
+        "advise", help="the best pace now: expected points of each option for the chosen sheep",
+        description="On your turn, for the sheep the dice selected: every legal pace option "
+                    "with the expected points this race gives you (payoffs and the bonus for "
+                    "your bets) if every later turn follows --policy, best first, with the "
+                    "margin of the best. Exact when the policy allows it (greedy, saver, "
+                    "steady), else simulated with every option on the same dice (paired "
+                    "intervals). Table: options.",
+        epilog="example: sheepsim race advise --position 'semifinal supply=14 7.101 9.110 "
+               "6.020 8.201 12.110 10.111' --lane 4 --open 4 --hidden 1,6 --rival-open 2,5")
+    p.add_argument("--position", required=True, metavar="FILE|STRING", help=POSITION_HELP)
+    p.add_argument("--lane", required=True, type=int, metavar="L",
+                   help="lane (1-6) of the sheep the dice selected (after any Lazy Sheep)")
+    p.add_argument("--open", metavar="L", help="your open bet (semifinal)")
+    p.add_argument("--hidden", default="", metavar="L,L", help="your hidden bets")
+    p.add_argument("--rival-open", default="", metavar="L,L", help="lanes rivals bet openly")
+    p.add_argument("--lanes", metavar="NAME,...", help="six cards for lanes 1-6 (default: the "
+                   "position's lanes=, else the rules file's first six)")
+    p.add_argument("--stage", choices=("semifinal", "final"), default=None,
+                   help="if the position does not say (default semifinal)")
+    p.add_argument("--policy", default="greedy", metavar="NAME",
+                   help="pace policy for every later turn (default greedy)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--exact", action="store_true", help="require the exact answer")
+    group.add_argument("--mc", action="store_true", help="simulate even if exact is possible")
+    p.add_argument("--rules", metavar="FILE", help="rules TOML file")
+    p.add_argument("--games", type=positive_int, default=DEFAULT_ADVISE_GAMES, metavar="N",
+                   help=f"races per option when simulating (default {DEFAULT_ADVISE_GAMES:,})")
+    p.add_argument("--seed", type=non_negative_int, default=0, metavar="S")
+    add_output_options(p)
+    p.set_defaults(func=cmd_advise)
+
+
+def cmd_advise(args) -> int:
+    from sheepsim.games.race.advise import advise
+    from sheepsim.games.race.rules import load_rules
+    from sheepsim.output import base_meta, emit, render
+
+    rules = load_rules(args.rules)
+    method = "exact" if args.exact else ("mc" if args.mc else "auto")
+    a = advise(args.position, args.lane, rules, open_bet=args.open, hidden=args.hidden,
+               rival_open=args.rival_open, policy=args.policy, method=method, games=args.games,
+               seed=args.seed, stage=args.stage, lanes=args.lanes)
+    meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256,
+                     **a.meta_fields)
+    title = f"The Sheep Race: pace advice for lane {args.lane} (best {a.best}, margin {a.margin:.4f})"
+    emit(render({"options": a.table}, args.format, meta, title), args.out, meta)
+    return 0

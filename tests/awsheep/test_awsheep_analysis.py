@@ -1,0 +1,105 @@
+"""Analysis tables (DataFrames in, DataFrames out) on hand-made counts with exact
+answers, the charts, and the tables of a real run against its counts."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from sheepsim.games.awsheep import analysis as A  # noqa: E402
+from sheepsim.games.awsheep import layout as L  # noqa: E402
+from sheepsim.games.awsheep import plots  # noqa: E402
+from sheepsim.games.awsheep.simulate import count_frames, round_counts  # noqa: E402
+from sheepsim.stats import wilson_interval  # noqa: E402
+
+
+def test_win_rate_by_policy_pools_seats():
+    slots = pd.DataFrame({"players": 3, "draft": False, "slot": [1, 2, 3],
+                          "policy": ["counter", "random", "random"], "games": 100,
+                          "wins": [50, 30, 20]})
+    t = A.win_rate_by_policy(slots).set_index("policy")
+    assert t.loc["random", "seats"] == 2 and t.loc["random", "seat_games"] == 200
+    assert t.loc["random", "win_rate"] == 0.25 and t.loc["counter", "fair_share"] == 1 / 3
+    lo, hi = wilson_interval(50, 200)
+    assert t.loc["random", "win_rate_lo"] == pytest.approx(float(wilson_interval(50, 200)[0]))
+    assert t.loc["random", "win_rate_hi"] == pytest.approx(float(hi))
+    assert not {"lo", "hi"} & set(t.columns)
+
+
+def test_first_player_test_flags_a_big_advantage():
+    order = pd.DataFrame({"players": 4, "draft": False, "position": [1, 2, 3, 4],
+                          "games": 4000, "wins": [1300, 900, 900, 900]})
+    t = A.first_player_test(order)
+    assert t["win_rate"].iloc[0] == 0.325 and (t["fair_share"] == 0.25).all()
+    assert t["pvalue"].iloc[0] < 1e-20 and t["chi2_pvalue"].iloc[0] < 1e-20
+    even = A.first_player_test(order.assign(wins=1000))
+    assert (even["pvalue"] > 0.9).all() and even["chi2_pvalue"].iloc[0] == 1.0
+
+
+def test_round_length_from_the_histogram():
+    turns = pd.DataFrame({"players": 4, "draft": True, "turns": [10, 11, 12],
+                          "games": [1, 2, 1]})
+    t = A.round_length(turns).iloc[0]
+    assert t["rounds"] == 4 and t["mean_turns"] == 11.0 and t["median_turns"] == 11
+    assert t["sd_turns"] == pytest.approx(np.std([10, 11, 11, 12], ddof=1))
+    assert t["min_turns"] == 10 and t["max_turns"] == 12
+    assert t["mean_turns_lo"] < 11 < t["mean_turns_hi"]
+
+
+def test_luck_vs_skill_paired_difference():
+    pairs = pd.DataFrame({"players": 4, "draft": False, "slot": [1, 2, 3, 4],
+                          "policy_a": ["counter", "random", "random", "random"],
+                          "policy_b": "random", "games": 1000, "both": [100, 0, 0, 0],
+                          "a_only": [300, 0, 0, 0], "b_only": [50, 0, 0, 0]})
+    r = A.luck_vs_skill(pairs).iloc[0]
+    assert r["win_rate"] == 0.4 and r["baseline_win_rate"] == 0.15 and r["diff"] == 0.25
+    # per round the difference is +1 (300), -1 (50) or 0: variance from those sums
+    d = np.r_[np.ones(300), -np.ones(50), np.zeros(650)]
+    se = d.std(ddof=1) / np.sqrt(1000)
+    assert r["diff_hi"] - r["diff"] == pytest.approx(1.959963984540054 * se)
+    assert r["fair_share"] == 0.25 and r["pvalue"] < 1e-30
+
+
+def test_tables_of_a_run_agree_with_its_counts():
+    s, acc = round_counts(players=5, policies="counter,random,random,greedy,random",
+                          games=400, seed=3, progress=False)
+    f = count_frames(acc, 5, s.names, False)
+    t = A.play_tables(f)
+    assert t["by_seat"]["wins"].sum() == 400 == t["first_player"]["wins"].sum()
+    assert t["by_policy"]["wins"].sum() == 400
+    assert t["round_ends"]["games"].sum() == 400 and t["round_length"]["rounds"].iloc[0] == 400
+    cp = t["card_power"]
+    # every player-round appears once per card kind: 400 rounds x 5 seats
+    assert (cp.groupby("kind")["players_with"].sum() == 2000).all()
+    assert (cp.groupby("kind")["wins"].sum() == 400).all()
+    # hand sizes: 5 players are dealt 7 cards each
+    sizes = cp.assign(c=cp["count"] * cp["players_with"]).groupby("kind")["c"].sum().sum()
+    assert sizes == 2000 * 7
+    g = t["golden"].set_index("condition")
+    assert g.loc["starts_with_golden", "players_with"] + \
+        g.loc["starts_without_golden", "players_with"] == 2000
+    assert g.loc["holds_golden_at_end", "players_with"] == acc[L.A_GOLDEN_END_HELD]
+    for df in t.values():
+        for c in df.columns:
+            if c.endswith("_lo"):
+                assert (df[c] <= df[c[:-3]] + 1e-12).all() and (df[c[:-3]] <= df[c[:-3] + "_hi"]
+                                                                 + 1e-12).all()
+
+
+def test_charts_take_an_axis_and_return_the_figure():
+    s, acc = round_counts(players=3, policies="random", games=200, seed=1, progress=False)
+    t = A.play_tables(count_frames(acc, 3, s.names, False))
+    fig, ax = plt.subplots()
+    assert plots.win_rate_by_position_chart(t["first_player"], ax=ax) is fig
+    assert plots.card_power_chart(t["card_power"], "pig", ax=ax) is fig
+    own = plots.card_power_chart(t["card_power"])
+    assert own is not fig and own.axes
+    luck = pd.DataFrame({"players": [4], "draft": [False], "policy": ["counter"],
+                         "baseline": ["random"], "win_rate": [0.4], "win_rate_lo": [0.38],
+                         "win_rate_hi": [0.42], "fair_share": [0.25]})
+    assert plots.luck_vs_skill_chart(luck).axes
+    plt.close("all")

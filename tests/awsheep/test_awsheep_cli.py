@@ -1,0 +1,91 @@
+"""``sheepsim awsheep play|balance|compare|trace`` and the report studies."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from sheepsim.cli import main
+from sheepsim.games.awsheep.analysis import luck_vs_skill
+from sheepsim.games.awsheep.jobs import SkillJob
+
+
+def run(capsys, *argv):
+    code = main(["awsheep", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_trace_prints_the_round(capsys):
+    code, out, _ = run(capsys, "trace", "--players", "3", "--policy", "counter,greedy,random",
+                       "--seed", "4", "--game", "2")
+    assert code == 0
+    assert out.startswith("Aw, Sheep!, 3 players") and "Turn 1: seat" in out
+    assert "cards moved" in out and "Round over" in out
+
+
+def test_trace_json_and_csv_refused(capsys, tmp_path):
+    out = tmp_path / "t.json"
+    code, _, _ = run(capsys, "trace", "--format", "json", "--out", str(out), "--draft")
+    assert code == 0
+    doc = json.loads(out.read_text())
+    assert doc["meta"]["draft"] is True and doc["winner_seat"] >= 1 and doc["lines"]
+    code, _, err = run(capsys, "trace", "--format", "csv")
+    assert code == 2 and "trace prints text or json" in err
+
+
+def test_play_csv_and_bad_players(capsys):
+    code, out, _ = run(capsys, "play", "--players", "6", "--games", "300", "--format", "csv",
+                       "--quiet")
+    assert code == 0 and out.splitlines()[0].startswith("players,draft,seat,games,wins")
+    code, _, err = run(capsys, "play", "--players", "7", "--games", "10")
+    assert code == 2 and "players must be 3, 4, 5 or 6" in err and len(err.splitlines()) == 1
+
+
+def test_compare_is_paired(capsys):
+    code, out, _ = run(capsys, "compare", "--a", "counter", "--b", "random", "--games", "600",
+                       "--format", "csv", "--quiet")
+    assert code == 0
+    t = pd.read_csv(pd.io.common.StringIO(out))
+    row = t.set_index("metric").loc["win_rate"]
+    assert row["a"] > row["b"] and row["diff_lo"] > 0
+
+
+def test_skill_job_table_matches_its_pairs():
+    from sheepsim import driver
+
+    job = SkillJob(None, 4, "greedy", "random", 2, False)
+    res = driver.run(job, seed=2, games=500, chunk_games=123, progress=False)
+    table = luck_vs_skill(job.pair_frame(res.counts, 500))
+    assert table.equals(res.tables["luck_vs_skill"])
+    r = table.iloc[0]
+    # the baseline run is all-random: its win count over the 4 rotating slots is 500
+    assert res.counts["acc_b"][0] == 500 and res.counts["pairs"].sum() > 0
+    assert r["fair_share"] == 0.25
+
+
+@pytest.mark.parametrize("study", ["awsheep-balance", "awsheep-luck-skill"])
+def test_report_studies(tmp_path, study):
+    from sheepsim.report.build import run_report
+
+    extra = 'policies = ["counter", "random", "random"]' if study == "awsheep-balance" else \
+        'policy = "greedy"'
+    cfg = tmp_path / "r.toml"
+    cfg.write_text(f'title = "t"\n[[study]]\ntype = "{study}"\nname = "aw"\nplayers = 3\n'
+                   f"draft = true\n{extra}\nseed = 1\ngames = 400\n")
+    run_report(cfg, tmp_path / "out", quiet=True)
+    files = {p.name for p in (tmp_path / "out").rglob("*")}
+    assert any(f.endswith(".csv") for f in files) and any(f.endswith(".png") for f in files)
+
+
+def test_importing_the_game_compiles_nothing():
+    # Project standard: importing a game package must not compile kernels.
+    import subprocess
+    import sys
+
+    code = ("import sys; import sheepsim.games.awsheep, sheepsim.games.awsheep.game, "
+            "sheepsim.games.awsheep.jobs, sheepsim.games.awsheep.cli, "
+            "sheepsim.games.awsheep.analysis; print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
