@@ -154,6 +154,20 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE", help="write here (plus FILE.meta.json) instead of stdout")
 
 
+def add_table_option(p: argparse.ArgumentParser, tables) -> None:
+    """``--table NAME``: print only one of the command's ``tables`` (CSV prints one table,
+    the first unless this picks another)."""
+    p.add_argument("--table", choices=tuple(tables), metavar="NAME",
+                   help=f"print only this table ({', '.join(tables)}); CSV prints one table, "
+                        f"the first unless this picks another")
+
+
+def select_table(tables: dict, args) -> dict:
+    """The tables to print: all, or only the one ``--table`` names."""
+    name = getattr(args, "table", None)
+    return {name: tables[name]} if name else tables
+
+
 def check_plot_option(args) -> None:
     """Reject a bad ``--plot`` path (extension, folder) before any simulation runs."""
     if getattr(args, "plot", None):

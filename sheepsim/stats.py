@@ -33,6 +33,9 @@ def wilson_interval(successes, trials, confidence: float = 0.95):
         half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
         lo = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
         hi = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+        # the bounds at k = 0 and k = n are exactly 0 and 1 (rounding can miss them)
+        lo = np.where(k == 0, 0.0, lo)
+        hi = np.where(k == n, 1.0, hi)
     return lo, hi
 
 
@@ -192,3 +195,105 @@ def max_probability_halfwidth(tables) -> float:
                 if half.size:
                     worst = max(worst, float(half.max()))
     return worst
+
+
+# ------------------------------------------------------------------ the game as the unit
+def group_sums(per_seat, groups, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
+    """Integer sums over games of the per-game totals of the seats in each group.
+
+    ``per_seat`` ``(n_games, seats)`` integers (a seat's wins or score in each game);
+    ``groups`` ``(seats,)`` the group (e.g. policy) index of each seat. With
+    ``T[g, k]`` = the sum of ``per_seat[g, s]`` over the seats ``s`` of group ``k``,
+    returns ``(sum_g T[g, k], sum_g T[g, k]**2)``, each ``(n_groups,)`` int64: what
+    :func:`pooled_mean_interval` and :func:`pooled_rate_interval` need, mergeable by
+    addition across chunks.
+    """
+    per_seat = np.asarray(per_seat, dtype=np.int64)
+    groups = np.asarray(groups, dtype=np.int64)
+    totals = np.zeros((per_seat.shape[0], n_groups), dtype=np.int64)
+    for k in range(n_groups):
+        totals[:, k] = per_seat[:, groups == k].sum(axis=1)
+    return totals.sum(axis=0), (totals * totals).sum(axis=0)
+
+
+def pooled_mean_interval(total, total_sq, games, seats, confidence: float = 0.95):
+    """Mean per seat-game of a quantity pooled over the ``seats`` seats that share a
+    policy, with the game as the unit (cluster-robust).
+
+    Seats in one game are not independent (their scores share the dice and the deal), so
+    the per-game total ``T`` of those seats is the independent observation: ``total`` =
+    sum of ``T`` over games, ``total_sq`` = sum of ``T**2``. The mean is
+    ``total / (games * seats)`` (the ratio estimator with a fixed cluster size) and its
+    standard error ``sd(T) / sqrt(games) / seats``. Arrays or scalars; returns
+    ``(mean, lo, hi, stderr)`` (normal interval).
+    """
+    seats = np.asarray(seats, dtype=np.float64)
+    mean, lo, hi, se = mean_interval(total, total_sq, games, confidence)
+    return mean / seats, lo / seats, hi / seats, se / seats
+
+
+def pooled_rate_interval(successes, successes_sq, games, seats, confidence: float = 0.95):
+    """Rate per seat-game (e.g. win rate) pooled over ``seats`` seats sharing a policy,
+    with the game as the unit: ``successes`` = sum over games of ``T`` (successes of those
+    seats in the game), ``successes_sq`` = sum of ``T**2``.
+
+    Where at most one of the seats can succeed in a game (one winner per game), every
+    ``T`` is 0 or 1, which shows as ``successes == successes_sq``; then the number of
+    games the group won is binomial over games and the interval is the Wilson interval of
+    ``successes / games`` divided by ``seats`` (exact model, sensible near 0 and 1: when
+    every seat plays the policy the rate is exactly ``1 / seats``). Otherwise the normal
+    cluster interval of :func:`pooled_mean_interval`. Returns ``(rate, lo, hi)``.
+    """
+    k = np.asarray(successes, dtype=np.float64)
+    k2 = np.asarray(successes_sq, dtype=np.float64)
+    n = np.asarray(games, dtype=np.float64)
+    s = np.asarray(seats, dtype=np.float64)
+    wlo, whi = wilson_interval(k, n, confidence)
+    rate, nlo, nhi, _ = pooled_mean_interval(k, k2, n, s, confidence)
+    binary = k == k2
+    lo = np.where(binary, wlo / s, np.clip(nlo, 0.0, 1.0))
+    hi = np.where(binary, whi / s, np.clip(nhi, 0.0, 1.0))
+    return rate, lo, hi
+
+
+# ------------------------------------------------------------------ ties for first
+#: a tie rate at or above this is worth a note next to seat-advantage tables
+TIE_NOTE_RATE = 0.10
+
+
+def tie_breaks_table(ways, games_by_way, ties, games: int, confidence: float = 0.95):
+    """How each game's winner was decided, one row per way (the ways partition the games).
+
+    ``ways`` names (the first is usually "the top score alone", then the tie-breaks in
+    order), ``games_by_way`` integer counts, ``ties`` one bool per way: True where the way
+    is a tie-break (a tie for first). Columns: ``decided_by``, ``tie_for_first``,
+    ``games``, ``share`` with Wilson ``share_lo``/``share_hi``, and ``tie_rate`` with
+    ``tie_rate_lo``/``tie_rate_hi`` (games with a tie for first / all games; the same on
+    every row).
+    """
+    import pandas as pd
+
+    counts = np.asarray(games_by_way, dtype=np.int64)
+    ties = np.asarray(ties, dtype=bool)
+    lo, hi = wilson_interval(counts, np.full(counts.shape, games), confidence)
+    tied = int(counts[ties].sum())
+    tlo, thi = wilson_interval(tied, games, confidence)
+    return pd.DataFrame({"decided_by": list(ways), "tie_for_first": ties, "games": counts,
+                         "share": counts / games, "share_lo": lo, "share_hi": hi,
+                         "tie_rate": tied / games, "tie_rate_lo": float(tlo),
+                         "tie_rate_hi": float(thi)})
+
+
+def ties_note(tie_rate: float, decided_by: str, identical_policies: bool) -> str:
+    """A one-line warning for seat-advantage tables when ties for first are common
+    (``tie_rate`` >= :data:`TIE_NOTE_RATE`), else "". ``decided_by`` names the tie-break
+    (e.g. "the token stack"); ``identical_policies``: every seat plays the same policies,
+    so seats often make the same choices and tie, and the tie-break rather than play
+    decides many wins (``wins_on_tie`` shows how many)."""
+    if not tie_rate >= TIE_NOTE_RATE:
+        return ""
+    note = f"{tie_rate:.1%} of games tie for first (decided by {decided_by})"
+    if identical_policies:
+        note += ("; same policies at every seat: seats make the same choices and the "
+                 "tie-break decides many wins (wins_on_tie)")
+    return note

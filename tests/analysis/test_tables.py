@@ -81,6 +81,10 @@ def _results(rules, hist, wins_by_order):
         hist,
         np.zeros(3, dtype=np.int64),
         np.zeros(len(rules.cards), dtype=np.int64),
+        np.r_[0, games, np.zeros(players - 1, dtype=np.int64)],  # no ties for first
+        np.zeros(players, dtype=np.int64),
+        np.array([games]),  # one policy pair: it wins every game
+        np.zeros(1, dtype=np.int64),  # (not read by these tests)
     )
 
 

@@ -123,6 +123,49 @@ def test_bet_policies_respect_the_open_bet_rule_and_their_criteria():
     assert final == [0, 1]
 
 
+def _near_ev_choices(kind, odds, taken=None, my_open=-1, games=300):
+    """near-ev's choices over ``games`` seeded policy streams."""
+    payoffs = np.array([[12, 11, 9, 8, 7, 6], [9, 8, 6, 5, 4, 3], [7, 6, 4, 3, 2, 1],
+                        [18, 17, 16, 15, 14, 13]], dtype=np.int64)
+    bonus = np.array([1, 3], dtype=np.int64)
+    taken = np.zeros(6, dtype=np.bool_) if taken is None else taken
+    picks = []
+    for g in range(games):
+        streams = new_streams()
+        rng.seed_streams(streams, 5, g)
+        out = np.full(2, -1, dtype=np.int64)
+        P.choose_bets(P.NEAR_EV, kind, odds, payoffs, bonus, taken, my_open, out,
+                      P.policy_stream(streams))
+        picks.append(tuple(out.tolist()))
+    return picks, payoffs, bonus
+
+
+def test_near_ev_draws_among_bets_within_its_share_of_the_best():
+    # lanes 2-4 have EVs within 15% of each other (3.8, 3.76, 3.8), lanes 0-1 far below
+    odds = np.array([[0.0, 0.05, 0.1], [0.05, 0.1, 0.1], [0.2, 0.2, 0.2],
+                     [0.27, 0.2, 0.2], [0.3, 0.3, 0.25], [0.23, 0.2, 0.2]])
+    taken = np.array([0, 0, 0, 0, 0, 1], dtype=np.bool_)
+    picks, payoffs, bonus = _near_ev_choices(L.BET_OPEN, odds, taken)
+    ev = np.array([P.lane_ev(odds, payoffs, lane, False) for lane in range(6)])
+    near = set(np.flatnonzero((ev >= ev[:5].max() * (1 - P.NEAR_EV_SHARE)) & ~taken).tolist())
+    assert len(near) >= 2  # the set-up offers a real choice
+    # every near-best untaken lane is drawn, and nothing else (300 draws: a lane drawn
+    # with probability 1/len(near) <= 1/2 is missed with probability 2**-300)
+    assert {p[0] for p in picks} == near
+    # hidden: pairs with the open bet, never the open lane itself, EV near the best set
+    picks, *_ = _near_ev_choices(L.BET_HIDDEN, odds, taken, my_open=0)
+    sets = {(a, b): P.set_ev(odds, payoffs, bonus, 0, a, b)
+            for a in range(6) for b in range(a + 1, 6) if 0 not in (a, b)}
+    best = max(sets.values())
+    assert all(p in sets and sets[p] >= best * (1 - P.NEAR_EV_SHARE) for p in picks)
+    assert len(set(picks)) >= 2
+    picks, *_ = _near_ev_choices(L.BET_FINAL, odds)
+    pairs = {(a, b): P.lane_ev(odds, payoffs, a, True) + P.lane_ev(odds, payoffs, b, True)
+             for a in range(6) for b in range(a + 1, 6)}
+    best = max(pairs.values())
+    assert set(picks) == {p for p, v in pairs.items() if v >= best * (1 - P.NEAR_EV_SHARE)}
+
+
 # ------------------------------------------------------------------ user policies
 @numba.njit
 def reverse_random(lane, board, race, seen, legal, rand):

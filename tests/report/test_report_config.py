@@ -166,4 +166,4 @@ def test_rules_path_is_relative_to_the_config(tmp_path, monkeypatch):
 def test_default_config_validates_and_hash_is_stable():
     a, b = load_config(None), load_config(None)
     assert a.hash == b.hash and len(a.studies) >= 4
-    assert {s.game for s in a.studies} == {"sheep-race", "shear-panic"}
+    assert {s.game for s in a.studies} == {"sheep-race", "shear-panic", "aw-sheep"}

@@ -40,7 +40,7 @@ def _same(csv: pd.DataFrame, expected: pd.DataFrame):
             np.testing.assert_allclose(csv[col].to_numpy(float), expected[col].to_numpy(float),
                                        rtol=1e-9, atol=0, equal_nan=True, err_msg=col)
         else:
-            got = csv[col].fillna("").astype(str).tolist()
+            got = csv[col].astype(object).fillna("").astype(str).tolist()
             assert got == expected[col].fillna("").astype(str).tolist(), col
 
 

@@ -19,7 +19,8 @@ from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.simulate import play_games
 
 #: Tables stacked over player counts (the panic simulator's names).
-STACKED = ("by_seat", "by_policy", "points_by_field", "sheep_shorn", "turns", "game_end")
+STACKED = ("by_seat", "by_policy", "points_by_field", "sheep_shorn", "turns", "game_end",
+           "tie_breaks")
 
 
 def tile_usage_table(tiles: pd.DataFrame, games: int) -> pd.DataFrame:

@@ -8,14 +8,21 @@ from sheepsim.cli import (
     _Parser,
     add_output_options,
     add_run_options,
+    add_table_option,
     backend_from_args,
     check_plot_option,
     non_negative_int,
     positive_int,
+    select_table,
 )
 from sheepsim.errors import SheepsimError
 
 DEFAULT_GAMES = 100_000
+#: Tables of each command in print order (``--table`` picks one; CSV prints one table).
+PLAY_TABLES = ("by_seat", "by_policy", "points_by_field", "sheep_shorn", "turns",
+               "turn_histogram", "game_end", "tie_breaks", "tiles")
+BALANCE_TABLES = ("by_seat", "by_policy", "points_by_field", "sheep_shorn", "turns", "game_end",
+                  "tie_breaks", "tile_usage", "neutral_colour")
 
 
 def _players(text: str) -> int:
@@ -33,8 +40,11 @@ def register(subparsers) -> None:
 
     play = sub.add_parser("play", help="win rates, points per field, shearing, game length",
                           description="Simulate many games and report win rates by seat and "
-                                      "by policy (Wilson 95% intervals), mean points per "
-                                      "field, sheep shorn, game length and how games end.")
+                                      "by policy (95% intervals; pooled policy intervals "
+                                      "take the game as the unit), mean points per field, "
+                                      "sheep shorn, game length, how games end and how "
+                                      "winners were decided (ties for most points). Tables: "
+                                      + ", ".join(PLAY_TABLES) + ".")
     play.add_argument("--players", type=_players, default=4, metavar="N", help="3 or 4")
     play.add_argument("--policy", default="random", metavar="NAME[,NAME...]",
                       help="random, greedy, rollout or package.module:function; one for "
@@ -42,6 +52,7 @@ def register(subparsers) -> None:
     play.add_argument("--playouts", type=positive_int, default=4, metavar="K",
                       help="rollout playouts per candidate choice (default 4)")
     add_run_options(play, games=DEFAULT_GAMES)
+    add_table_option(play, PLAY_TABLES)
     _add_plot(play)
     play.set_defaults(func=cmd_play)
 
@@ -59,6 +70,7 @@ def register(subparsers) -> None:
     bal.add_argument("--neutral", action="store_true",
                      help="add the neutral-colour table (3 players; runs 4 more sets of games)")
     add_run_options(bal, games=10_000)
+    add_table_option(bal, BALANCE_TABLES)
     _add_plot(bal)
     bal.set_defaults(func=cmd_balance)
 
@@ -78,6 +90,7 @@ def register(subparsers) -> None:
                       help="the seat that switches between A and B (default 1)")
     cmp_.add_argument("--playouts", type=positive_int, default=4, metavar="K")
     add_run_options(cmp_, games=2_000)
+    add_table_option(cmp_, ("comparison",))
     cmp_.set_defaults(func=cmd_compare)
 
     trace = sub.add_parser("trace", help="one game, turn by turn",
@@ -132,7 +145,7 @@ def cmd_play(args) -> int:
     meta = res.meta(playouts=args.playouts)
     title = (f"Shear Panic, {res.players} players, {res.games:,} games "
              f"(win rates with Wilson 95% intervals)")
-    text = render(res.tables, args.format, meta, title)
+    text = render(select_table(res.tables, args), args.format, meta, title)
     emit(text, args.out, meta)
     _plot(args, {res.players: (res.tables, res.games)}, meta, title)
     return 0
@@ -144,6 +157,8 @@ def cmd_balance(args) -> int:
     from sheepsim.output import base_meta, emit, render
 
     check_plot_option(args)
+    if args.table == "neutral_colour" and not args.neutral:
+        raise SheepsimError("--table neutral_colour needs --neutral")
     rules = load_rules(args.rules)
     run = dict(backend=backend_from_args(args), progress=not args.quiet, playouts=args.playouts)
     tables = balance_tables(rules, args.policy, args.games, args.seed, **run)
@@ -154,7 +169,7 @@ def cmd_balance(args) -> int:
                      rules_sha256=rules.sha256, players=[3, 4], policy=args.policy,
                      playouts=args.playouts, seed=args.seed, games=args.games)
     title = f"Shear Panic balance, 3 and 4 players, {args.games:,} games each"
-    emit(render(tables, args.format, meta, title), args.out, meta)
+    emit(render(select_table(tables, args), args.format, meta, title), args.out, meta)
     per_players = {n: ({k: t[t["players"] == n].drop(columns="players")
                         for k, t in tables.items() if k in ("points_by_field", "tile_usage")},
                        args.games) for n in (3, 4)}
@@ -171,7 +186,7 @@ def cmd_compare(args) -> int:
                   progress=not args.quiet)
     meta = res.meta()
     title = f"Shear Panic: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
-    emit(render(res.tables, args.format, meta, title), args.out, meta)
+    emit(render(select_table(res.tables, args), args.format, meta, title), args.out, meta)
     return 0
 
 

@@ -43,6 +43,30 @@ def policy_list(policies, players: int) -> list[str]:
     return out
 
 
+def policy_groups(policies: list[str]) -> tuple[np.ndarray, list[str]]:
+    """The group index of each seat ``(players,)`` and the distinct policies in order of
+    first appearance."""
+    names = list(dict.fromkeys(policies))
+    return np.array([names.index(p) for p in policies], dtype=np.int64), names
+
+
+def game_sums(rows: np.ndarray, players: int, policies: list[str]) -> Counts:
+    """From per-game accumulator rows ``(n, ACC_LEN)``: ``policy_win_sq`` and
+    ``policy_points_sq`` ``(n_policies,)``, sums over games of the squared per-game
+    total wins / points of the seats playing each policy (:func:`policy_groups` order;
+    the game as the unit of pooled intervals), and ``tie_wins`` ``(players,)``, wins
+    from a tie for most points (decided by sheep left or turn order)."""
+    from sheepsim.stats import group_sums
+
+    groups, names = policy_groups(policies)
+    wins = rows[:, L.A_WINS:L.A_WINS + players]
+    points = rows[:, L.A_POINTS:L.A_POINTS + players]
+    tied = rows[:, L.A_TIE_BREAK] == 0  # tie_break[0] counts games decided by points alone
+    return {"policy_win_sq": group_sums(wins, groups, len(names))[1],
+            "policy_points_sq": group_sums(points, groups, len(names))[1],
+            "tie_wins": wins[tied].sum(axis=0)}
+
+
 @dataclass
 class PlayJob(Job):
     """``players`` seats playing ``policies`` (names or ``package.module:function``)."""
@@ -90,7 +114,10 @@ class PlayJob(Job):
         self.per_game(self.seed, 0, 1, False)  # compiles (or loads) the kernels now
 
     def chunk(self, seed, first_game, n_games) -> Counts:
-        return {"acc": self.per_game(seed, first_game, n_games, False).sum(axis=0)}
+        """``acc`` the summed accumulator vector, plus sums the game-level statistics need
+        (:func:`game_sums`)."""
+        rows = self.per_game(seed, first_game, n_games, True)
+        return {"acc": rows.sum(axis=0), **game_sums(rows, self.players, self.policies)}
 
     def outcomes(self, seed, first_game, n_games):
         """Per game: winning seat ``(n,)`` and points ``(n, players)`` (head-to-heads)."""
@@ -112,7 +139,7 @@ class PlayJob(Job):
         from sheepsim.games.panic.simulate import PanicResult, build_tables
 
         res = PanicResult(self.rules, self.players, list(self.policies), self.seed, games,
-                          counts["acc"])
+                          counts["acc"], {k: v for k, v in counts.items() if k != "acc"})
         res.tables = build_tables(res)
         return res
 

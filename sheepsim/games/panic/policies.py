@@ -98,7 +98,7 @@ from sheepsim.plugins import check_arguments
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
 #: The arguments a user policy is called with (see "Writing a user policy" above): a
 #: plug-in is checked against these before anything compiles.
-USER_POLICY_ARGS = ("kind", "st", "R", "seat", "opts", "n", "streams")
+USER_POLICY_ARGS = ("kind", "st", "R", "seat", "opts", "n", "rand")
 DEFAULT_PLAYOUTS = 4
 
 

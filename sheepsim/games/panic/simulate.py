@@ -12,7 +12,14 @@ from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.rules import PanicRules, load_rules
-from sheepsim.stats import mean_interval, wilson_interval
+from sheepsim.stats import (
+    mean_interval,
+    pooled_mean_interval,
+    pooled_rate_interval,
+    tie_breaks_table,
+    ties_note,
+    wilson_interval,
+)
 
 END_NAMES = ("final_pen", "menus_ran_out")
 TIE_NAMES = ("points", "sheep_left", "turn_order")
@@ -27,7 +34,8 @@ def _rules(rules) -> PanicRules:
 @dataclass
 class PanicResult:
     """Totals of a batch of games: ``acc`` is the summed accumulator vector
-    (``layout.A_*``); ``tables`` the DataFrames built from it."""
+    (``layout.A_*``); ``sums`` the sums from per-game rows (:func:`.jobs.game_sums`);
+    ``tables`` the DataFrames built from them."""
 
     rules: PanicRules
     players: int
@@ -35,6 +43,7 @@ class PanicResult:
     seed: int
     games: int
     acc: np.ndarray
+    sums: dict[str, np.ndarray]
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def meta(self, **extra) -> dict:
@@ -50,6 +59,30 @@ def _seat_block(acc, offset, players, width):
     return acc[offset:offset + players * width].reshape(players, width)
 
 
+def policy_table(res: PanicResult, wins, points) -> pd.DataFrame:
+    """Per policy, pooled over the seats that played it with the game as the unit (the
+    per-game totals of those seats; :func:`sheepsim.stats.pooled_rate_interval`,
+    :func:`~sheepsim.stats.pooled_mean_interval`): ``policy``, ``seats``, ``seat_games``,
+    ``wins``, ``win_rate`` (per seat-game) with ``_lo``/``_hi``, ``fair_share`` (1 /
+    players, the per-seat-game rate of equal players), ``mean_points`` with
+    ``_lo``/``_hi``. ``wins``/``points`` ``(players,)`` totals per seat."""
+    from sheepsim.games.panic.jobs import policy_groups
+
+    groups, names = policy_groups(res.policies)
+    n, rows = res.games, []
+    for k, pol in enumerate(names):
+        seats = np.flatnonzero(groups == k)
+        w = int(wins[seats].sum())
+        rate, lo, hi = pooled_rate_interval(w, res.sums["policy_win_sq"][k], n, len(seats))
+        m, mlo, mhi, _ = pooled_mean_interval(points[seats].sum(), res.sums["policy_points_sq"][k],
+                                              n, len(seats))
+        rows.append({"policy": pol, "seats": len(seats), "seat_games": n * len(seats), "wins": w,
+                     "win_rate": float(rate), "win_rate_lo": float(lo), "win_rate_hi": float(hi),
+                     "fair_share": 1 / res.players, "mean_points": float(m),
+                     "mean_points_lo": float(mlo), "mean_points_hi": float(mhi)})
+    return pd.DataFrame(rows)
+
+
 def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
     """The result tables (column names are part of the public API)."""
     acc, P, n = res.acc, res.players, res.games
@@ -59,24 +92,17 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
     pts_sq = acc[L.A_POINTS_SQ:L.A_POINTS_SQ + P]
     lo, hi = wilson_interval(wins, np.full(P, n))
     mean, plo, phi, _ = mean_interval(pts, pts_sq, np.full(P, n))
+    ties = acc[L.A_TIE_BREAK:L.A_TIE_BREAK + 3]
+    tie_rate = float(ties[1:].sum() / n)
     by_seat = pd.DataFrame({
         "seat": np.arange(1, P + 1), "colour": colours, "policy": res.policies,
         "games": n, "wins": wins, "win_rate": wins / n, "win_rate_lo": lo, "win_rate_hi": hi,
         "mean_points": mean, "mean_points_lo": plo, "mean_points_hi": phi,
         "mean_sheep_left": acc[L.A_SHEEP_LEFT:L.A_SHEEP_LEFT + P] / n,
+        "wins_on_tie": res.sums["tie_wins"], "tie_rate": tie_rate,
+        "note": ties_note(tie_rate, "sheep left, then turn order", len(set(res.policies)) == 1),
     })
-    rows = []
-    for pol in dict.fromkeys(res.policies):
-        seats = [i for i, p in enumerate(res.policies) if p == pol]
-        w = int(wins[seats].sum())
-        trials = n * len(seats)
-        plo_, phi_ = wilson_interval(w, trials)
-        m, mlo, mhi, _ = mean_interval(pts[seats].sum(), pts_sq[seats].sum(), trials)
-        rows.append({"policy": pol, "seats": len(seats), "seat_games": trials, "wins": w,
-                     "win_rate": w / trials, "win_rate_lo": float(plo_), "win_rate_hi": float(phi_),
-                     "fair_share": len(seats) / P, "mean_points": float(m),
-                     "mean_points_lo": float(mlo), "mean_points_hi": float(mhi)})
-    by_policy = pd.DataFrame(rows)
+    by_policy = policy_table(res, wins, pts)
     track = res.rules.tracks[P]
     fp = _seat_block(acc, L.A_FIELD_PTS, P, L.MAX_FIELDS)
     fields = pd.DataFrame({"seat": np.arange(1, P + 1), "colour": colours,
@@ -99,8 +125,7 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
     elo, ehi = wilson_interval(ends, np.full(2, n))
     ends_df = pd.DataFrame({"end": list(END_NAMES), "games": ends, "share": ends / n,
                             "share_lo": elo, "share_hi": ehi})
-    ties = acc[L.A_TIE_BREAK:L.A_TIE_BREAK + 3]
-    ties_df = pd.DataFrame({"decided_by": list(TIE_NAMES), "games": ties, "share": ties / n})
+    ties_df = tie_breaks_table(TIE_NAMES, ties, [False, True, True], n)
     tile_rows = []
     tn = _seat_block(acc, L.A_TILE_N, P, L.MAX_TILES)
     tc = _seat_block(acc, L.A_TILE_COUNTER, P, L.MAX_TILES)

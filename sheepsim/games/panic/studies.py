@@ -82,6 +82,12 @@ class PanicBalance(_PanicStudy):
                          f"{seats['win_rate'].min():.1%} to {seats['win_rate'].max():.1%} "
                          f"(fair share {1 / res.players:.1%}); chi-square test of equal "
                          f"wins p = {p:.3g}.")
+        ties = t["tie_breaks"].iloc[0]
+        notes.append(f"{ties['tie_rate']:.1%} of games end in a tie for most points (95% "
+                     f"{ties['tie_rate_lo']:.1%}-{ties['tie_rate_hi']:.1%}), decided by sheep "
+                     f"left, then turn order.")
+        if seats["note"].iloc[0]:
+            notes.append(f"Seats: {seats['note'].iloc[0]}.")
         ends = t["game_end"].set_index("end")
         notes.append(f"The menus ran out before the final pen in "
                      f"{ends.loc['menus_ran_out', 'share']:.1%} of games; mean game length "
@@ -90,13 +96,16 @@ class PanicBalance(_PanicStudy):
         captions = {
             "by_seat": "Win rate (lo/hi: 95% Wilson interval) and mean points (95% normal "
                        "interval) by seat.",
-            "by_policy": "Pooled over the seats that played each policy (a seat-game is a trial).",
+            "by_policy": "Pooled over the seats that played each policy; 95% intervals with the "
+                         "game as the unit (per-game totals of those seats).",
             "points_by_field": "Mean points per game scored in each field of the time track.",
             "sheep_shorn": "Sheep of each colour shorn per game.",
             "turns": "Game length in turns (95% interval for the mean).",
             "turn_histogram": "Games by length.",
             "game_end": "How games end: the counter reaches the final pen, or the menus run out.",
-            "tie_breaks": "What decided the winner.",
+            "tie_breaks": "What decided the winner: points alone, or a tie for most points "
+                          "broken by sheep left, then turn order (tie_rate: share of games "
+                          "tied for first).",
             "tiles": "Per seat and menu tile: how often chosen, mean time-track position when "
                      "chosen and the mean points its user gained that turn.",
         }

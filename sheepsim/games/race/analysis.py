@@ -25,6 +25,7 @@ from sheepsim.games.race.rules import RaceRules
 from sheepsim.games.race.simulate import (
     GameResults,
     RaceCounts,
+    policy_groups,
 )
 from sheepsim.stats import (
     Z95,
@@ -35,6 +36,10 @@ from sheepsim.stats import (
     holm_reject,
     mean_interval,
     normal_interval,
+    pooled_mean_interval,
+    pooled_rate_interval,
+    tie_breaks_table,
+    ties_note,
     wilson_interval,
 )
 
@@ -174,12 +179,56 @@ def fair_payoffs(p_place: np.ndarray, payoff: np.ndarray, by: str = "lane"):
     return fair, mean_ev
 
 
+def lane_bonus_share(joint, games: int, rules: RaceRules) -> np.ndarray:
+    """Expected bonus points per semifinal that a bet on each lane earns ``(6,)``.
+
+    The bonus belongs to a set of three bets, not to one lane, so it is attributed: in
+    each outcome a set's bonus (+``bonus_two`` for exactly two placed, +``bonus_three``
+    for three) is shared equally among its placed lanes, and a lane's share is averaged
+    over the 10 sets of three containing it (every set equally likely). The shares of
+    the three lanes of a set average, over the 20 sets, to the mean bonus of a set.
+    ``joint`` ``(216,)`` counts of ordered top-three outcomes over ``games`` races.
+    """
+    p = np.asarray(joint, dtype=np.float64) / games
+    idx = np.arange(N_JOINT)
+    placed = np.stack([idx // N_LANES**2, (idx // N_LANES) % N_LANES, idx % N_LANES])
+    bonus = np.array([0.0, 0.0, rules.bonus_two, rules.bonus_three])
+    share = np.zeros(N_LANES)
+    sets = bet_sets("semifinal")
+    for s in sets:
+        in_set = np.isin(placed, list(s)).sum(axis=0)  # (216,) lanes of the set placed
+        per_lane = bonus[in_set] / np.maximum(in_set, 1)
+        for lane in s:
+            share[lane] += float((p * per_lane * (placed == lane).any(axis=0)).sum())
+    return share / (len(sets) * 3 / N_LANES)  # each lane is in 10 of the 20 sets
+
+
+def fair_payoffs_with_bonus(p_place: np.ndarray, payoff: np.ndarray, bonus_share: np.ndarray):
+    """Like :func:`fair_payoffs` (``by="lane"``) with the bonus counted: each lane's
+    printed column is scaled so that its single-bet EV plus its ``bonus_share``
+    (:func:`lane_bonus_share`) equals the mean over lanes of that sum. Returns
+    ``(fair (k, 6), mean value)``; NaN where a lane never placed."""
+    p_place = np.asarray(p_place, dtype=np.float64)
+    payoff = np.asarray(payoff, dtype=np.float64)
+    ev = (p_place.T * payoff).sum(axis=0)
+    value = ev + bonus_share
+    target = float(value.mean())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fair = payoff * ((target - bonus_share) / ev)[None, :]
+    fair[~np.isfinite(fair)] = np.nan
+    return fair, target
+
+
 def lane_ev_table(counts: RaceCounts) -> pd.DataFrame:
     """The odds table plus, per lane: ``ev_lo``/``ev_hi``/``ev_se`` (normal 95% interval
     of a single bet's points, bonus excluded), the printed ``payoff_first``/
     ``payoff_second``/``payoff_third`` and the fair ones ``fair_first``/... (each lane's
     printed payoffs times ``fair_multiplier`` = table mean EV / lane EV, so every lane's
-    EV equals ``mean_ev``). Final: second/third columns are NaN."""
+    EV equals ``mean_ev``; this ignores the bonus), ``bonus_share`` (the lane's share of
+    the set bonus, :func:`lane_bonus_share`; 0 in the final, which pays no bonus) and the
+    fair payoffs with the bonus counted ``fair_bonus_first``/... (every lane's EV plus
+    bonus share equal, :func:`fair_payoffs_with_bonus`). Final: second/third columns are
+    NaN."""
     table = odds_table(counts)
     pay = stage_payoffs(counts.rules, counts.stage)  # (k, 6)
     k = pay.shape[0]
@@ -204,6 +253,12 @@ def lane_ev_table(counts: RaceCounts) -> pd.DataFrame:
     extra["fair_multiplier"] = np.where(np.isfinite(multiplier), multiplier, np.nan)
     for i, name in enumerate(PLACES):
         extra[f"fair_{name}"] = fair[i] if i < k else np.nan
+    share = np.zeros(N_LANES) if counts.stage == "final" else \
+        lane_bonus_share(counts.joint, counts.games, counts.rules)
+    fair_bonus, _ = fair_payoffs_with_bonus(p_place, pay, share)
+    extra["bonus_share"] = share
+    for i, name in enumerate(PLACES):
+        extra[f"fair_bonus_{name}"] = fair_bonus[i] if i < k else np.nan
     extra["mean_ev"] = mean_ev
     for j, (col, val) in enumerate(extra.items()):
         table.insert(pos + j, col, val)
@@ -227,11 +282,14 @@ def _check_taken(taken) -> tuple[int, ...]:
 
 def bet_sets_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
     """All sets of bets ranked by EV (bonus included, from the joint distribution of the
-    top three, not from independent marginals).
+    top three, not from independent marginals). Sets that cannot be placed given
+    ``taken`` (all three lanes taken openly: a player opens on an untaken lane) rank
+    after every set that can.
 
-    Columns: ``rank`` (1 = best), ``lanes`` ("1,4,6"), ``cards``, ``ev``/``ev_lo``/
-    ``ev_hi``/``ev_se`` (points per race), ``gap_to_best``/``gap_lo``/``gap_hi`` (EV
-    minus the best set's EV, with a paired interval: both sets score on the same races),
+    Columns: ``rank`` (1 = best placeable set), ``lanes`` ("1,4,6"), ``cards``,
+    ``ev``/``ev_lo``/``ev_hi``/``ev_se`` (points per race), ``gap_to_best``/``gap_lo``/
+    ``gap_hi`` (EV minus the EV of the best set that can be placed, with a paired
+    interval: both sets score on the same races),
     ``bonus_ev`` (expected bonus points), ``p_any_placed`` (at least one bet pays),
     ``p_two_placed``/``p_three_placed`` (exactly two / all three of the set in the top
     three; NaN in the final) each with Wilson ``_lo``/``_hi``, ``open_allowed`` (the set
@@ -245,7 +303,10 @@ def bet_sets_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
     sets = bet_sets(stage)
     payoff = set_payoff_matrix(sets, rules, stage)
     ev, se = payoff_moments(payoff, p, n)
-    best = int(np.argmax(ev))
+    # the best set a player can still place: at least one lane open (the final has no
+    # open bets); a set on three openly taken lanes cannot be the reference
+    allowed = np.array([stage == "final" or any(lane + 1 not in taken for lane in s) for s in sets])
+    best = int(np.flatnonzero(allowed)[np.argmax(ev[allowed])])
     gap, gap_se = payoff_moments(payoff - payoff[best], p, n)
     names = _lane_cards(counts)
     rows = []
@@ -264,13 +325,14 @@ def bet_sets_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
         else:
             row["bonus_ev"] = (rules.bonus_two * row["p_two_placed"]
                                + rules.bonus_three * row["p_three_placed"])
-        # the final has no open bets, so every pair can be placed
-        row["open_allowed"] = stage == "final" or any(lane + 1 not in taken for lane in s)
+        row["open_allowed"] = bool(allowed[i])
         rows.append(row)
     df = pd.DataFrame(rows)
     df["ev_lo"], df["ev_hi"] = normal_interval(df["ev"], df["ev_se"])
     df["gap_lo"], df["gap_hi"] = normal_interval(df["gap_to_best"], df["gap_se"])
-    df = df.sort_values(["ev", "lanes"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    # sets that can be placed rank first; sets on three taken lanes come last
+    df = df.sort_values(["open_allowed", "ev", "lanes"], ascending=[False, False, True],
+                        kind="stable").reset_index(drop=True)
     df.insert(0, "rank", np.arange(1, len(df) + 1))
     df["games"] = n
     order = ["rank", "lanes", "cards", "ev", "ev_lo", "ev_hi", "ev_se", "gap_to_best", "gap_lo",
@@ -327,22 +389,26 @@ def open_bet_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
 
 # ------------------------------------------------------------------ balance over random deals
 def fair_payoff_table(p_place: np.ndarray, payoff: np.ndarray, stage: str, by: str = "lane",
-                      games: int | None = None) -> pd.DataFrame:
+                      games: int | None = None, bonus_share=None) -> pd.DataFrame:
     """Implied fair payoffs next to the printed table (Table 1 or Table 2), long format.
 
     ``p_place`` ``(6, k)`` P(lane finishes in place) over random deals, ``payoff``
     ``(k, 6)`` printed points. One row per (place, lane): ``stage``, ``place``, ``lane``,
-    ``p`` (probability of that place), ``printed``, ``fair`` (see :func:`fair_payoffs`),
-    ``fair_lo``/``fair_hi`` (with ``games``, ``by="lane"``: the 95% interval from the
-    lane's single-bet EV interval over ``games`` races, the mean EV held fixed; a lane
-    whose EV interval reaches 0 has no upper bound),
+    ``p`` (probability of that place), ``printed``, ``fair`` (see :func:`fair_payoffs`;
+    it ignores the bonus), ``fair_lo``/``fair_hi`` (with ``games``, ``by="lane"``: the 95%
+    interval from the lane's single-bet EV interval over ``games`` races, the mean EV held
+    fixed; a lane whose EV interval reaches 0 has no upper bound),
     ``difference`` = printed - fair (positive: the table overpays that bet),
     ``ratio`` = printed / fair, ``lane_ev`` (the lane's EV with the printed table),
-    ``mean_ev``.
+    ``mean_ev``, ``bonus_share`` (``bonus_share`` ``(6,)``, the lane's share of the set
+    bonus, :func:`lane_bonus_share`; 0 when not given, as in the final) and
+    ``fair_with_bonus`` (:func:`fair_payoffs_with_bonus`).
     """
     p_place = np.asarray(p_place, dtype=np.float64)
     payoff = np.asarray(payoff, dtype=np.float64)
     fair, mean_ev = fair_payoffs(p_place, payoff, by=by)
+    share = np.zeros(N_LANES) if bonus_share is None else np.asarray(bonus_share, dtype=np.float64)
+    fair_bonus, _ = fair_payoffs_with_bonus(p_place, payoff, share)
     lane_ev = (p_place.T * payoff).sum(axis=0)
     fair_lo = fair_hi = np.full_like(fair, np.nan)
     if games and by == "lane":
@@ -361,7 +427,8 @@ def fair_payoff_table(p_place: np.ndarray, payoff: np.ndarray, stage: str, by: s
                          "fair_lo": fair_lo[k, lane], "fair_hi": fair_hi[k, lane],
                          "difference": payoff[k, lane] - f,
                          "ratio": payoff[k, lane] / f if f > 0 else np.nan,
-                         "lane_ev": lane_ev[lane], "mean_ev": mean_ev})
+                         "lane_ev": lane_ev[lane], "mean_ev": mean_ev,
+                         "bonus_share": share[lane], "fair_with_bonus": fair_bonus[k, lane]})
     return pd.DataFrame(rows)
 
 
@@ -454,16 +521,32 @@ def first_player_table(res: GameResults, alpha: float = 0.05) -> pd.DataFrame:
     ``_lo``/``_hi``, ``fair_share``, ``pvalue`` (exact two-sided binomial test; row 1 is
     the first-seat advantage test), ``significant`` (Holm over the positions at
     ``alpha``), ``pvalue_all_orders`` (chi-square test that every position wins
-    equally often), ``games``."""
+    equally often), ``wins_on_tie`` (of ``wins``, those from a tie for first, which the
+    token stack decides: the first player's token starts on top), ``tie_rate`` (share of
+    games with a tie for first), ``note`` (non-empty when ties are common enough to drive
+    the differences, see :func:`sheepsim.stats.ties_note`), ``games``."""
     n, players = res.games, res.players
     wins = res.wins_by_order
     lo, hi = wilson_interval(wins, n)
     pvals = binomial_two_sided_p(wins, np.full(players, n), 1.0 / players)
+    tie_rate = float(res.tied_first[2:].sum() / n)
+    identical = len(set(zip(res.policies.bet_names, res.policies.pace_names, strict=True))) == 1
     return pd.DataFrame({
         "turn_order": np.arange(1, players + 1), "wins": wins, "p_win": wins / n,
         "p_win_lo": lo, "p_win_hi": hi, "fair_share": 1.0 / players, "pvalue": pvals,
         "significant": holm_reject(pvals, alpha), "pvalue_all_orders": chi_square_uniform_p(wins),
-        "games": n})
+        "wins_on_tie": res.tie_wins_by_order, "tie_rate": tie_rate,
+        "note": ties_note(tie_rate, "the token stack", identical), "games": n})
+
+
+def tie_table(res: GameResults) -> pd.DataFrame:
+    """How the winner was decided: ``score`` (one seat had the top score) or
+    ``token_stack`` (a tie for first, broken by the token stack; rules README: "Score ties
+    (for the leader and for the game) go to the token on top of the stack"). Columns of
+    :func:`sheepsim.stats.tie_breaks_table`."""
+    tied = res.tied_first
+    return tie_breaks_table(("score", "token_stack"), [tied[1], tied[2:].sum()],
+                            [False, True], res.games)
 
 
 def seat_table(res: GameResults) -> pd.DataFrame:
@@ -490,17 +573,21 @@ def seat_table(res: GameResults) -> pd.DataFrame:
 
 def policy_table(res: GameResults) -> pd.DataFrame:
     """Win rate and mean score per (bet policy, pace policy) pair, pooled over the seats
-    that played it (a seat-game is one trial)."""
-    seats = seat_table(res)
+    that played it, with the game as the unit: seats in one game share the dice, so the
+    intervals come from the per-game totals of those seats
+    (:func:`sheepsim.stats.pooled_rate_interval`, :func:`~sheepsim.stats.pooled_mean_interval`).
+    ``win_rate`` is per seat-game (fair share ``1 / players``); when every seat plays the
+    pair it is exactly ``1 / players``."""
+    groups, pairs = policy_groups(res.policies)
     rows = []
-    for (bet, pace), grp in seats.groupby(["bet_policy", "pace_policy"], sort=False):
-        trials = len(grp) * res.games
-        wins = int(grp["wins"].sum())
-        idx = grp.index.to_numpy()
-        lo, hi = wilson_interval(wins, trials)
-        mean, mlo, mhi, _ = mean_interval(res.score_sum[idx].sum(), res.score_sq[idx].sum(), trials)
-        rows.append({"bet_policy": bet, "pace_policy": pace, "seats": len(grp),
-                     "wins": wins, "win_rate": wins / trials, "win_rate_lo": float(lo),
+    for k, (bet, pace) in enumerate(pairs):
+        idx = np.flatnonzero(groups == k)
+        wins = int(res.wins[idx].sum())
+        rate, lo, hi = pooled_rate_interval(wins, res.policy_win_sq[k], res.games, len(idx))
+        mean, mlo, mhi, _ = pooled_mean_interval(res.score_sum[idx].sum(), res.policy_score_sq[k],
+                                                 res.games, len(idx))
+        rows.append({"bet_policy": bet, "pace_policy": pace, "seats": len(idx),
+                     "wins": wins, "win_rate": float(rate), "win_rate_lo": float(lo),
                      "win_rate_hi": float(hi), "mean_score": float(mean),
                      "mean_score_lo": float(mlo), "mean_score_hi": float(mhi),
                      "games": res.games, "seed": res.seed})
@@ -534,8 +621,9 @@ def balance_tables(semi: RaceCounts, lane_wins, final_card_wins, games: int) -> 
     rules = semi.rules
     p_semi = semi.place_counts / semi.games
     p_final = (np.asarray(lane_wins) / games)[:, None]
+    share = lane_bonus_share(semi.joint, semi.games, rules)
     fair = pd.concat([fair_payoff_table(p_semi, stage_payoffs(rules, "semifinal"), "semifinal",
-                                        games=semi.games),
+                                        games=semi.games, bonus_share=share),
                       fair_payoff_table(p_final, stage_payoffs(rules, "final"), "final",
                                         games=games)],
                      ignore_index=True)
@@ -546,6 +634,8 @@ def balance_tables(semi: RaceCounts, lane_wins, final_card_wins, games: int) -> 
 
 
 def game_tables(res: GameResults) -> dict[str, pd.DataFrame]:
-    """Every whole-game table: seats, policies, turns, score distribution, turn order."""
+    """Every whole-game table: seats, policies, turns, score distribution, turn order,
+    tie-breaks."""
     return {"seats": seat_table(res), "policies": policy_table(res), "turns": turns_table(res),
-            "scores": score_distribution_table(res), "turn_order": first_player_table(res)}
+            "scores": score_distribution_table(res), "turn_order": first_player_table(res),
+            "tie_breaks": tie_table(res)}

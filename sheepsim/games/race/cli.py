@@ -15,6 +15,7 @@ from sheepsim.cli import (
     add_backend_options,
     add_output_options,
     add_run_options,
+    add_table_option,
     backend_from_args,
     check_plot_option,
     game_count,
@@ -35,7 +36,7 @@ DEFAULT_COMPARE_GAMES = 50_000
 #: one table, the first unless ``--table`` says otherwise).
 EV_TABLES = ("lanes", "sets", "open_bet")
 BALANCE_TABLES = ("fair_payoffs", "cards", "semifinal_lanes", "final_lanes")
-PLAY_TABLES = ("seats", "policies", "turns", "scores", "turn_order")
+PLAY_TABLES = ("seats", "policies", "turns", "scores", "turn_order", "tie_breaks")
 
 
 def register(games: argparse._SubParsersAction) -> None:
@@ -55,9 +56,11 @@ def register(games: argparse._SubParsersAction) -> None:
         "ev", help="bet advice for a dealt race: EV per lane, best open bet, best sets",
         description="What a player needs at the table for a dealt race: P(1st/2nd/3rd) per lane "
                     "with 95% intervals and the EV of one bet; the fair payoff per lane (payoff "
-                    "making every lane's EV equal the table's mean EV); all sets of bets (20 "
+                    "making every lane's EV equal the table's mean EV; fair_* ignore the bonus, "
+                    "fair_bonus_* count each lane's share of it); all sets of bets (20 "
                     "sets of 3 in a semifinal, bonus counted from the joint distribution of the "
-                    "top three; 15 pairs in the final) ranked by EV with intervals; and the best "
+                    "top three; 15 pairs in the final) ranked by EV with intervals (sets that "
+                    "cannot be placed given --taken rank last); and the best "
                     "open bet given the lanes already taken openly (--taken). Tables: lanes, "
                     "sets, open_bet (semifinal only).")
     _add_race_options(p)
@@ -87,15 +90,22 @@ def register(games: argparse._SubParsersAction) -> None:
     _add_sim_options(p, DEFAULT_BALANCE_GAMES, BALANCE_TABLES)
     p.set_defaults(func=cmd_balance)
 
-    p = sub.add_parser("play", help="whole games: win rate by seat and policy")
+    p = sub.add_parser(
+        "play", help="whole games: win rate by seat and policy",
+        description="Whole games: win rate and mean score by seat, by policy pair (pooled "
+                    "over its seats with the game as the unit), score distribution, mean "
+                    "turns, win rate by turn order, and how winners were decided (ties for "
+                    "first broken by the token stack). Identical ev players often tie; "
+                    "near-ev bets break the symmetry. Tables: " + ", ".join(PLAY_TABLES) + ".")
     p.add_argument("--players", type=int, required=True, metavar="N", help="2 to 6 players")
     p.add_argument("--bet-policy", default="ev", metavar="NAME[,NAME...]",
-                   help="random, favourite, longshot, ev or package.module:function; one for "
-                        "all seats or one per seat (default ev)")
+                   help="random, favourite, longshot, ev, near-ev or package.module:function; "
+                        "one for all seats or one per seat (default ev)")
     p.add_argument("--pace-policy", default="greedy", metavar="NAME[,NAME...]",
                    help="greedy, random, saver, steady, partisan or package.module:function "
                         "(default greedy)")
     add_run_options(p, games=DEFAULT_PLAY_GAMES)
+    add_table_option(p, PLAY_TABLES)
     _add_analysis_options(p, DEFAULT_PLAY_GAMES)
     p.set_defaults(func=cmd_play)
 
@@ -160,9 +170,7 @@ def _add_sim_options(p, default_games: int, tables: tuple[str, ...]) -> None:
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
     add_backend_options(p)
     add_output_options(p)
-    p.add_argument("--table", choices=tables, metavar="NAME",
-                   help=f"print only this table ({', '.join(tables)}); CSV prints one table, "
-                        f"the first unless this picks another")
+    add_table_option(p, tables)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_analysis_options(p, default_games)
 

@@ -9,7 +9,7 @@ GAME = Game(
     min_players=2,
     max_players=6,
     policies={"pace": ("greedy", "random", "saver", "steady", "partisan"),
-              "bet": ("random", "favourite", "longshot", "ev")},
+              "bet": ("random", "favourite", "longshot", "ev", "near-ev")},
     rules_loader="sheepsim.games.race.rules:load_rules",
     cli="sheepsim.games.race.cli",
     studies="sheepsim.games.race.studies",

@@ -125,7 +125,7 @@ class RacesJob(_RaceJob):
 @dataclass
 class GamesJob(_RaceJob):
     """Whole games: ``players`` seats, bet and pace policies (one name for every seat or
-    one per seat). Tables: seats, policies, turns, scores, turn_order."""
+    one per seat). Tables: seats, policies, turns, scores, turn_order, tie_breaks."""
 
     rules: RaceRules | str | None = None
     players: int = 4

@@ -40,7 +40,10 @@ random stream as for pace policies.
 A policy id that is neither built in nor given to the kernels raises ``ValueError``.
 
 Built-in: ``random``, ``favourite`` (highest P(1st)), ``longshot`` (highest 1st-place
-payoff), ``ev`` (highest expected payoff; the set of 3 counts the bonus).
+payoff), ``ev`` (highest expected payoff; the set of 3 counts the bonus), ``near-ev``
+(like ``ev``, but a choice drawn at random from the policy stream among the bets whose
+EV is within :data:`NEAR_EV_SHARE` of the best: identical ``ev`` players place the same
+bets, tie and let the tie-break decide; ``near-ev`` breaks that symmetry).
 """
 
 import numpy as np
@@ -74,17 +77,19 @@ from sheepsim.games.race.layout import (
 from sheepsim.jit import njit
 
 PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan")
-BET_POLICIES = ("random", "favourite", "longshot", "ev")
+BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev")
 #: The arguments a user policy of each role is called with (as documented above): a
 #: plug-in is checked against these before anything compiles. Keep in step with the
 #: signatures in this docstring.
 USER_POLICY_ARGS = {
-    "pace": ("lane", "board", "race", "seen", "legal", "streams"),
-    "bet": ("kind", "odds", "payoffs", "bonus", "taken", "my_open", "out", "streams"),
+    "pace": ("lane", "board", "race", "seen", "legal", "rand"),
+    "bet": ("kind", "odds", "payoffs", "bonus", "taken", "my_open", "out", "rand"),
 }
 GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN = range(5)
-RANDOM_BET, FAVOURITE, LONGSHOT, EV = range(4)
+RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV = range(5)
 N_PACE_POLICIES, N_BET_POLICIES = len(PACE_POLICIES), len(BET_POLICIES)
+#: ``near-ev`` draws among bets whose EV is at least (1 - this) times the best EV
+NEAR_EV_SHARE = 0.15
 
 # Order in which greedy takes an option that crosses the Finish Line (the issue's spec).
 CROSS_ORDER = np.array(
@@ -374,7 +379,53 @@ def set_ev(odds, payoffs, bonus, a, b, c):
 
 
 @njit
+def _choice_value(kind, odds, payoffs, bonus, taken, my_open, c):
+    """EV of bet choice ``c``, or -inf where it is not a legal choice. Open bet: lane
+    ``c`` (0-5), not taken. Hidden bets / final: the pair ``a = c // 6 < b = c % 6``
+    (hidden: the set of three with the open bet, bonus counted; neither is ``my_open``)."""
+    if kind == BET_OPEN:
+        return -np.inf if taken[c] else lane_ev(odds, payoffs, c, False)
+    a, b = c // 6, c % 6
+    if b <= a:
+        return -np.inf
+    if kind == BET_HIDDEN:
+        if a == my_open or b == my_open:
+            return -np.inf
+        return set_ev(odds, payoffs, bonus, my_open, a, b)
+    return lane_ev(odds, payoffs, a, True) + lane_ev(odds, payoffs, b, True)
+
+
+@njit
+def near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, rand):
+    """``near-ev``: one of the choices (open lane, hidden pair or final pair) whose EV is
+    within ``NEAR_EV_SHARE`` of the best, uniformly at random from the policy stream."""
+    n_choices = 6 if kind == BET_OPEN else 36
+    best = -np.inf
+    for c in range(n_choices):
+        best = max(best, _choice_value(kind, odds, payoffs, bonus, taken, my_open, c))
+    floor = best - NEAR_EV_SHARE * abs(best)
+    n = 0
+    for c in range(n_choices):
+        if _choice_value(kind, odds, payoffs, bonus, taken, my_open, c) >= floor:
+            n += 1
+    k = randbelow(rand, n)
+    for c in range(n_choices):
+        if _choice_value(kind, odds, payoffs, bonus, taken, my_open, c) >= floor:
+            if k == 0:
+                if kind == BET_OPEN:
+                    out[0] = c
+                else:
+                    out[0] = c // 6
+                    out[1] = c % 6
+                return
+            k -= 1
+
+
+@njit
 def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand):
+    if policy_id == NEAR_EV:
+        near_ev_bets(kind, odds, payoffs, bonus, taken, my_open, out, rand)
+        return
     final = kind == BET_FINAL
     if kind == BET_OPEN:
         excluded = 0

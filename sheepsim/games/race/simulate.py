@@ -279,7 +279,13 @@ class GameResults:
     Per seat ``(n_players,)``: ``wins``, ``score_sum``, ``score_sq``; ``wins_by_order``
     ``(n_players,)`` wins by position in semifinal 1's turn order (0 = first player);
     ``score_hist`` ``(n_players, MAX_SCORE+1)``; ``turns`` ``(3,)`` total turns per race;
-    ``final_wins_by_card`` ``(n_cards,)``; ``games``.
+    ``final_wins_by_card`` ``(n_cards,)``; ``tied_first`` ``(n_players + 1,)`` games by
+    how many seats share the top score (1: no tie; 2+: the token stack decided);
+    ``tie_wins_by_order`` ``(n_players,)`` the wins of ``wins_by_order`` that came from a
+    tie; per policy pair (:func:`policy_groups` order) ``policy_win_sq`` and
+    ``policy_score_sq`` ``(n_groups,)``: sums over games of the squared per-game total
+    wins / score of the seats playing it (the game as the unit of pooled intervals);
+    ``games``.
     """
 
     rules: RaceRules
@@ -293,6 +299,10 @@ class GameResults:
     score_hist: np.ndarray
     turns: np.ndarray
     final_wins_by_card: np.ndarray
+    tied_first: np.ndarray
+    tie_wins_by_order: np.ndarray
+    policy_win_sq: np.ndarray
+    policy_score_sq: np.ndarray
 
     @property
     def players(self) -> int:
@@ -312,7 +322,26 @@ class GameResults:
 MAX_SCORE = 200
 #: names of :func:`game_chunk_fn`'s accumulators (in :class:`GameResults` field order)
 GAME_COUNTS = ("wins", "score_sum", "score_sq", "wins_by_order", "score_hist", "turns",
-               "final_wins_by_card")
+               "final_wins_by_card", "tied_first", "tie_wins_by_order", "policy_win_sq",
+               "policy_score_sq")
+
+
+def policy_groups(pol: PolicySet) -> tuple[np.ndarray, list[tuple[str, str]]]:
+    """Seats grouped by (bet policy, pace policy): the group index of each seat
+    ``(n_players,)`` and the pairs in order of first appearance."""
+    pairs = list(dict.fromkeys(zip(pol.bet_names, pol.pace_names, strict=True)))
+    groups = [pairs.index(p) for p in zip(pol.bet_names, pol.pace_names, strict=True)]
+    return np.array(groups, dtype=np.int64), pairs
+
+
+def tie_counts(scores: np.ndarray, order: np.ndarray):
+    """From per-game ``scores`` ``(count, n)`` and the winner's position in semifinal 1's
+    turn order ``(count,)``: games by number of seats sharing the top score ``(n + 1,)`` and wins by
+    turn order in games with a tie for first ``(n,)``."""
+    n = scores.shape[1]
+    tied = (scores == scores.max(axis=1, keepdims=True)).sum(axis=1)
+    return (np.bincount(tied, minlength=n + 1),
+            np.bincount(order[tied > 1], minlength=n))
 
 
 def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
@@ -344,17 +373,25 @@ def check_players(rules: RaceRules, players) -> int:
 def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int):
     """``run_chunk(start, count)`` giving :class:`GameResults`' accumulators (named by
     :data:`GAME_COUNTS`) for games ``start..start+count-1``."""
+    from sheepsim.stats import group_sums
+
     players = len(pol.pace_ids)
     n_cards = len(rules.cards)
+    groups, pairs = policy_groups(pol)
 
     def run_chunk(start, count):
         scores, winner, first, turns, race_cards = game_rows(rules, pol, seed, start, count)
         hist = np.zeros((players, MAX_SCORE + 1), dtype=np.int64)
         for s in range(players):
             hist[s] = np.bincount(np.minimum(scores[:, s], MAX_SCORE), minlength=MAX_SCORE + 1)
+        order = (winner - first) % players
+        won = (winner[:, None] == np.arange(players)).astype(np.int64)
+        tied_first, tie_wins_by_order = tie_counts(scores, order)
         return [np.bincount(winner, minlength=players), scores.sum(0), (scores ** 2).sum(0),
-                np.bincount((winner - first) % players, minlength=players), hist, turns.sum(0),
-                np.bincount(race_cards[:, 2, 0], minlength=n_cards)]
+                np.bincount(order, minlength=players), hist, turns.sum(0),
+                np.bincount(race_cards[:, 2, 0], minlength=n_cards), tied_first,
+                tie_wins_by_order, group_sums(won, groups, len(pairs))[1],
+                group_sums(scores, groups, len(pairs))[1]]
 
     return run_chunk
 

@@ -138,7 +138,8 @@ class RaceOdds(_RaceStudy):
         captions = {
             "lanes": "Per lane: P(place) (95% Wilson intervals), EV of one bet (bonus not "
                      "counted, 95% normal interval), printed and fair payoffs (every lane's EV "
-                     "equal to the table mean).",
+                     "equal to the table mean; fair_* ignore the bonus, fair_bonus_* count "
+                     "each lane's share of the set bonus, bonus_share).",
             "bet_sets": f"Every set of bets ranked by EV{'' if final else ' with the bonus'}, from the joint "
                         "distribution of the top three; gap to the best set with a paired interval.",
             "open_bet": "Value of opening on each lane: the best set of three containing it.",
@@ -215,7 +216,9 @@ class RaceFairness(_RaceStudy):
                    "card_strength": plots.card_strength_chart(cards, meta=meta)}
         captions = {
             "fair_payoffs": "Printed payoffs (Tables 1 and 2) next to the fair ones that give "
-                            "every lane the table's mean EV; difference = printed - fair.",
+                            "every lane the table's mean EV; difference = printed - fair. fair "
+                            "ignores the bonus; fair_with_bonus counts each lane's share of "
+                            "the set bonus (bonus_share; the final pays none).",
             "cards": "P(win), P(top 3) per race the card runs in and P(win the final) per game "
                      "it is dealt, each tested against equal cards (exact binomial, Holm); "
                      "effect = observed / fair share - 1; flagged where the test rejects and "
@@ -237,11 +240,13 @@ class RaceFairness(_RaceStudy):
 # ---------------------------------------------------------------- whole games
 @register_study
 class RaceBalance(_RaceStudy):
-    """Whole games: win rate and score by seat and by policy, turn order.
+    """Whole games: win rate and score by seat and by policy, turn order, ties.
 
     Keys: ``players`` (2-6, default 4), ``bet_policies`` and ``pace_policies`` (one name
     for every seat or one per seat; defaults ev and greedy). Tables ``seats``,
-    ``policies``, ``turns``, ``scores``, ``turn_order``.
+    ``policies``, ``turns``, ``scores``, ``turn_order``, ``tie_breaks``. To study seat
+    balance with identical players, use ``near-ev`` bets: identical ``ev`` players place
+    the same bets and tie in about half the games, and the token stack decides them.
     """
 
     type_name = "race-balance"
@@ -284,8 +289,13 @@ class RaceBalance(_RaceStudy):
         meta = self.plot_meta(games)
         order = t["turn_order"]
         first = order.iloc[0]
+        ties = t["tie_breaks"].iloc[0]
         notes = [f"First player in semifinal 1 wins {first['p_win']:.1%} of games (fair share "
-                 f"{first['fair_share']:.1%}); exact binomial test p = {first['pvalue']:.3g}."]
+                 f"{first['fair_share']:.1%}); exact binomial test p = {first['pvalue']:.3g}.",
+                 f"{ties['tie_rate']:.1%} of games end in a tie for first, decided by the token "
+                 f"stack (95% {ties['tie_rate_lo']:.1%}-{ties['tie_rate_hi']:.1%})."]
+        if first["note"]:
+            notes.append(f"Turn order: {first['note']}.")
         best = t["policies"].loc[t["policies"]["win_rate"].idxmax()]
         if len(t["policies"]) > 1:
             notes.append(f"Best policy pair: {best['bet_policy']} bets with {best['pace_policy']} "
@@ -295,11 +305,17 @@ class RaceBalance(_RaceStudy):
                        order, x="turn_order", value="p_win", meta=meta,
                        title="Win rate by turn order in semifinal 1")}
         captions = {"seats": "Win rate (95% Wilson interval) and mean score (95% normal interval) by seat.",
-                    "policies": "Pooled over the seats that played each policy pair.",
+                    "policies": "Pooled over the seats that played each policy pair; 95% "
+                                "intervals with the game as the unit (per-game totals of those "
+                                "seats), as seats in one game share the dice.",
                     "turns": "Mean turns per race.",
                     "scores": "Score distribution per seat (scores of 200+ count as 200).",
                     "turn_order": "Win rate by position in semifinal 1's turn order, tested "
-                                  "against the fair share (exact binomial; Holm; chi-square)."}
+                                  "against the fair share (exact binomial; Holm; chi-square); "
+                                  "wins_on_tie: wins decided by the token stack.",
+                    "tie_breaks": "How the winner was decided: the top score alone, or a tie "
+                                  "for first broken by the token stack (tie_rate: share of "
+                                  "games tied for first)."}
         return StudyResult(t, figures, notes, captions)
 
 
