@@ -5,7 +5,7 @@ import numba
 
 
 @numba.njit
-def balk(lane, board, race, seen, legal, streams):
+def balk(lane, board, race, seen, legal, rand):
     """Refuses to move any sheep: raises on its first decision."""
     if lane >= 0:  # always; the return below only types the function as returning an int
         raise ValueError("the sheep balks")
