@@ -65,7 +65,7 @@ def test_a_raising_user_policy_is_one_line_naming_the_chunk(one_worker, tmp_path
     assert code == 2
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert "chunk of games 0-2,999 failed on a Dask worker" in err
-    assert "ValueError: the sheep balks" in err
+    assert "the sheep balks" in err  # the policy's own message, whatever wraps it
     assert not out.exists() and not (tmp_path / "odds.csv.meta.json").exists()
 
 
