@@ -24,6 +24,19 @@ PAIRED_SUMS = ("wins_a", "wins_b", "a_only", "b_only", "sum_a", "sq_a", "sum_b",
                "sum_d", "sq_d")
 
 
+def lineups(a, b, field, players: int, seat) -> tuple[list, list]:
+    """The two line-ups of a head-to-head: every seat plays ``field`` except ``seat``
+    (1-based), which plays ``a`` in the first and ``b`` in the second. A seat out of range
+    is left as ``field`` everywhere: :class:`HeadToHeadJob` refuses it with one line."""
+    out = []
+    for focal in (a, b):
+        names = [field] * players
+        if isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= players:
+            names[seat - 1] = focal
+        out.append(names)
+    return out[0], out[1]
+
+
 def paired_sums(win_a, win_b, score_a, score_b) -> np.ndarray:
     """The ``(10,)`` int64 sums :func:`compare_table` reads, from per-game booleans
     ``win_a``/``win_b`` and integer scores of the focal seat."""

@@ -45,3 +45,40 @@ def check_arguments(fn, expected: tuple[str, ...], what: str, spec: str) -> None
     except TypeError:
         raise SheepsimError(f"{what} {spec!r} takes ({', '.join(sig.parameters)}) but is called "
                             f"with {len(expected)} arguments ({', '.join(expected)})") from None
+
+
+def policy_spec(name, builtin_ids: dict, user_args: tuple[str, ...] | None = None):
+    """``(built-in id or None, user function or None)`` for a policy name, a
+    ``package.module:function`` spec or an ``@numba.njit`` function itself; a user
+    function is checked against ``user_args`` before anything compiles."""
+    if hasattr(name, "py_func"):
+        if user_args is not None:
+            check_arguments(name, user_args, "policy", getattr(name, "__name__", "?"))
+        return None, name
+    name = str(name).strip()
+    if name in builtin_ids:
+        return builtin_ids[name], None
+    if ":" in name:
+        fn = load_object(name)
+        if not hasattr(fn, "py_func"):
+            raise SheepsimError(f"policy {name!r} must be a @numba.njit function")
+        if user_args is not None:
+            check_arguments(fn, user_args, "policy", name)
+        return None, fn
+    raise SheepsimError(f"unknown policy {name!r}; choose one of {', '.join(builtin_ids)} "
+                        "or give package.module:function")
+
+
+def resolve_policy_ids(names, builtin_ids: dict, first_user_id: int,
+                       user_args: tuple[str, ...] | None = None) -> tuple[list[int], tuple]:
+    """Policy ids per seat and the distinct user functions behind ids from
+    ``first_user_id`` on (one id per function, in order of first use)."""
+    ids, users = [], []
+    for name in names:
+        pid, fn = policy_spec(name, builtin_ids, user_args)
+        if fn is not None:
+            if fn not in users:
+                users.append(fn)
+            pid = first_user_id + users.index(fn)
+        ids.append(pid)
+    return ids, tuple(users)

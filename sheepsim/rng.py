@@ -127,3 +127,22 @@ def shuffle(streams, purpose, arr):
 def new_streams() -> np.ndarray:
     """Scratch for one game's streams: ``(N_PURPOSES, 2)`` uint64, not yet keyed."""
     return np.zeros((N_PURPOSES, 2), dtype=np.uint64)
+
+
+def policy_stream(streams):
+    """The POLICY row of a game's ``(N_PURPOSES, 2)`` streams as a ``(1, 2)`` view: the
+    only random stream a policy receives (the dice are the future and stay hidden);
+    draws through it advance the game's own policy stream."""
+    return streams[POLICY:POLICY + 1]
+
+
+@njit(inline="always")
+def policy_randbelow(rand, n):
+    """Uniform integer in ``[0, n)`` from a policy stream ``rand`` (``1 <= n < 2**32``)."""
+    return randbelow(rand, 0, n)
+
+
+@njit(inline="always")
+def policy_uniform(rand):
+    """Uniform float in ``[0, 1)`` from a policy stream ``rand``."""
+    return uniform(rand, 0)

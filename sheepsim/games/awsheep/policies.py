@@ -44,7 +44,6 @@ from __future__ import annotations
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.errors import SheepsimError
 from sheepsim.jit import njit
 
 from .estimate import counter_score
@@ -214,34 +213,16 @@ def policy_name(policy) -> str:
 def policy_spec(name):
     """``(id or None, user function or None)`` for a policy name, a
     ``package.module:function`` spec or an ``@numba.njit`` function itself."""
-    if hasattr(name, "py_func"):
-        return None, name
-    name = str(name).strip()
-    if name in POLICY_IDS:
-        return POLICY_IDS[name], None
-    if ":" in name:
-        from sheepsim.plugins import load_object
+    from sheepsim.plugins import policy_spec as spec
 
-        fn = load_object(name)
-        if not hasattr(fn, "py_func"):
-            raise SheepsimError(f"policy {name!r} must be a @numba.njit function")
-        return None, fn
-    raise SheepsimError(
-        f"unknown policy {name!r}; choose one of {', '.join(BUILTIN_POLICIES)} "
-        "or give package.module:function")
+    return spec(name, POLICY_IDS, None)
 
 
 def resolve_policies(names: list) -> tuple[list[int], tuple]:
     """Policy ids per seat and the user functions (user ids start at FIRST_USER_ID)."""
-    ids, users = [], []
-    for name in names:
-        pid, fn = policy_spec(name)
-        if fn is not None:
-            if fn not in users:
-                users.append(fn)
-            pid = FIRST_USER_ID + users.index(fn)
-        ids.append(pid)
-    return ids, tuple(users)
+    from sheepsim.plugins import resolve_policy_ids
+
+    return resolve_policy_ids(names, POLICY_IDS, FIRST_USER_ID, None)
 
 
 __all__ = ["POLICY_IDS", "RANDOM", "GREEDY", "COUNTER", "decide", "resolve_policies",

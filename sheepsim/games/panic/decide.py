@@ -57,6 +57,9 @@ from sheepsim.games.panic.scoring import (
 )
 from sheepsim.games.panic.track import field_of
 from sheepsim.jit import njit
+from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
+from sheepsim.rng import policy_stream  # noqa: F401
+from sheepsim.rng import policy_uniform as uniform  # noqa: F401
 
 # Built-in policy ids (stable: they are baked into cached kernels).
 RANDOM, GREEDY, ROLLOUT, SCRIPTED = 0, 1, 2, 3
@@ -64,25 +67,6 @@ BUILTIN_POLICIES = ("random", "greedy", "rollout")
 FIRST_USER_ID = 4
 # Greedy: weight of the positional score against points scored now.
 POSITION_WEIGHT = 0.5
-
-
-@njit(inline="always")
-def policy_stream(streams):
-    """The POLICY row of a game's ``streams`` as a ``(1, 2)`` view: the only random
-    stream a policy receives (the DICE stream is the future and stays hidden)."""
-    return streams[rng.POLICY:rng.POLICY + 1]
-
-
-@njit(inline="always")
-def randbelow(rand, n):
-    """Uniform integer in ``[0, n)`` from the policy stream ``rand`` (``1 <= n < 2**32``)."""
-    return rng.randbelow(rand, 0, n)
-
-
-@njit(inline="always")
-def uniform(rand):
-    """Uniform float in ``[0, 1)`` from the policy stream ``rand``."""
-    return rng.uniform(rand, 0)
 
 
 @njit

@@ -168,14 +168,10 @@ def head_to_head(rules=None, players: int = 4, a: str = "greedy", b: str = "rand
                  field: str = "greedy", seat: int = 1, seed: int = 0, playouts: int = 4):
     """A :class:`~sheepsim.headtohead.HeadToHeadJob`: policy ``a`` then ``b`` at ``seat``
     (1-based) while the other seats play ``field``, on the same games."""
-    from sheepsim.headtohead import HeadToHeadJob
+    from sheepsim.headtohead import HeadToHeadJob, lineups
 
     rules = rules if isinstance(rules, PanicRules) else load_rules(rules)
     players = rules.check_players(players)
-    jobs = []
-    for focal in (a, b):
-        names = [field] * players
-        if isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= players:
-            names[seat - 1] = focal
-        jobs.append(PlayJob(rules, players, names, seed, playouts, chunk_games=128))
+    jobs = [PlayJob(rules, players, names, seed, playouts, chunk_games=128)
+            for names in lineups(a, b, field, players, seat)]
     return HeadToHeadJob(jobs[0], jobs[1], seat, (a, b, field))

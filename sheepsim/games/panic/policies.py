@@ -59,9 +59,7 @@ stops the run with an error naming the policy. Pass it as
 
 from __future__ import annotations
 
-from sheepsim.errors import SheepsimError
 from sheepsim.games.panic.decide import (
-    BUILTIN_POLICIES,
     FIRST_USER_ID,
     GREEDY,
     POSITION_WEIGHT,
@@ -93,7 +91,6 @@ from sheepsim.games.panic.layout import (
 from sheepsim.games.panic.regroup import regroup
 from sheepsim.games.panic.track import advance_and_score
 from sheepsim.jit import njit
-from sheepsim.plugins import check_arguments
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
 #: The arguments a user policy is called with (see "Writing a user policy" above): a
@@ -171,33 +168,13 @@ def policy_name(policy) -> str:
 def policy_spec(name):
     """``(id or None, user function or None)`` for a policy name, a
     ``package.module:function`` spec or an ``@numba.njit`` function itself."""
-    if hasattr(name, "py_func"):
-        check_arguments(name, USER_POLICY_ARGS, "policy", getattr(name, "__name__", "?"))
-        return None, name
-    name = str(name).strip()
-    if name in POLICY_IDS:
-        return POLICY_IDS[name], None
-    if ":" in name:
-        from sheepsim.plugins import load_object
+    from sheepsim.plugins import policy_spec as spec
 
-        fn = load_object(name)
-        if not hasattr(fn, "py_func"):
-            raise SheepsimError(f"policy {name!r} must be a @numba.njit function")
-        check_arguments(fn, USER_POLICY_ARGS, "policy", name)
-        return None, fn
-    raise SheepsimError(
-        f"unknown policy {name!r}; choose one of {', '.join(BUILTIN_POLICIES)} "
-        "or give package.module:function")
+    return spec(name, POLICY_IDS, USER_POLICY_ARGS)
 
 
 def resolve_policies(names: list) -> tuple[list[int], tuple]:
     """Policy ids per seat and the user functions (user ids start at FIRST_USER_ID)."""
-    ids, users = [], []
-    for name in names:
-        pid, fn = policy_spec(name)
-        if fn is not None:
-            if fn not in users:
-                users.append(fn)
-            pid = FIRST_USER_ID + users.index(fn)
-        ids.append(pid)
-    return ids, tuple(users)
+    from sheepsim.plugins import resolve_policy_ids
+
+    return resolve_policy_ids(names, POLICY_IDS, FIRST_USER_ID, USER_POLICY_ARGS)

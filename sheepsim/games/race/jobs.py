@@ -266,14 +266,10 @@ def head_to_head(rules=None, players: int = 4, a: str = "ev,greedy", b: str = "r
                  field: str = "ev,greedy", seat: int = 1, seed: int = 0):
     """A :class:`~sheepsim.headtohead.HeadToHeadJob`: policies ``a`` and ``b``
     ("BET,PACE") for seat ``seat`` (1-based) while the other seats play ``field``."""
-    from sheepsim.headtohead import HeadToHeadJob
+    from sheepsim.headtohead import HeadToHeadJob, lineups
 
     rules = _rules(rules)
     pairs = [parse_policy_pair(x) for x in (a, b, field)]
-    jobs = []
-    for focal in pairs[:2]:
-        bets, paces = [pairs[2][0]] * players, [pairs[2][1]] * players
-        if isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= players:
-            bets[seat - 1], paces[seat - 1] = focal
-        jobs.append(GamesJob(rules, players, bets, paces, seed))
+    jobs = [GamesJob(rules, players, [p[0] for p in lineup], [p[1] for p in lineup], seed)
+            for lineup in lineups(*pairs, players, seat)]
     return HeadToHeadJob(jobs[0], jobs[1], seat, tuple(",".join(p) for p in pairs))

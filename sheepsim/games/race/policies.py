@@ -48,7 +48,6 @@ bets, tie and let the tie-break decide; ``near-ev`` breaks that symmetry).
 
 import numpy as np
 
-from sheepsim import rng
 from sheepsim.games.race.layout import (
     BET_FINAL,
     BET_HIDDEN,
@@ -75,6 +74,9 @@ from sheepsim.games.race.layout import (
     WHITE,
 )
 from sheepsim.jit import njit
+from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
+from sheepsim.rng import policy_stream  # noqa: F401
+from sheepsim.rng import policy_uniform as uniform  # noqa: F401
 
 PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan")
 BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev")
@@ -101,24 +103,6 @@ FAR_ORDER = np.array(
      WALK_WHITE, REST], dtype=np.int64)
 # Net change of the cubes on the card per option (recovery as if the supply has them).
 _DELTA = np.array([2, 1, 0, -1, -1, -1, -1, -2, -1], dtype=np.int64)
-
-
-@njit(inline="always")
-def randbelow(rand, n):
-    """Uniform integer in ``[0, n)`` from the policy stream ``rand`` (``1 <= n < 2**32``)."""
-    return rng.randbelow(rand, 0, n)
-
-
-@njit(inline="always")
-def uniform(rand):
-    """Uniform float in ``[0, 1)`` from the policy stream ``rand``."""
-    return rng.uniform(rand, 0)
-
-
-def policy_stream(streams):
-    """The policy stream of a game's ``(N_PURPOSES, 2)`` streams, as policies receive it:
-    a ``(1, 2)`` view (row 0), so draws advance the game's own policy stream."""
-    return streams[rng.POLICY:rng.POLICY + 1]
 
 
 @njit(inline="always")
