@@ -129,6 +129,7 @@ def new_streams() -> np.ndarray:
     return np.zeros((N_PURPOSES, 2), dtype=np.uint64)
 
 
+@njit(inline="always")
 def policy_stream(streams):
     """The POLICY row of a game's ``(N_PURPOSES, 2)`` streams as a ``(1, 2)`` view: the
     only random stream a policy receives (the dice are the future and stay hidden);
