@@ -19,7 +19,7 @@ from sheepsim.games.race import layout as L
 from sheepsim.games.race.engine import race_odds
 from sheepsim.games.race.exact import exact_odds
 from sheepsim.games.race.exact_bets import best_bets, set_ev
-from sheepsim.games.race.policies import EV, builtin_bets
+from sheepsim.games.race.policies import EV_APPROX, builtin_bets
 from sheepsim.games.race.rules import load_rules
 from sheepsim.games.race.simulate import odds_tables
 from sheepsim.rng import new_streams
@@ -32,9 +32,9 @@ def table_ev_choice(rules, card_odds, lane_cards) -> tuple[int, ...]:
     payoffs = np.vstack([rules.payoff_semifinal, rules.payoff_final[None, :]])
     bonus = np.array([rules.bonus_two, rules.bonus_three], dtype=np.int64)
     taken, pick, streams = np.zeros(6, np.bool_), np.zeros(2, np.int64), new_streams()
-    builtin_bets(EV, L.BET_OPEN, odds, payoffs, bonus, taken, -1, pick, streams)
+    builtin_bets(EV_APPROX, L.BET_OPEN, odds, payoffs, bonus, taken, -1, pick, streams)
     first = int(pick[0])
-    builtin_bets(EV, L.BET_HIDDEN, odds, payoffs, bonus, taken, first, pick, streams)
+    builtin_bets(EV_APPROX, L.BET_HIDDEN, odds, payoffs, bonus, taken, first, pick, streams)
     return first, int(pick[0]), int(pick[1])
 
 
