@@ -12,7 +12,7 @@ the exact McNemar p-value, mean scores with the paired z interval. It also print
 CPU seconds per game of each line-up (``time.process_time`` of the whole process,
 chunks on ``--threads`` threads). The numbers in benchmarks/README.md come from here;
 ``--out`` keeps the per-game outcomes (written after every block, so an interrupted run
-still leaves its games).
+still leaves its games); ``--summarize FILE.npz`` prints the tables of such a file.
 """
 
 from __future__ import annotations
@@ -46,7 +46,12 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--block", type=int, default=200)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--summarize", default=None, metavar="FILE.npz")
     args = ap.parse_args()
+    if args.summarize:
+        data = np.load(args.summarize)
+        summarize({f: data[f"won_{f}"] for f in FOCAL}, {f: data[f"score_{f}"] for f in FOCAL})
+        return
     jobs = {f: GamesJob(None, 4, BETS, [f, FIELD, FIELD, FIELD], args.seed) for f in FOCAL}
     for job in jobs.values():
         job.prepare()  # loads (or compiles) the kernels
@@ -68,11 +73,17 @@ def main() -> None:
         if args.out:
             np.savez(args.out, **{f"won_{f}": np.concatenate(won[f]) for f in FOCAL},
                      **{f"score_{f}": np.concatenate(score[f]) for f in FOCAL})
-    w = {f: np.concatenate(won[f]) for f in FOCAL}
-    s = {f: np.concatenate(score[f]).astype(np.int64) for f in FOCAL}
+    summarize({f: np.concatenate(won[f]) for f in FOCAL},
+              {f: np.concatenate(score[f]) for f in FOCAL})
+
+
+def summarize(won: dict, score: dict) -> None:
+    """The two comparison tables (lookahead against each other focal policy)."""
+    games = len(won["lookahead"])
     for b in FOCAL[1:]:
-        acc = paired_sums(w["lookahead"], w[b], s["lookahead"], s[b])
-        df = compare_table(acc, done, f"{BETS},lookahead", f"{BETS},{b}", f"{BETS},{FIELD}", 1)
+        acc = paired_sums(won["lookahead"], won[b], score["lookahead"].astype(np.int64),
+                          score[b].astype(np.int64))
+        df = compare_table(acc, games, f"{BETS},lookahead", f"{BETS},{b}", f"{BETS},{FIELD}", 1)
         print(df[["metric", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", "diff", "diff_lo",
                   "diff_hi", "pvalue", "games"]].to_string(index=False, float_format="%.4f"))
 

@@ -152,3 +152,34 @@ def test_lookahead_values_every_option_as_race_advise(position):
         # it sees its own bets only: rivals' open bets change nothing
         seen[L.RIVAL_OPEN] = 1 - held
         assert exact_game.lookahead(lane, board, race, seen, legal, rules.kernel_rules()) == choice
+
+
+def test_whole_games_with_exact_policies_do_not_depend_on_threads_or_chunks():
+    from sheepsim.games.race.simulate import play_games
+
+    kw = dict(players=4, bet_policy="ev,ev-approx,random,favourite",
+              pace_policy="lookahead,greedy,saver,partisan", games=8, seed=3, progress=False)
+    a = play_games(threads=1, chunk_size=8, **kw)
+    b = play_games(threads=2, chunk_size=3, **kw)
+    for name in ("wins", "score_sum", "score_sq", "wins_by_order", "score_hist", "turns"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def test_meta_says_which_odds_the_bets_read(capsys):
+    import json
+
+    from sheepsim.cli import main
+    from sheepsim.games.race.exact_bets import bet_odds_meta
+
+    assert bet_odds_meta(["ev"] * 4, ["saver"] * 4)["ev_odds"] == {
+        "method": "exact", "solved": "each dealt race from the start", "pace": "saver"}
+    mixed = bet_odds_meta(["ev", "ev-approx"], ["greedy", "partisan"])
+    assert mixed["ev_odds"]["pace"] == "greedy" and "unavailable" in mixed["ev_odds"]["note"]
+    assert mixed["odds_table"]["bet_policies"] == ["ev-approx"]
+    assert "ev_odds" not in bet_odds_meta(["ev-approx"], ["greedy"])
+    assert main(["race", "play", "--players", "2", "--games", "2", "--bet-policy", "ev",
+                 "--pace-policy", "lookahead,greedy", "--format", "json", "--quiet"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["meta"]["bet_policies"] == ["ev", "ev"]
+    assert doc["meta"]["ev_odds"]["pace"] == "greedy" and "note" in doc["meta"]["ev_odds"]
+    assert sum(r["wins"] for r in doc["seats"]) == 2
