@@ -575,7 +575,6 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
     return start, first
 
 
-
 # The exact-solving policies (ev bets, lookahead pace) use this module's rule functions,
 # so they are imported last and as a module (either module may be imported first).
 from sheepsim.games.race import exact_game  # noqa: E402
