@@ -243,10 +243,11 @@ class RaceBalance(_RaceStudy):
     """Whole games: win rate and score by seat and by policy, turn order, ties.
 
     Keys: ``players`` (2-6, default 4), ``bet_policies`` and ``pace_policies`` (one name
-    for every seat or one per seat; defaults ev and greedy). Tables ``seats``,
-    ``policies``, ``turns``, ``scores``, ``turn_order``, ``tie_breaks``. To study seat
-    balance with identical players, use ``near-ev`` bets: identical ``ev`` players place
-    the same bets and tie in about half the games, and the token stack decides them.
+    for every seat or one per seat; defaults ev-approx and greedy; ``ev``, the exact
+    per-deal bets, costs about 0.1 s per game). Tables ``seats``, ``policies``,
+    ``turns``, ``scores``, ``turn_order``, ``tie_breaks``. To study seat balance with
+    identical players, use ``near-ev`` bets: identical ``ev-approx`` players place the
+    same bets and tie in about half the games, and the token stack decides them.
     """
 
     type_name = "race-balance"
