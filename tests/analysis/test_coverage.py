@@ -41,9 +41,9 @@ def _race_runs(bets, games):
 
 
 def test_race_pooled_intervals_cover():
-    # every seat plays ev: seats' scores correlate within a game (shared dice and deal),
+    # every seat plays ev-approx: seats' scores correlate within a game (shared dice and deal),
     # which made the seat-game intervals cover ~75% (issue 14)
-    runs = _race_runs("ev", 150)
+    runs = _race_runs("ev-approx", 150)
     pol = [t.iloc[0] for _, t in runs]
     assert all(p["win_rate"] == 0.25 and p["win_rate_lo"] <= 0.25 <= p["win_rate_hi"] for p in pol)
     covered = _covered(*([p[c] for p in pol] for c in ("mean_score", "mean_score_lo", "mean_score_hi")))
@@ -54,7 +54,7 @@ def test_race_pooled_intervals_cover():
     assert naive_covered < BAND[0] - 10
 
     # two policies, two seats each: the pooled win rate is no longer fixed
-    runs = _race_runs("ev,random,ev,random", 150)
+    runs = _race_runs("ev-approx,random,ev-approx,random", 150)
     for k in range(2):
         pol = [t.iloc[k] for _, t in runs]
         for col in ("win_rate", "mean_score"):

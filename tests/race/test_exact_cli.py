@@ -66,8 +66,51 @@ def test_method_rule():
     assert "random numbers" in _method(_args(policy="random"))[1]
 
 
+def test_exact_reproduces_the_default_report_race_odds_studies(capsys):
+    # Every race-odds study of the shipped default report (sheepsim report), simulated as
+    # configured (its lanes, stage, seed and games; the study's RacesJob): each exact
+    # P(place), lane EV and set EV within 4.5 of the simulation's standard errors (se =
+    # 95% width / 3.92; 4.5 se so that the ~40 checks do not fail by chance), and the
+    # exact and simulated open-bet recommendations agree wherever the simulation ranks
+    # them apart (the recommended lane's EV interval above every other's).
+    import tomllib
+
+    from sheepsim.games.race.estimate import estimate_races
+    from sheepsim.report import __file__ as report_init
+
+    config = tomllib.loads((Path(report_init).parent / "default.toml").read_text())
+    studies = [s for s in config["study"] if s["type"] == "race-odds"]
+    assert len(studies) == 2
+    for st in studies:
+        _, res = estimate_races(None, st["lanes"], st["stage"], st.get("policy", "greedy"),
+                                st["seed"], report="ev", taken=tuple(st.get("taken", ())),
+                                games=st["games"], progress=False)
+        doc = run_json(capsys, "race", "ev", "--exact", "--lanes", ",".join(st["lanes"]),
+                       "--stage", st["stage"])
+        exact, mc = pd.DataFrame(doc["lanes"]), res.tables["lanes"]
+        cols = ("p_first", "p_second", "p_third", "ev") if st["stage"] == "semifinal" else ("p_first", "ev")
+        for col in cols:
+            se = (mc[f"{col}_hi"] - mc[f"{col}_lo"]) / 3.92
+            assert ((exact[col] - mc[col]).abs() <= 4.5 * se + 1e-12).all(), (st["name"], col)
+        sets = pd.DataFrame(doc["sets"]).set_index("lanes")
+        mc_sets = res.tables["sets"].set_index("lanes")
+        se = (mc_sets["ev_hi"] - mc_sets["ev_lo"]) / 3.92
+        assert ((sets.loc[mc_sets.index, "ev"] - mc_sets["ev"]).abs() <= 4.5 * se).all()
+        if st["stage"] == "semifinal":
+            mc_open = res.tables["open_bet"]
+            top = mc_open[mc_open["recommended"]].iloc[0]
+            others = mc_open[~mc_open["recommended"] & ~mc_open["taken"]]
+            if (top["ev_set_lo"] > others["ev_set_hi"]).all():
+                opened = pd.DataFrame(doc["open_bet"])
+                assert opened[opened["recommended"]]["lane"].tolist() == [top["lane"]]
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["race", "odds", "--exact", "--policy", "partisan"], "no exact solution"),
+    (["race", "odds", "--policy", "lookahead"], "plays whole games only"),
+    (["race", "trace", "--policy", "lookahead"], "plays whole games only"),
+    (["race", "advise", "--position", MID, "--lane", "4", "--policy", "lookahead"],
+     "plays whole games only"),
     (["race", "odds", "--exact", "--games", "100"], "--exact takes no --games"),
     (["race", "odds", "--position", "1.101 2.110"], "needs 6 sheep"),
     (["race", "advise", "--position", MID, "--lane", "4", "--open", "2", "--rival-open", "2"],

@@ -56,11 +56,11 @@ def test_odds_json_final_has_empty_places_and_meta(capsys):
 
 def test_play_reports_seats_and_policies(capsys):
     code, out, _ = run(capsys, "race", "play", "--players", "3", "--games", "600",
-                       "--bet-policy", "ev,random,longshot", "--format", "json", "--quiet")
+                       "--bet-policy", "ev-approx,random,longshot", "--format", "json", "--quiet")
     assert code == 0
     doc = json.loads(out)
     assert sum(r["wins"] for r in doc["seats"]) == 600
-    assert [r["bet_policy"] for r in doc["seats"]] == ["ev", "random", "longshot"]
+    assert [r["bet_policy"] for r in doc["seats"]] == ["ev-approx", "random", "longshot"]
     assert doc["meta"]["players"] == 3 and len(doc["turns"]) == 3
 
 

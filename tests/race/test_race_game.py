@@ -100,18 +100,18 @@ def test_open_bets_are_unique_and_hidden_bets_may_repeat_them():
     seats = L.Seats(bets, rival_open)
     bet_round = L.BetRound(open_lane, taken, pick)
     rand = P.policy_stream(new_streams())
-    engine.place_bets(bet_ids, L.BET_OPEN, 2, odds, rules, seats, bet_round, rand)
+    engine.place_bets(bet_ids, L.BET_OPEN, 2, odds, rules, seats, bet_round, rand, odds[0])
     assert sorted(open_lane.tolist()) == list(range(6))
     assert open_lane[2] == 5  # the first bettor takes the favourite
     assert rival_open[0].tolist() == [1 if lane != open_lane[0] else 0 for lane in range(6)]
-    engine.place_bets(bet_ids, L.BET_HIDDEN, 2, odds, rules, seats, bet_round, rand)
+    engine.place_bets(bet_ids, L.BET_HIDDEN, 2, odds, rules, seats, bet_round, rand, odds[0])
     assert (bets.sum(axis=1) == 3).all()
     assert bets[:, 5].sum() >= 2  # favourite lane 6 bet again, hidden
 
 
 def test_whole_games_are_consistent():
     rules = load_rules()
-    pol = resolve_policies("greedy,partisan,saver", "ev,favourite,random", 3)
+    pol = resolve_policies("greedy,partisan,saver", "ev-approx,favourite,random", 3)
     scores, winner, first, turns, race_cards = game_rows(rules, pol, 5, 0, 400)
     # the winner has the top score
     assert (scores[np.arange(400), winner] == scores.max(axis=1)).all()

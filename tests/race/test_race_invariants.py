@@ -61,7 +61,7 @@ def test_race_counts_identical_for_threads_and_chunks():
 
 
 def test_whole_games_identical_for_threads_and_chunks():
-    kw = dict(players=4, bet_policy="ev,random,favourite,longshot",
+    kw = dict(players=4, bet_policy="ev-approx,random,favourite,longshot",
               pace_policy="greedy,random,partisan,steady", games=3_000, seed=4, progress=False)
     a = play_games(threads=1, chunk_size=3_000, **kw)
     b = play_games(threads=2, chunk_size=701, **kw)

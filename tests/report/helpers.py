@@ -29,7 +29,7 @@ block = 1000
 type = "race-balance"
 name = "balance"
 players = 3
-bet_policies = ["ev", "random", "favourite"]
+bet_policies = ["ev-approx", "random", "favourite"]
 seed = 7
 games = 600
 
@@ -37,7 +37,7 @@ games = 600
 type = "race-head-to-head"
 name = "h2h"
 players = 3
-a = "ev,greedy"
+a = "ev-approx,greedy"
 b = "random,greedy"
 seat = 2
 seed = 8

@@ -65,7 +65,7 @@ def test_manifest_records_provenance(report):
     assert m["rules"][0]["sha256"] and m["rules"][0]["file"]
     by_name = {s["name"]: s for s in m["studies"]}
     assert by_name["semi"]["games"] == 6000 and by_name["semi"]["seed"] == 3
-    assert by_name["balance"]["params"]["bet_policies"] == ["ev", "random", "favourite"]
+    assert by_name["balance"]["params"]["bet_policies"] == ["ev-approx", "random", "favourite"]
     assert by_name["panic"]["game"] == "shear-panic" and by_name["panic"]["rules_sha256"]
     for s in m["studies"]:
         assert s["status"] == "done" and s["wall_seconds"] >= s["simulate_seconds"] > 0
@@ -94,7 +94,7 @@ def test_odds_csvs_are_the_library_tables(report):
 
 def test_precision_study_matches_the_sequential_driver(report):
     out, m = report
-    est = estimate_balance(None, "greedy", 5, players=4, bet_policy="ev", precision=0.2,
+    est = estimate_balance(None, "greedy", 5, players=4, bet_policy="ev-approx", precision=0.2,
                            max_games=5000, block=1000, progress=False)
     assert _games(m, "fairness") == est.games and est.games % 1000 == 0
     stopping = _csv(out, "fairness/stopping.csv")
@@ -108,13 +108,13 @@ def test_precision_study_matches_the_sequential_driver(report):
 
 def test_balance_csvs_are_play_games(report):
     out, _ = report
-    res = play_games(None, 3, ["ev", "random", "favourite"], "greedy", 600, 7, progress=False)
+    res = play_games(None, 3, ["ev-approx", "random", "favourite"], "greedy", 600, 7, progress=False)
     _all_csvs_equal(out, "balance", game_tables(res))
 
 
 def test_head_to_head_csv_is_the_compare_driver(report):
     out, _ = report
-    est = estimate_compare(None, 3, "ev,greedy", "random,greedy", "ev,greedy", 2, 8, games=500,
+    est = estimate_compare(None, 3, "ev-approx,greedy", "random,greedy", "ev-approx,greedy", 2, 8, games=500,
                            progress=False)
     _all_csvs_equal(out, "h2h", est.tables)
 

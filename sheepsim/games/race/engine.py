@@ -67,7 +67,7 @@ from sheepsim.games.race.layout import (
     Seats,
     Table,
 )
-from sheepsim.games.race.policies import choose_bets, choose_pace, distance, greedy
+from sheepsim.games.race.policies import EV, LOOKAHEAD, choose_bets, choose_pace, distance, greedy
 from sheepsim.jit import njit
 
 #: Safety net for variant files: a race still running after this many turns is an error.
@@ -327,7 +327,7 @@ def log_turn(row, turn, player, total, lane, reason, option, board, supply):
 
 
 @njit
-def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log):
+def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log, rules=None):
     """Play a set-up race to its end; return the number of turns.
 
     ``dice`` ``(faces, nfaces)``; ``streams`` the game's streams (dice are drawn from
@@ -337,7 +337,8 @@ def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log):
     ``is None`` branches by type), which is about 10% faster and compiles only greedy.
     ``seats`` (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
     ``first_player``. ``log`` ``(rows, N_LOG)`` receives one row per turn while rows
-    last (0 rows: no trace).
+    last (0 rows: no trace). ``rules`` (whole games only) lets the ``lookahead`` pace
+    policy value the options by the rules' payoffs and dice.
     """
     board, race, seen, legal = table
     faces, nfaces = dice
@@ -360,6 +361,8 @@ def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log):
         legal_options(board, race, lane, legal)
         if pace_ids is None:
             option = greedy(lane, board, race, seen, legal, rand)
+        elif rules is not None and pace_ids[player] == LOOKAHEAD:
+            option = exact_game.lookahead(lane, board, race, seen, legal, rules)
         else:
             option = choose_pace(pace_ids[player], lane, board, race, seen, legal, rand)
         if option < 0 or option >= N_OPTIONS or not legal[option]:
@@ -461,16 +464,21 @@ def score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter
 
 
 @njit
-def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, rand):
+def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, rand, joint):
     """One betting round of ``kind`` in turn order from ``start``: fills ``seats.bets``
-    and ``seats.rival_open`` and ``bet_round`` (see the records in ``layout``)."""
+    and ``seats.rival_open`` and ``bet_round`` (see the records in ``layout``).
+    ``joint`` ``(216,)`` the deal's exact outcome distribution, read by ``ev`` seats."""
     bets, rival_open = seats.bets, seats.rival_open
     open_lane, taken, pick = bet_round
     n = bet_ids.shape[0]
     for i in range(n):
         p = (start + i) % n
-        choose_bets(bet_ids[p], kind, odds, rules.payoffs, rules.bonus, taken, open_lane[p],
-                    pick, rand)
+        if bet_ids[p] == EV:
+            exact_game.exact_ev_bets(kind, joint, rules.payoffs, rules.bonus, taken, open_lane[p],
+                                     pick)
+        else:
+            choose_bets(bet_ids[p], kind, odds, rules.payoffs, rules.bonus, taken, open_lane[p],
+                        pick, rand)
         if kind == BET_OPEN:
             lane = pick[0]
             if lane < 0 or lane > 5 or taken[lane]:
@@ -491,18 +499,26 @@ def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, rand):
 
 
 @njit
-def bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand):
-    """Clear last race's bets, then the open and hidden rounds (semifinal) or the final's."""
+def bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids):
+    """Clear last race's bets, then the open and hidden rounds (semifinal) or the final's.
+    If a seat bets ``ev``, the dealt race is first solved exactly (once for every seat)
+    under :func:`~sheepsim.games.race.exact_game.odds_pace` of ``pace_ids``."""
+    joint = scratch.odds[0]  # a placeholder: only ev seats read the exact joint
+    if exact_game.wants_exact_odds(bet_ids):
+        joint = exact_game.deal_joint(rules, scratch.lane_cards, stage,
+                                      exact_game.odds_pace(pace_ids), scratch.table)
     seats.bets[:] = 0
     seats.rival_open[:] = 0
     scratch.bet_round.taken[:] = False
     scratch.bet_round.open_lane[:] = -1
     if stage == FINAL:
-        place_bets(bet_ids, BET_FINAL, start, scratch.odds, rules, seats, scratch.bet_round, rand)
+        place_bets(bet_ids, BET_FINAL, start, scratch.odds, rules, seats, scratch.bet_round, rand,
+                   joint)
     else:
-        place_bets(bet_ids, BET_OPEN, start, scratch.odds, rules, seats, scratch.bet_round, rand)
+        place_bets(bet_ids, BET_OPEN, start, scratch.odds, rules, seats, scratch.bet_round, rand,
+                   joint)
         place_bets(bet_ids, BET_HIDDEN, start, scratch.odds, rules, seats, scratch.bet_round,
-                   rand)
+                   rand, joint)
 
 
 @njit
@@ -544,10 +560,10 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
         else:
             lane_cards[:] = scratch.deck[N_LANES * r: N_LANES * (r + 1)]
         race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
-        bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand)
+        bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids)
         setup_race(scratch.table, rules, lane_cards, stage)
         turns[r] = run_race(scratch.table, stage_dice(rules, stage), streams, rand, pace_ids,
-                            seats, start, scratch.log)
+                            seats, start, scratch.log, rules)
         placed_lanes(scratch.table.board, places)
         for k in range(3):
             race_cards[r, k] = lane_cards[places[k]] if places[k] >= 0 else -1
@@ -557,3 +573,8 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
                              stage == FINAL, start, scores, scratch.stamp, counter)
         start = leader(scores, scratch.stamp)
     return start, first
+
+
+# The exact-solving policies (ev bets, lookahead pace) use this module's rule functions,
+# so they are imported last and as a module (either module may be imported first).
+from sheepsim.games.race import exact_game  # noqa: E402

@@ -48,7 +48,7 @@ def estimate_races(rules=None, lanes=None, stage: str = "semifinal", policy: str
 
 
 def estimate_balance(rules=None, policy: str = "greedy", seed: int = 0, *, players: int = 4,
-                     bet_policy: str = "ev", games=None, precision=None, max_games=None,
+                     bet_policy: str = "ev-approx", games=None, precision=None, max_games=None,
                      chunk_size=None, threads=None, progress=None, backend=None, block=None):
     """Balance over random deals (:class:`~.jobs.BalanceJob`); tables from
     :func:`~.analysis.balance_tables`."""
@@ -58,7 +58,7 @@ def estimate_balance(rules=None, policy: str = "greedy", seed: int = 0, *, playe
                 block=block)
 
 
-def estimate_games(rules=None, players: int = 4, bet_policy="ev", pace_policy="greedy", seed: int = 0,
+def estimate_games(rules=None, players: int = 4, bet_policy="ev-approx", pace_policy="greedy", seed: int = 0,
                    *, games=None, precision=None, max_games=None, chunk_size=None, threads=None,
                    progress=None, backend=None, block=None):
     """Whole games (:class:`~.jobs.GamesJob`). Returns ``(GameResults, Result)``."""
@@ -69,8 +69,9 @@ def estimate_games(rules=None, players: int = 4, bet_policy="ev", pace_policy="g
     return job.results(res.counts, res.games), res
 
 
-def estimate_compare(rules=None, players: int = 4, a: str = "ev,greedy", b: str = "random,greedy",
-                     field: str = "ev,greedy", seat: int = 1, seed: int = 0, *, games=None,
+def estimate_compare(rules=None, players: int = 4, a: str = "ev-approx,greedy",
+                     b: str = "random,greedy", field: str = "ev-approx,greedy", seat: int = 1,
+                     seed: int = 0, *, games=None,
                      precision=None, max_games=None, chunk_size=None, threads=None,
                      progress=None, backend=None, block=None):
     """Head-to-head of ``a`` and ``b`` ("BET,PACE") at ``seat`` (1-based) on common

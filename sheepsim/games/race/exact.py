@@ -4,7 +4,7 @@ For a pace policy whose choice depends only on the selected sheep's own state (t
 built-in ``greedy``, ``saver``, ``steady``; a user policy marked with
 :func:`~sheepsim.games.race.lanegraph.own_state`), every sheep follows its own state
 graph and the dice only decide which sheep moves when. A forward pass over the joint
-states (:mod:`~sheepsim.games.race.exact_kernel`) then gives the exact distribution of
+states (:func:`~sheepsim.games.race.exact_sweep.forward`) then gives the exact distribution of
 the top three: all 120 orders (the 216-cell table ``36a + 6b + c`` the simulation
 counts), hence exact P(place), EV of every bet and set of bets with the bonus.
 
@@ -129,7 +129,7 @@ def start_position(rules: RaceRules, lane_cards, stage: str):
 def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_fn=None):
     """Exact result from a validated position ``board`` ``(6, N_BOARD)``/``race``
     ``(N_RACE,)``: ``(joint (216,), winner (6,), p_place (6, 3), binds, states)``."""
-    from sheepsim.games.race.exact_kernel import solve_joint
+    from sheepsim.games.race.exact_sweep import NO_LIMIT, forward
 
     stage = "final" if race[L.STAGE] == L.FINAL else "semifinal"
     over = finished_result(board, race)
@@ -142,12 +142,12 @@ def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_f
     totals, tprob = dice_table(rules, stage)
     blue_total = int(race[L.SUPPLY_BLUE] + board[:, L.BLUE].sum())
     if not binds:  # the lane graphs forget finished sheep's cubes; the supply never binds
-        blue_total = 1 << 40
+        blue_total = NO_LIMIT
     out = np.zeros(216, np.float64)
     higher_first = _higher_crossed_first(board)
     try:
-        states = solve_joint(graphs.states, graphs.nxt, graphs.sizes, np.zeros(6, np.int64),
-                             higher_first, totals, tprob, race.copy(), blue_total, out)
+        states = forward(graphs.states, graphs.nxt, graphs.sizes, np.zeros(6, np.int64),
+                         int(higher_first), totals, tprob, race.copy(), blue_total, binds, out)
     except ValueError as exc:
         raise SheepsimError(str(exc)) from None
     return (*distribution(out, stage), binds, int(states))

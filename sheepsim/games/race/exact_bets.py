@@ -68,3 +68,56 @@ def best_bets(res: ExactOdds, taken=()) -> BetChoice:
             best = (key, lane, s)
     (_, lane, s) = best
     return BetChoice(lane, tuple(x for x in s if x != lane), evs[s])
+
+
+# ------------------------------------------------------------------ whole games
+#: Bet policies that read the public odds table (simulated once per rules file).
+TABLE_BETS = ("ev-approx", "near-ev", "favourite")
+FALLBACK_NOTE = ("the seats do not all play one own-state pace policy (greedy, saver or "
+                 "steady), so the exact odds of the races as played are unavailable: ev "
+                 "bets on the exact odds if every turn were played by greedy")
+
+
+def ev_odds_pace(pace_names) -> tuple[str, str]:
+    """``(pace policy, note)``: what the ``ev`` bet policy's exact odds assume in games
+    where the seats play ``pace_names`` (``exact_game.odds_pace`` in the kernel); the
+    note is empty when those are the odds of the races as played."""
+    from sheepsim.games.race.lanegraph import BUILTIN_OWN_STATE
+
+    names = {p.strip() for p in pace_names}
+    if len(names) == 1 and next(iter(names)) in BUILTIN_OWN_STATE:
+        return next(iter(names)), ""
+    return "greedy", FALLBACK_NOTE
+
+
+def bet_odds_meta(bet_names, pace_names) -> dict:
+    """Meta fields saying which odds the games' bet policies read: ``ev_odds`` (exact,
+    per dealt race) and/or ``odds_table`` (the public table)."""
+    from sheepsim.games.race.simulate import ODDS_TABLE_GAMES, ODDS_TABLE_SEED
+
+    bets = {b.strip() for b in bet_names}
+    out = {}
+    if "ev" in bets:
+        pace, note = ev_odds_pace(pace_names)
+        out["ev_odds"] = {"method": "exact", "solved": "each dealt race from the start",
+                          "pace": pace, **({"note": note} if note else {})}
+    if bets & set(TABLE_BETS):
+        out["odds_table"] = {"games": ODDS_TABLE_GAMES, "seed": ODDS_TABLE_SEED, "pace": "greedy",
+                             "bet_policies": sorted(bets & set(TABLE_BETS))}
+    return out
+
+
+def bet_odds_notes(bet_names, pace_names) -> list[str]:
+    """One sentence per kind of odds the games' ``ev``-type bet policies read (for
+    report notes)."""
+    bets = {b.strip() for b in bet_names}
+    notes = []
+    if "ev" in bets:
+        pace, note = ev_odds_pace(pace_names)
+        notes.append(f"ev bets read the exact odds of each dealt race ({pace} pace)"
+                     + (f"; {note}." if note else "."))
+    if "ev-approx" in bets or "near-ev" in bets:
+        notes.append("ev-approx and near-ev bets read the public odds table (deal-averaged, "
+                     "greedy pace) and treat the three lanes of a set as independent: the "
+                     "fast approximation of ev.")
+    return notes

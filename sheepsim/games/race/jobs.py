@@ -129,7 +129,7 @@ class GamesJob(_RaceJob):
 
     rules: RaceRules | str | None = None
     players: int = 4
-    bet_policy: object = "ev"
+    bet_policy: object = "ev-approx"
     pace_policy: object = "greedy"
     seed: int = 0
     chunk_games: int = 1 << 13
@@ -192,12 +192,11 @@ class GamesJob(_RaceJob):
         return _trace_column(tables["seats"], "win_rate", "seat", "seat ")
 
     def meta(self) -> dict:
-        from sheepsim.games.race.simulate import ODDS_TABLE_GAMES, ODDS_TABLE_SEED
+        from sheepsim.games.race.exact_bets import bet_odds_meta
 
         return {**self.meta_common(), "players": self.players,
                 "bet_policies": list(self.bet_policy), "pace_policies": list(self.pace_policy),
-                "odds_table": {"games": ODDS_TABLE_GAMES, "seed": ODDS_TABLE_SEED,
-                               "pace": "greedy"}}
+                **bet_odds_meta(self.bet_policy, self.pace_policy)}
 
 
 @dataclass
@@ -211,7 +210,7 @@ class BalanceJob(_RaceJob):
     policy: str = "greedy"
     seed: int = 0
     players: int = 4
-    bet_policy: str = "ev"
+    bet_policy: str = "ev-approx"
     chunk_games: int = 1 << 13
     block: int = GAME_BLOCK
     max_games: int = 1_000_000
@@ -262,8 +261,8 @@ def parse_policy_pair(text: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-def head_to_head(rules=None, players: int = 4, a: str = "ev,greedy", b: str = "random,greedy",
-                 field: str = "ev,greedy", seat: int = 1, seed: int = 0):
+def head_to_head(rules=None, players: int = 4, a: str = "ev-approx,greedy",
+                 b: str = "random,greedy", field: str = "ev-approx,greedy", seat: int = 1, seed: int = 0):
     """A :class:`~sheepsim.headtohead.HeadToHeadJob`: policies ``a`` and ``b``
     ("BET,PACE") for seat ``seat`` (1-based) while the other seats play ``field``."""
     from sheepsim.headtohead import HeadToHeadJob, lineups

@@ -20,7 +20,10 @@ Return an option with ``legal[o]`` true.
 Built-in: ``greedy`` (exactly as specified: cross if possible, else farthest without
 exhausting), ``random`` (uniform over legal options), ``saver`` (greedy that keeps white
 cubes for the End Zone), ``steady`` (saver that rests early to bring breath into the End
-Zone), ``partisan`` (bet-aware: pushes own bets, stalls and exhausts rivals' open bets).
+Zone), ``partisan`` (bet-aware: pushes own bets, stalls and exhausts rivals' open bets),
+``lookahead`` (whole games only: the option with the most expected points this race for
+the player's own bets if every later turn is ``greedy``, solved exactly; see
+:mod:`~sheepsim.games.race.exact_game`).
 
 Bet policies
 ------------
@@ -40,10 +43,14 @@ random stream as for pace policies.
 A policy id that is neither built in nor given to the kernels raises ``ValueError``.
 
 Built-in: ``random``, ``favourite`` (highest P(1st)), ``longshot`` (highest 1st-place
-payoff), ``ev`` (highest expected payoff; the set of 3 counts the bonus), ``near-ev``
-(like ``ev``, but a choice drawn at random from the policy stream among the bets whose
-EV is within :data:`NEAR_EV_SHARE` of the best: identical ``ev`` players place the same
-bets, tie and let the tie-break decide; ``near-ev`` breaks that symmetry).
+payoff), ``ev`` (whole games: the bets ``race ev`` recommends from the deal's *exact*
+odds, bonus from the joint top-3 distribution; see
+:mod:`~sheepsim.games.race.exact_game`), ``ev-approx`` (fast: highest expected payoff
+from the public ``odds`` table, the three lanes treated as independent, the open bet
+by single-lane EV), ``near-ev`` (like ``ev-approx``, but a choice drawn at random from
+the policy stream among the bets whose EV is within :data:`NEAR_EV_SHARE` of the best:
+identical ``ev`` players place the same bets, tie and let the tie-break decide;
+``near-ev`` breaks that symmetry).
 """
 
 import numpy as np
@@ -78,8 +85,8 @@ from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the polic
 from sheepsim.rng import policy_stream  # noqa: F401
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401
 
-PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan")
-BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev")
+PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan", "lookahead")
+BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev", "ev-approx")
 #: The arguments a user policy of each role is called with (as documented above): a
 #: plug-in is checked against these before anything compiles. Keep in step with the
 #: signatures in this docstring.
@@ -87,8 +94,12 @@ USER_POLICY_ARGS = {
     "pace": ("lane", "board", "race", "seen", "legal", "rand"),
     "bet": ("kind", "odds", "payoffs", "bonus", "taken", "my_open", "out", "rand"),
 }
-GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN = range(5)
-RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV = range(5)
+GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN, LOOKAHEAD = range(6)
+RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV, EV_APPROX = range(6)
+#: Policies that exist only inside whole games: they need the rules' payoffs and the
+#: seats' bets (``lookahead``), or the deal's exact odds (``ev``), which only
+#: ``engine.run_game`` provides (see :mod:`~sheepsim.games.race.exact_game`).
+WHOLE_GAME_PACE = ("lookahead",)
 N_PACE_POLICIES, N_BET_POLICIES = len(PACE_POLICIES), len(BET_POLICIES)
 #: ``near-ev`` draws among bets whose EV is at least (1 - this) times the best EV
 NEAR_EV_SHARE = 0.15
@@ -308,6 +319,8 @@ def choose_pace(policy_id, lane, board, race, seen, legal, rand):
         return steady(lane, board, race, seen, legal, rand)
     if policy_id == PARTISAN:
         return partisan(lane, board, race, seen, legal, rand)
+    if policy_id == LOOKAHEAD:  # engine.run_race calls exact_game.lookahead in whole games
+        raise ValueError("the lookahead pace policy plays whole games only")
     raise ValueError("unknown pace policy id")
 
 
@@ -328,7 +341,7 @@ def _score(policy_id, odds, payoffs, lane, final, rand):
     if policy_id == LONGSHOT:
         # highest 1st-place payoff; the lower lane wins ties (it pays more elsewhere)
         return (payoffs[3, lane] if final else payoffs[0, lane]) - lane * 1e-6
-    if policy_id == EV:
+    if policy_id == EV_APPROX:
         return lane_ev(odds, payoffs, lane, final)
     return uniform(rand)
 
@@ -418,7 +431,7 @@ def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, ran
                 excluded |= 1 << lane
         out[0] = _best_lane(policy_id, odds, payoffs, excluded, False, rand)
         return
-    if kind == BET_HIDDEN and policy_id == EV:
+    if kind == BET_HIDDEN and policy_id == EV_APPROX:
         best = -np.inf
         for a in range(6):
             for b in range(a + 1, 6):
@@ -437,7 +450,9 @@ def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, ran
 
 @njit
 def choose_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand):
-    """Dispatch to a built-in bet policy by id (index into ``BET_POLICIES``)."""
-    if policy_id < 0 or policy_id >= N_BET_POLICIES:
+    """Dispatch to a built-in bet policy by id (index into ``BET_POLICIES``). ``ev``
+    is not here: it reads the deal's exact odds, which ``engine.place_bets`` passes to
+    ``exact_game.exact_ev_bets`` itself."""
+    if policy_id < 0 or policy_id >= N_BET_POLICIES or policy_id == EV:
         raise ValueError("unknown bet policy id")
     builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand)

@@ -15,7 +15,12 @@ import numpy as np
 from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
-from sheepsim.games.race.policies import BET_POLICIES, PACE_POLICIES, USER_POLICY_ARGS
+from sheepsim.games.race.policies import (
+    BET_POLICIES,
+    PACE_POLICIES,
+    USER_POLICY_ARGS,
+    WHOLE_GAME_PACE,
+)
 from sheepsim.games.race.rules import N_LANES, RaceRules, check_stage, load_rules
 from sheepsim.plugins import check_arguments, load_object
 
@@ -73,8 +78,13 @@ def _split(names) -> list[str]:
 
 
 def resolve_policies(pace, bets=None, players: int = 1) -> PolicySet:
-    """Policies per seat from names (a single name is used by every seat)."""
+    """Policies per seat from names (a single name is used by every seat). ``bets``
+    None: single races, where no seat bets, so whole-game pace policies are refused."""
     pace = _split(pace)
+    if bets is None:
+        for name in set(pace) & set(WHOLE_GAME_PACE):
+            raise SheepsimError(f"the {name} pace policy plays whole games only (race play, "
+                                "race compare): it values each option by the player's bets")
     bets = _split(bets) if bets is not None else ["random"]
     for what, lst in (("pace policies", pace), ("bet policies", bets)):
         if len(lst) not in (1, players):
@@ -396,7 +406,7 @@ def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int):
     return run_chunk
 
 
-def play_games(rules=None, players: int = 4, bet_policy="ev", pace_policy="greedy",
+def play_games(rules=None, players: int = 4, bet_policy="ev-approx", pace_policy="greedy",
                games: int = 100_000, seed: int = 0, *, threads: int | None = None,
                chunk_size: int | None = None, progress: bool | None = None) -> GameResults:
     """Simulate whole games. ``bet_policy``/``pace_policy``: one name for every seat or a

@@ -1,0 +1,92 @@
+"""What the ``lookahead`` pace policy gains over ``greedy`` and ``partisan`` in whole games.
+
+Run: ``python benchmarks/lookahead_h2h.py [--games N] [--seed S] [--threads K]
+[--out FILE.npz]``. Four players; seat 1 plays ``lookahead``, then ``greedy``, then
+``partisan`` in the *same* games (the same seed and game index: the same deals and dice
+streams, as ``race compare`` plays them), the other three seats play ``greedy``; every
+seat bets ``ev-approx`` (the exact ``ev`` bets would cost about 0.1 s of solving per
+game on top). Per line-up the per-game outcomes come from ``GamesJob.outcomes`` and the
+comparison tables from ``sheepsim.headtohead`` (``paired_sums``, ``compare_table``):
+win rates with Wilson intervals, the paired difference with its normal interval and
+the exact McNemar p-value, mean scores with the paired z interval. It also prints the
+CPU seconds per game of each line-up (``time.process_time`` of the whole process,
+chunks on ``--threads`` threads). The numbers in benchmarks/README.md come from here;
+``--out`` keeps the per-game outcomes (written after every block, so an interrupted run
+still leaves its games); ``--summarize FILE.npz`` prints the tables of such a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from sheepsim.games.race.jobs import GamesJob
+from sheepsim.headtohead import compare_table, paired_sums
+
+FIELD = "greedy"
+BETS = "ev-approx"
+FOCAL = ("lookahead", "greedy", "partisan")
+
+
+def outcomes(job, seed, first, n, threads, chunk=25):
+    """``(winner (n,), scores (n, 4))`` of games ``first..first+n-1`` on ``threads``."""
+    starts = list(range(first, first + n, chunk))
+    with ThreadPoolExecutor(threads) as pool:
+        parts = list(pool.map(lambda s: job.outcomes(seed, s, min(chunk, first + n - s)), starts))
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--block", type=int, default=200)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--summarize", default=None, metavar="FILE.npz")
+    args = ap.parse_args()
+    if args.summarize:
+        data = np.load(args.summarize)
+        summarize({f: data[f"won_{f}"] for f in FOCAL}, {f: data[f"score_{f}"] for f in FOCAL})
+        return
+    jobs = {f: GamesJob(None, 4, BETS, [f, FIELD, FIELD, FIELD], args.seed) for f in FOCAL}
+    for job in jobs.values():
+        job.prepare()  # loads (or compiles) the kernels
+    won = {f: [] for f in FOCAL}
+    score = {f: [] for f in FOCAL}
+    cpu = dict.fromkeys(FOCAL, 0.0)
+    done = 0
+    while done < args.games:
+        n = min(args.block, args.games - done)
+        for f, job in jobs.items():
+            t0 = time.process_time()
+            w, s = outcomes(job, args.seed, done, n, args.threads)
+            cpu[f] += time.process_time() - t0
+            won[f].append(w == 0)
+            score[f].append(s[:, 0])
+        done += n
+        print(f"{done} games; CPU s per game: "
+              + ", ".join(f"{f} {cpu[f] / done:.4f}" for f in FOCAL), flush=True)
+        if args.out:
+            np.savez(args.out, **{f"won_{f}": np.concatenate(won[f]) for f in FOCAL},
+                     **{f"score_{f}": np.concatenate(score[f]) for f in FOCAL})
+    summarize({f: np.concatenate(won[f]) for f in FOCAL},
+              {f: np.concatenate(score[f]) for f in FOCAL})
+
+
+def summarize(won: dict, score: dict) -> None:
+    """The two comparison tables (lookahead against each other focal policy)."""
+    games = len(won["lookahead"])
+    for b in FOCAL[1:]:
+        acc = paired_sums(won["lookahead"], won[b], score["lookahead"].astype(np.int64),
+                          score[b].astype(np.int64))
+        df = compare_table(acc, games, f"{BETS},lookahead", f"{BETS},{b}", f"{BETS},{FIELD}", 1)
+        print(df[["metric", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", "diff", "diff_lo",
+                  "diff_hi", "pvalue", "games"]].to_string(index=False, float_format="%.4f"))
+
+
+if __name__ == "__main__":
+    main()

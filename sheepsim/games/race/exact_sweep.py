@@ -1,0 +1,310 @@
+"""The exact race solver's sweeps over the joint lane states (numba).
+
+A joint state is one state per lane (:mod:`~sheepsim.games.race.lanegraph` graphs) plus,
+in a semifinal with two sheep across the line, which of them crossed first (``hf``: 1
+if the higher-numbered lane did). Joint states are numbered in mixed radix over the
+lanes' state numbers; every move raises one lane's number, so increasing numbers visit
+each state after every state that leads to it.
+
+* :func:`forward` pushes probability from a start state to the end: the distribution
+  of the top three (the odds, and so every bet's EV).
+* :func:`backward` pulls a player's points back from the end: the expected points
+  ``V`` of *every* joint state at once (the ``lookahead`` pace policy reads one value
+  per pace option from a single sweep).
+
+Both read each lane state's square, status and cubes from flat per-lane tables
+(:func:`tables`) instead of writing an engine board per joint state: 2-3 times faster
+than the previous kernel, which filled a board and called the engine's rule functions.
+The dice only decide which lane moves: a total names a lane (1-6 that lane, 7 lane 6,
+8 lane 5) or the Lazy Sheep (9); a named lane that is not running passes its chance to
+the Lazy Sheep (the running sheep furthest from the Finish Line, ties to the highest
+lane), as ``engine.select_sheep``.
+"""
+
+import numpy as np
+
+from sheepsim.games.race.layout import FINAL, FINISHED, RUNNING, STAGE
+from sheepsim.jit import njit
+
+#: Columns of a lane state row (as in lanegraph).
+S_POS, S_RED, S_BLUE, S_WHITE, S_STATUS = range(5)
+#: A self-loop probability this close to 1 means the race can never end.
+STUCK = 1.0 - 1e-12
+#: Supply that stands for "never binds" (the lane graphs then forget finished cubes).
+NO_LIMIT = 1 << 40
+
+
+@njit
+def dice_lanes(totals, tprob):
+    """``(named (6,), lazy)``: P(the dice total names lane l) and P(it names the Lazy
+    Sheep), summed over the totals in order."""
+    named = np.zeros(6)
+    lazy = 0.0
+    for t in range(totals.shape[0]):
+        total = totals[t]
+        if total >= 9:
+            lazy += tprob[t]
+        else:
+            named[total - 1 if total <= 6 else 12 - total] += tprob[t]
+    return named, lazy
+
+
+@njit
+def tables(states):
+    """Per lane state (``(6, S)`` int64 each): square, status, cubes held, blue held."""
+    n = states.shape[1]
+    pos_t = np.zeros((6, n), np.int64)
+    stat_t = np.zeros((6, n), np.int64)
+    cubes_t = np.zeros((6, n), np.int64)
+    blue_t = np.zeros((6, n), np.int64)
+    for lane in range(6):
+        for s in range(n):
+            row = states[lane, s]
+            pos_t[lane, s] = row[S_POS]
+            stat_t[lane, s] = row[S_STATUS]
+            cubes_t[lane, s] = row[S_RED] + row[S_BLUE] + row[S_WHITE]
+            blue_t[lane, s] = row[S_BLUE]
+    return pos_t, stat_t, cubes_t, blue_t
+
+
+@njit
+def _strides(sizes):
+    stride = np.ones(6, np.int64)
+    for lane in range(4, -1, -1):
+        stride[lane] = stride[lane + 1] * sizes[lane + 1]
+    return stride
+
+
+@njit(inline="always")
+def _scan(digits, pos_t, stat_t, cubes_t, blue_t, nxt, named, lazy, binding, blue_total, lane_p, lane_next):
+    """Who can move from the joint state ``digits`` and with what chance.
+
+    ``pos_t``, ``stat_t``, ``cubes_t``, ``blue_t`` from :func:`tables`. Fills ``lane_p``
+    ``(6,)`` (P(lane moves this turn)) and ``lane_next`` ``(6,)`` (its next state);
+    returns ``(n_fin, fin_a, fin_b, n_running, stalled, stay)``: finished lanes (``fin_a
+    < fin_b``, the first two found, -1 where none), running ones, whether no running
+    sheep can ever move again (an empty supply and no cubes; only when the supply
+    binds) and the chance of a turn that changes nothing."""
+    n_fin = 0
+    fin_a = -1
+    fin_b = -1
+    n_running = 0
+    lazy_lane = -1
+    blue = 0
+    held = 0
+    passed = lazy
+    lazy_pos = 0
+    for lane in range(6):
+        d = digits[lane]
+        status = stat_t[lane, d]
+        if binding:
+            blue += blue_t[lane, d]
+        if status == RUNNING:
+            n_running += 1
+            held += cubes_t[lane, d]
+            pos = pos_t[lane, d]
+            if lazy_lane < 0 or pos <= lazy_pos:
+                lazy_lane = lane
+                lazy_pos = pos
+            lane_p[lane] = named[lane]
+        else:
+            lane_p[lane] = 0.0
+            passed += named[lane]
+            if status == FINISHED:
+                if n_fin == 0:
+                    fin_a = lane
+                else:
+                    fin_b = lane
+                n_fin += 1
+    supply = blue_total - blue if binding else 2
+    stalled = binding and supply <= 0 and held == 0
+    stay = 0.0
+    if lazy_lane >= 0:
+        lane_p[lazy_lane] += passed
+        cls = min(supply, 2)
+        for lane in range(6):
+            if lane_p[lane] == 0.0:
+                continue
+            n = nxt[lane, digits[lane], cls]
+            lane_next[lane] = n
+            if n == digits[lane]:
+                stay += lane_p[lane]
+                lane_p[lane] = 0.0
+    return n_fin, fin_a, fin_b, n_running, stalled, stay
+
+
+@njit(inline="always")
+def _outcome(digits, pos_t, fin_a, fin_b, need):
+    """Outcome code ``36a + 6b + c`` of a race that ended in this joint state: the
+    crossers in crossing order, then the other sheep closest to the Finish Line, ties to
+    the lowest lane (``engine.place_remaining``); places not awarded count as lane 0."""
+    code = 0
+    weight = 36
+    used = 0  # bit mask of placed lanes
+    n = 0
+    for lane in (fin_a, fin_b):
+        if lane >= 0:
+            code += weight * lane
+            weight //= 6
+            used |= 1 << lane
+            n += 1
+    while n < need:
+        best = -1
+        for lane in range(6):
+            if not used >> lane & 1 and (best < 0 or pos_t[lane, digits[lane]]
+                                         > pos_t[best, digits[best]]):
+                best = lane
+        code += weight * best
+        weight //= 6
+        used |= 1 << best
+        n += 1
+    return code
+
+
+@njit(inline="always")
+def _ordered(n_fin, fin_a, fin_b, hf):
+    """The two crossers in crossing order: ``hf`` 1 if the higher lane crossed first."""
+    if n_fin == 2 and hf == 1:
+        return fin_b, fin_a
+    return fin_a, fin_b
+
+
+@njit
+def forward(states, nxt, sizes, start, start_hf, totals, tprob, race0, blue_total, binding,
+            out):
+    """Add to ``out`` ``(216,)`` the probability of each (1st, 2nd, 3rd) as
+    ``36a + 6b + c`` (the final: the winner ``a`` at ``36a``) from the joint state
+    ``start`` ``(6,)`` with crossing order ``start_hf``.
+
+    ``states`` ``(6, S, 5)``, ``nxt`` ``(6, S, 3)``, ``sizes`` ``(6,)`` the lane graphs;
+    ``totals``/``tprob`` ``(T,)`` the dice totals and their probabilities; ``race0``
+    the race entries (stage); ``blue_total`` blue cubes in play and ``binding`` whether
+    the supply must be tracked (else it never holds fewer than 2). Returns the number of
+    joint states visited.
+    """
+    stride = _strides(sizes)
+    n_joint = stride[0] * sizes[0]
+    first = 0
+    for lane in range(6):
+        first += start[lane] * stride[lane]
+    mass = np.zeros((2, n_joint - first))
+    mass[start_hf, 0] = 1.0
+    final = race0[STAGE] == FINAL
+    need = 1 if final else 3
+    named, lazy = dice_lanes(totals, tprob)
+    pos_t, stat_t, cubes_t, blue_t = tables(states)
+    digits = start.copy()
+    lane_p = np.zeros(6)
+    lane_next = np.zeros(6, np.int64)
+    visited = 0
+    for idx in range(first, n_joint):
+        if idx > first:  # odometer: digits of idx
+            lane = 5
+            digits[lane] += 1
+            while digits[lane] == sizes[lane]:
+                digits[lane] = 0
+                lane -= 1
+                digits[lane] += 1
+        i = idx - first
+        if mass[0, i] == 0.0 and mass[1, i] == 0.0:
+            continue
+        n_fin, fin_a, fin_b, n_running, stalled, stay = _scan(
+            digits, pos_t, stat_t, cubes_t, blue_t, nxt, named, lazy, binding, blue_total, lane_p, lane_next)
+        for hf in range(2):
+            m = mass[hf, i]
+            if m == 0.0:
+                continue
+            visited += 1
+            fa, fb = _ordered(n_fin, fin_a, fin_b, hf)
+            if n_fin >= need or n_running == 0 or stalled:
+                out[_outcome(digits, pos_t, fa, fb, need)] += m
+                continue
+            if stay >= STUCK:
+                raise ValueError("the race can never end from this position: every "
+                                 "possible move is a rest that recovers nothing")
+            m = m / (1.0 - stay)
+            for lane in range(6):
+                if lane_p[lane] == 0.0:
+                    continue
+                p = m * lane_p[lane]
+                new = i + (lane_next[lane] - digits[lane]) * stride[lane]
+                if stat_t[lane, lane_next[lane]] != FINISHED:
+                    mass[hf, new] += p
+                elif final:
+                    out[36 * lane] += p
+                elif fb >= 0:
+                    out[36 * fa + 6 * fb + lane] += p
+                elif fa >= 0:
+                    mass[1 if fa > lane else 0, new] += p
+                else:
+                    mass[0, new] += p
+    return visited
+
+
+@njit
+def backward(states, nxt, sizes, start, totals, tprob, race0, blue_total, binding, pts):
+    """Expected points ``V`` ``(2, n_joint - first)`` of every joint state numbered from
+    ``first`` (the number of ``start`` ``(6,)``) to the last, for a player paid
+    ``pts`` ``(216,)`` per outcome code: ``V[hf, idx - first]`` (row 1 is set only where
+    two lanes have crossed). A state from which the race can never end gets NaN.
+    Arguments as for :func:`forward`."""
+    stride = _strides(sizes)
+    n_joint = stride[0] * sizes[0]
+    first = 0
+    for lane in range(6):
+        first += start[lane] * stride[lane]
+    value = np.empty((2, n_joint - first))
+    final = race0[STAGE] == FINAL
+    need = 1 if final else 3
+    named, lazy = dice_lanes(totals, tprob)
+    pos_t, stat_t, cubes_t, blue_t = tables(states)
+    digits = sizes - 1
+    lane_p = np.zeros(6)
+    lane_next = np.zeros(6, np.int64)
+    for idx in range(n_joint - 1, first - 1, -1):
+        if idx < n_joint - 1:  # odometer backwards: digits of idx
+            lane = 5
+            digits[lane] -= 1
+            while digits[lane] < 0:
+                digits[lane] = sizes[lane] - 1
+                lane -= 1
+                digits[lane] -= 1
+        i = idx - first
+        n_fin, fin_a, fin_b, n_running, stalled, stay = _scan(
+            digits, pos_t, stat_t, cubes_t, blue_t, nxt, named, lazy, binding, blue_total, lane_p, lane_next)
+        for hf in range(2 if n_fin == 2 else 1):
+            fa, fb = _ordered(n_fin, fin_a, fin_b, hf)
+            if n_fin >= need or n_running == 0 or stalled:
+                value[hf, i] = pts[_outcome(digits, pos_t, fa, fb, need)]
+                continue
+            if stay >= STUCK:
+                value[hf, i] = np.nan
+                continue
+            acc = 0.0
+            for lane in range(6):
+                if lane_p[lane] == 0.0:
+                    continue
+                new = i + (lane_next[lane] - digits[lane]) * stride[lane]
+                if stat_t[lane, lane_next[lane]] != FINISHED:
+                    v = value[hf, new]
+                elif final:
+                    v = pts[36 * lane]
+                elif fb >= 0:
+                    v = pts[36 * fa + 6 * fb + lane]
+                elif fa >= 0:
+                    v = value[1 if fa > lane else 0, new]
+                else:
+                    v = value[0, new]
+                acc += lane_p[lane] * v
+            value[hf, i] = acc / (1.0 - stay)
+    return value
+
+
+@njit
+def index_of(digits, sizes):
+    """Joint number of the lane states ``digits`` ``(6,)``."""
+    stride = _strides(sizes)
+    idx = 0
+    for lane in range(6):
+        idx += digits[lane] * stride[lane]
+    return idx

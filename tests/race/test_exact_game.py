@@ -1,0 +1,185 @@
+"""The exact policies of whole games (issue 13 parts 3 and 4) against the Python tools.
+
+* the numba lane-graph builder builds the very graphs of ``lanegraph.build_lane_graphs``;
+* ``ev`` bets in the game kernel (``engine.bet_on_race``) are ``race ev``'s
+  recommendation (``exact_bets.best_bets``, itself checked against the ``race ev``
+  tables in test_exact_bets.py) on random deals, for every seat in turn order;
+* ``lookahead`` values every option as ``race advise`` does and plays its best one.
+Exact quantities: tolerances are rounding (1e-9 on points of order 10).
+"""
+
+import numpy as np
+import pytest
+
+from sheepsim.games.race import engine, exact_game
+from sheepsim.games.race import layout as L
+from sheepsim.games.race import policies as P
+from sheepsim.games.race.advise import advise
+from sheepsim.games.race.exact import exact_odds, pace_function, start_position
+from sheepsim.games.race.exact_bets import best_bets, set_ev
+from sheepsim.games.race.exact_graphs import build_graphs
+from sheepsim.games.race.lanegraph import build_lane_graphs
+from sheepsim.games.race.position_odds import board_from
+from sheepsim.games.race.rules import load_rules
+from sheepsim.rng import new_streams
+
+from .helpers import load_text
+from .test_exact_solver import tiny_rules_text
+
+PACE_ID = {"greedy": P.GREEDY, "saver": P.SAVER, "steady": P.STEADY}
+#: Mid-race positions: crossings in both orders, an exhausted sheep, a final.
+POSITIONS = [
+    "semifinal supply=14 7.101 9.110 6.020 8.201 12.110 10.111",
+    "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1",
+    "semifinal supply=15 F2 14.010 9.010 X17 17.010 F1",
+    "semifinal supply=13 F1 14.010 9.020 16.001 17.100 F2",
+    "final supply=13 9.011 12.010 10.010 15.001 8.020 13.010",
+]
+
+
+def _random_walk(rules, gen, stage, steps):
+    """A reachable position: random legal moves from the starting line."""
+    board, race = start_position(rules, gen.permutation(len(rules.cards))[:6], stage)
+    legal = np.zeros(L.N_OPTIONS, np.bool_)
+    for _ in range(steps):
+        lane, _ = engine.select_sheep(board, int(gen.integers(1, 10)))
+        engine.legal_options(board, race, lane, legal)
+        b, r = board.copy(), race.copy()
+        engine.apply_option(b, r, lane, int(gen.choice(np.flatnonzero(legal))))
+        if engine.race_over(b, r):
+            break
+        board, race = b, r
+    return board, race
+
+
+@pytest.mark.parametrize("policy", ["greedy", "saver", "steady"])
+def test_numba_lane_graphs_equal_the_python_builder(tmp_path, policy):
+    cases = []
+    for blue in (4, 5, 12):  # the supply binds from the start, later, never
+        rules = load_text(tmp_path, tiny_rules_text(blue))
+        cases += [start_position(rules, np.arange(6), s) for s in ("semifinal", "final")]
+    rules = load_rules()
+    gen = np.random.default_rng(7)
+    cases += [_random_walk(rules, gen, ("semifinal", "final")[k % 2], k * 4) for k in range(8)]
+    cases += [board_from(p, rules)[:2] for p in POSITIONS]
+    for board, race in cases:
+        want, binds = build_lane_graphs(board, race, pace_function(policy))
+        states, nxt, sizes, roots, binding = build_graphs(board, race, PACE_ID[policy], -1,
+                                                          board[0:1])
+        assert binding == binds
+        assert np.array_equal(sizes, want.sizes)
+        assert np.array_equal(states, want.states) and np.array_equal(nxt, want.nxt)
+        assert roots.tolist() == [0]
+
+
+def _kernel_bets(rules, lane_cards, stage, n_players, first, pace_ids):
+    """``(bets (n, 6), open lanes (n,))`` the game kernel's betting gives ``ev`` seats."""
+    scratch = engine.new_game_scratch(len(rules.cards), n_players)
+    scratch.lane_cards[:] = lane_cards
+    seats = L.Seats(scratch.bets, scratch.rival_open)
+    bet_ids = np.full(n_players, P.EV, np.int64)
+    engine.bet_on_race(bet_ids, L.FINAL if stage == "final" else L.SEMIFINAL, first,
+                       rules.kernel_rules(), seats, scratch, P.policy_stream(new_streams()),
+                       pace_ids)
+    return scratch.bets.copy(), scratch.bet_round.open_lane.copy()
+
+
+def test_ev_bets_in_the_game_kernel_are_what_race_ev_recommends():
+    rules = load_rules()
+    gen = np.random.default_rng(2013)
+    for deal in range(24):
+        lanes = gen.permutation(len(rules.cards))[:6]
+        stage = ("semifinal", "semifinal", "final")[deal % 3]
+        n = int(gen.integers(2, 7))
+        first = int(gen.integers(0, n))
+        policy = ("greedy", "saver", "steady", "mixed")[deal % 4]
+        pace_ids = (None if policy == "greedy" else np.array([P.GREEDY, P.SAVER] * 3)[:n]
+                    if policy == "mixed" else np.full(n, PACE_ID[policy], np.int64))
+        res = exact_odds(rules, lanes, stage, "greedy" if policy == "mixed" else policy)
+        bets, opened = _kernel_bets(rules, lanes, stage, n, first, pace_ids)
+        taken = []
+        for i in range(n):
+            p = (first + i) % n
+            want = best_bets(res, taken)
+            mine = tuple(np.flatnonzero(bets[p]).tolist())
+            if stage == "final":
+                assert mine == want.hidden
+                continue
+            if opened[p] != want.open_lane:  # only a tie of EVs may differ
+                assert set_ev(res, mine) == pytest.approx(want.ev, abs=1e-9)
+            else:
+                assert mine == tuple(sorted((want.open_lane, *want.hidden)))
+            taken.append(int(opened[p]))
+
+
+def test_ev_odds_assume_the_common_own_state_pace_else_greedy():
+    assert exact_game.odds_pace(None) == P.GREEDY
+    for pid in (P.GREEDY, P.SAVER, P.STEADY):
+        assert exact_game.odds_pace(np.full(4, pid, np.int64)) == pid
+    for ids in ([P.SAVER, P.STEADY, P.SAVER], [P.PARTISAN] * 3, [P.LOOKAHEAD] * 3,
+                [P.RANDOM_PACE] * 3):
+        assert exact_game.odds_pace(np.array(ids, np.int64)) == P.GREEDY
+
+
+def _advice_args(mine, stage):
+    lanes = [m + 1 for m in mine]
+    if stage == "final":
+        return dict(hidden=lanes)
+    return dict(open_bet=lanes[0], hidden=lanes[1:])
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+def test_lookahead_values_every_option_as_race_advise(position):
+    rules = load_rules()
+    board, race, _, stage = board_from(position, rules)
+    gen = np.random.default_rng(len(position))
+    legal = np.zeros(L.N_OPTIONS, np.bool_)
+    for lane in np.flatnonzero(board[:, L.STATUS] == L.RUNNING):
+        mine = sorted(gen.choice(6, size=2 if stage == "final" else 3, replace=False).tolist())
+        held = np.zeros(6, np.int64)
+        held[mine] = 1
+        values = exact_game.option_values(lane, board, race, held, rules.kernel_rules(), P.GREEDY)
+        table = advise(position, lane + 1, rules, **_advice_args(mine, stage)).table
+        engine.legal_options(board, race, lane, legal)
+        assert set(table["option"]) == {L.OPTION_NAMES[o] for o in np.flatnonzero(legal)}
+        for name, ev in zip(table["option"], table["ev"], strict=True):
+            assert values[L.OPTION_NAMES.index(name)] == pytest.approx(ev, abs=1e-9)
+        assert np.isnan(values[~legal]).all()
+        seen = np.zeros((2, 6), np.int64)
+        seen[L.MY_BETS] = held
+        choice = exact_game.lookahead(lane, board, race, seen, legal, rules.kernel_rules())
+        assert values[choice] == pytest.approx(table["ev"].max(), abs=1e-9)
+        # it sees its own bets only: rivals' open bets change nothing
+        seen[L.RIVAL_OPEN] = 1 - held
+        assert exact_game.lookahead(lane, board, race, seen, legal, rules.kernel_rules()) == choice
+
+
+def test_whole_games_with_exact_policies_do_not_depend_on_threads_or_chunks():
+    from sheepsim.games.race.simulate import play_games
+
+    kw = dict(players=4, bet_policy="ev,ev-approx,random,favourite",
+              pace_policy="lookahead,greedy,saver,partisan", games=8, seed=3, progress=False)
+    a = play_games(threads=1, chunk_size=8, **kw)
+    b = play_games(threads=2, chunk_size=3, **kw)
+    for name in ("wins", "score_sum", "score_sq", "wins_by_order", "score_hist", "turns"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def test_meta_says_which_odds_the_bets_read(capsys):
+    import json
+
+    from sheepsim.cli import main
+    from sheepsim.games.race.exact_bets import bet_odds_meta
+
+    assert bet_odds_meta(["ev"] * 4, ["saver"] * 4)["ev_odds"] == {
+        "method": "exact", "solved": "each dealt race from the start", "pace": "saver"}
+    mixed = bet_odds_meta(["ev", "ev-approx"], ["greedy", "partisan"])
+    assert mixed["ev_odds"]["pace"] == "greedy" and "unavailable" in mixed["ev_odds"]["note"]
+    assert mixed["odds_table"]["bet_policies"] == ["ev-approx"]
+    assert "ev_odds" not in bet_odds_meta(["ev-approx"], ["greedy"])
+    assert main(["race", "play", "--players", "2", "--games", "2", "--bet-policy", "ev",
+                 "--pace-policy", "lookahead,greedy", "--format", "json", "--quiet"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["meta"]["bet_policies"] == ["ev", "ev"]
+    assert doc["meta"]["ev_odds"]["pace"] == "greedy" and "note" in doc["meta"]["ev_odds"]
+    assert sum(r["wins"] for r in doc["seats"]) == 2
