@@ -216,18 +216,3 @@ def lazy_exports(module_name: str, names: dict[str, str]):
 def numba_loaded() -> bool:
     """Whether numba has been imported in this process (tests of light imports)."""
     return "numba" in sys.modules
-
-
-def rejit(dispatcher, parallel: bool = False, **names):
-    """``dispatcher``'s function compiled again with global ``names`` rebound (uncached).
-
-    Kept for the kernels that still list their user-policy call graph by hand; new code
-    uses :func:`rebind`, which derives it."""
-    import numba
-
-    f = dispatcher.py_func
-    glob = dict(f.__globals__)
-    glob.update(names)
-    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, f.__closure__)
-    clone.__doc__ = f.__doc__
-    return numba.njit(parallel=parallel, nogil=True)(clone)

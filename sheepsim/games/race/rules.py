@@ -159,6 +159,9 @@ def load_rules(path: str | Path | None = None) -> RaceRules:
     track_length = race.int_("track_length", min_value=1, max_value=MAX_TRACK_LENGTH)
     end_zone = race.int_("end_zone", min_value=0)
     max_cubes = race.int_("max_cubes", min_value=1, max_value=MAX_CUBES_PER_CARD)
+    if max_cubes < 2:
+        race.fail("max_cubes", f"must be at least 2, got {max_cubes}: a sheep with no cubes "
+                               "outside the End Zone can only REST (recover 2 blue cubes)")
     if end_zone > track_length:
         race.fail("end_zone", f"{end_zone} is larger than track_length {track_length}")
 
