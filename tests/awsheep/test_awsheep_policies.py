@@ -115,6 +115,14 @@ def test_bad_policy_names_are_one_line_errors():
         setting(None, 4, "random,greedy")
     with pytest.raises(SheepsimError, match="cannot import module"):
         setting(None, 4, "no_such_module_xyz:f")
+    # a plug-in with the wrong arguments is refused by its signature, before compiling
+    with pytest.raises(SheepsimError, match=r"takes \(kind, view\) but is called with 5"):
+        setting(None, 4, f"{__name__}:two_arguments")
+
+
+@numba.njit
+def two_arguments(kind, view):
+    return 0
 
 
 @numba.njit
