@@ -150,7 +150,9 @@ def close_backend(backend) -> None:
 
 
 def add_output_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    p.add_argument("--format", choices=("table", "csv", "json"), default=None,
+                   help="table (default), csv or json; with --out FILE ending in .csv or .json, "
+                        "that format")
     p.add_argument("--out", metavar="FILE", help="write here (plus FILE.meta.json) instead of stdout")
 
 
@@ -208,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
 
             check_output_file(getattr(args, "out", None))
             check_plot_option(args)
+        if hasattr(args, "format"):
+            from sheepsim.output import output_format
+
+            args.format = output_format(args.format, getattr(args, "out", None))
         try:
             return int(args.func(args) or 0)
         finally:

@@ -109,7 +109,7 @@ class Result:
     precision: float | None
     max_games: int | None
     block: int
-    chunk_games: int
+    chunk_games: int | None  # None: chunks were sized by time (see the module docstring)
     seconds: float
 
     def meta(self, **extra) -> dict:
@@ -173,7 +173,7 @@ def run(job: Job, *, seed: int = 0, games: int | None = None, precision: float |
                     state.finished = _stop_here(job, state, limit, precision)
                 if on_chunk is not None:
                     on_chunk(state)
-    return _result(job, seed, state, precision, limit, chunk)
+    return _result(job, seed, state, precision, limit, None if timed else chunk)
 
 
 def _segment_end(done: int, limit: int, block: int, precision) -> int:
@@ -241,7 +241,7 @@ def _stop_here(job: Job, state: State, limit: int, precision) -> bool:
     return half <= precision or state.done >= limit
 
 
-def _result(job: Job, seed: int, state: State, precision, limit: int, chunk: int) -> Result:
+def _result(job: Job, seed: int, state: State, precision, limit: int, chunk: int | None) -> Result:
     job.check(state.counts, state.done)
     tables = job.tables(state.counts, state.done)
     half = float(job.halfwidth(tables))

@@ -109,8 +109,32 @@ def njit(func=None, **options):
     options.setdefault("cache", True)
     options.setdefault("nogil", True)
     if func is not None:
-        return numba.njit(**options)(func)
-    return numba.njit(**options)
+        return unliteral_calls(numba.njit(**options)(func))
+    return lambda f: unliteral_calls(numba.njit(**options)(f))
+
+
+def unliteral_calls(dispatcher):
+    """``dispatcher``, compiled once per argument *type* when other kernels call it.
+
+    numba types a module constant or a literal passed to a jitted function as
+    ``Literal[int](k)`` and compiles the callee, and everything it calls with that
+    argument, again for every distinct value: an event code or decision kind passed
+    from 18 call sites compiled ``log_event`` 18 times. Calls from kernels are typed
+    with the plain types instead (``int64``), so each function compiles once per
+    signature; the value is cast at the call. Results are unchanged; a kernel that
+    needs a literal (tuple indexing by an argument) can ask for it with
+    ``numba.literally``.
+    """
+    from numba.core import types
+
+    resolve = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return resolve(tuple(types.unliteral(a) for a in args),
+                       {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 def _is_dispatcher(obj) -> bool:
@@ -169,7 +193,7 @@ def _rebind(disp, repl: dict, memo: dict):
 
     # numba.njit warns when given ``nopython`` (every njit dispatcher's targetoptions hold it)
     options = {k: v for k, v in disp.targetoptions.items() if k not in ("cache", "nopython")}
-    new = numba.njit(**options)(clone)
+    new = unliteral_calls(numba.njit(**options)(clone))
     memo[disp] = new
     return new
 
@@ -216,18 +240,3 @@ def lazy_exports(module_name: str, names: dict[str, str]):
 def numba_loaded() -> bool:
     """Whether numba has been imported in this process (tests of light imports)."""
     return "numba" in sys.modules
-
-
-def rejit(dispatcher, parallel: bool = False, **names):
-    """``dispatcher``'s function compiled again with global ``names`` rebound (uncached).
-
-    Kept for the kernels that still list their user-policy call graph by hand; new code
-    uses :func:`rebind`, which derives it."""
-    import numba
-
-    f = dispatcher.py_func
-    glob = dict(f.__globals__)
-    glob.update(names)
-    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, f.__closure__)
-    clone.__doc__ = f.__doc__
-    return numba.njit(parallel=parallel, nogil=True)(clone)

@@ -46,8 +46,19 @@ def base_meta(**fields) -> dict:
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and ``os.replace``."""
+    """Write ``data`` to ``path`` so that an error or an interrupt never leaves a partial
+    file: via a temporary file in the same folder and ``os.replace``.
+
+    A symbolic link is written through (its target is replaced, the link stays); a
+    pipe or a device (``/dev/stdout``, a FIFO) cannot be replaced and is written
+    directly."""
     path = Path(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file() and not path.is_dir():
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise SheepsimError(f"cannot write {path}: folder {parent} does not exist")
@@ -64,6 +75,12 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def is_stream(path) -> bool:
+    """Whether ``path`` (after links) is an existing pipe or device rather than a file."""
+    p = Path(os.path.realpath(path))
+    return p.exists() and not p.is_file() and not p.is_dir()
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
@@ -146,31 +163,78 @@ def render(tables: dict[str, pd.DataFrame], fmt: str, meta: dict, title: str = "
 
 def check_output_file(path, option: str = "--out") -> None:
     """One-line error, before any work, for a file path that cannot be written: empty, an
-    existing folder, a missing or unwritable folder."""
+    existing folder, a missing folder, or a folder where no file can be created (tried:
+    permission bits do not tell for root or for ``/proc``)."""
     if path is None:
         return
     text = str(path)
     if not text.strip():
         raise SheepsimError(f"{option}: the file name is empty")
-    p = Path(text)
+    p = Path(os.path.realpath(text))
     if p.is_dir():
         raise SheepsimError(f"{option} {text}: is a folder; give a file name")
-    parent = p.parent if str(p.parent) else Path(".")
+    if is_stream(p):
+        if not os.access(p, os.W_OK):
+            raise SheepsimError(f"{option} {text}: no permission to write there")
+        return
+    parent = p.parent
     if not parent.is_dir():
-        raise SheepsimError(f"{option} {text}: folder {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise SheepsimError(f"{option} {text}: folder {Path(text).parent} does not exist")
+    if p.exists() and not os.access(p, os.W_OK):
         raise SheepsimError(f"{option} {text}: no permission to write there")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".probe", dir=parent)
+    except OSError as exc:
+        raise SheepsimError(f"{option} {text}: cannot create a file in {Path(text).parent or '.'} "
+                            f"({exc.strerror or exc})") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
 
 
 def emit(text: str, out: str | None, meta: dict) -> None:
-    """Print ``text`` or write it to ``out`` plus a ``out.meta.json`` sidecar."""
+    """Print ``text`` or write it to ``out`` plus a ``out.meta.json`` sidecar (none for a
+    pipe or device: use ``--format json`` to keep the metadata with the tables there).
+
+    If the file cannot be written after all (disk full, the folder gone), the result is
+    not lost: it is saved in the temporary folder and the one-line error names it."""
     if out is None:
         sys.stdout.write(text)
         return
-    atomic_write_text(out, text)
     try:
-        atomic_write_text(f"{out}.meta.json", to_json(meta))
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(out)
-        raise
+        atomic_write_text(out, text)
+        if is_stream(out):
+            return
+        try:
+            atomic_write_text(f"{out}.meta.json", to_json(meta))
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(out)
+            raise
+    except OSError as exc:
+        raise SheepsimError(f"cannot write {out} ({exc.strerror or exc}); "
+                            f"{_save_elsewhere(out, text, meta)}") from None
+
+
+def _save_elsewhere(out, text: str, meta: dict) -> str:
+    """Save a result that could not be written where asked; say where it went."""
+    fd, rescue = tempfile.mkstemp(prefix="sheepsim-", suffix=f"-{Path(str(out)).name}")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        atomic_write_text(f"{rescue}.meta.json", to_json(meta))
+    except OSError:
+        return "the result could not be saved elsewhere either"
+    return f"the result is saved in {rescue}"
+
+
+#: ``--out`` file endings that choose the format when ``--format`` is not given
+FORMAT_BY_SUFFIX = {".csv": "csv", ".json": "json"}
+
+
+def output_format(fmt: str | None, out: str | None) -> str:
+    """``--format`` as given, else what ``--out``'s ending says (``.csv``, ``.json``),
+    else ``table``."""
+    if fmt:
+        return fmt
+    return FORMAT_BY_SUFFIX.get(Path(str(out)).suffix.lower(), "table") if out else "table"

@@ -91,7 +91,10 @@ def save_figure(fig, path) -> None:
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt, dpi=120, metadata={"Date": None} if fmt == "svg" else None)
     plt.close(fig)
-    atomic_write_bytes(path, buf.getvalue())
+    try:
+        atomic_write_bytes(path, buf.getvalue())
+    except OSError as exc:
+        raise SheepsimError(f"--plot {path}: cannot write it ({exc.strerror or exc})") from None
 
 
 def panel_figure(panels: list[Callable], meta: dict | None = None, title: str = "", ncols: int = 2):

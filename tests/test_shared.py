@@ -85,7 +85,11 @@ def test_driver_merges_exactly_for_any_chunk_size_and_threads():
             res = driver.run(_SumJob(), seed=3, games=1000, chunk_games=cs, threads=threads,
                              progress=False)
             assert np.array_equal(res.counts["sum"], ref.counts["sum"])
+            assert res.chunk_games == cs
     assert ref.counts["sum"][0] == sum(range(1000))
+    timed = driver.run(_SumJob(), seed=3, games=1000, progress=False)
+    assert timed.chunk_games is None  # sized by time: no fixed chunk size to report
+    assert np.array_equal(timed.counts["sum"], ref.counts["sum"])
 
 
 @pytest.mark.parametrize("bad", [0, -5, 2.5, True])

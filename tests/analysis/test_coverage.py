@@ -1,4 +1,4 @@
-"""Coverage of the pooled 95% intervals by simulation, for both games (issue 14).
+"""Coverage of the pooled 95% intervals by simulation, for every game (issue 14).
 
 Each replication is a small independent run (its own seed); a nominal 95% interval
 covers the truth in Binomial(REPS, 0.95) of REPS replications: mean 190, standard error
@@ -60,6 +60,20 @@ def test_race_pooled_intervals_cover():
         for col in ("win_rate", "mean_score"):
             covered = _covered(*([p[c] for p in pol] for c in (col, f"{col}_lo", f"{col}_hi")))
             assert BAND[0] <= covered <= BAND[1], (k, col, covered)
+
+
+def test_awsheep_pooled_intervals_cover():
+    # two policies, two seats each (rotated round by round): a round has one winner, so
+    # a policy's seats win 0 or 1 rounds-worth per round and the pooled interval is
+    # Wilson over rounds divided by the seats
+    from sheepsim.games.awsheep.jobs import PlayJob
+
+    job = PlayJob(None, 4, "greedy,random,greedy,random", 0, None, True)
+    tables = [job.tables(job.chunk(3000 + r, 0, 120), 120)["by_policy"] for r in range(REPS)]
+    for k in range(2):
+        pol = [t.iloc[k] for t in tables]
+        covered = _covered(*([p[c] for p in pol] for c in ("win_rate", "win_rate_lo", "win_rate_hi")))
+        assert BAND[0] <= covered <= BAND[1], (k, covered)
 
 
 @pytest.mark.slow

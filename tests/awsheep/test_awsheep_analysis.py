@@ -23,10 +23,16 @@ def test_win_rate_by_policy_pools_seats():
                           "wins": [50, 30, 20]})
     t = A.win_rate_by_policy(slots).set_index("policy")
     assert t.loc["random", "seats"] == 2 and t.loc["random", "seat_games"] == 200
-    assert t.loc["random", "win_rate"] == 0.25 and t.loc["counter", "fair_share"] == 1 / 3
-    lo, hi = wilson_interval(50, 200)
-    assert t.loc["random", "win_rate_lo"] == pytest.approx(float(wilson_interval(50, 200)[0]))
-    assert t.loc["random", "win_rate_hi"] == pytest.approx(float(hi))
+    assert t.loc["random", "games"] == 100
+    assert t.loc["random", "win_rate"] == 0.25
+    assert (t["fair_share"] == 1 / 3).all()  # per seat-round, whatever the seats
+    # the round is the unit: the two random seats won 50 of 100 rounds (one winner a
+    # round), so the interval is Wilson(50, 100) / 2, not Wilson(50, 200)
+    lo, hi = wilson_interval(50, 100)
+    assert t.loc["random", "win_rate_lo"] == pytest.approx(float(lo) / 2)
+    assert t.loc["random", "win_rate_hi"] == pytest.approx(float(hi) / 2)
+    lo1, hi1 = wilson_interval(50, 100)
+    assert t.loc["counter", "win_rate_lo"] == pytest.approx(float(lo1))
     assert not {"lo", "hi"} & set(t.columns)
 
 

@@ -148,7 +148,29 @@ def test_run_equal_to_players_in_starts_the_flock_off_golden_worth_three():
     assert st[L.ST_END_REASON] == L.END_FLOCK_OFF and st[L.ST_WINNER] == 0
 
 
+def test_run_passing_the_players_in_starts_the_flock_off_unless_equals_is_asked():
+    # Rulebook: "If the number of consecutive sheep played is equal to the number of
+    # remaining players, all players now enter the Flock Off." It is silent on a run that
+    # passes that number: seat 0 plays its last card, a sheep, so the run grows to 3
+    # while only 2 players are left in. At the table the flock has been reached: with
+    # flock_off_run = "reaches" (standard) the Flock Off starts; with "equals" (the
+    # literal reading) the round goes on.
+    hands = [{"sheep": 1}, {"sheep": 3}, {"sheep": 1, "pig": 1}]
+    for run_passes, ended in ((1, 1), (0, 0)):
+        st = state(hands, pile=["pig", "sheep", "sheep"], run=2)
+        R = rules_vector(3, run_passes=run_passes)
+        w = scratch(["greedy"] * 3)
+        play_turn(st, R, w, 0)
+        assert st[L.ST_RUN] == 3 and hand(st, 0) == {}
+        check_end(st, R, w)
+        assert st[L.ST_ENDED] == ended
+        if ended:
+            assert st[L.ST_END_REASON] == L.END_FLOCK_OFF and st[L.ST_WINNER] == 1
+
+
 def test_run_shorter_than_players_in_does_not_end():
+    # Rulebook: "If the number of consecutive sheep played is equal to the number of
+    # remaining players ...": one sheep in a row with three players in is not enough.
     st = state([{"sheep": 1}, {"sheep": 3}, {"sheep": 1}], pile=["sheep"], run=1)
     R = rules_vector(3)
     check_end(st, R, scratch(["greedy"] * 3))

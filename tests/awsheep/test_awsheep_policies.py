@@ -115,17 +115,31 @@ def test_bad_policy_names_are_one_line_errors():
         setting(None, 4, "random,greedy")
     with pytest.raises(SheepsimError, match="cannot import module"):
         setting(None, 4, "no_such_module_xyz:f")
+    # a plug-in with the wrong arguments is refused by its signature, before compiling
+    with pytest.raises(SheepsimError, match=r"takes \(kind, view\) but is called with 5"):
+        setting(None, 4, f"{__name__}:two_arguments")
+
+
+@numba.njit
+def two_arguments(kind, view):
+    return 0
 
 
 @numba.njit
 def first_option(kind, view, opts, n, pstream):
-    """A user policy: the first option, except an invalid answer in the draft."""
-    if kind == L.K_DRAFT:
+    """A user policy: the first option, except an invalid answer in the draft, and an
+    invalid answer whenever it is shown more than this decision's ``n`` option rows
+    (rows of an earlier decision may list a rival's hidden cards)."""
+    if kind == L.K_DRAFT or opts.shape[0] != n:
         return n
     return 0
 
 
 def test_user_policy_by_module_function():
+    # README: "What a policy sees: its own hand, every player's hand size, the discard
+    # pile, every public action and target, and cards it saw itself": first_option
+    # answers out of range if its option array holds rows beyond this decision's (200
+    # rounds of Doghouses, Methanes and plays by three random rivals).
     spec = f"{__name__}:first_option"
     s, acc = round_counts(players=4, policies=[spec, "random", "random", "random"],
                           games=200, seed=1, progress=False)

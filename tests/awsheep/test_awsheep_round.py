@@ -165,3 +165,10 @@ def test_totals_do_not_depend_on_chunks():
     assert np.array_equal(a, b) and a[L.A_GAMES] == 300
     _, c = round_counts(players=5, policies="random", games=300, seed=12, progress=False)
     assert not np.array_equal(a, c)
+
+
+def test_play_goes_clockwise_and_skips_players_who_are_out():
+    # README: "The first player is drawn at random; play is clockwise." and "A player
+    # with no cards is out of the round". Seats 1 and 3 of five hold no cards.
+    st = state([{"sheep": 1}, {}, {"sheep": 2}, {}, {"pig": 1}])
+    assert [next_seat(st, s) for s in range(5)] == [2, 2, 4, 4, 0]

@@ -28,6 +28,7 @@ def test_standard_deck_matches_the_rulebook():
     assert rules.golden_worth == 3
     assert rules.draft is False and rules.taker_chooses is False
     assert rules.tie_break == L.TIE_SHEEP_SHOW
+    assert rules.run_passes is True  # flock_off_run = "reaches" (sheepsim's reading)
     assert rules.source == "<standard>/standard.toml" and len(rules.sha256) == 64
 
 
@@ -65,6 +66,8 @@ def test_player_counts_outside_3_to_6_are_rejected(n):
      "only 36 cards"),
     ("draft = false", "draft = 0", "options.draft", "true or false"),
     ('tie_break = "sheep_show"', 'tie_break = "coin"', "options.tie_break", "must be one of"),
+    ('flock_off_run = "reaches"', 'flock_off_run = "passes"', "options.flock_off_run",
+     "must be one of"),
     ("[setup.6]\nremove = {}\nset_aside_random = 0\n", "", "setup.6", "missing"),
 ])
 def test_bad_rules_name_the_file_and_key(tmp_path, old, new, key, problem):

@@ -18,6 +18,7 @@ from sheepsim.stats import (
     hist_quantiles,
     mcnemar_p,
     paired_difference_from_sums,
+    pooled_rate_interval,
     wilson_interval,
 )
 
@@ -44,12 +45,22 @@ def win_rate_by_seat(seats: pd.DataFrame) -> pd.DataFrame:
 
 
 def win_rate_by_policy(slots: pd.DataFrame) -> pd.DataFrame:
-    """Per policy: ``seats`` it held, ``seat_games``, ``wins``, ``win_rate`` (+ interval)
-    and ``fair_share`` = seats / players."""
+    """Per policy: ``seats`` it held, ``games``, ``seat_games``, ``wins``, ``win_rate`` =
+    wins per seat-game (+ interval) and ``fair_share`` = 1 / players (what each seat
+    wins if the game is pure luck).
+
+    The game is the unit: seats sharing a policy play the same rounds, so their
+    seat-games are not independent trials. A round has exactly one winner, so the
+    policy's seats win 0 or 1 rounds-worth per round; the number of rounds a policy won
+    is binomial over rounds and the interval is its Wilson interval divided by the
+    seats (:func:`sheepsim.stats.pooled_rate_interval`; every seat on one policy gives
+    exactly 1 / players with no width)."""
     g = slots.groupby(_keys(slots, "policy"), sort=False)
-    out = g.agg(seats=("slot", "size"), seat_games=("games", "sum"), wins=("wins", "sum"))
-    out = with_rate(out.reset_index(), "wins", "seat_games")
-    return out.assign(fair_share=out["seats"] / out["players"])
+    out = g.agg(seats=("slot", "size"), games=("games", "first"), seat_games=("games", "sum"),
+                wins=("wins", "sum")).reset_index()
+    rate, lo, hi = pooled_rate_interval(out["wins"], out["wins"], out["games"], out["seats"])
+    return out.assign(win_rate=rate, win_rate_lo=lo, win_rate_hi=hi,
+                      fair_share=1.0 / out["players"])
 
 
 def first_player_test(order: pd.DataFrame) -> pd.DataFrame:

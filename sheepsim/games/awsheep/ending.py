@@ -11,7 +11,7 @@ pile runs out, a fair draw (``S_TIE``) among those left.
 sheepsim decisions: the last-player check comes first (a turn that leaves one player
 with cards ends the round there even if the run is long enough); the run check is
 "reaches or passes" (a player going out on their last sheep lowers the count while the
-run grows).
+run grows), or "equals" as the rulebook literally says (rules option ``flock_off_run``).
 """
 
 from sheepsim import rng
@@ -30,6 +30,7 @@ from .layout import (
     EV_GUESS,
     K_GUESS,
     R_GOLDEN_WORTH,
+    R_RUN_PASSES,
     R_TIE_BREAK,
     S_TIE,
     ST_END_REASON,
@@ -163,5 +164,5 @@ def check_end(st, R, w):
                 finish(st, w, s, END_LAST)
     elif left == 0:
         flock_off(st, R, w, True)
-    elif st[ST_RUN] >= left:
+    elif st[ST_RUN] == left or (st[ST_RUN] > left and R[R_RUN_PASSES]):
         flock_off(st, R, w, False)

@@ -71,7 +71,7 @@ def _alloc(spec):
 _r, R_LEN = _alloc([
     ("n_players", 1), ("deck", N_KINDS), ("remove", N_KINDS), ("aside_random", 1),
     ("hand_size", 1), ("golden_worth", 1), ("draft", 1), ("taker_chooses", 1),
-    ("tie_break", 1),
+    ("tie_break", 1), ("run_passes", 1),
 ])
 R_N_PLAYERS = _r["n_players"]
 R_DECK = _r["deck"]              # cards of each kind in the box
@@ -84,6 +84,10 @@ R_TAKER_CHOOSES = _r["taker_chooses"]
 R_TIE_BREAK = _r["tie_break"]    # TIE_SHEEP_SHOW or TIE_DRAW
 TIE_SHEEP_SHOW, TIE_DRAW = 0, 1
 TIE_BREAK_NAMES = ("sheep_show", "draw")
+#: 1: a run of sheep that passes the players still in starts the Flock Off too (a player
+#: who goes out on their last sheep lowers the count as the run grows); 0: only equal
+R_RUN_PASSES = _r["run_passes"]
+FLOCK_OFF_RUN_NAMES = ("equals", "reaches")  # index = R_RUN_PASSES
 
 # ------------------------------------------------------------------ state st
 P, K = MAX_PLAYERS, N_KINDS

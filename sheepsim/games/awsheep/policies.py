@@ -203,6 +203,11 @@ def decide(pid, kind, view, opts, n, pstream):
     return rng.randbelow(pstream, 0, n)
 
 
+#: The arguments a user policy is called with (see "User policies" above): a plug-in is
+#: checked against these before anything compiles.
+USER_POLICY_ARGS = ("kind", "view", "opts", "n", "pstream")
+
+
 def policy_name(policy) -> str:
     """Display name: built-in names and specs as given; a function as ``module:name``."""
     if hasattr(policy, "py_func"):
@@ -215,14 +220,14 @@ def policy_spec(name):
     ``package.module:function`` spec or an ``@numba.njit`` function itself."""
     from sheepsim.plugins import policy_spec as spec
 
-    return spec(name, POLICY_IDS, None)
+    return spec(name, POLICY_IDS, USER_POLICY_ARGS)
 
 
 def resolve_policies(names: list) -> tuple[list[int], tuple]:
     """Policy ids per seat and the user functions (user ids start at FIRST_USER_ID)."""
     from sheepsim.plugins import resolve_policy_ids
 
-    return resolve_policy_ids(names, POLICY_IDS, FIRST_USER_ID, None)
+    return resolve_policy_ids(names, POLICY_IDS, FIRST_USER_ID, USER_POLICY_ARGS)
 
 
 __all__ = ["POLICY_IDS", "RANDOM", "GREEDY", "COUNTER", "decide", "resolve_policies",

@@ -42,6 +42,7 @@ class AwSheepRules:
     draft: bool
     taker_chooses: bool
     tie_break: int
+    run_passes: bool = True  # flock_off_run = "reaches" (default) or "equals"
 
     @property
     def deck_size(self) -> int:
@@ -67,6 +68,7 @@ class AwSheepRules:
         R[L.R_DRAFT] = int(self.draft if draft is None else draft)
         R[L.R_TAKER_CHOOSES] = int(self.taker_chooses)
         R[L.R_TIE_BREAK] = self.tie_break
+        R[L.R_RUN_PASSES] = int(self.run_passes)
         return R
 
 
@@ -117,12 +119,15 @@ def load_rules(path=None) -> AwSheepRules:
     draft = op.bool_("draft")
     taker = op.bool_("doghouse_taker_chooses")
     tie = op.str_("tie_break", choices=L.TIE_BREAK_NAMES)
+    run_rule = op.str_("flock_off_run", required=False, default="reaches",
+                       choices=L.FLOCK_OFF_RUN_NAMES)
     op.no_unknown_keys()
     top.no_unknown_keys()
 
     return AwSheepRules(source=src.name, sha256=src.sha256, deck=tuple(deck),
                         golden_worth=golden_worth, setups=setups, draft=draft,
-                        taker_chooses=taker, tie_break=L.TIE_BREAK_NAMES.index(tie))
+                        taker_chooses=taker, tie_break=L.TIE_BREAK_NAMES.index(tie),
+                        run_passes=bool(L.FLOCK_OFF_RUN_NAMES.index(run_rule)))
 
 
 __all__ = ["AwSheepRules", "RulesError", "Setup", "load_rules"]

@@ -11,7 +11,8 @@ from sheepsim.report.registry import Study, StudyResult, register_study
 CAPTIONS = {
     "by_seat": "Win rate by seat (95% Wilson interval), fair share 1/n, share of rounds the "
                "seat ended without cards.",
-    "by_policy": "Pooled over the seats that played each policy (a seat-round is a trial).",
+    "by_policy": "Pooled over the seats that played each policy, the round as the unit "
+                 "(win_rate is per seat-round; fair_share = 1/players).",
     "first_player": "Win rate by position in turn order (1 = the first player): exact "
                     "binomial p-value against 1/n, chi-square p-value of equal positions.",
     "round_ends": "How rounds end: last player with cards, Flock Off, Sheep Show, fair draw.",

@@ -32,7 +32,8 @@ from .policies import decide
 def ask(st, R, w, seat, kind, other, n, show_pos):
     """Index of the option ``seat``'s policy picks among ``w[0][:n]`` (``n >= 1``).
 
-    The policy gets the seat's view and the phase's policy stream only; a lone option
+    The policy gets the seat's view, exactly the ``n`` option rows of this decision
+    (``opts.shape[0] == n``) and the phase's policy stream only; a lone option
     is taken without asking. An answer out of range counts in ``ctx[CTX_BAD]`` (the
     Python layer reports it) and plays option 0."""
     if n == 1:
@@ -44,7 +45,9 @@ def ask(st, R, w, seat, kind, other, n, show_pos):
     if pid == RANDOM and kind != K_GUESS:
         return rng.randbelow(pstream, 0, n)  # the random policy reads nothing
     build_view(st, R, seat, other, show_pos, view)
-    i = decide(pid, kind, view, opts, n, pstream)
+    # only this decision's rows: the scratch rows past n hold an earlier decision's
+    # options, often a rival's hidden cards
+    i = decide(pid, kind, view, opts[:n], n, pstream)
     if i < 0 or i >= n:
         ctx[CTX_BAD] += 1
         return 0

@@ -151,74 +151,18 @@ def check_stage(stage: str) -> str:
 def load_rules(path: str | Path | None = None) -> RaceRules:
     """Load and validate a Sheep Race rules file (default: the shipped standard rules)."""
     src = read_toml(path, "sheepsim.games.race", "standard.toml")
-    name = src.name
-    top = Reader(name, src.data, "")
+    top = Reader(src.name, src.data, "")
     race = top.table_("race")
     top.no_unknown_keys()
 
-    track_length = race.int_("track_length", min_value=1, max_value=MAX_TRACK_LENGTH)
-    end_zone = race.int_("end_zone", min_value=0)
-    max_cubes = race.int_("max_cubes", min_value=1, max_value=MAX_CUBES_PER_CARD)
-    if end_zone > track_length:
-        race.fail("end_zone", f"{end_zone} is larger than track_length {track_length}")
-
-    supply_r = race.table_("supply")
-    supply = np.array([supply_r.int_(c, min_value=0, max_value=MAX_SUPPLY) for c in COLOURS], dtype=np.int64)
-    supply_r.no_unknown_keys()
-
-    dice_r = race.table_("dice")
-    dice = {}
-    for stage in STAGES:
-        d = dice_r.int_matrix(stage, min_value=0)
-        if any(len(die) == 0 for die in d):
-            dice_r.fail(stage, "a die has no faces")
-        lo = sum(min(die) for die in d)
-        hi = sum(max(die) for die in d)
-        if lo < 1 or hi > MAX_TOTAL:
-            dice_r.fail(stage, f"dice totals must lie between 1 and {MAX_TOTAL} (they span {lo}-{hi})")
-        dice[stage] = d
-    dice_r.no_unknown_keys()
-
-    pay_r = race.table_("payoffs")
-    semi = pay_r.int_matrix("semifinal", row_length=N_LANES, min_value=0, rows=3,
-                           max_value=MAX_PAYOFF)
-    final = pay_r.int_list("final", length=N_LANES, min_value=0, max_value=MAX_PAYOFF)
-    bonus_two = pay_r.int_("bonus_two", min_value=0, max_value=MAX_PAYOFF)
-    bonus_three = pay_r.int_("bonus_three", min_value=0, max_value=MAX_PAYOFF)
-    pay_r.no_unknown_keys()
-
-    cards = []
-    for cr in race.tables("cards"):
-        card = Card(
-            name=cr.str_("name"),
-            nation=cr.str_("nation"),
-            red=cr.int_("red", min_value=0, max_value=MAX_CUBES_PER_CARD),
-            blue=cr.int_("blue", min_value=0, max_value=MAX_CUBES_PER_CARD),
-            white=cr.int_("white", min_value=0, max_value=MAX_CUBES_PER_CARD),
-            trot=cr.int_("trot", min_value=0, max_value=MAX_MOVE),
-            gallop=cr.int_("gallop", min_value=0, max_value=MAX_MOVE),
-        )
-        if card.cubes > max_cubes:
-            cr.fail("red", f"card {card.name!r} holds {card.cubes} cubes, more than max_cubes {max_cubes}")
-        cr.no_unknown_keys()
-        cards.append(card)
+    track_length, end_zone, max_cubes = _read_board(race)
+    supply = _read_supply(race)
+    dice = _read_dice(race)
+    semi, final, bonus_two, bonus_three = _read_payoffs(race)
+    cards = [_read_card(cr, max_cubes) for cr in race.tables("cards")]
     race.no_unknown_keys()
-
-    if len(cards) < N_LANES:
-        race.fail("cards", f"needs at least {N_LANES} cards, got {len(cards)}")
-    index: dict[str, int] = {}
-    for i, c in enumerate(cards):
-        key = c.name.strip().lower()
-        if key in index:
-            race.fail(f"cards[{i}].name", f"duplicate card name {c.name!r}")
-        index[key] = i
-    for k, colour in enumerate(COLOURS):
-        need = sum(heapq.nlargest(N_LANES, [getattr(c, colour) for c in cards]))
-        if supply[k] < need:
-            raise RulesError(
-                name, f"race.supply.{colour}",
-                f"{supply[k]} cubes, but six cards of this file can hold {need} at the start of a race",
-            )
+    index = _card_index(race, cards)
+    _check_supply_holds_six_cards(src.name, supply, cards)
 
     return RaceRules(
         track_length=track_length,
@@ -232,7 +176,98 @@ def load_rules(path: str | Path | None = None) -> RaceRules:
         bonus_two=bonus_two,
         bonus_three=bonus_three,
         cards=tuple(cards),
-        source=name,
+        source=src.name,
         sha256=src.sha256,
         _index=index,
     )
+
+
+def _read_board(race: Reader) -> tuple[int, int, int]:
+    """``(track_length, end_zone, max_cubes)``."""
+    track_length = race.int_("track_length", min_value=1, max_value=MAX_TRACK_LENGTH)
+    end_zone = race.int_("end_zone", min_value=0)
+    max_cubes = race.int_("max_cubes", min_value=1, max_value=MAX_CUBES_PER_CARD)
+    if max_cubes < 2:
+        race.fail("max_cubes", f"must be at least 2, got {max_cubes}: a sheep with no cubes "
+                               "outside the End Zone can only REST (recover 2 blue cubes)")
+    if end_zone > track_length:
+        race.fail("end_zone", f"{end_zone} is larger than track_length {track_length}")
+    return track_length, end_zone, max_cubes
+
+
+def _read_supply(race: Reader) -> np.ndarray:
+    """Red, blue, white cubes in the game ``(3,)`` int64."""
+    supply_r = race.table_("supply")
+    supply = np.array([supply_r.int_(c, min_value=0, max_value=MAX_SUPPLY) for c in COLOURS],
+                      dtype=np.int64)
+    supply_r.no_unknown_keys()
+    return supply
+
+
+def _read_dice(race: Reader) -> dict[str, list[list[int]]]:
+    """The dice of each stage: a list of dice, each a list of faces."""
+    dice_r = race.table_("dice")
+    dice = {}
+    for stage in STAGES:
+        d = dice_r.int_matrix(stage, min_value=0)
+        if any(len(die) == 0 for die in d):
+            dice_r.fail(stage, "a die has no faces")
+        lo = sum(min(die) for die in d)
+        hi = sum(max(die) for die in d)
+        if lo < 1 or hi > MAX_TOTAL:
+            dice_r.fail(stage, f"dice totals must lie between 1 and {MAX_TOTAL} (they span {lo}-{hi})")
+        dice[stage] = d
+    dice_r.no_unknown_keys()
+    return dice
+
+
+def _read_payoffs(race: Reader):
+    """``(semifinal 3x6 rows, final 6, bonus_two, bonus_three)``."""
+    pay_r = race.table_("payoffs")
+    semi = pay_r.int_matrix("semifinal", row_length=N_LANES, min_value=0, rows=3,
+                           max_value=MAX_PAYOFF)
+    final = pay_r.int_list("final", length=N_LANES, min_value=0, max_value=MAX_PAYOFF)
+    bonus_two = pay_r.int_("bonus_two", min_value=0, max_value=MAX_PAYOFF)
+    bonus_three = pay_r.int_("bonus_three", min_value=0, max_value=MAX_PAYOFF)
+    pay_r.no_unknown_keys()
+    return semi, final, bonus_two, bonus_three
+
+
+def _read_card(cr: Reader, max_cubes: int) -> Card:
+    card = Card(
+        name=cr.str_("name"),
+        nation=cr.str_("nation"),
+        red=cr.int_("red", min_value=0, max_value=MAX_CUBES_PER_CARD),
+        blue=cr.int_("blue", min_value=0, max_value=MAX_CUBES_PER_CARD),
+        white=cr.int_("white", min_value=0, max_value=MAX_CUBES_PER_CARD),
+        trot=cr.int_("trot", min_value=0, max_value=MAX_MOVE),
+        gallop=cr.int_("gallop", min_value=0, max_value=MAX_MOVE),
+    )
+    if card.cubes > max_cubes:
+        cr.fail("red", f"card {card.name!r} holds {card.cubes} cubes, more than max_cubes {max_cubes}")
+    cr.no_unknown_keys()
+    return card
+
+
+def _card_index(race: Reader, cards: list[Card]) -> dict[str, int]:
+    """Card number by lower-case name; at least six cards, no name twice."""
+    if len(cards) < N_LANES:
+        race.fail("cards", f"needs at least {N_LANES} cards, got {len(cards)}")
+    index: dict[str, int] = {}
+    for i, c in enumerate(cards):
+        key = c.name.strip().lower()
+        if key in index:
+            race.fail(f"cards[{i}].name", f"duplicate card name {c.name!r}")
+        index[key] = i
+    return index
+
+
+def _check_supply_holds_six_cards(name: str, supply: np.ndarray, cards: list[Card]) -> None:
+    """The supply must hold the cubes of any six cards at the start of a race."""
+    for k, colour in enumerate(COLOURS):
+        need = sum(heapq.nlargest(N_LANES, [getattr(c, colour) for c in cards]))
+        if supply[k] < need:
+            raise RulesError(
+                name, f"race.supply.{colour}",
+                f"{supply[k]} cubes, but six cards of this file can hold {need} at the start of a race",
+            )
