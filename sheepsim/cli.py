@@ -170,6 +170,15 @@ def select_table(tables: dict, args) -> dict:
     return {name: tables[name]} if name else tables
 
 
+def compiling(args):
+    """A context for work outside the driver that may compile kernels (exact solves,
+    traces): on a terminal, ``compiling kernels (first run only)... N s`` while it takes
+    more than a second and a half (never with ``--quiet``, in pipes or CI logs)."""
+    from sheepsim.driver import _show, compile_notice
+
+    return compile_notice(_show(not getattr(args, "quiet", False)))
+
+
 def check_plot_option(args) -> None:
     """Reject a bad ``--plot`` path (extension, folder) before any simulation runs."""
     if getattr(args, "plot", None):

@@ -118,6 +118,27 @@ def test_compile_notice_only_when_slow_and_on_a_terminal():
     assert quick.getvalue() == "" and off.getvalue() == ""
 
 
+def test_exact_solves_and_traces_show_the_compile_notice_too(monkeypatch, capsys):
+    # the cold exact solver and the trace kernels compile outside the driver: on a
+    # terminal they must say so as the driver's runs do (not sit silent for 25 s)
+    import contextlib
+
+    entered = []
+
+    @contextlib.contextmanager
+    def notice(enabled, *args, **kwargs):
+        entered.append(enabled)
+        yield
+
+    monkeypatch.setattr(driver, "_show", lambda progress: progress is not False)
+    monkeypatch.setattr(driver, "compile_notice", notice)
+    assert run(capsys, "race", "odds")[0] == 0
+    assert run(capsys, "race", "trace", "--seed", "1")[0] == 0
+    assert entered == [True, True]
+    assert run(capsys, "race", "odds", "--quiet")[0] == 0
+    assert entered[-1] is False
+
+
 # ------------------------------------------------------------------ game counts
 @pytest.mark.parametrize("text", ["1e400", "1e13", "0"])
 def test_one_game_count_rule_everywhere(capsys, tmp_path, text):

@@ -10,6 +10,7 @@ from sheepsim.cli import (
     add_run_options,
     backend_from_args,
     check_plot_option,
+    compiling,
     non_negative_int,
     positive_int,
 )
@@ -226,8 +227,9 @@ def cmd_trace(args) -> int:
     if args.format == "csv":
         raise SheepsimError("trace prints text or json; use --format table or json")
     rules = load_rules(args.rules)
-    tr = trace_round(rules, players=args.players, policies=args.policy, seed=args.seed,
-                     game=args.game, draft=args.draft)
+    with compiling(args):
+        tr = trace_round(rules, players=args.players, policies=args.policy, seed=args.seed,
+                         game=args.game, draft=args.draft)
     meta = base_meta(game=GAME, rules=rules.source, rules_sha256=rules.sha256,
                      players=args.players, policy=args.policy,
                      draft=rules.draft if args.draft is None else args.draft,

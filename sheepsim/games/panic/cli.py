@@ -11,6 +11,7 @@ from sheepsim.cli import (
     add_table_option,
     backend_from_args,
     check_plot_option,
+    compiling,
     non_negative_int,
     positive_int,
     select_table,
@@ -198,8 +199,9 @@ def cmd_trace(args) -> int:
     if args.format == "csv":  # before any simulating
         raise SheepsimError("trace prints text or json; use --format table or json")
     rules = load_rules(args.rules)
-    tr = trace_game(rules, players=args.players, policies=args.policy, seed=args.seed,
-                    game=args.game, playouts=args.playouts)
+    with compiling(args):
+        tr = trace_game(rules, players=args.players, policies=args.policy, seed=args.seed,
+                        game=args.game, playouts=args.playouts)
     meta = base_meta(game="shear-panic", rules=rules.source, rules_sha256=rules.sha256,
                      players=args.players, policy=args.policy, seed=args.seed,
                      game_index=args.game)

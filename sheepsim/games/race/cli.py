@@ -18,6 +18,7 @@ from sheepsim.cli import (
     add_table_option,
     backend_from_args,
     check_plot_option,
+    compiling,
     game_count,
     non_negative_int,
     positive_float,
@@ -361,8 +362,9 @@ def cmd_trace(args) -> int:
     pol = resolve_policies(args.policy)
     log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)
     board = board_array()
-    _call(pol.kernels().trace_race, args.seed, args.game, rules.kernel_rules(), lanes,
-          FINAL if args.stage == "final" else SEMIFINAL, int(pol.pace_ids[0]), log, board)
+    with compiling(args):
+        _call(pol.kernels().trace_race, args.seed, args.game, rules.kernel_rules(), lanes,
+              FINAL if args.stage == "final" else SEMIFINAL, int(pol.pace_ids[0]), log, board)
     n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
     out = sys.stdout
     out.write(f"The Sheep Race trace: {args.stage}, pace policy {pol.pace_names[0]}, "

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import argparse
 
-from sheepsim.cli import add_output_options, backend_from_args, non_negative_int, positive_int
+from sheepsim.cli import (
+    add_output_options,
+    backend_from_args,
+    compiling,
+    non_negative_int,
+    positive_int,
+)
 from sheepsim.errors import SheepsimError
 
 POSITION_HELP = ("race in progress: a position string or a file holding one, e.g. "
@@ -88,7 +94,8 @@ def handle_odds(args) -> bool:
         from sheepsim.games.race.position_odds import exact_tables
         from sheepsim.games.race.rules import load_rules
 
-        res = _solve(args, load_rules(args.rules))
+        with compiling(args):
+            res = _solve(args, load_rules(args.rules))
         title = f"The Sheep Race: {res.stage} odds (exact)"
         tables = exact_tables(res, {"lanes": odds_table, "ev": lane_ev_table})
         _write({"lanes": tables["lanes"]}, _exact_meta(res, args), title, args,
@@ -134,7 +141,8 @@ def handle_ev(args, taken) -> bool:
         from sheepsim.games.race.position_odds import exact_tables
         from sheepsim.games.race.rules import load_rules
 
-        res = _solve(args, load_rules(args.rules))
+        with compiling(args):
+            res = _solve(args, load_rules(args.rules))
         _check_final_taken(res.stage, taken)
         tables = exact_tables(res, ev_builders(res.stage, taken))
         _write(tables, _exact_meta(res, args, taken=list(taken)),
@@ -198,9 +206,10 @@ def cmd_advise(args) -> int:
 
     rules = load_rules(args.rules)
     method = "exact" if args.exact else ("mc" if args.mc else "auto")
-    a = advise(args.position, args.lane, rules, open_bet=args.open, hidden=args.hidden,
-               rival_open=args.rival_open, policy=args.policy, method=method, games=args.games,
-               seed=args.seed, stage=args.stage, lanes=args.lanes)
+    with compiling(args):
+        a = advise(args.position, args.lane, rules, open_bet=args.open, hidden=args.hidden,
+                   rival_open=args.rival_open, policy=args.policy, method=method,
+                   games=args.games, seed=args.seed, stage=args.stage, lanes=args.lanes)
     meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256,
                      **a.meta_fields)
     title = f"The Sheep Race: pace advice for lane {args.lane} (best {a.best}, margin {a.margin:.4f})"
