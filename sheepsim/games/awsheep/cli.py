@@ -6,13 +6,13 @@ import argparse
 
 from sheepsim.cli import (
     _Parser,
+    add_head_to_head_options,
     add_output_options,
     add_run_options,
     backend_from_args,
     check_plot_option,
     compiling,
     non_negative_int,
-    positive_int,
 )
 from sheepsim.errors import SheepsimError
 
@@ -79,13 +79,8 @@ def _add_compare(sub) -> None:
                                       "B, the other seats playing --field: both win rates with "
                                       "95% intervals, the paired difference and an exact "
                                       "McNemar p-value. Table: comparison.")
-    cmp_.add_argument("--players", type=_players, default=4, metavar="N", help="3 to 6")
-    cmp_.add_argument("--a", default="counter", metavar="NAME", help="policy A (default counter)")
-    cmp_.add_argument("--b", default="random", metavar="NAME", help="policy B (default random)")
-    cmp_.add_argument("--field", default="random", metavar="NAME",
-                      help="policy of the other seats (default random)")
-    cmp_.add_argument("--seat", type=positive_int, default=1, metavar="S",
-                      help="the seat that switches between A and B (default 1)")
+    add_head_to_head_options(cmp_, players=_players, players_help="3 to 6", a="counter",
+                             b="random", field="random")
     _add_draft(cmp_)
     add_run_options(cmp_, games=20_000)
     cmp_.set_defaults(func=cmd_compare)

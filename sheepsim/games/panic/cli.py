@@ -6,6 +6,7 @@ import argparse
 
 from sheepsim.cli import (
     _Parser,
+    add_head_to_head_options,
     add_output_options,
     add_run_options,
     add_table_option,
@@ -38,7 +39,13 @@ def register(subparsers) -> None:
                                   description="Simulate Shear Panic.")
     sub = panic.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    _add_play(sub)
+    _add_balance(sub)
+    _add_compare(sub)
+    _add_trace(sub)
 
+
+def _add_play(sub) -> None:
     play = sub.add_parser("play", help="win rates, points per field, shearing, game length",
                           description="Simulate many games and report win rates by seat and "
                                       "by policy (95% intervals; pooled policy intervals "
@@ -57,6 +64,8 @@ def register(subparsers) -> None:
     _add_plot(play)
     play.set_defaults(func=cmd_play)
 
+
+def _add_balance(sub) -> None:
     bal = sub.add_parser("balance", help="balance tables for 3 and 4 players",
                          description="Balance for 3 and 4 players on the same seed: win rate "
                                      "by seat and policy, points by field, sheep shorn per "
@@ -75,6 +84,8 @@ def register(subparsers) -> None:
     _add_plot(bal)
     bal.set_defaults(func=cmd_balance)
 
+
+def _add_compare(sub) -> None:
     cmp_ = sub.add_parser("compare", help="head-to-head of two policies on the same dice",
                           description="Every game is played twice with the same seed (the same "
                                       "dice), once with seat --seat playing A and once B, the "
@@ -82,18 +93,15 @@ def register(subparsers) -> None:
                                       "mean points with 95% intervals, the paired difference "
                                       "A - B with its interval, and p-values (win rate: exact "
                                       "McNemar test; points: paired z test). Table: comparison.")
-    cmp_.add_argument("--players", type=_players, default=4, metavar="N", help="3 or 4")
-    cmp_.add_argument("--a", default="greedy", metavar="NAME", help="policy A (default greedy)")
-    cmp_.add_argument("--b", default="random", metavar="NAME", help="policy B (default random)")
-    cmp_.add_argument("--field", default="greedy", metavar="NAME",
-                      help="policy of the other seats (default greedy)")
-    cmp_.add_argument("--seat", type=positive_int, default=1, metavar="S",
-                      help="the seat that switches between A and B (default 1)")
+    add_head_to_head_options(cmp_, players=_players, players_help="3 or 4", a="greedy",
+                             b="random", field="greedy")
     cmp_.add_argument("--playouts", type=positive_int, default=4, metavar="K")
     add_run_options(cmp_, games=2_000)
     add_table_option(cmp_, ("comparison",))
     cmp_.set_defaults(func=cmd_compare)
 
+
+def _add_trace(sub) -> None:
     trace = sub.add_parser("trace", help="one game, turn by turn",
                            description="Play one game and print every turn: the flock, the "
                                        "tile and its parameters, regrouping, counter, points.")

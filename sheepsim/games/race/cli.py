@@ -13,6 +13,7 @@ import numpy as np
 
 from sheepsim.cli import (
     add_backend_options,
+    add_head_to_head_options,
     add_output_options,
     add_run_options,
     add_table_option,
@@ -22,7 +23,6 @@ from sheepsim.cli import (
     game_count,
     non_negative_int,
     positive_float,
-    positive_int,
 )
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import cli_exact
@@ -45,7 +45,16 @@ def register(games: argparse._SubParsersAction) -> None:
                             description="The Sheep Race: odds, whole games, traces.")
     sub = race.add_subparsers(dest="command", metavar="COMMAND", parser_class=type(race))
     sub.required = True
+    _add_odds(sub)
+    _add_ev(sub)
+    _add_balance(sub)
+    _add_play(sub)
+    _add_compare(sub)
+    _add_trace(sub)
+    cli_exact.register_advise(sub)
 
+
+def _add_odds(sub) -> None:
     p = sub.add_parser("odds", help="P(1st/2nd/3rd) and bet EV per lane for one race")
     _add_race_options(p)
     add_run_options(p, games=DEFAULT_ODDS_GAMES)
@@ -53,6 +62,8 @@ def register(games: argparse._SubParsersAction) -> None:
     cli_exact.add_exact_options(p)
     p.set_defaults(func=cmd_odds)
 
+
+def _add_ev(sub) -> None:
     p = sub.add_parser(
         "ev", help="bet advice for a dealt race: EV per lane, best open bet, best sets",
         description="What a player needs at the table for a dealt race: P(1st/2nd/3rd) per lane "
@@ -71,6 +82,8 @@ def register(games: argparse._SubParsersAction) -> None:
     cli_exact.add_exact_options(p)
     p.set_defaults(func=cmd_ev)
 
+
+def _add_balance(sub) -> None:
     p = sub.add_parser(
         "balance", help="balance over random deals: fair payoff tables, card strength",
         description="Averaged over random deals (cards shuffled as in the game): P(place) by "
@@ -91,6 +104,8 @@ def register(games: argparse._SubParsersAction) -> None:
     _add_sim_options(p, DEFAULT_BALANCE_GAMES, BALANCE_TABLES)
     p.set_defaults(func=cmd_balance)
 
+
+def _add_play(sub) -> None:
     p = sub.add_parser(
         "play", help="whole games: win rate by seat and policy",
         description="Whole games: win rate and mean score by seat, by policy pair (pooled "
@@ -114,6 +129,8 @@ def register(games: argparse._SubParsersAction) -> None:
     _add_analysis_options(p, DEFAULT_PLAY_GAMES)
     p.set_defaults(func=cmd_play)
 
+
+def _add_compare(sub) -> None:
     p = sub.add_parser(
         "compare", help="head-to-head of two policies on the same dice (paired difference)",
         description="Head-to-head of two policy pairs for one seat on common random numbers: "
@@ -124,17 +141,13 @@ def register(games: argparse._SubParsersAction) -> None:
                     "McNemar test; score: paired z test). --precision bounds the half-widths "
                     "of both win rates and of their difference. Table: comparison.",
         epilog="example: sheepsim race compare --players 4 --a ev,greedy --b favourite,greedy")
-    p.add_argument("--players", type=int, required=True, metavar="N", help="2 to 6 players")
-    p.add_argument("--a", required=True, metavar="BET,PACE", help="policy pair A, e.g. ev,greedy")
-    p.add_argument("--b", required=True, metavar="BET,PACE", help="policy pair B, e.g. random,greedy")
-    p.add_argument("--field", default="ev-approx,greedy", metavar="BET,PACE",
-                   help="policy pair of the other seats (default ev-approx,greedy)")
-    p.add_argument("--seat", type=positive_int, default=1, metavar="S",
-                   help="the seat that switches between A and B (default 1; the first player "
-                        "is drawn at random each game)")
+    add_head_to_head_options(p, players=int, players_help="2 to 6 players", a=None, b=None,
+                             field="ev-approx,greedy", metavar="BET,PACE", players_default=None)
     _add_sim_options(p, DEFAULT_COMPARE_GAMES, ("comparison",))
     p.set_defaults(func=cmd_compare)
 
+
+def _add_trace(sub) -> None:
     p = sub.add_parser("trace", help="print one race turn by turn")
     _add_race_options(p)
     p.add_argument("--rules", metavar="FILE", help="rules TOML file")
@@ -142,7 +155,6 @@ def register(games: argparse._SubParsersAction) -> None:
     p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                    help="game index within the seed (default 0)")
     p.set_defaults(func=cmd_trace)
-    cli_exact.register_advise(sub)
 
 
 def _add_race_options(p):
