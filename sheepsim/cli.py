@@ -154,6 +154,10 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
                    help="table (default), csv or json; with --out FILE ending in .csv or .json, "
                         "that format")
     p.add_argument("--out", metavar="FILE", help="write here (plus FILE.meta.json) instead of stdout")
+    p.add_argument("--all-columns", action="store_true",
+                   help="table format: every column (default: the columns a reader needs, "
+                        "intervals as 'x [lo, hi]', within 120 characters; csv and json "
+                        "always have every column)")
 
 
 def add_head_to_head_options(p: argparse.ArgumentParser, *, players, players_help: str,
@@ -228,6 +232,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _resume_hint(args) -> str:
+    """After Ctrl-C in ``sheepsim report``: how to continue (its checkpoints are kept)."""
+    if getattr(args, "game", None) != "report":
+        return ""
+    from pathlib import Path
+
+    if not (Path(args.out) / "manifest.json").is_file():
+        return ""  # stopped before the folder held anything to continue
+    argv = ["sheepsim", "report"] + ([args.config] if args.config else []) + ["--out", args.out]
+    import shlex
+
+    return f"; rerun with --resume to continue: {shlex.join(argv + ['--resume'])}"
+
+
 def main(argv: list[str] | None = None) -> int:
     import os
 
@@ -242,10 +260,11 @@ def main(argv: list[str] | None = None) -> int:
 
             check_output_file(getattr(args, "out", None))
             check_plot_option(args)
-        if hasattr(args, "format"):
-            from sheepsim.output import output_format
+        from sheepsim import output
 
-            args.format = output_format(args.format, getattr(args, "out", None))
+        output.TABLE_OPTIONS["all_columns"] = bool(getattr(args, "all_columns", False))
+        if hasattr(args, "format"):
+            args.format = output.output_format(args.format, getattr(args, "out", None))
         try:
             return int(args.func(args) or 0)
         finally:
@@ -254,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"sheepsim: error: {exc}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        sys.stderr.write("sheepsim: interrupted\n")
+        sys.stderr.write(f"sheepsim: interrupted{_resume_hint(args)}\n")
         return 130
     except BrokenPipeError:  # e.g. `sheepsim race odds | head`
         return 0

@@ -15,6 +15,7 @@ import os
 import platform
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -118,8 +119,23 @@ def format_csv(df: pd.DataFrame) -> str:
     return df.to_csv(index=False, float_format="%.10g", lineterminator="\n")
 
 
-def format_table(df: pd.DataFrame, title: str | None = None, meta: dict | None = None) -> str:
-    """Human-readable table with a short header naming what produced it."""
+#: the CLI ``table`` format's width (characters) before it leaves columns out
+TABLE_WIDTH = 120
+#: ``--all-columns`` for :func:`render` calls that do not say (set once per command by
+#: :func:`sheepsim.cli.main` from the option every ``--format`` command has)
+TABLE_OPTIONS = {"all_columns": False}
+
+
+def format_table(df: pd.DataFrame, title: str | None = None, meta: dict | None = None, *,
+                 all_columns: bool = False, width: int = TABLE_WIDTH) -> str:
+    """Human-readable table with a short header naming what produced it.
+
+    By default the reader's columns (:func:`sheepsim.tableview.table_view`: intervals
+    folded into ``x (95% CI)``, no standard errors, a constant note once below, columns
+    left out from the right beyond ``width`` characters, and a line saying so);
+    ``all_columns``: every column, each formatted the same way."""
+    from sheepsim.tableview import table_view, text_table
+
     lines = []
     if title:
         lines.append(title)
@@ -135,16 +151,25 @@ def format_table(df: pd.DataFrame, title: str | None = None, meta: dict | None =
             bits.append(f"{k}={v}")
         if bits:
             lines.append("  ".join(bits))
-    body = df.to_string(index=False, float_format=lambda x: f"{x:.4f}", na_rep="")
-    lines.append(body)
+    view = table_view(df, all_columns=all_columns, width=None if all_columns else width)
+    lines.append(text_table(view, None if all_columns else width))
+    for line in view.footer:  # said once for every row, wrapped to the table's width
+        lines += textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
+    if view.hidden:
+        names = view.hidden[:4] + ([f"{len(view.hidden) - 4} more"] if len(view.hidden) > 4 else [])
+        lines.append(f"({len(view.headers)} of {view.total} columns shown, not {', '.join(names)}; "
+                     f"--all-columns shows them, csv and json have them all)")
     return "\n".join(lines) + "\n"
 
 
-def render(tables: dict[str, pd.DataFrame], fmt: str, meta: dict, title: str = "") -> str:
+def render(tables: dict[str, pd.DataFrame], fmt: str, meta: dict, title: str = "", *,
+           all_columns: bool | None = None) -> str:
     """Render one or more named tables in ``fmt``.
 
     ``json``: ``{"meta": ..., "<name>": [rows...]}``. ``csv``: the first table only
-    (other tools parse it; use ``json`` for several). ``table``: all, one after another.
+    (other tools parse it; use ``json`` for several). ``table``: all, one after another,
+    each as :func:`format_table` (``all_columns``: every column; None: as the command's
+    ``--all-columns`` said). CSV and JSON always have every column and every digit.
     """
     if fmt not in FORMATS:
         raise SheepsimError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -155,9 +180,12 @@ def render(tables: dict[str, pd.DataFrame], fmt: str, meta: dict, title: str = "
         return to_json(doc)
     if fmt == "csv":
         return format_csv(next(iter(tables.values())))
+    if all_columns is None:
+        all_columns = TABLE_OPTIONS["all_columns"]
     parts = []
     for i, (name, df) in enumerate(tables.items()):
-        parts.append(format_table(df, title=(title if i == 0 else name), meta=meta if i == 0 else None))
+        parts.append(format_table(df, title=(title if i == 0 else name),
+                                  meta=meta if i == 0 else None, all_columns=all_columns))
     return "\n".join(parts)
 
 

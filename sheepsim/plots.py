@@ -65,7 +65,7 @@ def add_footnote(fig, meta: dict | None) -> None:
         fig.text(0.01, 0.005, text, fontsize=7, color="0.35", ha="left", va="bottom")
 
 
-def _axes(ax, meta, size=(7, 4.5)):
+def chart_axes(ax, meta, size=(7, 4.5)):
     """``(fig, ax, created)``; a new figure gets the footnote."""
     if ax is not None:
         return ax.figure, ax, False
@@ -120,7 +120,7 @@ def panel_figure(panels: list[Callable], meta: dict | None = None, title: str = 
 def lane_place_heatmap(lanes: pd.DataFrame, *, ax=None, meta=None):
     """Lane-by-place heatmap of P(place) (``odds_table``/``lane_ev_table`` columns
     ``lane``, ``card``, ``p_first``, ``p_second``, ``p_third``; NaN places are left blank)."""
-    fig, ax, _ = _axes(ax, meta, (6, 4.5))
+    fig, ax, _ = chart_axes(ax, meta, (6, 4.5))
     cols = [c for c in ("p_first", "p_second", "p_third") if lanes[c].notna().any()]
     grid = lanes[cols].to_numpy(float)
     im = ax.imshow(grid, cmap="viridis", aspect="auto", vmin=0.0)
@@ -141,7 +141,7 @@ def lane_place_heatmap(lanes: pd.DataFrame, *, ax=None, meta=None):
 def lane_ev_chart(lanes: pd.DataFrame, *, ax=None, meta=None):
     """Single-bet EV per lane with 95% error bars, printed payoffs overlaid on a second
     axis (``lane_ev_table`` columns ``lane``, ``ev``, ``ev_lo``, ``ev_hi``, ``payoff_*``)."""
-    fig, ax, _ = _axes(ax, meta)
+    fig, ax, _ = chart_axes(ax, meta)
     x = lanes["lane"].to_numpy()
     ev = lanes["ev"].to_numpy(float)
     err = np.vstack([ev - lanes["ev_lo"].to_numpy(float), lanes["ev_hi"].to_numpy(float) - ev])
@@ -169,7 +169,7 @@ def lane_ev_chart(lanes: pd.DataFrame, *, ax=None, meta=None):
 def bet_sets_chart(sets: pd.DataFrame, *, top: int = 10, ax=None, meta=None):
     """The ``top`` sets of bets by EV with 95% intervals (``bet_sets_table`` columns
     ``lanes``, ``ev``, ``ev_lo``, ``ev_hi``)."""
-    fig, ax, _ = _axes(ax, meta)
+    fig, ax, _ = chart_axes(ax, meta)
     df = sets.head(top).iloc[::-1]
     ev = df["ev"].to_numpy(float)
     err = np.vstack([ev - df["ev_lo"].to_numpy(float), df["ev_hi"].to_numpy(float) - ev])
@@ -186,7 +186,7 @@ def bet_sets_chart(sets: pd.DataFrame, *, top: int = 10, ax=None, meta=None):
 def fair_payoff_chart(fair: pd.DataFrame, *, ax=None, meta=None):
     """Fair versus printed payoffs per lane (``fair_payoff_table`` columns ``stage``,
     ``place``, ``lane``, ``printed``, ``fair``): solid = printed, dashed = fair."""
-    fig, ax, _ = _axes(ax, meta)
+    fig, ax, _ = chart_axes(ax, meta)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, ((stage, place), grp) in enumerate(fair.groupby(["stage", "place"], sort=False)):
         c = colours[i % len(colours)]
@@ -205,7 +205,7 @@ def fair_payoff_chart(fair: pd.DataFrame, *, ax=None, meta=None):
 def card_strength_chart(cards: pd.DataFrame, *, ax=None, meta=None):
     """P(win) and P(top 3) per card with 95% intervals and the equal-card reference
     (``card_strength_table``); cards flagged over/under-powered are marked ▲/▼."""
-    fig, ax, _ = _axes(ax, meta, (7, 5))
+    fig, ax, _ = chart_axes(ax, meta, (7, 5))
     y = np.arange(len(cards))
     for col, colour, ref, off in (("p_win", "tab:orange", 1 / 6, -0.15), ("p_top3", "tab:purple", 0.5, 0.15)):
         v = cards[col].to_numpy(float)
@@ -248,7 +248,7 @@ def win_rate_chart(table: pd.DataFrame, *, x: str = "seat", value: str = "win_ra
     """Win rate with 95% intervals against the fair share ``1/n`` (``seat_table`` with
     ``x="seat"``, ``value="win_rate"``; ``first_player_table`` with ``x="turn_order"``,
     ``value="p_win"``)."""
-    fig, ax, _ = _axes(ax, meta)
+    fig, ax, _ = chart_axes(ax, meta)
     xs = table[x].to_numpy()
     v = table[value].to_numpy(float)
     err = np.vstack([v - table[f"{value}_lo"].to_numpy(float), table[f"{value}_hi"].to_numpy(float) - v])
@@ -266,7 +266,7 @@ def win_rate_chart(table: pd.DataFrame, *, x: str = "seat", value: str = "win_ra
 def convergence_chart(trace: pd.DataFrame, *, ax=None, meta=None):
     """Estimate and 95% interval against games simulated (``Estimate.trace`` columns
     ``games``, ``quantity``, ``estimate``, ``lo``, ``hi``)."""
-    fig, ax, _ = _axes(ax, meta)
+    fig, ax, _ = chart_axes(ax, meta)
     for name, grp in trace.groupby("quantity", sort=False):
         line, = ax.plot(grp["games"], grp["estimate"], marker=".", label=name)
         ax.fill_between(grp["games"], grp["lo"], grp["hi"], color=line.get_color(), alpha=0.2)
@@ -287,7 +287,7 @@ def points_by_field_chart(fields: pd.DataFrame, *, ax=None, meta=None):
     """Mean points per game by scoring field, stacked per seat (Shear Panic
     ``points_by_field`` table: ``seat``, ``colour``, ``policy``, one column per field,
     ``total``)."""
-    fig, ax, _ = _axes(ax, meta)
+    fig, ax, _ = chart_axes(ax, meta)
     field_cols = [c for c in fields.columns if c not in PANIC_ID_COLUMNS]
     x = np.arange(len(fields))
     bottom = np.zeros(len(fields))
@@ -309,7 +309,7 @@ def tile_usage_chart(tiles: pd.DataFrame, *, ax=None, meta=None):
     track (mean counter position, markers on a second axis); Shear Panic ``tiles`` table
     (``tile``, ``action``, ``time``, ``chosen``, ``counter_sum``, ``games`` or
     ``chosen_per_game``), pooled over seats."""
-    fig, ax, _ = _axes(ax, meta)
+    fig, ax, _ = chart_axes(ax, meta)
     g = tiles.groupby("tile", sort=True).agg(action=("action", "first"), time=("time", "first"),
                                               chosen=("chosen", "sum"), counter_sum=("counter_sum", "sum"),
                                               per_game=("chosen_per_game", "mean"))

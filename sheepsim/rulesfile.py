@@ -6,6 +6,9 @@ Each game's ``rules.py`` describes its schema with these helpers; every problem 
 
 from __future__ import annotations
 
+import difflib
+import json
+import re
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -13,6 +16,81 @@ from pathlib import Path
 
 from sheepsim.errors import RulesError
 from sheepsim.output import sha256_bytes
+
+
+class RulesFileError(RulesError):
+    """A rules file that cannot be read as TOML at all: the line names the file and the
+    problem, no key (``my.toml: file not found``)."""
+
+    def __init__(self, source: str, problem: str):
+        super().__init__(source, "", problem)
+        self.args = (f"{source}: {problem}",)
+
+
+def toml_text(value) -> str:
+    """``value`` as a TOML file spells it, for error messages: ``true``, ``"abc"``,
+    ``[1, 2]``, ``a table``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "a table"
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return repr(value)
+
+
+def toml_type(value) -> str:
+    """The TOML name of ``value``'s type: ``a string``, ``a whole number``, ``true``..."""
+    if isinstance(value, bool):
+        return toml_text(value)
+    kinds = ((dict, "a table"), (list, "an array"), (str, "a string"),
+             (int, "a whole number"), (float, "a number"))
+    return next((name for t, name in kinds if isinstance(value, t)), "a date or time")
+
+
+def _shipped_rules() -> list[tuple[str, dict]]:
+    """``("Title (sheepsim command)", data)`` of every registered game's shipped rules."""
+    from sheepsim.game import games
+
+    out = []
+    for game in games():
+        package = game.rules_loader.partition(":")[0].rpartition(".")[0]
+        try:
+            out.append((f"{game.title} (sheepsim {game.command})", tomllib.loads(
+                resources.files(package).joinpath("standard.toml").read_text(encoding="utf-8"))))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def other_game(data: dict, missing: str) -> str | None:
+    """``Shear Panic (sheepsim panic)``: the game whose shipped rules file has every
+    top-level table of ``data`` but not ``missing`` (a file of another game given to
+    this one), else None."""
+    keys = set(data)
+    if not keys:
+        return None
+    return next((game for game, shipped in _shipped_rules()
+                 if missing not in shipped and keys <= set(shipped)), None)
+
+
+def shipped_keys(prefix: str) -> set[str]:
+    """The keys the shipped rules files have in the table at dotted ``prefix``
+    (``race.payoffs``, ``race.cards[1]``; "" the top level), over every game."""
+    parts = [p for p in re.split(r"\.|\[\d+\]", prefix) if p] if prefix else []
+    keys: set[str] = set()
+    for _, table in _shipped_rules():
+        for part in parts:
+            table = table.get(part) if isinstance(table, dict) else None
+            if isinstance(table, list):
+                table = table[0] if table else None
+        if isinstance(table, dict):
+            keys |= set(table)
+    return keys
 
 
 @dataclass(frozen=True)
@@ -35,17 +113,17 @@ def read_toml(path: str | Path | None, package: str, default_name: str) -> Sourc
         try:
             raw = p.read_bytes()
         except FileNotFoundError:
-            raise RulesError(name, "-", "file not found") from None
+            raise RulesFileError(name, "file not found") from None
         except IsADirectoryError:
-            raise RulesError(name, "-", "is a folder, not a rules file") from None
+            raise RulesFileError(name, "is a folder, not a rules file") from None
         except OSError as exc:
-            raise RulesError(name, "-", f"cannot read: {exc.strerror}") from None
+            raise RulesFileError(name, f"cannot read: {exc.strerror}") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise RulesError(name, "-", "not UTF-8 text") from None
+        raise RulesFileError(name, "not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(name, "-", f"not valid TOML ({exc})") from None
+        raise RulesFileError(name, f"not valid TOML ({exc})") from None
     return Source(name=name, sha256=sha256_bytes(raw), data=data)
 
 
@@ -68,14 +146,29 @@ class Reader:
         self._seen.add(name)
         if name not in self.table:
             if required:
-                self.fail(name, "missing")
+                self._missing(name)
             return default
         return self.table[name]
+
+    def _missing(self, name: str):
+        """A required key is absent: a misspelling of it is reported as the unknown key
+        it is; a file with none of this game's tables may be another game's."""
+        known = shipped_keys(self.prefix)
+        unread = [k for k in self.table if k not in self._seen and k not in known]
+        close = difflib.get_close_matches(name, unread, n=1, cutoff=0.75)
+        if close:
+            self.fail(close[0], f"unknown key; did you mean {name!r}?")
+        if not self.prefix:
+            game = other_game(self.table, name)
+            if game:
+                self.fail(name, f"missing; this looks like a rules file for {game}, "
+                                "not for this game")
+        self.fail(name, "missing")
 
     def table_(self, name: str, required: bool = True) -> Reader:
         value = self._get(name, {}, required)
         if not isinstance(value, dict):
-            self.fail(name, f"must be a table, got {type(value).__name__}")
+            self.fail(name, f"must be a table, got {toml_type(value)}")
         return Reader(self.source, value, self.key(name))
 
     def tables(self, name: str) -> list[Reader]:
@@ -88,7 +181,7 @@ class Reader:
              default: int | None = None, max_value: int | None = None) -> int:
         value = self._get(name, default, required)
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(name, f"must be a whole number, got {value!r}")
+            self.fail(name, f"must be a whole number, got {toml_text(value)}")
         if min_value is not None and value < min_value:
             self.fail(name, f"must be at least {min_value}, got {value}")
         if max_value is not None and value > max_value:
@@ -99,15 +192,15 @@ class Reader:
              choices: tuple[str, ...] | None = None) -> str:
         value = self._get(name, default, required)
         if not isinstance(value, str) or not value.strip():
-            self.fail(name, f"must be a non-empty string, got {value!r}")
+            self.fail(name, f"must be a non-empty string, got {toml_text(value)}")
         if choices is not None and value not in choices:
-            self.fail(name, f"must be one of {', '.join(choices)}, got {value!r}")
+            self.fail(name, f"must be one of {', '.join(choices)}, got {toml_text(value)}")
         return value
 
     def bool_(self, name: str, *, required: bool = True, default: bool | None = None) -> bool:
         value = self._get(name, default, required)
         if not isinstance(value, bool):
-            self.fail(name, f"must be true or false, got {value!r}")
+            self.fail(name, f"must be true or false, got {toml_text(value)}")
         return value
 
     def int_list(self, name: str, *, length: int | None = None, min_value: int | None = None,
@@ -117,22 +210,22 @@ class Reader:
         if not isinstance(value, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in value
         ):
-            self.fail(name, f"must be a list of whole numbers, got {value!r}")
+            self.fail(name, f"must be a list of whole numbers, got {toml_text(value)}")
         if nonempty and not value:
             self.fail(name, "must not be empty")
         if length is not None and len(value) != length:
             self.fail(name, f"must have {length} entries, got {len(value)}")
         if min_value is not None and any(v < min_value for v in value):
-            self.fail(name, f"entries must be at least {min_value}, got {value!r}")
+            self.fail(name, f"entries must be at least {min_value}, got {toml_text(value)}")
         if max_value is not None and any(v > max_value for v in value):
-            self.fail(name, f"entries must be at most {max_value}, got {value!r}")
+            self.fail(name, f"entries must be at most {max_value}, got {toml_text(value)}")
         return value
 
     def int_matrix(self, name: str, *, row_length: int | None = None, min_value: int | None = None,
                    rows: int | None = None, max_value: int | None = None) -> list[list[int]]:
         value = self._get(name, None, True)
         if not isinstance(value, list) or not value:
-            self.fail(name, f"must be a non-empty list of lists, got {value!r}")
+            self.fail(name, f"must be a non-empty list of lists, got {toml_text(value)}")
         if rows is not None and len(value) != rows:
             self.fail(name, f"must have {rows} rows, got {len(value)}")
         out = []
@@ -148,4 +241,7 @@ class Reader:
     def no_unknown_keys(self) -> None:
         for name in self.table:
             if name not in self._seen:
-                raise RulesError(self.source, self.key(name), "unknown key")
+                close = difflib.get_close_matches(name, sorted(self._seen - set(self.table)),
+                                                  n=1, cutoff=0.75)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise RulesError(self.source, self.key(name), f"unknown key{hint}")

@@ -190,6 +190,76 @@ def test_rules_typos_are_refused_before_running(tmp_path, capsys, old, new, key)
     assert code == 2 and one_line(err) and key in err and "must be at most" in err
 
 
+def _shipped(game: str) -> str:
+    from importlib import resources
+
+    return resources.files(f"sheepsim.games.{game}").joinpath("standard.toml").read_text()
+
+
+def _rules_error(loader, path) -> str:
+    with pytest.raises(RulesError) as info:
+        loader(path)
+    return str(info.value)
+
+
+def test_a_rules_file_that_cannot_be_read_names_no_key(tmp_path):
+    from sheepsim.games.race.rules import load_rules
+
+    (tmp_path / "bad.toml").write_text("[race\n")
+    assert _rules_error(load_rules, tmp_path / "nope.toml") == f"{tmp_path / 'nope.toml'}: file not found"
+    assert _rules_error(load_rules, tmp_path) == f"{tmp_path}: is a folder, not a rules file"
+    assert _rules_error(load_rules, tmp_path / "bad.toml").startswith(
+        f"{tmp_path / 'bad.toml'}: not valid TOML (")
+
+
+@pytest.mark.parametrize("new,shown", [("true", "true"), ('"one"', '"one"'), ("[1, false]", "[1, false]")])
+def test_rules_errors_show_values_as_toml_spells_them(tmp_path, new, shown):
+    from sheepsim.games.race.rules import load_rules
+
+    path = _race_rules(tmp_path, "bonus_two = 1", f"bonus_two = {new}")
+    assert _rules_error(load_rules, path).endswith(
+        f"race.payoffs.bonus_two: must be a whole number, got {shown}")
+
+
+@pytest.mark.parametrize("file_of,given_to,words", [
+    ("panic", "race", "race: missing; this looks like a rules file for Shear Panic (sheepsim panic)"),
+    ("race", "panic", "game: missing; this looks like a rules file for The Sheep Race (sheepsim race)"),
+    ("panic", "awsheep", "deck: missing; this looks like a rules file for Shear Panic"),
+    ("awsheep", "race", "race: missing; this looks like a rules file for Aw, Sheep! (sheepsim awsheep)"),
+])
+def test_another_games_rules_file_says_whose_it_is(tmp_path, file_of, given_to, words):
+    import importlib
+
+    loader = importlib.import_module(f"sheepsim.games.{given_to}.rules").load_rules
+    path = tmp_path / f"{file_of}.toml"
+    path.write_text(_shipped(file_of))
+    assert words in _rules_error(loader, path)
+
+
+def test_a_misspelt_key_is_unknown_even_when_the_key_it_meant_is_required(tmp_path, capsys):
+    from sheepsim.games.panic.rules import load_rules
+
+    text = _shipped("panic")
+    assert "plus_without_route =" in text
+    path = tmp_path / "typo.toml"
+    path.write_text(text.replace("plus_without_route =", "plus_without_routes ="))
+    assert _rules_error(load_rules, path) == (
+        f"{path}: regroup.plus_without_routes: unknown key; did you mean 'plus_without_route'?")
+    # a required key simply left out is still "missing"; a neighbour that is a real key of
+    # the shipped file (bonus_three for bonus_two) is never taken for a misspelling
+    from sheepsim.games.race.rules import load_rules as race_rules
+
+    gone = _race_rules(tmp_path, "bonus_two = 1\n", "")
+    assert _rules_error(race_rules, gone).endswith("race.payoffs.bonus_two: missing")
+    # an optional key misspelt: unknown, with the key it resembles
+    aw = tmp_path / "aw.toml"
+    aw.write_text(_shipped("awsheep").replace("flock_off_run =", "flock_of_run ="))
+    from sheepsim.games.awsheep.rules import load_rules as aw_rules
+
+    assert _rules_error(aw_rules, aw).endswith(
+        "options.flock_of_run: unknown key; did you mean 'flock_off_run'?")
+
+
 def test_panic_points_have_an_upper_bound(tmp_path):
     from importlib import resources
 
@@ -316,7 +386,7 @@ def test_odds_tables_are_kept_on_disk_by_rules_hash(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ report tables
 def test_intervals_merge_into_their_column_and_wide_tables_say_so():
-    from sheepsim.report.render import MAX_SHOWN_COLUMNS, display_table
+    from sheepsim.report.render import PAGE_CHARACTERS, display_table
 
     df = pd.DataFrame({"seat": [1], "win_rate": [0.25], "lo": [0.2], "hi": [0.3],
                        "mean_points": [33.123], "points_lo": [32.9], "points_hi": [33.3],
@@ -324,12 +394,32 @@ def test_intervals_merge_into_their_column_and_wide_tables_say_so():
     t = display_table(df)
     assert t.headers == ["seat", "win_rate (95% CI)", "mean_points (95% CI)"]
     assert t.rows == [["1", "0.2500 [0.2000, 0.3000]", "33.12 [32.90, 33.30]"]] and t.note == ""
-    wide = pd.DataFrame({f"c{i}": [float(i) + 0.5] for i in range(15)})
+    # 30 columns of 8 characters each (+2 between) are wider than the page: columns go
+    # from the right until it fits, and the note says so
+    wide = pd.DataFrame({f"col_{i:04d}": [float(i) + 0.5, 1.25] for i in range(30)})
     t = display_table(wide)
-    assert len(t.headers) == MAX_SHOWN_COLUMNS and t.total == 15
-    assert t.note == f"Showing {MAX_SHOWN_COLUMNS} of 15 columns; the CSV has them all."
-    t = display_table(wide, ["c3", "c1"])
-    assert t.headers == ["c3", "c1"] and t.rows == [["3.50", "1.50"]]
+    shown = len(t.headers)
+    assert shown * 10 - 2 <= PAGE_CHARACTERS < (shown + 1) * 10 - 2 and t.total == 30
+    assert t.headers == [f"col_{i:04d}" for i in range(shown)]
+    assert t.note == f"Showing {shown} of 30 columns; the CSV has them all."
+    t = display_table(wide, ["col_0003", "col_0001"])
+    assert t.headers == ["col_0003", "col_0001"] and t.rows == [["3.50", "1.50"], ["1.25", "1.25"]]
+
+
+def test_must_show_and_quoted_columns_are_never_dropped():
+    from sheepsim.report.render import display_table, quoted_columns
+
+    wide = pd.DataFrame({f"col_{i:04d}": [float(i) + 0.5, 1.25] for i in range(30)})
+    t = display_table(wide, must_show=["col_0029", "col_0027"])
+    assert t.headers[-2:] == ["col_0027", "col_0029"] and len(t.headers) < 30
+    assert display_table(wide, ["col_0001"], must_show=["col_0029"]).headers == \
+        ["col_0001", "col_0029"]
+    # the columns a study asks for all stay, even past the page width
+    every = [f"col_{i:04d}" for i in range(29, -1, -1)]
+    assert display_table(wide, every).headers == every
+    caption = "Per tile: chosen_per_game, and the mean points (mean_gain); col_1 is not a column"
+    assert quoted_columns(wide.assign(mean_gain=1.0, chosen_per_game=2.0, seat=1),
+                          [caption, None]) == ["mean_gain", "chosen_per_game"]
 
 
 def test_one_decimals_rule_for_every_column():
@@ -338,6 +428,113 @@ def test_one_decimals_rule_for_every_column():
     df = pd.DataFrame({"p_first": [0.12345], "ev": [12.3456], "gap_to_best": [-0.57512],
                        "pvalue": [1.2e-30], "count": [3.0]})
     assert display_table(df).rows == [["0.1235", "12.35", "-0.58", "1.2e-30", "3"]]
+
+
+def _interval_cells(cell: str) -> list[str]:
+    x, rest = cell.split(" [")
+    lo, hi = rest.rstrip("]").split(", ")
+    return [x, lo, hi]
+
+
+@pytest.mark.parametrize("x,lo,hi", [
+    (4.2004, 4.1961, 4.2046),  # an EV from a million games: once shown as 4.20 [4.20, 4.20]
+    (0.24998, 0.2462, 0.2538),  # a win rate from 50,000 games
+    (0.4581, 0.4550, 0.4612),  # a tie rate
+    (-0.0413, -0.0452, -0.0373),  # a paired difference of win rates
+    (0.001584, 0.001508, 0.001664),  # a small probability from a million races
+    (12.1991, 12.1924, 12.2058),
+])
+def test_an_interval_never_looks_empty(x, lo, hi):
+    from sheepsim.tableview import fmt_estimate, table_view
+
+    view = table_view(pd.DataFrame({"est": [x], "est_lo": [lo], "est_hi": [hi]}))
+    sx, slo, shi = _interval_cells(view.rows[0][0])
+    assert float(slo) < float(sx) < float(shi)
+    # at least two significant digits of the half-width: the last shown decimal is at
+    # most a tenth of it
+    decimals = len(sx.split(".")[1]) if "." in sx else 0
+    assert 10.0 ** -decimals <= (hi - lo) / 2 / 10 * 1.0000001
+    for percent in (False, True):
+        a, b, c = (float(v.rstrip("%")) for v in fmt_estimate(x, lo, hi, percent=percent))
+        assert b < a < c
+
+
+def test_decimals_are_the_same_down_a_column_and_exact_intervals_are_not_shown():
+    from sheepsim.tableview import table_view
+
+    df = pd.DataFrame({"baseline_win_rate": [0.2495, 0.5], "baseline_win_rate_lo": [0.2458, 0.45],
+                       "baseline_win_rate_hi": [0.2534, 0.55],
+                       "ev": [10.276, 6.7393], "ev_lo": [10.276, 6.7393], "ev_hi": [10.276, 6.7393],
+                       "gap": [0.0, -0.0550]})
+    v = table_view(df)
+    assert v.headers == ["baseline_win_rate (95% CI)", "ev", "gap"]
+    assert [r[0] for r in v.rows] == ["0.2495 [0.2458, 0.2534]", "0.5000 [0.4500, 0.5500]"]
+    assert [r[1] for r in v.rows] == ["10.28", "6.74"]
+    assert [r[2] for r in v.rows] == ["0.000", "-0.055"]  # never "-0.000"
+
+
+@pytest.mark.parametrize("p,text", [(0.0, "< 1e-300"), (2e-102, "2.0e-102"), (3.0e-22, "3.0e-22"),
+                                    (0.00157, "0.00157"), (0.339, "0.339"), (1.0, "1"),
+                                    (float("nan"), "")])
+def test_p_values_never_print_as_zero(p, text):
+    from sheepsim.output import format_table
+    from sheepsim.tableview import fmt_pvalue, table_view
+
+    assert fmt_pvalue(p) == text
+    if not text:
+        return
+    df = pd.DataFrame({"position": [1, 2], "chi2_pvalue": [p, p], "pvalue": [p, 0.5]})
+    assert table_view(df).rows[0][1:] == [text, text]
+    body = format_table(df, all_columns=True).splitlines()
+    assert body[1].split()[1:] == text.split() * 2
+
+
+def test_cli_tables_show_a_readers_columns_within_120_characters():
+    from sheepsim.output import TABLE_WIDTH, format_table, render
+
+    n = 6
+    df = pd.DataFrame({"lane": range(1, n + 1), "card": ["Requeijao"] * n, "games": 1000, "seed": 3,
+                       "note": "45.8% of games tie for first (decided by the token stack)"})
+    for k in ("first", "second", "third", "fourth", "ev"):
+        df[f"p_{k}"] = np.linspace(0.1, 0.3, n)
+        df[f"p_{k}_lo"] = df[f"p_{k}"] - 0.004
+        df[f"p_{k}_hi"] = df[f"p_{k}"] + 0.004
+        df[f"p_{k}_se"] = 0.002
+    for k in range(12):
+        df[f"fair_bonus_{k}"] = 1.5
+    text = format_table(df, "title")
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= TABLE_WIDTH == 120
+    assert "p_first (95% CI)" in lines[1] and "p_first_se" not in text and "games" not in lines[1]
+    assert text.count("45.8% of games") == 1 and "Note: 45.8% of games" in text
+    assert "Every row: card = Requeijao, " in text and "fair_bonus_11 = 1.50" in text
+    assert lines[-1] == ("(5 of 6 columns shown, not p_ev; --all-columns shows them, csv and "
+                         "json have them all)")
+    full = format_table(df, "title", all_columns=True).splitlines()
+    assert full[1].split() == [str(c) for c in df.columns]
+    assert render({"t": df}, "table", {}, "title", all_columns=True).splitlines() == full
+    assert render({"t": df}, "csv", {}) == df.to_csv(index=False, float_format="%.10g",
+                                                     lineterminator="\n")
+
+
+def test_a_constant_note_is_said_once_under_the_table_and_findings_are_not_repeated():
+    from sheepsim.report.render import RenderedStudy, StudyView, display_table
+
+    note = "45.8% of games tie for first (decided by the token stack)"
+    df = pd.DataFrame({"turn_order": [1, 2], "p_win": [0.24, 0.26], "note": note})
+    t = display_table(df)
+    assert t.headers == ["turn_order", "p_win"] and t.footer == [f"Note: {note}"]
+
+    class _Result:  # what StudyView reads of a StudyResult
+        tables = {"turn_order": df}
+        captions, columns, must_show = {}, {}, {}
+        notes = ["First player wins 24.0%.", "Ties: 45.8%.", f"Turn order: {note}.",
+                 "Ties: 45.8%. Best policy: ev."]
+        key_findings = ["First player wins 24.0%.", "First player wins 24.0%. Ties: 45.8%."]
+
+    view = StudyView(RenderedStudy(None, 10, _Result()))
+    assert view.notes == ["First player wins 24.0%.", "Ties: 45.8%.", "Best policy: ev."]
+    assert view.key_findings == ["First player wins 24.0%.", "Ties: 45.8%."]
 
 
 def test_cards_are_flagged_by_effect_size_together_with_the_test():

@@ -49,10 +49,16 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
     else every local core; a Dask client and local cluster started here are closed at
     the end. ``chunk_size`` overrides every study's games per chunk (= per checkpoint).
     Results depend on neither. ``log`` receives one line per finished study (default:
-    stderr unless ``quiet``). Returns the manifest.
+    stderr unless ``quiet``) and, even with ``quiet``, the line saying a previous run in
+    ``out`` is replaced. Returns the manifest.
     """
+    def stderr(line: str) -> None:
+        print(line, file=sys.stderr)
+
+    # work about to be discarded is said even with quiet (to ``log`` if one is given)
+    warn = log or stderr
     if log is None:
-        log = (lambda line: None) if quiet else (lambda line: print(line, file=sys.stderr))
+        log = (lambda line: None) if quiet else stderr
     cfg = load_config(config)  # every study, key and rules file validated here
     out = Path(out)
     mode = check_out(out, cfg.source, cfg.hash, resume)
@@ -69,6 +75,7 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
         if hasattr(backend, "start"):
             backend.start()  # an unreachable scheduler fails before anything is written
         if mode == RESTART:
+            _say_restart(out, warn)
             clear_previous(out)
         make_writable_folder(out)  # before any simulation: a folder we cannot write fails now
         return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log,
@@ -113,9 +120,8 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
                           wall_seconds=round(cp.earlier_seconds + time.perf_counter() - t0, 3),
                           files=study_files)
         atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
-        log(f"{study.name}: {cp.done:,} games, {entries[i]['wall_seconds']:.1f} s")
-    header = [f"sheepsim {env['sheepsim_version']} · config {cfg.source} "
-              f"(hash {cfg.hash[:12]}) · full provenance in manifest.json"]
+        log(study_log_line(study.name, cp, time.perf_counter() - t0))
+    header = [header_line(env["sheepsim_version"], cfg)]
     atomic_write_text(out / "index.html", render_html(cfg.title, header, rendered))
     atomic_write_text(out / "report.md", render_markdown(cfg.title, header, rendered))
     files += ["index.html", "report.md"]
@@ -124,6 +130,37 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
     # Only now is every number safely on disk; the checkpoints have served their purpose.
     shutil.rmtree(out / CHECKPOINT_DIR, ignore_errors=True)
     return doc
+
+
+def header_line(version: str, cfg: ReportConfig) -> str:
+    """The page's provenance line: the config file's SHA-256 (what ``sha256sum`` says)
+    and the studies digest (what decides whether a folder holds this report)."""
+    return (f"sheepsim {version} · config {cfg.source} (SHA-256 {cfg.sha256[:12]}) · "
+            f"studies digest {cfg.hash[:12]} (of every study's type, seed, games, parameters "
+            f"and rules file) · full provenance in manifest.json")
+
+
+def study_log_line(name: str, cp, session_seconds: float) -> str:
+    """One line per finished study; a resumed study says what came from its checkpoint
+    and how long this session spent on it."""
+    line = f"{name}: {cp.done:,} games"
+    if cp.loaded_finished:
+        return (f"{line}, loaded from the checkpoint (not simulated again; "
+                f"{session_seconds:.1f} s this session)")
+    if cp.earlier_games:
+        return (f"{line} ({cp.earlier_games:,} from the checkpoint), {session_seconds:.1f} s "
+                f"this session")
+    return f"{line}, {session_seconds:.1f} s"
+
+
+def _say_restart(out: Path, log) -> None:
+    """One line when a run without ``--resume`` replaces what the folder holds."""
+    manifest = read_manifest(out) or {}
+    if manifest.get("complete"):
+        log(f"{out}: replacing the previous run of this report")
+    else:
+        log(f"{out}: holds an unfinished run of this report; starting over "
+            "(use --resume to continue it instead)")
 
 
 def _identity_hash(study: Study) -> str:
@@ -172,6 +209,7 @@ def _write_study(out: Path, study: Study, cp) -> RenderedStudy:
         r.tables[name] = rel
     for name, fig in result.figures.items():
         png, svg = f"{study.name}/{name}.png", f"{study.name}/{name}.svg"
+        r.chart_titles[name] = figures.title(fig)
         data = figures.png_bytes(fig)
         atomic_write_bytes(out / png, data)
         atomic_write_bytes(out / svg, figures.svg_bytes(fig))

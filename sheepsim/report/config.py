@@ -1,4 +1,4 @@
-"""Report configs (TOML): parsing, strict validation and the config hash.
+"""Report configs (TOML): parsing, strict validation and the studies digest.
 
 A config is a title plus a list of studies::
 
@@ -26,10 +26,10 @@ Each study type's own keys (with their defaults) are listed on its class in
 :mod:`.race_studies` and :mod:`.panic_studies`, and by ``sheepsim report --help``.
 
 Everything is validated before anything is simulated; the first problem raises
-:class:`~sheepsim.report.reader.ConfigError` naming the study and key. The config hash
-covers every study's identity (type, name, seed, sampling, parameters and the SHA-256 of
-its rules file, not the file's path, nor titles), so an out folder can tell whether it
-holds this report.
+:class:`~sheepsim.report.reader.ConfigError` naming the study and key. The studies
+digest (``ReportConfig.hash``, not the config file's SHA-256) covers every study's
+identity (type, name, seed, sampling, parameters and the SHA-256 of its rules file, not
+the file's path, nor titles), so an out folder can tell whether it holds this report.
 """
 
 from __future__ import annotations
@@ -66,8 +66,9 @@ class ReportConfig:
 
     @property
     def hash(self) -> str:
-        """SHA-256 of the canonical JSON of every study's identity: what determines the
-        numbers (titles and comments may change without making it another report)."""
+        """The studies digest: SHA-256 of the canonical JSON of every study's identity,
+        what determines the numbers (titles and comments may change without making it
+        another report). The config file's own SHA-256 is :attr:`sha256`."""
         doc = {"studies": [s.identity() for s in self.studies]}
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
 

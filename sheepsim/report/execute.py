@@ -38,6 +38,8 @@ class Checkpoint:
     seconds: float  # wall time spent simulating, over every session
     trace: list[tuple[int, float]] = field(default_factory=list)  # precision checks: (games, half-width)
     earlier_seconds: float = 0.0  # of which before this session (not stored)
+    earlier_games: int = 0  # games loaded from the checkpoint this session (not stored)
+    loaded_finished: bool = False  # finished before this session: nothing simulated now
 
 
 def checkpoint_path(out: Path, study_name: str) -> Path:
@@ -82,7 +84,7 @@ def simulate(job: Job, sampling: Sampling, path: Path, identity: str, *, resume:
     cp = load_checkpoint(path, identity) if resume else None
     if cp is None:
         cp = Checkpoint(identity, None, 0, False, 0.0)
-    cp.earlier_seconds = cp.seconds
+    cp.earlier_seconds, cp.earlier_games, cp.loaded_finished = cp.seconds, cp.done, cp.finished
     if cp.finished:
         return cp
     if sampling.block:

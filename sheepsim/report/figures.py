@@ -48,6 +48,14 @@ def svg_bytes(fig) -> bytes:
     return buf.getvalue()
 
 
+def title(fig) -> str:
+    """The chart's title: the figure's suptitle, else its first titled axes ("" if none)."""
+    sup = getattr(fig, "_suptitle", None)
+    if sup is not None and sup.get_text():
+        return sup.get_text()
+    return next((ax.get_title() for ax in fig.axes if ax.get_title()), "")
+
+
 def close(fig) -> None:
     import matplotlib.pyplot as plt
 

@@ -2,10 +2,10 @@
 
 ``manifest.json`` is written as soon as a run starts (``"complete": false``) and
 rewritten after every finished study, so a folder always says which config it belongs
-to (by the config hash) and which studies in it are finished. Rules:
+to (by the studies digest, ``ReportConfig.hash``) and which studies in it are finished. Rules:
 
 * a missing or empty folder: a fresh report;
-* a folder whose manifest has this config's hash: ``--resume`` continues it (or does
+* a folder whose manifest has this config's studies digest: ``--resume`` continues it (or does
   nothing if it is complete); without ``--resume`` the report is restarted cleanly
   (checkpoints and the files the old manifest lists are removed, then everything runs);
 * anything else (a different config's report, files that are not a report): an error,
@@ -59,7 +59,8 @@ def check_out(out: Path, config_source: str, config_hash: str, resume: bool) -> 
     if not isinstance(old, str):
         fail("has a manifest.json that is not a sheepsim report manifest; choose another folder")
     if old != config_hash:
-        fail(f"holds a different report (config hash {old[:12]}, this config {config_hash[:12]}); "
+        fail(f"holds a different report (studies digest {old[:12]}, this config's "
+             f"{config_hash[:12]}); "
              "choose another folder or delete it")
     if not resume:
         return RESTART

@@ -12,7 +12,7 @@ import contextlib
 import math
 
 from sheepsim.errors import RulesError, SheepsimError
-from sheepsim.rulesfile import Reader
+from sheepsim.rulesfile import Reader, toml_text
 
 
 class ConfigError(SheepsimError):
@@ -32,9 +32,9 @@ class StudyReader(Reader):
                default: float | None = None) -> float:
         value = self._get(name, default, required)
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            self.fail(name, f"must be a number, got {value!r}")
+            self.fail(name, f"must be a number, got {toml_text(value)}")
         if positive and not value > 0:
-            self.fail(name, f"must be greater than 0, got {value!r}")
+            self.fail(name, f"must be greater than 0, got {toml_text(value)}")
         return float(value)
 
     def names(self, name: str, *, required: bool = True, default=None) -> list[str]:
@@ -43,7 +43,7 @@ class StudyReader(Reader):
         if isinstance(value, str):
             value = value.split(",")
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.fail(name, f"must be a list of names, got {value!r}")
+            self.fail(name, f"must be a list of names, got {toml_text(value)}")
         value = [v.strip() for v in value]
         if not value or any(not v for v in value):
             self.fail(name, "must list at least one name and no empty ones")

@@ -7,7 +7,7 @@ the tables and charts drawn from its totals. Each study type is a subclass of
 * ``load_rules(path)`` loads and validates the game's rules file;
 * ``parse_params(reader, rules)`` reads and validates the study's own config keys
   (strictly, before anything runs) and returns them normalised (plain JSON); they
-  identify the result, so they go into the config hash and the manifest;
+  identify the result, so they go into the studies digest and the manifest;
 * ``job()`` the game's :class:`sheepsim.game.Job` the driver runs (see :mod:`.execute`);
 * ``results(counts, games)`` the named DataFrames, matplotlib figures and notes.
 
@@ -68,6 +68,10 @@ class StudyResult:
     #: per table, the columns a reader needs (the page shows these; the CSV has all);
     #: a column ``x`` brings its interval ``x_lo``/``x_hi`` along
     columns: dict[str, list[str]] = field(default_factory=dict)
+    #: per table, columns the page never leaves out, even when the table is wider than
+    #: the page (besides these, any column whose name the table's caption or the
+    #: study's notes quote stays, see :func:`sheepsim.report.render.quoted_columns`)
+    must_show: dict[str, list[str]] = field(default_factory=dict)
 
 
 class Study(ABC):

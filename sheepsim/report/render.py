@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import base64
 import html
-import math
+import re
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from sheepsim.report.registry import Study, StudyResult
+from sheepsim.tableview import table_view
 
 CSS = """
 :root { color-scheme: light dark; }
@@ -40,8 +40,6 @@ img { max-width: 100%; height: auto; } figure { margin: 1rem 0; }
 nav ul { padding-left: 1.2rem; } a { color: #2a6fb0; }
 """
 
-HIDE_IF_CONSTANT = ("games", "seed")  # shown once in the study's header instead
-
 
 @dataclass
 class RenderedStudy:
@@ -53,65 +51,36 @@ class RenderedStudy:
     result: StudyResult
     tables: dict[str, str] = field(default_factory=dict)  # name -> csv path
     charts: dict[str, tuple[str, str, bytes]] = field(default_factory=dict)  # name -> (png, svg, png bytes)
+    #: chart name -> caption when the study gives none (the chart's own title)
+    chart_titles: dict[str, str] = field(default_factory=dict)
+
+    def chart_caption(self, name: str) -> str:
+        """The study's caption for chart ``name``, else the chart's title as a sentence."""
+        caption = self.result.captions.get(name) or self.chart_titles.get(name, "")
+        if not caption:
+            caption = name.replace("_", " ").capitalize()
+        return _full_stop(caption)
 
 
-#: more display columns than this: the page shows the first ones and says so
-MAX_SHOWN_COLUMNS = 10
-PROBABILITY_PREFIXES = ("p_", "win_rate", "share", "fair_share", "chosen_per")
-
-
-def _decimals(series: pd.Series) -> int | str:
-    """How a float column is shown, one rule for the whole report so cells line up and
-    tables agree: probabilities and shares 4 decimals, p-values 3 significant digits
-    (``"g"``), whole numbers 0, everything else 2 (the CSV files keep every digit)."""
-    name = str(series.name)
-    v = series.to_numpy(dtype=float, na_value=np.nan)
-    v = v[np.isfinite(v)]
-    if name.startswith("pvalue") or name in ("p", "pvalue"):
-        return "g"
-    if name.startswith(PROBABILITY_PREFIXES) or name in ("lo", "hi"):
-        return 4
-    if v.size and np.all(v == np.round(v)):
-        return 0
-    return 2
-
-
-def fmt_cell(value, decimals: int | str | None) -> str:
-    """A table cell for people (CSV files keep every digit)."""
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    if isinstance(value, bool | np.bool_):
-        return "yes" if value else "no"
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    if isinstance(value, float | np.floating):
-        if decimals == "g":
-            return f"{float(value):.3g}"
-        return f"{float(value):.{4 if decimals is None else decimals}f}"
-    return str(value)
-
-
-def display_frame(df: pd.DataFrame) -> pd.DataFrame:
-    """Columns worth a reader's eye: no constant ``games``/``seed`` (the study header
-    says them) and no standard errors (the interval is shown)."""
-    drop = [c for c in HIDE_IF_CONSTANT if c in df and df[c].nunique(dropna=False) <= 1]
-    drop += [c for c in df.columns if str(c).endswith("_se")]
-    return df.drop(columns=drop)
-
-
-def _is_num(series: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
+#: the page is about 75rem wide; at the table's .85rem font a cell character is about
+#: 0.5rem and a column's padding another 1.1rem: a table wider than this many
+#: characters (2 per column for padding) scrolls, so it loses columns from the right
+PAGE_CHARACTERS = 150
 
 
 @dataclass
 class DisplayTable:
     """A table as the page shows it: ``headers``, ``rows`` of cell text, ``numeric`` per
-    column, and ``total`` columns the full table (the CSV) has after merging intervals."""
+    column, ``total`` columns the full table (the CSV) has after merging intervals, and
+    ``footer`` lines said once under the table (``Note: ...``: a note that is the same on
+    every row, of which ``notes`` are the texts; ``Every row: ...`` for columns that are)."""
 
     headers: list[str]
     rows: list[list[str]]
     numeric: list[bool]
     total: int
+    footer: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # the notes among the footer lines
 
     @property
     def note(self) -> str:
@@ -120,86 +89,109 @@ class DisplayTable:
         return ""
 
 
-def _intervals(names: list[str]) -> dict[str, tuple[str, str]]:
-    """Which columns hold the 95% interval of which: ``x_lo``/``x_hi`` belong to ``x``;
-    a pair whose prefix is not a column (``lo``/``hi``, ``points_lo``/``points_hi``)
-    belongs to the column just before it (``win_rate``, ``mean_points``)."""
-    out = {}
-    for i, c in enumerate(names):
-        if not (c == "lo" or c.endswith("_lo")) or i == 0:
-            continue
-        prefix = c[:-2]  # "" or "x_"
-        if i + 1 >= len(names) or names[i + 1] != prefix + "hi":
-            continue
-        base = prefix[:-1] if prefix[:-1] in names else names[i - 1]
-        if base not in out and base not in (c, prefix + "hi"):
-            out[base] = (c, prefix + "hi")
-    return out
+def quoted_columns(df: pd.DataFrame, texts) -> list[str]:
+    """Columns of ``df`` whose name (one with an underscore, so it reads as a column
+    name rather than a word) appears as a whole word in any of ``texts`` (a caption, a
+    study's findings): what the page says must stay in view."""
+    blob = "\n".join(t for t in texts if t)
+    return [str(c) for c in df.columns
+            if "_" in str(c) and re.search(rf"(?<![\w]){re.escape(str(c))}(?![\w])", blob)]
 
 
-def display_table(df: pd.DataFrame, wanted: list[str] | None = None) -> DisplayTable:
-    """``df`` for the page: each ``x`` with ``x_lo``/``x_hi`` becomes one column
-    ``x (95% CI)`` reading ``0.5525 [0.5504, 0.5547]``; only the ``wanted`` columns (all if
-    None), at most :data:`MAX_SHOWN_COLUMNS`."""
-    df = display_frame(df)
-    dec = {c: _decimals(df[c]) if pd.api.types.is_float_dtype(df[c]) else None for c in df.columns}
-    ci = _intervals([str(c) for c in df.columns])
-    inside = {b for pair in ci.values() for b in pair}
-    columns = [(f"{c} (95% CI)" if c in ci else c, c) for c in map(str, df.columns)
-               if c not in inside]
-    total = len(columns)
-    if wanted:
-        columns = [col for name in wanted for col in columns if col[1] == name]
-    columns = columns[:MAX_SHOWN_COLUMNS]
-
-    def cell(rec, c):
-        text = fmt_cell(rec[c], dec[c])
-        if c in ci and text:
-            lo, hi = ci[c]
-            text += f" [{fmt_cell(rec[lo], dec[c])}, {fmt_cell(rec[hi], dec[c])}]"
-        return text
-
-    rows = [[cell(rec, c) for _, c in columns] for rec in df.to_dict("records")]
-    numeric = [_is_num(df[c]) for _, c in columns]
-    return DisplayTable([h for h, _ in columns], rows, numeric, total)
+def display_table(df: pd.DataFrame, wanted: list[str] | None = None, must_show=(),
+                  width: int | None = PAGE_CHARACTERS) -> DisplayTable:
+    """``df`` for the page (:func:`sheepsim.tableview.table_view`): each ``x`` with
+    ``x_lo``/``x_hi`` becomes one column ``x (95% CI)`` reading ``0.5525 [0.5504,
+    0.5547]``; only the ``wanted`` columns (all if None) and the ``must_show`` ones;
+    columns beyond the page width (never these) are left out and the note says so."""
+    v = table_view(df, wanted=wanted, must_show=must_show, width=width)
+    return DisplayTable(v.headers, v.rows, v.numeric, v.total, v.footer, v.notes)
 
 
-def html_table(df: pd.DataFrame, wanted: list[str] | None = None) -> str:
-    t = display_table(df, wanted)
+def _full_stop(text: str) -> str:
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def html_table(t: DisplayTable) -> str:
     e = html.escape
     head = "".join(f"<th>{e(h)}</th>" for h in t.headers)
     body = "".join(
         "<tr>" + "".join(f'<td class="num">{e(v)}</td>' if num else f"<td>{e(v)}</td>"
                          for v, num in zip(row, t.numeric, strict=True)) + "</tr>"
         for row in t.rows)
+    below = "".join(f'<p class="caption">{e(_full_stop(line))}</p>' for line in t.footer)
     note = f'<p class="caption">{e(t.note)}</p>' if t.note else ""
     return (f'<div class="scroll" tabindex="0" role="region" aria-label="table (scrolls '
             f'sideways when wider than the page)"><table><thead><tr>{head}</tr></thead>'
-            f"<tbody>{body}</tbody></table></div>{note}")
+            f"<tbody>{body}</tbody></table></div>{below}{note}")
 
 
-def md_table(df: pd.DataFrame, wanted: list[str] | None = None) -> str:
-    t = display_table(df, wanted)
-
+def md_table(t: DisplayTable) -> str:
     def esc(text: str) -> str:
         return text.replace("|", "\\|")
 
     lines = ["| " + " | ".join(esc(h) for h in t.headers) + " |",
              "|" + "|".join("---:" if num else "---" for num in t.numeric) + "|"]
     lines += ["| " + " | ".join(esc(v) for v in row) + " |" for row in t.rows]
+    lines += [f"\n{_full_stop(line)}" for line in t.footer]
     if t.note:
         lines += ["", f"*{t.note}*"]
     return "\n".join(lines)
 
 
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", text.strip()) if s]
+
+
+def _dedupe(lines: list[str]) -> list[str]:
+    """``lines`` without sentences said already by an earlier line (a line left empty
+    goes)."""
+    seen: set[str] = set()
+    out = []
+    for line in lines:
+        kept = [s for s in _sentences(line) if s.lower() not in seen]
+        seen.update(s.lower() for s in kept)
+        if kept:
+            out.append(" ".join(kept))
+    return out
+
+
+class StudyView:
+    """What the documents show of one study: its tables as :class:`DisplayTable`, its
+    notes without repeats and without the table notes shown under their tables, and
+    its key findings."""
+
+    def __init__(self, r: RenderedStudy):
+        res = r.result
+        texts = list(res.notes) + list(res.key_findings or [])
+        self.tables: dict[str, DisplayTable] = {}
+        shown: list[str] = []  # table notes said under their tables
+        for name, df in res.tables.items():
+            must = list(res.must_show.get(name, []))
+            must += quoted_columns(df, [res.captions.get(name, "")] + texts)
+            t = display_table(df, res.columns.get(name), must)
+            self.tables[name] = t
+            shown += t.notes
+        # a bullet that only repeats a note now shown under its table goes
+        self.notes = [n for n in _dedupe(res.notes) if not any(f in n for f in shown)]
+        found = res.notes[:2] if res.key_findings is None else res.key_findings
+        self.key_findings = _dedupe(found)
+
+
 def key_findings(studies: list[RenderedStudy]) -> list[tuple[str, RenderedStudy]]:
     """The report's opening: each study's key findings (see
-    :attr:`StudyResult.key_findings`), with the study they link to."""
-    out = []
-    for r in studies:
-        found = r.result.key_findings
-        out += [(line, r) for line in (r.result.notes[:2] if found is None else found)]
-    return out
+    :attr:`StudyResult.key_findings`; a sentence said twice in one study only once),
+    with the study they link to."""
+    return [(line, r) for r in studies for line in StudyView(r).key_findings]
+
+
+def _param(value) -> str:
+    """A study parameter as its config spells it (``false``, not ``False``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(map(_param, value))
+    return str(value)
 
 
 def study_meta_line(s: Study, games: int) -> str:
@@ -211,8 +203,7 @@ def study_meta_line(s: Study, games: int) -> str:
     for key, value in s.params().items():
         if value in ([], None, ""):
             continue
-        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-        bits.append(f"{key.replace('_', ' ')}: {shown}")
+        bits.append(f"{key.replace('_', ' ')}: {_param(value)}")
     return " · ".join(bits)
 
 
@@ -232,20 +223,20 @@ def render_html(title: str, header: list[str], studies: list[RenderedStudy]) -> 
         f'<li><a href="#{e(r.study.name)}">{e(r.study.title)}</a></li>\n' for r in studies)
         + "</ul></nav>\n")
     for r in studies:
-        s = r.study
+        s, view = r.study, StudyView(r)
         out.append(f'<section id="{e(s.name)}">\n<h2>{e(s.title)}</h2>\n'
                    f'<p class="meta">{e(study_meta_line(s, r.games))}</p>\n')
-        if r.result.notes:
-            out.append("<ul>" + "".join(f"<li>{e(n)}</li>" for n in r.result.notes) + "</ul>\n")
-        for name, df in r.result.tables.items():
+        if view.notes:
+            out.append("<ul>" + "".join(f"<li>{e(n)}</li>" for n in view.notes) + "</ul>\n")
+        for name, t in view.tables.items():
             caption = r.result.captions.get(name, "")
             out.append(f"<h3>{e(name.replace('_', ' '))}</h3>\n")
             if caption:
                 out.append(f'<p class="caption">{e(caption)}</p>\n')
-            out.append(html_table(df, r.result.columns.get(name)) + "\n")
+            out.append(html_table(t) + "\n")
             out.append(f'<p class="meta"><a href="{e(r.tables[name])}">CSV</a></p>\n')
         for name, (png, svg, data) in r.charts.items():
-            caption = r.result.captions.get(name, name.replace("_", " "))
+            caption = r.chart_caption(name)
             b64 = base64.b64encode(data).decode("ascii")
             out.append(f'<figure><img src="data:image/png;base64,{b64}" alt="{e(caption)}">'
                        f'<figcaption>{e(caption)} (<a href="{e(png)}">PNG</a>, '
@@ -263,16 +254,15 @@ def render_markdown(title: str, header: list[str], studies: list[RenderedStudy])
         out += ["## Key findings", ""]
         out += [f"- {line} ([{r.study.title}](#{r.study.name}))" for line, r in findings] + [""]
     for r in studies:
-        s = r.study
+        s, view = r.study, StudyView(r)
         out += [f'<a id="{s.name}"></a>', "", f"## {s.title}", "",
                 f"*{study_meta_line(s, r.games)}*", ""]
-        out += [f"- {n}" for n in r.result.notes] + ([""] if r.result.notes else [])
-        for name, df in r.result.tables.items():
+        out += [f"- {n}" for n in view.notes] + ([""] if view.notes else [])
+        for name, t in view.tables.items():
             out += [f"### {name.replace('_', ' ')}", ""]
             if name in r.result.captions:
                 out += [r.result.captions[name], ""]
-            out += [md_table(df, r.result.columns.get(name)), "", f"[CSV]({r.tables[name]})", ""]
+            out += [md_table(t), "", f"[CSV]({r.tables[name]})", ""]
         for name, (png, svg, _) in r.charts.items():
-            caption = r.result.captions.get(name, name.replace("_", " "))
-            out += [f"![{caption}]({png})", "", f"[SVG]({svg})", ""]
+            out += [f"![{r.chart_caption(name)}]({png})", "", f"[SVG]({svg})", ""]
     return "\n".join(out).rstrip() + "\n"

@@ -7,9 +7,14 @@ from analysis_helpers import counts_from_outcomes, random_outcomes
 
 from sheepsim import plots
 from sheepsim.errors import SheepsimError
+from sheepsim.games.awsheep import plots as aw_plots
 from sheepsim.games.race import analysis as an
 
 META = {"games": 500, "seed": 3, "rules": "standard.toml"}
+AW_LUCK = pd.DataFrame({"players": [4], "draft": [False], "policy": ["counter"], "baseline": ["random"],
+                        "win_rate": [0.44], "win_rate_lo": [0.43], "win_rate_hi": [0.45],
+                        "baseline_win_rate": [0.2495], "baseline_win_rate_lo": [0.2458],
+                        "baseline_win_rate_hi": [0.2534], "fair_share": [0.25]})
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +67,32 @@ def race_tables(rules):
             "counter_sum": [100, 80, 60, 0],
         }
     )
+    aw_first = pd.DataFrame({"players": 4, "draft": False, "position": [1, 2, 3, 4],
+                             "win_rate": [0.24, 0.25, 0.25, 0.26], "win_rate_lo": [0.23, 0.24, 0.24, 0.25],
+                             "win_rate_hi": [0.25, 0.26, 0.26, 0.27], "fair_share": 0.25})
+    aw_power = pd.DataFrame({"players": 4, "draft": False, "policy": "counter", "kind": "sheep",
+                             "count": [0, 1, 2], "win_rate": [0.2, 0.25, 0.3],
+                             "win_rate_lo": [0.1, 0.2, 0.25], "win_rate_hi": [0.3, 0.3, 0.35],
+                             "fair_share": 0.25})
     return {
+        "aw_turn_order": (
+            lambda **kw: aw_plots.win_rate_by_position_chart(aw_first, **kw),
+            "Aw, Sheep!: win rate by position in turn order",
+            "position in turn order (1 = first player)",
+            "win rate (share of rounds, 95% interval)",
+        ),
+        "aw_card_power": (
+            lambda **kw: aw_plots.card_power_chart(aw_power, "sheep", **kw),
+            "Aw, Sheep!: win rate by sheep cards in the starting hand",
+            "sheep cards in the starting hand (count)",
+            "win rate (share of rounds, 95% interval)",
+        ),
+        "aw_luck": (
+            lambda **kw: aw_plots.luck_vs_skill_chart(AW_LUCK, **kw),
+            "Aw, Sheep!: luck vs skill against random players",
+            "tested policy, players",
+            "win rate (share of rounds, 95% interval)",
+        ),
         "heatmap": (
             lambda **kw: plots.lane_place_heatmap(lanes, **kw),
             "P(place) by lane",
@@ -120,7 +150,8 @@ def race_tables(rules):
     }
 
 
-CHARTS = ["heatmap", "ev", "sets", "fair", "cards", "seats", "convergence", "fields", "tiles"]
+CHARTS = ["heatmap", "ev", "sets", "fair", "cards", "seats", "convergence", "fields", "tiles",
+          "aw_turn_order", "aw_card_power", "aw_luck"]
 
 
 @pytest.mark.parametrize("name", CHARTS)
@@ -161,3 +192,23 @@ def test_bad_plot_path(tmp_path):
         plots.check_plot_path(tmp_path / "chart.pdf")
     with pytest.raises(SheepsimError, match="does not exist"):
         plots.check_plot_path(tmp_path / "missing" / "chart.png")
+
+
+def test_aw_sheep_charts_have_whole_number_positions_and_the_baselines_interval(race_tables):
+    fig = race_tables["aw_turn_order"][0](meta=META)
+    assert [t for t in fig.axes[0].get_xticks()] == [1, 2, 3, 4]
+    plots.plt.close(fig)
+    fig = race_tables["aw_card_power"][0](meta=META)
+    assert list(fig.axes[0].get_xticks()) == [0, 1, 2]
+    plots.plt.close(fig)
+    fig = race_tables["aw_luck"][0](meta=META)
+    ax = fig.axes[0]
+    bars = ax.containers  # one errorbar per series: the tested policy and the baseline
+    assert len(bars) == 2
+    baseline = bars[1]
+    (y,) = baseline.lines[0].get_ydata()
+    assert y == pytest.approx(0.2495)
+    segment = baseline.lines[2][0].get_segments()[0]  # the interval's vertical line
+    assert sorted(p[1] for p in segment) == pytest.approx([0.2458, 0.2534])
+    assert "random in the same seat" in ax.get_legend_handles_labels()[1]
+    plots.plt.close(fig)

@@ -106,6 +106,44 @@ def test_charts_take_an_axis_and_return_the_figure():
     assert own is not fig and own.axes
     luck = pd.DataFrame({"players": [4], "draft": [False], "policy": ["counter"],
                          "baseline": ["random"], "win_rate": [0.4], "win_rate_lo": [0.38],
-                         "win_rate_hi": [0.42], "fair_share": [0.25]})
+                         "win_rate_hi": [0.42], "baseline_win_rate": [0.25],
+                         "baseline_win_rate_lo": [0.23], "baseline_win_rate_hi": [0.27],
+                         "fair_share": [0.25]})
     assert plots.luck_vs_skill_chart(luck).axes
     plt.close("all")
+
+
+def test_the_turn_order_finding_names_the_position_furthest_from_fair():
+    # position 1 is the closest to fair yet the finding used to quote it with the
+    # chi-square p of all positions; positions 4 and 2 are the ones that are off
+    from sheepsim.games.awsheep.studies import turn_order_finding
+
+    order = pd.DataFrame({"players": 4, "draft": False, "position": [1, 2, 3, 4],
+                          "games": 100_000, "wins": [25_100, 24_000, 24_600, 26_300]})
+    t = A.first_player_test(order)
+    line = turn_order_finding(t)
+    worst = t.set_index("position").loc[4]
+    assert worst["pvalue"] == t["pvalue"].min()
+    assert line.startswith("Turn order: position 4 is furthest from a fair share, winning 26.3% "
+                           "of rounds (95% 26.0% to 26.6%; fair share 25.0%; exact binomial p = ")
+    p4 = f"{worst['pvalue']:.1e}"
+    assert f"p = {p4});" in line and "chi-square test of equal positions p " in line
+    assert line.endswith(": turn order matters.")
+    fair = turn_order_finding(A.first_player_test(order.assign(wins=[25_010, 24_990, 25_000, 25_000])))
+    assert fair.startswith("Turn order: position 1 is furthest") or fair.startswith(
+        "Turn order: position 2 is furthest")
+    assert fair.endswith(": no evidence that turn order matters.")
+
+
+def test_the_luck_finding_never_prints_p_as_zero():
+    from sheepsim.games.awsheep.studies import luck_finding
+
+    pairs = pd.DataFrame({"players": 4, "draft": False, "slot": [1, 2, 3, 4],
+                          "policy_a": ["counter", "random", "random", "random"],
+                          "policy_b": "random", "games": 50_000, "both": [5000, 0, 0, 0],
+                          "a_only": [17_000, 0, 0, 0], "b_only": [7_600, 0, 0, 0]})
+    r = A.luck_vs_skill(pairs).iloc[0]
+    assert r["pvalue"] == 0.0  # underflows
+    line = luck_finding(r)
+    assert "McNemar p < 1e-300)." in line and "p = 0" not in line
+    assert "random wins 25.2% (95% 24.8% to 25.6%)" in line  # the baseline with its interval

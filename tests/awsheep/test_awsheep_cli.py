@@ -42,6 +42,22 @@ def test_play_csv_and_bad_players(capsys):
     assert code == 2 and "players must be 3, 4, 5 or 6" in err and len(err.splitlines()) == 1
 
 
+def test_play_table_is_a_readers_view_and_all_columns_shows_every_column(capsys):
+    args = ["play", "--players", "4", "--games", "400", "--seed", "3", "--quiet"]
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    assert all(len(line) <= 120 for line in out.splitlines())
+    first = out[out.index("first_player"):]
+    header = first.splitlines()[1].split()
+    assert "win_rate_lo" not in header and "(95%" in header and "chi2_pvalue" in header
+    assert "0.0000" not in first.split("\n\n")[0]  # p-values are never shown as zero
+    code, full, _ = run(capsys, *args, "--all-columns")
+    first = full[full.index("first_player"):]
+    assert {"win_rate_lo", "win_rate_hi", "games", "chi2_pvalue"} <= set(first.splitlines()[1].split())
+    code, csv, _ = run(capsys, *args, "--format", "csv")
+    assert "win_rate_lo" in csv.splitlines()[0]
+
+
 def test_compare_is_paired(capsys):
     code, out, _ = run(capsys, "compare", "--a", "counter", "--b", "random", "--games", "600",
                        "--format", "csv", "--quiet")

@@ -20,6 +20,8 @@ from sheepsim.games.race.analysis import (
 from sheepsim.games.race.estimate import estimate_balance, estimate_compare
 from sheepsim.games.race.simulate import play_games, race_counts
 
+from .helpers import write_config
+
 
 @pytest.fixture
 def report(small_report):
@@ -216,3 +218,37 @@ def test_wide_tables_show_the_columns_a_reader_needs(report):
     assert "p_first (95% CI)" in header and "ev (95% CI)" in header and "fair_first" in header
     assert "ev_se" not in header and "p_first_lo" not in header
     assert "the CSV has them all" in lanes.split("###")[1]
+
+
+def test_the_header_shows_the_config_files_sha256_and_names_the_studies_digest(report, tmp_path):
+    out, m = report
+    text = (out / "report.md").read_text()
+    config = write_config(tmp_path)  # the same text the fixture ran
+    assert m["config"]["sha256"] == hashlib.sha256(config.read_bytes()).hexdigest()
+    header = text.splitlines()[2]
+    assert f"(SHA-256 {m['config']['sha256'][:12]})" in header
+    assert f"studies digest {m['config']['hash'][:12]}" in header and "hash" not in header
+
+
+def test_tables_keep_the_columns_their_caption_and_findings_quote(report):
+    # Shear Panic tiles: the caption and the key finding are about the mean points per
+    # use (mean_gain), the table's last column
+    out, _ = report
+    md = (out / "report.md").read_text()
+    section = md[md.index('<a id="panic"></a>'):]
+    tiles = section[section.index("### tiles"):]
+    header = tiles[tiles.index("| seat"):].splitlines()[0]
+    assert "mean_gain" in header and "mean_counter" in header and "chosen_per_game" in header
+
+
+def test_p_values_and_intervals_read_right_on_the_page(report):
+    out, _ = report
+    md = (out / "report.md").read_text()
+    assert "| 0 |" not in md and "p = 0)" not in md and "p = 0 " not in md
+    h2h = md[md.index('<a id="h2h"></a>'):]
+    row = next(line for line in h2h.splitlines() if line.startswith("| win_rate"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    for cell in cells[1:4]:  # a, b, diff: each "x [lo, hi]" visibly apart
+        x, rest = cell.split(" [")
+        lo, hi = rest.rstrip("]").split(", ")
+        assert float(lo) < float(x) < float(hi)

@@ -79,10 +79,16 @@ def test_resume_after_interrupt_gives_the_uninterrupted_result(tmp_path, monkeyp
     done = [s for s in manifest["studies"] if s["status"] == "done"]
     for s in done:  # finished studies are on disk already
         assert all((out / f).is_file() for f in s["files"])
-    run_report(config, out, resume=True, quiet=True, chunk_size=300)
+    lines: list[str] = []
+    run_report(config, out, resume=True, quiet=True, chunk_size=300, log=lines.append)
     assert csvs(out) == reference
     assert not (out / ".checkpoints").exists()
     assert json.loads((out / "manifest.json").read_text())["complete"] is True
+    # the log says which studies came from their checkpoints and this session's time
+    by_study = {line.split(":")[0]: line for line in lines}
+    for s in done:
+        assert "loaded from the checkpoint (not simulated again" in by_study[s["name"]]
+    assert all(line.endswith((" s", " s this session", " s this session)")) for line in lines)
 
 
 def test_resume_continues_from_the_checkpoint(tmp_path, monkeypatch):
@@ -106,8 +112,12 @@ def test_resume_continues_from_the_checkpoint(tmp_path, monkeypatch):
         return real(job, *args, **kwargs)
 
     monkeypatch.setattr("sheepsim.report.build.simulate", spy)
-    run_report(config, out, resume=True, quiet=True, chunk_size=CHUNK)
+    lines: list[str] = []
+    run_report(config, out, resume=True, quiet=True, chunk_size=CHUNK, log=lines.append)
     assert starts[0] == 3000  # six chunks of the first study were already done
+    assert lines[0].startswith("semi: 6,000 games (3,000 from the checkpoint), ")
+    assert lines[0].endswith(" s this session")
+    assert "checkpoint" not in lines[1]  # the next study ran from its start
 
 
 def test_resume_of_a_complete_report_changes_nothing(tmp_path):
@@ -126,9 +136,16 @@ def test_same_config_without_resume_restarts_cleanly(tmp_path, monkeypatch, refe
     with pytest.raises(KeyboardInterrupt):
         run_report(config, out, quiet=True, chunk_size=CHUNK)
     monkeypatch.undo()
-    run_report(config, out, quiet=True)
+    lines: list[str] = []
+    run_report(config, out, quiet=True, log=lines.append)
     assert csvs(out) == reference
     assert not (out / ".checkpoints").exists()
+    assert lines[0] == (f"{out}: holds an unfinished run of this report; starting over "
+                        "(use --resume to continue it instead)")
+    assert not any("checkpoint" in line for line in lines[1:])
+    lines.clear()
+    run_report(config, out, quiet=True, log=lines.append)  # a finished one: replaced
+    assert lines[0] == f"{out}: replacing the previous run of this report"
 
 
 def test_cli_interrupt_exits_130_and_resume_finishes(tmp_path, monkeypatch, reference, capsys):
@@ -138,8 +155,20 @@ def test_cli_interrupt_exits_130_and_resume_finishes(tmp_path, monkeypatch, refe
     out = tmp_path / "out"
     _interrupt_after(monkeypatch, 2)
     assert main(["report", str(config), "--out", str(out), "--quiet"]) == 130
+    err = capsys.readouterr().err
+    assert err == (f"sheepsim: interrupted; rerun with --resume to continue: sheepsim report "
+                   f"{config} --out {out} --resume\n")
     monkeypatch.undo()
     assert main(["report", str(config), "--out", str(out), "--quiet", "--resume"]) == 0
+    assert csvs(out) == reference
+    # interrupted again, then run without --resume: one line says it starts over, even quiet
+    _interrupt_after(monkeypatch, 2)
+    assert main(["report", str(config), "--out", str(out), "--quiet"]) == 130
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert main(["report", str(config), "--out", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().err == (f"{out}: holds an unfinished run of this report; "
+                                       "starting over (use --resume to continue it instead)\n")
     assert csvs(out) == reference
 
 

@@ -1,18 +1,12 @@
-"""Aw, Sheep! charts. Each takes a table from :mod:`.analysis` and an optional ``ax``
-and returns the figure."""
+"""Aw, Sheep! charts. Each takes a table from :mod:`.analysis`, an optional ``ax`` to draw
+into and an optional ``meta`` (the run's metadata: a new figure gets the shared
+``games · seed · rules`` footnote, as the other games' charts), and returns the figure."""
 
 from __future__ import annotations
 
 import numpy as np
 
-
-def _axes(ax):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(6.5, 4.6), layout="constrained")
-        return fig, ax
-    return ax.figure, ax
+from sheepsim.plots import chart_axes, legend_outside
 
 
 def _errorbar(ax, x, df, col, **kw):
@@ -21,50 +15,75 @@ def _errorbar(ax, x, df, col, **kw):
     ax.errorbar(x, y, yerr=err, fmt="o", capsize=3, **kw)
 
 
-def win_rate_by_position_chart(first_player, ax=None):
-    """Win rate by position in turn order, one series per setting, 1/n dashed."""
-    fig, ax = _axes(ax)
+def _setting_label(keys, values) -> str:
+    """``4p, draft off`` for the setting columns of a group."""
+    return ", ".join(f"{v}p" if k == "players" else
+                     (f"draft {'on' if v else 'off'}" if k == "draft" else str(v))
+                     for k, v in zip(keys, values, strict=True))
+
+
+def _integer_ticks(ax, values) -> None:
+    ax.set_xticks(sorted({int(v) for v in values}))
+
+
+def win_rate_by_position_chart(first_player, ax=None, meta=None):
+    """Win rate by position in turn order with 95% intervals, one series per setting,
+    the fair share 1/n dashed (``first_player_test``)."""
+    fig, ax, _ = chart_axes(ax, meta, (6.5, 4.6))
     keys = [c for c in ("players", "draft") if c in first_player.columns]
-    for i, (key, g) in enumerate(first_player.groupby(keys, sort=False)):
+    groups = first_player.groupby(keys, sort=False) if keys else [((), first_player)]
+    for i, (key, g) in enumerate(groups):
         key = key if isinstance(key, tuple) else (key,)
-        label = ", ".join(f"{v}p" if k == "players" else f"draft {'on' if v else 'off'}"
-                          for k, v in zip(keys, key, strict=True))
-        _errorbar(ax, g["position"].to_numpy() + 0.06 * i, g, "win_rate", label=label)
+        _errorbar(ax, g["position"].to_numpy() + 0.06 * i, g, "win_rate",
+                  label=_setting_label(keys, key) or "win rate")
         ax.hlines(g["fair_share"].iloc[0], 0.7, g["position"].max() + 0.3, linestyles="dashed",
-                  colors="grey", linewidth=0.8)
+                  colors="grey", linewidth=0.8, label="fair share 1/n" if i == 0 else None)
+    _integer_ticks(ax, first_player["position"])
     ax.set_xlabel("position in turn order (1 = first player)")
-    ax.set_ylabel("win rate (95% interval)")
-    ax.legend(fontsize="small")
+    ax.set_ylabel("win rate (share of rounds, 95% interval)")
+    ax.set_title("Aw, Sheep!: win rate by position in turn order")
+    legend_outside(ax)
     return fig
 
 
-def card_power_chart(card_power, kind: str = "sheep", ax=None):
-    """Win rate by how many ``kind`` cards the starting hand holds, per setting."""
-    fig, ax = _axes(ax)
+def card_power_chart(card_power, kind: str = "sheep", ax=None, meta=None):
+    """Win rate by how many ``kind`` cards the starting hand holds, per setting and
+    policy, with 95% intervals and the fair share dotted (``card_power``)."""
+    fig, ax, _ = chart_axes(ax, meta, (6.5, 4.6))
     t = card_power[card_power["kind"] == kind]
     keys = [c for c in ("players", "draft", "policy") if c in t.columns]
     for key, g in t.groupby(keys, sort=False):
-        key = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
-        label = ", ".join(f"{key['players']}p" if k == "players" else
-                          (f"draft {'on' if v else 'off'}" if k == "draft" else str(v))
-                          for k, v in key.items())
-        _errorbar(ax, g["count"].to_numpy(), g, "win_rate", label=label)
-    ax.set_xlabel(f"{kind} cards in the starting hand")
-    ax.set_ylabel("win rate (95% interval)")
-    ax.legend(fontsize="small")
+        key = key if isinstance(key, tuple) else (key,)
+        _errorbar(ax, g["count"].to_numpy(), g, "win_rate", label=_setting_label(keys, key))
+    for share in sorted(set(t["fair_share"])):
+        ax.axhline(share, color="grey", ls=":", lw=1)
+    _integer_ticks(ax, t["count"])
+    ax.set_xlabel(f"{kind} cards in the starting hand (count)")
+    ax.set_ylabel("win rate (share of rounds, 95% interval)")
+    ax.set_title(f"Aw, Sheep!: win rate by {kind} cards in the starting hand")
+    legend_outside(ax)
     return fig
 
 
-def luck_vs_skill_chart(luck, ax=None):
-    """Win rate of each tested policy against the baseline field, next to 1/n."""
-    fig, ax = _axes(ax)
-    labels = [f"{r.policy} {r.players}p" + (" draft" if getattr(r, "draft", False) else "")
+def luck_vs_skill_chart(luck, ax=None, meta=None):
+    """Per setting and tested policy: its win rate against the baseline field and the
+    baseline's own win rate in the same seat of the same rounds, both with 95%
+    intervals, next to 1/n (what pure luck gives every policy) (``luck_vs_skill``)."""
+    fig, ax, _ = chart_axes(ax, meta, (6.5, 4.6))
+    labels = [f"{r.policy}, {r.players}p" + (", draft" if getattr(r, "draft", False) else "")
               for r in luck.itertuples(index=False)]
     x = np.arange(len(luck))
-    _errorbar(ax, x, luck, "win_rate", label="tested policy")
-    ax.scatter(x, luck["fair_share"], marker="_", s=400, color="grey", label="1/n (pure luck)")
-    ax.set_xticks(x, labels, fontsize="x-small", rotation=60, ha="right")
-    ax.set_title(f"against {', '.join(dict.fromkeys(luck['baseline']))} players", fontsize="small")
-    ax.set_ylabel("win rate (95% interval)")
-    ax.legend(fontsize="small")
+    _errorbar(ax, x - 0.12, luck, "win_rate", label="tested policy", color="tab:blue")
+    _errorbar(ax, x + 0.12, luck, "baseline_win_rate", color="tab:orange",
+              label=f"{', '.join(dict.fromkeys(luck['baseline']))} in the same seat")
+    ax.hlines(luck["fair_share"], x - 0.35, x + 0.35, linestyles="dashed", colors="grey",
+              linewidth=0.8, label="1/n (pure luck)")
+    ax.set_xticks(x, labels, fontsize="small")
+    ax.set_xlim(-0.6, len(luck) - 0.4)
+    ax.set_ylim(0, max(1.1 * float(luck["win_rate_hi"].max()), 0.05))
+    ax.set_xlabel("tested policy, players")
+    ax.set_ylabel("win rate (share of rounds, 95% interval)")
+    ax.set_title(f"Aw, Sheep!: luck vs skill against "
+                 f"{', '.join(dict.fromkeys(luck['baseline']))} players")
+    legend_outside(ax)
     return fig

@@ -25,6 +25,15 @@ CAPTIONS = {
                      "versus the baseline in that seat on the same rounds: paired difference "
                      "and exact McNemar p-value; a pure-luck game gives every policy 1/n.",
 }
+CHART_CAPTIONS = {
+    "turn_order": "Win rate by position in turn order with 95% intervals; the dashed line "
+                  "is the fair share 1/n.",
+    "sheep_power": "Win rate by the number of sheep cards in the starting hand, with 95% "
+                   "intervals; the dotted line is the fair share 1/n.",
+    "luck_vs_skill_chart": "The tested policy's win rate against the baseline field and the "
+                           "baseline's own win rate in the same seat of the same rounds, "
+                           "with 95% intervals; the dashed line is 1/n, what pure luck gives.",
+}
 
 
 class _AwStudy(Study):
@@ -89,22 +98,36 @@ class AwSheepBalance(_AwStudy):
         job = self.job()
         job.check(totals, games)
         t = job.tables(totals, games)
-        first = t["first_player"]
         ends = t["round_ends"].set_index("end")
-        notes = [f"The first player wins {first['win_rate'].iloc[0]:.1%} of rounds (95% "
-                 f"{first['win_rate_lo'].iloc[0]:.1%} to {first['win_rate_hi'].iloc[0]:.1%}; "
-                 f"fair share {first['fair_share'].iloc[0]:.1%}; chi-square p = "
-                 f"{first['chi2_pvalue'].iloc[0]:.3g}).",
+        notes = [turn_order_finding(t["first_player"]),
                  f"Rounds end by the Flock Off in {ends.loc['flock_off', 'share']:.1%}, with "
                  f"the last player holding cards in {ends.loc['last_with_cards', 'share']:.1%}, "
                  f"in the Sheep Show in {ends.loc['sheep_show', 'share']:.1%} and by a fair "
                  f"draw in {ends.loc['draw', 'share']:.1%}; mean length "
                  f"{t['round_length']['mean_turns'].iloc[0]:.1f} turns."]
-        figures = {"turn_order": plots.win_rate_by_position_chart(first),
-                   "sheep_power": plots.card_power_chart(t["card_power"], "sheep")}
-        captions = dict(CAPTIONS, turn_order="Win rate by position in turn order, 1/n dashed.",
-                        sheep_power="Win rate by sheep cards in the starting hand.")
+        meta = self._meta(games)
+        figures = {"turn_order": plots.win_rate_by_position_chart(t["first_player"], meta=meta),
+                   "sheep_power": plots.card_power_chart(t["card_power"], "sheep", meta=meta)}
+        captions = dict(CAPTIONS, **CHART_CAPTIONS)
         return StudyResult(dict(t), figures, notes, captions)
+
+
+def turn_order_finding(first) -> str:
+    """The turn-order sentence: the position furthest from a fair share (smallest exact
+    binomial p-value; the largest distance from 1/n among equal p-values), with its win
+    rate, interval and p, and the chi-square test of all positions together."""
+    from sheepsim.tableview import fmt_estimate, p_is
+
+    dist = (first["win_rate"] - first["fair_share"]).abs()
+    worst = first.loc[first.assign(_d=-dist).sort_values(["pvalue", "_d"], kind="stable").index[0]]
+    rate, lo, hi = fmt_estimate(worst["win_rate"], worst["win_rate_lo"], worst["win_rate_hi"],
+                                percent=True)
+    chi = first["chi2_pvalue"].iloc[0]
+    verdict = "turn order matters" if chi < 0.05 else "no evidence that turn order matters"
+    return (f"Turn order: position {int(worst['position'])} is furthest from a fair share, "
+            f"winning {rate} of rounds (95% {lo} to {hi}; fair share "
+            f"{worst['fair_share']:.1%}; exact binomial {p_is(worst['pvalue'])}); "
+            f"chi-square test of equal positions {p_is(chi)}: {verdict}.")
 
 
 @register_study
@@ -142,13 +165,24 @@ class AwSheepLuckSkill(_AwStudy):
         job = self.job()
         job.check(totals, games)
         t = job.tables(totals, games)
-        r = t["luck_vs_skill"].iloc[0]
-        notes = [f"{r['policy']} wins {r['win_rate']:.1%} of rounds against {r['baseline']} "
-                 f"players (95% {r['win_rate_lo']:.1%} to {r['win_rate_hi']:.1%}); a pure-luck "
-                 f"game would give {r['fair_share']:.1%}. In the same seat of the same rounds "
-                 f"{r['baseline']} wins {r['baseline_win_rate']:.1%}: difference "
-                 f"{r['diff']:+.1%} (95% {r['diff_lo']:+.1%} to {r['diff_hi']:+.1%}, McNemar "
-                 f"p = {r['pvalue']:.3g})."]
-        figures = {"luck_vs_skill": plots.luck_vs_skill_chart(t["luck_vs_skill"])}
-        captions = dict(CAPTIONS, luck_vs_skill_chart="Tested policy's win rate next to 1/n.")
+        notes = [luck_finding(t["luck_vs_skill"].iloc[0])]
+        # named apart from the table, so the chart has its own caption
+        figures = {"luck_vs_skill_chart": plots.luck_vs_skill_chart(t["luck_vs_skill"],
+                                                                    meta=self._meta(games))}
+        captions = dict(CAPTIONS, **CHART_CAPTIONS)
         return StudyResult(t, figures, notes, captions)
+
+
+def luck_finding(r) -> str:
+    """The luck-vs-skill sentence of one ``luck_vs_skill`` row."""
+    from sheepsim.tableview import fmt_estimate, p_is
+
+    a = fmt_estimate(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], percent=True)
+    b = fmt_estimate(r["baseline_win_rate"], r["baseline_win_rate_lo"],
+                     r["baseline_win_rate_hi"], percent=True)
+    d = fmt_estimate(r["diff"], r["diff_lo"], r["diff_hi"], percent=True)
+    d = [("+" if not v.startswith("-") else "") + v for v in d]
+    return (f"{r['policy']} wins {a[0]} of rounds against {r['baseline']} players (95% "
+            f"{a[1]} to {a[2]}); a pure-luck game would give {r['fair_share']:.1%}. In the "
+            f"same seat of the same rounds {r['baseline']} wins {b[0]} (95% {b[1]} to "
+            f"{b[2]}): difference {d[0]} (95% {d[1]} to {d[2]}; McNemar {p_is(r['pvalue'])}).")
