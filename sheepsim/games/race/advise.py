@@ -55,8 +55,11 @@ def _lanes_arg(values, what: str) -> tuple[int, ...]:
         out = tuple(int(v) for v in values)
     except (TypeError, ValueError):
         raise SheepsimError(f"{what}: lane numbers 1-6, got {values!r}") from None
-    if any(not 1 <= v <= 6 for v in out) or len(set(out)) != len(out):
-        raise SheepsimError(f"{what}: different lane numbers 1-6, got {list(out)}")
+    if any(not 1 <= v <= 6 for v in out):
+        one = "a lane number" if len(out) == 1 else "lane numbers"
+        raise SheepsimError(f"{what}: {one} 1-6, got {', '.join(map(str, out))}")
+    if len(set(out)) != len(out):
+        raise SheepsimError(f"{what}: a lane may be named once, got {', '.join(map(str, out))}")
     return tuple(v - 1 for v in out)
 
 

@@ -27,6 +27,19 @@ POSITION_HELP = ("race in progress: a position string or a file holding one, e.g
                  "place, X<square> exhausted; see sheepsim.games.race.position)")
 
 
+def position_text(text: str) -> str:
+    """``--position``: not empty; a name that looks like a file must exist."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the position is empty")
+    from pathlib import Path
+
+    looks_like_file = " " not in text.strip() and (
+        "/" in text or Path(text).suffix.lower() in (".txt", ".pos", ".toml"))
+    if looks_like_file and not Path(text).is_file():
+        raise argparse.ArgumentTypeError(f"no such file: {text}")
+    return text
+
+
 def add_exact_options(p: argparse.ArgumentParser) -> None:
     """``--exact``/``--mc`` and ``--position`` for ``race odds`` and ``race ev``."""
     group = p.add_mutually_exclusive_group()
@@ -34,7 +47,7 @@ def add_exact_options(p: argparse.ArgumentParser) -> None:
                        help="exact odds (default when the pace policy allows it and neither "
                             "--games nor --precision is given)")
     group.add_argument("--mc", action="store_true", help="simulate even if exact odds are possible")
-    p.add_argument("--position", metavar="FILE|STRING", help=POSITION_HELP)
+    p.add_argument("--position", type=position_text, metavar="FILE|STRING", help=POSITION_HELP)
 
 
 def _method(args) -> tuple[bool, str]:
@@ -176,7 +189,8 @@ def register_advise(sub) -> None:
                     "intervals). Table: options.",
         epilog="example: sheepsim race advise --position 'semifinal supply=14 7.101 9.110 "
                "6.020 8.201 12.110 10.111' --lane 4 --open 4 --hidden 1,6 --rival-open 2,5")
-    p.add_argument("--position", required=True, metavar="FILE|STRING", help=POSITION_HELP)
+    p.add_argument("--position", type=position_text, required=True, metavar="FILE|STRING",
+                   help=POSITION_HELP)
     p.add_argument("--lane", required=True, type=int, metavar="L",
                    help="lane (1-6) of the sheep the dice selected (after any Lazy Sheep)")
     p.add_argument("--open", metavar="L", help="your open bet (semifinal)")

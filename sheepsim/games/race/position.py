@@ -243,5 +243,8 @@ def _check_places(board, stage: str) -> None:
     if len(places) > most:
         raise SheepsimError(f"{len(places)} sheep have places, but a {stage} awards {most}")
     if places != list(range(1, len(places) + 1)):
-        raise SheepsimError(f"the finished sheep's places must be 1 to {len(places)} in some "
-                            f"order (places are won in crossing order), got {places}")
+        n = len(places)
+        want = "F1" if n == 1 else f"F1 to F{n}"
+        raise SheepsimError(f"with {n} sheep across the line their places must be {want} "
+                            f"(places are won in crossing order), got "
+                            f"{', '.join(f'F{p}' for p in places)}")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
+from sheepsim.tableview import fmt_estimate, p_is
 
 STAGES = ("semifinal", "final")
 
@@ -123,8 +124,10 @@ class RaceOdds(_RaceStudy):
         lanes, sets = t["lanes"], t["bet_sets"]
         best_lane = lanes.loc[lanes["ev"].idxmax()]
         final = self.params()["stage"] == "final"  # the final pays the winner only: no bonus
+        ev, ev_lo, ev_hi = fmt_estimate(best_lane["ev"], best_lane["ev_lo"], best_lane["ev_hi"])
+        ev_text = f"EV {ev} points" + ("" if ev_lo == ev_hi == ev else f" (95% {ev_lo} to {ev_hi})")
         notes = [f"Best single bet: lane {int(best_lane['lane'])} ({best_lane['card']}), "
-                 f"EV {best_lane['ev']:.2f} points (95% {best_lane['ev_lo']:.2f}-{best_lane['ev_hi']:.2f}).",
+                 f"{ev_text}.",
                  f"Best set of {'two' if final else 'three'} bets: lanes "
                  f"{sets['lanes'].iloc[0]}, EV {sets['ev'].iloc[0]:.2f} points"
                  f"{'' if final else ' with the bonus'}."]
@@ -209,12 +212,15 @@ class RaceFairness(_RaceStudy):
         fair = t["fair_payoffs"]
         worst = fair.loc[(fair["ratio"] - 1).abs().idxmax()]
         notes.append(f"Largest mispricing: {worst['stage']} {worst['place']} place, lane "
-                     f"{int(worst['lane'])}: printed {worst['printed']:g}, fair {worst['fair']:.2f}"
-                     f" (95% {worst['fair_lo']:.2f}-{worst['fair_hi']:.2f}).")
+                     f"{int(worst['lane'])}: printed {worst['printed']:g}, fair "
+                     "{} (95% {} to {}).".format(*fmt_estimate(worst["fair"], worst["fair_lo"],
+                                                              worst["fair_hi"])))
         figures = {"semifinal_places": plots.lane_place_heatmap(t["semifinal_lanes"], meta=meta),
                    "fair_payoffs": plots.fair_payoff_chart(fair, meta=meta),
                    "card_strength": plots.card_strength_chart(cards, meta=meta)}
         captions = {
+            "card_strength": "P(win) and P(top 3) per card with 95% intervals; dotted lines: "
+                             "equal cards; marked cards are over- or under-powered.",
             "fair_payoffs": "Printed payoffs (Tables 1 and 2) next to the fair ones that give "
                             "every lane the table's mean EV; difference = printed - fair. fair "
                             "ignores the bonus; fair_with_bonus counts each lane's share of "
@@ -292,12 +298,12 @@ class RaceBalance(_RaceStudy):
         order = t["turn_order"]
         first = order.iloc[0]
         ties = t["tie_breaks"].iloc[0]
+        tie, tie_lo, tie_hi = fmt_estimate(ties["tie_rate"], ties["tie_rate_lo"],
+                                           ties["tie_rate_hi"], percent=True)
         notes = [f"First player in semifinal 1 wins {first['p_win']:.1%} of games (fair share "
-                 f"{first['fair_share']:.1%}); exact binomial test p = {first['pvalue']:.3g}.",
-                 f"{ties['tie_rate']:.1%} of games end in a tie for first, decided by the token "
-                 f"stack (95% {ties['tie_rate_lo']:.1%}-{ties['tie_rate_hi']:.1%})."]
-        if first["note"]:
-            notes.append(f"Turn order: {first['note']}.")
+                 f"{first['fair_share']:.1%}); exact binomial test {p_is(first['pvalue'])}.",
+                 f"{tie} of games end in a tie for first, decided by the token "
+                 f"stack (95% {tie_lo} to {tie_hi})."]
         best = t["policies"].loc[t["policies"]["win_rate"].idxmax()]
         if len(t["policies"]) > 1:
             notes.append(f"Best policy pair: {best['bet_policy']} bets with {best['pace_policy']} "
@@ -318,7 +324,12 @@ class RaceBalance(_RaceStudy):
                                   "wins_on_tie: wins decided by the token stack.",
                     "tie_breaks": "How the winner was decided: the top score alone, or a tie "
                                   "for first broken by the token stack (tie_rate: share of "
-                                  "games tied for first)."}
+                                  "games tied for first).",
+                    "seat_win_rate": "Win rate by seat with 95% intervals; the dotted line is "
+                                     "the fair share 1/n.",
+                    "turn_order_win_rate": "Win rate by position in semifinal 1's turn order "
+                                           "with 95% intervals; the dotted line is the fair "
+                                           "share."}
         return StudyResult(t, figures, notes, captions)
 
 
@@ -365,8 +376,9 @@ class RaceHeadToHead(_RaceStudy):
         p = self.params()
         w = t["comparison"].iloc[0]
         notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
-                 f"changes its win rate by {w['diff']:+.2%} (95% {w['diff_lo']:+.2%} to "
-                 f"{w['diff_hi']:+.2%}; McNemar p = {w['pvalue']:.3g})."]
+                 "changes its win rate by {} (95% {} to {}; ".format(
+                     *fmt_estimate(w["diff"], w["diff_lo"], w["diff_hi"], percent=True))
+                 + f"McNemar {p_is(w['pvalue'])})."]
         for lineup in lineups(p["a"], p["b"], p["field"], p["players"], p["seat"]):
             notes += [n for n in bet_odds_notes(*zip(*(x.split(",") for x in lineup),
                                                      strict=True)) if n not in notes]
