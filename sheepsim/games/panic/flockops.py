@@ -45,7 +45,7 @@ from sheepsim.games.panic.layout import (
     TURN_LEFT,
     TURN_RIGHT,
 )
-from sheepsim.jit import njit
+from sheepsim.games.panic.scratch import ZERO, kernel
 
 DR = np.array(DIR_ROW, dtype=np.int64)
 DC = np.array(DIR_COL, dtype=np.int64)
@@ -53,7 +53,7 @@ _BIG = 1 << 40
 
 
 # ----------------------------------------------------------------------- basics
-@njit
+@kernel
 def sheep_at(st, r, c):
     """Slot of the live sheep on cell ``(r, c)``, or -1."""
     for s in range(N_SHEEP):
@@ -62,7 +62,7 @@ def sheep_at(st, r, c):
     return -1
 
 
-@njit
+@kernel
 def alive_mask(st):
     m = 0
     for s in range(N_SHEEP):
@@ -71,7 +71,7 @@ def alive_mask(st):
     return m
 
 
-@njit
+@kernel
 def count_colour(st, colour):
     n = 0
     for s in range(N_SHEEP):
@@ -80,13 +80,13 @@ def count_colour(st, colour):
     return n
 
 
-@njit
+@kernel
 def projection(st, s, d):
     """Signed distance of sheep ``s`` along direction ``d`` (larger = further along)."""
     return st[ST_ROW + s] * DR[d] + st[ST_COL + s] * DC[d]
 
 
-@njit
+@kernel
 def line_key(d, r, c):
     """Which line through ``(r, c)`` a push along ``d`` acts on (row, column or diagonal)."""
     if d == 2 or d == 6:
@@ -99,7 +99,7 @@ def line_key(d, r, c):
 
 
 # ---------------------------------------------------------------------- actions
-@njit
+@kernel
 def push_from(st, s, d):
     """Move sheep ``s`` one cell along ``d`` with the contiguous run of sheep ahead of it."""
     r = st[ST_ROW + s]
@@ -114,7 +114,7 @@ def push_from(st, s, d):
         st[ST_COL + t] += DC[d]
 
 
-@njit
+@kernel
 def first_on_line(st, key, d):
     """The sheep a pusher standing outside the flock meets first on line ``key`` going
     along ``d`` (-1 if the line is empty)."""
@@ -129,7 +129,7 @@ def first_on_line(st, key, d):
     return best
 
 
-@njit
+@kernel
 def align(st, d):
     """Compact every line perpendicular to side ``d`` against the flock's outermost line
     on that side, keeping each line's order."""
@@ -162,7 +162,7 @@ def align(st, d):
         done |= 1 << best
 
 
-@njit
+@kernel
 def leapfrog(st, s, d):
     """Sheep ``s`` jumps along ``d`` over the contiguous run next to it to the first empty
     cell."""
@@ -175,7 +175,7 @@ def leapfrog(st, s, d):
     st[ST_COL + s] = c + k * DC[d]
 
 
-@njit
+@kernel
 def apply_action(st, kind, a, b):
     """Apply one action: ``a`` = sheep slot or line key, ``b`` = direction, side or turn."""
     if kind == LAMB_PUSH:
@@ -196,7 +196,7 @@ def apply_action(st, kind, a, b):
 
 
 # -------------------------------------------------------------------- legality
-@njit
+@kernel
 def roll_dirs(st, s):
     """Bit ``d`` set if sheep ``s`` may Lamb Roll along ``d``: the cell is empty and
     touches another sheep on a side. One pass marks the other sheep in the 5x5 window
@@ -223,12 +223,12 @@ def roll_dirs(st, s):
     return ok
 
 
-@njit
+@kernel
 def roll_ok(st, s, d):
     return (roll_dirs(st, s) >> d) & 1 == 1
 
 
-@njit
+@kernel
 def refuses_reverse(st, R, tile):
     """Does ``tile`` refuse the reverse of the previous acting player's action now?
 
@@ -247,7 +247,7 @@ def refuses_reverse(st, R, tile):
     return restr == R_NO_REVERSE or st[ST_PREV_DIE] == 0
 
 
-@njit
+@kernel
 def reverse_dir(st):
     """The direction (Ewe Turn: the turn) that reverses the previous menu action."""
     if st[ST_PREV_KIND] == EWE_TURN:
@@ -255,7 +255,7 @@ def reverse_dir(st):
     return (st[ST_PREV_DIR] + 4) % 8
 
 
-@njit
+@kernel
 def refused_tiles(st, R, seat):
     """Bit mask of ``seat``'s unused tiles that refuse a reverse now (for the trace)."""
     m = 0
@@ -265,7 +265,7 @@ def refused_tiles(st, R, seat):
     return m
 
 
-@njit
+@kernel
 def _add(opts, n, tile, a, b):
     opts[n, 0] = tile
     opts[n, 1] = a
@@ -274,7 +274,7 @@ def _add(opts, n, tile, a, b):
     return n + 1
 
 
-@njit
+@kernel
 def legal_actions(st, R, seat, opts):
     """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
     and return how many (reverse moves a tile refuses are left out)."""
@@ -289,9 +289,9 @@ def legal_actions(st, R, seat, opts):
             maxr = max(maxr, st[ST_ROW + s])
             minc = min(minc, st[ST_COL + s])
             maxc = max(maxc, st[ST_COL + s])
-    n = 0
+    n = ZERO
     if minr == _BIG:
-        return 0
+        return n
     # Which rows, columns and diagonals hold a sheep, as bit masks from each range's low
     # end (a connected flock of 9 spans far less than 63 cells; otherwise scan lines).
     small = (maxr - minr) + (maxc - minc) < 63
@@ -351,10 +351,10 @@ def legal_actions(st, R, seat, opts):
                         n = _add(opts, n, tile, key, d)
         elif kind == ALIGNMENT:
             for d in range(0, 8, 2):
-                n = _add(opts, n, tile, 0, d)
+                n = _add(opts, n, tile, ZERO, d)
         elif kind == EWE_TURN:
-            n = _add(opts, n, tile, 0, TURN_RIGHT)
-            n = _add(opts, n, tile, 0, TURN_LEFT)
+            n = _add(opts, n, tile, ZERO, np.int64(TURN_RIGHT))
+            n = _add(opts, n, tile, ZERO, np.int64(TURN_LEFT))
         if refuses_reverse(st, R, tile):
             # Drop the reverse: the opposite direction (turn) on the same line.
             back = reverse_dir(st)
@@ -369,7 +369,7 @@ def legal_actions(st, R, seat, opts):
     return n
 
 
-@njit
+@kernel
 def copy_flock(dst, src):
     """Copy just the flock part (positions, alive, colours, facing)."""
     for i in range(FLOCK_LEN):

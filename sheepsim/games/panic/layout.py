@@ -9,6 +9,8 @@ copied in one slice (greedy look-ahead, rollouts) and passed to numba without re
 * the **context vector** ``ctx`` (length ``CTX_LEN``): where dice come from, scripted
   choices (for :class:`~sheepsim.games.panic.flock.Flock`) and the trace log switch.
 
+The kernels' other scratch arrays travel together in one record (:mod:`.scratch`).
+
 Grid coordinates: ``row`` grows downwards, ``col`` to the right, both unbounded
 (positions, not array indices: the flock never hits an edge and never needs re-centring).
 """
@@ -187,15 +189,6 @@ CTX_BAD_CHOICES = _c["bad_choices"]  # user policy answers out of range (run fai
 CTX_LAST_TILE = _c["last_tile"]  # the tile of the turn just played (-1: passed)
 CTX_LAST_GAIN = _c["last_gain"]  # points the active player gained in that turn
 CTX_LAST_COUNTER = _c["last_counter"]  # counter position when the tile was chosen
-
-# ------------------------------------------------------------------ scratch rows
-# Rows of the ``work`` array (each a state vector): who may overwrite which row.
-W_CAND = 0     # greedy: the candidate action applied
-W_REG = 1      # greedy: candidate after regrouping and scoring
-W_SUB = 2      # greedy sub-decisions
-W_SHEAR = 3    # positional value of the Shearing field
-W_PLAY = 4     # rollout: the playout state
-N_WORK = 5
 
 # ------------------------------------------------------------------------ trace log
 # Each row: [event, a, b, c, d, rows (9), cols (9), alive (9), facing, counter, scores (4)]

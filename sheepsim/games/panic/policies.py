@@ -59,6 +59,8 @@ stops the run with an error naming the policy. Pass it as
 
 from __future__ import annotations
 
+import numpy as np
+
 from sheepsim.games.panic.decide import (
     FIRST_USER_ID,
     GREEDY,
@@ -85,12 +87,10 @@ from sheepsim.games.panic.layout import (
     R_TILE_TIME,
     ST_COUNTER,
     ST_SCORE,
-    W_CAND,
-    W_REG,
 )
 from sheepsim.games.panic.regroup import regroup
+from sheepsim.games.panic.scratch import copy_state, inner
 from sheepsim.games.panic.track import advance_and_score
-from sheepsim.jit import njit
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
 #: The arguments a user policy is called with (see "Writing a user policy" above): a
@@ -99,16 +99,16 @@ USER_POLICY_ARGS = ("kind", "st", "R", "seat", "opts", "n", "rand")
 DEFAULT_PLAYOUTS = 4
 
 
-@njit
-def _value_after(x, st, R, seat, time, work):
+@inner
+def _value_after(x, st, R, seat, time, w):
     """Move the counter and score on the look-ahead copy ``x``; value for ``seat``."""
     advance_and_score(x, R, seat, time)
     gained = x[ST_SCORE + seat] - st[ST_SCORE + seat]
-    return gained + POSITION_WEIGHT * positional(x, R, seat, x[ST_COUNTER], work)
+    return gained + POSITION_WEIGHT * positional(x, R, seat, x[ST_COUNTER], w.shear)
 
 
-@njit
-def greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log):
+@inner
+def greedy_action(st, R, seat, opts, n, w):
     """The greedy menu choice (see the module docstring)."""
     n_plus = 0
     n_cross = 0
@@ -117,44 +117,49 @@ def greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log):
             n_cross += 1
         else:
             n_plus += 1
+    ctx = w.ctx
     log_was = ctx[CTX_LOG_ON]
     ctx[CTX_LOG_ON] = 0  # look-ahead regroupings are not part of the trace
-    vals = values[0]
-    cand = work[W_CAND]
-    reg = work[W_REG]
+    vals = w.values
+    cand = w.cand
+    reg = w.reg
+    greedy = np.int64(GREEDY)
     for i in range(n):
         tile = opts[i, 0]
         time = R[R_TILE_TIME + tile]
-        cand[:] = st
+        copy_state(cand, st)
         apply_action(cand, R[R_TILE_KIND + tile], opts[i, 1], opts[i, 2])
         if is_connected(cand):
-            vals[i] = _value_after(cand, st, R, seat, time, work)
+            vals[i] = _value_after(cand, st, R, seat, time, w)
             continue
         total = 0.0
         for face in (FACE_ORTHO, FACE_DIAG):
             weight = n_plus if face == FACE_ORTHO else n_cross
             if weight == 0:
                 continue
-            reg[:] = cand
-            regroup(reg, R, seat, GREEDY, streams, ctx, subs, work, values, log, face)
-            total += weight * _value_after(reg, st, R, seat, time, work)
+            copy_state(reg, cand)
+            regroup(reg, R, seat, greedy, w, np.int64(face))
+            total += weight * _value_after(reg, st, R, seat, time, w)
         vals[i] = total / (n_plus + n_cross)
     ctx[CTX_LOG_ON] = log_was
-    return argmax_random_ties(vals, n, streams)
+    return argmax_random_ties(vals, n, w.streams)
 
 
-@njit
-def decide_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log):
+@inner
+def decide_action(pid, st, R, seat, opts, n, w):
     """Index of the chosen menu option among ``opts[:n]`` (``[tile, a, b, 0]`` rows).
 
-    ``rollout`` never reaches here (the game loop runs its playouts; see engine); an id
-    that is neither built-in nor a user policy compiled into the kernels raises."""
+    ``pid`` None: every seat plays random (nothing else is compiled). ``rollout`` never
+    reaches here (the game loop runs its playouts; see engine); an id that is neither
+    built-in nor a user policy compiled into the kernels raises."""
+    if pid is None:
+        return randbelow(policy_stream(w.streams), n)
     if pid == RANDOM:
-        return randbelow(policy_stream(streams), n)
+        return randbelow(policy_stream(w.streams), n)
     if pid == SCRIPTED:
-        return next_scripted(ctx, n)
+        return next_scripted(w.ctx, n)
     if pid == GREEDY:
-        return greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log)
+        return greedy_action(st, R, seat, opts, n, w)
     raise ValueError("unknown Shear Panic policy id")
 
 

@@ -213,7 +213,7 @@ def _first_on_line(row, key, d):
 def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0,
                game: int = 0, playouts: int = 4) -> Trace:
     """Play game ``game`` of ``seed`` and describe every step in text."""
-    from sheepsim.games.panic.engine import kernels_for, new_log
+    from sheepsim.games.panic.engine import kernel_policies, kernels_for, new_log
     from sheepsim.games.panic.jobs import _playouts, policy_list
     from sheepsim.games.panic.policies import policy_name, resolve_policies
 
@@ -231,8 +231,8 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
     st = np.zeros(L.ST_LEN, dtype=np.int64)
     log = new_log()
     acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-    n_log, win = kernels.trace_game(R, np.array(ids, dtype=np.int64), seed, game, playouts,
-                                    st, log, acc)
+    pids, playouts = kernel_policies(ids, playouts)
+    n_log, win = kernels.trace_game(R, pids, seed, game, playouts, st, log, acc)
     lines = render_log(log[:n_log], rules, players, names, st, int(win))
     return Trace(lines, int(win), [int(st[L.ST_SCORE + s]) for s in range(players)],
                  log[:n_log].copy(), st)
