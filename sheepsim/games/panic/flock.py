@@ -333,6 +333,7 @@ class Flock:
         if more die rolls are needed than faces given or a choice is out of range.
         """
         from sheepsim.games.panic.decide import SCRIPTED
+        from sheepsim.games.panic.groups import side_contacts
         from sheepsim.games.panic.regroup import regroup
         from sheepsim.games.panic.scratch import scripted_scratch
 
@@ -346,7 +347,7 @@ class Flock:
             raise FlockError(f"at most {L.MAX_SCRIPT} faces and choices")
         w = scripted_scratch(face_codes, choices)
         trial = self.st.copy()
-        rolls = regroup(trial, self.R, 0, SCRIPTED, w, -1)
+        rolls = regroup(trial, self.R, 0, SCRIPTED, w, -1, side_contacts(trial))
         if rolls < 0:
             raise FlockError(f"a regroup choice is out of range: {choices}")
         if rolls > len(face_codes):

@@ -197,10 +197,11 @@ def apply_action(st, kind, a, b):
 
 # -------------------------------------------------------------------- legality
 @kernel
-def roll_dirs(st, s):
-    """Bit ``d`` set if sheep ``s`` may Lamb Roll along ``d``: the cell is empty and
-    touches another sheep on a side. One pass marks the other sheep in the 5x5 window
-    around ``s`` (bit ``(dr + 2) * 5 + dc + 2``)."""
+def sheep_moves(st, s):
+    """Bits 0-7: the directions ``d`` sheep ``s`` may Lamb Roll along (the cell is empty
+    and touches another sheep on a side); bits 8-11: the orthogonal directions ``2 k``
+    with a sheep next to ``s`` (a Leapfrog there has a sheep to jump). One pass marks
+    the other sheep in the 5x5 window around ``s`` (bit ``(dr + 2) * 5 + dc + 2``)."""
     r = st[ST_ROW + s]
     c = st[ST_COL + s]
     near = 0
@@ -214,6 +215,8 @@ def roll_dirs(st, s):
     for d in range(8):
         cell = (DR[d] + 2) * 5 + DC[d] + 2
         if (near >> cell) & 1:
+            if d % 2 == 0:
+                ok |= 1 << (8 + d // 2)
             continue
         # the target's side neighbours (-5 up, +5 down, -1 left, +1 right) stay inside
         # the window because the target is one cell from the centre
@@ -221,6 +224,12 @@ def roll_dirs(st, s):
                 or (near >> (cell - 1)) & 1 or (near >> (cell + 1)) & 1):
             ok |= 1 << d
     return ok
+
+
+@kernel
+def roll_dirs(st, s):
+    """Bit ``d`` set if sheep ``s`` may Lamb Roll along ``d`` (see :func:`sheep_moves`)."""
+    return sheep_moves(st, s) & 255
 
 
 @kernel
@@ -274,11 +283,113 @@ def _add(opts, n, tile, a, b):
     return n + 1
 
 
+# Per-sheep sheep_moves bits for the legality of one turn, 12 bits per sheep packed
+# into two words (sheep 0-4, then 5-8), so that each sheep's window is scanned once
+# however many Lamb Roll and Leapfrog tiles ask for it.
+MOVE_BITS = 12
+MOVES_PER_WORD = 5
+
+
+@kernel
+def _moves_table(st, R, seat):
+    """:func:`sheep_moves` of every sheep one of ``seat``'s unused Lamb Roll or Leapfrog
+    tiles may move (only their own sheep if every such tile says so), packed."""
+    need = False
+    own_only = True
+    for tile in range(R[R_N_TILES]):
+        kind = R[R_TILE_KIND + tile]
+        if not st[ST_USED + seat * MAX_TILES + tile] and (kind == LAMB_ROLL or kind == LEAPFROG):
+            need = True
+            own_only = own_only and R[R_TILE_RESTR + tile] == R_OWN
+    lo = ZERO
+    hi = ZERO
+    if not need:
+        return lo, hi
+    colour = R[R_SEAT_COLOUR + seat]
+    for s in range(N_SHEEP):
+        if st[ST_ALIVE + s] and (not own_only or st[ST_COLOUR + s] == colour):
+            if s < MOVES_PER_WORD:
+                lo |= sheep_moves(st, s) << (MOVE_BITS * s)
+            else:
+                hi |= sheep_moves(st, s) << (MOVE_BITS * (s - MOVES_PER_WORD))
+    return lo, hi
+
+
+@kernel
+def _sheep_options(st, R, seat, tile, moves, opts, n):
+    """Append the options of a Lamb Push, Lamb Roll or Leapfrog ``tile`` (sheep by
+    sheep, directions in order; ``moves`` from :func:`_moves_table`); returns the count."""
+    kind = R[R_TILE_KIND + tile]
+    own = R[R_TILE_RESTR + tile] == R_OWN
+    colour = R[R_SEAT_COLOUR + seat]
+    for s in range(N_SHEEP):
+        if not st[ST_ALIVE + s] or (own and st[ST_COLOUR + s] != colour):
+            continue
+        if kind == LAMB_PUSH:
+            for d in range(8):
+                n = _add(opts, n, tile, s, d)
+            continue
+        if s < MOVES_PER_WORD:
+            m = moves[0] >> (MOVE_BITS * s)
+        else:
+            m = moves[1] >> (MOVE_BITS * (s - MOVES_PER_WORD))
+        if kind == LAMB_ROLL:
+            for d in range(8):
+                if (m >> d) & 1:
+                    n = _add(opts, n, tile, s, d)
+        else:
+            for k in range(4):
+                if (m >> (8 + k)) & 1:
+                    n = _add(opts, n, tile, s, 2 * k)
+    return n
+
+
+@kernel
+def _line_options(st, tile, kind, box, lines, opts, n):
+    """Append the options of a Line or Diagonal Push ``tile``: every direction, every
+    occupied line in order. ``box`` = (min row, max row, min col, max col) of the flock;
+    ``lines`` = (small, row, column, diagonal, anti-diagonal bit masks) from
+    :func:`legal_actions` (``small`` False: test each line with :func:`first_on_line`)."""
+    minr, maxr, minc, maxc = box
+    small, row_m, col_m, diag_m, anti_m = lines
+    d0 = 0 if kind == LINE_PUSH else 1
+    for d in range(d0, 8, 2):
+        if d == 2 or d == 6:
+            lo, hi, m = minr, maxr, row_m
+        elif d == 0 or d == 4:
+            lo, hi, m = minc, maxc, col_m
+        elif d == 3 or d == 7:
+            lo, hi, m = minr - maxc, maxr - minc, diag_m
+        else:
+            lo, hi, m = minr + minc, maxr + maxc, anti_m
+        for key in range(lo, hi + 1):
+            if small:
+                if (m >> (key - lo)) & 1:
+                    n = _add(opts, n, tile, key, d)
+            elif first_on_line(st, key, d) >= 0:
+                n = _add(opts, n, tile, key, d)
+    return n
+
+
+@kernel
+def _drop_reverse(st, kind, opts, start, n):
+    """Remove from ``opts[start:n]`` the reverse of the previous action: the opposite
+    direction (turn), on the same line for Line and Diagonal Pushes. Returns the count."""
+    back = reverse_dir(st)
+    on_line = kind == LINE_PUSH or kind == DIAG_PUSH  # the target is the line
+    keep = start
+    for i in range(start, n):
+        if opts[i, 2] != back or (on_line and opts[i, 1] != st[ST_PREV_TARGET]):
+            for j in range(OPT_WIDTH):
+                opts[keep, j] = opts[i, j]
+            keep += 1
+    return keep
+
+
 @kernel
 def legal_actions(st, R, seat, opts):
     """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
-    and return how many (reverse moves a tile refuses are left out)."""
-    colour = R[R_SEAT_COLOUR + seat]
+    and return how many (reverse moves a tile refuses are left out), tile by tile."""
     minr = _BIG
     maxr = -_BIG
     minc = _BIG
@@ -308,47 +419,18 @@ def legal_actions(st, R, seat, opts):
                 col_m |= 1 << (c - minc)
                 diag_m |= 1 << (r - c - (minr - maxc))
                 anti_m |= 1 << (r + c - (minr + minc))
+    box = (minr, maxr, minc, maxc)
+    lines = (small, row_m, col_m, diag_m, anti_m)
+    moves = _moves_table(st, R, seat)
     for tile in range(R[R_N_TILES]):
         if st[ST_USED + seat * MAX_TILES + tile]:
             continue
         kind = R[R_TILE_KIND + tile]
-        restr = R[R_TILE_RESTR + tile]
         start = n
         if kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
-            for s in range(N_SHEEP):
-                if not st[ST_ALIVE + s]:
-                    continue
-                if restr == R_OWN and st[ST_COLOUR + s] != colour:
-                    continue
-                if kind == LAMB_PUSH:
-                    for d in range(8):
-                        n = _add(opts, n, tile, s, d)
-                elif kind == LAMB_ROLL:
-                    ok = roll_dirs(st, s)
-                    for d in range(8):
-                        if (ok >> d) & 1:
-                            n = _add(opts, n, tile, s, d)
-                else:
-                    for d in range(0, 8, 2):
-                        if sheep_at(st, st[ST_ROW + s] + DR[d], st[ST_COL + s] + DC[d]) >= 0:
-                            n = _add(opts, n, tile, s, d)
+            n = _sheep_options(st, R, seat, tile, moves, opts, n)
         elif kind == LINE_PUSH or kind == DIAG_PUSH:
-            d0 = 0 if kind == LINE_PUSH else 1
-            for d in range(d0, 8, 2):
-                if d == 2 or d == 6:
-                    lo, hi, m = minr, maxr, row_m
-                elif d == 0 or d == 4:
-                    lo, hi, m = minc, maxc, col_m
-                elif d == 3 or d == 7:
-                    lo, hi, m = minr - maxc, maxr - minc, diag_m
-                else:
-                    lo, hi, m = minr + minc, maxr + maxc, anti_m
-                for key in range(lo, hi + 1):
-                    if small:
-                        if (m >> (key - lo)) & 1:
-                            n = _add(opts, n, tile, key, d)
-                    elif first_on_line(st, key, d) >= 0:
-                        n = _add(opts, n, tile, key, d)
+            n = _line_options(st, tile, kind, box, lines, opts, n)
         elif kind == ALIGNMENT:
             for d in range(0, 8, 2):
                 n = _add(opts, n, tile, ZERO, d)
@@ -356,16 +438,7 @@ def legal_actions(st, R, seat, opts):
             n = _add(opts, n, tile, ZERO, np.int64(TURN_RIGHT))
             n = _add(opts, n, tile, ZERO, np.int64(TURN_LEFT))
         if refuses_reverse(st, R, tile):
-            # Drop the reverse: the opposite direction (turn) on the same line.
-            back = reverse_dir(st)
-            on_line = kind == LINE_PUSH or kind == DIAG_PUSH  # the target is the line
-            keep = start
-            for i in range(start, n):
-                if opts[i, 2] != back or (on_line and opts[i, 1] != st[ST_PREV_TARGET]):
-                    for j in range(OPT_WIDTH):
-                        opts[keep, j] = opts[i, j]
-                    keep += 1
-            n = keep
+            n = _drop_reverse(st, kind, opts, start, n)
     return n
 
 

@@ -6,10 +6,10 @@ from sheepsim import rng
 from sheepsim.games.panic.decide import decide_sub
 from sheepsim.games.panic.flockops import alive_mask
 from sheepsim.games.panic.groups import (
+    link_group,
     main_of,
     move_group,
     routes_to,
-    side_contacts,
     slides_with,
     smallest_of,
 )
@@ -87,17 +87,19 @@ def roll_die(R, n_at, faces_at, w):
 
 
 @kernel
-def regroup(st, R, seat, pid, w, forced_face):
+def regroup(st, R, seat, pid, w, forced_face, links):
     """Regroup until the flock is orthogonally connected; the active ``seat`` (policy
     ``pid``, None when every seat plays random) makes every choice. ``forced_face >= 0``
     replaces every die roll (greedy look-ahead; :data:`ROLL` for a real regrouping).
-    Returns the number of dice rolled, or -1 for an invalid scripted choice.
+    ``links`` are the side contacts of ``st`` (:func:`.groups.side_contacts`; kept up to
+    date as groups move). Returns the number of dice rolled, or -1 for an invalid
+    scripted choice.
     """
     rolls = 0
     opts = w.groups
+    lo, hi = links
+    alive = alive_mask(st)  # no sheep leaves the flock while it regroups
     for _ in range(MAX_REGROUP_ROUNDS):
-        lo, hi = side_contacts(st)  # st does not change until the group moves
-        alive = alive_mask(st)
         n = smallest_of(lo, hi, alive, opts)
         if n == 0:
             return rolls
@@ -127,4 +129,5 @@ def regroup(st, R, seat, pid, w, forced_face):
             return -1
         move_group(st, opts[r, 0], opts[r, 1], opts[r, 2], opts[r, 3])
         log_event(st, w, np.int64(EV_ROUTE), opts[r, 0], opts[r, 1], opts[r, 2], opts[r, 3])
+        lo, hi = link_group(st, lo, hi, mask)
     return rolls

@@ -15,6 +15,7 @@ from sheepsim.games.panic.layout import (
     CTX_ROLLOUT_PLAYOUTS,
     R_N_PLAYERS,
     ST_ENDED,
+    ST_LEN,
     ST_SCORE,
 )
 from sheepsim.games.panic.scratch import copy_state, inner, kernel
@@ -51,7 +52,7 @@ def rollout_choose(st, R, seat, opts, n, w):
     for i in range(n):
         total = 0
         for _ in range(playouts):
-            copy_state(sim, st)
+            copy_state(sim, st, ST_LEN)
             execute_turn(sim, R, seat, greedy, opts[i, 0], opts[i, 1], opts[i, 2], w)
             s = after_turn(sim, R, seat, np.bool_(True), w)
             while sim[ST_ENDED] == 0:

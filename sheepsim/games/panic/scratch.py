@@ -28,10 +28,16 @@ from sheepsim.games.panic.layout import (
     LOG_WIDTH,
     MAX_OPTS,
     MAX_SUB_OPTS,
+    N_SHEEP,
     OPT_WIDTH,
     ST_LEN,
 )
 from sheepsim.jit import njit
+
+# The look-ahead memo's shape (see .lookahead; not imported from there: it imports this).
+MEMO_SLOTS = 256
+MEMO_ROUTES = 8
+MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + MEMO_ROUTES * OPT_WIDTH
 
 #: Fields of the scratch record (shapes; ``ST_LEN`` rows are state vectors):
 #:
@@ -44,14 +50,17 @@ from sheepsim.jit import njit
 #: * ``routes``: routes the greedy valuation of a group lists;
 #: * ``values`` ``(MAX_OPTS,)`` float64: greedy's value of each menu option;
 #: * ``sub_values``: greedy's value of each sub-decision option;
-#: * ``cand``, ``reg``: greedy's look-ahead states (action applied; then regrouped);
+#: * ``cand``, ``reg``, ``reg2``: greedy's look-ahead states (action applied; then
+#:   regrouped for one die face, for the other);
 #: * ``sub``: a flock moved by one sub-decision option; ``shear``: the flock after the
 #:   imagined shearing of the positional score;
 #: * ``play``: a rollout playout's state;
-#: * ``log`` ``(rows, LOG_WIDTH)``: the trace (one row when no trace is kept).
+#: * ``log`` ``(rows, LOG_WIDTH)``: the trace (one row when no trace is kept);
+#: * ``memo`` ``(MEMO_SLOTS, MEMO_WIDTH)``, ``memo_values`` ``(MEMO_SLOTS, MEMO_ROUTES)``
+#:   float64: greedy's look-ahead memo of routes and their values (:mod:`.lookahead`).
 Scratch = namedtuple("Scratch", ["streams", "ctx", "opts", "play_opts", "groups", "routes",
-                                 "values", "sub_values", "cand", "reg", "sub", "shear",
-                                 "play", "log"])
+                                 "values", "sub_values", "cand", "reg", "reg2", "sub",
+                                 "shear", "play", "log", "memo", "memo_values"])
 
 
 def kernel(func=None, **options):
@@ -100,14 +109,17 @@ def new_scratch(log_rows, playouts):
         np.zeros(MAX_OPTS, dtype=np.float64), np.zeros(MAX_OPTS, dtype=np.float64),
         np.zeros(ST_LEN, dtype=np.int64), np.zeros(ST_LEN, dtype=np.int64),
         np.zeros(ST_LEN, dtype=np.int64), np.zeros(ST_LEN, dtype=np.int64),
-        np.zeros(ST_LEN, dtype=np.int64),
-        np.zeros((log_rows, LOG_WIDTH), dtype=np.int64))
+        np.zeros(ST_LEN, dtype=np.int64), np.zeros(ST_LEN, dtype=np.int64),
+        np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
+        np.zeros((MEMO_SLOTS, MEMO_WIDTH), dtype=np.int64),
+        np.zeros((MEMO_SLOTS, MEMO_ROUTES), dtype=np.float64))
 
 
 @kernel
-def copy_state(dst, src):
-    """``dst[:] = src`` for two state vectors (a loop: slice assignment needs the NRT)."""
-    for i in range(ST_LEN):
+def copy_state(dst, src, length):
+    """``dst[:length] = src[:length]`` for two state vectors (a loop: slice assignment
+    needs the NRT); ``length`` is ``ST_LEN`` or ``LOOKAHEAD_LEN``."""
+    for i in range(length):
         dst[i] = src[i]
 
 

@@ -21,6 +21,7 @@ from sheepsim.games.panic.flockops import (
     refused_tiles,
     reverse_dir,
 )
+from sheepsim.games.panic.groups import side_contacts
 from sheepsim.games.panic.layout import (
     CTX_BAD_CHOICES,
     CTX_LAST_COUNTER,
@@ -121,7 +122,7 @@ def panic_push(st, R, seat, pid, w):
             d = opts[i, 1]
             push_from(st, s, d)
             log_event(st, w, np.int64(EV_PANIC_PUSH), s, d, np.int64(seat), ZERO)
-            add_rolls(st, regroup(st, R, seat, pid, w, ROLL))
+            add_rolls(st, regroup(st, R, seat, pid, w, ROLL, side_contacts(st)))
             return
 
 
@@ -160,14 +161,14 @@ def execute_turn(st, R, seat, pid, tile, a, b, w):
     st[ST_PREV_DIE] = 0
     apply_action(st, kind, a, b)  # A
     log_event(st, w, np.int64(EV_ACTION), tile, a, b, np.int64(seat))
-    add_rolls(st, regroup(st, R, seat, pid, w, ROLL))  # B
+    add_rolls(st, regroup(st, R, seat, pid, w, ROLL, side_contacts(st)))  # B
     removed = advance_and_score(st, R, seat, R[R_TILE_TIME + tile])  # C, D
     log_event(st, w, np.int64(EV_SCORE), np.int64(seat), st[ST_SCORE + seat] - before, ZERO,
               ZERO)
     if removed:
         # Shearing scores first; the flock is regrouped afterwards.
         log_event(st, w, np.int64(EV_SHEAR), removed, ZERO, ZERO, ZERO)
-        add_rolls(st, regroup(st, R, seat, pid, w, ROLL))
+        add_rolls(st, regroup(st, R, seat, pid, w, ROLL, side_contacts(st)))
     if st[ST_COUNTER] >= R[R_TRACK_LEN]:
         st[ST_ENDED] = 1
         st[ST_END_REASON] = END_PEN
