@@ -43,18 +43,22 @@ def _link(lo, hi, a, b):
 @kernel
 def side_contacts(st):
     """``(lo, hi)``: for every live sheep, the mask of live sheep touching it on a side
-    (see :func:`contacts_of`)."""
+    (see :func:`contacts_of`). Written without branches over all 81 ordered pairs (the
+    ``alive`` entries are 0 or 1): about twice as fast as testing the 36 pairs."""
     lo = ZERO
     hi = ZERO
     for a in range(N_SHEEP):
-        if not st[ST_ALIVE + a]:
-            continue
         ra = st[ST_ROW + a]
         ca = st[ST_COL + a]
-        for b in range(a + 1, N_SHEEP):
-            if st[ST_ALIVE + b] and abs(st[ST_ROW + b] - ra) + abs(st[ST_COL + b] - ca) == 1:
-                lo, hi = _link(lo, hi, a, b)
-                lo, hi = _link(lo, hi, b, a)
+        m = ZERO
+        for b in range(N_SHEEP):
+            d = abs(st[ST_ROW + b] - ra) + abs(st[ST_COL + b] - ca)
+            m |= (d == 1) * st[ST_ALIVE + b] << b
+        m *= st[ST_ALIVE + a]
+        if a < PER_WORD:
+            lo |= m << (N_SHEEP * a)
+        else:
+            hi |= m << (N_SHEEP * (a - PER_WORD))
     return lo, hi
 
 
