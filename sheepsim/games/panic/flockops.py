@@ -283,42 +283,10 @@ def _add(opts, n, tile, a, b):
     return n + 1
 
 
-# Per-sheep sheep_moves bits for the legality of one turn, 12 bits per sheep packed
-# into two words (sheep 0-4, then 5-8), so that each sheep's window is scanned once
-# however many Lamb Roll and Leapfrog tiles ask for it.
-MOVE_BITS = 12
-MOVES_PER_WORD = 5
-
-
 @kernel
-def _moves_table(st, R, seat):
-    """:func:`sheep_moves` of every sheep one of ``seat``'s unused Lamb Roll or Leapfrog
-    tiles may move (only their own sheep if every such tile says so), packed."""
-    need = False
-    own_only = True
-    for tile in range(R[R_N_TILES]):
-        kind = R[R_TILE_KIND + tile]
-        if not st[ST_USED + seat * MAX_TILES + tile] and (kind == LAMB_ROLL or kind == LEAPFROG):
-            need = True
-            own_only = own_only and R[R_TILE_RESTR + tile] == R_OWN
-    lo = ZERO
-    hi = ZERO
-    if not need:
-        return lo, hi
-    colour = R[R_SEAT_COLOUR + seat]
-    for s in range(N_SHEEP):
-        if st[ST_ALIVE + s] and (not own_only or st[ST_COLOUR + s] == colour):
-            if s < MOVES_PER_WORD:
-                lo |= sheep_moves(st, s) << (MOVE_BITS * s)
-            else:
-                hi |= sheep_moves(st, s) << (MOVE_BITS * (s - MOVES_PER_WORD))
-    return lo, hi
-
-
-@kernel
-def _sheep_options(st, R, seat, tile, moves, opts, n):
+def _sheep_options(st, R, seat, tile, opts, n):
     """Append the options of a Lamb Push, Lamb Roll or Leapfrog ``tile`` (sheep by
-    sheep, directions in order; ``moves`` from :func:`_moves_table`); returns the count."""
+    sheep, directions in order); returns the count."""
     kind = R[R_TILE_KIND + tile]
     own = R[R_TILE_RESTR + tile] == R_OWN
     colour = R[R_SEAT_COLOUR + seat]
@@ -329,10 +297,7 @@ def _sheep_options(st, R, seat, tile, moves, opts, n):
             for d in range(8):
                 n = _add(opts, n, tile, s, d)
             continue
-        if s < MOVES_PER_WORD:
-            m = moves[0] >> (MOVE_BITS * s)
-        else:
-            m = moves[1] >> (MOVE_BITS * (s - MOVES_PER_WORD))
+        m = sheep_moves(st, s)
         if kind == LAMB_ROLL:
             for d in range(8):
                 if (m >> d) & 1:
@@ -387,12 +352,9 @@ def _drop_reverse(st, kind, opts, start, n):
 
 
 @kernel
-def _legality_setup(st, R, seat):
-    """What every tile's legality needs, once per turn: ``(any sheep, box, lines,
-    moves)``. ``box`` = (min row, max row, min col, max col) of the live sheep;
-    ``lines`` = (small, row, column, diagonal, anti-diagonal occupancy bit masks, each
-    from its range's low end; a connected flock of 9 spans far less than 63 cells, when
-    not ``small`` the lines are scanned instead); ``moves`` from :func:`_moves_table`."""
+def legal_actions(st, R, seat, opts):
+    """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
+    and return how many (reverse moves a tile refuses are left out), tile by tile."""
     minr = _BIG
     maxr = -_BIG
     minc = _BIG
@@ -403,11 +365,13 @@ def _legality_setup(st, R, seat):
             maxr = max(maxr, st[ST_ROW + s])
             minc = min(minc, st[ST_COL + s])
             maxc = max(maxc, st[ST_COL + s])
+    n = ZERO
+    if minr == _BIG:
+        return n
+    # Which rows, columns and diagonals hold a sheep, as bit masks from each range's low
+    # end (a connected flock of 9 spans far less than 63 cells; otherwise scan lines).
     small = (maxr - minr) + (maxc - minc) < 63
-    row_m = ZERO
-    col_m = ZERO
-    diag_m = ZERO
-    anti_m = ZERO
+    row_m = col_m = diag_m = anti_m = ZERO
     if small:
         for s in range(N_SHEEP):
             if st[ST_ALIVE + s]:
@@ -417,163 +381,26 @@ def _legality_setup(st, R, seat):
                 col_m |= 1 << (c - minc)
                 diag_m |= 1 << (r - c - (minr - maxc))
                 anti_m |= 1 << (r + c - (minr + minc))
-    return (minr != _BIG, (minr, maxr, minc, maxc), (small, row_m, col_m, diag_m, anti_m),
-            _moves_table(st, R, seat))
-
-
-@kernel
-def _tile_options(st, R, seat, tile, setup, opts, n):
-    """Append the legal options of one unused ``tile`` at ``opts[n]`` (the reverse a tile
-    refuses left out); returns the new count."""
-    _, box, lines, moves = setup
-    kind = R[R_TILE_KIND + tile]
-    start = n
-    if kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
-        n = _sheep_options(st, R, seat, tile, moves, opts, n)
-    elif kind == LINE_PUSH or kind == DIAG_PUSH:
-        n = _line_options(st, tile, kind, box, lines, opts, n)
-    elif kind == ALIGNMENT:
-        for d in range(0, 8, 2):
-            n = _add(opts, n, tile, ZERO, d)
-    elif kind == EWE_TURN:
-        n = _add(opts, n, tile, ZERO, np.int64(TURN_RIGHT))
-        n = _add(opts, n, tile, ZERO, np.int64(TURN_LEFT))
-    if refuses_reverse(st, R, tile):
-        n = _drop_reverse(st, kind, opts, start, n)
-    return n
-
-
-@kernel
-def legal_actions(st, R, seat, opts):
-    """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
-    and return how many (reverse moves a tile refuses are left out), tile by tile."""
-    setup = _legality_setup(st, R, seat)
-    n = ZERO
-    if not setup[0]:
-        return n
-    for tile in range(R[R_N_TILES]):
-        if not st[ST_USED + seat * MAX_TILES + tile]:
-            n = _tile_options(st, R, seat, tile, setup, opts, n)
-    return n
-
-
-@kernel
-def _popcount(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
-@kernel
-def _line_listed(box, lines, key, d):
-    """1 if :func:`_line_options` lists line ``key`` pushed along ``d`` (its line holds a
-    sheep; ``lines`` small), else 0."""
-    minr, maxr, minc, maxc = box
-    _, row_m, col_m, diag_m, anti_m = lines
-    if d == 2 or d == 6:
-        lo, hi, m = minr, maxr, row_m
-    elif d == 0 or d == 4:
-        lo, hi, m = minc, maxc, col_m
-    elif d == 3 or d == 7:
-        lo, hi, m = minr - maxc, maxr - minc, diag_m
-    else:
-        lo, hi, m = minr + minc, maxr + maxc, anti_m
-    if key < lo or key > hi:
-        return 0
-    return (m >> (key - lo)) & 1
-
-
-@kernel
-def _tile_count(st, R, seat, tile, setup, opts):
-    """How many options :func:`_tile_options` lists for the unused ``tile``, counted
-    without listing them where that is exact (no reverse refused, lines as masks);
-    otherwise listed into ``opts`` and counted."""
-    _, box, lines, moves = setup
-    kind = R[R_TILE_KIND + tile]
-    small, row_m, col_m, diag_m, anti_m = lines
-    refused = refuses_reverse(st, R, tile)
-    if kind == LINE_PUSH or kind == DIAG_PUSH:
-        if not small:
-            return _tile_options(st, R, seat, tile, setup, opts, ZERO)
-        if kind == LINE_PUSH:
-            n = 2 * (_popcount(row_m) + _popcount(col_m))
-        else:
-            n = 2 * (_popcount(diag_m) + _popcount(anti_m))
-        if refused:  # the reverse is listed (then dropped) when its line holds a sheep
-            n -= _line_listed(box, lines, st[ST_PREV_TARGET], reverse_dir(st))
-        return n
-    if kind == EWE_TURN:
-        return 1 if refused else 2  # both turns are listed, the reverse one dropped
-    if refused:
-        return _tile_options(st, R, seat, tile, setup, opts, ZERO)
-    if kind == ALIGNMENT:
-        return 4
-    own = R[R_TILE_RESTR + tile] == R_OWN
-    colour = R[R_SEAT_COLOUR + seat]
-    n = 0
-    for s in range(N_SHEEP):
-        if not st[ST_ALIVE + s] or (own and st[ST_COLOUR + s] != colour):
-            continue
-        if kind == LAMB_PUSH:
-            n += 8
-            continue
-        if s < MOVES_PER_WORD:
-            m = moves[0] >> (MOVE_BITS * s)
-        else:
-            m = moves[1] >> (MOVE_BITS * (s - MOVES_PER_WORD))
-        n += _popcount(m & 255) if kind == LAMB_ROLL else _popcount((m >> 8) & 15)
-    return n
-
-
-# legal_count keeps each tile's count for legal_option, 8 bits per tile in two words
-# (MAX_TILES = 16); a count of 255 or more is kept as 255 and counted again.
-COUNT_BITS = 8
-COUNT_FULL = 255
-
-
-@kernel
-def legal_count(st, R, seat, opts):
-    """``(n, (setup, counts))``: the number of options :func:`legal_actions` would list,
-    and what :func:`legal_option` needs (``opts`` is scratch)."""
-    setup = _legality_setup(st, R, seat)
-    n = ZERO
-    lo = ZERO
-    hi = ZERO
-    if setup[0]:
-        for tile in range(R[R_N_TILES]):
-            if not st[ST_USED + seat * MAX_TILES + tile]:
-                k = _tile_count(st, R, seat, tile, setup, opts)
-                n += k
-                k = min(k, COUNT_FULL)
-                if tile < 8:
-                    lo |= k << (COUNT_BITS * tile)
-                else:
-                    hi |= k << (COUNT_BITS * (tile - 8))
-    return n, (setup, (lo, hi))
-
-
-@kernel
-def legal_option(st, R, seat, counted, i, opts):
-    """Row of ``opts`` holding ``legal_actions``' option ``i`` (``counted`` from
-    :func:`legal_count`): only the tile holding it is listed, from ``opts[0]``. The random
-    policy draws an index from the count and needs just that one option."""
-    setup, (lo, hi) = counted
+    box = (minr, maxr, minc, maxc)
+    lines = (small, row_m, col_m, diag_m, anti_m)
     for tile in range(R[R_N_TILES]):
         if st[ST_USED + seat * MAX_TILES + tile]:
             continue
-        if tile < 8:
-            k = (lo >> (COUNT_BITS * tile)) & COUNT_FULL
-        else:
-            k = (hi >> (COUNT_BITS * (tile - 8))) & COUNT_FULL
-        if k == COUNT_FULL:
-            k = _tile_count(st, R, seat, tile, setup, opts)
-        if i < k:
-            _tile_options(st, R, seat, tile, setup, opts, ZERO)
-            return i
-        i -= k
-    return -1
+        kind = R[R_TILE_KIND + tile]
+        start = n
+        if kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
+            n = _sheep_options(st, R, seat, tile, opts, n)
+        elif kind == LINE_PUSH or kind == DIAG_PUSH:
+            n = _line_options(st, tile, kind, box, lines, opts, n)
+        elif kind == ALIGNMENT:
+            for d in range(0, 8, 2):
+                n = _add(opts, n, tile, ZERO, d)
+        elif kind == EWE_TURN:
+            n = _add(opts, n, tile, ZERO, np.int64(TURN_RIGHT))
+            n = _add(opts, n, tile, ZERO, np.int64(TURN_LEFT))
+        if refuses_reverse(st, R, tile):
+            n = _drop_reverse(st, kind, opts, start, n)
+    return n
 
 
 @kernel

@@ -12,13 +12,11 @@ plays random (see :func:`.decide.decide_sub`).
 
 import numpy as np
 
-from sheepsim.games.panic.decide import RANDOM, decide_sub, policy_stream, randbelow
+from sheepsim.games.panic.decide import decide_sub
 from sheepsim.games.panic.flockops import (
     apply_action,
     count_colour,
     legal_actions,
-    legal_count,
-    legal_option,
     push_from,
     refused_tiles,
     reverse_dir,
@@ -137,14 +135,6 @@ def policy_of(pids, seat):
 
 
 @kernel
-def plays_random(pid):
-    """Is ``pid`` the random policy (None: every seat plays random)?"""
-    if pid is None:
-        return True
-    return pid == RANDOM
-
-
-@kernel
 def opening(st, R, pids, w):
     """The sheep jump from the truck: each seat rolls the panic die and makes that Lamb
     Push (white: Ewe Turn), regrouping as needed; no scoring, the counter stays at 0.
@@ -209,19 +199,13 @@ def play_turn(st, R, seat, pid, opts, w):
     if own_sheep(st, R, seat) == 0:
         return False
     log_refusals(st, R, seat, w)
-    if plays_random(pid):  # the same draw from the count, listing one tile only
-        n, setup = legal_count(st, R, seat, opts)
-        if n == 0:
-            return False
-        i = legal_option(st, R, seat, setup, randbelow(policy_stream(w.streams), n), opts)
-    else:
-        n = legal_actions(st, R, seat, opts)
-        if n == 0:
-            return False
-        i = decide_action(pid, st, R, seat, opts, n, w)
-        if i < 0 or i >= n:
-            w.ctx[CTX_BAD_CHOICES] += 1  # a user policy answered out of range
-            i = 0
+    n = legal_actions(st, R, seat, opts)
+    if n == 0:
+        return False
+    i = decide_action(pid, st, R, seat, opts, n, w)
+    if i < 0 or i >= n:
+        w.ctx[CTX_BAD_CHOICES] += 1  # a user policy answered out of range
+        i = 0
     execute_turn(st, R, seat, pid, opts[i, 0], opts[i, 1], opts[i, 2], w)
     return True
 
