@@ -38,6 +38,14 @@ def register(subparsers) -> None:
     sub = panic.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
+    _add_play(sub)
+    _add_balance(sub)
+    _add_compare(sub)
+    _add_trace(sub)
+
+
+def _add_play(sub) -> None:
+    """The ``panic play`` command's options."""
     play = sub.add_parser("play", help="win rates, points per field, shearing, game length",
                           description="Simulate many games and report win rates by seat and "
                                       "by policy (95% intervals; pooled policy intervals "
@@ -56,6 +64,9 @@ def register(subparsers) -> None:
     _add_plot(play)
     play.set_defaults(func=cmd_play)
 
+
+def _add_balance(sub) -> None:
+    """The ``panic balance`` command's options."""
     bal = sub.add_parser("balance", help="balance tables for 3 and 4 players",
                          description="Balance for 3 and 4 players on the same seed: win rate "
                                      "by seat and policy, points by field, sheep shorn per "
@@ -74,6 +85,9 @@ def register(subparsers) -> None:
     _add_plot(bal)
     bal.set_defaults(func=cmd_balance)
 
+
+def _add_compare(sub) -> None:
+    """The ``panic compare`` command's options."""
     cmp_ = sub.add_parser("compare", help="head-to-head of two policies on the same dice",
                           description="Every game is played twice with the same seed (the same "
                                       "dice), once with seat --seat playing A and once B, the "
@@ -93,6 +107,9 @@ def register(subparsers) -> None:
     add_table_option(cmp_, ("comparison",))
     cmp_.set_defaults(func=cmd_compare)
 
+
+def _add_trace(sub) -> None:
+    """The ``panic trace`` command's options."""
     trace = sub.add_parser("trace", help="one game, turn by turn",
                            description="Play one game and print every turn: the flock, the "
                                        "tile and its parameters, regrouping, counter, points.")
