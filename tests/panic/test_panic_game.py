@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 from panic_helpers import legal_set, state_from
 
-from sheepsim import rng
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.decide import SCRIPTED
 from sheepsim.games.panic.rules import load_rules
@@ -109,23 +108,13 @@ def test_shearing_gate_and_final_pen(R4):
 
 
 def run_panic(R, text, faces, choices=()):
-    from sheepsim.games.panic.engine import panic_push
+    from sheepsim.games.panic.scratch import scripted_scratch
+    from sheepsim.games.panic.turns import panic_push
 
     st = state_from(text)
-    ctx = np.zeros(L.CTX_LEN, dtype=np.int64)
-    ctx[L.CTX_FACE_LEN] = len(faces)
-    ctx[L.CTX_FACES:L.CTX_FACES + len(faces)] = faces
-    ctx[L.CTX_SCRIPT_LEN] = len(choices)
-    ctx[L.CTX_SCRIPT:L.CTX_SCRIPT + len(choices)] = choices
-    ctx[L.CTX_LOG_ON] = 1
-    streams = rng.new_streams()
-    rng.seed_streams(streams, 1, 1)
-    subs = np.zeros((2, L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
-    work = np.zeros((L.N_WORK, L.ST_LEN), dtype=np.int64)
-    values = np.zeros((2, L.MAX_OPTS))
-    log = np.zeros((L.MAX_LOG, L.LOG_WIDTH), dtype=np.int64)
-    panic_push(st, R, 0, SCRIPTED, streams, ctx, subs, work, values, log)
-    return st, log[:ctx[L.CTX_LOG_N]]
+    w = scripted_scratch(faces, choices, seed_game=(1, 1))
+    panic_push(st, R, 0, SCRIPTED, w)
+    return st, w.log[:w.ctx[L.CTX_LOG_N]]
 
 
 def test_panic_rerolls_missing_colours_and_white_turns_the_flock(R4):

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 from panic_helpers import legal_set, state_from
 
-from sheepsim import rng
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.decide import SCRIPTED
 from sheepsim.games.panic.flock import Flock
@@ -40,37 +39,26 @@ class Table:
     """Kernel scratch for whole turns with scripted dice and choices."""
 
     def __init__(self, faces=(), choices=()):
-        self.ctx = np.zeros(L.CTX_LEN, dtype=np.int64)
-        self.ctx[L.CTX_LOG_ON] = 1
-        self.ctx[L.CTX_FACE_LEN] = len(faces)
-        self.ctx[L.CTX_FACES:L.CTX_FACES + len(faces)] = faces
-        self.ctx[L.CTX_SCRIPT_LEN] = len(choices)
-        self.ctx[L.CTX_SCRIPT:L.CTX_SCRIPT + len(choices)] = choices
+        from sheepsim.games.panic.scratch import scripted_scratch
+
         # No random die may be needed: every die face is scripted (checked below).
-        self.streams = rng.new_streams()
-        rng.seed_streams(self.streams, 0, 0)
-        self.subs = np.zeros((2, L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
-        self.work = np.zeros((L.N_WORK, L.ST_LEN), dtype=np.int64)
-        self.values = np.zeros((2, L.MAX_OPTS))
-        self.log = np.zeros((L.MAX_LOG, L.LOG_WIDTH), dtype=np.int64)
-        self.opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
+        self.w = scripted_scratch(faces, choices)
+        self.ctx = self.w.ctx
 
     def turn(self, st, R, seat, tile, a, b):
-        from sheepsim.games.panic.engine import execute_turn
+        from sheepsim.games.panic.turns import execute_turn
 
-        execute_turn(st, R, seat, SCRIPTED, tile, a, b, self.streams, self.ctx, self.subs,
-                     self.work, self.values, self.log)
+        execute_turn(st, R, seat, SCRIPTED, tile, a, b, self.w)
         assert self.ctx[L.CTX_FACE_POS] == self.ctx[L.CTX_FACE_LEN]  # all faces used
 
     def play(self, st, R, seat):
         """``play_turn`` (the scripted policy picks option 0 unless told)."""
-        from sheepsim.games.panic.engine import play_turn
+        from sheepsim.games.panic.turns import play_turn
 
-        return play_turn(st, R, seat, SCRIPTED, self.opts, self.streams, self.ctx,
-                         self.subs, self.work, self.values, self.log)
+        return play_turn(st, R, seat, SCRIPTED, self.w.opts, self.w)
 
     def events(self):
-        return [int(r[0]) for r in self.log[:self.ctx[L.CTX_LOG_N]]]
+        return [int(r[0]) for r in self.w.log[:self.ctx[L.CTX_LOG_N]]]
 
 
 # (tile, restriction is "unless die", previous action (kind, target, direction),
@@ -132,13 +120,13 @@ def test_only_the_same_action_type_is_a_reverse(R4):
 
 def test_first_menu_action_is_never_a_reverse(R4):
     # README: "The first menu action of the game is never a reverse."
-    from sheepsim.games.panic.engine import init_state, opening
+    from sheepsim.games.panic.engine import init_state
+    from sheepsim.games.panic.turns import opening
 
     st = np.zeros(L.ST_LEN, dtype=np.int64)
     init_state(st, R4)
     t = Table(faces=[L.WHITE_FACE] * 4)  # every opening roll: an Ewe Turn (choice 0)
-    opening(st, R4, np.full(4, SCRIPTED), t.streams, t.ctx, t.subs, t.work, t.values,
-            t.log)
+    opening(st, R4, np.full(4, SCRIPTED), t.w)
     assert st[L.ST_PREV_KIND] == -1 and st[L.ST_FACING] == 0  # four right turns
     acts = legal_set(st, R4, 0)
     assert (EWE, 0, L.TURN_LEFT) in acts and (EWE, 0, L.TURN_RIGHT) in acts
@@ -224,7 +212,7 @@ def test_rulebook_yellow_example_lamb_push_of_time_3(R4, rules):
     t = Table(faces=[L.BLUE], choices=[0])
     t.turn(st, R4, 3, tile, y_centre, 6)  # the yellow sheep pushes the centre row left
 
-    log = t.log[:t.ctx[L.CTX_LOG_N]]
+    log = t.w.log[:t.ctx[L.CTX_LOG_N]]
     assert st[L.ST_COUNTER] == 6
     assert [int(r[0]) for r in log][:4] == [L.EV_ACTION, L.EV_SCORE, L.EV_PANIC_DIE,
                                             L.EV_PANIC_PUSH]

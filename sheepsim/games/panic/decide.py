@@ -3,7 +3,9 @@ turn) and the positional score the greedy policy uses.
 
 ``decide_sub`` is the one entry point the regrouping and panic kernels call; it
 dispatches on an integer policy id so that cached kernels never receive a function
-object (see :mod:`.policies` for why and for user policies).
+object (see :mod:`.policies` for why and for user policies). The id is None when every
+seat plays ``random``: numba then prunes the other branches by type, so a random-only
+run never compiles the greedy machinery.
 """
 
 from sheepsim import rng
@@ -45,8 +47,6 @@ from sheepsim.games.panic.layout import (
     ST_COLOUR,
     ST_COUNTER,
     TEAMMATES,
-    W_SHEAR,
-    W_SUB,
 )
 from sheepsim.games.panic.scoring import (
     black_points,
@@ -55,8 +55,8 @@ from sheepsim.games.panic.scoring import (
     shear_points,
     together_points,
 )
+from sheepsim.games.panic.scratch import ZERO, inner, kernel
 from sheepsim.games.panic.track import field_of
-from sheepsim.jit import njit
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_stream  # noqa: F401
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401
@@ -69,7 +69,7 @@ FIRST_USER_ID = 4
 POSITION_WEIGHT = 0.5
 
 
-@njit
+@kernel
 def next_scripted(ctx, n):
     """Next explicit choice given to :class:`~.flock.Flock` (0 when the script is used up)."""
     pos = ctx[CTX_SCRIPT_POS]
@@ -82,14 +82,14 @@ def next_scripted(ctx, n):
     return 0
 
 
-@njit
-def positional(st, R, seat, space, work):
+@kernel
+def positional(st, R, seat, space, sh):
     """What ``seat``'s sheep are worth now for the field ``space`` is in (points-like).
 
     Teammates: own pair together; Ram: own sheep by rows from the front; Black Sheep:
     own sheep next to the black sheep; Shearing: own sheep by rows from the back after
-    the front row is shorn, minus 4 per own sheep in the front row. ``work`` is the
-    scratch array (row ``W_SHEAR`` is overwritten).
+    the front row is shorn, minus 4 per own sheep in the front row. ``sh`` is a scratch
+    state vector (overwritten: the scratch record's ``shear``).
     """
     colour = R[R_SEAT_COLOUR + seat]
     f = field_of(R, max(space, 1))
@@ -101,7 +101,6 @@ def positional(st, R, seat, space, work):
     if kind == BLACK_SHEEP:
         return black_points(st, colour)
     if kind == SHEARING:
-        sh = work[W_SHEAR]
         copy_flock(sh, st)
         removed = shear_front_row(sh)
         lost = 0
@@ -112,45 +111,45 @@ def positional(st, R, seat, space, work):
     return 0
 
 
-@njit
-def best_of_routes(st, R, seat, routes, n, work):
+@inner
+def best_of_routes(st, R, seat, routes, n, w):
     """Greedy value of the best of the routes ``routes[:n]`` (0.0 if there is none)."""
-    ev = work[W_SUB]
+    ev = w.sub
     best = -1e18
     for i in range(n):
         copy_flock(ev, st)
         move_group(ev, routes[i, 0], routes[i, 1], routes[i, 2], routes[i, 3])
-        best = max(best, float(positional(ev, R, seat, st[ST_COUNTER], work)))
+        best = max(best, float(positional(ev, R, seat, st[ST_COUNTER], w.shear)))
     return best if n > 0 else 0.0
 
 
-@njit
-def best_route_value(st, R, seat, mask, face, subs, work):
+@inner
+def best_route_value(st, R, seat, mask, face, w):
     """Greedy value of regrouping ``mask`` for one die face (best route)."""
-    routes = subs[1]
-    n = 0
+    routes = w.routes
+    n = ZERO
     if R[R_SLIDE_WITHOUT_ROLL]:
         n = contact_slides(st, mask, routes)
     if n == 0:
         n = regroup_routes(st, mask, face, R[R_PLUS_FALLBACK], routes)
-    return best_of_routes(st, R, seat, routes, n, work)
+    return best_of_routes(st, R, seat, routes, n, w)
 
 
-@njit
-def group_value(st, R, seat, mask, subs, work):
+@inner
+def group_value(st, R, seat, mask, w):
     """Greedy value of regrouping ``mask``: the mean over the regroup die's faces of
     :func:`best_route_value`, summed face by face in die order. A free slide is the same
     for every face, and each distinct face is valued once (the standard die repeats "+"
     and "X" three times each): the same sums, computed with less work."""
     nf = R[R_N_REGROUP_FACES]
-    routes = subs[1]
+    routes = w.routes
     total = 0.0
-    n = 0
+    n = ZERO
     lo, hi = side_contacts(st)
     if R[R_SLIDE_WITHOUT_ROLL]:
         n = slides_with(st, lo, hi, mask, routes)
     if n > 0:
-        v = best_of_routes(st, R, seat, routes, n, work)
+        v = best_of_routes(st, R, seat, routes, n, w)
         for _ in range(nf):
             total += v
         return total / nf
@@ -162,25 +161,24 @@ def group_value(st, R, seat, mask, subs, work):
         if face == FACE_DIAG:
             if not cross_done:
                 k = routes_to(st, target, mask, face, R[R_PLUS_FALLBACK], routes)
-                cross = best_of_routes(st, R, seat, routes, k, work)
+                cross = best_of_routes(st, R, seat, routes, k, w)
                 cross_done = True
             total += cross
         else:
             if not plus_done:
                 k = routes_to(st, target, mask, face, R[R_PLUS_FALLBACK], routes)
-                plus = best_of_routes(st, R, seat, routes, k, work)
+                plus = best_of_routes(st, R, seat, routes, k, w)
                 plus_done = True
             total += plus
     return total / nf
 
 
-@njit
-def sub_value(kind, st, R, seat, opts, i, subs, work):
-    """Greedy value of the sub-decision option ``opts[i]`` (indexed in place: a row
-    view per option would cost reference counting in this hot loop)."""
+@inner
+def sub_value(kind, st, R, seat, opts, i, w):
+    """Greedy value of the sub-decision option ``opts[i]``."""
     if kind == K_GROUP:
-        return group_value(st, R, seat, opts[i, 0], subs, work)
-    ev = work[W_SUB]
+        return group_value(st, R, seat, opts[i, 0], w)
+    ev = w.sub
     copy_flock(ev, st)
     if kind == K_ROUTE:
         move_group(ev, opts[i, 0], opts[i, 1], opts[i, 2], opts[i, 3])
@@ -188,10 +186,10 @@ def sub_value(kind, st, R, seat, opts, i, subs, work):
         push_from(ev, opts[i, 0], opts[i, 1])
     elif kind == K_PANIC_TURN:
         apply_action(ev, EWE_TURN, 0, opts[i, 0])
-    return float(positional(ev, R, seat, st[ST_COUNTER], work))
+    return float(positional(ev, R, seat, st[ST_COUNTER], w.shear))
 
 
-@njit
+@kernel
 def argmax_random_ties(values, n, streams):
     """Index of the largest of ``values[:n]``; ties broken uniformly (POLICY stream)."""
     best = 0
@@ -207,30 +205,33 @@ def argmax_random_ties(values, n, streams):
     return best
 
 
-@njit
-def greedy_sub(kind, st, R, seat, opts, n, streams, subs, work, values):
-    vals = values[1]
+@inner
+def greedy_sub(kind, st, R, seat, opts, n, w):
+    """The greedy choice among the sub-decision options ``opts[:n]``."""
+    vals = w.sub_values
     for i in range(n):
-        vals[i] = sub_value(kind, st, R, seat, opts, i, subs, work)
-    return argmax_random_ties(vals, n, streams)
+        vals[i] = sub_value(kind, st, R, seat, opts, i, w)
+    return argmax_random_ties(vals, n, w.streams)
 
 
-@njit
-def decide_sub(pid, kind, st, R, seat, opts, n, streams, ctx, subs, work, values):
+@inner
+def decide_sub(pid, kind, st, R, seat, opts, n, w):
     """Index of the chosen option among ``opts[:n]`` for a sub-decision of ``kind``.
 
-    ``st`` is the live state (do not modify); ``values`` float64 scratch ``(2, MAX_OPTS)``
-    (sub-decisions use row 1, the menu-action choice row 0). Scripted choices out of
-    range return -1; an id that is neither built-in nor a user policy compiled into the
+    ``st`` is the live state (do not modify); ``pid`` the policy id, or None when every
+    seat plays random (then nothing else is compiled). Scripted choices out of range
+    return -1; an id that is neither built-in nor a user policy compiled into the
     kernels (see :func:`.engine.kernels_for`) raises ValueError.
     """
     if n == 1:
         return 0
+    if pid is None:
+        return randbelow(policy_stream(w.streams), n)
     if pid == RANDOM:
-        return randbelow(policy_stream(streams), n)
+        return randbelow(policy_stream(w.streams), n)
     if pid == SCRIPTED:
-        return next_scripted(ctx, n)
+        return next_scripted(w.ctx, n)
     if pid == GREEDY or pid == ROLLOUT:  # rollout spends its playouts on the menu action
-        return greedy_sub(kind, st, R, seat, opts, n, streams, subs, work, values)
+        return greedy_sub(kind, st, R, seat, opts, n, w)
     raise ValueError("unknown Shear Panic policy id")
 

@@ -1,16 +1,17 @@
-"""Whole Shear Panic games as numba kernels: turns, panic, end, winner, rollouts.
+"""Whole Shear Panic games as numba kernels: the game loop, the winner, entry kernels.
 
 A game is keyed by ``(seed, game index)``: dice come from the DICE stream, every policy
 choice from the POLICY stream (common random numbers across policies). The kernels are
 serial and release the GIL: the driver runs chunks on a thread pool. :func:`games_chunk`
 allocates its scratch once per chunk and returns one integer accumulator vector per
 block of games (layout ``A_*``); summing the blocks gives the same totals for any thread
-count or chunk size.
+count or chunk size. The turns are in :mod:`.turns`, the rollout policy in
+:mod:`.rollout`.
 
-Turn (rulebook steps A-E): choose a menu tile, apply it, regroup, move the counter,
-score (gates, pens, every-space fields), panic. Players without sheep skip; a player
-with sheep but no legal choice passes; when every player passes in a row the menus have
-run out and the final shearing happens.
+**What gets compiled.** ``pids`` is None when every seat plays ``random`` and
+``playouts`` is None when no seat plays ``rollout`` (:func:`kernel_policies`); numba
+prunes the branches these select by type, so a random-only run compiles neither the
+greedy machinery nor the rollout playouts, and a greedy run no rollout.
 """
 
 import functools
@@ -21,15 +22,7 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.games.panic import decide as _decide
 from sheepsim.games.panic import policies as _policies
-from sheepsim.games.panic.decide import GREEDY, RANDOM, ROLLOUT, argmax_random_ties, decide_sub
-from sheepsim.games.panic.flockops import (
-    apply_action,
-    count_colour,
-    legal_actions,
-    push_from,
-    refused_tiles,
-    reverse_dir,
-)
+from sheepsim.games.panic.decide import RANDOM, ROLLOUT
 from sheepsim.games.panic.layout import (
     A_BAD_CHOICES,
     A_END,
@@ -51,56 +44,27 @@ from sheepsim.games.panic.layout import (
     A_WINS,
     ACC_LEN,
     CTX_BAD_CHOICES,
-    CTX_DICE_PURPOSE,
     CTX_LAST_COUNTER,
     CTX_LAST_GAIN,
     CTX_LAST_TILE,
-    CTX_LEN,
     CTX_LOG_N,
     CTX_LOG_ON,
-    CTX_ROLLOUT_PLAYOUTS,
-    END_MENUS,
-    END_PEN,
-    EV_ACTION,
-    EV_END,
-    EV_NO_REVERSE,
-    EV_OPENING,
-    EV_PANIC_DIE,
-    EV_PANIC_PUSH,
-    EV_PANIC_TURN,
-    EV_PASS,
-    EV_SCORE,
-    EV_SHEAR,
-    EWE_TURN,
     K_ACTION,
-    K_PANIC_PUSH,
-    K_PANIC_TURN,
     LOG_WIDTH,
     MAX_FIELDS,
     MAX_LOG,
-    MAX_OPTS,
-    MAX_SUB_OPTS,
     MAX_TILES,
     MAX_TURN_HIST,
     N_COLOURS,
     N_SHEEP,
-    N_WORK,
-    OPT_WIDTH,
-    R_N_PANIC_FACES,
     R_N_PLAYERS,
-    R_PANIC,
-    R_PANIC_FACES,
     R_START_COL,
     R_START_COLOUR,
     R_START_FACING,
     R_START_ROW,
-    R_TILE_KIND,
-    R_TILE_TIME,
-    R_TRACK_LEN,
     ST_ALIVE,
     ST_COL,
     ST_COLOUR,
-    ST_COUNTER,
     ST_END_REASON,
     ST_ENDED,
     ST_FACING,
@@ -108,35 +72,23 @@ from sheepsim.games.panic.layout import (
     ST_LAST_ACTOR,
     ST_LEN,
     ST_PANICS,
-    ST_PASSES,
-    ST_PREV_DIE,
-    ST_PREV_DIR,
     ST_PREV_KIND,
-    ST_PREV_TARGET,
     ST_REGROUP_ROLLS,
     ST_ROW,
     ST_SCORE,
     ST_SHORN,
     ST_TIE_BREAK,
     ST_TURNS,
-    ST_USED,
-    TURN_LEFT,
-    TURN_RIGHT,
-    W_PLAY,
-    WHITE_FACE,
 )
-from sheepsim.games.panic.policies import decide_action
-from sheepsim.games.panic.regroup import log_event, regroup, roll_die
-from sheepsim.games.panic.track import advance_and_score, final_event, own_sheep
+from sheepsim.games.panic.rollout import rollout_turn
+from sheepsim.games.panic.scratch import ZERO, inner, kernel, new_scratch
+from sheepsim.games.panic.track import own_sheep
+from sheepsim.games.panic.turns import after_turn, opening, play_turn, policy_of
 from sheepsim.jit import njit, rebind
-
-# Rerolls of the panic die for colours with no sheep left; only a variant die without a
-# white face and with every colour gone could exhaust this (the panic is then skipped).
-MAX_PANIC_ROLLS = 64
 
 
 # ------------------------------------------------------------------------- setup
-@njit
+@kernel
 def init_state(st, R):
     """The starting flock from the rules, counter 0, no menu used, no score."""
     st[:] = 0
@@ -150,188 +102,46 @@ def init_state(st, R):
     st[ST_LAST_ACTOR] = -1
 
 
-@njit
-def add_rolls(st, rolls):
-    if rolls > 0:
-        st[ST_REGROUP_ROLLS] += rolls
-        st[ST_PREV_DIE] = 1
+# ------------------------------------------------------------------------- games
+@inner
+def play_game(st, R, pids, playouts, w, acc):
+    """Play one game (streams already keyed); per-turn tile statistics go to ``acc``.
+    ``pids`` ``(players,)`` policy ids or None (every seat random); ``playouts`` None
+    when no seat plays rollout (then the rollout turn is not compiled). Returns the
+    winning seat. (The choice of turn kernel is written out here: a kernel between this
+    one and the turn would cost its own compilation of everything below it.)"""
+    ctx = w.ctx
+    init_state(st, R)
+    opening(st, R, pids, w)
+    seat = ZERO
+    while st[ST_ENDED] == 0:
+        ctx[CTX_LAST_TILE] = -1
+        acted = False
+        if playouts is not None:
+            if pids[seat] == ROLLOUT:
+                acted = rollout_turn(st, R, seat, w)
+            else:
+                acted = play_turn(st, R, seat, pids[seat], w.opts, w)
+        else:
+            acted = play_turn(st, R, seat, policy_of(pids, seat), w.opts, w)
+        if acted:
+            k = seat * MAX_TILES + ctx[CTX_LAST_TILE]
+            acc[A_TILE_N + k] += 1
+            acc[A_TILE_COUNTER + k] += ctx[CTX_LAST_COUNTER]
+            acc[A_TILE_GAIN + k] += ctx[CTX_LAST_GAIN]
+        acc[A_BAD_CHOICES] += ctx[CTX_BAD_CHOICES]
+        ctx[CTX_BAD_CHOICES] = 0
+        seat = after_turn(st, R, seat, acted, w)
+    return winner(st, R)
 
 
-@njit
-def panic_push(st, R, seat, pid, streams, ctx, subs, work, values, log):
-    """Roll the panic die (reroll colours with no sheep left): a Lamb Push by a sheep of
-    that colour (the active player picks sheep and direction, then regroups) or, on
-    white, an Ewe Turn left or right."""
-    st[ST_PREV_DIE] = 1
-    opts = subs[0]
-    for _ in range(MAX_PANIC_ROLLS):
-        face = roll_die(R, R_N_PANIC_FACES, R_PANIC_FACES, streams, ctx)
-        log_event(st, ctx, log, EV_PANIC_DIE, face, seat, 0, 0)
-        if face == WHITE_FACE:
-            opts[0, 0] = TURN_RIGHT
-            opts[1, 0] = TURN_LEFT
-            i = decide_sub(pid, K_PANIC_TURN, st, R, seat, opts, 2, streams, ctx, subs, work,
-                           values)
-            apply_action(st, EWE_TURN, 0, opts[i, 0])
-            log_event(st, ctx, log, EV_PANIC_TURN, opts[i, 0], seat, 0, 0)
-            return
-        if face < N_COLOURS and count_colour(st, face) > 0:
-            n = 0
-            for s in range(N_SHEEP):
-                if st[ST_ALIVE + s] and st[ST_COLOUR + s] == face:
-                    for d in range(8):
-                        opts[n, 0] = s
-                        opts[n, 1] = d
-                        opts[n, 2] = 0
-                        opts[n, 3] = 0
-                        n += 1
-            i = decide_sub(pid, K_PANIC_PUSH, st, R, seat, opts, n, streams, ctx, subs, work,
-                           values)
-            s = opts[i, 0]
-            d = opts[i, 1]
-            push_from(st, s, d)
-            log_event(st, ctx, log, EV_PANIC_PUSH, s, d, seat, 0)
-            add_rolls(st, regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, -1))
-            return
-
-
-@njit
-def opening(st, R, pids, streams, ctx, subs, work, values, log):
-    """The sheep jump from the truck: each seat rolls the panic die and makes that Lamb
-    Push (white: Ewe Turn), regrouping as needed; no scoring, the counter stays at 0."""
-    for seat in range(R[R_N_PLAYERS]):
-        log_event(st, ctx, log, EV_OPENING, seat, 0, 0, 0)
-        panic_push(st, R, seat, pids[seat], streams, ctx, subs, work, values, log)
-    st[ST_PREV_KIND] = -1  # the opening pushes are not menu actions
-    st[ST_PREV_DIE] = 0
-
-
-# ------------------------------------------------------------------------- turns
-@njit
-def execute_turn(st, R, seat, pid, tile, a, b, streams, ctx, subs, work, values, log):
-    """Steps A-E of a turn for the chosen ``tile`` with parameters ``a``, ``b``."""
-    kind = R[R_TILE_KIND + tile]
-    before = st[ST_SCORE + seat]
-    ctx[CTX_LAST_TILE] = tile
-    ctx[CTX_LAST_COUNTER] = st[ST_COUNTER]
-    st[ST_USED + seat * MAX_TILES + tile] = 1
-    st[ST_PREV_KIND] = kind
-    st[ST_PREV_TARGET] = a
-    st[ST_PREV_DIR] = b
-    st[ST_PREV_DIE] = 0
-    apply_action(st, kind, a, b)  # A
-    log_event(st, ctx, log, EV_ACTION, tile, a, b, seat)
-    add_rolls(st, regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, -1))  # B
-    removed = advance_and_score(st, R, seat, R[R_TILE_TIME + tile])  # C, D
-    log_event(st, ctx, log, EV_SCORE, seat, st[ST_SCORE + seat] - before, 0, 0)
-    if removed:
-        # Shearing scores first; the flock is regrouped afterwards.
-        log_event(st, ctx, log, EV_SHEAR, removed, 0, 0, 0)
-        add_rolls(st, regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, -1))
-    if st[ST_COUNTER] >= R[R_TRACK_LEN]:
-        st[ST_ENDED] = 1
-        st[ST_END_REASON] = END_PEN
-        log_event(st, ctx, log, EV_END, END_PEN, 0, 0, 0)
-    elif R[R_PANIC + st[ST_COUNTER]]:  # E
-        st[ST_PANICS] += 1
-        panic_push(st, R, seat, pid, streams, ctx, subs, work, values, log)
-    st[ST_TURNS] += 1
-    st[ST_LAST_ACTOR] = seat
-    ctx[CTX_LAST_GAIN] = st[ST_SCORE + seat] - before
-
-
-@njit
-def log_refusals(st, R, seat, ctx, log):
-    """Trace only: which of ``seat``'s tiles refuse the reverse of the previous action."""
-    if ctx[CTX_LOG_ON] == 0:
-        return
-    tiles = refused_tiles(st, R, seat)
-    if tiles:
-        log_event(st, ctx, log, EV_NO_REVERSE, tiles, st[ST_PREV_KIND], st[ST_PREV_TARGET],
-                  reverse_dir(st))
-
-
-@njit
-def play_turn(st, R, seat, pid, opts, streams, ctx, subs, work, values, log):
-    """One turn for a non-rollout policy; False if the seat skips (no sheep) or passes
-    (no legal choice)."""
-    if own_sheep(st, R, seat) == 0:
-        return False
-    log_refusals(st, R, seat, ctx, log)
-    n = legal_actions(st, R, seat, opts)
-    if n == 0:
-        return False
-    i = decide_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log)
-    if i < 0 or i >= n:
-        ctx[CTX_BAD_CHOICES] += 1  # a user policy answered out of range
-        i = 0
-    execute_turn(st, R, seat, pid, opts[i, 0], opts[i, 1], opts[i, 2], streams, ctx, subs,
-                 work, values, log)
-    return True
-
-
-@njit
-def after_turn(st, R, seat, acted, ctx, log):
-    """Count passes (menus run out when every seat passes in a row); next seat."""
-    n_players = R[R_N_PLAYERS]
-    if acted:
-        st[ST_PASSES] = 0
-    else:
-        st[ST_PASSES] += 1
-        log_event(st, ctx, log, EV_PASS, seat, 0, 0, 0)
-    if st[ST_ENDED] == 0 and st[ST_PASSES] >= n_players:
-        final_event(st, R)
-        st[ST_ENDED] = 1
-        st[ST_END_REASON] = END_MENUS
-        log_event(st, ctx, log, EV_END, END_MENUS, 0, 0, 0)
-    return (seat + 1) % n_players
-
-
-@njit
-def margin(st, R, seat):
-    """Own points minus the best opponent's."""
-    best = -(1 << 40)
-    for s in range(R[R_N_PLAYERS]):
-        if s != seat:
-            best = max(best, st[ST_SCORE + s])
-    return st[ST_SCORE + seat] - best
-
-
-@njit
-def rollout_choose(st, R, seat, opts, n, streams, ctx, play_opts, subs, work, values, log):
-    """The rollout policy's menu choice among ``opts[:n]`` (see :mod:`.policies`)."""
-    playouts = ctx[CTX_ROLLOUT_PLAYOUTS]
-    purpose_was = ctx[CTX_DICE_PURPOSE]
-    log_was = ctx[CTX_LOG_ON]
-    ctx[CTX_DICE_PURPOSE] = rng.POLICY  # imagined dice: never the real future
-    ctx[CTX_LOG_ON] = 0
-    vals = values[0]
-    sim = work[W_PLAY]
-    for i in range(n):
-        total = 0
-        for _ in range(playouts):
-            sim[:] = st
-            execute_turn(sim, R, seat, GREEDY, opts[i, 0], opts[i, 1], opts[i, 2], streams,
-                         ctx, subs, work, values, log)
-            s = after_turn(sim, R, seat, True, ctx, log)
-            while sim[ST_ENDED] == 0:
-                acted = play_turn(sim, R, s, RANDOM, play_opts, streams, ctx, subs, work,
-                                  values, log)
-                s = after_turn(sim, R, s, acted, ctx, log)
-            total += margin(sim, R, seat)
-        vals[i] = total / max(playouts, 1)
-    ctx[CTX_DICE_PURPOSE] = purpose_was
-    ctx[CTX_LOG_ON] = log_was
-    return argmax_random_ties(vals, n, streams)
-
-
-@njit
+@kernel
 def winner(st, R):
     """Most points; tie: most own sheep left; tie: who would play earliest next (the
     seat after the last one to act, clockwise). Records which rule decided."""
     n_players = R[R_N_PLAYERS]
     first = st[ST_LAST_ACTOR] + 1
-    best = -1
+    best = np.int64(-1)
     n_top_points = 0
     n_top_sheep = 0
     for k in range(n_players):
@@ -359,41 +169,7 @@ def winner(st, R):
     return best
 
 
-@njit
-def play_game(st, R, pids, streams, ctx, opts, subs, work, values, log, acc):
-    """Play one game (streams already keyed); per-turn tile statistics go to ``acc``.
-    Returns the winning seat."""
-    init_state(st, R)
-    opening(st, R, pids, streams, ctx, subs, work, values, log)
-    seat = 0
-    while st[ST_ENDED] == 0:
-        pid = pids[seat]
-        acted = False
-        ctx[CTX_LAST_TILE] = -1
-        if pid == ROLLOUT:
-            if own_sheep(st, R, seat) > 0:
-                log_refusals(st, R, seat, ctx, log)
-                n = legal_actions(st, R, seat, opts[0])
-                if n > 0:
-                    i = rollout_choose(st, R, seat, opts[0], n, streams, ctx, opts[1], subs,
-                                       work, values, log)
-                    execute_turn(st, R, seat, pid, opts[0, i, 0], opts[0, i, 1],
-                                 opts[0, i, 2], streams, ctx, subs, work, values, log)
-                    acted = True
-        else:
-            acted = play_turn(st, R, seat, pid, opts[0], streams, ctx, subs, work, values, log)
-        if acted:
-            k = seat * MAX_TILES + ctx[CTX_LAST_TILE]
-            acc[A_TILE_N + k] += 1
-            acc[A_TILE_COUNTER + k] += ctx[CTX_LAST_COUNTER]
-            acc[A_TILE_GAIN + k] += ctx[CTX_LAST_GAIN]
-        acc[A_BAD_CHOICES] += ctx[CTX_BAD_CHOICES]
-        ctx[CTX_BAD_CHOICES] = 0
-        seat = after_turn(st, R, seat, acted, ctx, log)
-    return winner(st, R)
-
-
-@njit
+@kernel
 def accumulate(acc, st, R, win):
     """Add one finished game to the accumulator vector."""
     acc[A_GAMES] += 1
@@ -418,53 +194,51 @@ def accumulate(acc, st, R, win):
 
 
 # ---------------------------------------------------------------- entry kernels
-@njit
-def new_scratch(playouts):
-    """Per-block scratch: state, context, streams, options, work rows, values, log."""
-    st = np.zeros(ST_LEN, dtype=np.int64)
-    ctx = np.zeros(CTX_LEN, dtype=np.int64)
-    ctx[CTX_DICE_PURPOSE] = rng.DICE
-    ctx[CTX_ROLLOUT_PLAYOUTS] = playouts
-    streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
-    opts = np.zeros((2, MAX_OPTS, OPT_WIDTH), dtype=np.int64)
-    subs = np.zeros((2, MAX_SUB_OPTS, OPT_WIDTH), dtype=np.int64)
-    work = np.zeros((N_WORK, ST_LEN), dtype=np.int64)
-    values = np.zeros((2, MAX_OPTS), dtype=np.float64)
-    return st, ctx, streams, opts, subs, work, values
-
-
-@njit
+@kernel(_nrt=True)
 def games_chunk(R, pids, seed, start, count, n_blocks, playouts):
     """Games ``start .. start+count-1``, serially; returns ``(n_blocks, ACC_LEN)`` int64
-    sums over consecutive blocks of games (``n_blocks = count``: one row per game)."""
+    sums over consecutive blocks of games (``n_blocks = count``: one row per game).
+    ``pids`` and ``playouts`` as :func:`play_game` (see :func:`kernel_policies`)."""
     acc = np.zeros((n_blocks, ACC_LEN), dtype=np.int64)
     per = (count + n_blocks - 1) // n_blocks
     # one scratch for the chunk: a game starts from init_state and fresh streams
-    st, ctx, streams, opts, subs, work, values = new_scratch(playouts)
-    log = np.zeros((1, LOG_WIDTH), dtype=np.int64)
+    st = np.zeros(ST_LEN, dtype=np.int64)
+    w = new_scratch(np.int64(1), playouts)
     for b in range(n_blocks):
         row = acc[b]
         for i in range(b * per, min(count, (b + 1) * per)):
-            rng.seed_streams(streams, seed, start + i)
-            win = play_game(st, R, pids, streams, ctx, opts, subs, work, values, log, row)
+            rng.seed_streams(w.streams, seed, start + i)
+            win = play_game(st, R, pids, playouts, w, row)
             accumulate(row, st, R, win)
     return acc
 
 
-@njit
+@kernel(_nrt=True)
 def trace_game(R, pids, seed, game, playouts, st, log, acc):
-    """One game with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``); the final state
-    is left in ``st`` and the game added to ``acc``. Returns ``(log rows, winner)``."""
-    _, ctx, streams, opts, subs, work, values = new_scratch(playouts)
-    ctx[CTX_LOG_ON] = 1
-    rng.seed_streams(streams, seed, game)
-    win = play_game(st, R, pids, streams, ctx, opts, subs, work, values, log, acc)
+    """One game with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``, filled in place);
+    the final state is left in ``st`` and the game added to ``acc``. Returns
+    ``(log rows, winner)``."""
+    w = new_scratch(np.int64(MAX_LOG), playouts)
+    w.ctx[CTX_LOG_ON] = 1
+    rng.seed_streams(w.streams, seed, game)
+    win = play_game(st, R, pids, playouts, w, acc)
     accumulate(acc, st, R, win)
-    return ctx[CTX_LOG_N], win
+    n = w.ctx[CTX_LOG_N]
+    log[:n] = w.log[:n]
+    return n, win
 
 
 def new_log() -> np.ndarray:
     return np.zeros((MAX_LOG, LOG_WIDTH), dtype=np.int64)
+
+
+def kernel_policies(pids, playouts):
+    """The ``pids`` and ``playouts`` arguments of the entry kernels for a line-up: None
+    for ``pids`` when every seat plays random and for ``playouts`` when no seat plays
+    rollout, so that only the kernels the line-up needs are compiled."""
+    pids = np.asarray(pids, dtype=np.int64)
+    has_rollout = bool((pids == ROLLOUT).any())
+    return (None if (pids == RANDOM).all() else pids), (int(playouts) if has_rollout else None)
 
 
 # ---------------------------------------------------------- user-policy variants
@@ -477,23 +251,25 @@ BUILTIN = Kernels(games_chunk=games_chunk, trace_game=trace_game)
 
 def _chain(prev_action, prev_sub, fn, policy_id):
     """Dispatchers that send ``policy_id`` to the user's ``fn`` (with only the POLICY
-    stream row) and the rest onwards."""
+    stream row) and the rest onwards. They keep numba's reference counting on
+    (``_nrt=True``): the user's function is compiled with its caller's setting and may
+    allocate."""
 
-    @njit(cache=False)
-    def action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log):
+    @njit(cache=False, _nrt=True)
+    def action(pid, st, R, seat, opts, n, w):
         if pid == policy_id:
-            return fn(K_ACTION, st, R, seat, opts, n, streams[rng.POLICY:rng.POLICY + 1])
-        return prev_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log)
+            return fn(K_ACTION, st, R, seat, opts, n, w.streams[rng.POLICY:rng.POLICY + 1])
+        return prev_action(pid, st, R, seat, opts, n, w)
 
-    @njit(cache=False)
-    def sub(pid, kind, st, R, seat, opts, n, streams, ctx, subs, work, values):
+    @njit(cache=False, _nrt=True)
+    def sub(pid, kind, st, R, seat, opts, n, w):
         if pid == policy_id:
-            i = fn(kind, st, R, seat, opts, n, streams[rng.POLICY:rng.POLICY + 1])
+            i = fn(kind, st, R, seat, opts, n, w.streams[rng.POLICY:rng.POLICY + 1])
             if 0 <= i < n:
                 return i
-            ctx[CTX_BAD_CHOICES] += 1
+            w.ctx[CTX_BAD_CHOICES] += 1
             return 0
-        return prev_sub(pid, kind, st, R, seat, opts, n, streams, ctx, subs, work, values)
+        return prev_sub(pid, kind, st, R, seat, opts, n, w)
 
     return action, sub
 

@@ -332,9 +332,10 @@ class Flock:
         :meth:`routes`); missing choices take the first option. Raises ``FlockError``
         if more die rolls are needed than faces given or a choice is out of range.
         """
-        from sheepsim import rng
         from sheepsim.games.panic.decide import SCRIPTED
+        from sheepsim.games.panic.groups import side_contacts
         from sheepsim.games.panic.regroup import regroup
+        from sheepsim.games.panic.scratch import scripted_scratch
 
         if not isinstance(faces, (str, list, tuple)):
             raise FlockError(f"faces must be a string such as 'X+', got {faces!r}")
@@ -344,21 +345,9 @@ class Flock:
         choices = [_whole(c, "a regroup choice") for c in choices]
         if len(face_codes) > L.MAX_SCRIPT or len(choices) > L.MAX_SCRIPT:
             raise FlockError(f"at most {L.MAX_SCRIPT} faces and choices")
-        ctx = np.zeros(L.CTX_LEN, dtype=np.int64)
-        ctx[L.CTX_DICE_PURPOSE] = rng.DICE
-        ctx[L.CTX_LOG_ON] = 1
-        ctx[L.CTX_SCRIPT_LEN] = len(choices)
-        ctx[L.CTX_SCRIPT:L.CTX_SCRIPT + len(choices)] = choices
-        ctx[L.CTX_FACE_LEN] = len(face_codes)
-        ctx[L.CTX_FACES:L.CTX_FACES + len(face_codes)] = face_codes
-        streams = rng.new_streams()
-        rng.seed_streams(streams, 0, 0)  # only reached when faces run out (then an error)
-        subs = np.zeros((2, L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
-        work = np.zeros((L.N_WORK, L.ST_LEN), dtype=np.int64)
-        values = np.zeros((2, L.MAX_OPTS), dtype=np.float64)
-        log = np.zeros((L.MAX_LOG, L.LOG_WIDTH), dtype=np.int64)
+        w = scripted_scratch(face_codes, choices)
         trial = self.st.copy()
-        rolls = regroup(trial, self.R, 0, SCRIPTED, streams, ctx, subs, work, values, log, -1)
+        rolls = regroup(trial, self.R, 0, SCRIPTED, w, -1, side_contacts(trial))
         if rolls < 0:
             raise FlockError(f"a regroup choice is out of range: {choices}")
         if rolls > len(face_codes):
@@ -366,7 +355,8 @@ class Flock:
                              f"{len(face_codes)} faces were given")
         self.st[:] = trial
         moves = []
-        for i in range(int(ctx[L.CTX_LOG_N])):
+        log = w.log
+        for i in range(int(w.ctx[L.CTX_LOG_N])):
             if log[i, 0] == L.EV_ROUTE:
                 slide = int(log[i, 3])
                 moves.append((L.DIR_NAMES[int(log[i, 1])], int(log[i, 2]),

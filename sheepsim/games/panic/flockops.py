@@ -45,7 +45,7 @@ from sheepsim.games.panic.layout import (
     TURN_LEFT,
     TURN_RIGHT,
 )
-from sheepsim.jit import njit
+from sheepsim.games.panic.scratch import ZERO, kernel
 
 DR = np.array(DIR_ROW, dtype=np.int64)
 DC = np.array(DIR_COL, dtype=np.int64)
@@ -53,7 +53,7 @@ _BIG = 1 << 40
 
 
 # ----------------------------------------------------------------------- basics
-@njit
+@kernel
 def sheep_at(st, r, c):
     """Slot of the live sheep on cell ``(r, c)``, or -1."""
     for s in range(N_SHEEP):
@@ -62,7 +62,7 @@ def sheep_at(st, r, c):
     return -1
 
 
-@njit
+@kernel
 def alive_mask(st):
     m = 0
     for s in range(N_SHEEP):
@@ -71,7 +71,7 @@ def alive_mask(st):
     return m
 
 
-@njit
+@kernel
 def count_colour(st, colour):
     n = 0
     for s in range(N_SHEEP):
@@ -80,13 +80,13 @@ def count_colour(st, colour):
     return n
 
 
-@njit
+@kernel
 def projection(st, s, d):
     """Signed distance of sheep ``s`` along direction ``d`` (larger = further along)."""
     return st[ST_ROW + s] * DR[d] + st[ST_COL + s] * DC[d]
 
 
-@njit
+@kernel
 def line_key(d, r, c):
     """Which line through ``(r, c)`` a push along ``d`` acts on (row, column or diagonal)."""
     if d == 2 or d == 6:
@@ -99,7 +99,7 @@ def line_key(d, r, c):
 
 
 # ---------------------------------------------------------------------- actions
-@njit
+@kernel
 def push_from(st, s, d):
     """Move sheep ``s`` one cell along ``d`` with the contiguous run of sheep ahead of it."""
     r = st[ST_ROW + s]
@@ -114,7 +114,7 @@ def push_from(st, s, d):
         st[ST_COL + t] += DC[d]
 
 
-@njit
+@kernel
 def first_on_line(st, key, d):
     """The sheep a pusher standing outside the flock meets first on line ``key`` going
     along ``d`` (-1 if the line is empty)."""
@@ -129,7 +129,7 @@ def first_on_line(st, key, d):
     return best
 
 
-@njit
+@kernel
 def align(st, d):
     """Compact every line perpendicular to side ``d`` against the flock's outermost line
     on that side, keeping each line's order."""
@@ -162,7 +162,7 @@ def align(st, d):
         done |= 1 << best
 
 
-@njit
+@kernel
 def leapfrog(st, s, d):
     """Sheep ``s`` jumps along ``d`` over the contiguous run next to it to the first empty
     cell."""
@@ -175,7 +175,7 @@ def leapfrog(st, s, d):
     st[ST_COL + s] = c + k * DC[d]
 
 
-@njit
+@kernel
 def apply_action(st, kind, a, b):
     """Apply one action: ``a`` = sheep slot or line key, ``b`` = direction, side or turn."""
     if kind == LAMB_PUSH:
@@ -196,11 +196,12 @@ def apply_action(st, kind, a, b):
 
 
 # -------------------------------------------------------------------- legality
-@njit
-def roll_dirs(st, s):
-    """Bit ``d`` set if sheep ``s`` may Lamb Roll along ``d``: the cell is empty and
-    touches another sheep on a side. One pass marks the other sheep in the 5x5 window
-    around ``s`` (bit ``(dr + 2) * 5 + dc + 2``)."""
+@kernel
+def sheep_moves(st, s):
+    """Bits 0-7: the directions ``d`` sheep ``s`` may Lamb Roll along (the cell is empty
+    and touches another sheep on a side); bits 8-11: the orthogonal directions ``2 k``
+    with a sheep next to ``s`` (a Leapfrog there has a sheep to jump). One pass marks
+    the other sheep in the 5x5 window around ``s`` (bit ``(dr + 2) * 5 + dc + 2``)."""
     r = st[ST_ROW + s]
     c = st[ST_COL + s]
     near = 0
@@ -214,6 +215,8 @@ def roll_dirs(st, s):
     for d in range(8):
         cell = (DR[d] + 2) * 5 + DC[d] + 2
         if (near >> cell) & 1:
+            if d % 2 == 0:
+                ok |= 1 << (8 + d // 2)
             continue
         # the target's side neighbours (-5 up, +5 down, -1 left, +1 right) stay inside
         # the window because the target is one cell from the centre
@@ -223,12 +226,18 @@ def roll_dirs(st, s):
     return ok
 
 
-@njit
+@kernel
+def roll_dirs(st, s):
+    """Bit ``d`` set if sheep ``s`` may Lamb Roll along ``d`` (see :func:`sheep_moves`)."""
+    return sheep_moves(st, s) & 255
+
+
+@kernel
 def roll_ok(st, s, d):
     return (roll_dirs(st, s) >> d) & 1 == 1
 
 
-@njit
+@kernel
 def refuses_reverse(st, R, tile):
     """Does ``tile`` refuse the reverse of the previous acting player's action now?
 
@@ -247,7 +256,7 @@ def refuses_reverse(st, R, tile):
     return restr == R_NO_REVERSE or st[ST_PREV_DIE] == 0
 
 
-@njit
+@kernel
 def reverse_dir(st):
     """The direction (Ewe Turn: the turn) that reverses the previous menu action."""
     if st[ST_PREV_KIND] == EWE_TURN:
@@ -255,7 +264,7 @@ def reverse_dir(st):
     return (st[ST_PREV_DIR] + 4) % 8
 
 
-@njit
+@kernel
 def refused_tiles(st, R, seat):
     """Bit mask of ``seat``'s unused tiles that refuse a reverse now (for the trace)."""
     m = 0
@@ -265,7 +274,7 @@ def refused_tiles(st, R, seat):
     return m
 
 
-@njit
+@kernel
 def _add(opts, n, tile, a, b):
     opts[n, 0] = tile
     opts[n, 1] = a
@@ -274,11 +283,78 @@ def _add(opts, n, tile, a, b):
     return n + 1
 
 
-@njit
+@kernel
+def _sheep_options(st, R, seat, tile, opts, n):
+    """Append the options of a Lamb Push, Lamb Roll or Leapfrog ``tile`` (sheep by
+    sheep, directions in order); returns the count."""
+    kind = R[R_TILE_KIND + tile]
+    own = R[R_TILE_RESTR + tile] == R_OWN
+    colour = R[R_SEAT_COLOUR + seat]
+    for s in range(N_SHEEP):
+        if not st[ST_ALIVE + s] or (own and st[ST_COLOUR + s] != colour):
+            continue
+        if kind == LAMB_PUSH:
+            for d in range(8):
+                n = _add(opts, n, tile, s, d)
+            continue
+        m = sheep_moves(st, s)
+        if kind == LAMB_ROLL:
+            for d in range(8):
+                if (m >> d) & 1:
+                    n = _add(opts, n, tile, s, d)
+        else:
+            for k in range(4):
+                if (m >> (8 + k)) & 1:
+                    n = _add(opts, n, tile, s, 2 * k)
+    return n
+
+
+@kernel
+def _line_options(st, tile, kind, box, lines, opts, n):
+    """Append the options of a Line or Diagonal Push ``tile``: every direction, every
+    occupied line in order. ``box`` = (min row, max row, min col, max col) of the flock;
+    ``lines`` = (small, row, column, diagonal, anti-diagonal bit masks) from
+    :func:`legal_actions` (``small`` False: test each line with :func:`first_on_line`)."""
+    minr, maxr, minc, maxc = box
+    small, row_m, col_m, diag_m, anti_m = lines
+    d0 = 0 if kind == LINE_PUSH else 1
+    for d in range(d0, 8, 2):
+        if d == 2 or d == 6:
+            lo, hi, m = minr, maxr, row_m
+        elif d == 0 or d == 4:
+            lo, hi, m = minc, maxc, col_m
+        elif d == 3 or d == 7:
+            lo, hi, m = minr - maxc, maxr - minc, diag_m
+        else:
+            lo, hi, m = minr + minc, maxr + maxc, anti_m
+        for key in range(lo, hi + 1):
+            if small:
+                if (m >> (key - lo)) & 1:
+                    n = _add(opts, n, tile, key, d)
+            elif first_on_line(st, key, d) >= 0:
+                n = _add(opts, n, tile, key, d)
+    return n
+
+
+@kernel
+def _drop_reverse(st, kind, opts, start, n):
+    """Remove from ``opts[start:n]`` the reverse of the previous action: the opposite
+    direction (turn), on the same line for Line and Diagonal Pushes. Returns the count."""
+    back = reverse_dir(st)
+    on_line = kind == LINE_PUSH or kind == DIAG_PUSH  # the target is the line
+    keep = start
+    for i in range(start, n):
+        if opts[i, 2] != back or (on_line and opts[i, 1] != st[ST_PREV_TARGET]):
+            for j in range(OPT_WIDTH):
+                opts[keep, j] = opts[i, j]
+            keep += 1
+    return keep
+
+
+@kernel
 def legal_actions(st, R, seat, opts):
     """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
-    and return how many (reverse moves a tile refuses are left out)."""
-    colour = R[R_SEAT_COLOUR + seat]
+    and return how many (reverse moves a tile refuses are left out), tile by tile."""
     minr = _BIG
     maxr = -_BIG
     minc = _BIG
@@ -289,16 +365,13 @@ def legal_actions(st, R, seat, opts):
             maxr = max(maxr, st[ST_ROW + s])
             minc = min(minc, st[ST_COL + s])
             maxc = max(maxc, st[ST_COL + s])
-    n = 0
+    n = ZERO
     if minr == _BIG:
-        return 0
+        return n
     # Which rows, columns and diagonals hold a sheep, as bit masks from each range's low
     # end (a connected flock of 9 spans far less than 63 cells; otherwise scan lines).
     small = (maxr - minr) + (maxc - minc) < 63
-    row_m = 0
-    col_m = 0
-    diag_m = 0
-    anti_m = 0
+    row_m = col_m = diag_m = anti_m = ZERO
     if small:
         for s in range(N_SHEEP):
             if st[ST_ALIVE + s]:
@@ -308,68 +381,29 @@ def legal_actions(st, R, seat, opts):
                 col_m |= 1 << (c - minc)
                 diag_m |= 1 << (r - c - (minr - maxc))
                 anti_m |= 1 << (r + c - (minr + minc))
+    box = (minr, maxr, minc, maxc)
+    lines = (small, row_m, col_m, diag_m, anti_m)
     for tile in range(R[R_N_TILES]):
         if st[ST_USED + seat * MAX_TILES + tile]:
             continue
         kind = R[R_TILE_KIND + tile]
-        restr = R[R_TILE_RESTR + tile]
         start = n
         if kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
-            for s in range(N_SHEEP):
-                if not st[ST_ALIVE + s]:
-                    continue
-                if restr == R_OWN and st[ST_COLOUR + s] != colour:
-                    continue
-                if kind == LAMB_PUSH:
-                    for d in range(8):
-                        n = _add(opts, n, tile, s, d)
-                elif kind == LAMB_ROLL:
-                    ok = roll_dirs(st, s)
-                    for d in range(8):
-                        if (ok >> d) & 1:
-                            n = _add(opts, n, tile, s, d)
-                else:
-                    for d in range(0, 8, 2):
-                        if sheep_at(st, st[ST_ROW + s] + DR[d], st[ST_COL + s] + DC[d]) >= 0:
-                            n = _add(opts, n, tile, s, d)
+            n = _sheep_options(st, R, seat, tile, opts, n)
         elif kind == LINE_PUSH or kind == DIAG_PUSH:
-            d0 = 0 if kind == LINE_PUSH else 1
-            for d in range(d0, 8, 2):
-                if d == 2 or d == 6:
-                    lo, hi, m = minr, maxr, row_m
-                elif d == 0 or d == 4:
-                    lo, hi, m = minc, maxc, col_m
-                elif d == 3 or d == 7:
-                    lo, hi, m = minr - maxc, maxr - minc, diag_m
-                else:
-                    lo, hi, m = minr + minc, maxr + maxc, anti_m
-                for key in range(lo, hi + 1):
-                    if small:
-                        if (m >> (key - lo)) & 1:
-                            n = _add(opts, n, tile, key, d)
-                    elif first_on_line(st, key, d) >= 0:
-                        n = _add(opts, n, tile, key, d)
+            n = _line_options(st, tile, kind, box, lines, opts, n)
         elif kind == ALIGNMENT:
             for d in range(0, 8, 2):
-                n = _add(opts, n, tile, 0, d)
+                n = _add(opts, n, tile, ZERO, d)
         elif kind == EWE_TURN:
-            n = _add(opts, n, tile, 0, TURN_RIGHT)
-            n = _add(opts, n, tile, 0, TURN_LEFT)
+            n = _add(opts, n, tile, ZERO, np.int64(TURN_RIGHT))
+            n = _add(opts, n, tile, ZERO, np.int64(TURN_LEFT))
         if refuses_reverse(st, R, tile):
-            # Drop the reverse: the opposite direction (turn) on the same line.
-            back = reverse_dir(st)
-            on_line = kind == LINE_PUSH or kind == DIAG_PUSH  # the target is the line
-            keep = start
-            for i in range(start, n):
-                if opts[i, 2] != back or (on_line and opts[i, 1] != st[ST_PREV_TARGET]):
-                    for j in range(OPT_WIDTH):
-                        opts[keep, j] = opts[i, j]
-                    keep += 1
-            n = keep
+            n = _drop_reverse(st, kind, opts, start, n)
     return n
 
 
-@njit
+@kernel
 def copy_flock(dst, src):
     """Copy just the flock part (positions, alive, colours, facing)."""
     for i in range(FLOCK_LEN):

@@ -9,6 +9,8 @@ The **main flock** is the largest group other than the one being moved (rules RE
 is their union, so a straight route stops at the first of them it reaches).
 """
 
+import numpy as np
+
 from sheepsim.games.panic.flockops import _BIG, DC, DR, alive_mask, projection
 from sheepsim.games.panic.layout import (
     FACE_DIAG,
@@ -20,7 +22,7 @@ from sheepsim.games.panic.layout import (
     ST_COL,
     ST_ROW,
 )
-from sheepsim.jit import njit
+from sheepsim.games.panic.scratch import ZERO, kernel
 
 # ----------------------------------------------------------------------- groups
 # Side contacts are packed 9 bits per sheep into two int64 words (sheep 0-6, then 7-8)
@@ -30,7 +32,7 @@ PER_WORD = 63 // N_SHEEP
 assert N_SHEEP <= 2 * PER_WORD
 
 
-@njit
+@kernel
 def _link(lo, hi, a, b):
     """Add ``b`` to sheep ``a``'s side contacts."""
     if a < PER_WORD:
@@ -38,25 +40,49 @@ def _link(lo, hi, a, b):
     return lo, hi | (1 << (N_SHEEP * (a - PER_WORD) + b))
 
 
-@njit
+@kernel
 def side_contacts(st):
     """``(lo, hi)``: for every live sheep, the mask of live sheep touching it on a side
-    (see :func:`contacts_of`)."""
-    lo = 0
-    hi = 0
+    (see :func:`contacts_of`). Written without branches over all 81 ordered pairs (the
+    ``alive`` entries are 0 or 1): about twice as fast as testing the 36 pairs."""
+    lo = ZERO
+    hi = ZERO
     for a in range(N_SHEEP):
-        if not st[ST_ALIVE + a]:
+        ra = st[ST_ROW + a]
+        ca = st[ST_COL + a]
+        m = ZERO
+        for b in range(N_SHEEP):
+            d = abs(st[ST_ROW + b] - ra) + abs(st[ST_COL + b] - ca)
+            m |= (d == 1) * st[ST_ALIVE + b] << b
+        m *= st[ST_ALIVE + a]
+        if a < PER_WORD:
+            lo |= m << (N_SHEEP * a)
+        else:
+            hi |= m << (N_SHEEP * (a - PER_WORD))
+    return lo, hi
+
+
+@kernel
+def link_group(st, lo, hi, mask):
+    """The side contacts ``(lo, hi)`` after the group ``mask`` (a whole group: no side
+    contact with the other sheep) moved: only pairs of one of its sheep and another sheep
+    can have changed, so these are added; equal to :func:`side_contacts` of the new
+    state, for a fraction of the work."""
+    for a in range(N_SHEEP):
+        if not (mask >> a) & 1:
             continue
         ra = st[ST_ROW + a]
         ca = st[ST_COL + a]
-        for b in range(a + 1, N_SHEEP):
-            if st[ST_ALIVE + b] and abs(st[ST_ROW + b] - ra) + abs(st[ST_COL + b] - ca) == 1:
+        for b in range(N_SHEEP):
+            if (mask >> b) & 1 or not st[ST_ALIVE + b]:
+                continue
+            if abs(st[ST_ROW + b] - ra) + abs(st[ST_COL + b] - ca) == 1:
                 lo, hi = _link(lo, hi, a, b)
                 lo, hi = _link(lo, hi, b, a)
     return lo, hi
 
 
-@njit
+@kernel
 def contacts_of(lo, hi, a):
     """Mask of the sheep touching sheep ``a`` on a side."""
     if a < PER_WORD:
@@ -64,7 +90,7 @@ def contacts_of(lo, hi, a):
     return (hi >> (N_SHEEP * (a - PER_WORD))) & ((1 << N_SHEEP) - 1)
 
 
-@njit
+@kernel
 def grow(lo, hi, s, within):
     """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``,
     given the side contacts ``(lo, hi)``."""
@@ -81,7 +107,7 @@ def grow(lo, hi, s, within):
     return comp
 
 
-@njit
+@kernel
 def component(st, s, within):
     """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``
     (live sheep)."""
@@ -89,7 +115,7 @@ def component(st, s, within):
     return grow(lo, hi, s, within)
 
 
-@njit
+@kernel
 def lowest_bit(m):
     for s in range(N_SHEEP):
         if (m >> s) & 1:
@@ -97,7 +123,7 @@ def lowest_bit(m):
     return -1
 
 
-@njit
+@kernel
 def popcount(m):
     n = 0
     while m:
@@ -106,17 +132,23 @@ def popcount(m):
     return n
 
 
-@njit
+@kernel
 def is_connected(st):
     """Are all live sheep orthogonally connected (an empty flock counts as connected)?"""
-    alive = alive_mask(st)
+    lo, hi = side_contacts(st)
+    return connected_with(lo, hi, alive_mask(st))
+
+
+@kernel
+def connected_with(lo, hi, alive):
+    """:func:`is_connected` from the side contacts ``(lo, hi)`` of the live sheep
+    ``alive``."""
     if alive == 0:
         return True
-    lo, hi = side_contacts(st)
     return grow(lo, hi, lowest_bit(alive), alive) == alive
 
 
-@njit
+@kernel
 def smallest_groups(st, opts):
     """Write the smallest groups as ``[mask, size, 0, 0]`` rows; return their number
     (0 if the flock is connected)."""
@@ -124,7 +156,7 @@ def smallest_groups(st, opts):
     return smallest_of(lo, hi, alive_mask(st), opts)
 
 
-@njit
+@kernel
 def smallest_of(lo, hi, alive, opts):
     """:func:`smallest_groups` from the side contacts ``(lo, hi)`` of the live sheep
     ``alive``."""
@@ -152,7 +184,7 @@ def smallest_of(lo, hi, alive, opts):
     return keep
 
 
-@njit
+@kernel
 def main_flock(st, mask):
     """Bit mask of the main flock for the group ``mask``: the largest of the other groups
     (the union of the equal largest ones)."""
@@ -160,7 +192,7 @@ def main_flock(st, mask):
     return main_of(lo, hi, alive_mask(st), mask)
 
 
-@njit
+@kernel
 def main_of(lo, hi, alive, mask):
     """:func:`main_flock` from the side contacts ``(lo, hi)`` of the live sheep ``alive``."""
     rest = alive & ~mask
@@ -178,7 +210,7 @@ def main_of(lo, hi, alive, mask):
     return main
 
 
-@njit
+@kernel
 def group_overlaps(st, mask, tr, tc):
     """Would the group ``mask`` shifted by ``(tr, tc)`` land on another sheep?"""
     for a in range(N_SHEEP):
@@ -192,7 +224,7 @@ def group_overlaps(st, mask, tr, tc):
     return False
 
 
-@njit
+@kernel
 def group_touches(st, mask, tr, tc, diagonal, target):
     """Would the shifted group touch a sheep of the mask ``target`` on a side (or, with
     ``diagonal``, only by a corner)?"""
@@ -212,7 +244,7 @@ def group_touches(st, mask, tr, tc, diagonal, target):
     return False
 
 
-@njit
+@kernel
 def probe(st, mask, tr, tc, target):
     """The group ``mask`` shifted by ``(tr, tc)``: 2 if it would land on another sheep,
     else 1 if it would touch a sheep of ``target`` on a side, else 0 (one pass for
@@ -233,7 +265,7 @@ def probe(st, mask, tr, tc, target):
     return touch
 
 
-@njit
+@kernel
 def route_steps(st, mask, d, target):
     """Most steps along ``d`` after which the group could still touch ``target``: beyond
     that its nearest cell is past the target's furthest cell along ``d``."""
@@ -252,7 +284,7 @@ def route_steps(st, mask, d, target):
     return max(0, min(k, MAX_ROUTE_STEPS))
 
 
-@njit
+@kernel
 def _route(opts, n, d, steps, slide, mask):
     opts[n, 0] = d
     opts[n, 1] = steps
@@ -261,7 +293,7 @@ def _route(opts, n, d, steps, slide, mask):
     return n + 1
 
 
-@njit
+@kernel
 def _ortho_routes(st, mask, target, opts, n):
     for d in range(0, 8, 2):
         for k in range(1, route_steps(st, mask, d, target) + 1):
@@ -269,12 +301,12 @@ def _ortho_routes(st, mask, target, opts, n):
             if hit == 2:
                 break
             if hit == 1:
-                n = _route(opts, n, d, k, NO_SLIDE, mask)
+                n = _route(opts, n, d, k, np.int64(NO_SLIDE), mask)
                 break
     return n
 
 
-@njit
+@kernel
 def _diag_routes(st, mask, target, opts, n):
     for d in range(1, 8, 2):
         for k in range(1, route_steps(st, mask, d, target) + 1):
@@ -290,12 +322,12 @@ def _diag_routes(st, mask, target, opts, n):
                             n = _route(opts, n, d, k - 1, o, mask)
                 break
             if hit == 1:
-                n = _route(opts, n, d, k, NO_SLIDE, mask)
+                n = _route(opts, n, d, k, np.int64(NO_SLIDE), mask)
                 break
     return n
 
 
-@njit
+@kernel
 def contact_slides(st, mask, opts):
     """One-cell orthogonal slides (no die roll) that attach a group touching the main
     flock by a corner to it; a group touching only another detached group gets none."""
@@ -303,24 +335,24 @@ def contact_slides(st, mask, opts):
     return slides_with(st, lo, hi, mask, opts)
 
 
-@njit
+@kernel
 def slides_with(st, lo, hi, mask, opts):
     """:func:`contact_slides` given the side contacts ``(lo, hi)`` of ``st``."""
-    n = 0
+    n = ZERO
     alive = alive_mask(st)
     target = main_of(lo, hi, alive, mask)
     while target:  # each of the equal largest groups in turn (the player picks one)
         main = grow(lo, hi, lowest_bit(target), alive)
         target &= ~main
-        if not group_touches(st, mask, 0, 0, True, main):
+        if not group_touches(st, mask, ZERO, ZERO, True, main):
             continue
         for o in range(0, 8, 2):
             if probe(st, mask, DR[o], DC[o], main) == 1 and not _has_route(opts, n, o):
-                n = _route(opts, n, o, 1, NO_SLIDE, mask)
+                n = _route(opts, n, o, np.int64(1), np.int64(NO_SLIDE), mask)
     return n
 
 
-@njit
+@kernel
 def _has_route(opts, n, d):
     for i in range(n):
         if opts[i, 0] == d:
@@ -328,7 +360,7 @@ def _has_route(opts, n, d):
     return False
 
 
-@njit
+@kernel
 def _distance(st, mask, tr, tc, target):
     best = _BIG
     for a in range(N_SHEEP):
@@ -341,7 +373,7 @@ def _distance(st, mask, tr, tc, target):
     return best
 
 
-@njit
+@kernel
 def regroup_routes(st, mask, face, plus_fallback, opts):
     """Routes ``[direction, steps, slide, mask]`` that bring the group ``mask`` to the
     main flock for a regroup die ``face``. "X" falls back to "+" when no diagonal route
@@ -352,28 +384,28 @@ def regroup_routes(st, mask, face, plus_fallback, opts):
     return routes_to(st, main_flock(st, mask), mask, face, plus_fallback, opts)
 
 
-@njit
+@kernel
 def routes_to(st, target, mask, face, plus_fallback, opts):
     """:func:`regroup_routes` towards the main flock ``target`` (a mask)."""
-    n = 0
+    n = ZERO
     if face == FACE_DIAG:
-        n = _diag_routes(st, mask, target, opts, 0)
+        n = _diag_routes(st, mask, target, opts, ZERO)
         if n == 0:
-            n = _ortho_routes(st, mask, target, opts, 0)
+            n = _ortho_routes(st, mask, target, opts, ZERO)
     else:
-        n = _ortho_routes(st, mask, target, opts, 0)
+        n = _ortho_routes(st, mask, target, opts, ZERO)
         if n == 0 and plus_fallback == PLUS_FALLBACK_DIAGONAL:
-            n = _diag_routes(st, mask, target, opts, 0)
+            n = _diag_routes(st, mask, target, opts, ZERO)
     if n == 0:
-        now = _distance(st, mask, 0, 0, target)
+        now = _distance(st, mask, ZERO, ZERO, target)
         for o in range(0, 8, 2):
             if (not group_overlaps(st, mask, DR[o], DC[o])
                     and _distance(st, mask, DR[o], DC[o], target) < now):
-                n = _route(opts, n, o, 1, NO_SLIDE, mask)
+                n = _route(opts, n, o, np.int64(1), np.int64(NO_SLIDE), mask)
     return n
 
 
-@njit
+@kernel
 def move_group(st, d, steps, slide, mask):
     """Apply a route row: shift the group ``steps`` cells along ``d`` then slide."""
     tr = steps * DR[d]

@@ -95,20 +95,22 @@ class PlayJob(Job):
         return self.players
 
     def _kernels(self):
+        """``(R, pids, playouts, kernels)``: the entry kernels' arguments for this
+        line-up (:func:`.engine.kernel_policies`) and the kernels themselves."""
         if "_k" not in self.__dict__:
-            from sheepsim.games.panic.engine import kernels_for
+            from sheepsim.games.panic.engine import kernel_policies, kernels_for
             from sheepsim.games.panic.policies import resolve_policies
 
             ids, users = resolve_policies(self.policies)
-            self._k = (self.rules.kernel_array(self.players), np.array(ids, dtype=np.int64),
-                       kernels_for(users))
+            pids, playouts = kernel_policies(ids, self.playouts)
+            self._k = (self.rules.kernel_array(self.players), pids, playouts, kernels_for(users))
         return self._k
 
     def per_game(self, seed: int, first_game: int, n_games: int, per_game: bool) -> np.ndarray:
         """The accumulator rows: ``(1, ACC_LEN)`` summed, or ``(n_games, ACC_LEN)``."""
-        R, pids, kernels = self._kernels()
+        R, pids, playouts, kernels = self._kernels()
         blocks = n_games if per_game else 1
-        return kernels.games_chunk(R, pids, seed, first_game, n_games, blocks, self.playouts)
+        return kernels.games_chunk(R, pids, seed, first_game, n_games, blocks, playouts)
 
     def prepare(self) -> None:
         self.per_game(self.seed, 0, 1, False)  # compiles (or loads) the kernels now

@@ -9,6 +9,8 @@ copied in one slice (greedy look-ahead, rollouts) and passed to numba without re
 * the **context vector** ``ctx`` (length ``CTX_LEN``): where dice come from, scripted
   choices (for :class:`~sheepsim.games.panic.flock.Flock`) and the trace log switch.
 
+The kernels' other scratch arrays travel together in one record (:mod:`.scratch`).
+
 Grid coordinates: ``row`` grows downwards, ``col`` to the right, both unbounded
 (positions, not array indices: the flock never hits an edge and never needs re-centring).
 """
@@ -164,6 +166,9 @@ ST_PASSES = _s["passes"]
 ST_TIE_BREAK = _s["tie_break"]  # 0 points decided, 1 sheep left, 2 turn order
 ST_PANICS = _s["panics"]
 ST_REGROUP_ROLLS = _s["regroup_rolls"]
+# st[:LOOKAHEAD_LEN] (flock, counter, previous action, scores) is all that greedy's
+# look-ahead reads; it copies only this part of the state for each candidate.
+LOOKAHEAD_LEN = ST_SCORE + MAX_PLAYERS
 END_PEN, END_MENUS = 0, 1
 
 # -------------------------------------------------------------------- context ctx
@@ -171,7 +176,8 @@ MAX_SCRIPT = 64
 _c, CTX_LEN = _alloc([
     ("dice_purpose", 1), ("log_on", 1), ("log_n", 1), ("script_pos", 1), ("script_len", 1),
     ("script", MAX_SCRIPT), ("face_pos", 1), ("face_len", 1), ("faces", MAX_SCRIPT),
-    ("rollout_playouts", 1), ("bad_choices", 1), ("last_tile", 1), ("last_gain", 1), ("last_counter", 1),
+    ("rollout_playouts", 1), ("bad_choices", 1), ("last_tile", 1), ("last_gain", 1),
+    ("last_counter", 1), ("memo_gen", 1),
 ])
 CTX_DICE_PURPOSE = _c["dice_purpose"]
 CTX_LOG_ON = _c["log_on"]
@@ -187,15 +193,7 @@ CTX_BAD_CHOICES = _c["bad_choices"]  # user policy answers out of range (run fai
 CTX_LAST_TILE = _c["last_tile"]  # the tile of the turn just played (-1: passed)
 CTX_LAST_GAIN = _c["last_gain"]  # points the active player gained in that turn
 CTX_LAST_COUNTER = _c["last_counter"]  # counter position when the tile was chosen
-
-# ------------------------------------------------------------------ scratch rows
-# Rows of the ``work`` array (each a state vector): who may overwrite which row.
-W_CAND = 0     # greedy: the candidate action applied
-W_REG = 1      # greedy: candidate after regrouping and scoring
-W_SUB = 2      # greedy sub-decisions
-W_SHEAR = 3    # positional value of the Shearing field
-W_PLAY = 4     # rollout: the playout state
-N_WORK = 5
+CTX_MEMO_GEN = _c["memo_gen"]  # generation of greedy's look-ahead memo (see .lookahead)
 
 # ------------------------------------------------------------------------ trace log
 # Each row: [event, a, b, c, d, rows (9), cols (9), alive (9), facing, counter, scores (4)]

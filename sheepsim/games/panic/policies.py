@@ -59,6 +59,8 @@ stops the run with an error naming the policy. Pass it as
 
 from __future__ import annotations
 
+import numpy as np
+
 from sheepsim.games.panic.decide import (
     FIRST_USER_ID,
     GREEDY,
@@ -73,24 +75,25 @@ from sheepsim.games.panic.decide import (
     randbelow,
     uniform,  # noqa: F401  (re-exported: user policies draw with randbelow/uniform)
 )
-from sheepsim.games.panic.flockops import apply_action
-from sheepsim.games.panic.groups import is_connected
+from sheepsim.games.panic.flockops import alive_mask, apply_action
+from sheepsim.games.panic.groups import connected_with, side_contacts
 from sheepsim.games.panic.layout import (
-    CTX_LOG_ON,
+    CTX_MEMO_GEN,
     FACE_DIAG,
     FACE_ORTHO,
+    LOOKAHEAD_LEN,
+    N_SHEEP,
     R_N_REGROUP_FACES,
     R_REGROUP_FACES,
     R_TILE_KIND,
     R_TILE_TIME,
     ST_COUNTER,
+    ST_ROW,
     ST_SCORE,
-    W_CAND,
-    W_REG,
 )
-from sheepsim.games.panic.regroup import regroup
+from sheepsim.games.panic.lookahead import lookahead_regroup
+from sheepsim.games.panic.scratch import ZERO, copy_state, inner, kernel
 from sheepsim.games.panic.track import advance_and_score
-from sheepsim.jit import njit
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
 #: The arguments a user policy is called with (see "Writing a user policy" above): a
@@ -99,62 +102,85 @@ USER_POLICY_ARGS = ("kind", "st", "R", "seat", "opts", "n", "rand")
 DEFAULT_PLAYOUTS = 4
 
 
-@njit
-def _value_after(x, st, R, seat, time, work):
+@inner
+def _value_after(x, st, R, seat, time, w):
     """Move the counter and score on the look-ahead copy ``x``; value for ``seat``."""
     advance_and_score(x, R, seat, time)
     gained = x[ST_SCORE + seat] - st[ST_SCORE + seat]
-    return gained + POSITION_WEIGHT * positional(x, R, seat, x[ST_COUNTER], work)
+    return gained + POSITION_WEIGHT * positional(x, R, seat, x[ST_COUNTER], w.shear)
 
 
-@njit
-def greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log):
+@kernel
+def _same_positions(x, y):
+    """Do the look-ahead states ``x`` and ``y`` have every sheep in the same cell?"""
+    for i in range(2 * N_SHEEP):
+        if x[ST_ROW + i] != y[ST_ROW + i]:
+            return False
+    return True
+
+
+@inner
+def _option_value(st, R, seat, tile, a, b, n_plus, n_cross, w):
+    """Greedy's value of the menu option ``[tile, a, b]``: apply it to a copy, regroup for
+    each regroup-die face (weighted by its share of the die, "+" first), score."""
+    time = R[R_TILE_TIME + tile]
+    cand = w.cand
+    copy_state(cand, st, LOOKAHEAD_LEN)
+    apply_action(cand, R[R_TILE_KIND + tile], a, b)
+    links = side_contacts(cand)  # shared by the connection test and the regroupings
+    if connected_with(links[0], links[1], alive_mask(cand)):
+        return _value_after(cand, st, R, seat, time, w)
+    total = 0.0
+    reg = w.reg
+    v = 0.0
+    if n_plus > 0:
+        copy_state(reg, cand, LOOKAHEAD_LEN)
+        lookahead_regroup(reg, R, seat, w, np.int64(FACE_ORTHO), links)
+        v = _value_after(reg, st, R, seat, time, w)  # scoring moves no sheep
+        total += n_plus * v
+    if n_cross > 0:
+        reg2 = w.reg2
+        copy_state(reg2, cand, LOOKAHEAD_LEN)
+        lookahead_regroup(reg2, R, seat, w, np.int64(FACE_DIAG), links)
+        if n_plus == 0 or not _same_positions(reg, reg2):
+            v = _value_after(reg2, st, R, seat, time, w)
+        total += n_cross * v  # the same flock as for "+" (often: a slide): the same value
+    return total / (n_plus + n_cross)
+
+
+@inner
+def greedy_action(st, R, seat, opts, n, w):
     """The greedy menu choice (see the module docstring)."""
-    n_plus = 0
-    n_cross = 0
+    n_plus = ZERO
+    n_cross = ZERO
     for i in range(R[R_N_REGROUP_FACES]):
         if R[R_REGROUP_FACES + i] == FACE_DIAG:
             n_cross += 1
         else:
             n_plus += 1
-    log_was = ctx[CTX_LOG_ON]
-    ctx[CTX_LOG_ON] = 0  # look-ahead regroupings are not part of the trace
-    vals = values[0]
-    cand = work[W_CAND]
-    reg = work[W_REG]
+    w.ctx[CTX_MEMO_GEN] += 1  # a new decision: the look-ahead memo starts empty
+    vals = w.values
     for i in range(n):
-        tile = opts[i, 0]
-        time = R[R_TILE_TIME + tile]
-        cand[:] = st
-        apply_action(cand, R[R_TILE_KIND + tile], opts[i, 1], opts[i, 2])
-        if is_connected(cand):
-            vals[i] = _value_after(cand, st, R, seat, time, work)
-            continue
-        total = 0.0
-        for face in (FACE_ORTHO, FACE_DIAG):
-            weight = n_plus if face == FACE_ORTHO else n_cross
-            if weight == 0:
-                continue
-            reg[:] = cand
-            regroup(reg, R, seat, GREEDY, streams, ctx, subs, work, values, log, face)
-            total += weight * _value_after(reg, st, R, seat, time, work)
-        vals[i] = total / (n_plus + n_cross)
-    ctx[CTX_LOG_ON] = log_was
-    return argmax_random_ties(vals, n, streams)
+        vals[i] = _option_value(st, R, seat, opts[i, 0], opts[i, 1], opts[i, 2], n_plus,
+                                n_cross, w)
+    return argmax_random_ties(vals, n, w.streams)
 
 
-@njit
-def decide_action(pid, st, R, seat, opts, n, streams, ctx, subs, work, values, log):
+@inner
+def decide_action(pid, st, R, seat, opts, n, w):
     """Index of the chosen menu option among ``opts[:n]`` (``[tile, a, b, 0]`` rows).
 
-    ``rollout`` never reaches here (the game loop runs its playouts; see engine); an id
-    that is neither built-in nor a user policy compiled into the kernels raises."""
+    ``pid`` None: every seat plays random (nothing else is compiled). ``rollout`` never
+    reaches here (the game loop runs its playouts; see engine); an id that is neither
+    built-in nor a user policy compiled into the kernels raises."""
+    if pid is None:
+        return randbelow(policy_stream(w.streams), n)
     if pid == RANDOM:
-        return randbelow(policy_stream(streams), n)
+        return randbelow(policy_stream(w.streams), n)
     if pid == SCRIPTED:
-        return next_scripted(ctx, n)
+        return next_scripted(w.ctx, n)
     if pid == GREEDY:
-        return greedy_action(st, R, seat, opts, n, streams, ctx, subs, work, values, log)
+        return greedy_action(st, R, seat, opts, n, w)
     raise ValueError("unknown Shear Panic policy id")
 
 

@@ -1,13 +1,15 @@
 """Regrouping the flock, dice rolls and the trace log (kernels)."""
 
+import numpy as np
+
 from sheepsim import rng
 from sheepsim.games.panic.decide import decide_sub
 from sheepsim.games.panic.flockops import alive_mask
 from sheepsim.games.panic.groups import (
+    link_group,
     main_of,
     move_group,
     routes_to,
-    side_contacts,
     slides_with,
     smallest_of,
 )
@@ -36,21 +38,27 @@ from sheepsim.games.panic.layout import (
     ST_ROW,
     ST_SCORE,
 )
-from sheepsim.jit import njit
+from sheepsim.games.panic.scratch import ZERO, inner, kernel
 
 # More rounds than sheep can ever need: each round merges the smallest group into
 # another one or moves it strictly closer; the cap only guards against a bad variant.
 MAX_REGROUP_ROUNDS = 64
+#: ``forced_face`` of :func:`regroup` for a real regrouping (roll the die; an
+#: ``np.int64``, see :data:`.scratch.ZERO`).
+ROLL = np.int64(-1)
 
 
-@njit
-def log_event(st, ctx, log, ev, a, b, c, d):
-    """Append a trace row (event, 4 parameters, the flock, the counter) when logging."""
+@inner
+def log_event(st, w, ev, a, b, c, d):
+    """Append a trace row (event, 4 parameters, the flock, the counter) when logging.
+    Callers pass ``np.int64`` event codes and zeros (see :data:`ROLL`)."""
+    ctx = w.ctx
     if ctx[CTX_LOG_ON] == 0:
         return
     i = ctx[CTX_LOG_N]
     if i >= MAX_LOG:
         return
+    log = w.log
     log[i, 0] = ev
     log[i, 1] = a
     log[i, 2] = b
@@ -65,57 +73,61 @@ def log_event(st, ctx, log, ev, a, b, c, d):
     ctx[CTX_LOG_N] = i + 1
 
 
-@njit
-def roll_die(R, n_at, faces_at, streams, ctx):
+@inner
+def roll_die(R, n_at, faces_at, w):
     """Roll a die whose faces are ``R[faces_at : faces_at + R[n_at]]``: the next scripted
     face if any (Flock, tests), else from the stream ``ctx[CTX_DICE_PURPOSE]`` (DICE in
     real games, POLICY inside rollout playouts)."""
+    ctx = w.ctx
     pos = ctx[CTX_FACE_POS]
     if pos < ctx[CTX_FACE_LEN]:
         ctx[CTX_FACE_POS] = pos + 1
         return ctx[CTX_FACES + pos]
-    return R[faces_at + rng.randbelow(streams, ctx[CTX_DICE_PURPOSE], R[n_at])]
+    return R[faces_at + rng.randbelow(w.streams, ctx[CTX_DICE_PURPOSE], R[n_at])]
 
 
-@njit
-def regroup(st, R, seat, pid, streams, ctx, subs, work, values, log, forced_face):
+@kernel
+def regroup(st, R, seat, pid, w, forced_face, links):
     """Regroup until the flock is orthogonally connected; the active ``seat`` (policy
-    ``pid``) makes every choice. ``forced_face >= 0`` replaces every die roll (greedy
-    look-ahead). Returns the number of dice rolled, or -1 for an invalid scripted choice.
+    ``pid``, None when every seat plays random) makes every choice. ``forced_face >= 0``
+    replaces every die roll (greedy look-ahead; :data:`ROLL` for a real regrouping).
+    ``links`` are the side contacts of ``st`` (:func:`.groups.side_contacts`; kept up to
+    date as groups move). Returns the number of dice rolled, or -1 for an invalid
+    scripted choice.
     """
     rolls = 0
+    opts = w.groups
+    lo, hi = links
+    alive = alive_mask(st)  # no sheep leaves the flock while it regroups
     for _ in range(MAX_REGROUP_ROUNDS):
-        opts = subs[0]
-        lo, hi = side_contacts(st)  # st does not change until the group moves
-        alive = alive_mask(st)
         n = smallest_of(lo, hi, alive, opts)
         if n == 0:
             return rolls
         g = 0
         if n > 1:
-            g = decide_sub(pid, K_GROUP, st, R, seat, opts, n, streams, ctx, subs, work,
-                           values)
+            g = decide_sub(pid, np.int64(K_GROUP), st, R, seat, opts, n, w)
             if g < 0:
                 return -1
         mask = opts[g, 0]
-        log_event(st, ctx, log, EV_GROUP, mask, n, 0, 0)
-        nr = 0
+        log_event(st, w, np.int64(EV_GROUP), mask, n, ZERO, ZERO)
+        nr = ZERO
         if R[R_SLIDE_WITHOUT_ROLL]:
             nr = slides_with(st, lo, hi, mask, opts)
         if nr == 0:
             if forced_face >= 0:
                 face = forced_face
             else:
-                face = roll_die(R, R_N_REGROUP_FACES, R_REGROUP_FACES, streams, ctx)
+                face = roll_die(R, np.int64(R_N_REGROUP_FACES), np.int64(R_REGROUP_FACES), w)
                 rolls += 1
-            log_event(st, ctx, log, EV_REGROUP_DIE, face, 0, 0, 0)
+            log_event(st, w, np.int64(EV_REGROUP_DIE), face, ZERO, ZERO, ZERO)
             nr = routes_to(st, main_of(lo, hi, alive, mask), mask, face, R[R_PLUS_FALLBACK],
                            opts)
         if nr == 0:
             return rolls
-        r = decide_sub(pid, K_ROUTE, st, R, seat, opts, nr, streams, ctx, subs, work, values)
+        r = decide_sub(pid, np.int64(K_ROUTE), st, R, seat, opts, nr, w)
         if r < 0:
             return -1
         move_group(st, opts[r, 0], opts[r, 1], opts[r, 2], opts[r, 3])
-        log_event(st, ctx, log, EV_ROUTE, opts[r, 0], opts[r, 1], opts[r, 2], opts[r, 3])
+        log_event(st, w, np.int64(EV_ROUTE), opts[r, 0], opts[r, 1], opts[r, 2], opts[r, 3])
+        lo, hi = link_group(st, lo, hi, mask)
     return rolls

@@ -281,11 +281,8 @@ def _read_track(reader: Reader, n_players: int) -> Track:
     return Track(spaces, tuple(fields), tuple(panic), roger, roger_off, shearer)
 
 
-def load_rules(path=None) -> PanicRules:
-    """Read and validate a rules file (``None``: the shipped standard rules)."""
-    src = read_toml(path, PACKAGE, DEFAULT_NAME)
-    top = Reader(src.name, src.data, "")
-
+def _read_game(top: Reader) -> tuple[list[int], int]:
+    """``[game]``: the seat colours in order and the neutral colour of 3-player games."""
     game = top.table_("game")
     seat_colours = _names(game, "seat_colours", COLOUR_CODES, "colour")
     if L.BLACK in seat_colours:
@@ -296,7 +293,11 @@ def load_rules(path=None) -> PanicRules:
     if neutral not in COLOUR_CODES or COLOUR_CODES[neutral] == L.BLACK:
         game.fail("neutral_colour_3p", f"must be blue, green, red or yellow, got {neutral!r}")
     game.no_unknown_keys()
+    return seat_colours, COLOUR_CODES[neutral]
 
+
+def _read_flock(top: Reader) -> tuple[str, int, tuple]:
+    """``[flock]``: the starting picture, its facing and the sheep ``(row, col, colour)``."""
     fl = top.table_("flock")
     text = fl.str_("start")
     try:
@@ -315,7 +316,11 @@ def load_rules(path=None) -> PanicRules:
     facing = fl.str_("facing", choices=L.FACING_NAMES)
     fl.no_unknown_keys()
     sheep = tuple((r, c, L.COLOUR_LETTERS.index(ch)) for r, c, ch in cells)
+    return text, L.FACING_NAMES.index(facing), sheep
 
+
+def _read_dice(top: Reader) -> tuple[list[int], list[int]]:
+    """``[dice]``: the panic die's and the regroup die's faces."""
     dice = top.table_("dice")
     panic_faces = _names(dice, "panic", FACE_CODES, "panic die face")
     regroup_faces = _names(dice, "regroup", REGROUP_FACE_CODES, "regroup die face")
@@ -323,17 +328,11 @@ def load_rules(path=None) -> PanicRules:
         if len(faces) > L.MAX_FACES:
             dice.fail(key, f"at most {L.MAX_FACES} faces, got {len(faces)}")
     dice.no_unknown_keys()
+    return panic_faces, regroup_faces
 
-    sc = top.table_("scoring")
-    ram_points = _points(sc, "ram_row_points")
-    shear_points = _points(sc, "shear_row_points")
-    sc.no_unknown_keys()
 
-    rg = top.table_("regroup")
-    slide = rg.bool_("corner_contact_slides_without_roll")
-    plus_fallback = rg.str_("plus_without_route", choices=L.PLUS_FALLBACK_NAMES)
-    rg.no_unknown_keys()
-
+def _read_menu(top: Reader) -> list[Tile]:
+    """``[[menu]]``: the menu tiles (action, time, restriction), each checked."""
     menu = []
     for tr in top.tables("menu"):
         action = tr.str_("action")
@@ -355,17 +354,36 @@ def load_rules(path=None) -> PanicRules:
         menu.append(Tile(ACTION_CODES[action], time, RESTRICTION_CODES[restr]))
     if len(menu) > L.MAX_TILES:
         top.fail("menu", f"at most {L.MAX_TILES} tiles, got {len(menu)}")
+    return menu
 
+
+def load_rules(path=None) -> PanicRules:
+    """Read and validate a rules file (``None``: the shipped standard rules)."""
+    src = read_toml(path, PACKAGE, DEFAULT_NAME)
+    top = Reader(src.name, src.data, "")
+    seat_colours, neutral = _read_game(top)
+    text, facing, sheep = _read_flock(top)
+    panic_faces, regroup_faces = _read_dice(top)
+
+    sc = top.table_("scoring")
+    ram_points = _points(sc, "ram_row_points")
+    shear_points = _points(sc, "shear_row_points")
+    sc.no_unknown_keys()
+
+    rg = top.table_("regroup")
+    slide = rg.bool_("corner_contact_slides_without_roll")
+    plus_fallback = rg.str_("plus_without_route", choices=L.PLUS_FALLBACK_NAMES)
+    rg.no_unknown_keys()
+
+    menu = _read_menu(top)
     tracks_r = top.table_("tracks")
-    tracks = {}
-    for n in SUPPORTED_PLAYERS:
-        tracks[n] = _read_track(tracks_r.table_(str(n)), n)
+    tracks = {n: _read_track(tracks_r.table_(str(n)), n) for n in SUPPORTED_PLAYERS}
     tracks_r.no_unknown_keys()
     top.no_unknown_keys()
 
     return PanicRules(
         name=src.name, sha256=src.sha256, seat_colours=tuple(seat_colours),
-        neutral_3p=COLOUR_CODES[neutral], start_text=text, start_facing=L.FACING_NAMES.index(facing),
+        neutral_3p=neutral, start_text=text, start_facing=facing,
         sheep=sheep, panic_faces=tuple(panic_faces), regroup_faces=tuple(regroup_faces),
         ram_points=ram_points, shear_points=shear_points, slide_without_roll=slide,
         plus_fallback=PLUS_FALLBACK_CODES[plus_fallback], menu=tuple(menu), tracks=tracks,

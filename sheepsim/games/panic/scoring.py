@@ -16,11 +16,11 @@ from sheepsim.games.panic.layout import (
     ST_FACING,
     ST_ROW,
 )
-from sheepsim.jit import njit
+from sheepsim.games.panic.scratch import kernel
 
 
 # ----------------------------------------------------------------------- scoring
-@njit
+@kernel
 def front_extent(st):
     """(front projection, back projection) along the facing; rows are counted from there."""
     d = 2 * st[ST_FACING]
@@ -34,7 +34,7 @@ def front_extent(st):
     return hi, lo
 
 
-@njit
+@kernel
 def ram_points(st, R, colour):
     """Ram scoring for one colour: each sheep by its row from the front (row 1 first)."""
     d = 2 * st[ST_FACING]
@@ -48,7 +48,7 @@ def ram_points(st, R, colour):
     return pts
 
 
-@njit
+@kernel
 def shear_points(st, R, colour):
     """Points for one colour after shearing: each sheep by its row from the back."""
     d = 2 * st[ST_FACING]
@@ -62,7 +62,7 @@ def shear_points(st, R, colour):
     return pts
 
 
-@njit
+@kernel
 def one_colour(st):
     """True if the live sheep other than the black one are all of one colour (or none)."""
     seen = -1
@@ -74,7 +74,7 @@ def one_colour(st):
     return True
 
 
-@njit
+@kernel
 def shear_front_row(st):
     """Remove the front row unless the flock is of one colour; return the removed mask."""
     if one_colour(st):
@@ -89,7 +89,7 @@ def shear_front_row(st):
     return removed
 
 
-@njit
+@kernel
 def together_points(st, colour):
     """Teammates' field: 2 per pair of this colour touching on a side, 1 by a corner."""
     pts = 0
@@ -107,7 +107,7 @@ def together_points(st, colour):
     return pts
 
 
-@njit
+@kernel
 def black_points(st, colour):
     """Black Sheep field: 2 per sheep of this colour touching the black sheep on a side,
     1 by a corner."""

@@ -12,6 +12,7 @@ from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.rules import PanicRules, load_rules
+from sheepsim.games.panic.tracetext import TIE_NAMES
 from sheepsim.stats import (
     mean_interval,
     pooled_mean_interval,
@@ -22,7 +23,6 @@ from sheepsim.stats import (
 )
 
 END_NAMES = ("final_pen", "menus_ran_out")
-TIE_NAMES = ("points", "sheep_left", "turn_order")
 
 
 def _rules(rules) -> PanicRules:
@@ -83,10 +83,9 @@ def policy_table(res: PanicResult, wins, points) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
-    """The result tables (column names are part of the public API)."""
+def _seat_tables(res: PanicResult, colours: list[str]) -> dict[str, pd.DataFrame]:
+    """``by_seat``, ``by_policy`` and ``points_by_field``."""
     acc, P, n = res.acc, res.players, res.games
-    colours = [L.COLOUR_NAMES[c] for c in res.rules.seat_colour_list(P)]
     wins = acc[L.A_WINS:L.A_WINS + P]
     pts = acc[L.A_POINTS:L.A_POINTS + P]
     pts_sq = acc[L.A_POINTS_SQ:L.A_POINTS_SQ + P]
@@ -102,14 +101,20 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
         "wins_on_tie": res.sums["tie_wins"], "tie_rate": tie_rate,
         "note": ties_note(tie_rate, "sheep left, then turn order", len(set(res.policies)) == 1),
     })
-    by_policy = policy_table(res, wins, pts)
-    track = res.rules.tracks[P]
     fp = _seat_block(acc, L.A_FIELD_PTS, P, L.MAX_FIELDS)
     fields = pd.DataFrame({"seat": np.arange(1, P + 1), "colour": colours,
                            "policy": res.policies})
+    track = res.rules.tracks[P]
     for i, f in enumerate(track.fields):
         fields[f"{L.FIELD_KINDS[f.kind]}_{i + 1}"] = fp[:, i] / n
     fields["total"] = fp[:, :len(track.fields)].sum(axis=1) / n
+    return {"by_seat": by_seat, "by_policy": policy_table(res, wins, pts),
+            "points_by_field": fields}
+
+
+def _game_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
+    """``sheep_shorn``, ``turns``, ``turn_histogram``, ``game_end`` and ``tie_breaks``."""
+    acc, n = res.acc, res.games
     shorn = acc[L.A_SHORN:L.A_SHORN + L.N_COLOURS]
     shorn_df = pd.DataFrame({"colour": list(L.COLOUR_NAMES), "shorn": shorn,
                              "per_game": shorn / n})
@@ -125,7 +130,15 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
     elo, ehi = wilson_interval(ends, np.full(2, n))
     ends_df = pd.DataFrame({"end": list(END_NAMES), "games": ends, "share": ends / n,
                             "share_lo": elo, "share_hi": ehi})
+    ties = acc[L.A_TIE_BREAK:L.A_TIE_BREAK + 3]
     ties_df = tie_breaks_table(TIE_NAMES, ties, [False, True, True], n)
+    return {"sheep_shorn": shorn_df, "turns": turns, "turn_histogram": turn_hist,
+            "game_end": ends_df, "tie_breaks": ties_df}
+
+
+def _tile_table(res: PanicResult, colours: list[str]) -> pd.DataFrame:
+    """``tiles``: per seat and menu tile, how often it was chosen, where, and its gain."""
+    acc, P, n = res.acc, res.players, res.games
     tile_rows = []
     tn = _seat_block(acc, L.A_TILE_N, P, L.MAX_TILES)
     tc = _seat_block(acc, L.A_TILE_COUNTER, P, L.MAX_TILES)
@@ -141,9 +154,14 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
                 "gain_sum": int(tg[seat, t]),
                 "mean_counter": tc[seat, t] / k if k else np.nan,
                 "mean_gain": tg[seat, t] / k if k else np.nan})
-    return {"by_seat": by_seat, "by_policy": by_policy, "points_by_field": fields,
-            "sheep_shorn": shorn_df, "turns": turns, "turn_histogram": turn_hist,
-            "game_end": ends_df, "tie_breaks": ties_df, "tiles": pd.DataFrame(tile_rows)}
+    return pd.DataFrame(tile_rows)
+
+
+def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
+    """The result tables (column names are part of the public API), in print order."""
+    colours = [L.COLOUR_NAMES[c] for c in res.rules.seat_colour_list(res.players)]
+    return {**_seat_tables(res, colours), **_game_tables(res),
+            "tiles": _tile_table(res, colours)}
 
 
 def play_games(rules=None, players: int = 4, policies=("random",), games: int = 10_000,
@@ -177,45 +195,13 @@ class Trace:
     state: np.ndarray
 
 
-def _flock_text(row) -> tuple[list[list[str]], dict[int, tuple[int, int]]]:
-    """An empty grid the size of a log row's flock and each live slot's (row, col) in it
-    (no sheep left: an empty grid)."""
-    base = L.LOG_HEAD
-    alive = [s for s in range(L.N_SHEEP) if row[base + 2 * L.N_SHEEP + s]]
-    if not alive:
-        return [], {}
-    rs = {s: int(row[base + s]) for s in alive}
-    cs = {s: int(row[base + L.N_SHEEP + s]) for s in alive}
-    r0, c0 = min(rs.values()), min(cs.values())
-    h = max(rs.values()) - r0 + 1
-    w = max(cs.values()) - c0 + 1
-    grid = [["."] * w for _ in range(h)]
-    return grid, {s: (rs[s] - r0, cs[s] - c0) for s in alive}
-
-
-def _first_on_line(row, key, d):
-    """Display only: the slot a pusher from outside meets first on line ``key`` (same
-    convention as ``flockops.line_key`` / ``first_on_line``)."""
-    dr, dc = L.DIR_ROW[d], L.DIR_COL[d]
-    best, best_p = None, None
-    for s in range(L.N_SHEEP):
-        if not row[L.LOG_HEAD + 2 * L.N_SHEEP + s]:
-            continue
-        r = int(row[L.LOG_HEAD + s])
-        c = int(row[L.LOG_HEAD + L.N_SHEEP + s])
-        k = r if d in (2, 6) else c if d in (0, 4) else r - c if d in (3, 7) else r + c
-        p = r * dr + c * dc
-        if k == key and (best_p is None or p < best_p):
-            best, best_p = s, p
-    return best
-
-
 def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0,
                game: int = 0, playouts: int = 4) -> Trace:
     """Play game ``game`` of ``seed`` and describe every step in text."""
-    from sheepsim.games.panic.engine import kernels_for, new_log
+    from sheepsim.games.panic.engine import kernel_policies, kernels_for, new_log
     from sheepsim.games.panic.jobs import _playouts, policy_list
     from sheepsim.games.panic.policies import policy_name, resolve_policies
+    from sheepsim.games.panic.tracetext import render_log
 
     rules = _rules(rules)
     players = rules.check_players(players)
@@ -231,121 +217,8 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
     st = np.zeros(L.ST_LEN, dtype=np.int64)
     log = new_log()
     acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-    n_log, win = kernels.trace_game(R, np.array(ids, dtype=np.int64), seed, game, playouts,
-                                    st, log, acc)
+    pids, playouts = kernel_policies(ids, playouts)
+    n_log, win = kernels.trace_game(R, pids, seed, game, playouts, st, log, acc)
     lines = render_log(log[:n_log], rules, players, names, st, int(win))
     return Trace(lines, int(win), [int(st[L.ST_SCORE + s]) for s in range(players)],
                  log[:n_log].copy(), st)
-
-
-def render_log(log, rules: PanicRules, players: int, names: list[str], st, win: int):
-    colours = rules.seat_colour_list(players)
-    track = rules.tracks[players]
-    seat_name = [f"seat {s + 1} ({L.COLOUR_NAMES[colours[s]]}, {names[s]})"
-                 for s in range(players)]
-    colour_of = [int(st[L.ST_COLOUR + s]) for s in range(L.N_SHEEP)]
-
-    def picture(row):
-        grid, pos = _flock_text(row)
-        if not grid:
-            return ["    (no sheep left)"]
-        for s, (r, c) in pos.items():
-            grid[r][c] = L.COLOUR_LETTERS[colour_of[s]]
-        facing = L.FACING_NAMES[int(row[L.LOG_HEAD + 3 * L.N_SHEEP])]
-        return [f"    {''.join(g)}" for g in grid] + [f"    (facing {facing})"]
-
-    def scores(row):
-        base = L.LOG_HEAD + 3 * L.N_SHEEP + 2
-        return ", ".join(f"{L.COLOUR_NAMES[colours[s]]} {int(row[base + s])}"
-                         for s in range(players))
-
-    def where_on(row, key, d):
-        first = _first_on_line(row, key, d)
-        return _flock_text(row)[1].get(first) if first is not None else None
-
-    lines = [f"Shear Panic, {players} players: " + "; ".join(seat_name),
-             f"rules {rules.source} (sha256 {rules.sha256[:12]})"]
-    prev = None
-    turn = 0
-    for row in log:
-        ev, a, b, c, d = (int(x) for x in row[:5])
-        counter = int(row[L.LOG_HEAD + 3 * L.N_SHEEP + 1])
-        where = None
-        if prev is not None:
-            _, where = _flock_text(prev)
-        if ev == L.EV_OPENING:
-            lines.append(f"Opening: {seat_name[a]} jumps a sheep from the truck")
-        elif ev == L.EV_PANIC_DIE:
-            lines.append(f"  panic die: {L.FACE_NAMES[a]}")
-        elif ev == L.EV_PANIC_PUSH:
-            at = where.get(a) if where else None
-            lines.append(f"  Lamb Push: {L.COLOUR_NAMES[colour_of[a]]} sheep at {at} "
-                         f"goes {L.DIR_NAMES[b]}")
-            lines += picture(row)
-        elif ev == L.EV_PANIC_TURN:
-            lines.append(f"  Ewe Turn {'right' if a == L.TURN_RIGHT else 'left'}")
-            lines += picture(row)
-        elif ev == L.EV_ACTION:
-            turn += 1
-            tile = rules.menu[a]
-            kind = tile.action
-            if kind in (L.LAMB_PUSH, L.LAMB_ROLL, L.LEAPFROG):
-                at = where.get(b) if where else None
-                what = f"{L.COLOUR_NAMES[colour_of[b]]} sheep at {at} {L.DIR_NAMES[c]}"
-            elif kind in (L.LINE_PUSH, L.DIAG_PUSH):
-                line = {2: "row", 6: "row", 0: "column", 4: "column"}.get(c, "diagonal")
-                first = _first_on_line(prev, b, c) if prev is not None else None
-                at = where.get(first) if (where and first is not None) else None
-                what = f"the {line} starting at {at} pushed {L.DIR_NAMES[c]} from outside"
-            elif kind == L.ALIGNMENT:
-                what = f"against the {L.DIR_NAMES[c]} side"
-            else:
-                what = "right" if c == L.TURN_RIGHT else "left"
-            lines.append(f"Turn {turn}: {seat_name[d]} plays tile {a + 1} "
-                         f"{L.ACTION_NAMES[kind]} (time {tile.time}, "
-                         f"{L.RESTRICTION_NAMES[tile.restriction]}): {what}")
-            lines += picture(row)
-        elif ev == L.EV_GROUP:
-            lines.append(f"  regroup: smallest group of {bin(a).count('1')} sheep"
-                         + (f" (chosen among {b})" if b > 1 else ""))
-        elif ev == L.EV_REGROUP_DIE:
-            lines.append(f"  regroup die: {L.REGROUP_FACE_NAMES[a]}")
-        elif ev == L.EV_ROUTE:
-            slide = f", slides {L.DIR_NAMES[c]}" if c >= 0 else ""
-            lines.append(f"  group moves {L.DIR_NAMES[a]} {b} cell(s){slide}")
-            lines += picture(row)
-        elif ev == L.EV_SCORE:
-            f = track.field_of(counter)
-            fname = L.FIELD_KINDS[track.fields[f].kind] if f >= 0 else "start"
-            faces = ""
-            if track.roger_enters <= counter <= track.roger_leaves_after:
-                faces = ", Roger the Ram faces the flock"
-            elif counter >= track.shearer_enters:
-                faces = ", the Shearer faces the flock"
-            lines.append(f"  counter {counter} ({fname} field{faces}); "
-                         f"{L.COLOUR_NAMES[colours[a]]} gains {b}; scores: {scores(row)}")
-        elif ev == L.EV_SHEAR:
-            shorn = [L.COLOUR_NAMES[colour_of[s]] for s in range(L.N_SHEEP) if (a >> s) & 1]
-            lines.append(f"  shearing removes {', '.join(shorn) or 'nothing'}; "
-                         f"scores: {scores(row)}")
-            lines += picture(row)
-        elif ev == L.EV_NO_REVERSE:  # a, b, c, d: tiles, action type, line key, direction
-            line = {2: "row", 6: "row", 0: "column", 4: "column"}.get(d, "diagonal")
-            what = ("turn " + ("right" if d == L.TURN_RIGHT else "left") if b == L.EWE_TURN
-                    else f"push the {line} starting at {where_on(row, c, d)} {L.DIR_NAMES[d]}")
-            tiles = ", ".join(str(t + 1) for t in range(len(rules.menu)) if (a >> t) & 1)
-            lines.append(f"  no reverse: tile(s) {tiles} may not {what} (the reverse of the "
-                         f"previous player's {L.ACTION_NAMES[b]}); not offered")
-        elif ev == L.EV_PASS:
-            lines.append(f"{seat_name[a]} skips (no sheep or no legal choice)")
-        elif ev == L.EV_END:
-            how = "the counter reached the final pen" if a == L.END_PEN else \
-                "the menus ran out: final shearing"
-            lines.append(f"Game over: {how}; scores: {scores(row)}")
-        prev = row
-    final = ", ".join(f"{L.COLOUR_NAMES[colours[s]]} {int(st[L.ST_SCORE + s])}"
-                      for s in range(players))
-    lines.append(f"Final scores: {final}")
-    lines.append(f"Winner: {seat_name[win]} (decided by "
-                 f"{TIE_NAMES[int(st[L.ST_TIE_BREAK])]})")
-    return lines

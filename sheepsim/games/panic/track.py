@@ -34,10 +34,10 @@ from sheepsim.games.panic.scoring import (
     shear_points,
     together_points,
 )
-from sheepsim.jit import njit
+from sheepsim.games.panic.scratch import kernel
 
 
-@njit
+@kernel
 def field_of(R, space):
     """Index of the field holding ``space`` (-1 for the start pen, space 0)."""
     for f in range(R[R_N_FIELDS]):
@@ -46,13 +46,13 @@ def field_of(R, space):
     return -1
 
 
-@njit
+@kernel
 def credit(st, seat, field, pts):
     st[ST_SCORE + seat] += pts
     st[ST_FIELD_PTS + seat * MAX_FIELDS + field] += pts
 
 
-@njit
+@kernel
 def field_event(st, R, field):
     """A gate passed or a pen reached: Ram scoring, or shearing then scoring from the
     back. Returns the mask of the sheep shorn (0 for the Ram)."""
@@ -72,7 +72,7 @@ def field_event(st, R, field):
     return removed
 
 
-@njit
+@kernel
 def advance_and_score(st, R, seat, time):
     """Move the counter ``time`` spaces (stopping at the final pen), run the gate/pen
     events it passes, then score the active ``seat`` if the counter is in a field that
@@ -102,13 +102,13 @@ def advance_and_score(st, R, seat, time):
     return removed
 
 
-@njit
+@kernel
 def final_event(st, R):
     """Menus ran out before the final pen: the last field's pen event happens now."""
     return field_event(st, R, R[R_N_FIELDS] - 1)
 
 
-@njit
+@kernel
 def own_sheep(st, R, seat):
     colour = R[R_SEAT_COLOUR + seat]
     n = 0

@@ -1,0 +1,80 @@
+"""The ``rollout`` policy's turn (kernels): random playouts of every menu choice.
+
+Compiled only into kernels of line-ups with a rollout seat (the game loop prunes it by
+the type of ``playouts``; see :func:`.engine.play_game`).
+"""
+
+import numpy as np
+
+from sheepsim import rng
+from sheepsim.games.panic.decide import GREEDY, RANDOM, ROLLOUT, argmax_random_ties
+from sheepsim.games.panic.flockops import legal_actions
+from sheepsim.games.panic.layout import (
+    CTX_DICE_PURPOSE,
+    CTX_LOG_ON,
+    CTX_ROLLOUT_PLAYOUTS,
+    R_N_PLAYERS,
+    ST_ENDED,
+    ST_LEN,
+    ST_SCORE,
+)
+from sheepsim.games.panic.scratch import copy_state, inner, kernel
+from sheepsim.games.panic.track import own_sheep
+from sheepsim.games.panic.turns import after_turn, execute_turn, log_refusals, play_turn
+
+
+@kernel
+def margin(st, R, seat):
+    """Own points minus the best opponent's."""
+    best = -(1 << 40)
+    for s in range(R[R_N_PLAYERS]):
+        if s != seat:
+            best = max(best, st[ST_SCORE + s])
+    return st[ST_SCORE + seat] - best
+
+
+@inner
+def rollout_choose(st, R, seat, opts, n, w):
+    """The rollout policy's menu choice among ``opts[:n]`` (see :mod:`.policies`): for
+    each option, ``ctx[CTX_ROLLOUT_PLAYOUTS]`` playouts to the end of the game (the
+    option with greedy sub-decisions, then every seat random, every die from the POLICY
+    stream); the best mean score margin wins."""
+    ctx = w.ctx
+    playouts = ctx[CTX_ROLLOUT_PLAYOUTS]
+    purpose_was = ctx[CTX_DICE_PURPOSE]
+    log_was = ctx[CTX_LOG_ON]
+    ctx[CTX_DICE_PURPOSE] = rng.POLICY  # imagined dice: never the real future
+    ctx[CTX_LOG_ON] = 0
+    vals = w.values
+    sim = w.play
+    greedy = np.int64(GREEDY)
+    random = np.int64(RANDOM)
+    for i in range(n):
+        total = 0
+        for _ in range(playouts):
+            copy_state(sim, st, ST_LEN)
+            execute_turn(sim, R, seat, greedy, opts[i, 0], opts[i, 1], opts[i, 2], w)
+            s = after_turn(sim, R, seat, np.bool_(True), w)
+            while sim[ST_ENDED] == 0:
+                acted = play_turn(sim, R, s, random, w.play_opts, w)
+                s = after_turn(sim, R, s, acted, w)
+            total += margin(sim, R, seat)
+        vals[i] = total / max(playouts, 1)
+    ctx[CTX_DICE_PURPOSE] = purpose_was
+    ctx[CTX_LOG_ON] = log_was
+    return argmax_random_ties(vals, n, w.streams)
+
+
+@inner
+def rollout_turn(st, R, seat, w):
+    """The turn of a rollout seat; False if it skips (no sheep) or passes."""
+    if own_sheep(st, R, seat) == 0:
+        return False
+    log_refusals(st, R, seat, w)
+    opts = w.opts
+    n = legal_actions(st, R, seat, opts)
+    if n == 0:
+        return False
+    i = rollout_choose(st, R, seat, opts, n, w)
+    execute_turn(st, R, seat, np.int64(ROLLOUT), opts[i, 0], opts[i, 1], opts[i, 2], w)
+    return True

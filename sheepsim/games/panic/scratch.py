@@ -1,0 +1,148 @@
+"""The Shear Panic kernels' scratch record and their jit decorator.
+
+Every kernel below the entry points receives the game state ``st``, the rules vector
+``R`` and **one** scratch record ``w`` (:class:`Scratch`, a named tuple of arrays that
+:func:`new_scratch` allocates once per chunk of games) instead of a dozen loose arrays:
+the random streams, the context vector, option lists, value rows, look-ahead states and
+the trace log. numba passes the record's arrays through calls as one argument and
+reads its fields as plain values.
+
+:func:`kernel` is :func:`sheepsim.jit.njit` (cached, ``nogil``) with numba's
+reference-counting runtime (NRT) switched off: these kernels never allocate, so every
+array they touch is owned by the entry kernel that allocated it, and the incref/decref
+calls numba would otherwise emit around each array argument and view (about a sixth of
+the run time of a random game) are not needed. Only the entry kernels that allocate
+(``new_scratch``, ``engine.games_chunk``, ``engine.trace_game``) and the calls into
+user policies (which may allocate) keep it.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from sheepsim import rng
+from sheepsim.games.panic.layout import (
+    CTX_DICE_PURPOSE,
+    CTX_LEN,
+    CTX_ROLLOUT_PLAYOUTS,
+    LOG_WIDTH,
+    MAX_OPTS,
+    MAX_SUB_OPTS,
+    N_SHEEP,
+    OPT_WIDTH,
+    ST_LEN,
+)
+from sheepsim.jit import njit
+
+# The look-ahead memo's shape (see .lookahead; not imported from there: it imports this).
+MEMO_SLOTS = 256
+MEMO_ROUTES = 8
+MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + MEMO_ROUTES * OPT_WIDTH
+
+#: Fields of the scratch record (shapes; ``ST_LEN`` rows are state vectors):
+#:
+#: * ``streams`` ``(N_PURPOSES, 2)`` uint64: the game's random streams (DICE, POLICY ...);
+#: * ``ctx`` ``(CTX_LEN,)``: dice purpose, trace switch, scripted choices, last turn;
+#: * ``opts`` ``(MAX_OPTS, OPT_WIDTH)``: the legal menu options of the turn;
+#: * ``play_opts``: the same for the turns inside rollout playouts;
+#: * ``groups`` ``(MAX_SUB_OPTS, OPT_WIDTH)``: sub-decision options (groups, routes,
+#:   panic pushes) of the regrouping and panic kernels;
+#: * ``routes``: routes the greedy valuation of a group lists;
+#: * ``values`` ``(MAX_OPTS,)`` float64: greedy's value of each menu option;
+#: * ``sub_values``: greedy's value of each sub-decision option;
+#: * ``cand``, ``reg``, ``reg2``: greedy's look-ahead states (action applied; then
+#:   regrouped for one die face, for the other);
+#: * ``sub``: a flock moved by one sub-decision option; ``shear``: the flock after the
+#:   imagined shearing of the positional score;
+#: * ``play``: a rollout playout's state;
+#: * ``log`` ``(rows, LOG_WIDTH)``: the trace (one row when no trace is kept);
+#: * ``memo`` ``(MEMO_SLOTS, MEMO_WIDTH)``, ``memo_values`` ``(MEMO_SLOTS, MEMO_ROUTES)``
+#:   float64: greedy's look-ahead memo of routes and their values (:mod:`.lookahead`).
+Scratch = namedtuple("Scratch", ["streams", "ctx", "opts", "play_opts", "groups", "routes",
+                                 "values", "sub_values", "cand", "reg", "reg2", "sub",
+                                 "shear", "play", "log", "memo", "memo_values"])
+
+
+def kernel(func=None, **options):
+    """``sheepsim.jit.njit`` without numba's reference counting (see the module
+    docstring) and without the C-callable wrapper numba builds for first-class function
+    use (kernels only call each other directly); for kernels that allocate nothing. Use
+    as ``@kernel``."""
+    options.setdefault("_nrt", False)
+    options.setdefault("no_cfunc_wrapper", True)
+    return njit(func, **options)
+
+
+def inner(func=None, **options):
+    """:func:`kernel` for kernels that only other kernels call: numba builds no Python
+    entry point for them (unboxing the scratch record from Python objects is most of the
+    machine code of a small kernel; about 3 s of a cold start). Calling one from Python
+    crashes the interpreter, so nothing callable from Python (the Flock class, tests,
+    user policies' helpers) may be declared with it."""
+    options.setdefault("no_cpython_wrapper", True)
+    return kernel(func, **options)
+
+
+#: Integer constants that kernels pass to other kernels are ``np.int64``: numba compiles
+#: a callee once per *literal* argument value (a Python ``0`` or ``K_GROUP``), but once
+#: for all ``int64`` values. For the same reason a counter that starts at zero and is
+#: passed to a kernel in a loop starts at :data:`ZERO` (numba would otherwise also
+#: compile the callee for the literal it sees before the loop's type is settled).
+ZERO = np.int64(0)
+
+
+@njit(_nrt=True, no_cfunc_wrapper=True)
+def new_scratch(log_rows, playouts):
+    """A zeroed :class:`Scratch` whose trace log holds ``log_rows`` rows (dice drawn from
+    the DICE stream; streams not yet keyed); ``playouts`` per rollout candidate (None:
+    no rollout seat)."""
+    ctx = np.zeros(CTX_LEN, dtype=np.int64)
+    ctx[CTX_DICE_PURPOSE] = rng.DICE
+    if playouts is not None:
+        ctx[CTX_ROLLOUT_PLAYOUTS] = playouts
+    return Scratch(
+        np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64), ctx,
+        np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64),
+        np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64),
+        np.zeros((MAX_SUB_OPTS, OPT_WIDTH), dtype=np.int64),
+        np.zeros((MAX_SUB_OPTS, OPT_WIDTH), dtype=np.int64),
+        np.zeros(MAX_OPTS, dtype=np.float64), np.zeros(MAX_OPTS, dtype=np.float64),
+        np.zeros(ST_LEN, dtype=np.int64), np.zeros(ST_LEN, dtype=np.int64),
+        np.zeros(ST_LEN, dtype=np.int64), np.zeros(ST_LEN, dtype=np.int64),
+        np.zeros(ST_LEN, dtype=np.int64), np.zeros(ST_LEN, dtype=np.int64),
+        np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
+        np.zeros((MEMO_SLOTS, MEMO_WIDTH), dtype=np.int64),
+        np.zeros((MEMO_SLOTS, MEMO_ROUTES), dtype=np.float64))
+
+
+@kernel
+def copy_state(dst, src, length):
+    """``dst[:length] = src[:length]`` for two state vectors (a loop: slice assignment
+    needs the NRT); ``length`` is ``ST_LEN`` or ``LOOKAHEAD_LEN``."""
+    for i in range(length):
+        dst[i] = src[i]
+
+
+def scripted_scratch(faces=(), choices=(), seed_game=(0, 0)):
+    """A :class:`Scratch` for kernels driven by hand (the Flock class, tests): the die
+    shows ``faces`` in order, the ``SCRIPTED`` policy answers ``choices`` in order,
+    the trace log (``MAX_LOG`` rows) is on, and the streams are keyed with
+    ``seed_game`` (only reached when the scripted faces run out)."""
+    from sheepsim.games.panic.layout import (
+        CTX_FACE_LEN,
+        CTX_FACES,
+        CTX_LOG_ON,
+        CTX_SCRIPT,
+        CTX_SCRIPT_LEN,
+        MAX_LOG,
+    )
+
+    w = new_scratch(MAX_LOG, None)
+    ctx = w.ctx
+    ctx[CTX_LOG_ON] = 1
+    ctx[CTX_SCRIPT_LEN] = len(choices)
+    ctx[CTX_SCRIPT:CTX_SCRIPT + len(choices)] = choices
+    ctx[CTX_FACE_LEN] = len(faces)
+    ctx[CTX_FACES:CTX_FACES + len(faces)] = faces
+    rng.seed_streams(w.streams, *seed_game)
+    return w

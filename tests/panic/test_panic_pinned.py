@@ -1,0 +1,104 @@
+"""Pinned results: the accumulated counts of fixed seeds, line-ups and rules, and one
+trace, must stay byte-identical to those of the code before the speed work (issue 11).
+
+Every speed-up of the kernels must keep the dice streams, the order of every draw and
+greedy's floating-point values exactly as they were (greedy breaks ties with the POLICY
+stream at a 1e-9 tolerance, so even a tiny float difference can change a game). The
+digests below were computed with the unmodified code (commit 2a02cf6); a change that
+alters any game fails here. If a change of the rules or policies is *meant* to change
+results, recompute them and say so in the commit.
+"""
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.rules import load_rules
+
+#: The standard rules with every regrouping option flipped: no free corner slides, a
+#: "+" without an orthogonal route steps, and a die with one "+" and two "X".
+VARIANT = {
+    "corner_contact_slides_without_roll = true": "corner_contact_slides_without_roll = false",
+    'plus_without_route = "diagonal"': 'plus_without_route = "step"',
+    'regroup = ["+", "+", "+", "X", "X", "X"]': 'regroup = ["+", "X", "X"]',
+}
+
+#: (rules, players, policies, seed, games, playouts, digest of the summed counts)
+CASES = [
+    ("standard", 4, "random", 11, 3000, 4,
+     "c5238a984dcbeebe"),
+    ("standard", 3, "random", 12, 3000, 4,
+     "a596b13ee88ce1ee"),
+    ("variant", 3, "random", 19, 2000, 4,
+     "3b3675ab69eb04ac"),
+    ("standard", 4, "greedy", 13, 60, 4,
+     "1a8c6035561c82a8"),
+    ("standard", 3, "greedy", 14, 60, 4,
+     "9c1a7db3b7577a1a"),
+    ("variant", 4, "greedy", 18, 40, 4,
+     "7051326958c29e46"),
+    ("standard", 4, "greedy,random,greedy,random", 15, 60, 4,
+     "f46e5c81f9b0680c"),
+    ("standard", 3, "rollout,greedy,random", 16, 2, 2,
+     "a1e60267569707c1"),
+    ("variant", 4, "random,rollout,random,greedy", 20, 1, 1,
+     "80fb0414cc8c515e"),
+]
+#: (rules, players, policies, seed, game, playouts, digest of the trace's text)
+TRACES = [
+    ("standard", 4, "greedy", 21, 3, 4, "67c5fed358b77739"),
+    ("variant", 3, "rollout,greedy,random", 22, 1, 2, "f1fe2883c789318d"),
+]
+
+
+def _rules(name, tmp_dir=None):
+    rules = load_rules()
+    if name == "standard":
+        return rules
+    import tempfile
+    from importlib import resources
+    from pathlib import Path
+
+    text = resources.files("sheepsim.games.panic").joinpath("standard.toml").read_text()
+    for old, new in VARIANT.items():
+        assert old in text
+        text = text.replace(old, new)
+    path = Path(tmp_dir or tempfile.mkdtemp()) / "variant.toml"
+    path.write_text(text)
+    return load_rules(path)
+
+
+def acc_digest(rules, players, policies, seed, games, playouts, tmp_dir=None):
+    """First 16 hex digits of the SHA-256 of the summed accumulator vector (int64)."""
+    from sheepsim.games.panic.simulate import play_games
+
+    res = play_games(_rules(rules, tmp_dir), players=players, policies=policies, games=games,
+                     seed=seed, playouts=playouts, progress=False)
+    acc = np.ascontiguousarray(res.acc, dtype=np.int64)
+    assert acc.shape == (L.ACC_LEN,)
+    return hashlib.sha256(acc.tobytes()).hexdigest()[:16]
+
+
+def trace_digest(rules, players, policies, seed, game, playouts, tmp_dir=None):
+    """First 16 hex digits of the SHA-256 of the trace's lines, without the line naming
+    the rules file (its path differs between runs)."""
+    from sheepsim.games.panic.simulate import trace_game
+
+    t = trace_game(_rules(rules, tmp_dir), players=players, policies=policies, seed=seed,
+                   game=game, playouts=playouts)
+    text = "\n".join(line for line in t.lines if not line.startswith("rules "))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}p-{c[2]}-seed{c[3]}")
+def test_counts_are_pinned(case, tmp_path):
+    *args, digest = case
+    assert acc_digest(*args, tmp_dir=tmp_path) == digest
+
+
+@pytest.mark.parametrize("case", TRACES, ids=lambda c: f"{c[0]}-{c[1]}p-{c[2]}-seed{c[3]}")
+def test_trace_is_pinned(case, tmp_path):
+    *args, digest = case
+    assert trace_digest(*args, tmp_dir=tmp_path) == digest
