@@ -59,9 +59,11 @@ def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     lanes = lane_cards.copy()
     places = np.empty(3, dtype=np.int64)
     for g in range(start, start + count):
-        # only the streams a race draws from (the others are independent of them)
+        # only the streams a race draws from (the others are independent of them);
+        # ``greedy`` (pace_ids None) draws nothing from the policy stream
         rng.seed_stream(streams, rng.DICE, seed, g)
-        rng.seed_stream(streams, rng.POLICY, seed, g)
+        if pace_ids is not None:
+            rng.seed_stream(streams, rng.POLICY, seed, g)
         if random_deal:
             rng.seed_stream(streams, rng.DEAL, seed, g)
             for i in range(n_cards):
