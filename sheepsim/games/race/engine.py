@@ -626,10 +626,11 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
     start = first
     for r in range(3):
         stage = FINAL if r == 2 else SEMIFINAL
-        if stage == FINAL:
-            lane_cards[:] = scratch.final_cards
-        else:
-            lane_cards[:] = scratch.deck[N_LANES * r: N_LANES * (r + 1)]
+        # element loops, not ``a[:] = b``: numba compiles an array-to-slice copy with a
+        # shape-mismatch message formatted from strings, about 3 s of every cold compile
+        for lane in range(N_LANES):
+            lane_cards[lane] = scratch.final_cards[lane] if stage == FINAL \
+                else scratch.deck[N_LANES * r + lane]
         race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
         bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand)
         setup_race(scratch.table, rules, lane_cards, stage)
