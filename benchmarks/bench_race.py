@@ -142,7 +142,7 @@ def main():
     ap.add_argument("--races", type=int, default=2_000_000)
     ap.add_argument("--python-races", type=int, default=5_000)
     ap.add_argument("--games", type=int, default=100_000)
-    ap.add_argument("--rounds", type=int, default=3, help="timing rounds of C and engine")
+    ap.add_argument("--rounds", type=int, default=3, help="timing rounds of C, engine and pure Python")
     ap.add_argument("--quick", action="store_true", help="small counts, skip compile timing")
     args = ap.parse_args()
     if args.quick:
@@ -155,8 +155,8 @@ def main():
         exes = build_c_reference(tmp)
         for exe in exes.values():
             check_c_same_races(exe, rules)
-        # alternate C and engine rounds and keep each one's best: on a shared machine a
-        # burst of load from elsewhere then cannot favour one side
+        # alternate C, engine and pure-Python rounds and keep each one's best: on a
+        # shared machine a burst of load from elsewhere then cannot favour one side
         for _ in range(args.rounds):
             for name, exe in exes.items():
                 _, _, dt = run_c(exe, rules, 1, 0, args.races)
@@ -164,9 +164,10 @@ def main():
                 res[key] = max(res.get(key, 0.0), args.races / dt)
             rate, res["turns_per_race"] = time_engine_races(rules, args.races)
             res["engine_races_per_s"] = max(res.get("engine_races_per_s", 0.0), rate)
+            rate = time_python_races(rules, args.python_races)
+            res["python_races_per_s"] = max(res.get("python_races_per_s", 0.0), rate)
     for name in exes:
         res[f"engine_over_{name}"] = res["engine_races_per_s"] / res[f"{name}_races_per_s"]
-    res["python_races_per_s"] = time_python_races(rules, args.python_races)
     res["speedup_vs_python"] = res["engine_races_per_s"] / res["python_races_per_s"]
     res["games_per_s_4p"] = time_games(rules, args.games)
     if not args.quick:
