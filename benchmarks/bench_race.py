@@ -4,8 +4,9 @@ Run: ``python benchmarks/bench_race.py [--races N] [--quick]``. Prints a table a
 ratios; the numbers in benchmarks/README.md come from this script. Single-thread
 figures (this machine's 2 vCPUs give about one core of throughput). The C reference
 (``c/race_ref.c``) is compiled with ``cc -O2`` when a compiler is present (skipped with
-a message when not), checked to give the engine's placings and turns, then timed in
-the same run as the engine. Rates are per CPU second of the process (its CPU time, not
+a message when not), as the plain reference and as a tuned one (``-DGREEDY_FROM_VALUES``:
+the engine's greedy algorithm), each checked to give the engine's placings and turns,
+then timed in the same run as the engine. Rates are per CPU second of the process (its CPU time, not
 the wall clock), so that load from other processes on a shared machine does not enter;
 the C program reports its own CPU time the same way.
 """
@@ -59,15 +60,20 @@ def _c_args(rules, seed, first, n):
             "/".join(",".join(str(v) for v in row) for row in cards.tolist())]
 
 
-def build_c_reference(workdir: str) -> str | None:
-    """Compile ``c/race_ref.c`` with ``cc -O2``; None (and a message) without a compiler."""
+def build_c_reference(workdir: str) -> dict[str, str]:
+    """Compile ``c/race_ref.c`` with ``cc -O2``, as the plain reference (``"c"``) and with
+    ``-DGREEDY_FROM_VALUES`` (``"c_tuned"``: the engine's greedy algorithm, no legal
+    array); ``{}`` (and a message) without a compiler."""
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if cc is None:
         print("C reference skipped: no C compiler (cc, gcc, clang) on PATH")
-        return None
-    exe = str(Path(workdir) / "race_ref")
-    subprocess.run([cc, "-O2", "-o", exe, str(HERE / "c" / "race_ref.c")], check=True)
-    return exe
+        return {}
+    exes = {}
+    for name, flags in (("c", []), ("c_tuned", ["-DGREEDY_FROM_VALUES"])):
+        exes[name] = str(Path(workdir) / name)
+        subprocess.run([cc, "-O2", *flags, "-o", exes[name], str(HERE / "c" / "race_ref.c")],
+                       check=True)
+    return exes
 
 
 def run_c(exe, rules, seed, first, n):
@@ -136,7 +142,7 @@ def main():
     ap.add_argument("--races", type=int, default=2_000_000)
     ap.add_argument("--python-races", type=int, default=5_000)
     ap.add_argument("--games", type=int, default=100_000)
-    ap.add_argument("--rounds", type=int, default=3, help="timing rounds of C and engine")
+    ap.add_argument("--rounds", type=int, default=3, help="timing rounds of C, engine and pure Python")
     ap.add_argument("--quick", action="store_true", help="small counts, skip compile timing")
     args = ap.parse_args()
     if args.quick:
@@ -146,20 +152,22 @@ def main():
     numba.set_num_threads(1)
     res = {}
     with tempfile.TemporaryDirectory() as tmp:
-        exe = build_c_reference(tmp)
-        if exe is not None:
+        exes = build_c_reference(tmp)
+        for exe in exes.values():
             check_c_same_races(exe, rules)
-        # alternate C and engine rounds and keep each one's best: on a shared machine a
-        # burst of load from elsewhere then cannot favour one side
+        # alternate C, engine and pure-Python rounds and keep each one's best: on a
+        # shared machine a burst of load from elsewhere then cannot favour one side
         for _ in range(args.rounds):
-            if exe is not None:
+            for name, exe in exes.items():
                 _, _, dt = run_c(exe, rules, 1, 0, args.races)
-                res["c_races_per_s"] = max(res.get("c_races_per_s", 0.0), args.races / dt)
+                key = f"{name}_races_per_s"
+                res[key] = max(res.get(key, 0.0), args.races / dt)
             rate, res["turns_per_race"] = time_engine_races(rules, args.races)
             res["engine_races_per_s"] = max(res.get("engine_races_per_s", 0.0), rate)
-    if "c_races_per_s" in res:
-        res["engine_over_c"] = res["engine_races_per_s"] / res["c_races_per_s"]
-    res["python_races_per_s"] = time_python_races(rules, args.python_races)
+            rate = time_python_races(rules, args.python_races)
+            res["python_races_per_s"] = max(res.get("python_races_per_s", 0.0), rate)
+    for name in exes:
+        res[f"engine_over_{name}"] = res["engine_races_per_s"] / res[f"{name}_races_per_s"]
     res["speedup_vs_python"] = res["engine_races_per_s"] / res["python_races_per_s"]
     res["games_per_s_4p"] = time_games(rules, args.games)
     if not args.quick:

@@ -1,3 +1,3 @@
-from sheepsim.cli import main
+from sheepsim.cli import run
 
-raise SystemExit(main())
+run()

@@ -364,11 +364,30 @@ def chunk_error(exc: BaseException, seed: int | None, start: int, n: int) -> She
 
 
 def progress_bar(total: int, desc: str, enabled: bool | None):
-    """A tqdm bar on stderr, shown only when wanted and stderr is a terminal."""
+    """A tqdm bar on stderr, shown only when wanted and stderr is a terminal (else a
+    stand-in that counts, so a quiet run does not import tqdm)."""
+    if not _show(enabled):
+        return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit="game", unit_scale=True, disable=not _show(enabled),
-                file=sys.stderr, leave=False)
+    return tqdm(total=total, desc=desc, unit="game", unit_scale=True, file=sys.stderr,
+                leave=False)
+
+
+class _NoBar:
+    """What the driver uses of a hidden tqdm bar: ``n`` and ``update``, as a context."""
+
+    def __init__(self):
+        self.n = 0
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
 
 
 def _show(enabled: bool | None) -> bool:

@@ -24,15 +24,16 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Protocol
 
 from sheepsim.errors import SheepsimError
 
+if TYPE_CHECKING:  # numpy and pandas load with the first simulation, not with the CLI
+    import numpy as np
+    import pandas as pd
+
 #: Integer accumulators of a batch of games, by name; merged by elementwise addition.
-Counts = dict[str, np.ndarray]
+Counts = dict[str, "np.ndarray"]
 
 
 class Rules(Protocol):
@@ -162,6 +163,8 @@ class Game:
         return _load(self.rules_loader)(path)
 
     def check_players(self, players) -> int:
+        import numpy as np
+
         if isinstance(players, bool) or not isinstance(players, int | np.integer) \
                 or not self.min_players <= players <= self.max_players:
             raise SheepsimError(f"{self.title}: players must be {self.min_players} to "

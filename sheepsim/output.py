@@ -17,12 +17,13 @@ import sys
 import tempfile
 import textwrap
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from sheepsim._version import __version__
 from sheepsim.errors import SheepsimError
+
+if TYPE_CHECKING:  # imported where used: rules files and the CLI parser need this module
+    import pandas as pd
 
 FORMATS = ("table", "csv", "json")
 
@@ -34,6 +35,8 @@ def sha256_bytes(data: bytes) -> str:
 def base_meta(**fields) -> dict:
     """Metadata common to every output; ``fields`` add the run's own (seed, games...)."""
     import numba
+    import numpy as np
+    import pandas as pd
 
     meta = {
         "sheepsim_version": __version__,
@@ -89,6 +92,9 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
 
 
 def _jsonable(value):
+    import numpy as np
+    import pandas as pd
+
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -91,21 +91,36 @@ def next_u64(streams, purpose):
 
 
 @njit(inline="always")
-def randbelow(streams, purpose, n):
-    """Exactly uniform integer in ``[0, n)`` for ``1 <= n < 2**32``.
+def draw_below(state, gamma, n):
+    """Exactly uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` from a stream held in
+    two local ``uint64`` words; returns ``(value, state after)`` (``gamma`` is fixed).
 
     Lemire's multiply-and-reject method on the top 32 bits of a draw: a division is
     needed only in the rare case that the low product word falls in the biased range.
+    A kernel drawing many numbers in a loop keeps the stream in locals with this (so the
+    state stays in a register) and writes it back once; :func:`randbelow` is the same
+    draw on a row of a ``streams`` array.
     """
     un = np.uint64(n)
-    m = (next_u64(streams, purpose) >> _S32) * un
+    state += gamma
+    m = (mix64(state) >> _S32) * un
     low = m & _MASK32
     if low < un:
         threshold = (_TWO32 - un) % un
         while low < threshold:
-            m = (next_u64(streams, purpose) >> _S32) * un
+            state += gamma
+            m = (mix64(state) >> _S32) * un
             low = m & _MASK32
-    return np.int64(m >> _S32)
+    return np.int64(m >> _S32), state
+
+
+@njit(inline="always")
+def randbelow(streams, purpose, n):
+    """Exactly uniform integer in ``[0, n)`` from stream ``purpose`` (see
+    :func:`draw_below`)."""
+    value, state = draw_below(streams[purpose, 0], streams[purpose, 1], n)
+    streams[purpose, 0] = state
+    return value
 
 
 @njit(inline="always")

@@ -1,6 +1,7 @@
 """Statistics shared by every game and analysis: intervals, paired differences,
-multiple-comparison corrections. Plain numpy/scipy, vectorised over arrays (scipy is
-imported only by the tests that need it, to keep CLI start-up short).
+multiple-comparison corrections. Plain numpy, vectorised over arrays; the exact tests
+use scipy.special's kernels (scipy.stats itself is never imported: about 0.6 s of CLI
+start-up), and the tests check them against scipy.stats.
 """
 
 from statistics import NormalDist
@@ -92,16 +93,71 @@ def holm_reject(pvalues, alpha: float = 0.05):
 
 
 def binomial_two_sided_p(successes, trials, p0):
-    """Exact two-sided binomial test p-values (vectorised over arrays)."""
-    from scipy import stats as _st
-
+    """Exact two-sided binomial test p-values (vectorised over arrays): the p-values of
+    ``scipy.stats.binomtest(k, n, p).pvalue``, computed with the same scipy.special
+    kernels but without importing scipy.stats (about 0.6 s of CLI start-up)."""
     k = np.atleast_1d(np.asarray(successes, dtype=np.int64))
     n = np.atleast_1d(np.asarray(trials, dtype=np.int64))
     p0 = np.broadcast_to(np.asarray(p0, dtype=np.float64), k.shape)
-    out = np.array(
-        [_st.binomtest(int(ki), int(ni), float(pi)).pvalue for ki, ni, pi in zip(k, n, p0, strict=True)]
-    )
-    return out
+    test = _binomtest_p()
+    return np.array([test(int(ki), int(ni), float(pi)) for ki, ni, pi in zip(k, n, p0, strict=True)])
+
+
+def _binomtest_p():
+    """``(k, n, p) -> p-value`` of ``scipy.stats.binomtest``'s two-sided test: a copy of
+    its algorithm (scipy 1.11-1.17, ``stats/_binomtest.py``) on the binomial ufuncs that
+    ``scipy.stats.binom`` itself calls; scipy.stats' own function if they are missing.
+    tests/analysis/test_stats.py checks it equals binomtest exactly on a grid of cases."""
+    try:
+        from scipy.special import _ufuncs as scu
+
+        pmf_, cdf_, sf_ = scu._binom_pmf, scu._binom_cdf, scu._binom_sf
+    except (ImportError, AttributeError):  # pragma: no cover - other scipy versions
+        from scipy import stats as _st
+
+        return lambda k, n, p: float(_st.binomtest(k, n, p).pvalue)
+
+    def pmf(x, n, p):  # scipy.stats.binom.pmf: 0 outside 0..n
+        return pmf_(x, n, p) if 0 <= x <= n else 0.0
+
+    def cdf(x, n, p):  # binom.cdf of an integer x: 0 below 0, 1 from n on
+        return 0.0 if x < 0 else (1.0 if x >= n else cdf_(x, n, p))
+
+    def sf(x, n, p):  # binom.sf of an integer x: 1 below 0, 0 from n on
+        return 1.0 if x < 0 else (0.0 if x >= n else sf_(x, n, p))
+
+    def test(k, n, p):
+        if not (0 <= k <= n and n >= 1 and 0 <= p <= 1):
+            raise ValueError(f"binomial test needs 0 <= k <= n, n >= 1, 0 <= p <= 1: {k}, {n}, {p}")
+        d = pmf(k, n, p)
+        rerr = 1 + 1e-7
+        if k == p * n:
+            return 1.0
+        if k < p * n:
+            ix = _search(lambda x: -pmf(x, n, p), -d * rerr, int(np.ceil(p * n)), n)
+            y = n - ix + int(d * rerr == pmf(ix, n, p))
+            pval = cdf(k, n, p) + sf(n - y, n, p)
+        else:
+            ix = _search(lambda x: pmf(x, n, p), d * rerr, 0, int(np.floor(p * n)))
+            pval = cdf(ix, n, p) + sf(k - 1, n, p)
+        return float(min(1.0, pval))
+
+    return test
+
+
+def _search(a, d, lo, hi):
+    """The ``i`` in ``lo..hi`` with ``a(i) <= d < a(i + 1)`` (``a`` ascending there):
+    scipy.stats' ``_binary_search_for_binom_tst``."""
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        midval = a(mid)
+        if midval < d:
+            lo = mid + 1
+        elif midval > d:
+            hi = mid - 1
+        else:
+            return mid
+    return lo if a(lo) <= d else lo - 1
 
 
 def normal_interval(mean, stderr, confidence: float = 0.95):
@@ -143,11 +199,16 @@ def mcnemar_p(a_only: int, b_only: int) -> float:
 
 
 def chi_square_uniform_p(counts) -> float:
-    """Chi-square goodness-of-fit p-value of ``counts`` against equal expected counts."""
-    from scipy import stats as _st
+    """Chi-square goodness-of-fit p-value of ``counts`` against equal expected counts:
+    ``scipy.stats.chisquare(counts).pvalue`` (the same statistic and the chi-square
+    survival function it calls, ``scipy.special.chdtrc``) without importing scipy.stats."""
+    from scipy.special import chdtrc
 
     counts = np.asarray(counts, dtype=np.float64)
-    return float(_st.chisquare(counts).pvalue)
+    expected = np.mean(counts, axis=0, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        stat = np.sum((counts - expected) ** 2 / expected, axis=0)
+    return float(chdtrc(counts.shape[0] - 1, stat))
 
 
 def hist_quantiles(hist, quantiles):

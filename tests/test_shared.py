@@ -21,6 +21,27 @@ def test_importing_the_package_compiles_nothing():
     assert out.stdout.strip() == "False"
 
 
+def test_help_imports_no_numerics():
+    # building the whole parser (every game, the report's study list) stays light: the
+    # help of any command is printed without numpy, pandas, numba or scipy
+    code = ("import sys, contextlib, io\n"
+            "from sheepsim.cli import main\n"
+            "for argv in (['--help'], ['report', '--help'], ['race', 'advise', '--help']):\n"
+            "    with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+            "        main(argv)\n"
+            "print(sorted(m for m in ('numpy', 'pandas', 'numba', 'scipy', 'matplotlib')"
+            " if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_advise_cli_default_is_the_library_default():
+    from sheepsim.games.race.advise import DEFAULT_ADVISE_GAMES
+    from sheepsim.games.race.cli_exact import DEFAULT_ADVISE_GAMES as CLI_DEFAULT
+
+    assert CLI_DEFAULT == DEFAULT_ADVISE_GAMES
+
+
 def test_python_dash_m_works():
     out = subprocess.run([sys.executable, "-m", "sheepsim", "--version"], capture_output=True,
                          text=True, check=True)

@@ -6,6 +6,10 @@
  * for a given seed it must give exactly the engine's placings and turn counts:
  * benchmarks/bench_race.py checks that before timing both.
  *
+ * Compiled with -DGREEDY_FROM_VALUES it plays the same `greedy` computed from the
+ * sheep's values without a legal array (the algorithm of the engine's fast path), as a
+ * second, tuned reference; the default build is the plain reference.
+ *
  * Usage: race_ref SEED FIRST_GAME N_GAMES TRACK END_ZONE MAX_CUBES BLUE_TOTAL
  *                 DICE CARDS
  *   DICE  "1,2,3,4,5,6/1,2,3,0,0,0"  one die per '/', faces separated by ','
@@ -128,6 +132,59 @@ static int greedy(const sheep_t *s, int supply, const rules_t *r, const int lega
     return -1;
 }
 
+#ifdef GREEDY_FROM_VALUES
+/* The same greedy from the sheep's values, the legal options derived inline: the
+ * algorithm of the engine's `greedy` fast path (sheepsim.games.race.policies.
+ * greedy_option), for comparing like with like. Built with -DGREEDY_FROM_VALUES; the
+ * default build (the reference) fills the legal array and loops over the orders. */
+static inline void farther(int *best, int *best_d, int o, int ok, int d) {
+    if (ok && d > *best_d) { *best = o; *best_d = d; }
+}
+
+static int greedy_fused(const sheep_t *s, int supply, const rules_t *r) {
+    int red = s->red, blue = s->blue, white = s->white, pos = s->pos;
+    int trot = s->trot, gallop = s->gallop, cubes = red + blue + white;
+    int in_ez = pos >= r->ez_first;
+    int walk_free = in_ez && cubes >= 1;
+    int walk_recover = !in_ez && cubes >= 1 && cubes + min_int(1, supply) <= r->max_cubes;
+    int rest = !in_ez && cubes + min_int(2, supply) <= r->max_cubes;
+    int need = r->track + 1 - pos;
+    if (need <= 1) {
+        if (walk_free) return WALK_FREE;
+        if (walk_recover) return WALK_RECOVER;
+    }
+    if (trot >= need && blue >= 1) return TROT_BLUE;
+    if (gallop >= need) {
+        if (blue >= 2) return GALLOP_BLUE2;
+        if (red >= 1) return GALLOP_RED;
+    }
+    if (white >= 1) {
+        if (need <= 1) return WALK_WHITE;
+        if (trot >= need) return TROT_WHITE;
+        if (gallop >= need) return GALLOP_WHITE;
+    }
+    int gez = pos + gallop >= r->ez_first, tez = pos + trot >= r->ez_first, last1 = cubes == 1;
+    int o = -1, d = -1;
+    farther(&o, &d, GALLOP_RED, red >= 1 && !(gez && last1), gallop);
+    farther(&o, &d, GALLOP_BLUE2, blue >= 2 && !(gez && cubes == 2), gallop);
+    farther(&o, &d, GALLOP_WHITE, white >= 1 && !(gez && last1), gallop);
+    farther(&o, &d, TROT_BLUE, blue >= 1 && !(tez && last1), trot);
+    farther(&o, &d, TROT_WHITE, white >= 1 && !(tez && last1), trot);
+    farther(&o, &d, WALK_FREE, walk_free, 1);
+    farther(&o, &d, WALK_RECOVER, walk_recover, 1);
+    farther(&o, &d, WALK_WHITE, white >= 1 && !(pos + 1 >= r->ez_first && last1), 1);
+    farther(&o, &d, REST, rest, 0);
+    if (o >= 0) return o;
+    farther(&o, &d, GALLOP_RED, red >= 1, gallop);
+    farther(&o, &d, GALLOP_BLUE2, blue >= 2, gallop);
+    farther(&o, &d, GALLOP_WHITE, white >= 1, gallop);
+    farther(&o, &d, TROT_BLUE, blue >= 1, trot);
+    farther(&o, &d, TROT_WHITE, white >= 1, trot);
+    farther(&o, &d, WALK_WHITE, white >= 1, 1);
+    return o;
+}
+#endif
+
 static int lazy_sheep(const sheep_t sh[6]) {
     int best = -1;
     for (int l = 0; l < 6; l++)
@@ -158,8 +215,12 @@ static int run_semifinal(const rules_t *r, stream_t *dice, int places[3]) {
         int lane = total >= 9 ? -1 : (total <= 6 ? total - 1 : 12 - total);
         if (lane < 0 || sh[lane].status != RUNNING) lane = lazy_sheep(sh);
         sheep_t *s = &sh[lane];
+#ifdef GREEDY_FROM_VALUES
+        int o = greedy_fused(s, supply, r);
+#else
         legal_options(s, supply, r, legal);
         int o = greedy(s, supply, r, legal);
+#endif
         int change = cube_change(o, supply);
         if (o == REST || o == WALK_RECOVER || o == TROT_BLUE || o == GALLOP_BLUE2) {
             s->blue += change;

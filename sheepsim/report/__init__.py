@@ -23,13 +23,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report", help="run a batch of studies into an HTML/Markdown/CSV report folder",
         description="Run the studies listed in CONFIG (default: the shipped study of both "
                     "games) and write a self-contained report folder.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_epilog())
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_epilog)
     p.add_argument("config", nargs="?", metavar="CONFIG.toml",
                    help="report config (default: the shipped default study)")
     p.add_argument("--out", required=True, metavar="DIR", help="report folder to write")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted report in DIR from its checkpoints")
-    p.add_argument("--quiet", action="store_true", help="no progress bars or study lines")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bars or study lines (the last line, with the time, stays)")
     add_backend_options(p)
     p.set_defaults(func=cmd_report)
 
@@ -54,7 +55,9 @@ def _types() -> dict:
 
 def cmd_report(args) -> int:
     import sys
+    import time
 
+    started = time.perf_counter()
     import matplotlib
 
     matplotlib.use("Agg")  # charts go to files; never needs a display
@@ -63,7 +66,17 @@ def cmd_report(args) -> int:
 
     doc = run_report(args.config, args.out, resume=args.resume, quiet=args.quiet,
                      threads=args.threads, scheduler=args.scheduler, workers=args.workers)
-    if not args.quiet:
-        print(f"report written to {Path(args.out) / 'index.html'} ({len(doc.get('files', []))} files)",
-              file=sys.stderr)
+    # the one line a run ends with, --quiet or not: where the report is and how long it took
+    print(f"report written to {Path(args.out) / 'index.html'} ({len(doc.get('files', []))} files) "
+          f"in {duration_text(time.perf_counter() - started)}", file=sys.stderr)
     return 0
+
+
+def duration_text(seconds: float) -> str:
+    """``"42.3 s"``, ``"3 min 12 s"`` or ``"1 h 05 min"``."""
+    if seconds < 59.95:  # what would print as 60.0 s is 1 min 0 s
+        return f"{seconds:.1f} s"
+    whole = round(seconds)
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"

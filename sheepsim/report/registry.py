@@ -20,12 +20,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, ClassVar
 
 from sheepsim.report.reader import StudyReader
+
+if TYPE_CHECKING:  # annotations only: listing the study types (report --help) stays light
+    import numpy as np
+    import pandas as pd
 
 STUDY_TYPES: dict[str, type[Study]] = {}
 

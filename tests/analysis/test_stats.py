@@ -52,6 +52,35 @@ def test_mcnemar_and_chisquare():
     assert stats.chi_square_uniform_p([10, 20, 30]) == pytest.approx(st.chisquare([10, 20, 30]).pvalue)
 
 
+def test_binomial_test_equals_scipy_exactly():
+    # every k of small n, and tails/centre of large n, at the p0 the games use (1/n for
+    # n players, 1/2 for McNemar) and edge values: identical floats, not approximately
+    cases = [(k, n, p) for n in (1, 2, 3, 7, 12, 40) for k in range(n + 1)
+             for p in (0.0, 0.25, 1 / 3, 0.5, 0.6, 1.0)]
+    cases += [(k, n, p) for n in (1_000, 100_000) for p in (0.25, 1 / 3, 0.5)
+              for k in (0, 1, int(n * p) - 50, int(n * p) - 1, int(n * p), int(n * p) + 7, n - 1, n)]
+    k, n, p = (np.array(c) for c in zip(*cases, strict=True))
+    got = stats.binomial_two_sided_p(k, n, p)
+    want = [st.binomtest(int(a), int(b), float(c)).pvalue for a, b, c in cases]
+    assert got.tolist() == want
+
+
+def test_chi_square_equals_scipy_exactly():
+    rng = np.random.default_rng(4)
+    for counts in ([10, 20, 30], [0, 0, 5], [7, 7], [3, 0, 1, 9], *rng.integers(0, 10**6, (20, 5))):
+        assert stats.chi_square_uniform_p(counts) == float(st.chisquare(counts).pvalue)
+
+
+def test_stats_never_imports_scipy_stats():
+    import subprocess
+    import sys
+
+    code = ("import sys; from sheepsim import stats; stats.mcnemar_p(30, 12);"
+            "stats.chi_square_uniform_p([1, 2, 3]); print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_max_probability_halfwidth_reads_probability_columns_only():
     df = pd.DataFrame(
         {

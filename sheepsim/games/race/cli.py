@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
 from sheepsim.cli import (
     add_backend_options,
     add_head_to_head_options,
@@ -26,7 +24,6 @@ from sheepsim.cli import (
 )
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import cli_exact
-from sheepsim.output import emit, render
 
 DEFAULT_ODDS_GAMES = 1_000_000
 DEFAULT_PLAY_GAMES = 100_000
@@ -219,6 +216,8 @@ def _write(tables: dict, meta: dict, title: str, args, panels=None) -> None:
     ``panels()`` returns the chart callables; it is only called with --plot, so plain
     runs never import matplotlib (start-up time).
     """
+    from sheepsim.output import emit, render
+
     emit(render(_select(tables, args), args.format, meta, title), args.out, meta)
     if args.plot and panels:
         from sheepsim.plots import panel_figure, save_figure
@@ -356,6 +355,8 @@ def cmd_play(args) -> int:
 
 def cmd_trace(args) -> int:
     import sys
+
+    import numpy as np
 
     from sheepsim import __version__
     from sheepsim.games.race import engine

@@ -175,10 +175,13 @@ def _check_final_taken(stage: str, taken) -> None:
 
 
 # ------------------------------------------------------------------ race advise
+#: ``--games`` of ``race advise``: the default of :func:`~sheepsim.games.race.advise.advise`
+#: (kept here so that building the parser does not import the solver; a test keeps them equal)
+DEFAULT_ADVISE_GAMES = 20_000
+
+
 def register_advise(sub) -> None:
     """Add ``sheepsim race advise`` to the ``race`` subcommands."""
-    from sheepsim.games.race.advise import DEFAULT_ADVISE_GAMES
-
     p = sub.add_parser(
         "advise", help="the best pace now: expected points of each option for the chosen sheep",
         description="On your turn, for the sheep the dice selected: every legal pace option "

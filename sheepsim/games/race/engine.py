@@ -6,9 +6,14 @@ they implement are cited from shared/rulebooks/README.md in the tests. State tra
 the records of :mod:`~sheepsim.games.race.layout` (``KernelRules``, ``Table``,
 ``Seats``, ``BetRound``, ``GameScratch``).
 
-The turn loop keeps the race counters (blue supply, sheep placed and running, turn) in
-local variables and writes them to the ``race`` array only for the policy to read; the
-board stays in its small array, which is the view policies read.
+The turn loop keeps the race counters (blue supply, sheep placed and running, turn) and
+the dice stream in local variables and writes the counters to the ``race`` array only for
+a policy to read; the board stays in its small array, which is the view policies read.
+When every seat plays ``greedy`` the loop plays it from the selected sheep's values in
+locals (:func:`~sheepsim.games.race.policies.greedy_option`) and fills no ``legal``
+array. Functions inlined into the turn loop that take ``board`` either only load or
+only store (:func:`sheep_values`, :func:`write_sheep`): numba then prunes the reference
+counting of the copies inlining makes, which otherwise costs atomic calls every turn.
 
 Pace and bet decisions go through the global names ``choose_pace`` and ``choose_bets``;
 :mod:`~sheepsim.games.race.kernels` recompiles the kernels with those names bound to a
@@ -67,7 +72,14 @@ from sheepsim.games.race.layout import (
     Seats,
     Table,
 )
-from sheepsim.games.race.policies import EV, LOOKAHEAD, choose_bets, choose_pace, distance, greedy
+from sheepsim.games.race.policies import (
+    EV,
+    LOOKAHEAD,
+    choose_bets,
+    choose_pace,
+    greedy_option,
+    move_distance,
+)
 from sheepsim.jit import njit
 
 #: Safety net for variant files: a race still running after this many turns is an error.
@@ -76,8 +88,6 @@ MAX_TURNS = 100_000
 LOG_TURN, LOG_PLAYER, LOG_TOTAL, LOG_LANE, LOG_REASON, LOG_OPTION, LOG_POS, LOG_RED, \
     LOG_BLUE, LOG_WHITE, LOG_STATUS, LOG_SUPPLY = range(12)
 N_LOG = 12
-#: What a move did to the sheep (:func:`move_sheep`).
-MOVED, CROSSED, TIRED = range(3)
 
 
 # ------------------------------------------------------------------ records
@@ -164,13 +174,9 @@ def legal_options(board, race, lane, legal):
 
 
 @njit(inline="always")
-def move_sheep(board, lane, option, supply, track, ez_first):
-    """Pay for (or recover with) ``option``, assumed legal, and move the sheep in
-    ``lane``; set its status. Returns ``(blue supply after, MOVED | CROSSED | TIRED)``
-    (TIRED: now exhausted). A sheep that crosses gets its place from :func:`settle`."""
-    red = board[lane, RED]
-    blue = board[lane, BLUE]
-    white = board[lane, WHITE]
+def pay_cubes(option, red, blue, white, supply):
+    """The cubes on the card and the blue supply after paying for (or recovering with)
+    ``option``: ``(red, blue, white, supply)``."""
     if option == REST:
         rec = min(2, supply)
         blue += rec
@@ -189,42 +195,75 @@ def move_sheep(board, lane, option, supply, track, ez_first):
         supply += 2
     elif option == GALLOP_RED:
         red -= 1
-    board[lane, RED] = red
-    board[lane, BLUE] = blue
-    board[lane, WHITE] = white
-    pos = board[lane, POS] + distance(board, lane, option)
-    if pos > track:
-        # crossed the Finish Line: extra movement is lost, cubes do not matter
-        board[lane, POS] = track + 1
-        board[lane, STATUS] = FINISHED
-        return supply, CROSSED
-    board[lane, POS] = pos
-    if red + blue + white == 0 and pos >= ez_first:
-        board[lane, STATUS] = EXHAUSTED
-        return supply, TIRED
-    return supply, MOVED
+    return red, blue, white, supply
 
 
 @njit(inline="always")
-def settle(board, lane, outcome, n_placed, n_running):
-    """Count a move's outcome: a crossing sheep takes the next place. Returns
-    ``(n_placed, n_running)``."""
-    if outcome == MOVED:
-        return n_placed, n_running
-    if outcome == CROSSED:
-        n_placed += 1
-        board[lane, PLACE] = n_placed
-    return n_placed, n_running - 1
+def sheep_values(board, lane):
+    """``(square, red, blue, white, trot squares, gallop squares)`` of the sheep in ``lane``."""
+    return board[lane, POS], board[lane, RED], board[lane, BLUE], board[lane, WHITE], \
+        board[lane, TROT], board[lane, GALLOP]
+
+
+@njit(inline="always")
+def sheep_after(pos, red, blue, white, track, ez_first, n_placed):
+    """``(square, status, place)`` of a sheep that moved to ``pos`` and holds these cubes:
+    past the Finish Line it stands on ``track + 1`` (extra movement is lost, cubes do not
+    matter) and takes the next place; with no cube in the End Zone it is exhausted."""
+    if pos > track:
+        return track + 1, FINISHED, n_placed + 1
+    if red + blue + white == 0 and pos >= ez_first:
+        return pos, EXHAUSTED, 0
+    return pos, RUNNING, 0
+
+
+@njit(inline="always")
+def sheep_moved(option, sheep, supply, track, ez_first, n_placed):
+    """Pay for (or recover with) ``option``, assumed legal, and move the sheep whose
+    :func:`sheep_values` are ``sheep``: ``(row, blue supply after)``, ``row`` =
+    ``(square, red, blue, white, status, place)`` as :func:`write_sheep` takes it."""
+    pos, red, blue, white, trot, gallop = sheep
+    red, blue, white, supply = pay_cubes(option, red, blue, white, supply)
+    pos, status, place = sheep_after(pos + move_distance(option, trot, gallop), red, blue,
+                                     white, track, ez_first, n_placed)
+    return (pos, red, blue, white, status, place), supply
+
+
+@njit(inline="always")
+def write_sheep(board, lane, row):
+    """Store a :func:`sheep_moved` ``row`` in ``board``.
+
+    Only straight-line stores here: numba's reference-count pruning then removes the
+    copy of ``board`` that inlining makes (the same stores behind branches kept an
+    atomic incref/decref pair, two calls, in every turn)."""
+    board[lane, POS], board[lane, RED], board[lane, BLUE], board[lane, WHITE], \
+        board[lane, STATUS], board[lane, PLACE] = row
+
+
+@njit(inline="always")
+def count_moved(row, n_placed, n_running):
+    """``(sheep placed, sheep running)`` after a move that left the sheep as ``row``."""
+    status = row[4]
+    return n_placed + (status == FINISHED), n_running - (status != RUNNING)
+
+
+@njit(inline="always")
+def move_sheep(board, lane, option, supply, track, ez_first, n_placed, n_running):
+    """Move the sheep in ``lane`` with ``option`` (assumed legal) on ``board``; returns
+    ``(blue supply, sheep placed, sheep running)`` after the move."""
+    row, supply = sheep_moved(option, sheep_values(board, lane), supply, track, ez_first,
+                              n_placed)
+    write_sheep(board, lane, row)
+    n_placed, n_running = count_moved(row, n_placed, n_running)
+    return supply, n_placed, n_running
 
 
 @njit(inline="always")
 def apply_option(board, race, lane, option):
     """Move the sheep in ``lane`` with ``option`` (assumed legal); update ``race``."""
-    supply, outcome = move_sheep(board, lane, option, race[SUPPLY_BLUE], race[TRACK],
-                                 race[EZ_FIRST])
-    race[SUPPLY_BLUE] = supply
-    race[N_PLACED], race[N_RUNNING] = settle(board, lane, outcome, race[N_PLACED],
-                                             race[N_RUNNING])
+    race[SUPPLY_BLUE], race[N_PLACED], race[N_RUNNING] = move_sheep(
+        board, lane, option, race[SUPPLY_BLUE], race[TRACK], race[EZ_FIRST], race[N_PLACED],
+        race[N_RUNNING])
 
 
 @njit(inline="always")
@@ -238,25 +277,55 @@ def lazy_sheep(board):
 
 
 @njit(inline="always")
-def select_sheep(board, total):
-    """Lane (0-5) and reason for a dice total: 1-6 that lane, 7 lane 6, 8 lane 5,
-    9 the Lazy Sheep; an exhausted or finished sheep is replaced by the Lazy Sheep."""
+def dice_lane(total):
+    """Lane (0-5) a dice total selects: 1-6 that lane, 7 lane 6, 8 lane 5; -1 for 9 or
+    more (the Lazy Sheep)."""
     if total >= 9:
-        reason = LAZY_NINE
-    else:
-        lane = total - 1 if total <= 6 else 12 - total
-        status = board[lane, STATUS]
-        if status == RUNNING:
-            return lane, BY_DICE
-        reason = LAZY_EXHAUSTED if status == EXHAUSTED else LAZY_FINISHED
-    return lazy_sheep(board), reason
+        return -1
+    return total - 1 if total <= 6 else 12 - total
+
+
+@njit(inline="always")
+def select_sheep(board, total):
+    """Lane (0-5) and reason for a dice total (:func:`dice_lane`); an exhausted or
+    finished sheep is replaced by the Lazy Sheep."""
+    lane = dice_lane(total)
+    if lane < 0:
+        return lazy_sheep(board), LAZY_NINE
+    status = board[lane, STATUS]
+    if status == RUNNING:
+        return lane, BY_DICE
+    return lazy_sheep(board), LAZY_EXHAUSTED if status == EXHAUSTED else LAZY_FINISHED
+
+
+@njit(inline="always")
+def selection_reason(board, total, lane):
+    """Why the sheep in ``lane`` was selected for the dice ``total`` (BY_DICE or a
+    LAZY_* reason); valid after its move (the dice's lane, if another, did not move)."""
+    dice = dice_lane(total)
+    if dice < 0:
+        return LAZY_NINE
+    if dice == lane:
+        return BY_DICE
+    return LAZY_EXHAUSTED if board[dice, STATUS] == EXHAUSTED else LAZY_FINISHED
+
+
+@njit(inline="always")
+def roll_dice(dice_faces, dice_nfaces, state, gamma):
+    """Total of one roll of the dice ``(n_dice, max_faces)`` drawn from the DICE stream
+    held in locals (``state``, ``gamma``); returns ``(total, state after)``."""
+    total = 0
+    for d in range(dice_faces.shape[0]):
+        face, state = rng.draw_below(state, gamma, dice_nfaces[d])
+        total += dice_faces[d, face]
+    return total, state
 
 
 @njit(inline="always")
 def roll(dice_faces, dice_nfaces, streams):
-    total = 0
-    for d in range(dice_faces.shape[0]):
-        total += dice_faces[d, rng.randbelow(streams, rng.DICE, dice_nfaces[d])]
+    """Total of one roll of the dice drawn from the DICE row of ``streams``."""
+    total, streams[rng.DICE, 0] = roll_dice(dice_faces, dice_nfaces, streams[rng.DICE, 0],
+                                            streams[rng.DICE, 1])
     return total
 
 
@@ -265,11 +334,14 @@ def is_over(board, need, n_placed, n_running, supply):
     """``need`` sheep crossed (3 in a semifinal, 1 in the final) or none can run on."""
     if n_placed >= need or n_running == 0:
         return True
-    if supply > 0:
-        return False
-    # With no blue cube in the supply (possible only in variants), a running sheep that
-    # is empty outside the End Zone can only rest and recovers nothing: if every running
-    # sheep is like that, nothing can move again.
+    return supply == 0 and stalemate(board)
+
+
+@njit
+def stalemate(board):
+    """With no blue cube in the supply (possible only in variants), a running sheep that
+    is empty outside the End Zone can only rest and recovers nothing: True if every
+    running sheep is like that (nothing can move again)."""
     for lane in range(N_LANES):
         if board[lane, STATUS] == RUNNING and \
                 board[lane, RED] + board[lane, BLUE] + board[lane, WHITE] > 0:
@@ -334,8 +406,10 @@ def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log, rul
     its DICE row); ``rand`` the policy stream, all a pace policy gets; ``pace_ids``
     ``(n_players,)`` pace policy per seat, or None when every seat plays ``greedy``:
     numba then compiles this function without the policy dispatch (it prunes the
-    ``is None`` branches by type), which is about 10% faster and compiles only greedy.
-    ``seats`` (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
+    ``is None`` branches by type) and plays
+    :func:`~sheepsim.games.race.policies.greedy_option`, filling neither ``legal`` nor
+    the race counters (no policy reads them). ``seats``
+    (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
     ``first_player``. ``log`` ``(rows, N_LOG)`` receives one row per turn while rows
     last (0 rows: no trace). ``rules`` (whole games only) lets the ``lookahead`` pace
     policy value the options by the rules' payoffs and dice.
@@ -344,37 +418,53 @@ def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log, rul
     faces, nfaces = dice
     n_players = seats.bets.shape[0]
     need = places_needed(race)
-    track, ez_first = race[TRACK], race[EZ_FIRST]
+    track, ez_first, max_cubes = race[TRACK], race[EZ_FIRST], race[MAX_CUBES]
     supply, n_placed, n_running = race[SUPPLY_BLUE], race[N_PLACED], race[N_RUNNING]
     turn = race[TURN]
+    # the dice stream stays in locals for the race (no policy can see it)
+    dice_state, dice_gamma = streams[rng.DICE, 0], streams[rng.DICE, 1]
     player = first_player
-    show_bets(seats, player, seen)
-    while not is_over(board, need, n_placed, n_running, supply):
+    if pace_ids is not None:
+        show_bets(seats, player, seen)
+    while n_placed < need and n_running > 0 and not (supply == 0 and stalemate(board)):
         if turn >= MAX_TURNS:
             raise ValueError("race did not end within MAX_TURNS turns")
-        total = roll(faces, nfaces, streams)
-        lane, reason = select_sheep(board, total)
-        race[SUPPLY_BLUE] = supply  # the race counters as the policy sees them
-        race[N_PLACED] = n_placed
-        race[TURN] = turn
-        race[N_RUNNING] = n_running
-        legal_options(board, race, lane, legal)
+        total, dice_state = roll_dice(faces, nfaces, dice_state, dice_gamma)
+        lane = dice_lane(total)
+        if lane < 0 or board[lane, STATUS] != RUNNING:
+            lane = lazy_sheep(board)
         if pace_ids is None:
-            option = greedy(lane, board, race, seen, legal, rand)
-        elif rules is not None and pace_ids[player] == LOOKAHEAD:
-            option = exact_game.lookahead(lane, board, race, seen, legal, rules)
+            sheep = sheep_values(board, lane)
+            pos, red, blue, white, trot, gallop = sheep
+            option = greedy_option(pos, red, blue, white, trot, gallop, supply, track, ez_first,
+                                   max_cubes)
+            if option < 0:
+                raise ValueError("pace policy returned an illegal option")
         else:
-            option = choose_pace(pace_ids[player], lane, board, race, seen, legal, rand)
-        if option < 0 or option >= N_OPTIONS or not legal[option]:
-            raise ValueError("pace policy returned an illegal option")
-        supply, outcome = move_sheep(board, lane, option, supply, track, ez_first)
-        n_placed, n_running = settle(board, lane, outcome, n_placed, n_running)
+            race[SUPPLY_BLUE] = supply  # the race counters as the policy sees them
+            race[N_PLACED] = n_placed
+            race[TURN] = turn
+            race[N_RUNNING] = n_running
+            legal_options(board, race, lane, legal)
+            if rules is not None and pace_ids[player] == LOOKAHEAD:
+                option = exact_game.lookahead(lane, board, race, seen, legal, rules)
+            else:
+                option = choose_pace(pace_ids[player], lane, board, race, seen, legal, rand)
+            if option < 0 or option >= N_OPTIONS or not legal[option]:
+                raise ValueError("pace policy returned an illegal option")
+            sheep = sheep_values(board, lane)
+        row, supply = sheep_moved(option, sheep, supply, track, ez_first, n_placed)
+        write_sheep(board, lane, row)
+        n_placed, n_running = count_moved(row, n_placed, n_running)
         if turn < log.shape[0]:
-            log_turn(log[turn], turn, player, total, lane, reason, option, board, supply)
+            log_turn(log[turn], turn, player, total, lane, selection_reason(board, total, lane),
+                     option, board, supply)
         turn += 1
         if n_players > 1:
             player = player + 1 if player + 1 < n_players else 0
-            show_bets(seats, player, seen)
+            if pace_ids is not None:
+                show_bets(seats, player, seen)
+    streams[rng.DICE, 0] = dice_state
     race[SUPPLY_BLUE] = supply
     race[N_PLACED] = n_placed
     race[TURN] = turn
@@ -555,10 +645,11 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
     start = first
     for r in range(3):
         stage = FINAL if r == 2 else SEMIFINAL
-        if stage == FINAL:
-            lane_cards[:] = scratch.final_cards
-        else:
-            lane_cards[:] = scratch.deck[N_LANES * r: N_LANES * (r + 1)]
+        # element loops, not ``a[:] = b``: numba compiles an array-to-slice copy with a
+        # shape-mismatch message formatted from strings, about 3 s of every cold compile
+        for lane in range(N_LANES):
+            lane_cards[lane] = scratch.final_cards[lane] if stage == FINAL \
+                else scratch.deck[N_LANES * r + lane]
         race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
         bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids)
         setup_race(scratch.table, rules, lane_cards, stage)

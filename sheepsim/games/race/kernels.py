@@ -59,15 +59,18 @@ def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     lanes = lane_cards.copy()
     places = np.empty(3, dtype=np.int64)
     for g in range(start, start + count):
-        # only the streams a race draws from (the others are independent of them)
+        # only the streams a race draws from (the others are independent of them);
+        # ``greedy`` (pace_ids None) draws nothing from the policy stream
         rng.seed_stream(streams, rng.DICE, seed, g)
-        rng.seed_stream(streams, rng.POLICY, seed, g)
+        if pace_ids is not None:
+            rng.seed_stream(streams, rng.POLICY, seed, g)
         if random_deal:
             rng.seed_stream(streams, rng.DEAL, seed, g)
             for i in range(n_cards):
                 deck[i] = i
             rng.shuffle(streams, rng.DEAL, deck)
-            lanes[:] = deck[:6]
+            for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
+                lanes[lane] = deck[lane]
         setup_race(table, rules, lanes, stage)
         turns[0] += run_race(table, dice, streams, rand, pace_ids, seats, 0, no_log)
         placed_lanes(table.board, places)
@@ -109,7 +112,9 @@ def trace_race(seed, game, rules, lane_cards, stage, pace_id, log, board):
     turns = run_race(table, stage_dice(rules, stage), streams,
                      streams[rng.POLICY:rng.POLICY + 1], np.full(1, pace_id, dtype=np.int64),
                      Seats(no_bets, no_bets), 0, log)
-    board[:, :] = table.board
+    for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
+        for col in range(board.shape[1]):
+            board[lane, col] = table.board[lane, col]
     return turns
 
 

@@ -117,15 +117,21 @@ _DELTA = np.array([2, 1, 0, -1, -1, -1, -1, -2, -1], dtype=np.int64)
 
 
 @njit(inline="always")
-def distance(board, lane, option):
-    """Squares the option moves the sheep in ``lane``."""
+def move_distance(option, trot, gallop):
+    """Squares the option moves a sheep whose trot and gallop move ``trot``, ``gallop``."""
     if option == REST:
         return 0
     if option <= WALK_WHITE:
         return 1
     if option <= TROT_WHITE:
-        return board[lane, TROT]
-    return board[lane, GALLOP]
+        return trot
+    return gallop
+
+
+@njit(inline="always")
+def distance(board, lane, option):
+    """Squares the option moves the sheep in ``lane``."""
+    return move_distance(option, board[lane, TROT], board[lane, GALLOP])
 
 
 @njit(inline="always")
@@ -227,6 +233,77 @@ def greedy(lane, board, race, seen, legal, rand):
     if o >= 0:
         return o
     return farthest(lane, board, race, legal, False, False)
+
+
+@njit(inline="always")
+def _farther(best, best_d, option, ok, d):
+    """``(option, d)`` if ``ok`` and it moves farther than ``best``, else the best so far."""
+    if ok and d > best_d:
+        return option, d
+    return best, best_d
+
+
+@njit(inline="always")
+def greedy_option(pos, red, blue, white, trot, gallop, supply, track, ez_first, max_cubes):
+    """``greedy``'s option for a sheep given by its values (square, cubes, trot and gallop
+    squares) with ``supply`` blue cubes in the supply: the legal options are derived here
+    (as ``engine.legal_options`` does) instead of read from a ``legal`` array.
+
+    The engine plays this in the turn loop when every seat plays ``greedy``: the sheep's
+    values then stay in registers and no ``legal`` array is written or read. It returns
+    exactly what :func:`greedy` returns (tests/race/test_race_greedy_fast.py checks every
+    sheep state of the standard and variant ranges)."""
+    cubes = red + blue + white
+    in_ez = pos >= ez_first
+    walk_free = in_ez and cubes >= 1
+    walk_recover = not in_ez and cubes >= 1 and cubes + min(1, supply) <= max_cubes
+    rest = not in_ez and cubes + min(2, supply) <= max_cubes
+    need = track + 1 - pos  # squares needed to cross
+    # 1. cross the Finish Line, in CROSS_ORDER
+    if need <= 1:
+        if walk_free:
+            return WALK_FREE
+        if walk_recover:
+            return WALK_RECOVER
+    if trot >= need and blue >= 1:
+        return TROT_BLUE
+    if gallop >= need:
+        if blue >= 2:
+            return GALLOP_BLUE2
+        if red >= 1:
+            return GALLOP_RED
+    if white >= 1:
+        if need <= 1:
+            return WALK_WHITE
+        if trot >= need:
+            return TROT_WHITE
+        if gallop >= need:
+            return GALLOP_WHITE
+    # 2. the farthest move that does not exhaust the sheep (ties in FAR_ORDER). No legal
+    # option crosses now, so an option exhausts iff it ends in the End Zone with no cube
+    # left; walks that pay nothing or recover and REST never exhaust.
+    gallop_ez = pos + gallop >= ez_first
+    trot_ez = pos + trot >= ez_first
+    last1 = cubes == 1  # paying one cube empties the card
+    o, d = _farther(-1, -1, GALLOP_RED, red >= 1 and not (gallop_ez and last1), gallop)
+    o, d = _farther(o, d, GALLOP_BLUE2, blue >= 2 and not (gallop_ez and cubes == 2), gallop)
+    o, d = _farther(o, d, GALLOP_WHITE, white >= 1 and not (gallop_ez and last1), gallop)
+    o, d = _farther(o, d, TROT_BLUE, blue >= 1 and not (trot_ez and last1), trot)
+    o, d = _farther(o, d, TROT_WHITE, white >= 1 and not (trot_ez and last1), trot)
+    o, d = _farther(o, d, WALK_FREE, walk_free, 1)
+    o, d = _farther(o, d, WALK_RECOVER, walk_recover, 1)
+    o, d = _farther(o, d, WALK_WHITE, white >= 1 and not (pos + 1 >= ez_first and last1), 1)
+    o, d = _farther(o, d, REST, rest, 0)
+    if o >= 0:
+        return o
+    # 3. every legal option exhausts the sheep: the farthest of them
+    o, d = _farther(-1, -1, GALLOP_RED, red >= 1, gallop)
+    o, d = _farther(o, d, GALLOP_BLUE2, blue >= 2, gallop)
+    o, d = _farther(o, d, GALLOP_WHITE, white >= 1, gallop)
+    o, d = _farther(o, d, TROT_BLUE, blue >= 1, trot)
+    o, d = _farther(o, d, TROT_WHITE, white >= 1, trot)
+    o, d = _farther(o, d, WALK_WHITE, white >= 1, 1)
+    return o
 
 
 @njit
