@@ -55,7 +55,7 @@ def test_monte_carlo_advice_agrees_with_exact():
     (dict(lane=4, open_bet=2, rival_open="2"), "rival bet openly"),
     (dict(lane=4, open_bet=1, hidden="1,2"), "another lane"),
     (dict(lane=4, hidden="1,2,3", open_bet=4), "at most 3"),
-    (dict(lane=7), "lane numbers 1-6"),
+    (dict(lane=7), "a lane number 1-6, got 7"),
     (dict(lane=4, policy="partisan", method="exact"), "bets"),
 ])
 def test_bad_advice_requests(kwargs, message):
