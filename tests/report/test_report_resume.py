@@ -167,8 +167,11 @@ def test_cli_interrupt_exits_130_and_resume_finishes(tmp_path, monkeypatch, refe
     monkeypatch.undo()
     capsys.readouterr()
     assert main(["report", str(config), "--out", str(out), "--quiet"]) == 0
-    assert capsys.readouterr().err == (f"{out}: holds an unfinished run of this report; "
-                                       "starting over (use --resume to continue it instead)\n")
+    # --quiet keeps two lines: that it starts over, and where the finished report is
+    first, last = capsys.readouterr().err.splitlines()
+    assert first == (f"{out}: holds an unfinished run of this report; "
+                     "starting over (use --resume to continue it instead)")
+    assert last.startswith(f"report written to {out / 'index.html'} (")
     assert csvs(out) == reference
 
 
