@@ -296,7 +296,7 @@ class _ThreadSession:
         except SheepsimError:
             raise
         except Exception as exc:  # e.g. a user policy failing in the warm-up game
-            raise chunk_error(exc, None, 0, 1) from exc
+            raise chunk_error(exc, None, 0, 1, self.job) from exc
         self.pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         return self
 
@@ -340,11 +340,12 @@ class _ThreadSession:
         try:
             counts = self.job.chunk(seed, start, n)
         except Exception as exc:  # a kernel or user policy failing: one line, the chunk named
-            raise chunk_error(exc, seed, start, n) from exc
+            raise chunk_error(exc, seed, start, n, self.job) from exc
         return counts, time.perf_counter() - t0
 
 
-def chunk_error(exc: BaseException, seed: int | None, start: int, n: int) -> SheepsimError:
+def chunk_error(exc: BaseException, seed: int | None, start: int, n: int,
+                job: Job | None = None) -> SheepsimError:
     """One :class:`SheepsimError` line for a chunk that raised: the cause (numba's
     ``SystemError: ... returned a result with an exception set`` is replaced by the
     exception the kernel raised) and the games it was running, to reproduce it
@@ -356,6 +357,8 @@ def chunk_error(exc: BaseException, seed: int | None, start: int, n: int) -> She
     what = text[0] if text else type(cause).__name__
     if not isinstance(cause, SheepsimError | ValueError):  # kernels raise ValueError(reason)
         what = f"{type(cause).__name__}: {what}" if text else what
+    if job is not None:
+        what += job.error_context(what)
     if seed is None:
         return SheepsimError(f"{what} (in the warm-up game that compiles the kernels)")
     last = start + n - 1

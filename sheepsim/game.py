@@ -127,6 +127,25 @@ class Job(ABC):
         """Raise :class:`SheepsimError` if the counts show a broken rule (e.g. a user
         policy that returned an illegal choice)."""
 
+    def error_context(self, message: str) -> str:
+        """Words added to the one-line error of a chunk that failed with ``message``: when
+        a policy broke a rule (built-in policies never do), the plug-in policies in play,
+        which a kernel cannot name."""
+        if "polic" not in message:
+            return ""
+        try:
+            meta = self.meta()
+        except Exception:  # the error line matters more than the context
+            return ""
+        plugins = []
+        for key, value in meta.items():
+            if "polic" in key:
+                for name in value if isinstance(value, list | tuple) else [value]:
+                    for part in str(name).split(","):
+                        if ":" in part and part not in plugins:
+                            plugins.append(part)
+        return f"; plug-in policies in play: {', '.join(plugins)}" if plugins else ""
+
     def __getstate__(self):
         # Compiled kernels and other per-process caches (attributes starting with "_")
         # are rebuilt where the job is unpickled.

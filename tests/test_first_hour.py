@@ -67,6 +67,20 @@ def test_a_failing_chunk_is_one_line_naming_the_cause_and_the_games(threads):
     assert str(info.value) == "pace policy returned an illegal option (in games 200-299 of seed 4)"
 
 
+class _PluginJob(_CountJob):
+    def meta(self):
+        return {"pace_policies": ["greedy", "my_policies:cautious"], "bet_policy": "ev-approx"}
+
+
+def test_a_broken_policy_rule_names_the_plug_in_policies_in_play():
+    # the kernel cannot name the policy; the job can (built-in policies never break a rule)
+    with pytest.raises(SheepsimError) as info:
+        driver.run(_PluginJob(bad=5), seed=4, games=50, chunk_games=10, threads=1,
+                   progress=False)
+    assert str(info.value) == ("pace policy returned an illegal option; plug-in policies in "
+                               "play: my_policies:cautious (in games 0-9 of seed 4)")
+
+
 def test_numba_system_error_is_replaced_by_the_kernel_exception():
     # numba's parallel kernels raise SystemError("... returned a result with an exception
     # set") whose cause is the kernel's own exception: the line shows the cause

@@ -466,3 +466,21 @@ def test_other_flock_calls_fail_clearly():
     for fn in (ram_scores, shear, together_scores, black_scores):
         with pytest.raises(FlockError, match="expected a Flock"):
             fn("bk")
+
+
+def test_with_two_equal_largest_groups_the_player_chooses_the_main_flock():
+    # Rules README: "a group that touches the main flock (the largest group; the active
+    # player chooses among equal largest) ..." and "+" moves it "in one orthogonal
+    # straight line until it touches the main flock". The black sheep's group is the
+    # smallest; the blue-green square and the red-yellow row are equally large: going
+    # south it may stop at the square (2 steps) or, choosing the row as the main flock,
+    # pass the square and stop at the row (4 steps).
+    f = Flock.parse("""
+        k...
+        ....
+        .bg.
+        .bg.
+        ....
+        rryy
+    """, free_form=True)
+    assert f.routes(0, "+") == [("s", 2, None), ("s", 4, None)]

@@ -187,7 +187,8 @@ def smallest_of(lo, hi, alive, opts):
 @kernel
 def main_flock(st, mask):
     """Bit mask of the main flock for the group ``mask``: the largest of the other groups
-    (the union of the equal largest ones)."""
+    (the union of the equal largest ones: the player chooses among them, see
+    :func:`routes_to`)."""
     lo, hi = side_contacts(st)
     return main_of(lo, hi, alive_mask(st), mask)
 
@@ -386,23 +387,82 @@ def regroup_routes(st, mask, face, plus_fallback, opts):
 
 @kernel
 def routes_to(st, target, mask, face, plus_fallback, opts):
-    """:func:`regroup_routes` towards the main flock ``target`` (a mask)."""
+    """:func:`regroup_routes` towards the main flock ``target`` (a mask). With several
+    equally large groups (``target`` their union) the active player chooses which one is
+    the main flock (rules README): the options are the routes to each of them in turn
+    (each with its own fallbacks), without repeats; touching another of them on the way
+    does not stop a route."""
+    first = _group_in(st, target, lowest_bit(target))
+    if first == target:  # one main flock (nearly always)
+        return _routes_to_one(st, target, mask, face, plus_fallback, opts, ZERO)
     n = ZERO
+    rest = target
+    while rest:
+        one = _group_in(st, rest, lowest_bit(rest))
+        rest &= ~one
+        n = _without_repeats(opts, n, _routes_to_one(st, one, mask, face, plus_fallback,
+                                                     opts, n))
+    return n
+
+
+@kernel
+def _routes_to_one(st, target, mask, face, plus_fallback, opts, start):
+    """The routes to the one group ``target``, written from row ``start``; returns the
+    new row count."""
+    n = start
     if face == FACE_DIAG:
-        n = _diag_routes(st, mask, target, opts, ZERO)
-        if n == 0:
-            n = _ortho_routes(st, mask, target, opts, ZERO)
+        n = _diag_routes(st, mask, target, opts, start)
+        if n == start:
+            n = _ortho_routes(st, mask, target, opts, start)
     else:
-        n = _ortho_routes(st, mask, target, opts, ZERO)
-        if n == 0 and plus_fallback == PLUS_FALLBACK_DIAGONAL:
-            n = _diag_routes(st, mask, target, opts, ZERO)
-    if n == 0:
+        n = _ortho_routes(st, mask, target, opts, start)
+        if n == start and plus_fallback == PLUS_FALLBACK_DIAGONAL:
+            n = _diag_routes(st, mask, target, opts, start)
+    if n == start:
         now = _distance(st, mask, ZERO, ZERO, target)
         for o in range(0, 8, 2):
             if (not group_overlaps(st, mask, DR[o], DC[o])
                     and _distance(st, mask, DR[o], DC[o], target) < now):
                 n = _route(opts, n, o, np.int64(1), np.int64(NO_SLIDE), mask)
     return n
+
+
+@kernel
+def _group_in(st, within, s):
+    """The sheep of the mask ``within`` orthogonally connected to sheep ``s`` through
+    sheep of ``within``."""
+    comp = ZERO | (1 << s)
+    frontier = comp
+    while frontier:
+        new = ZERO
+        for a in range(N_SHEEP):
+            if (frontier >> a) & 1:
+                for b in range(N_SHEEP):
+                    if (within >> b) & 1 and not (comp >> b) & 1:
+                        if abs(st[ST_ROW + a] - st[ST_ROW + b]) + \
+                                abs(st[ST_COL + a] - st[ST_COL + b]) == 1:
+                            new |= ZERO | (1 << b)
+        comp |= new
+        frontier = new
+    return comp
+
+
+@kernel
+def _without_repeats(opts, start, n):
+    """Drop the rows ``start..n-1`` of ``opts`` that repeat a row before ``start``."""
+    keep = start
+    for i in range(start, n):
+        seen = False
+        for j in range(start):
+            if (opts[j, 0] == opts[i, 0] and opts[j, 1] == opts[i, 1]
+                    and opts[j, 2] == opts[i, 2] and opts[j, 3] == opts[i, 3]):
+                seen = True
+                break
+        if not seen:
+            for c in range(4):
+                opts[keep, c] = opts[i, c]
+            keep += 1
+    return keep
 
 
 @kernel

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
+from sheepsim.tableview import fmt_estimate, p_is
 
 
 class _PanicStudy(Study):
@@ -81,13 +82,12 @@ class PanicBalance(_PanicStudy):
             notes.append(f"Every seat plays {res.policies[0]}: win rates by seat range "
                          f"{seats['win_rate'].min():.1%} to {seats['win_rate'].max():.1%} "
                          f"(fair share {1 / res.players:.1%}); chi-square test of equal "
-                         f"wins p = {p:.3g}.")
+                         f"wins {p_is(p)}.")
         ties = t["tie_breaks"].iloc[0]
-        notes.append(f"{ties['tie_rate']:.1%} of games end in a tie for most points (95% "
-                     f"{ties['tie_rate_lo']:.1%}-{ties['tie_rate_hi']:.1%}), decided by sheep "
-                     f"left, then turn order.")
-        if seats["note"].iloc[0]:
-            notes.append(f"Seats: {seats['note'].iloc[0]}.")
+        tie, tie_lo, tie_hi = fmt_estimate(ties["tie_rate"], ties["tie_rate_lo"],
+                                           ties["tie_rate_hi"], percent=True)
+        notes.append(f"{tie} of games end in a tie for most points (95% {tie_lo} to "
+                     f"{tie_hi}), decided by sheep left, then turn order.")
         ends = t["game_end"].set_index("end")
         notes.append(f"The menus ran out before the final pen in "
                      f"{ends.loc['menus_ran_out', 'share']:.1%} of games; mean game length "
@@ -125,7 +125,9 @@ class PanicBalance(_PanicStudy):
         # the caption promises means: the sums behind them stay in the Python API
         tables["tiles"] = t["tiles"].drop(columns=["counter_sum", "gain_sum"], errors="ignore")
         return StudyResult(tables, figures, notes, captions,
-                           key_findings=[notes[0], notes[-1]] if len(notes) > 1 else notes)
+                           key_findings=[notes[0], notes[-1]] if len(notes) > 1 else notes,
+                           must_show={"tiles": ["chosen_per_game", "mean_counter",
+                                                "mean_gain"]})
 
 
 def _tile_note(tiles, games: int) -> str:
@@ -194,10 +196,12 @@ class PanicHeadToHead(_PanicStudy):
         t = self.tables(totals, games)
         p = self.params()
         w, pts = t["comparison"].iloc[0], t["comparison"].iloc[1]
+        win = fmt_estimate(w["diff"], w["diff_lo"], w["diff_hi"], percent=True)
+        points = fmt_estimate(pts["diff"], pts["diff_lo"], pts["diff_hi"])
         notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
-                 f"changes its win rate by {w['diff']:+.2%} (95% {w['diff_lo']:+.2%} to "
-                 f"{w['diff_hi']:+.2%}; McNemar p = {w['pvalue']:.3g}) and its points by "
-                 f"{pts['diff']:+.2f} (95% {pts['diff_lo']:+.2f} to {pts['diff_hi']:+.2f})."]
+                 f"changes its win rate by {win[0]} (95% {win[1]} to {win[2]}; McNemar "
+                 f"{p_is(w['pvalue'])}) and its points by {points[0]} (95% {points[1]} to "
+                 f"{points[2]})."]
         captions = {"comparison": "Policy a versus b in one seat on the same dice: win rate and mean "
                                   "points of each, paired difference a - b with its interval."}
         return StudyResult(t, {}, notes, captions)
