@@ -12,7 +12,6 @@ from pathlib import Path
 
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
-from sheepsim.tableview import fmt_estimate, p_is
 
 
 class _PanicStudy(Study):
@@ -72,6 +71,7 @@ class PanicBalance(_PanicStudy):
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
         from sheepsim.stats import chi_square_uniform_p
+        from sheepsim.tableview import fmt_estimate, p_is
 
         res = self.panic_result(totals, games)
         t = res.tables
@@ -193,6 +193,7 @@ class PanicHeadToHead(_PanicStudy):
         return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
+        from sheepsim.tableview import fmt_estimate, p_is
         t = self.tables(totals, games)
         p = self.params()
         w, pts = t["comparison"].iloc[0], t["comparison"].iloc[1]

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
-from sheepsim.tableview import fmt_estimate, p_is
 
 STAGES = ("semifinal", "final")
 
@@ -118,6 +117,7 @@ class RaceOdds(_RaceStudy):
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
+        from sheepsim.tableview import fmt_estimate
 
         t = self.tables(totals, games)
         meta = self.plot_meta(games)
@@ -195,6 +195,7 @@ class RaceFairness(_RaceStudy):
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
+        from sheepsim.tableview import fmt_estimate
 
         t = self.tables(totals, games)
         meta = self.plot_meta(games)
@@ -292,6 +293,7 @@ class RaceBalance(_RaceStudy):
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
         from sheepsim.games.race.exact_bets import bet_odds_notes
+        from sheepsim.tableview import fmt_estimate, p_is
 
         t = self.tables(totals, games)
         meta = self.plot_meta(games)
@@ -371,6 +373,7 @@ class RaceHeadToHead(_RaceStudy):
     def results(self, totals, games) -> StudyResult:
         from sheepsim.games.race.exact_bets import bet_odds_notes
         from sheepsim.headtohead import lineups
+        from sheepsim.tableview import fmt_estimate, p_is
 
         t = self.tables(totals, games)
         p = self.params()
