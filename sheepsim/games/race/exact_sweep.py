@@ -76,15 +76,18 @@ def _strides(sizes):
 
 
 @njit(inline="always")
-def _scan(digits, pos_t, stat_t, cubes_t, blue_t, nxt, named, lazy, binding, blue_total, lane_p, lane_next):
+def _scan(digits, lane_tabs, nxt, dice_p, binding, blue_total, lane_p, lane_next):
     """Who can move from the joint state ``digits`` and with what chance.
 
-    ``pos_t``, ``stat_t``, ``cubes_t``, ``blue_t`` from :func:`tables`. Fills ``lane_p``
+    ``lane_tabs`` = ``(pos_t, stat_t, cubes_t, blue_t)`` from :func:`tables`; ``dice_p`` =
+    ``(named, lazy)`` from :func:`dice_lanes`. Fills ``lane_p``
     ``(6,)`` (P(lane moves this turn)) and ``lane_next`` ``(6,)`` (its next state);
     returns ``(n_fin, fin_a, fin_b, n_running, stalled, stay)``: finished lanes (``fin_a
     < fin_b``, the first two found, -1 where none), running ones, whether no running
     sheep can ever move again (an empty supply and no cubes; only when the supply
     binds) and the chance of a turn that changes nothing."""
+    pos_t, stat_t, cubes_t, blue_t = lane_tabs
+    named, lazy = dice_p
     n_fin = 0
     fin_a = -1
     fin_b = -1
@@ -191,8 +194,9 @@ def forward(states, nxt, sizes, start, start_hf, totals, tprob, race0, blue_tota
     mass[start_hf, 0] = 1.0
     final = race0[STAGE] == FINAL
     need = 1 if final else 3
-    named, lazy = dice_lanes(totals, tprob)
-    pos_t, stat_t, cubes_t, blue_t = tables(states)
+    dice_p = dice_lanes(totals, tprob)
+    lane_tabs = tables(states)
+    pos_t, stat_t = lane_tabs[0], lane_tabs[1]
     digits = start.copy()
     lane_p = np.zeros(6)
     lane_next = np.zeros(6, np.int64)
@@ -209,7 +213,7 @@ def forward(states, nxt, sizes, start, start_hf, totals, tprob, race0, blue_tota
         if mass[0, i] == 0.0 and mass[1, i] == 0.0:
             continue
         n_fin, fin_a, fin_b, n_running, stalled, stay = _scan(
-            digits, pos_t, stat_t, cubes_t, blue_t, nxt, named, lazy, binding, blue_total, lane_p, lane_next)
+            digits, lane_tabs, nxt, dice_p, binding, blue_total, lane_p, lane_next)
         for hf in range(2):
             m = mass[hf, i]
             if m == 0.0:
@@ -256,8 +260,9 @@ def backward(states, nxt, sizes, start, totals, tprob, race0, blue_total, bindin
     value = np.empty((2, n_joint - first))
     final = race0[STAGE] == FINAL
     need = 1 if final else 3
-    named, lazy = dice_lanes(totals, tprob)
-    pos_t, stat_t, cubes_t, blue_t = tables(states)
+    dice_p = dice_lanes(totals, tprob)
+    lane_tabs = tables(states)
+    pos_t, stat_t = lane_tabs[0], lane_tabs[1]
     digits = sizes - 1
     lane_p = np.zeros(6)
     lane_next = np.zeros(6, np.int64)
@@ -271,7 +276,7 @@ def backward(states, nxt, sizes, start, totals, tprob, race0, blue_total, bindin
                 digits[lane] -= 1
         i = idx - first
         n_fin, fin_a, fin_b, n_running, stalled, stay = _scan(
-            digits, pos_t, stat_t, cubes_t, blue_t, nxt, named, lazy, binding, blue_total, lane_p, lane_next)
+            digits, lane_tabs, nxt, dice_p, binding, blue_total, lane_p, lane_next)
         for hf in range(2 if n_fin == 2 else 1):
             fa, fb = _ordered(n_fin, fin_a, fin_b, hf)
             if n_fin >= need or n_running == 0 or stalled:
