@@ -345,25 +345,45 @@ class _ThreadSession:
 
 
 def chunk_error(exc: BaseException, seed: int | None, start: int, n: int,
-                job: Job | None = None) -> SheepsimError:
+                job: Job | None = None, context: str = "") -> SheepsimError:
     """One :class:`SheepsimError` line for a chunk that raised: the cause (numba's
     ``SystemError: ... returned a result with an exception set`` is replaced by the
-    exception the kernel raised) and the games it was running, to reproduce it
+    exception the kernel raised; a numba typing error, e.g. a plug-in policy that does
+    not return an integer on every path, by its most specific line), ``context`` (words
+    naming what was in play) and the games it was running, to reproduce it
     (``seed=None``: the warm-up game :meth:`Job.prepare` plays)."""
     cause = exc
     while isinstance(cause, SystemError) and (cause.__cause__ or cause.__context__) is not None:
         cause = cause.__cause__ or cause.__context__
     text = str(cause).strip().splitlines()
     what = text[0] if text else type(cause).__name__
-    if not isinstance(cause, SheepsimError | ValueError):  # kernels raise ValueError(reason)
+    if _is_typing_error(cause):
+        what = ("the kernels did not compile with the policies in play (numba: "
+                f"{_typing_detail(text)}); a policy must return an integer on every path")
+    elif not isinstance(cause, SheepsimError | ValueError):  # kernels raise ValueError(reason)
         what = f"{type(cause).__name__}: {what}" if text else what
     if job is not None:
         what += job.error_context(what)
+    what += context
     if seed is None:
         return SheepsimError(f"{what} (in the warm-up game that compiles the kernels)")
     last = start + n - 1
     games = f"game {start:,}" if n == 1 else f"games {start:,}-{last:,}"
     return SheepsimError(f"{what} (in {games} of seed {seed})")
+
+
+def _is_typing_error(exc: BaseException) -> bool:
+    return any(c.__name__ == "TypingError" and c.__module__.startswith("numba")
+               for c in type(exc).__mro__)
+
+
+def _typing_detail(lines: list[str]) -> str:
+    """The most specific line of a numba typing error (its innermost ``...Error: ...``)."""
+    import re
+
+    found = [m.group(1) for line in lines
+             if (m := re.search(r"(?:Numba\w*Error|TypingError): (.+)", line))]
+    return found[-1].strip() if found else (lines[0].strip() if lines else "typing error")
 
 
 def progress_bar(total: int, desc: str, enabled: bool | None):

@@ -52,7 +52,11 @@ def register(games: argparse._SubParsersAction) -> None:
 
 
 def _add_odds(sub) -> None:
-    p = sub.add_parser("odds", help="P(1st/2nd/3rd) and bet EV per lane for one race")
+    p = sub.add_parser("odds", help="P(1st/2nd/3rd) and bet EV per lane for one race",
+                       description="Chances of each lane finishing 1st, 2nd and 3rd in one race "
+                                   "from the starting line, and the EV of a bet on each lane: "
+                                   "exact when the pace policy allows it, else (or with --mc, "
+                                   "--games, --precision) by simulation.")
     _add_race_options(p)
     add_run_options(p, games=DEFAULT_ODDS_GAMES)
     _add_analysis_options(p, DEFAULT_ODDS_GAMES)
@@ -145,10 +149,14 @@ def _add_compare(sub) -> None:
 
 
 def _add_trace(sub) -> None:
-    p = sub.add_parser("trace", help="print one race turn by turn")
+    p = sub.add_parser("trace", help="print one race turn by turn",
+                       description="Play one race and print every turn: the dice, the lane they "
+                                   "select and why, the option the pace policy takes, the sheep "
+                                   "and the cubes; then the result.")
     _add_race_options(p)
     p.add_argument("--rules", metavar="FILE", help="rules TOML file")
-    p.add_argument("--seed", type=non_negative_int, default=0, metavar="S")
+    p.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+                   help="random seed (default 0)")
     p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                    help="game index within the seed (default 0)")
     p.set_defaults(func=cmd_trace)
@@ -157,7 +165,8 @@ def _add_trace(sub) -> None:
 def _add_race_options(p):
     p.add_argument("--lanes", metavar="NAME,...", help="six cards for lanes 1-6 "
                    "(default: the rules file's first six)")
-    p.add_argument("--stage", choices=("semifinal", "final"), default="semifinal")
+    p.add_argument("--stage", choices=("semifinal", "final"), default="semifinal",
+                   help="which race: a semifinal (3 places paid) or the final (default semifinal)")
     p.add_argument("--policy", default="greedy", metavar="NAME",
                    help="pace policy: greedy, random, saver, steady, partisan or "
                         "package.module:function (default greedy)")
@@ -359,6 +368,7 @@ def cmd_trace(args) -> int:
     import numpy as np
 
     from sheepsim import __version__
+    from sheepsim.driver import chunk_error
     from sheepsim.games.race import engine
     from sheepsim.games.race.layout import (
         EXHAUSTED,
@@ -368,7 +378,7 @@ def cmd_trace(args) -> int:
         SEMIFINAL,
     )
     from sheepsim.games.race.rules import load_rules
-    from sheepsim.games.race.simulate import _call, board_array, lane_cards, resolve_policies
+    from sheepsim.games.race.simulate import board_array, lane_cards, resolve_policies
 
     rules = load_rules(args.rules)
     lanes = lane_cards(rules, args.lanes)
@@ -376,8 +386,13 @@ def cmd_trace(args) -> int:
     log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)
     board = board_array()
     with compiling(args):
-        _call(pol.kernels().trace_race, args.seed, args.game, rules.kernel_rules(), lanes,
-              FINAL if args.stage == "final" else SEMIFINAL, int(pol.pace_ids[0]), log, board)
+        try:
+            pol.kernels().trace_race(args.seed, args.game, rules.kernel_rules(), lanes,
+                                     FINAL if args.stage == "final" else SEMIFINAL,
+                                     int(pol.pace_ids[0]), log, board)
+        except Exception as exc:  # a policy breaking a rule, or one that does not compile
+            raise chunk_error(exc, args.seed, args.game, 1,
+                              context=f"; pace policy {pol.pace_names[0]}") from None
     n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
     out = sys.stdout
     out.write(f"The Sheep Race trace: {args.stage}, pace policy {pol.pace_names[0]}, "

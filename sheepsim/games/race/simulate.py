@@ -178,8 +178,8 @@ def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "gr
         from sheepsim.games.race.kernels import empty_race_counts, kernel_pace_ids
 
         out = empty_race_counts(len(rules.cards))
-        _call(k.race_chunk, seed, start, count, kernel_rules, lanes_arr, random_deal, stage_id,
-              kernel_pace_ids(pol.pace_ids), out)
+        k.race_chunk(seed, start, count, kernel_rules, lanes_arr, random_deal, stage_id,
+                     kernel_pace_ids(pol.pace_ids), out)
         return list(out)
 
     return RaceJob(rules, stage, pol.pace_names[0], seed, lane_cards_, run_chunk)
@@ -207,14 +207,6 @@ def lane_cards(rules: RaceRules, lanes) -> np.ndarray:
             or arr.max() >= len(rules.cards):
         raise SheepsimError("lanes must be 6 different card indices")
     return arr
-
-
-def _call(kernel, *args):
-    """Run a kernel; a policy breaking the rules becomes a one-line user error."""
-    try:
-        kernel(*args)
-    except ValueError as exc:
-        raise SheepsimError(str(exc)) from None
 
 
 # ------------------------------------------------------------------ whole games
@@ -364,9 +356,15 @@ def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
     turns = np.zeros((count, 3), dtype=np.int64)
     race_cards = np.zeros((count, 3, 3), dtype=np.int64)
     from sheepsim.games.race.kernels import kernel_pace_ids
+    from sheepsim.games.race.policies import EV, LOOKAHEAD
 
-    _call(pol.kernels().game_chunk, seed, start, rules.kernel_rules(), odds_tables(rules),
-          pol.bet_ids, kernel_pace_ids(pol.pace_ids), (scores, winner, first, turns, race_cards))
+    kernel_rules = rules.kernel_rules()
+    exact = kernel_rules if EV in pol.bet_ids or LOOKAHEAD in pol.pace_ids else None
+    # a policy breaking a rule raises ValueError(rule): the driver names the games and
+    # the plug-in policies in play (driver.chunk_error)
+    pol.kernels().game_chunk(seed, start, kernel_rules, odds_tables(rules), pol.bet_ids,
+                             kernel_pace_ids(pol.pace_ids), (scores, winner, first, turns, race_cards),
+                             exact)
     return scores, winner, first, turns, race_cards
 
 
