@@ -48,7 +48,7 @@ def kernel_ev_choice(rules, lane_cards) -> tuple[int, ...]:
     scratch.lane_cards[:] = lane_cards
     bet_on_race(np.full(1, EV, np.int64), L.SEMIFINAL, 0, rules.kernel_rules(),
                 L.Seats(scratch.bets, scratch.rival_open), scratch, policy_stream(new_streams()),
-                None)
+                None, rules.kernel_rules())
     return tuple(np.flatnonzero(scratch.bets[0]).tolist())
 
 

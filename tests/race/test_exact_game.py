@@ -80,7 +80,7 @@ def _kernel_bets(rules, lane_cards, stage, n_players, first, pace_ids):
     bet_ids = np.full(n_players, P.EV, np.int64)
     engine.bet_on_race(bet_ids, L.FINAL if stage == "final" else L.SEMIFINAL, first,
                        rules.kernel_rules(), seats, scratch, P.policy_stream(new_streams()),
-                       pace_ids)
+                       pace_ids, rules.kernel_rules())
     return scratch.bets.copy(), scratch.bet_round.open_lane.copy()
 
 

@@ -89,7 +89,7 @@ def test_greedy_without_dispatch_equals_greedy_through_the_dispatch():
     """``pace_ids=None`` compiles the turn loop without the policy dispatch; it must play
     exactly as the dispatch does for the greedy id (races and whole games)."""
     from sheepsim.games.race.kernels import BUILTIN, empty_race_counts
-    from sheepsim.games.race.policies import GREEDY
+    from sheepsim.games.race.policies import EV_APPROX, FAVOURITE, GREEDY, RANDOM_BET
     from sheepsim.games.race.simulate import odds_tables
 
     kr = RULES.kernel_rules()
@@ -105,7 +105,10 @@ def test_greedy_without_dispatch_equals_greedy_through_the_dispatch():
     for pace_ids in (None, np.full(3, GREEDY)):
         out = (np.zeros((300, 3), np.int64), np.zeros(300, np.int64), np.zeros(300, np.int64),
                np.zeros((300, 3), np.int64), np.zeros((300, 3, 3), np.int64))
-        BUILTIN.game_chunk(6, 0, kr, odds_tables(RULES), np.array([3, 1, 0]), pace_ids, out)
+        # bet ids ev-approx, favourite, random (exact ev costs ~0.1 s a game and is
+        # tested in test_exact_game): no exact solver, so ``exact`` is None
+        BUILTIN.game_chunk(6, 0, kr, odds_tables(RULES), np.array([EV_APPROX, FAVOURITE, RANDOM_BET]),
+                           pace_ids, out, None)
         rows.append(out)
     for a, b in zip(*rows, strict=True):
         assert np.array_equal(a, b)

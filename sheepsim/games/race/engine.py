@@ -589,14 +589,16 @@ def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, rand, joint)
 
 
 @njit
-def bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids):
+def bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids, exact):
     """Clear last race's bets, then the open and hidden rounds (semifinal) or the final's.
     If a seat bets ``ev``, the dealt race is first solved exactly (once for every seat)
-    under :func:`~sheepsim.games.race.exact_game.odds_pace` of ``pace_ids``."""
+    under :func:`~sheepsim.games.race.exact_game.odds_pace` of ``pace_ids``. ``exact``
+    None (no seat bets ``ev``): numba prunes the solver by type (see :func:`run_game`)."""
     joint = scratch.odds[0]  # a placeholder: only ev seats read the exact joint
-    if exact_game.wants_exact_odds(bet_ids):
-        joint = exact_game.deal_joint(rules, scratch.lane_cards, stage,
-                                      exact_game.odds_pace(pace_ids), scratch.table)
+    if exact is not None:
+        if exact_game.wants_exact_odds(bet_ids):
+            joint = exact_game.deal_joint(rules, scratch.lane_cards, stage,
+                                          exact_game.odds_pace(pace_ids), scratch.table)
     seats.bets[:] = 0
     seats.rival_open[:] = 0
     scratch.bet_round.taken[:] = False
@@ -626,16 +628,18 @@ def deal(streams, scratch, n_players):
 
 
 @njit
-def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores, turns,
-             race_cards):
+def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, out, exact):
     """Play one whole game; returns ``(winner seat, first player of semifinal 1)``.
 
     ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
     ``bet_ids`` ``(n_players,)``; ``pace_ids`` ``(n_players,)`` or None (all ``greedy``,
-    see :func:`run_race`); ``rand`` the policy stream. Fills
-    ``scores`` ``(n_players,)``, ``turns`` ``(3,)`` per race and ``race_cards``
-    ``(3, 3)``: card of 1st-3rd per race (final: 1st only, -1 elsewhere).
+    see :func:`run_race`); ``rand`` the policy stream. Fills ``out`` = ``(scores
+    (n_players,), turns (3,) per race, race_cards (3, 3))``: card of 1st-3rd per race
+    (final: 1st only, -1 elsewhere). ``exact``: ``rules`` when a seat bets ``ev`` or
+    plays ``lookahead``, else None, so that numba compiles neither exact solver (about
+    45 s of a cold compile) into games that cannot call them.
     """
+    scores, turns, race_cards = out
     n = bet_ids.shape[0]
     first = deal(streams, scratch, n)
     counter = n
@@ -651,10 +655,10 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, scores
             lane_cards[lane] = scratch.final_cards[lane] if stage == FINAL \
                 else scratch.deck[N_LANES * r + lane]
         race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
-        bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids)
+        bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids, exact)
         setup_race(scratch.table, rules, lane_cards, stage)
         turns[r] = run_race(scratch.table, stage_dice(rules, stage), streams, rand, pace_ids,
-                            seats, start, scratch.log, rules)
+                            seats, start, scratch.log, exact)
         placed_lanes(scratch.table.board, places)
         for k in range(3):
             race_cards[r, k] = lane_cards[places[k]] if places[k] >= 0 else -1

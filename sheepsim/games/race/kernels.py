@@ -82,14 +82,15 @@ def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
 
 
 @njit
-def game_chunk(seed, start, rules, card_odds, bet_ids, pace_ids, rows):
+def game_chunk(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact):
     """Simulate whole games ``start .. start+count-1``, ``count = rows[0].shape[0]``.
 
     ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
     ``bet_ids`` ``(n_players,)``; ``pace_ids`` ``(n_players,)`` or None (every seat
     ``greedy``). Fills the per-game ``rows`` =
     ``(scores (count, n_players), winner (count,), first (count,), turns (count, 3),
-    race_cards (count, 3, 3))`` (see :func:`engine.run_game`)."""
+    race_cards (count, 3, 3))`` (see :func:`engine.run_game`, also for ``exact``: ``rules``
+    or None)."""
     scores, winner, first, turns, race_cards = rows
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
     rand = streams[rng.POLICY:rng.POLICY + 1]
@@ -97,7 +98,7 @@ def game_chunk(seed, start, rules, card_odds, bet_ids, pace_ids, rows):
     for i in range(scores.shape[0]):
         rng.seed_streams(streams, seed, start + i)
         winner[i], first[i] = run_game(rules, card_odds, bet_ids, pace_ids, streams, rand,
-                                       scratch, scores[i], turns[i], race_cards[i])
+                                       scratch, (scores[i], turns[i], race_cards[i]), exact)
 
 
 @njit
