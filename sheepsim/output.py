@@ -157,7 +157,8 @@ def format_table(df: pd.DataFrame, title: str | None = None, meta: dict | None =
             bits.append(f"{k}={v}")
         if bits:
             lines.append("  ".join(bits))
-    view = table_view(df, all_columns=all_columns, width=None if all_columns else width)
+    view = table_view(df, all_columns=all_columns, width=None if all_columns else width,
+                      must_show=df.attrs.get("must_show", ()))
     lines.append(text_table(view, None if all_columns else width))
     for line in view.footer:  # said once for every row, wrapped to the table's width
         lines += textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
@@ -268,7 +269,10 @@ FORMAT_BY_SUFFIX = {".csv": "csv", ".json": "json"}
 
 def output_format(fmt: str | None, out: str | None) -> str:
     """``--format`` as given, else what ``--out``'s ending says (``.csv``, ``.json``),
-    else ``table``."""
-    if fmt:
-        return fmt
-    return FORMAT_BY_SUFFIX.get(Path(str(out)).suffix.lower(), "table") if out else "table"
+    else ``table``. A ``--format`` that contradicts the ending is refused: a ``.csv``
+    file holding JSON would mislead whoever opens it."""
+    implied = FORMAT_BY_SUFFIX.get(Path(str(out)).suffix.lower()) if out else None
+    if fmt and implied and fmt != implied:
+        raise SheepsimError(f"--format {fmt} but --out {out} ends in "
+                            f"{Path(str(out)).suffix}: give one of them, or make them agree")
+    return fmt or implied or "table"

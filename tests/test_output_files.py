@@ -69,10 +69,14 @@ def test_a_write_that_fails_at_the_end_saves_the_result_elsewhere(tmp_path, monk
     assert not (tmp_path / "t.csv").exists()
 
 
-def test_the_out_file_ending_picks_the_format_unless_format_is_given(tmp_path, capsys):
+def test_the_out_file_ending_picks_the_format_and_format_must_agree(tmp_path, capsys):
     assert output_format(None, "a.CSV") == "csv" and output_format(None, "a.json") == "json"
     assert output_format(None, "a.txt") == "table" and output_format(None, None) == "table"
-    assert output_format("table", "a.csv") == "table"
+    assert output_format("json", "a.txt") == "json" and output_format("csv", "a.CSV") == "csv"
+    with pytest.raises(SheepsimError, match=r"--format json but --out y.csv ends in .csv"):
+        output_format("json", "y.csv")
+    with pytest.raises(SheepsimError, match=r"--format table but --out a.csv"):
+        output_format("table", "a.csv")
     out = tmp_path / "odds.csv"
     assert main(["race", "odds", "--mc", "--games", "2000", "--quiet", "--out", str(out)]) == 0
     assert out.read_text().startswith("lane,")
