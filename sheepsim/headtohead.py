@@ -120,8 +120,10 @@ def compare_table(acc, games: int, a: str, b: str, field: str, seat: int) -> pd.
     dw = paired_difference_from_sums(a_only - b_only, a_only + b_only, n)
     rows.append({"metric": "win_rate", "a": wins_a / n, "a_lo": float(wlo_a), "a_hi": float(whi_a),
                  "b": wins_b / n, "b_lo": float(wlo_b), "b_hi": float(whi_b), "diff": dw["diff"],
-                 "diff_lo": dw["lo"], "diff_hi": dw["hi"], "diff_se": dw["stderr"],
-                 "pvalue": mcnemar_p(a_only, b_only)})
+                 # a difference of two rates lies in [-1, 1]; the normal interval can
+                 # cross that on a handful of games
+                 "diff_lo": max(-1.0, dw["lo"]), "diff_hi": min(1.0, dw["hi"]),
+                 "diff_se": dw["stderr"], "pvalue": mcnemar_p(a_only, b_only)})
     ma, mlo_a, mhi_a, _ = mean_interval(sum_a, sq_a, n)
     mb, mlo_b, mhi_b, _ = mean_interval(sum_b, sq_b, n)
     ds = paired_difference_from_sums(sum_d, sq_d, n)

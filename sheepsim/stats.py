@@ -349,12 +349,12 @@ def ties_note(tie_rate: float, decided_by: str, identical_policies: bool) -> str
     """A one-line warning for seat-advantage tables when ties for first are common
     (``tie_rate`` >= :data:`TIE_NOTE_RATE`), else "". ``decided_by`` names the tie-break
     (e.g. "the token stack"); ``identical_policies``: every seat plays the same policies,
-    so seats often make the same choices and tie, and the tie-break rather than play
-    decides many wins (``wins_on_tie`` shows how many)."""
+    so any seat gap comes from the seat itself, in play or through the tie-break; the note
+    says where to read which (``wins_on_tie`` against ``wins``), not which it is."""
     if not tie_rate >= TIE_NOTE_RATE:
         return ""
     note = f"{tie_rate:.1%} of games tie for first (decided by {decided_by})"
     if identical_policies:
-        note += ("; same policies at every seat: seats make the same choices and the "
-                 "tie-break decides many wins (wins_on_tie)")
+        note += ("; same policies at every seat: a seat gap comes from the seat, in play or "
+                 "through the tie-break (compare wins_on_tie with wins)")
     return note

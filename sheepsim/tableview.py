@@ -107,6 +107,18 @@ def fmt_estimate(x: float, lo: float, hi: float, *, percent: bool = False,
     return tuple(fmt_fixed(v * scale, d) + unit for v in (x, lo, hi))
 
 
+def paired_change(row, what: str, *, rate: bool = False, test: str = "") -> str:
+    """``"its win rate by -4.2 percentage points (95% -4.8 to -3.6; McNemar p = 6e-38)"``
+    from a head-to-head ``comparison`` row (``diff``, ``diff_lo``, ``diff_hi``,
+    ``pvalue``): a difference of two rates is in percentage points, not percent."""
+    x, lo, hi = fmt_estimate(row["diff"], row["diff_lo"], row["diff_hi"], percent=rate)
+    if rate:
+        x, lo, hi = (s.rstrip("%") for s in (x, lo, hi))
+    unit = " percentage points" if rate else ""
+    tested = f"; {test} {p_is(row['pvalue'])}" if test else ""
+    return f"its {what} by {x}{unit} (95% {lo} to {hi}{tested})"
+
+
 def intervals(names: list[str]) -> dict[str, tuple[str, str]]:
     """Which columns hold the 95% interval of which: ``x_lo``/``x_hi`` belong to ``x``;
     a pair whose prefix is not a column (``lo``/``hi``, ``points_lo``/``points_hi``)

@@ -654,3 +654,14 @@ def test_precision_stopped_by_max_games_warns_on_stderr(capsys):
     assert res.stopped_by == "max_games"
     err = capsys.readouterr().err
     assert "warning: stopped at --max-games 300" in err and "precision 0.01" in err
+
+
+def test_a_change_in_win_rate_is_in_percentage_points():
+    # a head-to-head finding: a difference of two rates is not a percent change
+    from sheepsim.tableview import paired_change
+
+    row = {"diff": -0.04195, "diff_lo": -0.04832, "diff_hi": -0.03558, "pvalue": 6.36e-38}
+    assert paired_change(row, "win rate", rate=True, test="McNemar") == (
+        "its win rate by -4.2 percentage points (95% -4.8 to -3.6; McNemar p = 6.4e-38)")
+    score = {"diff": 0.6601, "diff_lo": 0.5569, "diff_hi": 0.7633, "pvalue": 4.8e-36}
+    assert paired_change(score, "mean score") == "its mean score by 0.7 (95% 0.6 to 0.8)"

@@ -4,7 +4,7 @@
 [--scheduler ADDRESS | --workers N]`` writes
 ``index.html`` (self-contained), ``report.md``, every table as CSV, every chart as PNG
 and SVG, and ``manifest.json`` into DIR. Without a config it runs the shipped default
-study of both games (``default.toml``). See :mod:`.config` for the config schema,
+study of all three games (``default.toml``). See :mod:`.config` for the config schema,
 :mod:`.outdir` for when an out folder may be (re)written, and :mod:`.execute` for
 checkpoints and ``--resume``.
 """
@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = subparsers.add_parser(
         "report", help="run a batch of studies into an HTML/Markdown/CSV report folder",
-        description="Run the studies listed in CONFIG (default: the shipped study of both "
+        description="Run the studies listed in CONFIG (default: the shipped study of all three "
                     "games) and write a self-contained report folder.",
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_epilog)
     p.add_argument("config", nargs="?", metavar="CONFIG.toml",

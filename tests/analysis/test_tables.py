@@ -136,3 +136,13 @@ def test_compare_table_matches_paired_difference():
     assert score["a"] == pytest.approx(sa.mean())
     b01, b10 = int((win_a & ~win_b).sum()), int((win_b & ~win_a).sum())
     assert win["pvalue"] == pytest.approx(st.binomtest(b01, b01 + b10, 0.5).pvalue)
+
+
+def test_a_win_rate_difference_interval_stays_within_minus_one_and_one():
+    # 2 games, a won one that b lost and tied the other: the normal interval, 0.5 +- 0.98,
+    # would reach 1.48; a difference of two rates cannot exceed 1
+    from sheepsim.headtohead import compare_table
+
+    acc = [1, 0, 1, 0, 10, 100, 8, 64, 2, 4]
+    win = compare_table(acc, 2, "a", "b", "f", 1).iloc[0]
+    assert win["diff"] == 0.5 and win["diff_hi"] == 1.0 and -1.0 <= win["diff_lo"] < 0.0

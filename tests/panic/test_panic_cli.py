@@ -50,6 +50,9 @@ def test_play_table_and_csv_to_file_with_sidecar(tmp_path, capsys):
     assert meta["policy"] == "greedy,random,random,random"
     code, out, err = run(capsys, "panic", "play", "--games", "50", "--quiet")
     assert code == 0 and "by_policy" in out and "game_end" in out
+    # the tiles table shows its means, whatever else the width leaves out
+    tiles = out[out.index("tiles"):]
+    assert "mean_counter" in tiles and "mean_gain" in tiles and "chosen_per_game" in tiles
 
 
 def test_trace_prints_every_turn(capsys):

@@ -93,9 +93,12 @@ def _add_trace(sub) -> None:
                                        "sheep and every hand.")
     trace.add_argument("--rules", metavar="FILE", help="rules TOML file (default: standard)")
     trace.add_argument("--players", type=_players, default=4, metavar="N", help="3 to 6")
-    trace.add_argument("--policy", default="random", metavar="NAME[,NAME...]")
+    trace.add_argument("--policy", default="random", metavar="NAME[,NAME...]",
+                       help="random, greedy, counter or package.module:function; one for "
+                            "every seat or one per seat (default random)")
     _add_draft(trace)
-    trace.add_argument("--seed", type=non_negative_int, default=0, metavar="S")
+    trace.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+                       help="random seed (default 0)")
     trace.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help="which round of the seed (default 0)")
     add_output_options(trace)

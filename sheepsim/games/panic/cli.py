@@ -76,7 +76,8 @@ def _add_balance(sub) -> None:
                                      "as the neutral one. Tables carry a leading players column.")
     bal.add_argument("--policy", default="greedy", metavar="NAME[,NAME...]",
                      help="one policy for every seat, or one per seat (default greedy)")
-    bal.add_argument("--playouts", type=positive_int, default=4, metavar="K")
+    bal.add_argument("--playouts", type=positive_int, default=4, metavar="K",
+                     help="rollout: playouts per candidate action (default 4)")
     bal.add_argument("--neutral", action="store_true",
                      help="add the neutral-colour table (3 players; runs 4 more sets of games)")
     add_run_options(bal, games=10_000)
@@ -95,7 +96,8 @@ def _add_compare(sub) -> None:
                                       "McNemar test; points: paired z test). Table: comparison.")
     add_head_to_head_options(cmp_, players=_players, players_help="3 or 4", a="greedy",
                              b="random", field="greedy")
-    cmp_.add_argument("--playouts", type=positive_int, default=4, metavar="K")
+    cmp_.add_argument("--playouts", type=positive_int, default=4, metavar="K",
+                      help="rollout: playouts per candidate action (default 4)")
     add_run_options(cmp_, games=2_000)
     add_table_option(cmp_, ("comparison",))
     cmp_.set_defaults(func=cmd_compare)
@@ -107,9 +109,13 @@ def _add_trace(sub) -> None:
                                        "tile and its parameters, regrouping, counter, points.")
     trace.add_argument("--rules", metavar="FILE", help="rules TOML file (default: standard)")
     trace.add_argument("--players", type=_players, default=4, metavar="N", help="3 or 4")
-    trace.add_argument("--policy", default="random", metavar="NAME[,NAME...]")
-    trace.add_argument("--playouts", type=positive_int, default=4, metavar="K")
-    trace.add_argument("--seed", type=non_negative_int, default=0, metavar="S")
+    trace.add_argument("--policy", default="random", metavar="NAME[,NAME...]",
+                       help="one policy for every seat or one per seat: random, greedy, "
+                            "rollout or package.module:function (default random)")
+    trace.add_argument("--playouts", type=positive_int, default=4, metavar="K",
+                       help="rollout: playouts per candidate action (default 4)")
+    trace.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+                       help="random seed (default 0)")
     trace.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help="which game of the seed (default 0)")
     add_output_options(trace)

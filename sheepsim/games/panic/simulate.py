@@ -154,7 +154,10 @@ def _tile_table(res: PanicResult, colours: list[str]) -> pd.DataFrame:
                 "gain_sum": int(tg[seat, t]),
                 "mean_counter": tc[seat, t] / k if k else np.nan,
                 "mean_gain": tg[seat, t] / k if k else np.nan})
-    return pd.DataFrame(tile_rows)
+    df = pd.DataFrame(tile_rows)
+    # the means are what a reader wants; the sums (for pooling) come first only for the CSV
+    df.attrs["must_show"] = ["chosen_per_game", "mean_counter", "mean_gain"]
+    return df
 
 
 def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:

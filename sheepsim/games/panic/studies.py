@@ -193,16 +193,14 @@ class PanicHeadToHead(_PanicStudy):
         return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
-        from sheepsim.tableview import fmt_estimate, p_is
+        from sheepsim.tableview import paired_change
+
         t = self.tables(totals, games)
         p = self.params()
         w, pts = t["comparison"].iloc[0], t["comparison"].iloc[1]
-        win = fmt_estimate(w["diff"], w["diff_lo"], w["diff_hi"], percent=True)
-        points = fmt_estimate(pts["diff"], pts["diff_lo"], pts["diff_hi"])
         notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
-                 f"changes its win rate by {win[0]} (95% {win[1]} to {win[2]}; McNemar "
-                 f"{p_is(w['pvalue'])}) and its points by {points[0]} (95% {points[1]} to "
-                 f"{points[2]})."]
+                 f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
+                 f"{paired_change(pts, 'points')}."]
         captions = {"comparison": "Policy a versus b in one seat on the same dice: win rate and mean "
                                   "points of each, paired difference a - b with its interval."}
         return StudyResult(t, {}, notes, captions)

@@ -211,7 +211,8 @@ def register_advise(sub) -> None:
     p.add_argument("--rules", metavar="FILE", help="rules TOML file")
     p.add_argument("--games", type=positive_int, default=DEFAULT_ADVISE_GAMES, metavar="N",
                    help=f"races per option when simulating (default {DEFAULT_ADVISE_GAMES:,})")
-    p.add_argument("--seed", type=non_negative_int, default=0, metavar="S")
+    p.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+                   help="random seed when simulating (default 0)")
     add_output_options(p)
     p.set_defaults(func=cmd_advise)
 

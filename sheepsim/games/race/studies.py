@@ -373,15 +373,14 @@ class RaceHeadToHead(_RaceStudy):
     def results(self, totals, games) -> StudyResult:
         from sheepsim.games.race.exact_bets import bet_odds_notes
         from sheepsim.headtohead import lineups
-        from sheepsim.tableview import fmt_estimate, p_is
+        from sheepsim.tableview import paired_change
 
         t = self.tables(totals, games)
         p = self.params()
-        w = t["comparison"].iloc[0]
+        w, score = t["comparison"].iloc[0], t["comparison"].iloc[1]
         notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
-                 "changes its win rate by {} (95% {} to {}; ".format(
-                     *fmt_estimate(w["diff"], w["diff_lo"], w["diff_hi"], percent=True))
-                 + f"McNemar {p_is(w['pvalue'])})."]
+                 f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
+                 f"{paired_change(score, 'mean score')}."]
         for lineup in lineups(p["a"], p["b"], p["field"], p["players"], p["seat"]):
             notes += [n for n in bet_odds_notes(*zip(*(x.split(",") for x in lineup),
                                                      strict=True)) if n not in notes]
