@@ -166,11 +166,16 @@ def main(argv=None) -> int:
         for row in rows:
             n = GAMES[row["case"]] // (10 if args.quick else 1) or 1
             for t, (src, cache) in trees.items():  # alternate the trees case by case
-                row[t] = max(row[t], measure(src, cache, row["policies"], row["players"], n))
+                rate = measure(src, cache, row["policies"], row["players"], n)
+                row[t] = max(row[t], rate)
+                print(f"  {t}: {row['case']} {row['players']}p {rate:,.1f} games/CPU s",
+                      flush=True)
     if not args.quick:
         for row in rows:
             row["python"] = measure(THIS_SRC, trees["new"][1], row["policies"], row["players"],
                                     PYTHON_GAMES[row["case"]], python=True)
+            print(f"  plain Python: {row['case']} {row['players']}p {row['python']:.3f} "
+                  "games/CPU s", flush=True)
     print(f"load average at end: {os.getloadavg()}")
     _print_table(rows, trees)
     out = {"rows": rows}

@@ -147,7 +147,9 @@ def unliteral_calls(dispatcher):
     """
     from numba.core import types
 
-    resolve = dispatcher.get_call_template
+    resolve = getattr(dispatcher, "get_call_template", None)
+    if resolve is None:  # NUMBA_DISABLE_JIT=1: numba.njit gave back the plain function
+        return dispatcher
 
     def get_call_template(args, kws):
         return resolve(tuple(types.unliteral(a) for a in args),

@@ -42,6 +42,20 @@ def test_advise_cli_default_is_the_library_default():
     assert CLI_DEFAULT == DEFAULT_ADVISE_GAMES
 
 
+def test_kernels_run_as_plain_python_with_numba_jit_disabled():
+    # the benchmarks time the very same kernels as plain Python (NUMBA_DISABLE_JIT=1):
+    # njit then returns the plain function, which every game's kernels must accept
+    import os
+
+    code = ("from sheepsim.games.race.simulate import race_counts\n"
+            "import sheepsim.games.panic.engine, sheepsim.games.awsheep.kernels\n"
+            "print(race_counts(games=3, seed=1, progress=False).place_counts.sum())")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=env)
+    assert out.stdout.strip() == "9"  # 3 races, 3 places each
+
+
 def test_python_dash_m_works():
     out = subprocess.run([sys.executable, "-m", "sheepsim", "--version"], capture_output=True,
                          text=True, check=True)
