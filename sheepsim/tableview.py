@@ -284,7 +284,9 @@ def table_view(df: pd.DataFrame, *, wanted: list[str] | None = None, must_show=(
     wider than ``width`` characters (two between columns; None: no limit), columns that
     say the same on every row go to one line under the table, and then columns are left
     out from the right (never ``wanted``, ``must_show`` or ``pvalue``, never the first). A one-row
-    table keeps every column (:func:`text_table` prints it as name-value lines)."""
+    table keeps every column (:func:`text_table` prints it as name-value lines). A table
+    names its own must-show columns in ``df.attrs["must_show"]`` (the CLI and the report
+    both honour it)."""
     if all_columns:
         cols = _columns(df, fold=False)
         return TableView([c.header for c in cols], _rows(cols, len(df)),
@@ -292,6 +294,7 @@ def table_view(df: pd.DataFrame, *, wanted: list[str] | None = None, must_show=(
     frame, notes = reader_frame(df)
     cols = _columns(frame, fold=True)
     # the caller's columns and the table's own test stay whatever the width
+    must_show = [*must_show, *df.attrs.get("must_show", ())]
     must = set(map(str, must_show)) | set(map(str, wanted or ())) | {
         c.name for c in cols if c.name == "pvalue"}
     if wanted:

@@ -56,12 +56,16 @@ def test_round_length_from_the_histogram():
     assert t["mean_turns_lo"] < 11 < t["mean_turns_hi"]
 
 
+def _counter_in_slot_1(games, both, a_only, b_only):
+    """Luck-vs-skill pairs of 4 players: ``counter`` against ``random`` in slot 1 only."""
+    return pd.DataFrame({"players": 4, "draft": False, "slot": [1, 2, 3, 4],
+                         "policy_a": ["counter", "random", "random", "random"],
+                         "policy_b": "random", "games": games, "both": [both, 0, 0, 0],
+                         "a_only": [a_only, 0, 0, 0], "b_only": [b_only, 0, 0, 0]})
+
+
 def test_luck_vs_skill_paired_difference():
-    pairs = pd.DataFrame({"players": 4, "draft": False, "slot": [1, 2, 3, 4],
-                          "policy_a": ["counter", "random", "random", "random"],
-                          "policy_b": "random", "games": 1000, "both": [100, 0, 0, 0],
-                          "a_only": [300, 0, 0, 0], "b_only": [50, 0, 0, 0]})
-    r = A.luck_vs_skill(pairs).iloc[0]
+    r = A.luck_vs_skill(_counter_in_slot_1(1000, both=100, a_only=300, b_only=50)).iloc[0]
     assert r["win_rate"] == 0.4 and r["baseline_win_rate"] == 0.15 and r["diff"] == 0.25
     # per round the difference is +1 (300), -1 (50) or 0: variance from those sums
     d = np.r_[np.ones(300), -np.ones(50), np.zeros(650)]
@@ -138,11 +142,8 @@ def test_the_turn_order_finding_names_the_position_furthest_from_fair():
 def test_the_luck_finding_never_prints_p_as_zero():
     from sheepsim.games.awsheep.studies import luck_finding
 
-    pairs = pd.DataFrame({"players": 4, "draft": False, "slot": [1, 2, 3, 4],
-                          "policy_a": ["counter", "random", "random", "random"],
-                          "policy_b": "random", "games": 50_000, "both": [5000, 0, 0, 0],
-                          "a_only": [17_000, 0, 0, 0], "b_only": [7_600, 0, 0, 0]})
-    r = A.luck_vs_skill(pairs).iloc[0]
+    r = A.luck_vs_skill(_counter_in_slot_1(50_000, both=5000, a_only=17_000,
+                                            b_only=7_600)).iloc[0]
     assert r["pvalue"] == 0.0  # underflows
     line = luck_finding(r)
     assert "McNemar p < 1e-300)." in line and "p = 0" not in line

@@ -136,41 +136,50 @@ def best_route_value(st, R, seat, mask, face, w):
 
 
 @inner
-def group_value(st, R, seat, mask, w):
-    """Greedy value of regrouping ``mask``: the mean over the regroup die's faces of
-    :func:`best_route_value`, summed face by face in die order. A free slide is the same
-    for every face, and each distinct face is valued once (the standard die repeats "+"
-    and "X" three times each): the same sums, computed with less work."""
+def first_face(R, diag):
+    """The regroup die's first face that is the diagonal ``X`` (``diag``) or not, else -1."""
+    for i in range(R[R_N_REGROUP_FACES]):
+        face = R[R_REGROUP_FACES + i]
+        if (face == FACE_DIAG) == diag:
+            return face
+    return -1
+
+
+@inner
+def face_mean(R, plus, cross):
+    """Mean over the regroup die's faces of ``cross`` (an ``X`` face) or ``plus`` (any
+    other), summed face by face in die order (the standard die repeats "+" and "X" three
+    times each, so each kind is valued once: the same sums with less work)."""
     nf = R[R_N_REGROUP_FACES]
-    routes = w.routes
     total = 0.0
+    for i in range(nf):
+        total += cross if R[R_REGROUP_FACES + i] == FACE_DIAG else plus
+    return total / nf
+
+
+@inner
+def group_value(st, R, seat, mask, w):
+    """Greedy value of regrouping ``mask``: :func:`face_mean` of the best route's value
+    for each kind of face (a free slide is the same for every face)."""
+    routes = w.routes
     n = ZERO
     lo, hi = side_contacts(st)
     if R[R_SLIDE_WITHOUT_ROLL]:
         n = slides_with(st, lo, hi, mask, routes)
     if n > 0:
         v = best_of_routes(st, R, seat, routes, n, w)
-        for _ in range(nf):
-            total += v
-        return total / nf
+        return face_mean(R, v, v)
     target = main_of(lo, hi, alive_mask(st), mask)
     plus = cross = 0.0
-    plus_done = cross_done = False
-    for i in range(nf):
-        face = R[R_REGROUP_FACES + i]
-        if face == FACE_DIAG:
-            if not cross_done:
-                k = routes_to(st, target, mask, face, R[R_PLUS_FALLBACK], routes)
-                cross = best_of_routes(st, R, seat, routes, k, w)
-                cross_done = True
-            total += cross
-        else:
-            if not plus_done:
-                k = routes_to(st, target, mask, face, R[R_PLUS_FALLBACK], routes)
-                plus = best_of_routes(st, R, seat, routes, k, w)
-                plus_done = True
-            total += plus
-    return total / nf
+    face = first_face(R, False)
+    if face >= 0:
+        k = routes_to(st, target, mask, face, R[R_PLUS_FALLBACK], routes)
+        plus = best_of_routes(st, R, seat, routes, k, w)
+    face = first_face(R, True)
+    if face >= 0:
+        k = routes_to(st, target, mask, face, R[R_PLUS_FALLBACK], routes)
+        cross = best_of_routes(st, R, seat, routes, k, w)
+    return face_mean(R, plus, cross)
 
 
 @inner

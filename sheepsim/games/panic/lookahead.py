@@ -19,7 +19,7 @@ same order, the same float values, and every tie is still broken by a POLICY-str
 draw at the same moment (the memo saves computations, never draws).
 """
 
-from sheepsim.games.panic.decide import argmax_random_ties, positional
+from sheepsim.games.panic.decide import argmax_random_ties, face_mean, first_face, positional
 from sheepsim.games.panic.flockops import alive_mask, copy_flock
 from sheepsim.games.panic.groups import (
     link_group,
@@ -31,12 +31,9 @@ from sheepsim.games.panic.groups import (
 )
 from sheepsim.games.panic.layout import (
     CTX_MEMO_GEN,
-    FACE_DIAG,
     N_SHEEP,
     OPT_WIDTH,
-    R_N_REGROUP_FACES,
     R_PLUS_FALLBACK,
-    R_REGROUP_FACES,
     R_SLIDE_WITHOUT_ROLL,
     ST_COL,
     ST_COUNTER,
@@ -162,30 +159,19 @@ def group_value(st, R, seat, links, mask, w):
     """:func:`.decide.group_value` from the memo: the mean over the die's faces, summed
     face by face in die order, of the best route's value (a corner slide for every face
     when there is one)."""
-    nf = R[R_N_REGROUP_FACES]
-    total = 0.0
     if R[R_SLIDE_WITHOUT_ROLL]:
         slot = route_entry(st, R, seat, links, mask, ZERO + SLIDES, w)
         if w.memo[slot, M_N] > 0:
             v = _best(w, slot)
-            for _ in range(nf):
-                total += v
-            return total / nf
+            return face_mean(R, v, v)
     plus = cross = 0.0
-    plus_done = cross_done = False
-    for i in range(nf):
-        face = R[R_REGROUP_FACES + i]
-        if face == FACE_DIAG:
-            if not cross_done:
-                cross = _best(w, route_entry(st, R, seat, links, mask, face, w))
-                cross_done = True
-            total += cross
-        else:
-            if not plus_done:
-                plus = _best(w, route_entry(st, R, seat, links, mask, face, w))
-                plus_done = True
-            total += plus
-    return total / nf
+    face = first_face(R, False)
+    if face >= 0:
+        plus = _best(w, route_entry(st, R, seat, links, mask, face, w))
+    face = first_face(R, True)
+    if face >= 0:
+        cross = _best(w, route_entry(st, R, seat, links, mask, face, w))
+    return face_mean(R, plus, cross)
 
 
 @inner

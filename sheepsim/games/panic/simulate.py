@@ -155,7 +155,7 @@ def _tile_table(res: PanicResult, colours: list[str]) -> pd.DataFrame:
                 "mean_counter": tc[seat, t] / k if k else np.nan,
                 "mean_gain": tg[seat, t] / k if k else np.nan})
     df = pd.DataFrame(tile_rows)
-    # the means are what a reader wants; the sums (for pooling) come first only for the CSV
+    # the means are what a reader wants (CLI and report); the sums are there for pooling
     df.attrs["must_show"] = ["chosen_per_game", "mean_counter", "mean_gain"]
     return df
 

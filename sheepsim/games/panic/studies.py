@@ -125,9 +125,7 @@ class PanicBalance(_PanicStudy):
         # the caption promises means: the sums behind them stay in the Python API
         tables["tiles"] = t["tiles"].drop(columns=["counter_sum", "gain_sum"], errors="ignore")
         return StudyResult(tables, figures, notes, captions,
-                           key_findings=[notes[0], notes[-1]] if len(notes) > 1 else notes,
-                           must_show={"tiles": ["chosen_per_game", "mean_counter",
-                                                "mean_gain"]})
+                           key_findings=[notes[0], notes[-1]] if len(notes) > 1 else notes)
 
 
 def _tile_note(tiles, games: int) -> str:
