@@ -40,7 +40,7 @@ from sheepsim.report.render import RenderedStudy, render_html, render_markdown
 def run_report(config: str | Path | None, out: str | Path, *, resume: bool = False,
                quiet: bool = False, threads: int | None = None, scheduler: str | None = None,
                workers: int | None = None, backend=None, chunk_size: int | None = None,
-               log=None) -> dict:
+               charts: bool = True, log=None) -> dict:
     """Build the report of ``config`` (None: the shipped default) in ``out``.
 
     Where the games run: ``backend`` (a driver backend, e.g. a
@@ -48,9 +48,11 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
     ``scheduler``/``workers`` (as the CLI options), else the config's ``[run]`` table,
     else every local core; a Dask client and local cluster started here are closed at
     the end. ``chunk_size`` overrides every study's games per chunk (= per checkpoint).
-    Results depend on neither. ``log`` receives one line per finished study (default:
-    stderr unless ``quiet``) and, even with ``quiet``, the line saying a previous run in
-    ``out`` is replaced. Returns the manifest.
+    Results depend on neither. ``charts=False`` writes the tables and documents without
+    drawing a chart (a CSV batch; drawing is most of a small report's time). ``log``
+    receives one line per finished study (default: stderr unless ``quiet``) and, even
+    with ``quiet``, the line saying a previous run in ``out`` is replaced. Returns the
+    manifest.
     """
     def stderr(line: str) -> None:
         print(line, file=sys.stderr)
@@ -79,7 +81,7 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
             clear_previous(out)
         make_writable_folder(out)  # before any simulation: a folder we cannot write fails now
         return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log,
-                    backend=backend)
+                    backend=backend, charts=charts)
     finally:
         if owned:
             close_backend(backend)
@@ -101,8 +103,8 @@ def _manifest(cfg: ReportConfig, env: dict, entries: list[dict], complete: bool,
 
 
 def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size, log,
-         backend) -> dict:
-    env = environment()
+         backend, charts: bool) -> dict:
+    env = dict(environment(), charts=charts)  # the manifest says whether charts were drawn
     entries = [dict(s.describe(), status="pending") for s in cfg.studies]
     atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
     rendered: list[RenderedStudy] = []
@@ -112,7 +114,7 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
         cp = simulate(study.job(), study.sampling, checkpoint_path(out, study.name),
                       _identity_hash(study), resume=resume, progress=not quiet,
                       desc=study.name, chunk_size=chunk_size, backend=backend)
-        r = _write_study(out, study, cp)
+        r = _write_study(out, study, cp, charts)
         rendered.append(r)
         study_files = list(r.tables.values()) + [p for png, svg, _ in r.charts.values() for p in (png, svg)]
         files += study_files
@@ -122,6 +124,8 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
         atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
         log(study_log_line(study.name, cp, time.perf_counter() - t0))
     header = [header_line(env["sheepsim_version"], cfg)]
+    if not charts:
+        header.append("Charts were not drawn (--no-charts): the tables hold every number.")
     atomic_write_text(out / "index.html", render_html(cfg.title, header, rendered))
     atomic_write_text(out / "report.md", render_markdown(cfg.title, header, rendered))
     files += ["index.html", "report.md"]
@@ -191,8 +195,8 @@ def _stopping(study: Study, cp) -> tuple[pd.DataFrame, str]:
     return df, note
 
 
-def _write_study(out: Path, study: Study, cp) -> RenderedStudy:
-    """Tables as CSV and charts as PNG + SVG under ``out/<study>/``."""
+def _write_study(out: Path, study: Study, cp, charts: bool) -> RenderedStudy:
+    """Tables as CSV and (if ``charts``) charts as PNG + SVG under ``out/<study>/``."""
     result = study.results(cp.totals, cp.done)
     games = cp.done
     if study.sampling.precision is not None:
@@ -207,7 +211,8 @@ def _write_study(out: Path, study: Study, cp) -> RenderedStudy:
         rel = f"{study.name}/{name}.csv"
         atomic_write_text(out / rel, format_csv(df))
         r.tables[name] = rel
-    for name, fig in result.figures.items():
+    for name, draw in (result.figures if charts else {}).items():
+        fig = draw()
         png, svg = f"{study.name}/{name}.png", f"{study.name}/{name}.svg"
         r.chart_titles[name] = figures.title(fig)
         data = figures.png_bytes(fig)

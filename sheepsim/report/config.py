@@ -23,7 +23,7 @@ A config is a title plus a list of studies::
 
 The command line's ``--threads``/``--scheduler``/``--workers`` override ``[run]``.
 Each study type's own keys (with their defaults) are listed on its class in
-:mod:`.race_studies` and :mod:`.panic_studies`, and by ``sheepsim report --help``.
+each game's ``sheepsim/games/<game>/studies.py``, and by ``sheepsim report --help``.
 
 Everything is validated before anything is simulated; the first problem raises
 :class:`~sheepsim.report.reader.ConfigError` naming the study and key. The studies

@@ -9,10 +9,10 @@ the tables and charts drawn from its totals. Each study type is a subclass of
   (strictly, before anything runs) and returns them normalised (plain JSON); they
   identify the result, so they go into the studies digest and the manifest;
 * ``job()`` the game's :class:`sheepsim.game.Job` the driver runs (see :mod:`.execute`);
-* ``results(counts, games)`` the named DataFrames, matplotlib figures and notes.
+* ``results(counts, games)`` the named DataFrames, chart builders (figures) and notes.
 
-Study types live in :mod:`.race_studies` and :mod:`.panic_studies`; importing
-:mod:`sheepsim.report.studies` fills the registry.
+Study types live in each game's ``studies`` module (``sheepsim/games/<game>/studies.py``);
+importing :mod:`sheepsim.report.studies` fills the registry.
 """
 
 from __future__ import annotations
@@ -61,7 +61,9 @@ class StudyResult:
     (one-line findings for the report text)."""
 
     tables: dict[str, pd.DataFrame]
-    figures: dict = field(default_factory=dict)  # name -> matplotlib Figure
+    #: name -> a function of no arguments returning the matplotlib Figure, called only
+    #: when charts are written (a CSV-only run never draws them)
+    figures: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     captions: dict[str, str] = field(default_factory=dict)  # table/figure name -> caption
     #: the notes that go into the report's "Key findings" (None: the first two notes)

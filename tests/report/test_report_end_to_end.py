@@ -60,6 +60,28 @@ def test_manifest_lists_every_file_with_its_hash(report):
     assert present == set(paths) | {"manifest.json"}
 
 
+def test_no_charts_writes_the_same_tables_and_documents_without_charts(report, tmp_path, capsys):
+    """``--no-charts`` is a CSV batch: the same numbers, no PNG/SVG, and the page says so."""
+    from sheepsim.cli import main
+
+    from .helpers import csvs
+
+    ref_out, ref_manifest = report
+    out = tmp_path / "out"
+    assert main(["report", str(write_config(tmp_path)), "--out", str(out), "--quiet",
+                 "--no-charts"]) == 0
+    assert csvs(out) == csvs(ref_out)
+    files = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+    assert not [f for f in files if f.endswith((".png", ".svg"))]
+    assert any(f.endswith(".png") for f in (e["path"] for e in ref_manifest["files"]))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["charts"] is False and ref_manifest["charts"] is True
+    assert files == {e["path"] for e in manifest["files"]} | {"manifest.json"}
+    html = (out / "index.html").read_text()
+    assert "Charts were not drawn (--no-charts)" in html and "<img" not in html
+    assert "Charts were not drawn" in (out / "report.md").read_text()
+
+
 def test_manifest_records_provenance(report):
     _, m = report
     for key in ("sheepsim_version", "python", "numba", "numpy", "machine"):

@@ -71,7 +71,7 @@ def test_resume_after_interrupt_gives_the_uninterrupted_result(tmp_path, monkeyp
     out = tmp_path / "out"
     _interrupt_after(monkeypatch, n_saves)
     with pytest.raises(KeyboardInterrupt):
-        run_report(config, out, quiet=True, chunk_size=CHUNK)
+        run_report(config, out, quiet=True, charts=False, chunk_size=CHUNK)
     monkeypatch.undo()
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["complete"] is False
@@ -80,7 +80,7 @@ def test_resume_after_interrupt_gives_the_uninterrupted_result(tmp_path, monkeyp
     for s in done:  # finished studies are on disk already
         assert all((out / f).is_file() for f in s["files"])
     lines: list[str] = []
-    run_report(config, out, resume=True, quiet=True, chunk_size=300, log=lines.append)
+    run_report(config, out, resume=True, quiet=True, charts=False, chunk_size=300, log=lines.append)
     assert csvs(out) == reference
     assert not (out / ".checkpoints").exists()
     assert json.loads((out / "manifest.json").read_text())["complete"] is True
@@ -96,7 +96,7 @@ def test_resume_continues_from_the_checkpoint(tmp_path, monkeypatch):
     out = tmp_path / "out"
     _interrupt_after(monkeypatch, 6)
     with pytest.raises(KeyboardInterrupt):
-        run_report(config, out, quiet=True, chunk_size=CHUNK)
+        run_report(config, out, quiet=True, charts=False, chunk_size=CHUNK)
     monkeypatch.undo()
     starts = []
     real = execute.simulate
@@ -113,7 +113,7 @@ def test_resume_continues_from_the_checkpoint(tmp_path, monkeypatch):
 
     monkeypatch.setattr("sheepsim.report.build.simulate", spy)
     lines: list[str] = []
-    run_report(config, out, resume=True, quiet=True, chunk_size=CHUNK, log=lines.append)
+    run_report(config, out, resume=True, quiet=True, charts=False, chunk_size=CHUNK, log=lines.append)
     assert starts[0] == 3000  # six chunks of the first study were already done
     assert lines[0].startswith("semi: 6,000 games (3,000 from the checkpoint), ")
     assert lines[0].endswith(" s this session")
@@ -123,9 +123,9 @@ def test_resume_continues_from_the_checkpoint(tmp_path, monkeypatch):
 def test_resume_of_a_complete_report_changes_nothing(tmp_path):
     config = write_config(tmp_path)
     out = tmp_path / "out"
-    run_report(config, out, quiet=True)
+    run_report(config, out, quiet=True, charts=False)
     before = tree(out)
-    run_report(config, out, resume=True, quiet=True)
+    run_report(config, out, resume=True, quiet=True, charts=False)
     assert tree(out) == before
 
 
@@ -134,17 +134,17 @@ def test_same_config_without_resume_restarts_cleanly(tmp_path, monkeypatch, refe
     out = tmp_path / "out"
     _interrupt_after(monkeypatch, 16)
     with pytest.raises(KeyboardInterrupt):
-        run_report(config, out, quiet=True, chunk_size=CHUNK)
+        run_report(config, out, quiet=True, charts=False, chunk_size=CHUNK)
     monkeypatch.undo()
     lines: list[str] = []
-    run_report(config, out, quiet=True, log=lines.append)
+    run_report(config, out, quiet=True, charts=False, log=lines.append)
     assert csvs(out) == reference
     assert not (out / ".checkpoints").exists()
     assert lines[0] == (f"{out}: holds an unfinished run of this report; starting over "
                         "(use --resume to continue it instead)")
     assert not any("checkpoint" in line for line in lines[1:])
     lines.clear()
-    run_report(config, out, quiet=True, log=lines.append)  # a finished one: replaced
+    run_report(config, out, quiet=True, charts=False, log=lines.append)  # a finished one: replaced
     assert lines[0] == f"{out}: replacing the previous run of this report"
 
 
@@ -154,19 +154,19 @@ def test_cli_interrupt_exits_130_and_resume_finishes(tmp_path, monkeypatch, refe
     config = write_config(tmp_path)
     out = tmp_path / "out"
     _interrupt_after(monkeypatch, 2)
-    assert main(["report", str(config), "--out", str(out), "--quiet"]) == 130
+    assert main(["report", str(config), "--out", str(out), "--quiet", "--no-charts"]) == 130
     err = capsys.readouterr().err
     assert err == (f"sheepsim: interrupted; rerun with --resume to continue: sheepsim report "
                    f"{config} --out {out} --resume\n")
     monkeypatch.undo()
-    assert main(["report", str(config), "--out", str(out), "--quiet", "--resume"]) == 0
+    assert main(["report", str(config), "--out", str(out), "--quiet", "--no-charts", "--resume"]) == 0
     assert csvs(out) == reference
     # interrupted again, then run without --resume: one line says it starts over, even quiet
     _interrupt_after(monkeypatch, 2)
-    assert main(["report", str(config), "--out", str(out), "--quiet"]) == 130
+    assert main(["report", str(config), "--out", str(out), "--quiet", "--no-charts"]) == 130
     monkeypatch.undo()
     capsys.readouterr()
-    assert main(["report", str(config), "--out", str(out), "--quiet"]) == 0
+    assert main(["report", str(config), "--out", str(out), "--quiet", "--no-charts"]) == 0
     # --quiet keeps two lines: that it starts over, and where the finished report is
     first, last = capsys.readouterr().err.splitlines()
     assert first == (f"{out}: holds an unfinished run of this report; "
@@ -203,7 +203,7 @@ def test_killed_process_resumes_to_the_uninterrupted_result(tmp_path):
     out = tmp_path / "killed"
     env = dict(os.environ, MPLBACKEND="Agg")
     proc = subprocess.Popen([sys.executable, "-m", "sheepsim", "report", str(config), "--out", str(out),
-                             "--quiet"], env=env, stderr=subprocess.PIPE)
+                             "--quiet", "--no-charts"], env=env, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     try:
         while not (out / ".checkpoints").is_dir() or not any((out / ".checkpoints").glob("*.npz")):
@@ -215,7 +215,7 @@ def test_killed_process_resumes_to_the_uninterrupted_result(tmp_path):
         proc.wait()
         proc.stderr.close()
     assert not json.loads((out / "manifest.json").read_text())["complete"]
-    run_report(config, out, resume=True, quiet=True)
+    run_report(config, out, resume=True, quiet=True, charts=False)
     fresh = tmp_path / "fresh"
-    run_report(config, fresh, quiet=True)
+    run_report(config, fresh, quiet=True, charts=False)
     assert csvs(out) == csvs(fresh) and csvs(out)

@@ -10,6 +10,7 @@ by one seat per game (game ``g`` puts slot ``j`` at seat ``(j + g) % n``), so ev
 policy plays every seat equally often and per-policy counts are seat-fair.
 """
 
+import functools
 import types
 import warnings
 
@@ -205,7 +206,6 @@ class Kernels(types.SimpleNamespace):
 ENTRY_KERNELS = ("rounds_chunk", "compare_chunk", "outcomes_chunk", "trace_round")
 BUILTIN = Kernels(rounds_chunk=rounds_chunk, compare_chunk=compare_chunk,
                   outcomes_chunk=outcomes_chunk, trace_round=trace_round)
-_VARIANTS: dict[tuple, Kernels] = {}
 
 
 def _chain(prev, fn, policy_id):
@@ -221,6 +221,7 @@ def _chain(prev, fn, policy_id):
     return user_decide
 
 
+@functools.lru_cache(maxsize=16)
 def kernels_for(user_fns: tuple = ()) -> Kernels:
     """Kernels where policy id ``FIRST_USER_ID + k`` calls ``user_fns[k]`` (compiled once
     per process, uncached); with no user policy, the cached built-in kernels."""
@@ -228,15 +229,12 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
 
     if not user_fns:
         return BUILTIN
-    if user_fns not in _VARIANTS:
-        d = decide
-        for k, fn in enumerate(user_fns):
-            d = _chain(d, fn, FIRST_USER_ID + k)
-        repl = {decide: d}
-        with warnings.catch_warnings():
-            # rebind passes the kernels' own jit options on, numba's "nopython" among
-            # them, which numba.njit reports as ignored: harmless
-            warnings.filterwarnings("ignore", "nopython is set for njit", RuntimeWarning)
-            _VARIANTS[user_fns] = Kernels(**{name: rebind(globals()[name], repl)
-                                             for name in ENTRY_KERNELS})
-    return _VARIANTS[user_fns]
+    d = decide
+    for k, fn in enumerate(user_fns):
+        d = _chain(d, fn, FIRST_USER_ID + k)
+    repl = {decide: d}
+    with warnings.catch_warnings():
+        # rebind passes the kernels' own jit options on, numba's "nopython" among
+        # them, which numba.njit reports as ignored: harmless
+        warnings.filterwarnings("ignore", "nopython is set for njit", RuntimeWarning)
+        return Kernels(**{name: rebind(globals()[name], repl) for name in ENTRY_KERNELS})

@@ -3,6 +3,7 @@ luck vs skill (a policy against a baseline field on the same rounds)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from sheepsim.report.reader import StudyReader
@@ -106,8 +107,10 @@ class AwSheepBalance(_AwStudy):
                  f"draw in {ends.loc['draw', 'share']:.1%}; mean length "
                  f"{t['round_length']['mean_turns'].iloc[0]:.1f} turns."]
         meta = self._meta(games)
-        figures = {"turn_order": plots.win_rate_by_position_chart(t["first_player"], meta=meta),
-                   "sheep_power": plots.card_power_chart(t["card_power"], "sheep", meta=meta)}
+        figures = {"turn_order": partial(plots.win_rate_by_position_chart, t["first_player"],
+                                         meta=meta),
+                   "sheep_power": partial(plots.card_power_chart, t["card_power"], "sheep",
+                                          meta=meta)}
         captions = dict(CAPTIONS, **CHART_CAPTIONS)
         return StudyResult(dict(t), figures, notes, captions)
 
@@ -167,8 +170,8 @@ class AwSheepLuckSkill(_AwStudy):
         t = job.tables(totals, games)
         notes = [luck_finding(t["luck_vs_skill"].iloc[0])]
         # named apart from the table, so the chart has its own caption
-        figures = {"luck_vs_skill_chart": plots.luck_vs_skill_chart(t["luck_vs_skill"],
-                                                                    meta=self._meta(games))}
+        figures = {"luck_vs_skill_chart": partial(plots.luck_vs_skill_chart, t["luck_vs_skill"],
+                                                   meta=self._meta(games))}
         captions = dict(CAPTIONS, **CHART_CAPTIONS)
         return StudyResult(t, figures, notes, captions)
 

@@ -277,7 +277,8 @@ def _chain(prev_action, prev_sub, fn, policy_id):
 @functools.lru_cache(maxsize=16)
 def kernels_for(user_fns: tuple = ()) -> Kernels:
     """Kernels where policy id ``FIRST_USER_ID + k`` calls ``user_fns[k]``; any other
-    unknown id raises. With no user policy: the cached built-in kernels.
+    unknown id raises. With no user policy: the cached built-in kernels. One variant per
+    tuple of functions per process (numba cannot cache kernels around a plug-in).
 
     Which functions are recompiled is derived (:func:`sheepsim.jit.rebind`): every
     kernel function that reaches ``decide_action`` or ``decide_sub``, nothing listed here.

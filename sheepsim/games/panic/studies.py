@@ -8,6 +8,7 @@ exactly as :func:`~sheepsim.games.panic.simulate.play_games` does in one go.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from sheepsim.report.reader import StudyReader
@@ -113,11 +114,12 @@ class PanicBalance(_PanicStudy):
         if self.sampling.precision is not None:
             meta.update(precision=self.sampling.precision, stopped_by="precision target")
         wins = seats
-        figures = {"seat_win_rate": plots.win_rate_chart(wins, meta=meta,
-                                                         title=f"Shear Panic, {res.players} players: "
-                                                               "win rate by seat"),
-                   "field_points": plots.points_by_field_chart(t["points_by_field"], meta=meta),
-                   "tile_usage": plots.tile_usage_chart(t["tiles"], meta=meta)}
+        figures = {"seat_win_rate": partial(plots.win_rate_chart, wins, meta=meta,
+                                         title=f"Shear Panic, {res.players} players: "
+                                               "win rate by seat"),
+                   "field_points": partial(plots.points_by_field_chart, t["points_by_field"],
+                                            meta=meta),
+                   "tile_usage": partial(plots.tile_usage_chart, t["tiles"], meta=meta)}
         captions.update({"seat_win_rate": "Win rate by seat with 95% intervals.",
                          "field_points": "Mean points per game by field, stacked per seat.",
                          "tile_usage": "How often each menu tile is chosen and where on the track."})

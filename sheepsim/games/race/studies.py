@@ -13,6 +13,7 @@ done, so a study resumes exactly) and builds the analysis tables from merged tot
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from sheepsim.report.reader import StudyReader
@@ -135,9 +136,9 @@ class RaceOdds(_RaceStudy):
             rec = t["open_bet"][t["open_bet"]["recommended"]].iloc[0]
             notes.append(f"Best open bet: lane {int(rec['lane'])}, then hidden bets on lanes "
                          f"{rec['hidden_lanes']}.")
-        figures = {"lane_places": plots.lane_place_heatmap(lanes, meta=meta),
-                   "lane_ev": plots.lane_ev_chart(lanes, meta=meta),
-                   "best_sets": plots.bet_sets_chart(sets, meta=meta)}
+        figures = {"lane_places": partial(plots.lane_place_heatmap, lanes, meta=meta),
+                   "lane_ev": partial(plots.lane_ev_chart, lanes, meta=meta),
+                   "best_sets": partial(plots.bet_sets_chart, sets, meta=meta)}
         captions = {
             "lanes": "Per lane: P(place) (95% Wilson intervals), EV of one bet (bonus not "
                      "counted, 95% normal interval), printed and fair payoffs (every lane's EV "
@@ -216,9 +217,10 @@ class RaceFairness(_RaceStudy):
                      f"{int(worst['lane'])}: printed {worst['printed']:g}, fair "
                      "{} (95% {} to {}).".format(*fmt_estimate(worst["fair"], worst["fair_lo"],
                                                               worst["fair_hi"])))
-        figures = {"semifinal_places": plots.lane_place_heatmap(t["semifinal_lanes"], meta=meta),
-                   "fair_payoffs": plots.fair_payoff_chart(fair, meta=meta),
-                   "card_strength": plots.card_strength_chart(cards, meta=meta)}
+        figures = {"semifinal_places": partial(plots.lane_place_heatmap, t["semifinal_lanes"],
+                                               meta=meta),
+                   "fair_payoffs": partial(plots.fair_payoff_chart, fair, meta=meta),
+                   "card_strength": partial(plots.card_strength_chart, cards, meta=meta)}
         captions = {
             "card_strength": "P(win) and P(top 3) per card with 95% intervals; dotted lines: "
                              "equal cards; marked cards are over- or under-powered.",
@@ -311,9 +313,9 @@ class RaceBalance(_RaceStudy):
             notes.append(f"Best policy pair: {best['bet_policy']} bets with {best['pace_policy']} "
                          f"pace, win rate {best['win_rate']:.1%} over {int(best['seats'])} seat(s).")
         notes += bet_odds_notes(self.params()["bet_policies"], self.params()["pace_policies"])
-        figures = {"seat_win_rate": plots.win_rate_chart(t["seats"], meta=meta),
-                   "turn_order_win_rate": plots.win_rate_chart(
-                       order, x="turn_order", value="p_win", meta=meta,
+        figures = {"seat_win_rate": partial(plots.win_rate_chart, t["seats"], meta=meta),
+                   "turn_order_win_rate": partial(
+                       plots.win_rate_chart, order, x="turn_order", value="p_win", meta=meta,
                        title="Win rate by turn order in semifinal 1")}
         captions = {"seats": "Win rate (95% Wilson interval) and mean score (95% normal interval) by seat.",
                     "policies": "Pooled over the seats that played each policy pair; 95% "
