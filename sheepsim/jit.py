@@ -13,8 +13,12 @@ in the user's cache folder, not in the package), and concurrent processes are sa
 **User policies.** Kernels call policies through module globals, which numba freezes at
 compile time. :func:`rebind` recompiles a kernel and, recursively, every njit function it
 reaches that (transitively) calls a replaced function, so nobody keeps a hand-written list
-of what to re-jit around a user policy. Such variants are not cached on disk: their
-globals hold functions defined at run time.
+of what to re-jit around a user policy. A variant is cached on disk too, in its own
+folder ``plugins-<key>`` of :func:`cache_dir`, keyed by :func:`variant_key`: the package
+digest and a fingerprint of everything the user's functions reach (their source files,
+the modules and constants they use), so an edit of the policy selects a fresh folder as
+an edit of sheepsim does. What cannot be fingerprinted (a function typed at the prompt)
+is compiled uncached, as numba would.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ import types
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: set on a function cloned by :func:`rebind` for a cached variant: its :func:`variant_key`
+VARIANT_ATTR = "_sheepsim_variant"
 
 
 @functools.lru_cache(maxsize=1)
@@ -105,9 +111,12 @@ def _install_locator() -> None:
             rel = _package_relative(py_file)
             if rel is None:
                 return None  # not sheepsim's: numba's own locators decide
+            # a kernel rebuilt around user policies: the folder of that set of policies
+            variant = getattr(py_func, VARIANT_ATTR, None)
+            sub = f"plugins-{variant}" if variant else ""
             for root in (cache_dir(), Path(tempfile.gettempdir()) / f"sheepsim-{os.getuid()}"
                          / f"kernels-{source_digest()}"):
-                cls._root = root
+                cls._root = root / sub
                 self = cls(py_func, py_file, rel)
                 try:
                     self.ensure_cache_path()
@@ -159,25 +168,127 @@ def unliteral_calls(dispatcher):
     return dispatcher
 
 
+def variant_key(*groups: tuple) -> str | None:
+    """The cache key of kernels rebuilt around the user functions in ``groups`` (one
+    tuple per role, e.g. pace and bet policies; a function's role and position give its
+    policy id): a digest of the package source and of everything each
+    function reaches (its source file, the modules and constants it uses, recursively
+    through the njit functions it calls). None when any of that cannot be read, e.g. a
+    function typed at the prompt or a global of a type not fingerprinted here; such a
+    variant is compiled as before and not cached."""
+    h = hashlib.sha256(source_digest().encode())
+    seen: set[int] = set()
+    for g, user_fns in enumerate(groups):
+        for k, fn in enumerate(user_fns):
+            h.update(f"\0group {g} user {k}\0".encode())
+            if not _fingerprint(fn, h, seen, ()):
+                return None
+    return h.hexdigest()[:16]
+
+
+def _installed(module) -> bool:
+    """A module of the standard library or an installed (non-editable) distribution:
+    its version stands for its content."""
+    import sysconfig
+
+    file = getattr(module, "__file__", None)
+    if file is None:
+        return True  # built into the interpreter
+    roots = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    path = str(Path(file).resolve())
+    return any(path.startswith(str(Path(r).resolve()) + os.sep) for r in roots)
+
+
+def _fingerprint(value, h, seen: set, names) -> bool:
+    """Feed ``value`` into ``h``; False if it cannot be fingerprinted soundly. ``names``:
+    the attribute names the referring code uses (for a module: which attributes count)."""
+    import numpy as np
+
+    if isinstance(value, (bool, int, float, complex, str, bytes, type(None))):
+        h.update(f"{type(value).__name__}:{value!r}".encode())
+        return True
+    if isinstance(value, tuple):
+        h.update(f"tuple {len(value)}".encode())
+        return all(_fingerprint(v, h, seen, names) for v in value)
+    if isinstance(value, np.ndarray):
+        h.update(f"array {value.dtype.str} {value.shape}".encode())
+        h.update(np.ascontiguousarray(value).tobytes())
+        return True
+    if isinstance(value, (types.BuiltinFunctionType, np.ufunc)):
+        h.update(f"builtin {getattr(value, '__module__', '')}.{value.__name__}".encode())
+        return True
+    if id(value) in seen:
+        h.update(f"seen {getattr(value, '__qualname__', getattr(value, '__name__', ''))}".encode())
+        return True
+    seen.add(id(value))
+    if _is_dispatcher(value):
+        return _fingerprint_function(value, h, seen)
+    owner = value.__module__ if isinstance(value, type) else type(value).__module__
+    top = sys.modules.get(str(owner).partition(".")[0])
+    if owner != "builtins" and isinstance(top, types.ModuleType) and _installed(top):
+        # a numba type, a numpy dtype or scalar type: its repr is what numba freezes
+        h.update(f"object {owner} {value!r}".encode())
+        return True
+    if isinstance(value, types.ModuleType):
+        name = value.__name__
+        h.update(f"module {name}".encode())
+        if name == "sheepsim" or name.startswith("sheepsim."):
+            return True  # covered by the source digest
+        if _installed(value):
+            top = sys.modules.get(name.partition(".")[0])
+            h.update(f" {getattr(top, '__version__', '')} {sys.version}".encode())
+            return True
+        try:
+            h.update(Path(value.__file__).read_bytes())
+        except OSError:
+            return False
+        # what the code reads from it (a constant it imported from elsewhere, say)
+        return all(_fingerprint(getattr(value, a), h, seen, ()) for a in sorted(names)
+                   if hasattr(value, a))
+    return False
+
+
+def _fingerprint_function(disp, h, seen: set) -> bool:
+    py = disp.py_func
+    h.update(f"njit {py.__module__}.{py.__qualname__} "
+             f"{sorted((k, repr(v)) for k, v in disp.targetoptions.items())}".encode())
+    if _package_relative(py.__code__.co_filename) is not None:
+        return True  # sheepsim's own: covered by the source digest
+    try:
+        h.update(Path(py.__code__.co_filename).read_bytes())
+    except OSError:
+        return False
+    h.update(py.__code__.co_code)
+    names = _code_names(py.__code__)
+    for name in sorted(names):
+        if name in py.__globals__:
+            h.update(f"global {name}".encode())
+            if not _fingerprint(py.__globals__[name], h, seen, names):
+                return False
+    return all(_fingerprint(c.cell_contents, h, seen, names) for c in py.__closure__ or ())
+
+
 def _is_dispatcher(obj) -> bool:
     from numba.core.dispatcher import Dispatcher
 
     return isinstance(obj, Dispatcher)
 
 
-def rebind(dispatcher, replacements: dict):
+def rebind(dispatcher, replacements: dict, cache_key: str | None = None):
     """``dispatcher`` recompiled so that every call, direct or through other njit
     functions, to a key of ``replacements`` goes to its value.
 
-    Only functions that reach a replaced one are recompiled (with their own jit options,
-    uncached); the rest are shared. Globals, module attributes (``engine.run_race``) and
-    closure cells are followed. Returns ``dispatcher`` itself when nothing is reached.
+    Only functions that reach a replaced one are recompiled (with their own jit options);
+    the rest are shared. Globals, module attributes (``engine.run_race``) and closure
+    cells are followed. Returns ``dispatcher`` itself when nothing is reached. The
+    clones are cached in the folder of ``cache_key`` (a :func:`variant_key`, which must
+    cover everything ``replacements`` reach), uncached when it is None.
     """
     memo: dict = {}
-    return _rebind(dispatcher, dict(replacements), memo)
+    return _rebind(dispatcher, dict(replacements), memo, cache_key)
 
 
-def _rebind(disp, repl: dict, memo: dict):
+def _rebind(disp, repl: dict, memo: dict, key: str | None):
     if disp in repl:
         return repl[disp]
     if disp in memo:
@@ -189,11 +300,11 @@ def _rebind(disp, repl: dict, memo: dict):
     for name in names:
         value = f.__globals__.get(name)
         if _is_dispatcher(value):
-            new = _rebind(value, repl, memo)
+            new = _rebind(value, repl, memo, key)
             if new is not value:
                 new_globals[name] = new
         elif isinstance(value, types.ModuleType) and value.__name__.startswith("sheepsim"):
-            clone = _rebind_module(value, names, repl, memo)
+            clone = _rebind_module(value, names, repl, memo, key)
             if clone is not value:
                 new_globals[name] = clone
     cells = f.__closure__
@@ -201,7 +312,7 @@ def _rebind(disp, repl: dict, memo: dict):
         new_cells = []
         for cell in cells:
             value = cell.cell_contents
-            new = _rebind(value, repl, memo) if _is_dispatcher(value) else value
+            new = _rebind(value, repl, memo, key) if _is_dispatcher(value) else value
             new_cells.append(types.CellType(new))
         if any(a.cell_contents is not b.cell_contents for a, b in zip(cells, new_cells, strict=True)):
             cells = tuple(new_cells)
@@ -215,18 +326,23 @@ def _rebind(disp, repl: dict, memo: dict):
 
     # numba.njit warns when given ``nopython`` (every njit dispatcher's targetoptions hold it)
     options = {k: v for k, v in disp.targetoptions.items() if k not in ("cache", "nopython")}
+    # numba keys a closure's cache entry on its pickled cells, which differ per process
+    if key is not None and cells is None:
+        setattr(clone, VARIANT_ATTR, key)
+        _install_locator()
+        options["cache"] = True
     new = unliteral_calls(numba.njit(**options)(clone))
     memo[disp] = new
     return new
 
 
-def _rebind_module(module, names, repl, memo):
+def _rebind_module(module, names, repl, memo, key):
     """A copy of ``module`` whose attributes named in ``names`` are rebound, or ``module``."""
     changed = {}
     for attr in names:
         value = getattr(module, attr, None)
         if _is_dispatcher(value):
-            new = _rebind(value, repl, memo)
+            new = _rebind(value, repl, memo, key)
             if new is not value:
                 changed[attr] = new
     if not changed:

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.jit import njit, rebind
+from sheepsim.jit import njit, rebind, variant_key
 
 from .cards import hand_size, hix, sheep_value
 from .engine import play_round
@@ -223,8 +223,9 @@ def _chain(prev, fn, policy_id):
 
 @functools.lru_cache(maxsize=16)
 def kernels_for(user_fns: tuple = ()) -> Kernels:
-    """Kernels where policy id ``FIRST_USER_ID + k`` calls ``user_fns[k]`` (compiled once
-    per process, uncached); with no user policy, the cached built-in kernels."""
+    """Kernels where policy id ``FIRST_USER_ID + k`` calls ``user_fns[k]`` (one variant
+    per tuple per process, cached on disk by :func:`sheepsim.jit.variant_key`); with no
+    user policy, the cached built-in kernels."""
     from .layout import FIRST_USER_ID
 
     if not user_fns:
@@ -237,4 +238,5 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
         # rebind passes the kernels' own jit options on, numba's "nopython" among
         # them, which numba.njit reports as ignored: harmless
         warnings.filterwarnings("ignore", "nopython is set for njit", RuntimeWarning)
-        return Kernels(**{name: rebind(globals()[name], repl) for name in ENTRY_KERNELS})
+        key = variant_key(user_fns)
+        return Kernels(**{name: rebind(globals()[name], repl, key) for name in ENTRY_KERNELS})

@@ -84,7 +84,7 @@ from sheepsim.games.panic.rollout import rollout_turn
 from sheepsim.games.panic.scratch import ZERO, inner, kernel, new_scratch
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, opening, play_turn, policy_of
-from sheepsim.jit import njit, rebind
+from sheepsim.jit import njit, rebind, variant_key
 
 
 # ------------------------------------------------------------------------- setup
@@ -278,7 +278,7 @@ def _chain(prev_action, prev_sub, fn, policy_id):
 def kernels_for(user_fns: tuple = ()) -> Kernels:
     """Kernels where policy id ``FIRST_USER_ID + k`` calls ``user_fns[k]``; any other
     unknown id raises. With no user policy: the cached built-in kernels. One variant per
-    tuple of functions per process (numba cannot cache kernels around a plug-in).
+    tuple of functions per process, cached on disk by :func:`sheepsim.jit.variant_key`.
 
     Which functions are recompiled is derived (:func:`sheepsim.jit.rebind`): every
     kernel function that reaches ``decide_action`` or ``decide_sub``, nothing listed here.
@@ -289,4 +289,5 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
     for k, fn in enumerate(user_fns):
         action, sub = _chain(action, sub, fn, _decide.FIRST_USER_ID + k)
     swap = {_policies.decide_action: action, _decide.decide_sub: sub}
-    return Kernels(**{name: rebind(kernel, swap) for name, kernel in vars(BUILTIN).items()})
+    key = variant_key(user_fns)
+    return Kernels(**{name: rebind(kernel, swap, key) for name, kernel in vars(BUILTIN).items()})

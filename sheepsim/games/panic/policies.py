@@ -29,8 +29,9 @@ call :func:`decide_action` / :func:`~.decide.decide_sub`, which branch on an int
 policy id. User policies get ids from :data:`~.decide.FIRST_USER_ID` upwards and a
 variant of the kernels is compiled for them (:func:`.engine.kernels_for`): the same
 Python functions re-jitted with these two dispatchers rebound (:func:`sheepsim.jit.rebind`
-finds every function that reaches them). That variant is **not cached**: each new set
-of user policies costs one compilation (about 40-60 s) per process.
+finds every function that reaches them). Each new set of user policies costs one
+compilation (about 30-60 s); the variant is cached on disk, keyed by a fingerprint of the
+policies (:func:`sheepsim.jit.variant_key`), so the next process loads it.
 
 Writing a user policy
 ---------------------

@@ -5,8 +5,8 @@ Use them with ``--policy sheepsim.games.race.examples:always_gallop`` (pace) or
 ``@numba.njit`` function with the signature documented in
 :mod:`sheepsim.games.race.policies`; its last argument ``rand`` is the policy random
 stream, the only randomness it gets (draw with ``policies.randbelow(rand, n)`` or
-``policies.uniform(rand)``). The engine re-compiles its kernels around it once per
-process (not cached on disk), which takes several seconds.
+``policies.uniform(rand)``). The engine re-compiles its kernels around it the first
+time (several seconds) and caches them on disk for the next run.
 """
 
 import numba as nb

@@ -5,11 +5,11 @@ the driver runs chunks on a thread pool (or Dask workers). A kernel allocates it
 scratch once per chunk and keys every game's streams by ``(seed, game index)``, so
 results never depend on chunks or threads.
 
-Built-in policies are chosen by integer id inside these cached kernels. A user policy
-(an ``@numba.njit`` function) cannot be cached across processes by numba, so
-:func:`kernels_for` recompiles the kernels with the policy dispatch rebound
-(:func:`sheepsim.jit.rebind` derives which functions reach it): one copy of the engine
-source, compiled once per policy set per process.
+Built-in policies are chosen by integer id inside these cached kernels. For user
+policies (``@numba.njit`` functions) :func:`kernels_for` recompiles the kernels with the
+policy dispatch rebound (:func:`sheepsim.jit.rebind` derives which functions reach it):
+one copy of the engine source, compiled once per policy set and cached in that set's
+own folder (:func:`sheepsim.jit.variant_key`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from sheepsim.games.race.engine import (
     stage_dice,
 )
 from sheepsim.games.race.layout import N_JOINT, N_LANES, Seats
-from sheepsim.jit import njit, rebind
+from sheepsim.jit import njit, rebind, variant_key
 
 
 @njit
@@ -162,7 +162,8 @@ def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
     for k, fn in enumerate(user_bets):
         bets = _chain_bets(bets, fn, policies.N_BET_POLICIES + k)
     swap = {policies.choose_pace: pace_dispatch(user_pace), policies.choose_bets: bets}
-    return Kernels(**{name: rebind(kernel, swap) for name, kernel in vars(BUILTIN).items()})
+    key = variant_key(user_pace, user_bets)
+    return Kernels(**{name: rebind(kernel, swap, key) for name, kernel in vars(BUILTIN).items()})
 
 
 def pace_dispatch(user_pace: tuple):

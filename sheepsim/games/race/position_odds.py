@@ -54,14 +54,15 @@ def continuation_kernel(user_pace: tuple = (), name: str = "races_from"):
     """Kernel ``name`` of ``position_kernel`` for the built-in policies, or recompiled with
     user pace policies (ids past the built-ins, as in ``kernels.kernels_for``, which
     supplies the dispatch; :func:`sheepsim.jit.rebind` finds what reaches it; compiled
-    once per process)."""
+    once per process, cached on disk by :func:`sheepsim.jit.variant_key`)."""
     from sheepsim.games.race import kernels, policies, position_kernel
-    from sheepsim.jit import rebind
+    from sheepsim.jit import rebind, variant_key
 
     kernel = getattr(position_kernel, name)
     if not user_pace:
         return kernel
-    return rebind(kernel, {policies.choose_pace: kernels.pace_dispatch(user_pace)})
+    return rebind(kernel, {policies.choose_pace: kernels.pace_dispatch(user_pace)},
+                  variant_key(user_pace))
 
 
 def continuation_args(rules: RaceRules, stage: str, policy: str, seen=None):

@@ -1,0 +1,129 @@
+"""Kernels rebuilt around a plug-in policy are cached on disk like the built-ins
+(``sheepsim.jit``): in a folder keyed by the package digest and a fingerprint of the
+plug-in, so a second process loads them, and an edit of the plug-in or of anything it
+reads selects another folder (a stale kernel never loads)."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+
+import numba
+import pytest
+
+from sheepsim.jit import variant_key
+
+HELPER = "WHICH = {which}\n"
+
+PLUGIN = '''
+import numba
+
+from sheepsim.games.race import layout as L
+import {helper} as H
+
+TOKEN = {token!r}  # a new file on every test run: the first process must compile
+
+
+@numba.njit
+def pick(lane, board, race, seen, legal, rand):
+    """The WHICH-th legal option (the first if there are fewer)."""
+    k = 0
+    for o in range(L.N_OPTIONS):
+        if legal[o]:
+            if k == H.WHICH:
+                return o
+            k += 1
+    for o in range(L.N_OPTIONS):
+        if legal[o]:
+            return o
+    return -1
+'''
+
+RUN = '''
+import hashlib, json
+import numpy as np
+import {plugin} as P
+from sheepsim import jit
+from sheepsim.games.race import engine, layout as L, policies
+from sheepsim.games.race.kernels import kernels_for
+from sheepsim.games.race.rules import load_rules
+
+key = jit.variant_key((P.pick,), ())
+out = {{"key": key, "dir": str(jit.cache_dir() / f"plugins-{{key}}")}}
+if {trace}:
+    k = kernels_for((P.pick,), ())
+    log = np.zeros((2000, engine.N_LOG), dtype=np.int64)
+    board = np.zeros((6, L.N_BOARD), dtype=np.int64)
+    n = k.trace_race(8, 3, load_rules().kernel_rules(), np.arange(6), L.SEMIFINAL,
+                     policies.N_PACE_POLICIES, log, board)
+    st = k.trace_race.stats
+    out.update(hits=sum(st.cache_hits.values()), misses=sum(st.cache_misses.values()),
+               log=hashlib.sha256(log[:n].tobytes()).hexdigest())
+print(json.dumps(out))
+'''
+
+
+@pytest.fixture
+def plugin(tmp_path):
+    """``(folder, plugin module name, helper module name)`` written under ``tmp_path``."""
+    tag = uuid.uuid4().hex[:8]
+    names = (f"cached_plugin_{tag}", f"cached_helper_{tag}")
+    (tmp_path / f"{names[1]}.py").write_text(HELPER.format(which=1))
+    (tmp_path / f"{names[0]}.py").write_text(PLUGIN.format(helper=names[1], token=tag))
+    return tmp_path, *names
+
+
+def _run(plugin, trace: bool) -> dict:
+    folder, name, _ = plugin
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), *sys.path]))
+    code = RUN.format(plugin=name, trace=trace)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_plugin_variant_compiles_once_then_loads_from_the_cache(plugin):
+    first = _run(plugin, trace=True)
+    try:
+        assert first["key"] and first["misses"] > 0 and first["hits"] == 0
+        second = _run(plugin, trace=True)
+        assert second["key"] == first["key"]
+        assert second["hits"] > 0 and second["misses"] == 0  # nothing compiled
+        assert second["log"] == first["log"]
+    finally:
+        shutil.rmtree(first["dir"], ignore_errors=True)
+
+
+def test_an_edit_of_the_plugin_or_what_it_reads_selects_another_folder(plugin):
+    folder, name, helper = plugin
+    original = _run(plugin, trace=False)["key"]
+    assert _run(plugin, trace=False)["key"] == original  # deterministic
+    source = (folder / f"{name}.py").read_text()
+    (folder / f"{name}.py").write_text(source.replace("if k == H.WHICH", "if k >= H.WHICH"))
+    assert _run(plugin, trace=False)["key"] not in (original, None)
+    (folder / f"{name}.py").write_text(source)
+    assert _run(plugin, trace=False)["key"] == original
+    # the policy's own file is unchanged; the constant it reads from another module is not
+    (folder / f"{helper}.py").write_text(HELPER.format(which=2))
+    assert _run(plugin, trace=False)["key"] not in (original, None)
+
+
+def test_what_cannot_be_fingerprinted_is_not_cached(tmp_path, monkeypatch):
+    namespace: dict = {}
+    exec("def typed_at_the_prompt(kind, st):\n    return 0\n", namespace)  # no source file
+    assert variant_key((numba.njit(namespace["typed_at_the_prompt"]),)) is None
+    # a global of a type not fingerprinted (a dict), in a module with a file
+    name = f"dict_plugin_{uuid.uuid4().hex[:8]}"
+    (tmp_path / f"{name}.py").write_text("import numba\nTABLE = {0: 1}\n\n\n@numba.njit\n"
+                                         "def reads(kind, st):\n    return TABLE[kind]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = __import__(name)
+    try:
+        assert variant_key((module.reads,)) is None
+        module.TABLE = (1, 2)  # a tuple of numbers is fingerprinted
+        assert variant_key((module.reads,)) is not None
+    finally:
+        sys.modules.pop(name, None)
