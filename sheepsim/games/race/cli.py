@@ -367,16 +367,9 @@ def cmd_trace(args) -> int:
 
     import numpy as np
 
-    from sheepsim import __version__
     from sheepsim.driver import chunk_error
     from sheepsim.games.race import engine
-    from sheepsim.games.race.layout import (
-        EXHAUSTED,
-        FINAL,
-        OPTION_NAMES,
-        REASON_NAMES,
-        SEMIFINAL,
-    )
+    from sheepsim.games.race.layout import FINAL, SEMIFINAL
     from sheepsim.games.race.rules import load_rules
     from sheepsim.games.race.simulate import board_array, lane_cards, resolve_policies
 
@@ -395,7 +388,23 @@ def cmd_trace(args) -> int:
                               context=f"; pace policy {pol.pace_names[0]}") from None
     n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
     out = sys.stdout
-    out.write(f"The Sheep Race trace: {args.stage}, pace policy {pol.pace_names[0]}, "
+    _write_trace_header(out, args, pol.pace_names[0], rules, lanes)
+    _write_trace_turns(out, log[:n_turns], rules)
+    places = np.full(3, -1, dtype=np.int64)
+    engine.placed_lanes(board, places)
+    n_places = 1 if args.stage == "final" else 3
+    names = ["1st", "2nd", "3rd"]
+    parts = [f"{names[k]} lane {places[k] + 1} {rules.cards[lanes[places[k]]].name}"
+             for k in range(n_places)]
+    out.write(f"Result after {n_turns} turns: " + ", ".join(parts) + "\n")
+    return 0
+
+
+def _write_trace_header(out, args, pace_name: str, rules, lanes) -> None:
+    """The trace's provenance line, the track and the lanes' cards, and the column heads."""
+    from sheepsim import __version__
+
+    out.write(f"The Sheep Race trace: {args.stage}, pace policy {pace_name}, "
               f"seed {args.seed}, game {args.game}, rules {rules.source} "
               f"(sha256 {rules.sha256[:12]}), sheepsim {__version__}\n")
     ez = rules.track_length - rules.end_zone + 1
@@ -406,8 +415,18 @@ def cmd_trace(args) -> int:
                   f"  trot {card.trot}  gallop {card.gallop}\n")
     out.write(f"{'turn':>4} {'dice':>4} {'lane':>4}  {'selected by':<38} {'option':<13}"
               f" {'cubes':>5}  positions (lanes 1-6)\n")
+
+
+def _write_trace_turns(out, log, rules) -> None:
+    """One line per logged turn ``log`` ``(turns, N_LOG)``: dice, lane, why, option,
+    cubes and every lane's position after it."""
+    import numpy as np
+
+    from sheepsim.games.race import engine
+    from sheepsim.games.race.layout import EXHAUSTED, OPTION_NAMES, REASON_NAMES
+
     pos = np.zeros(6, dtype=np.int64)
-    for row in log[:n_turns]:
+    for row in log:
         lane = int(row[engine.LOG_LANE])
         pos[lane] = row[engine.LOG_POS]
         status = int(row[engine.LOG_STATUS])
@@ -419,11 +438,3 @@ def cmd_trace(args) -> int:
                   f"{OPTION_NAMES[row[engine.LOG_OPTION]]:<13} "
                   f"{row[engine.LOG_RED]}/{row[engine.LOG_BLUE]}/{row[engine.LOG_WHITE]:<1}"
                   f"   {positions}{note}\n")
-    places = np.full(3, -1, dtype=np.int64)
-    engine.placed_lanes(board, places)
-    n_places = 1 if args.stage == "final" else 3
-    names = ["1st", "2nd", "3rd"]
-    parts = [f"{names[k]} lane {places[k] + 1} {rules.cards[lanes[places[k]]].name}"
-             for k in range(n_places)]
-    out.write(f"Result after {n_turns} turns: " + ", ".join(parts) + "\n")
-    return 0

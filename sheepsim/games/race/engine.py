@@ -398,21 +398,39 @@ def log_turn(row, turn, player, total, lane, reason, option, board, supply):
     row[LOG_SUPPLY] = supply
 
 
+@njit(inline="always")
+def _store_counters(race, supply, n_placed, turn, n_running):
+    """Write the race counters the turn loop keeps in locals back into ``race``."""
+    race[SUPPLY_BLUE] = supply
+    race[N_PLACED] = n_placed
+    race[TURN] = turn
+    race[N_RUNNING] = n_running
+
+
+@njit(inline="always")
+def _greedy_move(board, lane, supply, track, ez_first, max_cubes):
+    """``(option, sheep values)`` of ``greedy`` for ``lane``, read from locals."""
+    sheep = sheep_values(board, lane)
+    pos, red, blue, white, trot, gallop = sheep
+    option = greedy_option(pos, red, blue, white, trot, gallop, supply, track, ez_first,
+                           max_cubes)
+    if option < 0:
+        raise ValueError("pace policy returned an illegal option")
+    return option, sheep
+
+
 @njit
 def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log, rules=None):
     """Play a set-up race to its end; return the number of turns.
 
-    ``dice`` ``(faces, nfaces)``; ``streams`` the game's streams (dice are drawn from
-    its DICE row); ``rand`` the policy stream, all a pace policy gets; ``pace_ids``
-    ``(n_players,)`` pace policy per seat, or None when every seat plays ``greedy``:
-    numba then compiles this function without the policy dispatch (it prunes the
-    ``is None`` branches by type) and plays
-    :func:`~sheepsim.games.race.policies.greedy_option`, filling neither ``legal`` nor
-    the race counters (no policy reads them). ``seats``
+    ``dice`` ``(faces, nfaces)``; dice come from the DICE row of ``streams``; ``rand``
+    the policy stream, all a pace policy gets; ``pace_ids`` ``(n_players,)`` per seat,
+    or None when every seat plays ``greedy``: numba then prunes the policy dispatch by
+    type and plays :func:`~sheepsim.games.race.policies.greedy_option` (filling neither
+    ``legal`` nor the race counters: no policy reads them). ``seats``
     (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
-    ``first_player``. ``log`` ``(rows, N_LOG)`` receives one row per turn while rows
-    last (0 rows: no trace). ``rules`` (whole games only) lets the ``lookahead`` pace
-    policy value the options by the rules' payoffs and dice.
+    ``first_player``. ``log`` ``(rows, N_LOG)``: one row per turn while rows last.
+    ``rules`` (whole games only): for the ``lookahead`` pace policy.
     """
     board, race, seen, legal = table
     faces, nfaces = dice
@@ -434,17 +452,9 @@ def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log, rul
         if lane < 0 or board[lane, STATUS] != RUNNING:
             lane = lazy_sheep(board)
         if pace_ids is None:
-            sheep = sheep_values(board, lane)
-            pos, red, blue, white, trot, gallop = sheep
-            option = greedy_option(pos, red, blue, white, trot, gallop, supply, track, ez_first,
-                                   max_cubes)
-            if option < 0:
-                raise ValueError("pace policy returned an illegal option")
+            option, sheep = _greedy_move(board, lane, supply, track, ez_first, max_cubes)
         else:
-            race[SUPPLY_BLUE] = supply  # the race counters as the policy sees them
-            race[N_PLACED] = n_placed
-            race[TURN] = turn
-            race[N_RUNNING] = n_running
+            _store_counters(race, supply, n_placed, turn, n_running)  # as the policy sees them
             legal_options(board, race, lane, legal)
             if rules is not None and pace_ids[player] == LOOKAHEAD:
                 option = exact_game.lookahead(lane, board, race, seen, legal, rules)
@@ -465,10 +475,7 @@ def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log, rul
             if pace_ids is not None:
                 show_bets(seats, player, seen)
     streams[rng.DICE, 0] = dice_state
-    race[SUPPLY_BLUE] = supply
-    race[N_PLACED] = n_placed
-    race[TURN] = turn
-    race[N_RUNNING] = n_running
+    _store_counters(race, supply, n_placed, turn, n_running)
     place_remaining(board, race)
     return turn
 

@@ -146,8 +146,8 @@ def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_f
     out = np.zeros(216, np.float64)
     higher_first = _higher_crossed_first(board)
     try:
-        states = forward(graphs.states, graphs.nxt, graphs.sizes, np.zeros(6, np.int64),
-                         int(higher_first), totals, tprob, race.copy(), blue_total, binds, out)
+        states = forward((graphs.states, graphs.nxt, graphs.sizes), np.zeros(6, np.int64),
+                         int(higher_first), (totals, tprob), race.copy(), blue_total, binds, out)
     except ValueError as exc:
         raise SheepsimError(str(exc)) from None
     return (*distribution(out, stage), binds, int(states))

@@ -122,7 +122,7 @@ def deal_joint(rules, lane_cards, stage, pid, table):
     totals, tprob = dice_table(faces, nfaces)
     blue_total = _blue_total(board, race) if binding else exact_sweep.NO_LIMIT
     out = np.zeros(216)
-    exact_sweep.forward(states, nxt, sizes, np.zeros(6, np.int64), 0, totals, tprob,
+    exact_sweep.forward((states, nxt, sizes), np.zeros(6, np.int64), 0, (totals, tprob),
                         race.copy(), blue_total, binding, out)
     return out
 
@@ -310,8 +310,8 @@ def option_values(lane, board, race, mine, rules, pid):
     blue_total = _blue_total(board, race) if binding else exact_sweep.NO_LIMIT
     start = np.zeros(6, np.int64)
     start[lane] = root_ids.min()
-    value = exact_sweep.backward(states, nxt, sizes, start, totals, tprob, race, blue_total,
-                                 binding, pts)
+    value = exact_sweep.backward((states, nxt, sizes), start, (totals, tprob), race,
+                                 blue_total, binding, pts)
     first = exact_sweep.index_of(start, sizes)
     for o in range(N_OPTIONS):
         k = root_of[o]

@@ -104,9 +104,11 @@ def own_state_pace(pid, lane, board, race, seen, legal, rand):
 
 
 @njit
-def _step(pid, lane, key, template, supply, board, race, seen, legal, rand, out):
+def _step(pid, lane, key, template, supply, work, out):
     """Write into ``out`` ``(N_BOARD,)`` the lane's row after the policy's move from
-    ``key`` with ``supply`` blue cubes in the supply (lanegraph._Caller.step)."""
+    ``key`` with ``supply`` blue cubes in the supply (lanegraph._Caller.step); ``work`` =
+    ``(board, race, seen, legal, rand)`` the policy's table, overwritten."""
+    board, race, seen, legal, rand = work
     for j in range(N_BOARD):
         board[lane, j] = template[j]
     for j in range(N_STATE):
@@ -139,6 +141,7 @@ def explore(pid, lane, template, roots, binding, race0, span):
     legal = np.zeros(N_OPTIONS, np.bool_)
     streams = np.zeros((rng.N_PURPOSES, 2), np.uint64)
     rand = streams[rng.POLICY:rng.POLICY + 1]
+    work = (board, race, seen, legal, rand)
     index = Dict.empty(key_type=types.int64, value_type=types.int64)
     keys = np.zeros((16, N_STATE), np.int64)
     succ = np.full((16, N_CLASSES), -1, np.int64)
@@ -169,7 +172,7 @@ def explore(pid, lane, template, roots, binding, race0, span):
         for c in range(N_CLASSES):
             if not binding and c < 2:
                 continue
-            _step(pid, lane, keys[i].copy(), template, c, board, race, seen, legal, rand, new)
+            _step(pid, lane, keys[i].copy(), template, c, work, new)
             most_blue = max(most_blue, new[BLUE])
             _key_of(new, track, binding, key)
             j, keys, n = _intern(_code(key, span), key, index, keys, n)

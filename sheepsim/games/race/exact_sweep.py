@@ -173,28 +173,57 @@ def _ordered(n_fin, fin_a, fin_b, hf):
 
 
 @njit
-def forward(states, nxt, sizes, start, start_hf, totals, tprob, race0, blue_total, binding,
-            out):
-    """Add to ``out`` ``(216,)`` the probability of each (1st, 2nd, 3rd) as
-    ``36a + 6b + c`` (the final: the winner ``a`` at ``36a``) from the joint state
-    ``start`` ``(6,)`` with crossing order ``start_hf``.
-
-    ``states`` ``(6, S, 5)``, ``nxt`` ``(6, S, 3)``, ``sizes`` ``(6,)`` the lane graphs;
-    ``totals``/``tprob`` ``(T,)`` the dice totals and their probabilities; ``race0``
-    the race entries (stage); ``blue_total`` blue cubes in play and ``binding`` whether
-    the supply must be tracked (else it never holds fewer than 2). Returns the number of
-    joint states visited.
-    """
+def _first_state(sizes, start):
+    """``(stride (6,), n_joint, first)``: the mixed radix, the number of joint states and
+    the number of ``start`` ``(6,)``, where both sweeps begin or end."""
     stride = _strides(sizes)
-    n_joint = stride[0] * sizes[0]
     first = 0
     for lane in range(6):
         first += start[lane] * stride[lane]
+    return stride, stride[0] * sizes[0], first
+
+
+@njit(inline="always")
+def _count_up(digits, sizes):
+    """``digits`` ``(6,)`` of the next joint number (an odometer)."""
+    lane = 5
+    digits[lane] += 1
+    while digits[lane] == sizes[lane]:
+        digits[lane] = 0
+        lane -= 1
+        digits[lane] += 1
+
+
+@njit(inline="always")
+def _count_down(digits, sizes):
+    """``digits`` ``(6,)`` of the previous joint number."""
+    lane = 5
+    digits[lane] -= 1
+    while digits[lane] < 0:
+        digits[lane] = sizes[lane] - 1
+        lane -= 1
+        digits[lane] -= 1
+
+
+@njit
+def forward(graph, start, start_hf, dice, race0, blue_total, binding, out):
+    """Add to ``out`` ``(216,)`` the probability of each (1st, 2nd, 3rd) as
+    ``36a + 6b + c`` (the final: the winner ``a`` at ``36a``) from the joint state
+    ``start`` ``(6,)`` with crossing order ``start_hf``. Returns the number of joint
+    states visited.
+
+    ``graph`` = ``(states (6, S, 5), nxt (6, S, 3), sizes (6,))`` the lane graphs;
+    ``dice`` = ``(totals (T,), tprob (T,))`` the dice totals and their probabilities;
+    ``race0`` the race entries (stage); ``blue_total`` blue cubes in play and
+    ``binding`` whether the supply must be tracked (else it never holds fewer than 2).
+    """
+    states, nxt, sizes = graph
+    stride, n_joint, first = _first_state(sizes, start)
     mass = np.zeros((2, n_joint - first))
     mass[start_hf, 0] = 1.0
     final = race0[STAGE] == FINAL
     need = 1 if final else 3
-    dice_p = dice_lanes(totals, tprob)
+    dice_p = dice_lanes(dice[0], dice[1])
     lane_tabs = tables(states)
     pos_t, stat_t = lane_tabs[0], lane_tabs[1]
     digits = start.copy()
@@ -202,13 +231,8 @@ def forward(states, nxt, sizes, start, start_hf, totals, tprob, race0, blue_tota
     lane_next = np.zeros(6, np.int64)
     visited = 0
     for idx in range(first, n_joint):
-        if idx > first:  # odometer: digits of idx
-            lane = 5
-            digits[lane] += 1
-            while digits[lane] == sizes[lane]:
-                digits[lane] = 0
-                lane -= 1
-                digits[lane] += 1
+        if idx > first:
+            _count_up(digits, sizes)
         i = idx - first
         if mass[0, i] == 0.0 and mass[1, i] == 0.0:
             continue
@@ -246,34 +270,26 @@ def forward(states, nxt, sizes, start, start_hf, totals, tprob, race0, blue_tota
 
 
 @njit
-def backward(states, nxt, sizes, start, totals, tprob, race0, blue_total, binding, pts):
+def backward(graph, start, dice, race0, blue_total, binding, pts):
     """Expected points ``V`` ``(2, n_joint - first)`` of every joint state numbered from
     ``first`` (the number of ``start`` ``(6,)``) to the last, for a player paid
     ``pts`` ``(216,)`` per outcome code: ``V[hf, idx - first]`` (row 1 is set only where
     two lanes have crossed). A state from which the race can never end gets NaN.
     Arguments as for :func:`forward`."""
-    stride = _strides(sizes)
-    n_joint = stride[0] * sizes[0]
-    first = 0
-    for lane in range(6):
-        first += start[lane] * stride[lane]
+    states, nxt, sizes = graph
+    stride, n_joint, first = _first_state(sizes, start)
     value = np.empty((2, n_joint - first))
     final = race0[STAGE] == FINAL
     need = 1 if final else 3
-    dice_p = dice_lanes(totals, tprob)
+    dice_p = dice_lanes(dice[0], dice[1])
     lane_tabs = tables(states)
     pos_t, stat_t = lane_tabs[0], lane_tabs[1]
     digits = sizes - 1
     lane_p = np.zeros(6)
     lane_next = np.zeros(6, np.int64)
     for idx in range(n_joint - 1, first - 1, -1):
-        if idx < n_joint - 1:  # odometer backwards: digits of idx
-            lane = 5
-            digits[lane] -= 1
-            while digits[lane] < 0:
-                digits[lane] = sizes[lane] - 1
-                lane -= 1
-                digits[lane] -= 1
+        if idx < n_joint - 1:
+            _count_down(digits, sizes)
         i = idx - first
         n_fin, fin_a, fin_b, n_running, stalled, stay = _scan(
             digits, lane_tabs, nxt, dice_p, binding, blue_total, lane_p, lane_next)
