@@ -211,9 +211,13 @@ def _write_study(out: Path, study: Study, cp, charts: bool) -> RenderedStudy:
         rel = f"{study.name}/{name}.csv"
         atomic_write_text(out / rel, format_csv(df))
         r.tables[name] = rel
-    for name, draw in (result.figures if charts else {}).items():
-        fig = draw()
+    for name, draw in result.figures.items():
         png, svg = f"{study.name}/{name}.png", f"{study.name}/{name}.svg"
+        if not charts:  # a resumed run may find the charts of an earlier session
+            for rel in (png, svg):
+                (out / rel).unlink(missing_ok=True)
+            continue
+        fig = draw()
         r.chart_titles[name] = figures.title(fig)
         data = figures.png_bytes(fig)
         atomic_write_bytes(out / png, data)

@@ -219,3 +219,20 @@ def test_killed_process_resumes_to_the_uninterrupted_result(tmp_path):
     fresh = tmp_path / "fresh"
     run_report(config, fresh, quiet=True, charts=False)
     assert csvs(out) == csvs(fresh) and csvs(out)
+
+
+def test_resume_without_charts_leaves_no_chart_of_the_earlier_session(tmp_path, monkeypatch,
+                                                                      reference_run, reference):
+    # the first study finished (charts drawn) before the interrupt; --no-charts resumes
+    config = write_config(tmp_path)
+    out = tmp_path / "out"
+    _interrupt_after(monkeypatch, _saves_per_study(reference_run[1])["semi"] + 1)
+    with pytest.raises(KeyboardInterrupt):
+        run_report(config, out, quiet=True, chunk_size=CHUNK)
+    monkeypatch.undo()
+    assert list(out.rglob("*.png"))
+    manifest = run_report(config, out, resume=True, quiet=True, charts=False, chunk_size=CHUNK)
+    assert csvs(out) == reference
+    present = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+    assert present == {f["path"] for f in manifest["files"]} | {"manifest.json"}
+    assert not [p for p in present if p.endswith((".png", ".svg"))]
