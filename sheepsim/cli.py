@@ -248,6 +248,8 @@ def _resume_hint(args) -> str:
     if not (Path(args.out) / "manifest.json").is_file():
         return ""  # stopped before the folder held anything to continue
     argv = ["sheepsim", "report"] + ([args.config] if args.config else []) + ["--out", args.out]
+    if not getattr(args, "charts", True):
+        argv.append("--no-charts")
     import shlex
 
     return f"; rerun with --resume to continue: {shlex.join(argv + ['--resume'])}"

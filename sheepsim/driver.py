@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -358,8 +359,10 @@ def chunk_error(exc: BaseException, seed: int | None, start: int, n: int,
     text = str(cause).strip().splitlines()
     what = text[0] if text else type(cause).__name__
     if _is_typing_error(cause):
-        what = ("the kernels did not compile with the policies in play (numba: "
-                f"{_typing_detail(text)}); a policy must return an integer on every path")
+        detail = _typing_detail(text)
+        what = f"the kernels did not compile with the policies in play (numba: {detail})"
+        if re.search(r"unify|none|optional", detail, re.IGNORECASE):  # a path without a result
+            what += "; a policy must return an integer on every path"
     elif not isinstance(cause, SheepsimError | ValueError):  # kernels raise ValueError(reason)
         what = f"{type(cause).__name__}: {what}" if text else what
     if job is not None:
@@ -378,12 +381,18 @@ def _is_typing_error(exc: BaseException) -> bool:
 
 
 def _typing_detail(lines: list[str]) -> str:
-    """The most specific line of a numba typing error (its innermost ``...Error: ...``)."""
-    import re
-
-    found = [m.group(1) for line in lines
+    """The most specific line of a numba typing error: its innermost ``...Error: ...``,
+    or, after numba's heading ``Failed in nopython mode pipeline ...``, the line that
+    says what failed (``Unknown attribute 'foo' of type ...``)."""
+    found = [(i, m.group(1).strip()) for i, line in enumerate(lines)
              if (m := re.search(r"(?:Numba\w*Error|TypingError): (.+)", line))]
-    return found[-1].strip() if found else (lines[0].strip() if lines else "typing error")
+    i, detail = found[-1] if found else (0, lines[0].strip() if lines else "typing error")
+    if detail.startswith("Failed in "):
+        rest = [line.strip() for line in lines[i + 1:]  # nested calls repeat the heading
+                if line.strip() and not line.startswith("Failed in ")]
+        if rest and not rest[0].startswith(("File ", "During:")):
+            detail = rest[0]
+    return detail
 
 
 def progress_bar(total: int, desc: str, enabled: bool | None):

@@ -217,10 +217,12 @@ def _fingerprint(value, h, seen: set, names) -> bool:
     if isinstance(value, (types.BuiltinFunctionType, np.ufunc)):
         h.update(f"builtin {getattr(value, '__module__', '')}.{value.__name__}".encode())
         return True
-    if id(value) in seen:
+    # a module counts once per set of names read from it (two callers may read others)
+    mark = (id(value), frozenset(names)) if isinstance(value, types.ModuleType) else id(value)
+    if mark in seen:
         h.update(f"seen {getattr(value, '__qualname__', getattr(value, '__name__', ''))}".encode())
         return True
-    seen.add(id(value))
+    seen.add(mark)
     if _is_dispatcher(value):
         return _fingerprint_function(value, h, seen)
     owner = value.__module__ if isinstance(value, type) else type(value).__module__
@@ -243,7 +245,8 @@ def _fingerprint(value, h, seen: set, names) -> bool:
         except OSError:
             return False
         # what the code reads from it (a constant it imported from elsewhere, say)
-        return all(_fingerprint(getattr(value, a), h, seen, ()) for a in sorted(names)
+        # (a submodule reached as ``pkg.sub.K``: the same names say what is read from it)
+        return all(_fingerprint(getattr(value, a), h, seen, names) for a in sorted(names)
                    if hasattr(value, a))
     return False
 
@@ -267,6 +270,63 @@ def _fingerprint_function(disp, h, seen: set) -> bool:
                 return False
     return all(_fingerprint(c.cell_contents, h, seen, names) for c in py.__closure__ or ())
 
+
+
+def fresh_copies(user_fns: tuple) -> tuple:
+    """``user_fns`` and every njit function they reach outside sheepsim, re-jitted
+    uncached, for compiling into a variant: numba's own cache of a user function
+    (``cache=True``) is keyed on its file alone and can hold code built with an old value
+    of a constant it imports; the variant's key (:func:`variant_key`) is not."""
+    memo: dict = {}
+    return tuple(_fresh(fn, memo) for fn in user_fns)
+
+
+def _fresh(disp, memo: dict):
+    if disp in memo:
+        return memo[disp]
+    f = disp.py_func
+    if _package_relative(f.__code__.co_filename) is not None:
+        return disp  # sheepsim's own: its cache is keyed by the package digest
+    memo[disp] = disp  # a recursive cycle reaches itself
+    names = _code_names(f.__code__)
+    glob = dict(f.__globals__)
+    for name in names:
+        value = f.__globals__.get(name)
+        if _is_dispatcher(value):
+            glob[name] = _fresh(value, memo)
+        elif isinstance(value, types.ModuleType) and not _installed(value):
+            glob[name] = _fresh_module(value, names, memo)
+    cells = f.__closure__
+    if cells:
+        cells = tuple(types.CellType(_fresh(c.cell_contents, memo)
+                                     if _is_dispatcher(c.cell_contents) else c.cell_contents)
+                      for c in cells)
+    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, cells)
+    clone.__doc__, clone.__qualname__, clone.__module__ = f.__doc__, f.__qualname__, f.__module__
+    import numba
+
+    options = {k: v for k, v in disp.targetoptions.items() if k not in ("cache", "nopython")}
+    memo[disp] = new = numba.njit(**options)(clone)
+    return new
+
+
+def _fresh_module(module, names, memo):
+    """A copy of a user's ``module`` whose njit functions named in ``names`` are fresh."""
+    if module.__name__ == "sheepsim" or module.__name__.startswith("sheepsim."):
+        return module
+    clone = types.ModuleType(module.__name__, module.__doc__)
+    clone.__dict__.update(module.__dict__)
+    for attr in names:
+        value = getattr(module, attr, None)
+        if _is_dispatcher(value):
+            setattr(clone, attr, _fresh(value, memo))
+        elif isinstance(value, types.ModuleType) and value is not module and not _installed(value):
+            key = (id(value), frozenset(names))
+            if key not in memo:  # submodules reached as pkg.sub.fn; each once per names
+                memo[key] = value  # a cycle of imports sees the original
+                memo[key] = _fresh_module(value, names, memo)
+            setattr(clone, attr, memo[key])
+    return clone
 
 def _is_dispatcher(obj) -> bool:
     from numba.core.dispatcher import Dispatcher

@@ -127,3 +127,46 @@ def test_what_cannot_be_fingerprinted_is_not_cached(tmp_path, monkeypatch):
         assert variant_key((module.reads,)) is not None
     finally:
         sys.modules.pop(name, None)
+
+
+def _python(folder, code: str) -> str:
+    """Run ``code`` in a new interpreter with ``folder`` importable; its stdout."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), *sys.path]))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_a_constant_two_modules_away_is_part_of_the_key(tmp_path):
+    # the policy reads pkg.sub.K; sub.py re-exports K from deep.py, whose edit counts
+    tag = uuid.uuid4().hex[:8]
+    pkg = tmp_path / f"pkg_{tag}"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from . import sub\n")
+    (pkg / "sub.py").write_text(f"from pkg_{tag}.deep import K\n")
+    (pkg / "deep.py").write_text("K = 0\n")
+    (tmp_path / f"pol_{tag}.py").write_text(
+        f"import numba\nimport pkg_{tag} as P\n\n\n@numba.njit\n"
+        "def pol(kind, st):\n    return P.sub.K\n")
+    code = f"import pol_{tag} as m\nfrom sheepsim.jit import variant_key\nprint(variant_key((m.pol,)))"
+    before = _python(tmp_path, code)
+    (pkg / "deep.py").write_text("K = 6\n")
+    assert _python(tmp_path, code) not in (before, "None")
+
+
+def test_a_user_function_cached_by_numba_itself_is_compiled_afresh(tmp_path):
+    """numba's own cache of an ``@njit(cache=True)`` user function is keyed on its file
+    only: after an edit of a constant it imports, numba loads the old code. The variant
+    compiles a fresh copy (``fresh_copies``), which reads the new value."""
+    tag = uuid.uuid4().hex[:8]
+    (tmp_path / f"consts_{tag}.py").write_text("K = 1\n")
+    (tmp_path / f"cached_{tag}.py").write_text(
+        f"import numba\nfrom consts_{tag} import K\n\n\n@numba.njit(cache=True)\n"
+        "def pol():\n    return K\n")
+    code = (f"import cached_{tag} as m\nfrom sheepsim.jit import fresh_copies\n"
+            "print(m.pol(), fresh_copies((m.pol,))[0]())")
+    assert _python(tmp_path, code) == "1 1"  # compiled, and cached by numba in __pycache__
+    (tmp_path / f"consts_{tag}.py").write_text("K = 2\n")
+    numba_copy, fresh = _python(tmp_path, code).split()
+    assert fresh == "2"  # numba's own copy still says 1 (numba 0.68): the hazard avoided

@@ -1,12 +1,12 @@
 """``sheepsim report``: batch reports of several studies from a TOML config.
 
-``sheepsim report [CONFIG.toml] --out DIR [--resume] [--quiet] [--threads K]
+``sheepsim report [CONFIG.toml] --out DIR [--resume] [--quiet] [--no-charts] [--threads K]
 [--scheduler ADDRESS | --workers N]`` writes
 ``index.html`` (self-contained), ``report.md``, every table as CSV, every chart as PNG
-and SVG, and ``manifest.json`` into DIR. Without a config it runs the shipped default
-study of all three games (``default.toml``). See :mod:`.config` for the config schema,
-:mod:`.outdir` for when an out folder may be (re)written, and :mod:`.execute` for
-checkpoints and ``--resume``.
+and SVG (none with ``--no-charts``), and ``manifest.json`` into DIR. Without a config
+it runs the shipped default study of all three games (``default.toml``). See
+:mod:`.config` for the config schema, :mod:`.outdir` for when an out folder may be
+(re)written, and :mod:`.execute` for checkpoints and ``--resume``.
 """
 
 from __future__ import annotations

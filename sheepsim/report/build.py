@@ -65,10 +65,15 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
     out = Path(out)
     mode = check_out(out, cfg.source, cfg.hash, resume)
     if mode == COMPLETE:
-        log(f"{out}: the report is already complete")
+        done = read_manifest(out)
+        drawn = done.get("charts", True)
+        note = "" if drawn == charts else (
+            f" ({'with' if drawn else 'without'} charts, as it was run; rerun without "
+            "--resume to build it again)")
+        log(f"{out}: the report is already complete{note}")
         # an interrupt between the final manifest and the clean-up can leave these behind
         shutil.rmtree(out / CHECKPOINT_DIR, ignore_errors=True)
-        return read_manifest(out)
+        return done
     owned = backend is None
     if owned:
         run = {"threads": threads, "scheduler": scheduler, "workers": workers}

@@ -61,3 +61,18 @@ def test_a_policy_without_an_integer_result_is_one_line_not_a_numba_traceback(ca
     assert "the kernels did not compile with the policies in play (numba: " in err
     assert "a policy must return an integer on every path" in err
     assert f"pace policy {plugin}:always_raises" in err
+
+
+def test_a_policy_that_does_not_type_says_what_numba_could_not_type(tmp_path, monkeypatch, capsys):
+    # numba's heading ("Failed in nopython mode pipeline") is not the message: its next line is
+    name = f"race_untyped_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(
+        "import numba\n\n\n@numba.njit\ndef reads_nothing(lane, board, race, seen, legal, rand):\n"
+        "    return board.no_such_attribute\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        err = _one_error_line(capsys, ["race", "trace", "--policy", f"{name}:reads_nothing"])
+    finally:
+        sys.modules.pop(name, None)
+    assert "(numba: Unknown attribute 'no_such_attribute' of type array(int64, 2d" in err, err
+    assert "return an integer" not in err and "Failed in" not in err

@@ -127,6 +127,11 @@ def test_resume_of_a_complete_report_changes_nothing(tmp_path):
     before = tree(out)
     run_report(config, out, resume=True, quiet=True, charts=False)
     assert tree(out) == before
+    lines: list[str] = []  # asked for charts now: said, not done (the report is complete)
+    run_report(config, out, resume=True, quiet=True, log=lines.append)
+    assert tree(out) == before
+    assert lines == [f"{out}: the report is already complete (without charts, as it was run; "
+                     "rerun without --resume to build it again)"]
 
 
 def test_same_config_without_resume_restarts_cleanly(tmp_path, monkeypatch, reference):
@@ -157,7 +162,7 @@ def test_cli_interrupt_exits_130_and_resume_finishes(tmp_path, monkeypatch, refe
     assert main(["report", str(config), "--out", str(out), "--quiet", "--no-charts"]) == 130
     err = capsys.readouterr().err
     assert err == (f"sheepsim: interrupted; rerun with --resume to continue: sheepsim report "
-                   f"{config} --out {out} --resume\n")
+                   f"{config} --out {out} --no-charts --resume\n")
     monkeypatch.undo()
     assert main(["report", str(config), "--out", str(out), "--quiet", "--no-charts", "--resume"]) == 0
     assert csvs(out) == reference

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.jit import njit, rebind, variant_key
+from sheepsim.jit import fresh_copies, njit, rebind, variant_key
 
 from .cards import hand_size, hix, sheep_value
 from .engine import play_round
@@ -231,7 +231,7 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
     if not user_fns:
         return BUILTIN
     d = decide
-    for k, fn in enumerate(user_fns):
+    for k, fn in enumerate(fresh_copies(user_fns)):
         d = _chain(d, fn, FIRST_USER_ID + k)
     repl = {decide: d}
     with warnings.catch_warnings():

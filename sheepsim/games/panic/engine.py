@@ -84,7 +84,7 @@ from sheepsim.games.panic.rollout import rollout_turn
 from sheepsim.games.panic.scratch import ZERO, inner, kernel, new_scratch
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, opening, play_turn, policy_of
-from sheepsim.jit import njit, rebind, variant_key
+from sheepsim.jit import fresh_copies, njit, rebind, variant_key
 
 
 # ------------------------------------------------------------------------- setup
@@ -286,7 +286,7 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
     if not user_fns:
         return BUILTIN
     action, sub = _policies.decide_action, _decide.decide_sub
-    for k, fn in enumerate(user_fns):
+    for k, fn in enumerate(fresh_copies(user_fns)):
         action, sub = _chain(action, sub, fn, _decide.FIRST_USER_ID + k)
     swap = {_policies.decide_action: action, _decide.decide_sub: sub}
     key = variant_key(user_fns)

@@ -32,7 +32,7 @@ from sheepsim.games.race.engine import (
     stage_dice,
 )
 from sheepsim.games.race.layout import N_JOINT, N_LANES, Seats
-from sheepsim.jit import njit, rebind, variant_key
+from sheepsim.jit import fresh_copies, njit, rebind, variant_key
 
 
 @njit
@@ -159,7 +159,7 @@ def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
     if not user_pace and not user_bets:
         return BUILTIN
     bets = policies.choose_bets
-    for k, fn in enumerate(user_bets):
+    for k, fn in enumerate(fresh_copies(user_bets)):
         bets = _chain_bets(bets, fn, policies.N_BET_POLICIES + k)
     swap = {policies.choose_pace: pace_dispatch(user_pace), policies.choose_bets: bets}
     key = variant_key(user_pace, user_bets)
@@ -171,7 +171,7 @@ def pace_dispatch(user_pace: tuple):
     (``choose_pace`` itself when there are none): what :func:`sheepsim.jit.rebind` puts in
     place of ``policies.choose_pace`` in any kernel that plays a race."""
     pace = policies.choose_pace
-    for k, fn in enumerate(user_pace):
+    for k, fn in enumerate(fresh_copies(user_pace)):
         pace = _chain_pace(pace, fn, policies.N_PACE_POLICIES + k)
     return pace
 
