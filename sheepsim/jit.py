@@ -186,17 +186,23 @@ def variant_key(*groups: tuple) -> str | None:
     return h.hexdigest()[:16]
 
 
+@functools.cache
+def _library_roots() -> tuple[str, ...]:
+    """The standard library's and site-packages' folders (resolved, with a separator)."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return tuple({str(Path(paths[k]).resolve()) + os.sep
+                  for k in ("stdlib", "platstdlib", "purelib", "platlib")})
+
+
 def _installed(module) -> bool:
     """A module of the standard library or an installed (non-editable) distribution:
     its version stands for its content."""
-    import sysconfig
-
     file = getattr(module, "__file__", None)
     if file is None:
         return True  # built into the interpreter
-    roots = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-    path = str(Path(file).resolve())
-    return any(path.startswith(str(Path(r).resolve()) + os.sep) for r in roots)
+    return str(Path(file).resolve()).startswith(_library_roots())
 
 
 def _fingerprint(value, h, seen: set, names) -> bool:
@@ -234,7 +240,7 @@ def _fingerprint(value, h, seen: set, names) -> bool:
     if isinstance(value, types.ModuleType):
         name = value.__name__
         h.update(f"module {name}".encode())
-        if name == "sheepsim" or name.startswith("sheepsim."):
+        if _is_ours(value):
             return True  # covered by the source digest
         if _installed(value):
             top = sys.modules.get(name.partition(".")[0])
@@ -289,44 +295,81 @@ def _fresh(disp, memo: dict):
         return disp  # sheepsim's own: its cache is keyed by the package digest
     memo[disp] = disp  # a recursive cycle reaches itself
     names = _code_names(f.__code__)
-    glob = dict(f.__globals__)
+    new_globals = {}
     for name in names:
         value = f.__globals__.get(name)
         if _is_dispatcher(value):
-            glob[name] = _fresh(value, memo)
+            new_globals[name] = _fresh(value, memo)
         elif isinstance(value, types.ModuleType) and not _installed(value):
-            glob[name] = _fresh_module(value, names, memo)
-    cells = f.__closure__
-    if cells:
-        cells = tuple(types.CellType(_fresh(c.cell_contents, memo)
-                                     if _is_dispatcher(c.cell_contents) else c.cell_contents)
-                      for c in cells)
-    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, cells)
-    clone.__doc__, clone.__qualname__, clone.__module__ = f.__doc__, f.__qualname__, f.__module__
-    import numba
-
-    options = {k: v for k, v in disp.targetoptions.items() if k not in ("cache", "nopython")}
-    memo[disp] = new = numba.njit(**options)(clone)
+            new_globals[name] = _fresh_module(value, names, memo)
+    cells = _map_cells(f.__closure__, lambda d: _fresh(d, memo))
+    memo[disp] = new = _clone(disp, new_globals, cells)
     return new
 
 
 def _fresh_module(module, names, memo):
-    """A copy of a user's ``module`` whose njit functions named in ``names`` are fresh."""
-    if module.__name__ == "sheepsim" or module.__name__.startswith("sheepsim."):
+    """A copy of a user's ``module`` whose njit functions and submodules named in
+    ``names`` are fresh (``pkg.sub.fn``), or ``module`` itself if it is sheepsim's."""
+    if _is_ours(module):
         return module
-    clone = types.ModuleType(module.__name__, module.__doc__)
-    clone.__dict__.update(module.__dict__)
+    changed = {}
     for attr in names:
         value = getattr(module, attr, None)
         if _is_dispatcher(value):
-            setattr(clone, attr, _fresh(value, memo))
+            changed[attr] = _fresh(value, memo)
         elif isinstance(value, types.ModuleType) and value is not module and not _installed(value):
             key = (id(value), frozenset(names))
-            if key not in memo:  # submodules reached as pkg.sub.fn; each once per names
+            if key not in memo:  # each submodule once per names
                 memo[key] = value  # a cycle of imports sees the original
                 memo[key] = _fresh_module(value, names, memo)
-            setattr(clone, attr, memo[key])
+            changed[attr] = memo[key]
+    return _clone_module(module, changed)
+
+
+def _is_ours(module) -> bool:
+    return module.__name__ == "sheepsim" or module.__name__.startswith("sheepsim.")
+
+
+def _clone(disp, new_globals: dict, cells, cache_key: str | None = None):
+    """A new dispatcher for ``disp``'s Python function with ``new_globals`` over its
+    globals and closure ``cells``, with ``disp``'s jit options; cached in the folder of
+    ``cache_key`` (see :func:`_install_locator`) if given, else uncached."""
+    f = disp.py_func
+    glob = dict(f.__globals__)
+    glob.update(new_globals)
+    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, cells)
+    clone.__doc__, clone.__qualname__ = f.__doc__, f.__qualname__
+    import numba
+
+    # numba.njit warns when given ``nopython`` (every njit dispatcher's targetoptions hold it)
+    options = {k: v for k, v in disp.targetoptions.items() if k not in ("cache", "nopython")}
+    if cache_key is not None:
+        setattr(clone, VARIANT_ATTR, cache_key)
+        _install_locator()
+        options["cache"] = True
+    return numba.njit(**options)(clone)
+
+
+def _clone_module(module, changed: dict):
+    """A copy of ``module`` with the attributes ``changed``, or ``module`` if none."""
+    if not changed:
+        return module
+    clone = types.ModuleType(module.__name__, module.__doc__)
+    clone.__dict__.update(module.__dict__)
+    clone.__dict__.update(changed)
     return clone
+
+
+def _map_cells(cells, fn):
+    """Closure ``cells`` with ``fn(dispatcher)`` in place of each njit function; ``cells``
+    itself when that changes nothing."""
+    if not cells:
+        return cells
+    new = tuple(types.CellType(fn(c.cell_contents) if _is_dispatcher(c.cell_contents)
+                               else c.cell_contents) for c in cells)
+    changed = any(a.cell_contents is not b.cell_contents for a, b in zip(cells, new, strict=True))
+    return new if changed else cells
+
 
 def _is_dispatcher(obj) -> bool:
     from numba.core.dispatcher import Dispatcher
@@ -361,37 +404,17 @@ def _rebind(disp, repl: dict, memo: dict, key: str | None):
         value = f.__globals__.get(name)
         if _is_dispatcher(value):
             new = _rebind(value, repl, memo, key)
-            if new is not value:
-                new_globals[name] = new
-        elif isinstance(value, types.ModuleType) and value.__name__.startswith("sheepsim"):
-            clone = _rebind_module(value, names, repl, memo, key)
-            if clone is not value:
-                new_globals[name] = clone
-    cells = f.__closure__
-    if cells:
-        new_cells = []
-        for cell in cells:
-            value = cell.cell_contents
-            new = _rebind(value, repl, memo, key) if _is_dispatcher(value) else value
-            new_cells.append(types.CellType(new))
-        if any(a.cell_contents is not b.cell_contents for a, b in zip(cells, new_cells, strict=True)):
-            cells = tuple(new_cells)
+        elif isinstance(value, types.ModuleType) and _is_ours(value):
+            new = _rebind_module(value, names, repl, memo, key)
+        else:
+            continue
+        if new is not value:
+            new_globals[name] = new
+    cells = _map_cells(f.__closure__, lambda d: _rebind(d, repl, memo, key))
     if not new_globals and cells is f.__closure__:
         return disp
-    glob = dict(f.__globals__)
-    glob.update(new_globals)
-    clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, cells)
-    clone.__doc__, clone.__qualname__ = f.__doc__, f.__qualname__
-    import numba
-
-    # numba.njit warns when given ``nopython`` (every njit dispatcher's targetoptions hold it)
-    options = {k: v for k, v in disp.targetoptions.items() if k not in ("cache", "nopython")}
     # numba keys a closure's cache entry on its pickled cells, which differ per process
-    if key is not None and cells is None:
-        setattr(clone, VARIANT_ATTR, key)
-        _install_locator()
-        options["cache"] = True
-    new = unliteral_calls(numba.njit(**options)(clone))
+    new = unliteral_calls(_clone(disp, new_globals, cells, key if cells is None else None))
     memo[disp] = new
     return new
 
@@ -405,12 +428,7 @@ def _rebind_module(module, names, repl, memo, key):
             new = _rebind(value, repl, memo, key)
             if new is not value:
                 changed[attr] = new
-    if not changed:
-        return module
-    clone = types.ModuleType(module.__name__, module.__doc__)
-    clone.__dict__.update(module.__dict__)
-    clone.__dict__.update(changed)
-    return clone
+    return _clone_module(module, changed)
 
 
 def _code_names(code) -> set[str]:
