@@ -120,7 +120,7 @@ def _memo_store(st, R, seat, links, mask, kind, w, slot):
     row[M_GEN] = w.ctx[CTX_MEMO_GEN]
 
 
-@inner
+@inner(inline="always")
 def route_entry(st, R, seat, links, mask, kind, w):
     """Memo slot with the routes of ``kind`` (:data:`SLIDES` or a die face) for group
     ``mask`` of ``st`` (side contacts ``links``) and their values, computed on first use
@@ -143,7 +143,7 @@ def route_entry(st, R, seat, links, mask, kind, w):
     return free
 
 
-@inner
+@inner(inline="always")
 def _best(w, slot):
     """The value of the best route of memo row ``slot`` (0.0 without a route), as
     :func:`.decide.best_of_routes`."""
@@ -154,7 +154,7 @@ def _best(w, slot):
     return best if n > 0 else 0.0
 
 
-@inner
+@inner(inline="always")
 def group_value(st, R, seat, links, mask, w):
     """:func:`.decide.group_value` from the memo: the mean over the die's faces, summed
     face by face in die order, of the best route's value (a corner slide for every face
@@ -178,16 +178,18 @@ def group_value(st, R, seat, links, mask, w):
 def lookahead_regroup(st, R, seat, w, face, links):
     """:func:`.regroup.regroup` of the look-ahead copy ``st`` for the greedy policy of
     ``seat`` with every die showing ``face`` (no trace, no dice), through the memo;
-    ``links`` the side contacts of ``st``."""
+    ``links`` the side contacts of ``st``. Returns True when every move was a corner
+    slide (the die was never read: any face gives the same flock, and the same draws)."""
     opts = w.groups
     lo, hi = links
     alive = alive_mask(st)  # no sheep leaves the flock while it regroups
+    slides_only = True
     for _ in range(MAX_REGROUP_ROUNDS):
         n = smallest_of(lo, hi, alive, opts)
         if n == 0:
-            return
+            return slides_only
         g = 0
-        if n > 1:
+        if n > 1:  # the groups' values do not depend on the die (see group_value)
             vals = w.sub_values
             for i in range(n):
                 vals[i] = group_value(st, R, seat, (lo, hi), opts[i, 0], w)
@@ -199,10 +201,11 @@ def lookahead_regroup(st, R, seat, w, face, links):
             slot = route_entry(st, R, seat, (lo, hi), mask, ZERO + SLIDES, w)
             nr = w.memo[slot, M_N]
         if nr == 0:
+            slides_only = False
             slot = route_entry(st, R, seat, (lo, hi), mask, face, w)
             nr = w.memo[slot, M_N]
         if nr == 0:
-            return
+            return False
         r = 0
         if nr > 1:
             r = argmax_random_ties(w.memo_values[slot], nr, w.streams)
@@ -210,3 +213,4 @@ def lookahead_regroup(st, R, seat, w, face, links):
         row = w.memo[slot]
         move_group(st, row[at], row[at + 1], row[at + 2], row[at + 3])
         lo, hi = link_group(st, lo, hi, mask)
+    return slides_only

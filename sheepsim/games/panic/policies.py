@@ -93,6 +93,19 @@ from sheepsim.games.panic.layout import (
     ST_SCORE,
 )
 from sheepsim.games.panic.lookahead import lookahead_regroup
+from sheepsim.games.panic.optionmemo import (
+    BOTH_KNOWN,
+    CONNECTED,
+    CROSS_KNOWN,
+    O_CROSS,
+    O_PLUS,
+    O_STATUS,
+    PLUS_KNOWN,
+    load_positions,
+    option_slot,
+    policy_state,
+    store_positions,
+)
 from sheepsim.games.panic.scratch import ZERO, copy_state, inner, kernel
 from sheepsim.games.panic.track import advance_and_score
 
@@ -103,7 +116,7 @@ USER_POLICY_ARGS = ("kind", "st", "R", "seat", "opts", "n", "rand")
 DEFAULT_PLAYOUTS = 4
 
 
-@inner
+@inner(inline="always")
 def _value_after(x, st, R, seat, time, w):
     """Move the counter and score on the look-ahead copy ``x``; value for ``seat``."""
     advance_and_score(x, R, seat, time)
@@ -120,32 +133,73 @@ def _same_positions(x, y):
     return True
 
 
-@inner
+#: What :func:`_regroup_face` did: the regrouping drew a number (nothing stored); its
+#: positions are stored; they are stored and every move was a slide (any face: the same).
+DREW, STORED, SLIDES_ONLY = 0, 1, 2
+
+
+@inner(inline="always")
+def _regroup_face(cand, R, seat, w, reg, face, links, row, known, at):
+    """``reg`` = ``cand`` regrouped with every die showing ``face``: the positions stored
+    at ``row[at:]`` when ``known``, else the look-ahead regrouping, whose positions are
+    stored when it drew nothing (see :mod:`.optionmemo`). Returns DREW, STORED or
+    SLIDES_ONLY."""
+    copy_state(reg, cand, LOOKAHEAD_LEN)
+    if known:
+        load_positions(reg, row, at)
+        return STORED
+    drawn = policy_state(w.streams)
+    slides_only = lookahead_regroup(reg, R, seat, w, face, links)
+    if policy_state(w.streams) != drawn:
+        return DREW
+    store_positions(row, at, reg)
+    return SLIDES_ONLY if slides_only else STORED
+
+
+@inner(inline="always")
 def _option_value(st, R, seat, tile, a, b, n_plus, n_cross, w):
     """Greedy's value of the menu option ``[tile, a, b]``: apply it to a copy, regroup for
-    each regroup-die face (weighted by its share of the die, "+" first), score."""
+    each regroup-die face (weighted by its share of the die, "+" first), score. What
+    depends only on the flock the option leaves comes from ``w.opt_memo`` when an earlier
+    option of this decision left the same flock (:mod:`.optionmemo`), and a "+"
+    regrouping made of slides alone, without a tie, is the "X" one too."""
     time = R[R_TILE_TIME + tile]
     cand = w.cand
     copy_state(cand, st, LOOKAHEAD_LEN)
     apply_action(cand, R[R_TILE_KIND + tile], a, b)
-    links = side_contacts(cand)  # shared by the connection test and the regroupings
-    if connected_with(links[0], links[1], alive_mask(cand)):
+    alive = alive_mask(cand)
+    row = w.opt_memo[option_slot(w.opt_memo, cand, alive, w.ctx[CTX_MEMO_GEN])]
+    status = row[O_STATUS]
+    if status & CONNECTED:
         return _value_after(cand, st, R, seat, time, w)
+    links = (ZERO, ZERO)
+    if (status & BOTH_KNOWN) != BOTH_KNOWN:
+        links = side_contacts(cand)  # shared by the connection test and the regroupings
+        if status == 0 and connected_with(links[0], links[1], alive):
+            row[O_STATUS] = CONNECTED
+            return _value_after(cand, st, R, seat, time, w)
     total = 0.0
     reg = w.reg
     v = 0.0
     if n_plus > 0:
-        copy_state(reg, cand, LOOKAHEAD_LEN)
-        lookahead_regroup(reg, R, seat, w, np.int64(FACE_ORTHO), links)
+        done = _regroup_face(cand, R, seat, w, reg, np.int64(FACE_ORTHO), links, row,
+                             (status & PLUS_KNOWN) != 0, O_PLUS)
+        if done != DREW:
+            status |= PLUS_KNOWN
+        if done == SLIDES_ONLY:  # the "X" regrouping would be the same, drawing nothing
+            store_positions(row, O_CROSS, reg)
+            status |= CROSS_KNOWN
         v = _value_after(reg, st, R, seat, time, w)  # scoring moves no sheep
         total += n_plus * v
     if n_cross > 0:
         reg2 = w.reg2
-        copy_state(reg2, cand, LOOKAHEAD_LEN)
-        lookahead_regroup(reg2, R, seat, w, np.int64(FACE_DIAG), links)
+        if _regroup_face(cand, R, seat, w, reg2, np.int64(FACE_DIAG), links, row,
+                         (status & CROSS_KNOWN) != 0, O_CROSS) != DREW:
+            status |= CROSS_KNOWN
         if n_plus == 0 or not _same_positions(reg, reg2):
             v = _value_after(reg2, st, R, seat, time, w)
         total += n_cross * v  # the same flock as for "+" (often: a slide): the same value
+    row[O_STATUS] = status
     return total / (n_plus + n_cross)
 
 

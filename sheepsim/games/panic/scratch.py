@@ -38,6 +38,9 @@ from sheepsim.jit import njit
 MEMO_SLOTS = 256
 MEMO_ROUTES = 8
 MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + MEMO_ROUTES * OPT_WIDTH
+# greedy's memo of options that leave the same flock (see .optionmemo)
+OPT_MEMO_SLOTS = MEMO_SLOTS
+OPT_MEMO_WIDTH = 2 + (2 * N_SHEEP + 2) + 2 * (2 * N_SHEEP)
 
 #: Fields of the scratch record (shapes; ``ST_LEN`` rows are state vectors):
 #:
@@ -57,10 +60,13 @@ MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + MEMO_ROUTES * OPT_WIDTH
 #: * ``play``: a rollout playout's state;
 #: * ``log`` ``(rows, LOG_WIDTH)``: the trace (one row when no trace is kept);
 #: * ``memo`` ``(MEMO_SLOTS, MEMO_WIDTH)``, ``memo_values`` ``(MEMO_SLOTS, MEMO_ROUTES)``
-#:   float64: greedy's look-ahead memo of routes and their values (:mod:`.lookahead`).
+#:   float64: greedy's look-ahead memo of routes and their values (:mod:`.lookahead`);
+#: * ``opt_memo`` ``(OPT_MEMO_SLOTS, OPT_MEMO_WIDTH)``: greedy's memo of the flocks its
+#:   options leave (:mod:`.optionmemo`).
 Scratch = namedtuple("Scratch", ["streams", "ctx", "opts", "play_opts", "groups", "routes",
                                  "values", "sub_values", "cand", "reg", "reg2", "sub",
-                                 "shear", "play", "log", "memo", "memo_values"])
+                                 "shear", "play", "log", "memo", "memo_values",
+                                 "opt_memo"])
 
 
 def kernel(func=None, **options):
@@ -112,7 +118,8 @@ def new_scratch(log_rows, playouts):
         np.zeros(ST_LEN, dtype=np.int64), np.zeros(ST_LEN, dtype=np.int64),
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
         np.zeros((MEMO_SLOTS, MEMO_WIDTH), dtype=np.int64),
-        np.zeros((MEMO_SLOTS, MEMO_ROUTES), dtype=np.float64))
+        np.zeros((MEMO_SLOTS, MEMO_ROUTES), dtype=np.float64),
+        np.zeros((OPT_MEMO_SLOTS, OPT_MEMO_WIDTH), dtype=np.int64))
 
 
 @kernel

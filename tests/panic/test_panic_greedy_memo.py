@@ -1,0 +1,91 @@
+"""Greedy's shortcuts must not change a single choice: the option memo
+(:mod:`sheepsim.games.panic.optionmemo`) and the "slides only" reuse of the "+" look-ahead
+regrouping for "X". The pinned digests of ``test_panic_pinned.py`` check whole greedy
+games byte for byte; these tests check the two facts the shortcuts rest on."""
+
+import numba
+import numpy as np
+
+from sheepsim import rng
+from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.engine import init_state
+from sheepsim.games.panic.flockops import alive_mask, apply_action, legal_actions
+from sheepsim.games.panic.groups import is_connected, side_contacts
+from sheepsim.games.panic.lookahead import lookahead_regroup
+from sheepsim.games.panic.optionmemo import CONNECTED, O_STATUS, option_slot
+from sheepsim.games.panic.rules import load_rules
+from sheepsim.games.panic.scratch import OPT_MEMO_SLOTS, OPT_MEMO_WIDTH, new_scratch
+
+
+def test_option_slot_finds_the_same_flock_again_within_one_decision_only():
+    R = load_rules().kernel_array(4)
+    st = np.zeros(L.ST_LEN, dtype=np.int64)
+    init_state(st, R)
+    memo = np.zeros((OPT_MEMO_SLOTS, OPT_MEMO_WIDTH), dtype=np.int64)
+    alive = alive_mask(st)
+    slot = option_slot(memo, st, alive, 1)
+    assert memo[slot, O_STATUS] == 0  # a new flock
+    memo[slot, O_STATUS] = CONNECTED
+    assert option_slot(memo, st, alive, 1) == slot
+    assert memo[slot, O_STATUS] == CONNECTED  # found again, status kept
+    turned = st.copy()
+    turned[L.ST_FACING] = (turned[L.ST_FACING] + 1) % 4  # same cells, other facing
+    other = option_slot(memo, turned, alive, 1)
+    assert other != slot and memo[other, O_STATUS] == 0
+    moved = st.copy()
+    moved[L.ST_ROW] += 5
+    assert option_slot(memo, moved, alive, 1) not in (slot, other)
+    assert memo[slot, O_STATUS] == CONNECTED  # the other keys left it alone
+    # the next decision (generation 2) starts empty
+    assert memo[option_slot(memo, st, alive, 2), O_STATUS] == 0
+
+
+@numba.njit
+def _regroup_both(cand, R, seat, w):
+    """The look-ahead regrouping of ``cand`` for "+" and for "X": positions, the "+"
+    call's slides-only answer, and whether each drew from the POLICY stream."""
+    links = side_contacts(cand)
+    plus = cand.copy()
+    cross = cand.copy()
+    before = w.streams[rng.POLICY, 0]
+    slides_only = lookahead_regroup(plus, R, seat, w, np.int64(L.FACE_ORTHO), links)
+    drew_plus = w.streams[rng.POLICY, 0] != before
+    before = w.streams[rng.POLICY, 0]
+    lookahead_regroup(cross, R, seat, w, np.int64(L.FACE_DIAG), links)
+    drew_cross = w.streams[rng.POLICY, 0] != before
+    return plus[:2 * L.N_SHEEP], cross[:2 * L.N_SHEEP], slides_only, drew_plus, drew_cross
+
+
+def test_a_slides_only_plus_regrouping_without_a_draw_is_the_x_one():
+    """Broken flocks from every legal action of random early positions: whenever the "+"
+    look-ahead regrouping says it only slid and drew nothing, the "X" one gives the same
+    cells and draws nothing either (so greedy may skip it)."""
+    R = load_rules().kernel_array(4)
+    w = new_scratch(np.int64(1), None)
+    rng.seed_streams(w.streams, 7, 0)
+    pick = np.random.default_rng(7)
+    opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
+    checked = broken = 0
+    for position in range(120):
+        st = np.zeros(L.ST_LEN, dtype=np.int64)
+        init_state(st, R)
+        for _ in range(position % 4):  # a few random connected moves from the start
+            n = legal_actions(st, R, 0, opts)
+            nxt = st.copy()
+            i = pick.integers(n)
+            apply_action(nxt, R[L.R_TILE_KIND + opts[i, 0]], opts[i, 1], opts[i, 2])
+            if is_connected(nxt):
+                st = nxt
+        n = legal_actions(st, R, 0, opts)
+        for i in range(n):
+            cand = st.copy()
+            apply_action(cand, R[L.R_TILE_KIND + opts[i, 0]], opts[i, 1], opts[i, 2])
+            if is_connected(cand):
+                continue
+            broken += 1
+            w.ctx[L.CTX_MEMO_GEN] += 1
+            plus, cross, slides_only, drew_plus, drew_cross = _regroup_both(cand, R, 0, w)
+            if slides_only and not drew_plus:
+                checked += 1
+                assert np.array_equal(plus, cross) and not drew_cross
+    assert broken > 4000 and checked > 150  # exercised (4,387 broken, 185 checked), not vacuous
