@@ -17,6 +17,11 @@ colours of the sheep slots never change in a game), the group and the kind;
 exactly those of :func:`.regroup.regroup` with the greedy policy: the same routes in the
 same order, the same float values, and every tie is still broken by a POLICY-stream
 draw at the same moment (the memo saves computations, never draws).
+
+One level up, :mod:`.optionmemo` keeps what a whole option's look-ahead gives (is the
+flock connected; its cells after each face's regrouping when no tie was broken), and
+:func:`lookahead_regroup` says when it only slid, so that the "X" regrouping of the
+same flock is known from the "+" one.
 """
 
 from sheepsim.games.panic.decide import argmax_random_ties, face_mean, first_face, positional
