@@ -18,8 +18,9 @@ Built-in policies
   stream, never the real dice); picks the best mean score margin (own points minus the
   best opponent's). Its sub-decisions are the greedy ones (playouts for every group and
   route choice would multiply the cost for little gain). Cost grows as (legal choices
-  ~100) x playouts x remaining turns: about 4 games/s on one thread with one rollout
-  seat among 3 players and 4 playouts (greedy: ~240-330 games/s, random: ~12,000-16,000).
+  ~100) x playouts x remaining turns: about 8-11 games/s on one thread with one rollout
+  seat among 3 players and 4 playouts (greedy: ~300-470 games/s, random: ~11,000-16,000;
+  benchmarks/README.md).
 
 Why integer ids
 ---------------
