@@ -68,7 +68,7 @@ _ODD = 0x9E3779B97F4A7C15 - (1 << 64)  # an odd 64-bit constant, as a signed int
 
 
 @kernel
-def _memo_hash(st, alive, mask, kind):
+def memo_hash(st, alive, mask, kind):
     """Start slot of the key (positions and facing of ``st``, ``alive``, ``mask``,
     ``kind``): each position times its own odd factor (independent products, no
     dependency chain), folded."""
@@ -80,7 +80,7 @@ def _memo_hash(st, alive, mask, kind):
 
 
 @kernel
-def _memo_has(row, st, alive, mask, kind):
+def memo_has(row, st, alive, mask, kind):
     """Does the memo row hold that key?"""
     k = M_KEY + POS_LEN
     if (row[k + 2] != mask or row[k + 3] != kind or row[k + 1] != alive
@@ -90,6 +90,19 @@ def _memo_has(row, st, alive, mask, kind):
         if row[M_KEY + i] != st[i]:
             return False
     return True
+
+
+@kernel
+def memo_key(row, st, alive, mask, kind):
+    """Write the key (positions and facing of ``st``, ``alive``, ``mask``, ``kind``) into
+    the memo row ``row`` (this memo's or :mod:`.optionmemo`'s: the same key layout)."""
+    for i in range(POS_LEN):
+        row[M_KEY + i] = st[i]
+    k = M_KEY + POS_LEN
+    row[k] = st[ST_FACING]
+    row[k + 1] = alive
+    row[k + 2] = mask
+    row[k + 3] = kind
 
 
 @inner
@@ -114,13 +127,7 @@ def _memo_store(st, R, seat, links, mask, kind, w, slot):
         copy_flock(ev, st)
         move_group(ev, routes[i, 0], routes[i, 1], routes[i, 2], routes[i, 3])
         vals[i] = float(positional(ev, R, seat, st[ST_COUNTER], w.shear))
-    for i in range(POS_LEN):
-        row[M_KEY + i] = st[i]
-    k = M_KEY + POS_LEN
-    row[k] = st[ST_FACING]
-    row[k + 1] = alive_mask(st)
-    row[k + 2] = mask
-    row[k + 3] = kind
+    memo_key(row, st, alive_mask(st), mask, kind)
     row[M_N] = n
     row[M_GEN] = w.ctx[CTX_MEMO_GEN]
 
@@ -133,14 +140,14 @@ def route_entry(st, R, seat, links, mask, kind, w):
     gen = w.ctx[CTX_MEMO_GEN]
     memo = w.memo
     alive = alive_mask(st)
-    start = _memo_hash(st, alive, mask, kind)
+    start = memo_hash(st, alive, mask, kind)
     free = -1
     for p in range(MEMO_PROBES):
         slot = (start + p) & (MEMO_SLOTS - 1)
         if memo[slot, M_GEN] != gen:
             free = slot
             break
-        if _memo_has(memo[slot], st, alive, mask, kind):
+        if memo_has(memo[slot], st, alive, mask, kind):
             return slot
     if free < 0:
         free = start

@@ -25,15 +25,23 @@ computed for every option from these positions, as before.
 """
 
 from sheepsim import rng
-from sheepsim.games.panic.layout import N_SHEEP, ST_FACING
-from sheepsim.games.panic.lookahead import _memo_hash
+from sheepsim.games.panic.lookahead import (
+    KEY_LEN,
+    M_GEN,
+    M_KEY,
+    M_N,
+    POS_LEN,
+    memo_has,
+    memo_hash,
+    memo_key,
+)
 from sheepsim.games.panic.scratch import OPT_MEMO_SLOTS, OPT_MEMO_WIDTH, kernel
 
-#: Row of ``w.opt_memo``: [generation, status, key (positions, facing, live mask),
-#: positions after the "+" regrouping, positions after the "X" regrouping].
-O_GEN, O_STATUS, O_KEY = 0, 1, 2
-POS_LEN = 2 * N_SHEEP
-O_PLUS = O_KEY + POS_LEN + 2
+#: Row of ``w.opt_memo``: [generation, status, key (the look-ahead memo's layout: positions,
+#: facing, live mask, 0, :data:`OPTION_KIND`), positions after the "+" regrouping,
+#: positions after the "X" regrouping].
+O_GEN, O_STATUS, O_KEY = M_GEN, M_N, M_KEY
+O_PLUS = O_KEY + KEY_LEN
 O_CROSS = O_PLUS + POS_LEN
 assert OPT_MEMO_WIDTH == O_CROSS + POS_LEN
 #: Status bits: the flock is connected; the "+" / "X" positions are stored.
@@ -41,42 +49,29 @@ CONNECTED, PLUS_KNOWN, CROSS_KNOWN = 1, 2, 4
 BOTH_KNOWN = PLUS_KNOWN | CROSS_KNOWN
 #: Slots a key may probe (a decision meets about 45 distinct flocks among ~80 options).
 PROBES = 8
-#: The look-ahead memo's hash, with a "kind" no look-ahead key uses.
-_OPTION_KIND = 7
-
-
-@kernel
-def _has_key(row, st, alive):
-    if row[O_KEY + POS_LEN] != st[ST_FACING] or row[O_KEY + POS_LEN + 1] != alive:
-        return False
-    for i in range(POS_LEN):
-        if row[O_KEY + i] != st[i]:
-            return False
-    return True
+#: The key's "kind" (no group: mask 0): one that no look-ahead key uses.
+OPTION_KIND = 7
 
 
 @kernel
 def option_slot(memo, st, alive, gen):
     """Row of ``memo`` for the flock ``st`` in the decision ``gen``: the row holding it,
     or a new row with status 0 (the first probed row is reused when all are taken)."""
-    start = _memo_hash(st, alive, 0, _OPTION_KIND) & (OPT_MEMO_SLOTS - 1)
+    start = memo_hash(st, alive, 0, OPTION_KIND) & (OPT_MEMO_SLOTS - 1)
     slot = -1
     for p in range(PROBES):
         s = (start + p) & (OPT_MEMO_SLOTS - 1)
         if memo[s, O_GEN] != gen:
             slot = s
             break
-        if _has_key(memo[s], st, alive):
+        if memo_has(memo[s], st, alive, 0, OPTION_KIND):
             return s
     if slot < 0:
         slot = start
     row = memo[slot]
     row[O_GEN] = gen
     row[O_STATUS] = 0
-    for i in range(POS_LEN):
-        row[O_KEY + i] = st[i]
-    row[O_KEY + POS_LEN] = st[ST_FACING]
-    row[O_KEY + POS_LEN + 1] = alive
+    memo_key(row, st, alive, 0, OPTION_KIND)
     return slot
 
 

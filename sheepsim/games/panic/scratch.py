@@ -40,7 +40,7 @@ MEMO_ROUTES = 8
 MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + MEMO_ROUTES * OPT_WIDTH
 # greedy's memo of options that leave the same flock (see .optionmemo)
 OPT_MEMO_SLOTS = MEMO_SLOTS
-OPT_MEMO_WIDTH = 2 + (2 * N_SHEEP + 2) + 2 * (2 * N_SHEEP)
+OPT_MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + 2 * (2 * N_SHEEP)
 
 #: Fields of the scratch record (shapes; ``ST_LEN`` rows are state vectors):
 #:
