@@ -105,6 +105,23 @@ def memo_key(row, st, alive, mask, kind):
     row[k + 3] = kind
 
 
+@kernel
+def memo_find(memo, st, alive, mask, kind, gen):
+    """``(row, found)``: the row of ``memo`` holding the key (see :func:`memo_key`) in
+    the decision ``gen``, or the row to fill: the first probed row of another decision,
+    else the first probed row (reused when all are taken). ``memo`` has ``MEMO_SLOTS``
+    rows with the generation in column ``M_GEN`` and the key at ``M_KEY`` (this memo's
+    and :mod:`.optionmemo`'s)."""
+    start = memo_hash(st, alive, mask, kind)
+    for p in range(MEMO_PROBES):
+        slot = (start + p) & (MEMO_SLOTS - 1)
+        if memo[slot, M_GEN] != gen:
+            return slot, False
+        if memo_has(memo[slot], st, alive, mask, kind):
+            return slot, True
+    return start, False
+
+
 @inner
 def _memo_store(st, R, seat, links, mask, kind, w, slot):
     """Compute the routes of ``kind`` for group ``mask`` (as :func:`.regroup.regroup`
@@ -137,22 +154,10 @@ def route_entry(st, R, seat, links, mask, kind, w):
     """Memo slot with the routes of ``kind`` (:data:`SLIDES` or a die face) for group
     ``mask`` of ``st`` (side contacts ``links``) and their values, computed on first use
     in this decision (the first probed slot is reused when all are taken)."""
-    gen = w.ctx[CTX_MEMO_GEN]
-    memo = w.memo
-    alive = alive_mask(st)
-    start = memo_hash(st, alive, mask, kind)
-    free = -1
-    for p in range(MEMO_PROBES):
-        slot = (start + p) & (MEMO_SLOTS - 1)
-        if memo[slot, M_GEN] != gen:
-            free = slot
-            break
-        if memo_has(memo[slot], st, alive, mask, kind):
-            return slot
-    if free < 0:
-        free = start
-    _memo_store(st, R, seat, links, mask, kind, w, free)
-    return free
+    slot, found = memo_find(w.memo, st, alive_mask(st), mask, kind, w.ctx[CTX_MEMO_GEN])
+    if not found:
+        _memo_store(st, R, seat, links, mask, kind, w, slot)
+    return slot
 
 
 @inner(inline="always")

@@ -31,11 +31,10 @@ from sheepsim.games.panic.lookahead import (
     M_KEY,
     M_N,
     POS_LEN,
-    memo_has,
-    memo_hash,
+    memo_find,
     memo_key,
 )
-from sheepsim.games.panic.scratch import OPT_MEMO_SLOTS, OPT_MEMO_WIDTH, kernel
+from sheepsim.games.panic.scratch import MEMO_SLOTS, OPT_MEMO_SLOTS, OPT_MEMO_WIDTH, kernel
 
 #: Row of ``w.opt_memo``: [generation, status, key (the look-ahead memo's layout: positions,
 #: facing, live mask, 0, :data:`OPTION_KIND`), positions after the "+" regrouping,
@@ -43,12 +42,10 @@ from sheepsim.games.panic.scratch import OPT_MEMO_SLOTS, OPT_MEMO_WIDTH, kernel
 O_GEN, O_STATUS, O_KEY = M_GEN, M_N, M_KEY
 O_PLUS = O_KEY + KEY_LEN
 O_CROSS = O_PLUS + POS_LEN
-assert OPT_MEMO_WIDTH == O_CROSS + POS_LEN
+assert OPT_MEMO_WIDTH == O_CROSS + POS_LEN and OPT_MEMO_SLOTS == MEMO_SLOTS
 #: Status bits: the flock is connected; the "+" / "X" positions are stored.
 CONNECTED, PLUS_KNOWN, CROSS_KNOWN = 1, 2, 4
 BOTH_KNOWN = PLUS_KNOWN | CROSS_KNOWN
-#: Slots a key may probe (a decision meets about 45 distinct flocks among ~80 options).
-PROBES = 8
 #: The key's "kind" (no group: mask 0): one that no look-ahead key uses.
 OPTION_KIND = 7
 
@@ -56,22 +53,13 @@ OPTION_KIND = 7
 @kernel
 def option_slot(memo, st, alive, gen):
     """Row of ``memo`` for the flock ``st`` in the decision ``gen``: the row holding it,
-    or a new row with status 0 (the first probed row is reused when all are taken)."""
-    start = memo_hash(st, alive, 0, OPTION_KIND) & (OPT_MEMO_SLOTS - 1)
-    slot = -1
-    for p in range(PROBES):
-        s = (start + p) & (OPT_MEMO_SLOTS - 1)
-        if memo[s, O_GEN] != gen:
-            slot = s
-            break
-        if memo_has(memo[s], st, alive, 0, OPTION_KIND):
-            return s
-    if slot < 0:
-        slot = start
-    row = memo[slot]
-    row[O_GEN] = gen
-    row[O_STATUS] = 0
-    memo_key(row, st, alive, 0, OPTION_KIND)
+    or a new row with status 0 (probed as the look-ahead memo's rows)."""
+    slot, found = memo_find(memo, st, alive, 0, OPTION_KIND, gen)
+    if not found:
+        row = memo[slot]
+        row[O_GEN] = gen
+        row[O_STATUS] = 0
+        memo_key(row, st, alive, 0, OPTION_KIND)
     return slot
 
 
