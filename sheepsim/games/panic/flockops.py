@@ -45,7 +45,7 @@ from sheepsim.games.panic.layout import (
     TURN_LEFT,
     TURN_RIGHT,
 )
-from sheepsim.games.panic.scratch import ZERO, kernel
+from sheepsim.games.panic.scratch import ZERO, inner, kernel
 
 DR = np.array(DIR_ROW, dtype=np.int64)
 DC = np.array(DIR_COL, dtype=np.int64)
@@ -351,10 +351,11 @@ def _drop_reverse(st, kind, opts, start, n):
     return keep
 
 
-@kernel
-def legal_actions(st, R, seat, opts):
-    """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
-    and return how many (reverse moves a tile refuses are left out), tile by tile."""
+@inner
+def flock_lines(st):
+    """The flock's bounding box ``(min row, max row, min col, max col)`` and its lines
+    ``(small, row, column, diagonal, anti-diagonal bit masks)`` for :func:`_line_options`;
+    the box's min row is ``_BIG`` when no sheep is left."""
     minr = _BIG
     maxr = -_BIG
     minc = _BIG
@@ -365,12 +366,9 @@ def legal_actions(st, R, seat, opts):
             maxr = max(maxr, st[ST_ROW + s])
             minc = min(minc, st[ST_COL + s])
             maxc = max(maxc, st[ST_COL + s])
-    n = ZERO
-    if minr == _BIG:
-        return n
     # Which rows, columns and diagonals hold a sheep, as bit masks from each range's low
     # end (a connected flock of 9 spans far less than 63 cells; otherwise scan lines).
-    small = (maxr - minr) + (maxc - minc) < 63
+    small = minr != _BIG and (maxr - minr) + (maxc - minc) < 63
     row_m = col_m = diag_m = anti_m = ZERO
     if small:
         for s in range(N_SHEEP):
@@ -381,25 +379,42 @@ def legal_actions(st, R, seat, opts):
                 col_m |= 1 << (c - minc)
                 diag_m |= 1 << (r - c - (minr - maxc))
                 anti_m |= 1 << (r + c - (minr + minc))
-    box = (minr, maxr, minc, maxc)
-    lines = (small, row_m, col_m, diag_m, anti_m)
+    return (minr, maxr, minc, maxc), (small, row_m, col_m, diag_m, anti_m)
+
+
+@inner
+def tile_options(st, R, seat, tile, box, lines, opts, n):
+    """Append the legal options of ``seat``'s unused ``tile`` to ``opts`` from row ``n``
+    (the reverse move it refuses left out); ``box``, ``lines`` from :func:`flock_lines`.
+    Returns the new count."""
+    kind = R[R_TILE_KIND + tile]
+    start = n
+    if kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
+        n = _sheep_options(st, R, seat, tile, opts, n)
+    elif kind == LINE_PUSH or kind == DIAG_PUSH:
+        n = _line_options(st, tile, kind, box, lines, opts, n)
+    elif kind == ALIGNMENT:
+        for d in range(0, 8, 2):
+            n = _add(opts, n, tile, ZERO, d)
+    elif kind == EWE_TURN:
+        n = _add(opts, n, tile, ZERO, np.int64(TURN_RIGHT))
+        n = _add(opts, n, tile, ZERO, np.int64(TURN_LEFT))
+    if refuses_reverse(st, R, tile):
+        n = _drop_reverse(st, kind, opts, start, n)
+    return n
+
+
+@kernel
+def legal_actions(st, R, seat, opts):
+    """Fill ``opts`` (``(MAX_OPTS, 4)``) with every legal ``[tile, a, b, 0]`` for ``seat``
+    and return how many (reverse moves a tile refuses are left out), tile by tile."""
+    box, lines = flock_lines(st)
+    n = ZERO
+    if box[0] == _BIG:
+        return n
     for tile in range(R[R_N_TILES]):
-        if st[ST_USED + seat * MAX_TILES + tile]:
-            continue
-        kind = R[R_TILE_KIND + tile]
-        start = n
-        if kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
-            n = _sheep_options(st, R, seat, tile, opts, n)
-        elif kind == LINE_PUSH or kind == DIAG_PUSH:
-            n = _line_options(st, tile, kind, box, lines, opts, n)
-        elif kind == ALIGNMENT:
-            for d in range(0, 8, 2):
-                n = _add(opts, n, tile, ZERO, d)
-        elif kind == EWE_TURN:
-            n = _add(opts, n, tile, ZERO, np.int64(TURN_RIGHT))
-            n = _add(opts, n, tile, ZERO, np.int64(TURN_LEFT))
-        if refuses_reverse(st, R, tile):
-            n = _drop_reverse(st, kind, opts, start, n)
+        if not st[ST_USED + seat * MAX_TILES + tile]:
+            n = tile_options(st, R, seat, tile, box, lines, opts, n)
     return n
 
 

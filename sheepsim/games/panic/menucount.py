@@ -1,0 +1,138 @@
+"""Counting a seat's legal menu options, and listing only the one the random policy drew.
+
+The ``random`` policy draws an index below the number of legal options and plays that
+option. Listing every option first (:func:`.flockops.legal_actions`, about 60-100 rows
+of four numbers) was about a third of a random turn, and random turns are most of a
+``rollout`` playout. Here each unused tile's count comes from the flock's line masks and the
+sheep's move masks, and only the drawn tile's options are listed, with the same
+:func:`.flockops.tile_options` in the same order: the count and the option are exactly
+those of ``legal_actions`` (``tests/panic/test_panic_menucount.py`` checks it on every
+option of thousands of positions), so the draws and the games are unchanged.
+"""
+
+from sheepsim.games.panic.flockops import (
+    _BIG,
+    flock_lines,
+    refuses_reverse,
+    sheep_moves,
+    tile_options,
+)
+from sheepsim.games.panic.groups import popcount
+from sheepsim.games.panic.layout import (
+    ALIGNMENT,
+    DIAG_PUSH,
+    EWE_TURN,
+    LAMB_PUSH,
+    LAMB_ROLL,
+    LEAPFROG,
+    LINE_PUSH,
+    MAX_TILES,
+    N_SHEEP,
+    R_N_TILES,
+    R_OWN,
+    R_SEAT_COLOUR,
+    R_TILE_KIND,
+    R_TILE_RESTR,
+    ST_ALIVE,
+    ST_COLOUR,
+    ST_USED,
+)
+from sheepsim.games.panic.scratch import ZERO, inner
+
+
+@inner(inline="always")
+def movable_sheep(st, R, seat, own):
+    """``(sheep, Lamb Roll options, Leapfrog options)`` of the live sheep a tile may move
+    (``own``: only ``seat``'s colour): each sheep's roll directions and leapfrog sides
+    from one :func:`.flockops.sheep_moves`, for every roll and leapfrog tile at once."""
+    colour = R[R_SEAT_COLOUR + seat]
+    sheep = ZERO
+    rolls = ZERO
+    leaps = ZERO
+    for s in range(N_SHEEP):
+        if not st[ST_ALIVE + s] or (own and st[ST_COLOUR + s] != colour):
+            continue
+        m = sheep_moves(st, s)
+        sheep += 1
+        rolls += popcount(m & 255)
+        leaps += popcount((m >> 8) & 15)
+    return sheep, rolls, leaps
+
+
+@inner(inline="always")
+def _simple_count(kind, lines, moves):
+    """Options of a tile of ``kind`` that refuses nothing now, the flock's lines
+    ``lines`` being small (see :func:`.flockops.flock_lines`); ``moves`` from
+    :func:`movable_sheep` for the tile's sheep."""
+    small, row_m, col_m, diag_m, anti_m = lines
+    if kind == LAMB_PUSH:
+        return 8 * moves[0]
+    if kind == LAMB_ROLL:
+        return moves[1]
+    if kind == LEAPFROG:
+        return moves[2]
+    if kind == LINE_PUSH:  # columns pushed up and down, rows left and right
+        return 2 * (popcount(col_m) + popcount(row_m))
+    if kind == DIAG_PUSH:
+        return 2 * (popcount(diag_m) + popcount(anti_m))
+    if kind == ALIGNMENT:
+        return ZERO + 4
+    if kind == EWE_TURN:
+        return ZERO + 2
+    return ZERO
+
+
+#: The tiles' counts live in ``opts[tile, 3]`` between :func:`count_actions` and
+#: :func:`nth_action`; options are listed from row ``FIRST_ROW`` on, clear of them.
+FIRST_ROW = MAX_TILES
+
+
+@inner
+def count_actions(st, R, seat, opts):
+    """Number of legal menu options of ``seat`` (that of :func:`.flockops.legal_actions`).
+    ``opts`` ``(MAX_OPTS, OPT_WIDTH)`` is scratch; it keeps each tile's count for
+    :func:`nth_action`. A tile that refuses a reverse now, and line pushes of a flock
+    too spread for line masks, are counted by listing them (rare)."""
+    box, lines = flock_lines(st)
+    own_moves = (ZERO - 1, ZERO, ZERO)
+    any_moves = (ZERO - 1, ZERO, ZERO)
+    total = ZERO
+    for tile in range(R[R_N_TILES]):
+        opts[tile, 3] = 0
+        if st[ST_USED + seat * MAX_TILES + tile] or box[0] == _BIG:
+            continue
+        kind = R[R_TILE_KIND + tile]
+        if refuses_reverse(st, R, tile) or (
+                not lines[0] and (kind == LINE_PUSH or kind == DIAG_PUSH)):
+            count = tile_options(st, R, seat, tile, box, lines, opts, ZERO + FIRST_ROW) - FIRST_ROW
+        elif kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
+            if R[R_TILE_RESTR + tile] == R_OWN:
+                if own_moves[0] < 0:
+                    own_moves = movable_sheep(st, R, seat, True)
+                count = _simple_count(kind, lines, own_moves)
+            else:
+                if any_moves[0] < 0:
+                    any_moves = movable_sheep(st, R, seat, False)
+                count = _simple_count(kind, lines, any_moves)
+        else:
+            count = _simple_count(kind, lines, own_moves)  # moves are not read
+        opts[tile, 3] = count
+        total += count
+    return total
+
+
+@inner
+def nth_action(st, R, seat, i, opts):
+    """Row of ``opts`` holding ``seat``'s legal option ``i``, the ``i``-th row
+    :func:`.flockops.legal_actions` would fill (``0 <= i <`` the count; ``opts`` as
+    :func:`count_actions` left it, for the same state and seat): only the tile holding
+    it is listed."""
+    before = ZERO
+    for tile in range(R[R_N_TILES]):
+        count = opts[tile, 3]
+        if i < before + count:
+            box, lines = flock_lines(st)
+            tile_options(st, R, seat, tile, box, lines, opts, ZERO + FIRST_ROW)
+            return FIRST_ROW + i - before
+        before += count
+    return ZERO - 1
