@@ -38,6 +38,8 @@ from sheepsim.games.panic.layout import (
     ST_USED,
 )
 from sheepsim.games.panic.scratch import ZERO, inner
+from sheepsim.rng import policy_randbelow as randbelow
+from sheepsim.rng import policy_stream
 
 
 @inner(inline="always")
@@ -105,17 +107,18 @@ def count_actions(st, R, seat, opts):
         if refuses_reverse(st, R, tile) or (
                 not lines[0] and (kind == LINE_PUSH or kind == DIAG_PUSH)):
             count = tile_options(st, R, seat, tile, box, lines, opts, ZERO + FIRST_ROW) - FIRST_ROW
-        elif kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
-            if R[R_TILE_RESTR + tile] == R_OWN:
-                if own_moves[0] < 0:
-                    own_moves = movable_sheep(st, R, seat, True)
-                count = _simple_count(kind, lines, own_moves)
-            else:
-                if any_moves[0] < 0:
-                    any_moves = movable_sheep(st, R, seat, False)
-                count = _simple_count(kind, lines, any_moves)
         else:
-            count = _simple_count(kind, lines, own_moves)  # moves are not read
+            moves = own_moves  # not read by the tiles that move no chosen sheep
+            if kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
+                own = R[R_TILE_RESTR + tile] == R_OWN
+                moves = own_moves if own else any_moves
+                if moves[0] < 0:  # the first such tile: one pass over its sheep
+                    moves = movable_sheep(st, R, seat, own)
+                    if own:
+                        own_moves = moves
+                    else:
+                        any_moves = moves
+            count = _simple_count(kind, lines, moves)
         opts[tile, 3] = count
         total += count
     return total
@@ -136,3 +139,15 @@ def nth_action(st, R, seat, i, opts):
             return FIRST_ROW + i - before
         before += count
     return ZERO - 1
+
+
+@inner
+def random_option(st, R, seat, opts, streams):
+    """The ``random`` policy's menu choice for ``seat``: the row of ``opts`` holding the
+    option drawn uniformly (POLICY stream of ``streams``) among the legal ones, as
+    ``randbelow(count)`` picks among the rows of :func:`.flockops.legal_actions`; -1 if
+    there is none (the seat passes, nothing is drawn)."""
+    n = count_actions(st, R, seat, opts)
+    if n == 0:
+        return ZERO - 1
+    return nth_action(st, R, seat, randbelow(policy_stream(streams), n), opts)

@@ -12,7 +12,7 @@ plays random (see :func:`.decide.decide_sub`).
 
 import numpy as np
 
-from sheepsim.games.panic.decide import RANDOM, decide_sub, policy_stream, randbelow
+from sheepsim.games.panic.decide import RANDOM, decide_sub
 from sheepsim.games.panic.flockops import (
     apply_action,
     count_colour,
@@ -73,7 +73,7 @@ from sheepsim.games.panic.layout import (
     TURN_RIGHT,
     WHITE_FACE,
 )
-from sheepsim.games.panic.menucount import count_actions, nth_action
+from sheepsim.games.panic.menucount import random_option
 from sheepsim.games.panic.policies import decide_action
 from sheepsim.games.panic.regroup import ROLL, log_event, regroup, roll_die
 from sheepsim.games.panic.scratch import ZERO, inner, kernel
@@ -193,18 +193,6 @@ def log_refusals(st, R, seat, w):
                   reverse_dir(st))
 
 
-@inner(inline="always")
-def random_turn(st, R, seat, pid, opts, w):
-    """The turn of a random seat: the option drawn among the legal ones, found without
-    listing them all (see :mod:`.menucount`); False if the seat passes."""
-    n = count_actions(st, R, seat, opts)
-    if n == 0:
-        return False
-    row = nth_action(st, R, seat, randbelow(policy_stream(w.streams), n), opts)
-    execute_turn(st, R, seat, pid, opts[row, 0], opts[row, 1], opts[row, 2], w)
-    return True
-
-
 @kernel
 def play_turn(st, R, seat, pid, opts, w):
     """One turn for a non-rollout policy, listing the options in ``opts``; False if the
@@ -212,17 +200,22 @@ def play_turn(st, R, seat, pid, opts, w):
     if own_sheep(st, R, seat) == 0:
         return False
     log_refusals(st, R, seat, w)
+    # A random seat draws among the options without listing them all (menucount); a
+    # random-only line-up (pid None) compiles nothing else.
     if pid is None:
-        return random_turn(st, R, seat, pid, opts, w)
-    if pid == RANDOM:
-        return random_turn(st, R, seat, pid, opts, w)
-    n = legal_actions(st, R, seat, opts)
-    if n == 0:
+        i = random_option(st, R, seat, opts, w.streams)
+    elif pid == RANDOM:
+        i = random_option(st, R, seat, opts, w.streams)
+    else:
+        n = legal_actions(st, R, seat, opts)
+        if n == 0:
+            return False
+        i = decide_action(pid, st, R, seat, opts, n, w)
+        if i < 0 or i >= n:
+            w.ctx[CTX_BAD_CHOICES] += 1  # a user policy answered out of range
+            i = 0
+    if i < 0:
         return False
-    i = decide_action(pid, st, R, seat, opts, n, w)
-    if i < 0 or i >= n:
-        w.ctx[CTX_BAD_CHOICES] += 1  # a user policy answered out of range
-        i = 0
     execute_turn(st, R, seat, pid, opts[i, 0], opts[i, 1], opts[i, 2], w)
     return True
 
