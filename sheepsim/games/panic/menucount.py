@@ -19,9 +19,7 @@ from sheepsim.games.panic.flockops import (
 )
 from sheepsim.games.panic.groups import popcount
 from sheepsim.games.panic.layout import (
-    ALIGNMENT,
     DIAG_PUSH,
-    EWE_TURN,
     LAMB_PUSH,
     LAMB_ROLL,
     LEAPFROG,
@@ -62,26 +60,13 @@ def movable_sheep(st, R, seat, own):
 
 
 @inner(inline="always")
-def _simple_count(kind, lines, moves):
-    """Options of a tile of ``kind`` that refuses nothing now, the flock's lines
-    ``lines`` being small (see :func:`.flockops.flock_lines`); ``moves`` from
-    :func:`movable_sheep` for the tile's sheep."""
+def line_count(kind, lines):
+    """Options of a Line (``kind`` LINE_PUSH) or Diagonal Push tile: every occupied line
+    in each of its four directions; ``lines`` from :func:`.flockops.flock_lines`."""
     small, row_m, col_m, diag_m, anti_m = lines
-    if kind == LAMB_PUSH:
-        return 8 * moves[0]
-    if kind == LAMB_ROLL:
-        return moves[1]
-    if kind == LEAPFROG:
-        return moves[2]
     if kind == LINE_PUSH:  # columns pushed up and down, rows left and right
         return 2 * (popcount(col_m) + popcount(row_m))
-    if kind == DIAG_PUSH:
-        return 2 * (popcount(diag_m) + popcount(anti_m))
-    if kind == ALIGNMENT:
-        return ZERO + 4
-    if kind == EWE_TURN:
-        return ZERO + 2
-    return ZERO
+    return 2 * (popcount(diag_m) + popcount(anti_m))
 
 
 #: The tiles' counts live in ``opts[tile, 3]`` between :func:`count_actions` and
@@ -93,8 +78,8 @@ FIRST_ROW = MAX_TILES
 def count_actions(st, R, seat, opts):
     """Number of legal menu options of ``seat`` (that of :func:`.flockops.legal_actions`).
     ``opts`` ``(MAX_OPTS, OPT_WIDTH)`` is scratch; it keeps each tile's count for
-    :func:`nth_action`. A tile that refuses a reverse now, and line pushes of a flock
-    too spread for line masks, are counted by listing them (rare)."""
+    :func:`nth_action`. Sheep tiles are counted from the sheep's move masks, line
+    pushes from the flock's line masks; the rest is counted by listing it."""
     box, lines = flock_lines(st)
     own_moves = (ZERO - 1, ZERO, ZERO)
     any_moves = (ZERO - 1, ZERO, ZERO)
@@ -104,21 +89,29 @@ def count_actions(st, R, seat, opts):
         if st[ST_USED + seat * MAX_TILES + tile] or box[0] == _BIG:
             continue
         kind = R[R_TILE_KIND + tile]
-        if refuses_reverse(st, R, tile) or (
-                not lines[0] and (kind == LINE_PUSH or kind == DIAG_PUSH)):
+        sheep_tile = kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG
+        line_tile = (kind == LINE_PUSH or kind == DIAG_PUSH) and lines[0]
+        if refuses_reverse(st, R, tile) or not (sheep_tile or line_tile):
+            # a refused reverse, an Alignment or Ewe Turn (4 or 2 rows), a spread flock's
+            # line push: listed, so the rules of options stay in tile_options alone
             count = tile_options(st, R, seat, tile, box, lines, opts, ZERO + FIRST_ROW) - FIRST_ROW
+        elif line_tile:
+            count = line_count(kind, lines)
         else:
-            moves = own_moves  # not read by the tiles that move no chosen sheep
-            if kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG:
-                own = R[R_TILE_RESTR + tile] == R_OWN
-                moves = own_moves if own else any_moves
-                if moves[0] < 0:  # the first such tile: one pass over its sheep
-                    moves = movable_sheep(st, R, seat, own)
-                    if own:
-                        own_moves = moves
-                    else:
-                        any_moves = moves
-            count = _simple_count(kind, lines, moves)
+            own = R[R_TILE_RESTR + tile] == R_OWN
+            moves = own_moves if own else any_moves
+            if moves[0] < 0:  # the first such tile: one pass over its sheep
+                moves = movable_sheep(st, R, seat, own)
+                if own:
+                    own_moves = moves
+                else:
+                    any_moves = moves
+            if kind == LAMB_PUSH:  # every direction for each sheep it may move
+                count = 8 * moves[0]
+            elif kind == LAMB_ROLL:
+                count = moves[1]
+            else:
+                count = moves[2]
         opts[tile, 3] = count
         total += count
     return total

@@ -72,9 +72,8 @@ from sheepsim.games.panic.decide import (
     SCRIPTED,
     argmax_random_ties,
     next_scripted,
-    policy_stream,
     positional,
-    randbelow,
+    randbelow,  # noqa: F401  (re-exported for user policies, as below)
     uniform,  # noqa: F401  (re-exported: user policies draw with randbelow/uniform)
 )
 from sheepsim.games.panic.flockops import alive_mask, apply_action
@@ -226,13 +225,10 @@ def greedy_action(st, R, seat, opts, n, w):
 def decide_action(pid, st, R, seat, opts, n, w):
     """Index of the chosen menu option among ``opts[:n]`` (``[tile, a, b, 0]`` rows).
 
-    ``pid`` None: every seat plays random (nothing else is compiled). ``rollout`` never
-    reaches here (the game loop runs its playouts; see engine); an id that is neither
-    built-in nor a user policy compiled into the kernels raises."""
-    if pid is None:
-        return randbelow(policy_stream(w.streams), n)
-    if pid == RANDOM:
-        return randbelow(policy_stream(w.streams), n)
+    ``random`` never reaches here (:func:`.turns.play_turn` draws its option with
+    :func:`.menucount.random_option`, without listing them), nor does ``rollout`` (the
+    game loop runs its playouts; see engine); an id that is neither built-in nor a user
+    policy compiled into the kernels raises."""
     if pid == SCRIPTED:
         return next_scripted(w.ctx, n)
     if pid == GREEDY:
