@@ -111,3 +111,36 @@ def test_no_sheep_no_option():
     st = state_from("b\n")
     st[L.ST_ALIVE] = 0
     assert _same_menu(st, R, 0) == 0
+
+
+#: Flocks standing on one line (free-form test flocks: a diagonal line touches only at
+#: corners): then one of the four line masks has a single bit and the others one per
+#: sheep, the case where a count formula off by one for a one-line mask would show.
+ONE_LINE_FLOCKS = {
+    "row": "bgy\n",
+    "column": "b\ng\ny\n",
+    "diagonal": "b..\n.g.\n..y\n",
+    "anti-diagonal": "..b\n.g.\ny..\n",
+}
+
+
+@pytest.mark.parametrize("shape", list(ONE_LINE_FLOCKS))
+def test_a_flock_on_one_line_is_counted_as_listed(shape):
+    """Every seat, with no previous action and right after each line push and Ewe Turn
+    direction (rules README, "Reverse move": the tiles that refuse it leave it out)."""
+    R = load_rules().kernel_array(4)
+    st = state_from(ONE_LINE_FLOCKS[shape], free_form=True)
+    keys = {L.LINE_PUSH: range(-3, 6), L.DIAG_PUSH: range(-3, 6), L.EWE_TURN: [0]}
+    checked = 0
+    for seat in range(4):
+        st[L.ST_PREV_KIND] = -1
+        checked += _same_menu(st, R, seat) > 0
+        for kind, targets in keys.items():
+            for direction in (range(1, 4, 2) if kind == L.EWE_TURN else range(8)):
+                for target in targets:
+                    st[L.ST_PREV_KIND] = kind
+                    st[L.ST_PREV_DIR] = direction
+                    st[L.ST_PREV_TARGET] = target
+                    st[L.ST_PREV_DIE] = 0
+                    checked += _same_menu(st, R, seat) > 0
+    assert checked == 4 * (1 + 8 * 9 * 2 + 2)  # every case had options to compare
