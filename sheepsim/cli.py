@@ -230,12 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
     games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
     games.required = True
 
-    from sheepsim import report
+    from sheepsim import cachefolders, report
     from sheepsim.game import games as registered_games
 
     for game in registered_games():
         game.register_cli(games)
     report.register(games)
+    cachefolders.register(games)
     return parser
 
 

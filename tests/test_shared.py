@@ -26,7 +26,8 @@ def test_help_imports_no_numerics():
     # help of any command is printed without numpy, pandas, numba or scipy
     code = ("import sys, contextlib, io\n"
             "from sheepsim.cli import main\n"
-            "for argv in (['--help'], ['report', '--help'], ['race', 'advise', '--help']):\n"
+            "for argv in (['--help'], ['report', '--help'], ['race', 'advise', '--help'],\n"
+            "             ['cache', '--help']):\n"
             "    with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
             "        main(argv)\n"
             "print(sorted(m for m in ('numpy', 'pandas', 'numba', 'scipy', 'matplotlib')"
