@@ -14,7 +14,7 @@ from panic_helpers import state_from
 from sheepsim import rng
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.engine import init_state
-from sheepsim.games.panic.flockops import legal_actions
+from sheepsim.games.panic.flockops import flock_lines, legal_actions
 from sheepsim.games.panic.groups import popcount
 from sheepsim.games.panic.menucount import count_actions, nth_action
 from sheepsim.games.panic.rules import load_rules
@@ -45,10 +45,11 @@ def _menu_mismatch(st, R, seat, listed, scratch):
     """``(count, first index where nth_action differs from legal_actions or -1)``
     (count_actions and nth_action are kernel-only, so they are called from here)."""
     n = legal_actions(st, R, seat, listed)
-    if count_actions(st, R, seat, scratch) != n:
+    box, lines = flock_lines(st)
+    if count_actions(st, R, seat, scratch, box, lines) != n:
         return n, n
     for i in range(n):
-        row = nth_action(st, R, seat, i, scratch)
+        row = nth_action(st, R, seat, i, scratch, box, lines)
         for j in range(3):
             if scratch[row, j] != listed[i, j]:
                 return n, i
@@ -130,17 +131,21 @@ def test_a_flock_on_one_line_is_counted_as_listed(shape):
     direction (rules README, "Reverse move": the tiles that refuse it leave it out)."""
     R = load_rules().kernel_array(4)
     st = state_from(ONE_LINE_FLOCKS[shape], free_form=True)
-    keys = {L.LINE_PUSH: range(-3, 6), L.DIAG_PUSH: range(-3, 6), L.EWE_TURN: [0]}
+    # the previous action as a game leaves it: a Line Push goes along a row or column
+    # (even directions), a Diagonal Push along a diagonal (odd), an Ewe Turn right or left
+    previous = {L.LINE_PUSH: (range(0, 8, 2), range(-3, 6)),
+                L.DIAG_PUSH: (range(1, 8, 2), range(-3, 6)),
+                L.EWE_TURN: ((L.TURN_RIGHT, L.TURN_LEFT), [0])}
     checked = 0
     for seat in range(4):
         st[L.ST_PREV_KIND] = -1
         checked += _same_menu(st, R, seat) > 0
-        for kind, targets in keys.items():
-            for direction in (range(1, 4, 2) if kind == L.EWE_TURN else range(8)):
+        for kind, (directions, targets) in previous.items():
+            for direction in directions:
                 for target in targets:
                     st[L.ST_PREV_KIND] = kind
                     st[L.ST_PREV_DIR] = direction
                     st[L.ST_PREV_TARGET] = target
                     st[L.ST_PREV_DIE] = 0
                     checked += _same_menu(st, R, seat) > 0
-    assert checked == 4 * (1 + 8 * 9 * 2 + 2)  # every case had options to compare
+    assert checked == 4 * (1 + 2 * 4 * 9 + 2)  # every case had options to compare

@@ -309,24 +309,42 @@ def _sheep_options(st, R, seat, tile, opts, n):
     return n
 
 
+@inner(inline="always")
+def lines_along(d, box, lines):
+    """``(lowest key, highest key, occupied-line mask)`` of the lines a push along ``d``
+    moves (rows, columns, diagonals or anti-diagonals; bit ``key - lowest``); ``box``,
+    ``lines`` from :func:`flock_lines`."""
+    minr, maxr, minc, maxc = box
+    small, row_m, col_m, diag_m, anti_m = lines
+    if d == 2 or d == 6:
+        return minr, maxr, row_m
+    if d == 0 or d == 4:
+        return minc, maxc, col_m
+    if d == 3 or d == 7:
+        return minr - maxc, maxr - minc, diag_m
+    return minr + minc, maxr + maxc, anti_m
+
+
+@inner(inline="always")
+def reverse_is_listed(st, box, lines):
+    """Is the reverse of the previous Line or Diagonal Push among the options a push tile
+    of its kind lists (its line, the opposite direction, holds a sheep)? For a flock whose
+    lines fit the masks (``lines[0]``)."""
+    lo, hi, m = lines_along(reverse_dir(st), box, lines)
+    key = st[ST_PREV_TARGET]
+    return lo <= key <= hi and (m >> (key - lo)) & 1 == 1
+
+
 @kernel
 def _line_options(st, tile, kind, box, lines, opts, n):
     """Append the options of a Line or Diagonal Push ``tile``: every direction, every
     occupied line in order. ``box`` = (min row, max row, min col, max col) of the flock;
     ``lines`` = (small, row, column, diagonal, anti-diagonal bit masks) from
     :func:`legal_actions` (``small`` False: test each line with :func:`first_on_line`)."""
-    minr, maxr, minc, maxc = box
-    small, row_m, col_m, diag_m, anti_m = lines
+    small = lines[0]
     d0 = 0 if kind == LINE_PUSH else 1
     for d in range(d0, 8, 2):
-        if d == 2 or d == 6:
-            lo, hi, m = minr, maxr, row_m
-        elif d == 0 or d == 4:
-            lo, hi, m = minc, maxc, col_m
-        elif d == 3 or d == 7:
-            lo, hi, m = minr - maxc, maxr - minc, diag_m
-        else:
-            lo, hi, m = minr + minc, maxr + maxc, anti_m
+        lo, hi, m = lines_along(d, box, lines)
         for key in range(lo, hi + 1):
             if small:
                 if (m >> (key - lo)) & 1:

@@ -4,16 +4,21 @@ The ``random`` policy draws an index below the number of legal options and plays
 option. Listing every option first (:func:`.flockops.legal_actions`, about 60-100 rows
 of four numbers) was about a third of a random turn, and random turns are most of a
 ``rollout`` playout. Here each unused tile's count comes from the flock's line masks and the
-sheep's move masks, and only the drawn tile's options are listed, with the same
-:func:`.flockops.tile_options` in the same order: the count and the option are exactly
-those of ``legal_actions`` (``tests/panic/test_panic_menucount.py`` checks it on every
-option of thousands of positions), so the draws and the games are unchanged.
+sheep's move masks (a line push tile that refuses the reverse of the previous push loses
+that one line when the masks hold it: :func:`.flockops.reverse_is_listed`, next to the
+:func:`.flockops.tile_options` that drops it from a list), and only the drawn tile's
+options are listed, with the same ``tile_options`` in the same order: the count and the
+option are exactly those of ``legal_actions`` (``tests/panic/test_panic_menucount.py``
+checks it on every option of thousands of positions and of flocks on one line, after
+every reverse a tile may refuse), so the draws and the games are unchanged. The
+flock's box and line masks are computed once per choice, for both steps.
 """
 
 from sheepsim.games.panic.flockops import (
     _BIG,
     flock_lines,
     refuses_reverse,
+    reverse_is_listed,
     sheep_moves,
     tile_options,
 )
@@ -75,12 +80,13 @@ FIRST_ROW = MAX_TILES
 
 
 @inner
-def count_actions(st, R, seat, opts):
-    """Number of legal menu options of ``seat`` (that of :func:`.flockops.legal_actions`).
-    ``opts`` ``(MAX_OPTS, OPT_WIDTH)`` is scratch; it keeps each tile's count for
+def count_actions(st, R, seat, opts, box, lines):
+    """Number of legal menu options of ``seat`` (that of :func:`.flockops.legal_actions`);
+    ``box``, ``lines`` from :func:`.flockops.flock_lines` of ``st``. ``opts``
+    ``(MAX_OPTS, OPT_WIDTH)`` is scratch; it keeps each tile's count for
     :func:`nth_action`. Sheep tiles are counted from the sheep's move masks, line
-    pushes from the flock's line masks; the rest is counted by listing it."""
-    box, lines = flock_lines(st)
+    pushes from the flock's line masks (less the reverse a tile refuses, when it is
+    there); the rest is counted by listing it."""
     own_moves = (ZERO - 1, ZERO, ZERO)
     any_moves = (ZERO - 1, ZERO, ZERO)
     total = ZERO
@@ -91,12 +97,15 @@ def count_actions(st, R, seat, opts):
         kind = R[R_TILE_KIND + tile]
         sheep_tile = kind == LAMB_PUSH or kind == LAMB_ROLL or kind == LEAPFROG
         line_tile = (kind == LINE_PUSH or kind == DIAG_PUSH) and lines[0]
-        if refuses_reverse(st, R, tile) or not (sheep_tile or line_tile):
-            # a refused reverse, an Alignment or Ewe Turn (4 or 2 rows), a spread flock's
-            # line push: listed, so the rules of options stay in tile_options alone
+        refuses = refuses_reverse(st, R, tile)
+        if line_tile:
+            # a refusing tile is of the previous push's kind: its reverse is one of the
+            # lines it would list, if that line holds a sheep
+            count = line_count(kind, lines) - (refuses and reverse_is_listed(st, box, lines))
+        elif refuses or not sheep_tile:
+            # an Alignment or Ewe Turn (4 or 2 rows), a sheep tile refusing a reverse, a
+            # spread flock's line push: listed with tile_options, as legal_actions does
             count = tile_options(st, R, seat, tile, box, lines, opts, ZERO + FIRST_ROW) - FIRST_ROW
-        elif line_tile:
-            count = line_count(kind, lines)
         else:
             own = R[R_TILE_RESTR + tile] == R_OWN
             moves = own_moves if own else any_moves
@@ -118,16 +127,15 @@ def count_actions(st, R, seat, opts):
 
 
 @inner
-def nth_action(st, R, seat, i, opts):
+def nth_action(st, R, seat, i, opts, box, lines):
     """Row of ``opts`` holding ``seat``'s legal option ``i``, the ``i``-th row
-    :func:`.flockops.legal_actions` would fill (``0 <= i <`` the count; ``opts`` as
-    :func:`count_actions` left it, for the same state and seat): only the tile holding
-    it is listed."""
+    :func:`.flockops.legal_actions` would fill (``0 <= i <`` the count; ``opts``, ``box``
+    and ``lines`` as :func:`count_actions` had them, for the same state and seat): only
+    the tile holding it is listed."""
     before = ZERO
     for tile in range(R[R_N_TILES]):
         count = opts[tile, 3]
         if i < before + count:
-            box, lines = flock_lines(st)
             tile_options(st, R, seat, tile, box, lines, opts, ZERO + FIRST_ROW)
             return FIRST_ROW + i - before
         before += count
@@ -140,7 +148,8 @@ def random_option(st, R, seat, opts, streams):
     option drawn uniformly (POLICY stream of ``streams``) among the legal ones, as
     ``randbelow(count)`` picks among the rows of :func:`.flockops.legal_actions`; -1 if
     there is none (the seat passes, nothing is drawn)."""
-    n = count_actions(st, R, seat, opts)
+    box, lines = flock_lines(st)
+    n = count_actions(st, R, seat, opts, box, lines)
     if n == 0:
         return ZERO - 1
-    return nth_action(st, R, seat, randbelow(policy_stream(streams), n), opts)
+    return nth_action(st, R, seat, randbelow(policy_stream(streams), n), opts, box, lines)
