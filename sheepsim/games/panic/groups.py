@@ -296,36 +296,79 @@ def _route(opts, n, d, steps, slide, mask):
 
 
 @kernel
+def first_contact(st, mask, d, target):
+    """``(k_hit, k_touch)``: the fewest steps ``k >= 1`` along ``d`` after which the group
+    ``mask`` would land on another live sheep, and after which it would touch a sheep of
+    ``target`` on a side (``_BIG`` for never): :func:`probe` of every shift ``k * d``
+    answers 2 first at ``k_hit`` and 1 first at ``k_touch`` (when that is before
+    ``k_hit``), found in one pass over the pairs of a group sheep and another sheep
+    instead of one pass per step. Per pair, with ``(u, v)`` the other sheep's offset
+    measured along the direction's row and column components (orthogonal ``d``: ``q``
+    along it, ``p`` across): overlap at ``k = q`` when ``p = 0``, ``k = u = v``
+    (diagonal); side contact where ``|q - k| + |p| = 1``, or ``|u - k| + |v - k| = 1``."""
+    dr = DR[d]
+    dc = DC[d]
+    k_hit = _BIG
+    k_touch = _BIG
+    for a in range(N_SHEEP):
+        if not (mask >> a) & 1:
+            continue
+        ra = st[ST_ROW + a]
+        ca = st[ST_COL + a]
+        for b in range(N_SHEEP):
+            if not st[ST_ALIVE + b] or (mask >> b) & 1:
+                continue
+            offr = st[ST_ROW + b] - ra
+            offc = st[ST_COL + b] - ca
+            aim = (target >> b) & 1
+            if dr == 0 or dc == 0:  # orthogonal: q along d, p across
+                q = offr * dr + offc * dc
+                p = offc if dr != 0 else offr
+                if p == 0:
+                    if q >= 1:
+                        k_hit = min(k_hit, q)
+                    if aim:  # just before it, or just past it
+                        k_touch = min(k_touch, q - 1 if q >= 2 else q + 1 if q >= 0 else _BIG)
+                elif aim and (p == 1 or p == -1) and q >= 1:
+                    k_touch = min(k_touch, q)
+            else:
+                u = offr * dr
+                v = offc * dc
+                if u == v and u >= 1:
+                    k_hit = min(k_hit, u)
+                if aim and (u - v == 1 or v - u == 1):
+                    low = min(u, v)
+                    k_touch = min(k_touch, low if low >= 1 else low + 1 if low >= 0 else _BIG)
+    return k_hit, k_touch
+
+
+@kernel
 def _ortho_routes(st, mask, target, opts, n):
     for d in range(0, 8, 2):
-        for k in range(1, route_steps(st, mask, d, target) + 1):
-            hit = probe(st, mask, k * DR[d], k * DC[d], target)
-            if hit == 2:
-                break
-            if hit == 1:
-                n = _route(opts, n, d, k, np.int64(NO_SLIDE), mask)
-                break
+        k_hit, k_touch = first_contact(st, mask, d, target)
+        if k_touch < k_hit and k_touch <= route_steps(st, mask, d, target):
+            n = _route(opts, n, d, k_touch, np.int64(NO_SLIDE), mask)
     return n
 
 
 @kernel
 def _diag_routes(st, mask, target, opts, n):
     for d in range(1, 8, 2):
-        for k in range(1, route_steps(st, mask, d, target) + 1):
-            hit = probe(st, mask, k * DR[d], k * DC[d], target)
-            if hit == 2:
-                # The groups meet at a corner: slide one cell sideways from the last free
-                # position (either component of the diagonal; the player chooses).
-                br = (k - 1) * DR[d]
-                bc = (k - 1) * DC[d]
-                for o in range(0, 8, 2):
-                    if (DR[o] != 0 and DR[o] == DR[d]) or (DC[o] != 0 and DC[o] == DC[d]):
-                        if probe(st, mask, br + DR[o], bc + DC[o], target) == 1:
-                            n = _route(opts, n, d, k - 1, o, mask)
-                break
-            if hit == 1:
-                n = _route(opts, n, d, k, np.int64(NO_SLIDE), mask)
-                break
+        k_hit, k_touch = first_contact(st, mask, d, target)
+        k = min(k_hit, k_touch)
+        if k > route_steps(st, mask, d, target):
+            continue
+        if k_hit == k:
+            # The groups meet at a corner: slide one cell sideways from the last free
+            # position (either component of the diagonal; the player chooses).
+            br = (k - 1) * DR[d]
+            bc = (k - 1) * DC[d]
+            for o in range(0, 8, 2):
+                if (DR[o] != 0 and DR[o] == DR[d]) or (DC[o] != 0 and DC[o] == DC[d]):
+                    if probe(st, mask, br + DR[o], bc + DC[o], target) == 1:
+                        n = _route(opts, n, d, k - 1, o, mask)
+        else:
+            n = _route(opts, n, d, k, np.int64(NO_SLIDE), mask)
     return n
 
 
