@@ -104,6 +104,10 @@ def _mb(n_bytes: int) -> str:
     return f"{n_bytes / 1e6:,.1f} MB"
 
 
+def _items(n: int) -> str:
+    return "1 folder or file" if n == 1 else f"{n} folders and files"
+
+
 def cache_report(entries: list[CacheEntry], root: Path) -> list[str]:
     """The lines ``sheepsim cache`` prints: each kernel folder, the odds tables in one
     line, the total and what ``--prune`` would free."""
@@ -118,11 +122,12 @@ def cache_report(entries: list[CacheEntry], root: Path) -> list[str]:
     files = [e for e in entries if e.kind != "kernels"]
     if files:
         n_current = sum(e.current for e in files)
-        lines.append(f"  odds/ ({len(files)} files)  {_mb(sum(e.size_bytes for e in files))}"
+        lines.append(f"  odds/ ({len(files)} file{'s' * (len(files) != 1)})  "
+                     f"{_mb(sum(e.size_bytes for e in files))}"
                      f"  {n_current} for this version, {len(files) - n_current} old")
     old = [e for e in entries if not e.current]
     lines.append(f"total {_mb(sum(e.size_bytes for e in entries))}; old: "
-                 f"{_mb(sum(e.size_bytes for e in old))} in {len(old)} folders and files"
+                 f"{_mb(sum(e.size_bytes for e in old))} in {_items(len(old))}"
                  + ("; `sheepsim cache --prune` removes them" if old else ""))
     return lines
 
@@ -151,7 +156,7 @@ def cmd_cache(args) -> int:
     if args.prune or args.clear:
         doomed = entries if args.clear else [e for e in entries if not e.current]
         freed = remove_entries(doomed)
-        print(f"removed {len(doomed)} folders and files ({_mb(freed)}) from {root}")
+        print(f"removed {_items(len(doomed))} ({_mb(freed)}) from {root}")
         return 0
     print("\n".join(cache_report(entries, root)))
     return 0

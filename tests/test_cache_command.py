@@ -79,9 +79,21 @@ def test_prune_removes_only_other_versions(root, capsys):
         f"odds/odds-{RULES}-{now}-200000-20130.npz", "odds/fresh.tmp"])
 
 
-def test_clear_removes_all_of_sheepsims_and_nothing_else(root):
+def test_clear_removes_all_of_sheepsims_and_nothing_else(root, capsys):
     assert main(["cache", "--clear"]) == 0
     assert _names(root) == ["kernels-not-a-digest", "notes.txt", "odds", "odds/fresh.tmp"]
+    assert "removed 5 folders and files" in capsys.readouterr().out
+    assert main(["cache"]) == 0  # what is left is not sheepsim's: nothing listed
+    assert capsys.readouterr().out.startswith("nothing cached at ")
+
+
+def test_one_entry_reads_in_the_singular(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SHEEPSIM_CACHE_DIR", str(tmp_path))
+    (tmp_path / "odds").mkdir()
+    (tmp_path / "odds" / f"odds-{RULES}-{OLD}-200000-20130.npz").write_bytes(b"x")
+    assert main(["cache"]) == 0
+    out = capsys.readouterr().out
+    assert "odds/ (1 file)" in out and "in 1 folder or file;" in out
 
 
 def test_empty_root(tmp_path, monkeypatch, capsys):
