@@ -57,14 +57,13 @@ def _entry(path: Path, kind: str, current: bool) -> CacheEntry:
     return CacheEntry(path, kind, size, current, path.stat().st_mtime)
 
 
-def cache_entries(root: Path | None = None, digest: str | None = None) -> list[CacheEntry]:
-    """Every sheepsim folder and file in ``root`` (default: the cache root), the current
-    version's first, then the most recently changed; ``digest``: the source digest that is current
-    (default: this package's)."""
+def cache_entries(root: Path | None = None) -> list[CacheEntry]:
+    """Every sheepsim folder and file in ``root`` (default: the cache root), this
+    version's (its source digest) first, then the most recently changed."""
     from sheepsim.jit import cache_root, source_digest
 
     root = cache_root() if root is None else Path(root)
-    digest = source_digest() if digest is None else digest
+    digest = source_digest()
     entries = []
     if root.is_dir():
         for path in root.iterdir():

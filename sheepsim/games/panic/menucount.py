@@ -6,8 +6,8 @@ of four numbers) was about a third of a random turn, and random turns are most o
 ``rollout`` playout. Here each unused tile's count comes from the flock's line masks and the
 sheep's move masks (a line push tile that refuses the reverse of the previous push loses
 that one line when the masks hold it: :func:`.flockops.reverse_is_listed`, next to the
-:func:`.flockops.tile_options` that drops it from a list), and only the drawn tile's
-options are listed, with the same ``tile_options`` in the same order: the count and the
+``_drop_reverse`` that removes the same row from a list), and only the drawn tile's
+options are listed, with :func:`.flockops.tile_options` in the same order: the count and the
 option are exactly those of ``legal_actions`` (``tests/panic/test_panic_menucount.py``
 checks it on every option of thousands of positions and of flocks on one line, after
 every reverse a tile may refuse), so the draws and the games are unchanged. The
