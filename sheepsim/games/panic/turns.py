@@ -135,7 +135,7 @@ def policy_of(pids, seat):
     return pids[seat]
 
 
-@kernel
+@kernel(inline="always")  # one caller: see engine's "Fewer levels"
 def opening(st, R, pids, w):
     """The sheep jump from the truck: each seat rolls the panic die and makes that Lamb
     Push (white: Ewe Turn), regrouping as needed; no scoring, the counter stays at 0.
@@ -147,7 +147,7 @@ def opening(st, R, pids, w):
     st[ST_PREV_DIE] = 0
 
 
-@kernel
+@kernel(inline="always")  # callers: play_turn, rollout (engine's "Fewer levels")
 def execute_turn(st, R, seat, pid, tile, a, b, w):
     """Steps A-E of a turn for the chosen ``tile`` with parameters ``a``, ``b``."""
     ctx = w.ctx
