@@ -165,6 +165,7 @@ def run(job: Job, *, seed: int = 0, games: int | None = None, precision: float |
             plan = _TimedChunks(state.done, stop, speed) if timed else _chunks(state.done, stop, chunk)
             t0 = time.perf_counter()
             for start, n, counts in session.ordered(seed, plan):
+                _check_chunk(job, counts, seed, start, n)
                 state.counts = merge(state.counts, counts)
                 state.done = start + n
                 state.seconds += time.perf_counter() - t0
@@ -175,6 +176,15 @@ def run(job: Job, *, seed: int = 0, games: int | None = None, precision: float |
                 if on_chunk is not None:
                     on_chunk(state)
     return _result(job, seed, state, precision, limit, None if timed else chunk)
+
+
+def _check_chunk(job: Job, counts: Counts, seed: int, start: int, n: int) -> None:
+    """Stop at the first chunk whose counts show a broken rule (:meth:`Job.check`, e.g. a
+    user policy's illegal choice), naming its games, instead of after the whole run."""
+    try:
+        job.check(counts, n)
+    except SheepsimError as exc:
+        raise chunk_error(exc, seed, start, n) from None
 
 
 def _segment_end(done: int, limit: int, block: int, precision) -> int:

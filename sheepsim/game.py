@@ -128,11 +128,10 @@ class Job(ABC):
         policy that returned an illegal choice)."""
 
     def error_context(self, message: str) -> str:
-        """Words added to the one-line error of a chunk that failed with ``message``: when
-        a policy broke a rule (built-in policies never do), the plug-in policies in play,
-        which a kernel cannot name."""
-        if "polic" not in message:
-            return ""
+        """Words added to the one-line error of a chunk that failed with ``message``: the
+        plug-in policies in play that it does not name already (a kernel cannot name them;
+        built-in policies never break a rule nor raise), so an exception raised inside a
+        user policy, or an illegal choice, points at the policy."""
         try:
             meta = self.meta()
         except Exception:  # the error line matters more than the context
@@ -142,7 +141,7 @@ class Job(ABC):
             if "polic" in key:
                 for name in value if isinstance(value, list | tuple) else [value]:
                     for part in str(name).split(","):
-                        if ":" in part and part not in plugins:
+                        if ":" in part and part not in plugins and part not in message:
                             plugins.append(part)
         return f"; plug-in policies in play: {', '.join(plugins)}" if plugins else ""
 

@@ -81,6 +81,56 @@ def test_a_broken_policy_rule_names_the_plug_in_policies_in_play():
                                "play: my_policies:cautious (in games 0-9 of seed 4)")
 
 
+class _RaisingPluginJob(_PluginJob):
+    def chunk(self, seed, first_game, n_games):
+        if first_game <= self.bad < first_game + n_games:
+            raise RuntimeError("boom in my_policies:cautious" if self.exc is KeyError else "boom")
+        return super().chunk(seed, first_game, n_games)
+
+
+def test_an_exception_inside_a_plug_in_policy_names_the_plug_ins_once():
+    # any exception (not only a broken rule) points at the plug-ins, but a name the
+    # message already has is not repeated
+    with pytest.raises(SheepsimError) as info:
+        driver.run(_RaisingPluginJob(bad=5), seed=4, games=50, chunk_games=10, threads=1,
+                   progress=False)
+    assert str(info.value) == ("RuntimeError: boom; plug-in policies in play: "
+                               "my_policies:cautious (in games 0-9 of seed 4)")
+    with pytest.raises(SheepsimError) as info:
+        driver.run(_RaisingPluginJob(bad=5, exc=KeyError), seed=4, games=50, chunk_games=10,
+                   threads=1, progress=False)
+    assert str(info.value) == "RuntimeError: boom in my_policies:cautious (in games 0-9 of seed 4)"
+
+
+class _CheckedJob(_CountJob):
+    """Counts an illegal choice in game ``marked`` (as the Shear Panic and Aw, Sheep!
+    kernels count a user policy's out-of-range answers) and refuses counts that have one."""
+
+    def __init__(self, marked):
+        super().__init__()
+        self.marked = marked
+
+    def chunk(self, seed, first_game, n_games):
+        counts = super().chunk(seed, first_game, n_games)
+        counts["bad"] = np.array([int(first_game <= self.marked < first_game + n_games)])
+        return counts
+
+    def check(self, counts, games):
+        if counts["bad"][0]:
+            raise SheepsimError(f"policy returned an option index out of range "
+                                f"{counts['bad'][0]} times")
+
+
+def test_a_broken_rule_in_the_counts_stops_the_run_at_its_chunk():
+    # checked chunk by chunk, not once after every game was played
+    job = _CheckedJob(marked=250)
+    with pytest.raises(SheepsimError) as info:
+        driver.run(job, seed=4, games=100_000, chunk_games=100, threads=1, progress=False)
+    assert str(info.value) == ("policy returned an option index out of range 1 times "
+                               "(in games 200-299 of seed 4)")
+    assert max(start for start, _ in job.sizes) < 1_000  # 1 thread: no chunk ran far ahead
+
+
 def test_numba_system_error_is_replaced_by_the_kernel_exception():
     # numba's parallel kernels raise SystemError("... returned a result with an exception
     # set") whose cause is the kernel's own exception: the line shows the cause

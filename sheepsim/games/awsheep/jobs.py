@@ -85,7 +85,10 @@ class PlayJob(_AwJob):
         return acc
 
     def prepare(self) -> None:
-        self._rounds(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+        from sheepsim.games.awsheep.simulate import check_bad
+
+        acc = self._rounds(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+        check_bad(acc, self.policies, f" (in game 0 of seed {self.seed})")
 
     def chunk(self, seed, first_game, n_games) -> Counts:
         return {"acc": self._rounds(seed, first_game, n_games)}
@@ -174,7 +177,10 @@ class SkillJob(_AwJob):
         return acc_a, acc_b, pairs[:self.players]
 
     def prepare(self) -> None:
-        self._pairs(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+        from sheepsim.games.awsheep.simulate import check_bad
+
+        acc_a, _, _ = self._pairs(self.seed, 0, 1)  # compiles (or loads) the kernels now
+        check_bad(acc_a, [self.policy, self.baseline], f" (in game 0 of seed {self.seed})")
 
     def chunk(self, seed, first_game, n_games) -> Counts:
         acc_a, acc_b, pairs = self._pairs(seed, first_game, n_games)

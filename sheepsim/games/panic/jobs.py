@@ -113,7 +113,8 @@ class PlayJob(Job):
         return kernels.games_chunk(R, pids, seed, first_game, n_games, blocks, playouts)
 
     def prepare(self) -> None:
-        self.per_game(self.seed, 0, 1, False)  # compiles (or loads) the kernels now
+        acc = self.per_game(self.seed, 0, 1, False)  # compiles (or loads) the kernels now
+        self._check_bad(int(acc[0, L.A_BAD_CHOICES]), f" (in game 0 of seed {self.seed})")
 
     def chunk(self, seed, first_game, n_games) -> Counts:
         """``acc`` the summed accumulator vector, plus sums the game-level statistics need
@@ -128,11 +129,11 @@ class PlayJob(Job):
         P = self.players
         return acc[:, L.A_WINS:L.A_WINS + P].argmax(axis=1), acc[:, L.A_POINTS:L.A_POINTS + P]
 
-    def _check_bad(self, bad: int) -> None:
+    def _check_bad(self, bad: int, where: str = "") -> None:
         if bad:
-            users = [n for n in self.policies if ":" in n]
+            users = dict.fromkeys(n for n in self.policies if ":" in n)
             raise SheepsimError(f"policy {', '.join(users)} returned an option index out of "
-                                f"range {bad} times")
+                                f"range {bad} times{where}")
 
     def check(self, counts, games) -> None:
         self._check_bad(int(counts["acc"][L.A_BAD_CHOICES]))

@@ -118,8 +118,12 @@ class _Text:
             what = "turn " + ("right" if d == L.TURN_RIGHT else "left")
         else:
             first = _first_on_line(row, key, d)
-            at = _flock_text(row)[1].get(first) if first is not None else None
-            what = f"push the {_LINE_NAMES.get(d, 'diagonal')} starting at {at} {L.DIR_NAMES[d]}"
+            line = _LINE_NAMES.get(d, "diagonal")
+            if first is None:  # the regrouping moved every sheep off the pushed line
+                what = f"push that {line} {L.DIR_NAMES[d]} (no sheep stands on it now)"
+            else:
+                at = _flock_text(row)[1].get(first)
+                what = f"push the {line} starting at {at} {L.DIR_NAMES[d]}"
         listed = ", ".join(str(t + 1) for t in range(len(self.rules.menu)) if (tiles >> t) & 1)
         return (f"  no reverse: tile(s) {listed} may not {what} (the reverse of the "
                 f"previous player's {L.ACTION_NAMES[kind]}); not offered")
