@@ -87,9 +87,13 @@ def legend_outside(ax, handles=None, labels=None, *, twin: bool = False, **kw) -
 
 def save_figure(fig, path) -> None:
     """Write ``fig`` to ``path`` as PNG or SVG (by extension), atomically, and close it."""
+    import matplotlib as mpl
+
     fmt = check_plot_path(path)
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, dpi=120, metadata={"Date": None} if fmt == "svg" else None)
+    # matplotlib draws random SVG ids unless a salt is set: the same chart, the same bytes
+    with mpl.rc_context({"svg.hashsalt": "sheepsim"}):
+        fig.savefig(buf, format=fmt, dpi=120, metadata={"Date": None} if fmt == "svg" else None)
     plt.close(fig)
     try:
         atomic_write_bytes(path, buf.getvalue())

@@ -168,6 +168,8 @@ def test_chart_renders_png_and_svg(race_tables, name, tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = svg.read_text()
     assert text.lstrip().startswith("<?xml") and "<svg" in text
+    plots.save_figure(draw(meta=META), tmp_path / "again.svg")  # no random ids, no date
+    assert (tmp_path / "again.svg").read_bytes() == svg.read_bytes()
 
 
 @pytest.mark.parametrize("name", CHARTS)
