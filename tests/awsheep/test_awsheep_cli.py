@@ -58,6 +58,26 @@ def test_play_table_is_a_readers_view_and_all_columns_shows_every_column(capsys)
     assert "win_rate_lo" in csv.splitlines()[0]
 
 
+def test_table_picks_the_one_table_printed(capsys):
+    # README: "--table NAME chooses" the table a simulation command prints (CSV: one table)
+    args = ["play", "--players", "4", "--games", "300", "--seed", "3", "--quiet"]
+    code, out, _ = run(capsys, *args, "--table", "card_power", "--format", "csv")
+    assert code == 0
+    code, doc, _ = run(capsys, *args, "--format", "json")
+    columns = list(json.loads(doc)["card_power"][0])
+    assert out.splitlines()[0].split(",") == columns  # the card_power table, not by_seat
+    code, every, _ = run(capsys, *args)
+    code, text, _ = run(capsys, *args, "--table", "round_ends")
+    assert code == 0 and "card_power" in every and "by_policy" in every
+    assert "card_power" not in text and "by_policy" not in text and len(text) < len(every) / 2
+    assert any(line.split()[:5] == ["players", "draft", "end", "games", "rounds"]
+               for line in text.splitlines() if line.strip())  # the round_ends header
+    with pytest.raises(SystemExit) as info:
+        main(["awsheep", *args, "--table", "bogus"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "invalid choice: 'bogus'" in err and len(err.splitlines()) == 1
+
+
 def test_compare_is_paired(capsys):
     code, out, _ = run(capsys, "compare", "--a", "counter", "--b", "random", "--games", "600",
                        "--format", "csv", "--quiet")

@@ -9,16 +9,22 @@ from sheepsim.cli import (
     add_head_to_head_options,
     add_output_options,
     add_run_options,
+    add_table_option,
     backend_from_args,
     check_plot_option,
     compiling,
     non_negative_int,
+    select_table,
 )
 from sheepsim.errors import SheepsimError
 
 GAME = "aw-sheep"
 DEFAULT_GAMES = 100_000
 SKILL_PAIRS = (("counter", "random"), ("greedy", "random"))
+#: Tables of each command in print order (``--table`` picks one; CSV prints one table).
+PLAY_TABLES = ("by_seat", "by_policy", "first_player", "round_ends", "round_length",
+               "card_power", "golden")
+BALANCE_TABLES = PLAY_TABLES + ("luck_vs_skill",)
 
 
 def _players(text: str) -> int:
@@ -53,6 +59,7 @@ def register(subparsers) -> None:
                       help="move the policies one seat per round (seat-fair policy rates)")
     _add_draft(play)
     add_run_options(play, games=DEFAULT_GAMES)
+    add_table_option(play, PLAY_TABLES)
     _add_plot(play)
     play.set_defaults(func=cmd_play)
 
@@ -65,6 +72,7 @@ def register(subparsers) -> None:
     bal.add_argument("--policy", default="counter", metavar="NAME",
                      help="the policy of every seat in the balance tables (default counter)")
     add_run_options(bal, games=20_000)
+    add_table_option(bal, BALANCE_TABLES)
     _add_plot(bal)
     bal.set_defaults(func=cmd_balance)
 
@@ -83,6 +91,7 @@ def _add_compare(sub) -> None:
                              b="random", field="random")
     _add_draft(cmp_)
     add_run_options(cmp_, games=20_000)
+    add_table_option(cmp_, ("comparison",))
     cmp_.set_defaults(func=cmd_compare)
 
 
@@ -148,7 +157,7 @@ def cmd_play(args) -> int:
     meta = res.meta()
     title = (f"Aw, Sheep!, {job.players} players, draft {'on' if job.draft else 'off'}, "
              f"{res.games:,} rounds (win rates with Wilson 95% intervals)")
-    emit(render(res.tables, args.format, meta, title), args.out, meta)
+    emit(render(select_table(res.tables, args), args.format, meta, title), args.out, meta)
     _plot(args, res.tables, meta, title)
     return 0
 
@@ -196,7 +205,7 @@ def cmd_balance(args) -> int:
                      luck_vs_skill=[f"{a} vs {b}" for a, b in SKILL_PAIRS])
     title = (f"Aw, Sheep! balance, 3-6 players with and without the draft, {args.games:,} "
              f"rounds per setting")
-    emit(render(tables, args.format, meta, title), args.out, meta)
+    emit(render(select_table(tables, args), args.format, meta, title), args.out, meta)
     _plot(args, tables, meta, title)
     return 0
 
@@ -212,7 +221,7 @@ def cmd_compare(args) -> int:
     res = _run(job, args, "aw sheep compare")
     meta = res.meta()
     title = f"Aw, Sheep!: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
-    emit(render(res.tables, args.format, meta, title), args.out, meta)
+    emit(render(select_table(res.tables, args), args.format, meta, title), args.out, meta)
     return 0
 
 
