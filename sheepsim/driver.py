@@ -302,18 +302,26 @@ class _ThreadSession:
     def __enter__(self):
         from concurrent.futures import ThreadPoolExecutor
 
+        # Kernels run on pool threads, even with one thread, and the warm-up game too:
+        # a kernel holds its thread until it returns, so the main thread only waits and
+        # sees Ctrl-C at once; on an error the run does not wait for chunks in flight
+        # (the command line then ends the process; see cli.run).
+        self.pool = ThreadPoolExecutor(self.threads)
         try:
-            self.job.prepare()
+            self.pool.submit(self.job.prepare).result()
         except SheepsimError:
+            self.__exit__(SheepsimError)
             raise
         except Exception as exc:  # e.g. a user policy failing in the warm-up game
+            self.__exit__(type(exc))
             raise chunk_error(exc, None, 0, 1, self.job) from exc
-        self.pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+        except BaseException:  # Ctrl-C while compiling or in the warm-up game
+            self.__exit__(KeyboardInterrupt)
+            raise
         return self
 
     def __exit__(self, *exc):
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool.shutdown(wait=exc[0] is None, cancel_futures=True)
         return False
 
     def ordered(self, seed: int, chunks) -> Iterator[tuple[int, int, Counts]]:
@@ -322,13 +330,6 @@ class _ThreadSession:
         if it has ``record(n, seconds)``, every chunk's time is reported to it."""
         record = getattr(chunks, "record", None)
         it = iter(chunks)
-        if self.pool is None:
-            for start, n in it:
-                counts, seconds = self._chunk(seed, start, n)
-                if record:
-                    record(n, seconds)
-                yield start, n, counts
-            return
         from collections import deque
 
         queue: deque = deque()

@@ -3,8 +3,11 @@ chunks sized by time; the compile notice; the on-disk odds table. All fast: toy 
 small game counts, and failures that are found before any kernel runs."""
 
 import io
+import os
+import signal
 import sys
 import textwrap
+import threading
 import time
 
 import numpy as np
@@ -129,6 +132,51 @@ def test_a_broken_rule_in_the_counts_stops_the_run_at_its_chunk():
     assert str(info.value) == ("policy returned an option index out of range 1 times "
                                "(in games 200-299 of seed 4)")
     assert max(start for start, _ in job.sizes) < 1_000  # 1 thread: no chunk ran far ahead
+
+
+class _StuckJob(_CountJob):
+    """A chunk (or warm-up game) that runs until ``release`` is set, as one long game of
+    a kernel that cannot be interrupted."""
+
+    def __init__(self, in_prepare=False):
+        super().__init__()
+        self.release, self.in_prepare = threading.Event(), in_prepare
+
+    def _hold(self):
+        # SIGINT blocked in this thread while it waits: a numba kernel does not return
+        # to Python to handle a signal either
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.release.wait(60)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    def prepare(self):
+        if self.in_prepare:
+            self._hold()
+
+    def chunk(self, seed, first_game, n_games):
+        self._hold()
+        return super().chunk(seed, first_game, n_games)
+
+
+@pytest.mark.parametrize("in_prepare", [False, True])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_the_run_without_waiting_for_the_chunk_in_flight(threads, in_prepare):
+    # README: "Ctrl-C stops a run within a couple of seconds", even when one game (a
+    # chunk is at least one) takes far longer, e.g. rollout with many playouts
+    job = _StuckJob(in_prepare)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            driver.run(job, seed=0, games=10, chunk_games=1, threads=threads, progress=False)
+        waited = time.perf_counter() - t0
+    finally:
+        timer.cancel()
+        job.release.set()  # let the stuck thread finish its chunk
+    assert waited < 10  # the chunk would hold the run for 60 s
 
 
 def test_numba_system_error_is_replaced_by_the_kernel_exception():
