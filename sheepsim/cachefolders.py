@@ -21,6 +21,7 @@ is using only costs that process a new compilation.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import time
@@ -155,6 +156,9 @@ def cmd_cache(args) -> int:
     if args.prune or args.clear:
         doomed = entries if args.clear else [e for e in entries if not e.current]
         freed = remove_entries(doomed)
+        if args.clear:
+            with contextlib.suppress(OSError):  # only if empty: it may hold others' files
+                (root / "odds").rmdir()
         print(f"removed {_items(len(doomed))} ({_mb(freed)}) from {root}")
         return 0
     print("\n".join(cache_report(entries, root)))

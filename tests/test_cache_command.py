@@ -87,6 +87,12 @@ def test_clear_removes_all_of_sheepsims_and_nothing_else(root, capsys):
     assert capsys.readouterr().out.startswith("nothing cached at ")
 
 
+def test_clear_removes_the_odds_folder_once_it_is_empty(root, capsys):
+    (root / "odds" / "fresh.tmp").unlink()  # no write of another process under way
+    assert main(["cache", "--clear"]) == 0
+    assert _names(root) == ["kernels-not-a-digest", "notes.txt"]
+
+
 def test_one_entry_reads_in_the_singular(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SHEEPSIM_CACHE_DIR", str(tmp_path))
     (tmp_path / "odds").mkdir()
