@@ -75,34 +75,33 @@ class _PluginJob(_CountJob):
         return {"pace_policies": ["greedy", "my_policies:cautious"], "bet_policy": "ev-approx"}
 
 
-def test_a_broken_policy_rule_names_the_plug_in_policies_in_play():
-    # the kernel cannot name the policy; the job can (built-in policies never break a rule)
-    with pytest.raises(SheepsimError) as info:
-        driver.run(_PluginJob(bad=5), seed=4, games=50, chunk_games=10, threads=1,
-                   progress=False)
-    assert str(info.value) == ("pace policy returned an illegal option; plug-in policies in "
-                               "play: my_policies:cautious (in games 0-9 of seed 4)")
-
-
 class _RaisingPluginJob(_PluginJob):
+    """Its plug-in raises a Python exception (not a broken rule) in game ``bad``."""
+
+    def __init__(self, bad, message):
+        super().__init__(bad=bad)
+        self.message = message
+
     def chunk(self, seed, first_game, n_games):
         if first_game <= self.bad < first_game + n_games:
-            raise RuntimeError("boom in my_policies:cautious" if self.exc is KeyError else "boom")
+            raise RuntimeError(self.message)
         return super().chunk(seed, first_game, n_games)
 
 
-def test_an_exception_inside_a_plug_in_policy_names_the_plug_ins_once():
-    # any exception (not only a broken rule) points at the plug-ins, but a name the
-    # message already has is not repeated
+@pytest.mark.parametrize("job, expected", [
+    (_PluginJob(bad=5), "pace policy returned an illegal option; plug-in policies in play: "
+                        "my_policies:cautious"),
+    (_RaisingPluginJob(5, "boom"), "RuntimeError: boom; plug-in policies in play: "
+                                   "my_policies:cautious"),
+    (_RaisingPluginJob(5, "boom in my_policies:cautious"),
+     "RuntimeError: boom in my_policies:cautious"),
+])
+def test_an_error_names_the_plug_in_policies_in_play_once(job, expected):
+    # the kernel cannot name the policy; the job can (built-in policies never break a
+    # rule nor raise), and a name the message has already is not repeated
     with pytest.raises(SheepsimError) as info:
-        driver.run(_RaisingPluginJob(bad=5), seed=4, games=50, chunk_games=10, threads=1,
-                   progress=False)
-    assert str(info.value) == ("RuntimeError: boom; plug-in policies in play: "
-                               "my_policies:cautious (in games 0-9 of seed 4)")
-    with pytest.raises(SheepsimError) as info:
-        driver.run(_RaisingPluginJob(bad=5, exc=KeyError), seed=4, games=50, chunk_games=10,
-                   threads=1, progress=False)
-    assert str(info.value) == "RuntimeError: boom in my_policies:cautious (in games 0-9 of seed 4)"
+        driver.run(job, seed=4, games=50, chunk_games=10, threads=1, progress=False)
+    assert str(info.value) == f"{expected} (in games 0-9 of seed 4)"
 
 
 class _CheckedJob(_CountJob):
