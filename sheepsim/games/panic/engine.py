@@ -20,7 +20,7 @@ everything below it (LLVM's time per kernel is about that of its whole call tree
 kernels with one caller on that way, :func:`play_game`, :func:`.turns.opening` and
 :func:`.turns.execute_turn`, are therefore ``inline="always"``: numba copies them into
 their caller before typing and compiles no library for them. Measured on a cold
-``panic play --players 4 --games 200``: 41-45 s of compile CPU instead of 51-55 s, and
+``panic play --players 4 --games 200``: 39-45 s of compile CPU instead of 50-55 s, and
 games run as fast as before. ``play_turn`` stays a kernel: numba prunes its branches on
 ``pid is None`` only where ``pid`` is the kernel's own argument.
 """
