@@ -178,9 +178,10 @@ def run(job: Job, *, seed: int = 0, games: int | None = None, precision: float |
     return _result(job, seed, state, precision, limit, None if timed else chunk)
 
 
-def _check_chunk(job: Job, counts: Counts, seed: int, start: int, n: int) -> None:
+def _check_chunk(job: Job, counts: Counts, seed: int | None, start: int, n: int) -> None:
     """Stop at the first chunk whose counts show a broken rule (:meth:`Job.check`, e.g. a
-    user policy's illegal choice), naming its games, instead of after the whole run."""
+    user policy's illegal choice), naming its games (``seed=None``: the warm-up game),
+    instead of after the whole run."""
     try:
         job.check(counts, n)
     except SheepsimError as exc:
@@ -308,16 +309,14 @@ class _ThreadSession:
         # (the command line then ends the process; see cli.run).
         self.pool = ThreadPoolExecutor(self.threads)
         try:
-            self.pool.submit(self.job.prepare).result()
-        except SheepsimError:
-            self.__exit__(SheepsimError)
-            raise
-        except Exception as exc:  # e.g. a user policy failing in the warm-up game
-            self.__exit__(type(exc))
-            raise chunk_error(exc, None, 0, 1, self.job) from exc
-        except BaseException:  # Ctrl-C while compiling or in the warm-up game
-            self.__exit__(KeyboardInterrupt)
-            raise
+            warm_up = self.pool.submit(self.job.prepare).result()
+            if warm_up is not None:
+                _check_chunk(self.job, warm_up, None, 0, 1)
+        except BaseException as exc:  # Ctrl-C while compiling, or the warm-up game failed
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            if isinstance(exc, SheepsimError) or not isinstance(exc, Exception):
+                raise
+            raise chunk_error(exc, None, 0, 1, self.job) from exc  # e.g. a user policy's
         return self
 
     def __exit__(self, *exc):

@@ -119,13 +119,25 @@ class Job(ABC):
         """Quantities a convergence trace follows: dicts of quantity/estimate/lo/hi."""
         return []
 
-    def prepare(self) -> None:  # noqa: B027 - optional hook
+    def prepare(self) -> Counts | None:  # noqa: B027 - optional hook
         """Work to do once per process before the first chunk (compile, tables): the
-        driver calls it before the progress bar starts; Dask workers call it too."""
+        driver calls it before the progress bar starts; Dask workers call it too. A job
+        that compiles by playing a warm-up game may return that game's counts (as
+        :meth:`chunk` gives them): the driver checks them as it checks every chunk's."""
 
     def check(self, counts: Counts, games: int) -> None:  # noqa: B027 - optional hook
         """Raise :class:`SheepsimError` if the counts show a broken rule (e.g. a user
         policy that returned an illegal choice)."""
+
+    @staticmethod
+    def check_choices(bad: int, policies) -> None:
+        """For :meth:`check`: raise if a kernel counted ``bad`` answers out of range of
+        the options offered (only a user policy gives one), naming the plug-ins among
+        ``policies`` once each (all of ``policies`` if none is a plug-in)."""
+        if bad:
+            names = [n for n in policies if ":" in n] or list(policies)
+            raise SheepsimError(f"policy {', '.join(dict.fromkeys(names))} returned an option "
+                                f"index out of range {bad} times")
 
     def error_context(self, message: str) -> str:
         """Words added to the one-line error of a chunk that failed with ``message``: the

@@ -21,6 +21,9 @@ from sheepsim.errors import SheepsimError  # noqa: E402
 from sheepsim.output import atomic_write_bytes  # noqa: E402
 
 FORMATS = {".png": "png", ".svg": "svg"}
+#: matplotlib draws random SVG ids unless ``svg.hashsalt`` is set: with it, the same chart
+#: gives the same bytes (the report's files and ``--plot``; the value the report has used)
+SVG_SALT = "sheepsim-report"
 PLACE_LABELS = {"first": "1st", "second": "2nd", "third": "3rd"}
 
 
@@ -91,8 +94,7 @@ def save_figure(fig, path) -> None:
 
     fmt = check_plot_path(path)
     buf = io.BytesIO()
-    # matplotlib draws random SVG ids unless a salt is set: the same chart, the same bytes
-    with mpl.rc_context({"svg.hashsalt": "sheepsim"}):
+    with mpl.rc_context({"svg.hashsalt": SVG_SALT}):
         fig.savefig(buf, format=fmt, dpi=120, metadata={"Date": None} if fmt == "svg" else None)
     plt.close(fig)
     try:

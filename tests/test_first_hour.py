@@ -117,10 +117,11 @@ class _CheckedJob(_CountJob):
         counts["bad"] = np.array([int(first_game <= self.marked < first_game + n_games)])
         return counts
 
+    def prepare(self):
+        return self.chunk(0, 0, 1)  # a warm-up game, as Shear Panic's and Aw, Sheep!'s
+
     def check(self, counts, games):
-        if counts["bad"][0]:
-            raise SheepsimError(f"policy returned an option index out of range "
-                                f"{counts['bad'][0]} times")
+        self.check_choices(int(counts["bad"][0]), ["random", "my_policies:wild"])
 
 
 def test_a_broken_rule_in_the_counts_stops_the_run_at_its_chunk():
@@ -128,9 +129,18 @@ def test_a_broken_rule_in_the_counts_stops_the_run_at_its_chunk():
     job = _CheckedJob(marked=250)
     with pytest.raises(SheepsimError) as info:
         driver.run(job, seed=4, games=100_000, chunk_games=100, threads=1, progress=False)
-    assert str(info.value) == ("policy returned an option index out of range 1 times "
-                               "(in games 200-299 of seed 4)")
+    assert str(info.value) == ("policy my_policies:wild returned an option index out of "
+                               "range 1 times (in games 200-299 of seed 4)")
     assert max(start for start, _ in job.sizes) < 1_000  # 1 thread: no chunk ran far ahead
+
+
+def test_a_broken_rule_in_the_warm_up_game_stops_the_run_before_any_chunk():
+    job = _CheckedJob(marked=0)
+    with pytest.raises(SheepsimError) as info:
+        driver.run(job, seed=4, games=100_000, chunk_games=100, threads=2, progress=False)
+    assert str(info.value) == ("policy my_policies:wild returned an option index out of "
+                               "range 1 times (in the warm-up game that compiles the kernels)")
+    assert job.sizes == [(0, 1)]  # only the warm-up game was played
 
 
 class _StuckJob(_CountJob):

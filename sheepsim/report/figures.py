@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import io
 
-SVG_SALT = "sheepsim-report"
 DPI = 100
 
 
@@ -18,6 +17,8 @@ DPI = 100
 def deterministic_style():
     """rcParams for reproducible files: fixed SVG ids, text kept as text (small files)."""
     import matplotlib as mpl
+
+    from sheepsim.plots import SVG_SALT
 
     with mpl.rc_context({"svg.hashsalt": SVG_SALT, "svg.fonttype": "none",
                          "savefig.bbox": "tight", "figure.dpi": DPI}):

@@ -7,6 +7,7 @@ import pytest
 
 from sheepsim.cli import main
 from sheepsim.games.awsheep.analysis import luck_vs_skill
+from sheepsim.games.awsheep.cli import PLAY_TABLES
 from sheepsim.games.awsheep.jobs import SkillJob
 
 
@@ -64,6 +65,7 @@ def test_table_picks_the_one_table_printed(capsys):
     code, out, _ = run(capsys, *args, "--table", "card_power", "--format", "csv")
     assert code == 0
     code, doc, _ = run(capsys, *args, "--format", "json")
+    assert set(json.loads(doc)) - {"meta"} == set(PLAY_TABLES)  # --table's list is complete
     columns = list(json.loads(doc)["card_power"][0])
     assert out.splitlines()[0].split(",") == columns  # the card_power table, not by_seat
     code, every, _ = run(capsys, *args)

@@ -84,11 +84,8 @@ class PlayJob(_AwJob):
         s.kernels.rounds_chunk(s.R, s.pids, seed, first_game, n_games, self.rotate, acc)
         return acc
 
-    def prepare(self) -> None:
-        from sheepsim.games.awsheep.simulate import check_bad
-
-        acc = self._rounds(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
-        check_bad(acc, self.policies, f" (in game 0 of seed {self.seed})")
+    def prepare(self) -> Counts:
+        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
 
     def chunk(self, seed, first_game, n_games) -> Counts:
         return {"acc": self._rounds(seed, first_game, n_games)}
@@ -105,9 +102,7 @@ class PlayJob(_AwJob):
         return winners, scores
 
     def check(self, counts, games) -> None:
-        from sheepsim.games.awsheep.simulate import check_bad
-
-        check_bad(counts["acc"], self.policies)
+        self.check_choices(int(counts["acc"][L.A_BAD_CHOICES]), self.policies)
 
     def frames(self, counts: Counts):
         from sheepsim.games.awsheep.simulate import count_frames
@@ -176,20 +171,15 @@ class SkillJob(_AwJob):
                                 acc_b, pairs)
         return acc_a, acc_b, pairs[:self.players]
 
-    def prepare(self) -> None:
-        from sheepsim.games.awsheep.simulate import check_bad
-
-        acc_a, _, _ = self._pairs(self.seed, 0, 1)  # compiles (or loads) the kernels now
-        check_bad(acc_a, [self.policy, self.baseline], f" (in game 0 of seed {self.seed})")
+    def prepare(self) -> Counts:
+        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
 
     def chunk(self, seed, first_game, n_games) -> Counts:
         acc_a, acc_b, pairs = self._pairs(seed, first_game, n_games)
         return {"acc_a": acc_a, "acc_b": acc_b, "pairs": pairs}
 
     def check(self, counts, games) -> None:
-        from sheepsim.games.awsheep.simulate import check_bad
-
-        check_bad(counts["acc_a"], [self.policy, self.baseline])
+        self.check_choices(int(counts["acc_a"][L.A_BAD_CHOICES]), [self.policy, self.baseline])
 
     def pair_frame(self, counts, games):
         from sheepsim.games.awsheep.simulate import pair_frame

@@ -70,15 +70,6 @@ def setting(rules, players, policies, draft=None) -> Setting:
                    np.array(ids, dtype=np.int64), kernels_for(users), R)
 
 
-def check_bad(acc, names, where: str = "") -> None:
-    """Raise if the accumulator ``acc`` counts out-of-range answers (a user policy's);
-    ``where`` names the games, e.g. " (in game 0 of seed 1)"."""
-    if acc[L.A_BAD_CHOICES]:
-        bad = [n for n in names if ":" in n] or names
-        raise SheepsimError(f"policy {', '.join(dict.fromkeys(bad))} returned an option index "
-                            f"out of range {int(acc[L.A_BAD_CHOICES])} times{where}")
-
-
 def round_counts(rules=None, players: int = 4, policies=("random",), games: int = 10_000,
                  seed: int = 0, draft=None, rotate: bool = True, chunk_size=None,
                  progress=None, threads=None) -> tuple[Setting, np.ndarray]:

@@ -112,9 +112,8 @@ class PlayJob(Job):
         blocks = n_games if per_game else 1
         return kernels.games_chunk(R, pids, seed, first_game, n_games, blocks, playouts)
 
-    def prepare(self) -> None:
-        acc = self.per_game(self.seed, 0, 1, False)  # compiles (or loads) the kernels now
-        self._check_bad(int(acc[0, L.A_BAD_CHOICES]), f" (in game 0 of seed {self.seed})")
+    def prepare(self) -> Counts:
+        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels now
 
     def chunk(self, seed, first_game, n_games) -> Counts:
         """``acc`` the summed accumulator vector, plus sums the game-level statistics need
@@ -125,18 +124,12 @@ class PlayJob(Job):
     def outcomes(self, seed, first_game, n_games):
         """Per game: winning seat ``(n,)`` and points ``(n, players)`` (head-to-heads)."""
         acc = self.per_game(seed, first_game, n_games, True)
-        self._check_bad(int(acc[:, L.A_BAD_CHOICES].sum()))
+        self.check_choices(int(acc[:, L.A_BAD_CHOICES].sum()), self.policies)
         P = self.players
         return acc[:, L.A_WINS:L.A_WINS + P].argmax(axis=1), acc[:, L.A_POINTS:L.A_POINTS + P]
 
-    def _check_bad(self, bad: int, where: str = "") -> None:
-        if bad:
-            users = dict.fromkeys(n for n in self.policies if ":" in n)
-            raise SheepsimError(f"policy {', '.join(users)} returned an option index out of "
-                                f"range {bad} times{where}")
-
     def check(self, counts, games) -> None:
-        self._check_bad(int(counts["acc"][L.A_BAD_CHOICES]))
+        self.check_choices(int(counts["acc"][L.A_BAD_CHOICES]), self.policies)
 
     def result(self, counts: Counts, games: int):
         from sheepsim.games.panic.simulate import PanicResult, build_tables
