@@ -130,16 +130,36 @@ def _install_locator() -> None:
 
 def njit(func=None, **options):
     """The package's jit decorator: ``numba.njit`` with ``cache=True`` (in
-    :func:`cache_dir`) and ``nogil=True`` (the driver runs serial kernels on threads).
+    :func:`cache_dir`), ``nogil=True`` (the driver runs serial kernels on threads) and a
+    Python entry point built only when Python calls the kernel (:func:`lazy_entry`).
     Use as ``@njit`` or ``@njit(inline="always")``."""
     import numba  # here, not at the top: importing a game package compiles nothing
 
     _install_locator()
     options.setdefault("cache", True)
     options.setdefault("nogil", True)
-    if func is not None:
-        return unliteral_calls(numba.njit(**options)(func))
-    return lambda f: unliteral_calls(numba.njit(**options)(f))
+    options.setdefault("no_cpython_wrapper", True)
+
+    def build(f):
+        return lazy_entry(unliteral_calls(numba.njit(**options)(f)))
+
+    return build(func) if func is not None else build
+
+
+def lazy_entry(dispatcher):
+    """``dispatcher`` (compiled without numba's Python entry point) made callable from
+    Python all the same: see :class:`sheepsim._entry.LazyEntryDispatcher`. Most kernels
+    are only ever called by other kernels, and numba builds and optimizes the entry
+    point (unboxing every argument from Python objects) for each compiled function
+    otherwise: about 4 s of the 35 s a cold ``panic play`` took."""
+    from numba.core.registry import CPUDispatcher
+
+    # not under NUMBA_DISABLE_JIT (a plain function), nor when a wrapper was asked for
+    if type(dispatcher) is CPUDispatcher and dispatcher.targetoptions.get("no_cpython_wrapper"):
+        from sheepsim._entry import LazyEntryDispatcher
+
+        dispatcher.__class__ = LazyEntryDispatcher
+    return dispatcher
 
 
 def unliteral_calls(dispatcher):
@@ -347,7 +367,7 @@ def _clone(disp, new_globals: dict, cells, cache_key: str | None = None):
         setattr(clone, VARIANT_ATTR, cache_key)
         _install_locator()
         options["cache"] = True
-    return numba.njit(**options)(clone)
+    return lazy_entry(numba.njit(**options)(clone))
 
 
 def _clone_module(module, changed: dict):

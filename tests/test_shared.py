@@ -167,7 +167,7 @@ _RUN = """
 import sys
 sys.path.insert(0, {root!r})
 from sheepsim import _stale_kernel
-print(_stale_kernel.kernel(), _stale_kernel.kernel.stats.cache_hits.most_common(1))
+print(_stale_kernel.kernel(), _stale_kernel.kernel.python_entry.stats.cache_hits.most_common(1))
 """
 
 
@@ -203,3 +203,59 @@ def test_editing_a_constants_module_never_loads_a_stale_kernel(tmp_path):
     consts.write_text("VALUE = 2\n")  # the kernel's own file is unchanged
     assert _run_kernel(root, cache) == (2, False)
     assert len(list(cache.glob("kernels-*"))) == 2  # the old directory is left alone
+
+
+_ENTRY_KERNELS = """
+import numpy as np
+from sheepsim.jit import njit
+
+
+@njit
+def add(a, b):
+    return a + b
+
+
+@njit
+def twice_plus_one(x):
+    return add(x, x) + 1
+"""
+
+_ENTRY_RUN = """
+import pickle, sys
+sys.path.insert(0, {root!r})
+import entry_kernels as m
+hits = lambda d: sum(d.stats.cache_hits.values())
+print(m.twice_plus_one(20), m.add(1.5, 2.0), pickle.loads(pickle.dumps(m.add))(1, 2),
+      len(m.add.signatures), len(m.twice_plus_one.signatures),
+      hits(m.twice_plus_one.python_entry), hits(m.add.python_entry))
+"""
+
+
+def test_a_kernel_gets_its_python_entry_point_only_when_python_calls_it(tmp_path):
+    """``njit`` compiles a kernel without numba's Python entry point (kernels call each
+    other directly); a call from Python goes to a twin with one, compiled (or loaded
+    from the cache) on first use. A kernel that only kernels call is compiled once, for
+    them: ``add(int64, int64)`` below; Python's float call compiles the twin."""
+    import os
+
+    from sheepsim._entry import LazyEntryDispatcher
+
+    (tmp_path / "entry_kernels.py").write_text(_ENTRY_KERNELS)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+
+    def run():
+        return subprocess.run([sys.executable, "-c", _ENTRY_RUN.format(root=str(tmp_path))],
+                              env=env, capture_output=True, text=True, check=True).stdout.split()
+
+    # 41, 3.5, 3 (a pickled kernel still runs); add compiled for the kernel only, the
+    # kernel never (only its twin, for Python); nothing from the cache yet
+    assert run() == ["41", "3.5", "3", "1", "0", "0", "0"]
+    # a new process loads both twins from the cache (and add(int64, int64) with the kernel)
+    assert run() == ["41", "3.5", "3", "0", "0", "1", "2"]
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import entry_kernels
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert type(entry_kernels.add) is LazyEntryDispatcher
+    assert entry_kernels.add.targetoptions["no_cpython_wrapper"] is True

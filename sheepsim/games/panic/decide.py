@@ -55,7 +55,7 @@ from sheepsim.games.panic.scoring import (
     shear_points,
     together_points,
 )
-from sheepsim.games.panic.scratch import ZERO, inner, kernel
+from sheepsim.games.panic.scratch import ZERO, kernel
 from sheepsim.games.panic.track import field_of
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_stream  # noqa: F401
@@ -111,7 +111,7 @@ def positional(st, R, seat, space, sh):
     return 0
 
 
-@inner
+@kernel
 def best_of_routes(st, R, seat, routes, n, w):
     """Greedy value of the best of the routes ``routes[:n]`` (0.0 if there is none)."""
     ev = w.sub
@@ -123,7 +123,7 @@ def best_of_routes(st, R, seat, routes, n, w):
     return best if n > 0 else 0.0
 
 
-@inner
+@kernel
 def best_route_value(st, R, seat, mask, face, w):
     """Greedy value of regrouping ``mask`` for one die face (best route)."""
     routes = w.routes
@@ -135,7 +135,7 @@ def best_route_value(st, R, seat, mask, face, w):
     return best_of_routes(st, R, seat, routes, n, w)
 
 
-@inner
+@kernel
 def first_face(R, diag):
     """The regroup die's first face that is the diagonal ``X`` (``diag``) or not, else -1."""
     for i in range(R[R_N_REGROUP_FACES]):
@@ -145,7 +145,7 @@ def first_face(R, diag):
     return -1
 
 
-@inner
+@kernel
 def face_mean(R, plus, cross):
     """Mean over the regroup die's faces of ``cross`` (an ``X`` face) or ``plus`` (any
     other), summed face by face in die order (the standard die repeats "+" and "X" three
@@ -157,7 +157,7 @@ def face_mean(R, plus, cross):
     return total / nf
 
 
-@inner
+@kernel
 def group_value(st, R, seat, mask, w):
     """Greedy value of regrouping ``mask``: :func:`face_mean` of the best route's value
     for each kind of face (a free slide is the same for every face)."""
@@ -182,7 +182,7 @@ def group_value(st, R, seat, mask, w):
     return face_mean(R, plus, cross)
 
 
-@inner
+@kernel
 def sub_value(kind, st, R, seat, opts, i, w):
     """Greedy value of the sub-decision option ``opts[i]``."""
     if kind == K_GROUP:
@@ -214,7 +214,7 @@ def argmax_random_ties(values, n, streams):
     return best
 
 
-@inner
+@kernel
 def greedy_sub(kind, st, R, seat, opts, n, w):
     """The greedy choice among the sub-decision options ``opts[:n]``."""
     vals = w.sub_values
@@ -223,7 +223,7 @@ def greedy_sub(kind, st, R, seat, opts, n, w):
     return argmax_random_ties(vals, n, w.streams)
 
 
-@inner
+@kernel
 def decide_sub(pid, kind, st, R, seat, opts, n, w):
     """Index of the chosen option among ``opts[:n]`` for a sub-decision of ``kind``.
 

@@ -92,7 +92,7 @@ from sheepsim.games.panic.layout import (
     ST_TURNS,
 )
 from sheepsim.games.panic.rollout import rollout_turn
-from sheepsim.games.panic.scratch import ZERO, inner, kernel, new_scratch
+from sheepsim.games.panic.scratch import ZERO, kernel, new_scratch
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, opening, play_turn, policy_of
 from sheepsim.jit import fresh_copies, njit, rebind, variant_key
@@ -114,7 +114,7 @@ def init_state(st, R):
 
 
 # ------------------------------------------------------------------------- games
-@inner(inline="always")
+@kernel(inline="always")
 def play_game(st, R, pids, playouts, w, acc):
     """Play one game (streams already keyed); per-turn tile statistics go to ``acc``.
     ``pids`` ``(players,)`` policy ids or None (every seat random); ``playouts`` None

@@ -45,7 +45,7 @@ from sheepsim.games.panic.layout import (
     TURN_LEFT,
     TURN_RIGHT,
 )
-from sheepsim.games.panic.scratch import ZERO, inner, kernel
+from sheepsim.games.panic.scratch import ZERO, kernel
 
 DR = np.array(DIR_ROW, dtype=np.int64)
 DC = np.array(DIR_COL, dtype=np.int64)
@@ -309,7 +309,7 @@ def _sheep_options(st, R, seat, tile, opts, n):
     return n
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def lines_along(d, box, lines):
     """``(lowest key, highest key, occupied-line mask)`` of the lines a push along ``d``
     moves (rows, columns, diagonals or anti-diagonals; bit ``key - lowest``); ``box``,
@@ -325,7 +325,7 @@ def lines_along(d, box, lines):
     return minr + minc, maxr + maxc, anti_m
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def reverse_is_listed(st, box, lines):
     """Is the reverse of the previous Line or Diagonal Push among the options a push tile
     of its kind lists (its line, the opposite direction, holds a sheep)? For a flock whose
@@ -369,7 +369,7 @@ def _drop_reverse(st, kind, opts, start, n):
     return keep
 
 
-@inner
+@kernel
 def flock_lines(st):
     """The flock's bounding box ``(min row, max row, min col, max col)`` and its lines
     ``(small, row, column, diagonal, anti-diagonal bit masks)`` for :func:`_line_options`;
@@ -400,7 +400,7 @@ def flock_lines(st):
     return (minr, maxr, minc, maxc), (small, row_m, col_m, diag_m, anti_m)
 
 
-@inner
+@kernel
 def tile_options(st, R, seat, tile, box, lines, opts, n):
     """Append the legal options of ``seat``'s unused ``tile`` to ``opts`` from row ``n``
     (the reverse move it refuses left out); ``box``, ``lines`` from :func:`flock_lines`.

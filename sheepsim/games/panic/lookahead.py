@@ -46,7 +46,7 @@ from sheepsim.games.panic.layout import (
     ST_ROW,
 )
 from sheepsim.games.panic.regroup import MAX_REGROUP_ROUNDS
-from sheepsim.games.panic.scratch import MEMO_ROUTES, MEMO_SLOTS, MEMO_WIDTH, ZERO, inner, kernel
+from sheepsim.games.panic.scratch import MEMO_ROUTES, MEMO_SLOTS, MEMO_WIDTH, ZERO, kernel
 
 #: Memo slots (a power of two; :mod:`.scratch` allocates them) and how many slots a
 #: key may probe; a greedy decision meets a few dozen distinct (flock, group, kind) keys.
@@ -122,7 +122,7 @@ def memo_find(memo, st, alive, mask, kind, gen):
     return start, False
 
 
-@inner
+@kernel
 def _memo_store(st, R, seat, links, mask, kind, w, slot):
     """Compute the routes of ``kind`` for group ``mask`` (as :func:`.regroup.regroup`
     lists them) and their greedy values into memo row ``slot``."""
@@ -149,7 +149,7 @@ def _memo_store(st, R, seat, links, mask, kind, w, slot):
     row[M_GEN] = w.ctx[CTX_MEMO_GEN]
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def route_entry(st, R, seat, links, mask, kind, w):
     """Memo slot with the routes of ``kind`` (:data:`SLIDES` or a die face) for group
     ``mask`` of ``st`` (side contacts ``links``) and their values, computed on first use
@@ -160,7 +160,7 @@ def route_entry(st, R, seat, links, mask, kind, w):
     return slot
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def _best(w, slot):
     """The value of the best route of memo row ``slot`` (0.0 without a route), as
     :func:`.decide.best_of_routes`."""
@@ -171,7 +171,7 @@ def _best(w, slot):
     return best if n > 0 else 0.0
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def group_value(st, R, seat, links, mask, w):
     """:func:`.decide.group_value` from the memo: the mean over the die's faces, summed
     face by face in die order, of the best route's value (a corner slide for every face
@@ -191,7 +191,7 @@ def group_value(st, R, seat, links, mask, w):
     return face_mean(R, plus, cross)
 
 
-@inner
+@kernel
 def lookahead_regroup(st, R, seat, w, face, links):
     """:func:`.regroup.regroup` of the look-ahead copy ``st`` for the greedy policy of
     ``seat`` with every die showing ``face`` (no trace, no dice), through the memo;

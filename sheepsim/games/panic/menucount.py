@@ -40,12 +40,12 @@ from sheepsim.games.panic.layout import (
     ST_COLOUR,
     ST_USED,
 )
-from sheepsim.games.panic.scratch import ZERO, inner
+from sheepsim.games.panic.scratch import ZERO, kernel
 from sheepsim.rng import policy_randbelow as randbelow
 from sheepsim.rng import policy_stream
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def movable_sheep(st, R, seat, own):
     """``(sheep, Lamb Roll options, Leapfrog options)`` of the live sheep a tile may move
     (``own``: only ``seat``'s colour): each sheep's roll directions and leapfrog sides
@@ -64,7 +64,7 @@ def movable_sheep(st, R, seat, own):
     return sheep, rolls, leaps
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def line_count(kind, lines):
     """Options of a Line (``kind`` LINE_PUSH) or Diagonal Push tile: every occupied line
     in each of its four directions; ``lines`` from :func:`.flockops.flock_lines`."""
@@ -79,7 +79,7 @@ def line_count(kind, lines):
 FIRST_ROW = MAX_TILES
 
 
-@inner
+@kernel
 def count_actions(st, R, seat, opts, box, lines):
     """Number of legal menu options of ``seat`` (that of :func:`.flockops.legal_actions`);
     ``box``, ``lines`` from :func:`.flockops.flock_lines` of ``st``. ``opts``
@@ -126,7 +126,7 @@ def count_actions(st, R, seat, opts, box, lines):
     return total
 
 
-@inner
+@kernel
 def nth_action(st, R, seat, i, opts, box, lines):
     """Row of ``opts`` holding ``seat``'s legal option ``i``, the ``i``-th row
     :func:`.flockops.legal_actions` would fill (``0 <= i <`` the count; ``opts``, ``box``
@@ -142,7 +142,7 @@ def nth_action(st, R, seat, i, opts, box, lines):
     return ZERO - 1
 
 
-@inner
+@kernel
 def random_option(st, R, seat, opts, streams):
     """The ``random`` policy's menu choice for ``seat``: the row of ``opts`` holding the
     option drawn uniformly (POLICY stream of ``streams``) among the legal ones, as

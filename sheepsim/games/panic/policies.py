@@ -106,7 +106,7 @@ from sheepsim.games.panic.optionmemo import (
     policy_state,
     store_positions,
 )
-from sheepsim.games.panic.scratch import ZERO, copy_state, inner, kernel
+from sheepsim.games.panic.scratch import ZERO, copy_state, kernel
 from sheepsim.games.panic.track import advance_and_score
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
@@ -116,7 +116,7 @@ USER_POLICY_ARGS = ("kind", "st", "R", "seat", "opts", "n", "rand")
 DEFAULT_PLAYOUTS = 4
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def _value_after(x, st, R, seat, time, w):
     """Move the counter and score on the look-ahead copy ``x``; value for ``seat``."""
     advance_and_score(x, R, seat, time)
@@ -138,7 +138,7 @@ def _same_positions(x, y):
 DREW, STORED, SLIDES_ONLY = 0, 1, 2
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def _regroup_face(cand, R, seat, w, reg, face, links, row, known, at):
     """``reg`` = ``cand`` regrouped with every die showing ``face``: the positions stored
     at ``row[at:]`` when ``known``, else the look-ahead regrouping, whose positions are
@@ -156,7 +156,7 @@ def _regroup_face(cand, R, seat, w, reg, face, links, row, known, at):
     return SLIDES_ONLY if slides_only else STORED
 
 
-@inner(inline="always")
+@kernel(inline="always")
 def _option_value(st, R, seat, tile, a, b, n_plus, n_cross, w):
     """Greedy's value of the menu option ``[tile, a, b]``: apply it to a copy, regroup for
     each regroup-die face (weighted by its share of the die, "+" first), score. What
@@ -203,7 +203,7 @@ def _option_value(st, R, seat, tile, a, b, n_plus, n_cross, w):
     return total / (n_plus + n_cross)
 
 
-@inner
+@kernel
 def greedy_action(st, R, seat, opts, n, w):
     """The greedy menu choice (see the module docstring)."""
     n_plus = ZERO
@@ -221,7 +221,7 @@ def greedy_action(st, R, seat, opts, n, w):
     return argmax_random_ties(vals, n, w.streams)
 
 
-@inner
+@kernel
 def decide_action(pid, st, R, seat, opts, n, w):
     """Index of the chosen menu option among ``opts[:n]`` (``[tile, a, b, 0]`` rows).
 

@@ -38,7 +38,7 @@ from sheepsim.games.panic.layout import (
     ST_ROW,
     ST_SCORE,
 )
-from sheepsim.games.panic.scratch import ZERO, inner, kernel
+from sheepsim.games.panic.scratch import ZERO, kernel
 
 # More rounds than sheep can ever need: each round merges the smallest group into
 # another one or moves it strictly closer; the cap only guards against a bad variant.
@@ -48,7 +48,7 @@ MAX_REGROUP_ROUNDS = 64
 ROLL = np.int64(-1)
 
 
-@inner
+@kernel
 def log_event(st, w, ev, a, b, c, d):
     """Append a trace row (event, 4 parameters, the flock, the counter) when logging.
     Callers pass ``np.int64`` event codes and zeros (see :data:`ROLL`)."""
@@ -73,7 +73,7 @@ def log_event(st, w, ev, a, b, c, d):
     ctx[CTX_LOG_N] = i + 1
 
 
-@inner
+@kernel
 def roll_die(R, n_at, faces_at, w):
     """Roll a die whose faces are ``R[faces_at : faces_at + R[n_at]]``: the next scripted
     face if any (Flock, tests), else from the stream ``ctx[CTX_DICE_PURPOSE]`` (DICE in

@@ -18,7 +18,7 @@ from sheepsim.games.panic.layout import (
     ST_LEN,
     ST_SCORE,
 )
-from sheepsim.games.panic.scratch import copy_state, inner, kernel
+from sheepsim.games.panic.scratch import copy_state, kernel
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, execute_turn, log_refusals, play_turn
 
@@ -33,7 +33,7 @@ def margin(st, R, seat):
     return st[ST_SCORE + seat] - best
 
 
-@inner
+@kernel
 def rollout_choose(st, R, seat, opts, n, w):
     """The rollout policy's menu choice among ``opts[:n]`` (see :mod:`.policies`): for
     each option, ``ctx[CTX_ROLLOUT_PLAYOUTS]`` playouts to the end of the game (the
@@ -65,7 +65,7 @@ def rollout_choose(st, R, seat, opts, n, w):
     return argmax_random_ties(vals, n, w.streams)
 
 
-@inner
+@kernel
 def rollout_turn(st, R, seat, w):
     """The turn of a rollout seat; False if it skips (no sheep) or passes."""
     if own_sheep(st, R, seat) == 0:

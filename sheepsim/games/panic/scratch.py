@@ -79,16 +79,6 @@ def kernel(func=None, **options):
     return njit(func, **options)
 
 
-def inner(func=None, **options):
-    """:func:`kernel` for kernels that only other kernels call: numba builds no Python
-    entry point for them (unboxing the scratch record from Python objects is most of the
-    machine code of a small kernel; about 3 s of a cold start). Calling one from Python
-    crashes the interpreter, so nothing callable from Python (the Flock class, tests,
-    user policies' helpers) may be declared with it."""
-    options.setdefault("no_cpython_wrapper", True)
-    return kernel(func, **options)
-
-
 #: Integer constants that kernels pass to other kernels are ``np.int64``: numba compiles
 #: a callee once per *literal* argument value (a Python ``0`` or ``K_GROUP``), but once
 #: for all ``int64`` values. For the same reason a counter that starts at zero and is

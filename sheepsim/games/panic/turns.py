@@ -76,7 +76,7 @@ from sheepsim.games.panic.layout import (
 from sheepsim.games.panic.menucount import random_option
 from sheepsim.games.panic.policies import decide_action
 from sheepsim.games.panic.regroup import ROLL, log_event, regroup, roll_die
-from sheepsim.games.panic.scratch import ZERO, inner, kernel
+from sheepsim.games.panic.scratch import ZERO, kernel
 from sheepsim.games.panic.track import advance_and_score, final_event, own_sheep
 
 # Rerolls of the panic die for colours with no sheep left; only a variant die without a
@@ -182,7 +182,7 @@ def execute_turn(st, R, seat, pid, tile, a, b, w):
     ctx[CTX_LAST_GAIN] = st[ST_SCORE + seat] - before
 
 
-@inner
+@kernel
 def log_refusals(st, R, seat, w):
     """Trace only: which of ``seat``'s tiles refuse the reverse of the previous action."""
     if w.ctx[CTX_LOG_ON] == 0:
@@ -220,7 +220,7 @@ def play_turn(st, R, seat, pid, opts, w):
     return True
 
 
-@inner
+@kernel
 def after_turn(st, R, seat, acted, w):
     """Count passes (menus run out when every seat passes in a row); next seat."""
     n_players = R[R_N_PLAYERS]
