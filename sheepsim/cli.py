@@ -156,15 +156,21 @@ def close_backend(backend) -> None:
         close()
 
 
-def add_output_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=("table", "csv", "json"), default=None,
-                   help="table (default), csv or json; with --out FILE ending in .csv or .json, "
-                        "that format")
+def add_output_options(p: argparse.ArgumentParser, *, tables: bool = True) -> None:
+    """``--format --out`` (and ``--all-columns`` for commands that print tables). A
+    command that prints text (a trace) takes table or json: ``main`` refuses csv, also
+    when ``--out`` ends in ``.csv``, before anything runs."""
+    formats = ("table", "csv", "json") if tables else ("table", "json")
+    p.add_argument("--format", choices=formats, default=None,
+                   help=f"{' or '.join(formats)} (table by default); with --out FILE "
+                        f"ending in {' or '.join('.' + f for f in formats[1:])}, that format")
     p.add_argument("--out", metavar="FILE", help="write here (plus FILE.meta.json) instead of stdout")
-    p.add_argument("--all-columns", action="store_true",
-                   help="table format: every column (default: the columns a reader needs, "
-                        "intervals as 'x [lo, hi]', within 120 characters; csv and json "
-                        "always have every column)")
+    p.set_defaults(formats=formats)
+    if tables:
+        p.add_argument("--all-columns", action="store_true",
+                       help="table format: every column (default: the columns a reader needs, "
+                            "intervals as 'x [lo, hi]', within 120 characters; csv and json "
+                            "always have every column)")
 
 
 def add_head_to_head_options(p: argparse.ArgumentParser, *, players, players_help: str,
@@ -274,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
 
         output.TABLE_OPTIONS["all_columns"] = bool(getattr(args, "all_columns", False))
         if hasattr(args, "format"):
-            args.format = output.output_format(args.format, getattr(args, "out", None))
+            args.format = output.output_format(args.format, getattr(args, "out", None),
+                                               args.formats)
         try:
             return int(args.func(args) or 0)
         finally:

@@ -17,4 +17,20 @@ class RulesError(SheepsimError):
         self.source = source
         self.key = key
         self.problem = problem
-        super().__init__(f"{source}: {key}: {problem}")
+        super().__init__(f"{source}: {_where(key)}: {problem}")
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th`` ... ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _where(key: str) -> str:
+    """The key as a designer counts: ``race.cards[2].red`` (the TOML path, indexes from 0)
+    with ``(the 3rd [[race.cards]] table)`` after it."""
+    head, bracket, rest = key.rpartition("[")
+    index = rest.partition("]")[0]
+    if not bracket or not index.isdigit():
+        return key
+    return f"{key} (the {_ordinal(int(index) + 1)} [[{head}]] table)"

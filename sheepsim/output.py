@@ -266,12 +266,18 @@ def _save_elsewhere(out, text: str, meta: dict) -> str:
 FORMAT_BY_SUFFIX = {".csv": "csv", ".json": "json"}
 
 
-def output_format(fmt: str | None, out: str | None) -> str:
+def output_format(fmt: str | None, out: str | None,
+                  formats: tuple[str, ...] = ("table", "csv", "json")) -> str:
     """``--format`` as given, else what ``--out``'s ending says (``.csv``, ``.json``),
     else ``table``. A ``--format`` that contradicts the ending is refused: a ``.csv``
-    file holding JSON would mislead whoever opens it."""
+    file holding JSON would mislead whoever opens it; so is a format the command does
+    not write (``formats``: a trace is text, never csv)."""
     implied = FORMAT_BY_SUFFIX.get(Path(str(out)).suffix.lower()) if out else None
     if fmt and implied and fmt != implied:
         raise SheepsimError(f"--format {fmt} but --out {out} ends in "
                             f"{Path(str(out)).suffix}: give one of them, or make them agree")
-    return fmt or implied or "table"
+    chosen = fmt or implied or "table"
+    if chosen not in formats:
+        raise SheepsimError(f"--out {out} asks for {chosen}, but this command writes "
+                            f"{' or '.join(formats)}")
+    return chosen

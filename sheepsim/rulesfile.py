@@ -161,8 +161,10 @@ class Reader:
         if not self.prefix:
             game = other_game(self.table, name)
             if game:
+                having = [g for g, shipped in _shipped_rules() if name in shipped]
+                this = having[0] if len(having) == 1 else "this game"
                 self.fail(name, f"missing; this looks like a rules file for {game}, "
-                                "not for this game")
+                                f"not for {this}")
         self.fail(name, "missing")
 
     def table_(self, name: str, required: bool = True) -> Reader:

@@ -343,10 +343,14 @@ def test_rules_errors_show_values_as_toml_spells_them(tmp_path, new, shown):
 
 
 @pytest.mark.parametrize("file_of,given_to,words", [
-    ("panic", "race", "race: missing; this looks like a rules file for Shear Panic (sheepsim panic)"),
-    ("race", "panic", "game: missing; this looks like a rules file for The Sheep Race (sheepsim race)"),
-    ("panic", "awsheep", "deck: missing; this looks like a rules file for Shear Panic"),
-    ("awsheep", "race", "race: missing; this looks like a rules file for Aw, Sheep! (sheepsim awsheep)"),
+    ("panic", "race", "race: missing; this looks like a rules file for Shear Panic (sheepsim panic), "
+                      "not for The Sheep Race (sheepsim race)"),
+    ("race", "panic", "game: missing; this looks like a rules file for The Sheep Race (sheepsim race), "
+                      "not for Shear Panic (sheepsim panic)"),
+    ("panic", "awsheep", "deck: missing; this looks like a rules file for Shear Panic (sheepsim panic), "
+                         "not for Aw, Sheep! (sheepsim awsheep)"),
+    ("awsheep", "race", "race: missing; this looks like a rules file for Aw, Sheep! (sheepsim awsheep), "
+                        "not for The Sheep Race (sheepsim race)"),
 ])
 def test_another_games_rules_file_says_whose_it_is(tmp_path, file_of, given_to, words):
     import importlib
@@ -470,7 +474,9 @@ def test_panic_trace_csv_is_refused_before_simulating(capsys, monkeypatch):
 
     monkeypatch.setattr(sim, "trace_game", boom)
     code, _, err = run(capsys, "panic", "trace", "--format", "csv")
-    assert code == 2 and one_line(err) and "trace prints text or json" in err
+    assert code == 2 and one_line(err) and "invalid choice: 'csv'" in err
+    code, _, err = run(capsys, "panic", "trace", "--out", "trace.csv")
+    assert code == 2 and one_line(err) and "this command writes table or json" in err
 
 
 # ------------------------------------------------------------------ odds table cache

@@ -12,7 +12,10 @@ from sheepsim.games.awsheep.jobs import SkillJob
 
 
 def run(capsys, *argv):
-    code = main(["awsheep", *argv])
+    try:
+        code = main(["awsheep", *argv])
+    except SystemExit as exc:  # argparse refuses an option by exiting
+        code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -25,6 +28,24 @@ def test_trace_prints_the_round(capsys):
     assert "cards moved" in out and "Round over" in out
 
 
+def test_trace_flock_off_line_counts_the_tied_players_in_words():
+    """"Flock Off: the most sheep in hand wins ... Ties go to the ..." (rules README,
+    Aw, Sheep!): the trace says how many players share the best flock, in words that fit
+    the number (never "1 player(s)")."""
+    import re
+
+    from sheepsim.games.awsheep.trace import trace_round
+
+    line = re.compile(r"Flock Off: best flock worth \d+, (one player has it|[2-6] players tied at it)$")
+    seen = set()
+    for game in range(40):
+        for text in trace_round(players=4, seed=1, game=game).lines:
+            if text.startswith("Flock Off"):
+                assert line.match(text), text
+                seen.add("one" if "one player" in text else "tied")
+    assert seen == {"one", "tied"}
+
+
 def test_trace_json_and_csv_refused(capsys, tmp_path):
     out = tmp_path / "t.json"
     code, _, _ = run(capsys, "trace", "--format", "json", "--out", str(out), "--draft")
@@ -32,7 +53,10 @@ def test_trace_json_and_csv_refused(capsys, tmp_path):
     doc = json.loads(out.read_text())
     assert doc["meta"]["draft"] is True and doc["winner_seat"] >= 1 and doc["lines"]
     code, _, err = run(capsys, "trace", "--format", "csv")
-    assert code == 2 and "trace prints text or json" in err
+    assert code == 2 and "invalid choice: 'csv' (choose from 'table', 'json')" in err
+    code, _, err = run(capsys, "trace", "--out", str(tmp_path / "t.csv"))
+    assert code == 2 and "asks for csv, but this command writes table or json" in err
+    assert not (tmp_path / "t.csv").exists()
 
 
 def test_play_csv_and_bad_players(capsys):

@@ -93,6 +93,18 @@ def test_each_validation_error_names_file_and_key(tmp_path, desc, transform, key
     assert "\n" not in msg
 
 
+def test_a_card_is_named_as_a_designer_counts_it(tmp_path):
+    """The 13th ``[[race.cards]]`` table is the 13th card, not card 12."""
+    with pytest.raises(RulesError) as info:
+        load_text(tmp_path, standard_text() + _card_block("Feta"))
+    assert str(info.value).endswith(
+        "race.cards[12].name (the 13th [[race.cards]] table): duplicate card name 'Feta'")
+    from sheepsim.errors import _ordinal
+
+    assert [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]
+
+
 def test_a_variant_may_have_six_cards(tmp_path):
     text = _head(standard_text()) + "".join(_card_block(f"C{i}") for i in range(6))
     rules = load_text(tmp_path, text)

@@ -110,7 +110,7 @@ def _add_trace(sub) -> None:
                        help="random seed (default 0)")
     trace.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help="which round of the seed (default 0)")
-    add_output_options(trace)
+    add_output_options(trace, tables=False)
     trace.set_defaults(func=cmd_trace)
 
 
@@ -231,8 +231,6 @@ def cmd_trace(args) -> int:
     from sheepsim.output import base_meta, check_output_file, emit, to_json
 
     check_output_file(args.out)
-    if args.format == "csv":
-        raise SheepsimError("trace prints text or json; use --format table or json")
     rules = load_rules(args.rules)
     with compiling(args):
         tr = trace_round(rules, players=args.players, policies=args.policy, seed=args.seed,

@@ -115,7 +115,8 @@ def render_log(log, players: int, st) -> list[str]:
         elif ev == L.EV_FLOCK_OFF:
             close_turn()
             turn = 0
-            lines.append(f"Flock Off: best flock worth {a}, {b} player(s) tied at it")
+            held = "one player has it" if b == 1 else f"{b} players tied at it"
+            lines.append(f"Flock Off: best flock worth {a}, {held}")
         elif ev == L.EV_END:
             close_turn()
             turn = 0

@@ -118,7 +118,7 @@ def _add_trace(sub) -> None:
                        help="random seed (default 0)")
     trace.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help="which game of the seed (default 0)")
-    add_output_options(trace)
+    add_output_options(trace, tables=False)
     trace.set_defaults(func=cmd_trace)
 
 
@@ -210,8 +210,6 @@ def cmd_trace(args) -> int:
     from sheepsim.games.panic.simulate import trace_game
     from sheepsim.output import base_meta, emit, to_json
 
-    if args.format == "csv":  # before any simulating
-        raise SheepsimError("trace prints text or json; use --format table or json")
     rules = load_rules(args.rules)
     with compiling(args):
         tr = trace_game(rules, players=args.players, policies=args.policy, seed=args.seed,
