@@ -144,15 +144,26 @@ def lane_place_heatmap(lanes: pd.DataFrame, *, ax=None, meta=None):
     return fig
 
 
+def interval_error(df: pd.DataFrame, col: str = "ev") -> np.ndarray | None:
+    """``(2, n)`` distances from ``df[col]`` down to ``{col}_lo`` and up to ``{col}_hi``
+    (matplotlib's error-bar ``yerr``/``xerr``), or None when every interval has zero
+    width: exact results have no interval to draw."""
+    v = df[col].to_numpy(float)
+    err = np.vstack([v - df[f"{col}_lo"].to_numpy(float), df[f"{col}_hi"].to_numpy(float) - v])
+    return err if np.nanmax(err, initial=0.0) > 0 else None
+
+
 def lane_ev_chart(lanes: pd.DataFrame, *, ax=None, meta=None):
-    """Single-bet EV per lane with 95% error bars, printed payoffs overlaid on a second
-    axis (``lane_ev_table`` columns ``lane``, ``ev``, ``ev_lo``, ``ev_hi``, ``payoff_*``)."""
+    """Single-bet EV per lane with 95% error bars (none for exact odds), printed payoffs
+    overlaid on a second axis (``lane_ev_table`` columns ``lane``, ``ev``, ``ev_lo``,
+    ``ev_hi``, ``payoff_*``)."""
     fig, ax, _ = chart_axes(ax, meta)
     x = lanes["lane"].to_numpy()
     ev = lanes["ev"].to_numpy(float)
-    err = np.vstack([ev - lanes["ev_lo"].to_numpy(float), lanes["ev_hi"].to_numpy(float) - ev])
     ax.bar(x, ev, color="tab:blue", alpha=0.7, label="EV of one bet")
-    ax.errorbar(x, ev, yerr=err, fmt="none", ecolor="black", capsize=4, label="95% interval")
+    err = interval_error(lanes)
+    if err is not None:
+        ax.errorbar(x, ev, yerr=err, fmt="none", ecolor="black", capsize=4, label="95% interval")
     if "mean_ev" in lanes:
         ax.axhline(float(lanes["mean_ev"].iloc[0]), color="tab:blue", ls=":", lw=1, label="mean EV")
     ax.set_xlabel("lane")
@@ -173,17 +184,20 @@ def lane_ev_chart(lanes: pd.DataFrame, *, ax=None, meta=None):
 
 
 def bet_sets_chart(sets: pd.DataFrame, *, top: int = 10, ax=None, meta=None):
-    """The ``top`` sets of bets by EV with 95% intervals (``bet_sets_table`` columns
-    ``lanes``, ``ev``, ``ev_lo``, ``ev_hi``)."""
+    """The ``top`` sets of bets by EV with 95% intervals (none for exact odds)
+    (``bet_sets_table`` columns ``lanes``, ``ev``, ``ev_lo``, ``ev_hi``, ``bonus_ev``: the
+    axis says "bonus included" only when some set earns a bonus)."""
     fig, ax, _ = chart_axes(ax, meta)
     df = sets.head(top).iloc[::-1]
     ev = df["ev"].to_numpy(float)
-    err = np.vstack([ev - df["ev_lo"].to_numpy(float), df["ev_hi"].to_numpy(float) - ev])
     y = np.arange(len(df))
     ax.barh(y, ev, color="tab:green", alpha=0.7)
-    ax.errorbar(ev, y, xerr=err, fmt="none", ecolor="black", capsize=3)
+    err = interval_error(df)
+    if err is not None:
+        ax.errorbar(ev, y, xerr=err, fmt="none", ecolor="black", capsize=3)
     ax.set_yticks(y, [f"lanes {s}" for s in df["lanes"]])
-    ax.set_xlabel("expected points per race, bonus included (points)")
+    bonus = "bonus_ev" in sets and bool((sets["bonus_ev"].to_numpy(float) != 0).any())
+    ax.set_xlabel(f"expected points per race{', bonus included' if bonus else ''} (points)")
     ax.set_ylabel("set of bets")
     ax.set_title(f"Best {len(df)} sets of bets by EV")
     return fig
@@ -275,7 +289,13 @@ def convergence_chart(trace: pd.DataFrame, *, ax=None, meta=None):
     fig, ax, _ = chart_axes(ax, meta)
     for name, grp in trace.groupby("quantity", sort=False):
         line, = ax.plot(grp["games"], grp["estimate"], marker=".", label=name)
-        ax.fill_between(grp["games"], grp["lo"], grp["hi"], color=line.get_color(), alpha=0.2)
+        if len(grp) > 1:
+            ax.fill_between(grp["games"], grp["lo"], grp["hi"], color=line.get_color(), alpha=0.2)
+        else:  # one check (the first block was precise enough): a band of one point is invisible
+            est = grp["estimate"].to_numpy(float)
+            err = np.vstack([est - grp["lo"].to_numpy(float), grp["hi"].to_numpy(float) - est])
+            ax.errorbar(grp["games"], est, yerr=err, fmt="none", ecolor=line.get_color(),
+                        capsize=4)
     if trace["games"].nunique() > 1 and trace["games"].max() >= 10 * trace["games"].min():
         ax.set_xscale("log")
     ax.set_xlabel("games simulated (count)")

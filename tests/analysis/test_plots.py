@@ -214,3 +214,59 @@ def test_aw_sheep_charts_have_whole_number_positions_and_the_baselines_interval(
     assert sorted(p[1] for p in segment) == pytest.approx([0.2458, 0.2534])
     assert "random in the same seat" in ax.get_legend_handles_labels()[1]
     plots.plt.close(fig)
+
+
+def _legend_texts(fig) -> list[str]:
+    import matplotlib.legend
+
+    return [t.get_text() for leg in fig.findobj(matplotlib.legend.Legend) for t in leg.get_texts()]
+
+
+def _has_error_bars(fig) -> bool:
+    from matplotlib.container import ErrorbarContainer
+
+    return any(isinstance(c, ErrorbarContainer) for ax in fig.axes for c in ax.containers)
+
+
+def test_exact_ev_charts_draw_no_interval_and_the_final_no_bonus(rules):
+    """Exact odds (``race ev --exact``: every ``ev_lo == ev == ev_hi``) have no interval
+    to draw, and a final pays no bonus ("the winner only", Table 2), so its sets chart does
+    not say "bonus included"; simulated semifinal odds keep both."""
+    import matplotlib.pyplot as plt
+
+    counts = counts_from_outcomes(rules, random_outcomes(4))
+    lanes, sets = an.lane_ev_table(counts), an.bet_sets_table(counts)
+    simulated = [plots.lane_ev_chart(lanes), plots.bet_sets_chart(sets)]
+    assert all(_has_error_bars(f) for f in simulated)
+    assert "95% interval" in _legend_texts(simulated[0])
+    assert simulated[1].axes[0].get_xlabel() == "expected points per race, bonus included (points)"
+    exact_lanes = lanes.assign(ev_lo=lanes["ev"], ev_hi=lanes["ev"])
+    exact_sets = sets.assign(ev_lo=sets["ev"], ev_hi=sets["ev"], bonus_ev=0.0)
+    exact = [plots.lane_ev_chart(exact_lanes), plots.bet_sets_chart(exact_sets)]
+    assert not any(_has_error_bars(f) for f in exact)
+    assert "95% interval" not in _legend_texts(exact[0])
+    assert exact[1].axes[0].get_xlabel() == "expected points per race (points)"
+    for f in simulated + exact:
+        plt.close(f)
+
+
+def test_a_convergence_trace_of_one_check_still_shows_its_interval():
+    """``--precision`` met at the first check leaves one point per quantity: its interval
+    is drawn as an error bar (a filled band of one point would be invisible)."""
+    import matplotlib.pyplot as plt
+
+    one = pd.DataFrame({"games": [1000, 1000], "quantity": ["a", "b"], "estimate": [0.5, 0.2],
+                        "lo": [0.47, 0.18], "hi": [0.53, 0.22]})
+    from matplotlib.collections import PolyCollection
+
+    def bands(f):
+        return sum(isinstance(c, PolyCollection) for c in f.axes[0].collections)
+
+    fig = plots.convergence_chart(one)
+    assert _has_error_bars(fig) and bands(fig) == 0
+    two = pd.DataFrame({"games": [1000, 2000], "quantity": ["a", "a"], "estimate": [0.5, 0.49],
+                        "lo": [0.47, 0.47], "hi": [0.53, 0.51]})
+    fig2 = plots.convergence_chart(two)
+    assert not _has_error_bars(fig2) and bands(fig2) == 1
+    plt.close(fig)
+    plt.close(fig2)

@@ -20,6 +20,17 @@ def test_balance_json_stacks_player_counts_and_plots(tmp_path, capsys):
     assert json.loads((tmp_path / "b.json.meta.json").read_text())["games"] == 60
 
 
+def test_play_plot_is_titled_by_what_it_draws(tmp_path, capsys):
+    """``panic play --plot`` draws points by field and tile usage: its title says which
+    games, not "win rates with Wilson 95% intervals" (that is the printed table's)."""
+    plot = tmp_path / "p.svg"
+    assert main(["panic", "play", "--players", "3", "--games", "30", "--quiet",
+                 "--plot", str(plot)]) == 0
+    assert "win rates with Wilson" in capsys.readouterr().out
+    svg = plot.read_text()
+    assert "Shear Panic, 3 players, 30 games" in svg and "win rates" not in svg
+
+
 def test_compare_a_policy_with_itself_differs_by_exactly_zero(capsys):
     # Common random numbers: the same policy on the same dice plays the same games.
     code = main(["panic", "compare", "--players", "3", "--a", "random", "--b", "random",

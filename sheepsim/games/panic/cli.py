@@ -158,11 +158,11 @@ def cmd_play(args) -> int:
                      seed=args.seed, backend=backend_from_args(args), progress=not args.quiet,
                      playouts=args.playouts)
     meta = res.meta(playouts=args.playouts)
-    title = (f"Shear Panic, {res.players} players, {res.games:,} games "
-             f"(win rates with Wilson 95% intervals)")
-    text = render(select_table(res.tables, args), args.format, meta, title)
+    heading = f"Shear Panic, {res.players} players, {res.games:,} games"
+    text = render(select_table(res.tables, args), args.format, meta,
+                  f"{heading} (win rates with Wilson 95% intervals)")
     emit(text, args.out, meta)
-    _plot(args, {res.players: (res.tables, res.games)}, meta, title)
+    _plot(args, {res.players: (res.tables, res.games)}, meta, heading)  # charts: no win rates
     return 0
 
 
