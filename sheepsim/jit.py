@@ -10,6 +10,11 @@ in the user's cache folder, not in the package), and concurrent processes are sa
 (numba writes each cache file atomically). ``SHEEPSIM_CACHE_DIR`` or numba's own
 ``NUMBA_CACHE_DIR`` moves the root, e.g. to a node-local disk on a cluster.
 
+**Python entry points.** numba builds, for every function it compiles, the entry point
+Python calls (unboxing each argument); most kernels are only called by other kernels,
+so :func:`njit` compiles them without it and builds it on a kernel's first call from
+Python instead (:func:`lazy_entry`, :mod:`sheepsim._entry`).
+
 **User policies.** Kernels call policies through module globals, which numba freezes at
 compile time. :func:`rebind` recompiles a kernel and, recursively, every njit function it
 reaches that (transitively) calls a replaced function, so nobody keeps a hand-written list
