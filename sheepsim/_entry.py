@@ -42,14 +42,14 @@ class LazyEntryDispatcher(CPUDispatcher):
             with _TWINS_LOCK:  # two threads' first calls make one twin
                 entry = self.__dict__.get("_python_entry")
                 if entry is None:
-                    entry = self._python_entry = python_entry(self)
+                    entry = self._python_entry = _make_twin(self)
         return entry
 
 
 _TWINS_LOCK = threading.Lock()
 
 
-def python_entry(disp: CPUDispatcher) -> CPUDispatcher:
+def _make_twin(disp: CPUDispatcher) -> CPUDispatcher:
     """The twin of ``disp`` with numba's Python entry point: the same code, globals,
     closure and jit options, cached where ``disp`` is (the same folder, a name of its
     own) or, like ``disp``, not at all."""

@@ -308,7 +308,7 @@ def run() -> None:
 
     Python's full garbage collections (of the oldest generation) are made ten times
     rarer in this process: each walks every live object, and numba's compiler keeps
-    about a million; a cold ``panic play`` made 9 of them, about 2 s of its 37 s (0.6 s
+    about a million; a cold ``panic play`` made 9 of them, 2.4-2.5 s of its 40 s (0.6 s
     of collections with the threshold at 100, for 37 MB more peak memory)."""
     import gc
     import os

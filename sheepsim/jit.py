@@ -156,7 +156,7 @@ def lazy_entry(dispatcher):
     Python all the same: see :class:`sheepsim._entry.LazyEntryDispatcher`. Most kernels
     are only ever called by other kernels, and numba builds and optimizes the entry
     point (unboxing every argument from Python objects) for each compiled function
-    otherwise: about 4 s of the 35 s a cold ``panic play`` took."""
+    otherwise: 3-7 s of the 40-48 s a cold ``panic play`` took (benchmarks/README.md)."""
     from numba.core.registry import CPUDispatcher
 
     # not under NUMBA_DISABLE_JIT (a plain function), nor when a wrapper was asked for

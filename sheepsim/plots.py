@@ -144,12 +144,14 @@ def lane_place_heatmap(lanes: pd.DataFrame, *, ax=None, meta=None):
     return fig
 
 
-def interval_error(df: pd.DataFrame, col: str = "ev") -> np.ndarray | None:
-    """``(2, n)`` distances from ``df[col]`` down to ``{col}_lo`` and up to ``{col}_hi``
-    (matplotlib's error-bar ``yerr``/``xerr``), or None when every interval has zero
-    width: exact results have no interval to draw."""
+def interval_error(df: pd.DataFrame, col: str = "ev", lo: str | None = None,
+                   hi: str | None = None) -> np.ndarray | None:
+    """``(2, n)`` distances from ``df[col]`` down to column ``lo`` and up to ``hi``
+    (default ``{col}_lo``, ``{col}_hi``; matplotlib's error-bar ``yerr``/``xerr``), or None
+    when every interval has zero width: exact results have no interval to draw."""
     v = df[col].to_numpy(float)
-    err = np.vstack([v - df[f"{col}_lo"].to_numpy(float), df[f"{col}_hi"].to_numpy(float) - v])
+    err = np.vstack([v - df[lo or f"{col}_lo"].to_numpy(float),
+                     df[hi or f"{col}_hi"].to_numpy(float) - v])
     return err if np.nanmax(err, initial=0.0) > 0 else None
 
 
@@ -292,10 +294,8 @@ def convergence_chart(trace: pd.DataFrame, *, ax=None, meta=None):
         if len(grp) > 1:
             ax.fill_between(grp["games"], grp["lo"], grp["hi"], color=line.get_color(), alpha=0.2)
         else:  # one check (the first block was precise enough): a band of one point is invisible
-            est = grp["estimate"].to_numpy(float)
-            err = np.vstack([est - grp["lo"].to_numpy(float), grp["hi"].to_numpy(float) - est])
-            ax.errorbar(grp["games"], est, yerr=err, fmt="none", ecolor=line.get_color(),
-                        capsize=4)
+            ax.errorbar(grp["games"], grp["estimate"], fmt="none", ecolor=line.get_color(),
+                        yerr=interval_error(grp, "estimate", "lo", "hi"), capsize=4)
     if trace["games"].nunique() > 1 and trace["games"].max() >= 10 * trace["games"].min():
         ax.set_xscale("log")
     ax.set_xlabel("games simulated (count)")
