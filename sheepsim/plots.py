@@ -258,11 +258,13 @@ def _seat_policies(table: pd.DataFrame) -> list[str] | None:
 
 
 def _seat_labels(table: pd.DataFrame, x: str) -> list[str]:
+    """Tick labels: the seat (or turn order), then its policy one part a line
+    (``ev-approx,greedy`` is two lines, so four seats' labels do not run into each other)."""
     pols = _seat_policies(table)
     names = [str(v) for v in table[x]]
     if pols is None:
         return names
-    return [f"{n}\n{p}" for n, p in zip(names, pols, strict=True)]
+    return ["\n".join([n, *p.split(",")]) for n, p in zip(names, pols, strict=True)]
 
 
 def win_rate_chart(table: pd.DataFrame, *, x: str = "seat", value: str = "win_rate", ax=None, meta=None,

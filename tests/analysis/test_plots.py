@@ -270,3 +270,21 @@ def test_a_convergence_trace_of_one_check_still_shows_its_interval():
     assert not _has_error_bars(fig2) and bands(fig2) == 1
     plt.close(fig)
     plt.close(fig2)
+
+
+def test_seat_labels_of_bet_and_pace_policies_do_not_overlap():
+    """Four seats playing ``ev-approx,greedy``: each tick label is the seat, then one
+    policy a line, and no two labels overlap once drawn."""
+    import matplotlib.pyplot as plt
+
+    seats = pd.DataFrame({"seat": [1, 2, 3, 4], "bet_policy": ["ev-approx"] * 4,
+                          "pace_policy": ["greedy"] * 4, "win_rate": [0.24, 0.25, 0.25, 0.26],
+                          "win_rate_lo": [0.22, 0.23, 0.23, 0.24],
+                          "win_rate_hi": [0.26, 0.27, 0.27, 0.28]})
+    fig = plots.win_rate_chart(seats)
+    fig.canvas.draw()
+    ticks = fig.axes[0].get_xticklabels()
+    assert [t.get_text() for t in ticks] == [f"{k}\nev-approx\ngreedy" for k in range(1, 5)]
+    boxes = [t.get_window_extent() for t in ticks]
+    assert all(a.x1 < b.x0 for a, b in zip(boxes, boxes[1:], strict=False))
+    plt.close(fig)
