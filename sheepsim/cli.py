@@ -173,6 +173,26 @@ def add_output_options(p: argparse.ArgumentParser, *, tables: bool = True) -> No
                             "always have every column)")
 
 
+def add_trace_options(p: argparse.ArgumentParser) -> None:
+    """A trace's output options, the same in every game: ``--format table|json`` (a
+    trace is text), ``--out FILE`` and ``--quiet`` (no compile notice)."""
+    add_output_options(p, tables=False)
+    p.add_argument("--quiet", action="store_true",
+                   help="no 'compiling kernels' notice on the first run")
+
+
+def emit_trace(args, lines: list[str], meta: dict, **result) -> None:
+    """Write a trace to stdout or ``--out`` (plus its metadata file): its ``lines`` as
+    text, or with ``--format json`` ``{"meta", "lines", **result}``."""
+    from sheepsim.output import emit, to_json
+
+    if args.format == "json":
+        text = to_json({"meta": meta, "lines": lines, **result})
+    else:
+        text = "\n".join(lines) + "\n"
+    emit(text, args.out, meta)
+
+
 def add_head_to_head_options(p: argparse.ArgumentParser, *, players, players_help: str,
                              a: str | None, b: str | None, field: str,
                              metavar: str = "NAME", players_default: int | None = 4) -> None:

@@ -134,11 +134,12 @@ def lane_place_heatmap(lanes: pd.DataFrame, *, ax=None, meta=None):
         ax.text(j, i, f"{v:.3f}", ha="center", va="center",
                 color="white" if v < 0.6 * np.nanmax(grid) else "black", fontsize=8)
     ax.set_xticks(range(len(cols)), [PLACE_LABELS[c[2:]] for c in cols])
-    labels = [str(lane) if card == "(random deal)" else f"{lane} {card}"
-              for lane, card in zip(lanes["lane"], lanes["card"], strict=True)]
+    dealt = lanes["card"] != "(random deal)"
+    labels = [f"{lane} {card}" if d else str(lane)
+              for lane, card, d in zip(lanes["lane"], lanes["card"], dealt, strict=True)]
     ax.set_yticks(range(len(lanes)), labels)
     ax.set_xlabel("place")
-    ax.set_ylabel("lane (card)")
+    ax.set_ylabel("lane (card)" if dealt.any() else "lane (cards dealt at random)")
     ax.set_title("P(place) by lane")
     fig.colorbar(im, ax=ax, label="probability")
     return fig
@@ -300,6 +301,8 @@ def convergence_chart(trace: pd.DataFrame, *, ax=None, meta=None):
                         yerr=interval_error(grp, "estimate", "lo", "hi"), capsize=4)
     if trace["games"].nunique() > 1 and trace["games"].max() >= 10 * trace["games"].min():
         ax.set_xscale("log")
+    elif trace["games"].nunique() == 1:  # one check: one tick (an automatic axis crowds it)
+        ax.set_xticks(trace["games"].unique(), [f"{int(g):,}" for g in trace["games"].unique()])
     ax.set_xlabel("games simulated (count)")
     ax.set_ylabel("estimate with 95% interval (probability)")
     ax.set_title("Convergence")

@@ -3,6 +3,7 @@ chunks sized by time; the compile notice; the on-disk odds table. All fast: toy 
 small game counts, and failures that are found before any kernel runs."""
 
 import io
+import json
 import os
 import signal
 import sys
@@ -778,3 +779,27 @@ def test_a_change_in_win_rate_is_in_percentage_points():
         "its win rate by -4.2 percentage points (95% -4.8 to -3.6; McNemar p = 6.4e-38)")
     score = {"diff": 0.6601, "diff_lo": 0.5569, "diff_hi": 0.7633, "pvalue": 4.8e-36}
     assert paired_change(score, "mean score") == "its mean score by 0.7 (95% 0.6 to 0.8)"
+
+
+# ------------------------------------------------------------------ traces, every game
+@pytest.mark.parametrize("game,extra,result_key", [
+    ("race", ["--seed", "7"], "placed_lanes"),
+    ("panic", ["--players", "3", "--seed", "2"], "scores"),
+    ("awsheep", ["--players", "3", "--seed", "2"], "end"),
+])
+def test_every_trace_writes_text_or_json_to_a_file_and_refuses_csv(capsys, tmp_path, game,
+                                                                    extra, result_key):
+    """The three games' traces share their output options (``cli.add_trace_options``):
+    ``--out FILE.json`` writes the lines, the result and the metadata; ``--out FILE.csv``
+    is refused in one line before anything runs; ``--quiet`` is accepted."""
+    out = tmp_path / "t.json"
+    code, printed, _ = run(capsys, game, "trace", *extra, "--out", str(out), "--quiet")
+    assert code == 0 and printed == ""
+    doc = json.loads(out.read_text())
+    assert doc["meta"]["seed"] == int(extra[-1]) and doc["lines"] and result_key in doc
+    assert json.loads((tmp_path / "t.json.meta.json").read_text())["game"] == doc["meta"]["game"]
+    code, text, _ = run(capsys, game, "trace", *extra, "--quiet")
+    assert code == 0 and text == "\n".join(doc["lines"]) + "\n"  # the same lines as text
+    code, _, err = run(capsys, game, "trace", *extra, "--out", str(tmp_path / "t.csv"))
+    assert code == 2 and one_line(err) and "this command writes table or json" in err
+    assert not (tmp_path / "t.csv").exists()

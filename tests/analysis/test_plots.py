@@ -264,6 +264,7 @@ def test_a_convergence_trace_of_one_check_still_shows_its_interval():
 
     fig = plots.convergence_chart(one)
     assert _has_error_bars(fig) and bands(fig) == 0
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["1,000"]  # one tick
     two = pd.DataFrame({"games": [1000, 2000], "quantity": ["a", "a"], "estimate": [0.5, 0.49],
                         "lo": [0.47, 0.47], "hi": [0.53, 0.51]})
     fig2 = plots.convergence_chart(two)
@@ -287,4 +288,16 @@ def test_seat_labels_of_bet_and_pace_policies_do_not_overlap():
     assert [t.get_text() for t in ticks] == [f"{k}\nev-approx\ngreedy" for k in range(1, 5)]
     boxes = [t.get_window_extent() for t in ticks]
     assert all(a.x1 < b.x0 for a, b in zip(boxes, boxes[1:], strict=False))
+    plt.close(fig)
+
+
+def test_lane_heatmap_over_random_deals_says_the_cards_are_dealt_at_random(race_tables):
+    """Over random deals a lane has no card: the axis says so instead of "lane (card)"."""
+    import matplotlib.pyplot as plt
+
+    lanes = pd.DataFrame({"lane": range(1, 7), "card": ["(random deal)"] * 6,
+                          "p_first": [1 / 6] * 6, "p_second": [1 / 6] * 6, "p_third": [1 / 6] * 6})
+    fig = plots.lane_place_heatmap(lanes)
+    assert fig.axes[0].get_ylabel() == "lane (cards dealt at random)"
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [str(k) for k in range(1, 7)]
     plt.close(fig)

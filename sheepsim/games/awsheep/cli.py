@@ -7,12 +7,13 @@ import argparse
 from sheepsim.cli import (
     _Parser,
     add_head_to_head_options,
-    add_output_options,
     add_run_options,
     add_table_option,
+    add_trace_options,
     backend_from_args,
     check_plot_option,
     compiling,
+    emit_trace,
     non_negative_int,
     select_table,
 )
@@ -110,7 +111,7 @@ def _add_trace(sub) -> None:
                        help="random seed (default 0)")
     trace.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help="which round of the seed (default 0)")
-    add_output_options(trace, tables=False)
+    add_trace_options(trace)
     trace.set_defaults(func=cmd_trace)
 
 
@@ -228,7 +229,7 @@ def cmd_compare(args) -> int:
 def cmd_trace(args) -> int:
     from sheepsim.games.awsheep.rules import load_rules
     from sheepsim.games.awsheep.trace import trace_round
-    from sheepsim.output import base_meta, check_output_file, emit, to_json
+    from sheepsim.output import base_meta, check_output_file
 
     check_output_file(args.out)
     rules = load_rules(args.rules)
@@ -239,10 +240,5 @@ def cmd_trace(args) -> int:
                      players=args.players, policy=args.policy,
                      draft=rules.draft if args.draft is None else args.draft,
                      seed=args.seed, game_index=args.game)
-    if args.format == "json":
-        text = to_json({"meta": meta, "lines": tr.lines, "winner_seat": tr.winner + 1,
-                        "end": tr.end})
-    else:
-        text = "\n".join(tr.lines) + "\n"
-    emit(text, args.out, meta)
+    emit_trace(args, tr.lines, meta, winner_seat=tr.winner + 1, end=tr.end)
     return 0

@@ -7,12 +7,13 @@ import argparse
 from sheepsim.cli import (
     _Parser,
     add_head_to_head_options,
-    add_output_options,
     add_run_options,
     add_table_option,
+    add_trace_options,
     backend_from_args,
     check_plot_option,
     compiling,
+    emit_trace,
     non_negative_int,
     positive_int,
     select_table,
@@ -118,7 +119,7 @@ def _add_trace(sub) -> None:
                        help="random seed (default 0)")
     trace.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help="which game of the seed (default 0)")
-    add_output_options(trace, tables=False)
+    add_trace_options(trace)
     trace.set_defaults(func=cmd_trace)
 
 
@@ -208,7 +209,7 @@ def cmd_compare(args) -> int:
 def cmd_trace(args) -> int:
     from sheepsim.games.panic.rules import load_rules
     from sheepsim.games.panic.simulate import trace_game
-    from sheepsim.output import base_meta, emit, to_json
+    from sheepsim.output import base_meta
 
     rules = load_rules(args.rules)
     with compiling(args):
@@ -217,10 +218,5 @@ def cmd_trace(args) -> int:
     meta = base_meta(game="shear-panic", rules=rules.source, rules_sha256=rules.sha256,
                      players=args.players, policy=args.policy, seed=args.seed,
                      game_index=args.game)
-    if args.format == "json":
-        text = to_json({"meta": meta, "lines": tr.lines, "winner_seat": tr.winner + 1,
-                        "scores": tr.scores})
-    else:
-        text = "\n".join(tr.lines) + "\n"
-    emit(text, args.out, meta)
+    emit_trace(args, tr.lines, meta, winner_seat=tr.winner + 1, scores=tr.scores)
     return 0

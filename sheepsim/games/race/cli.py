@@ -15,9 +15,11 @@ from sheepsim.cli import (
     add_output_options,
     add_run_options,
     add_table_option,
+    add_trace_options,
     backend_from_args,
     check_plot_option,
     compiling,
+    emit_trace,
     game_count,
     non_negative_int,
     positive_float,
@@ -159,6 +161,7 @@ def _add_trace(sub) -> None:
                    help="random seed (default 0)")
     p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                    help="game index within the seed (default 0)")
+    add_trace_options(p)
     p.set_defaults(func=cmd_trace)
 
 
@@ -363,15 +366,17 @@ def cmd_play(args) -> int:
 
 
 def cmd_trace(args) -> int:
-    import sys
+    import io
 
     import numpy as np
 
     from sheepsim.driver import chunk_error
     from sheepsim.games.race import engine
+    from sheepsim.games.race.jobs import GAME
     from sheepsim.games.race.layout import FINAL, SEMIFINAL
     from sheepsim.games.race.rules import load_rules
     from sheepsim.games.race.simulate import board_array, lane_cards, resolve_policies
+    from sheepsim.output import base_meta
 
     rules = load_rules(args.rules)
     lanes = lane_cards(rules, args.lanes)
@@ -387,7 +392,7 @@ def cmd_trace(args) -> int:
             raise chunk_error(exc, args.seed, args.game, 1,
                               context=f"; pace policy {pol.pace_names[0]}") from None
     n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
-    out = sys.stdout
+    out = io.StringIO()
     _write_trace_header(out, args, pol.pace_names[0], rules, lanes)
     _write_trace_turns(out, log[:n_turns], rules)
     places = np.full(3, -1, dtype=np.int64)
@@ -397,6 +402,12 @@ def cmd_trace(args) -> int:
     parts = [f"{names[k]} lane {places[k] + 1} {rules.cards[lanes[places[k]]].name}"
              for k in range(n_places)]
     out.write(f"Result after {n_turns} turns: " + ", ".join(parts) + "\n")
+    meta = base_meta(game=GAME, rules=rules.source, rules_sha256=rules.sha256,
+                     stage=args.stage, policy=pol.pace_names[0], seed=args.seed,
+                     game_index=args.game,
+                     lanes=[rules.cards[c].name for c in lanes])
+    emit_trace(args, out.getvalue().splitlines(), meta, turns=n_turns,
+               placed_lanes=[int(places[k]) + 1 for k in range(n_places)])
     return 0
 
 
