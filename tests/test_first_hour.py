@@ -177,6 +177,9 @@ def test_ctrl_c_stops_the_run_without_waiting_for_the_chunk_in_flight(threads, i
     # chunk is at least one) takes far longer, e.g. rollout with many playouts
     job = _StuckJob(in_prepare)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    # Python's own Ctrl-C handler, whatever this process inherited: a shell starts
+    # background jobs with SIGINT ignored, and then Python installs no handler
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     t0 = time.perf_counter()
     timer.start()
     try:
@@ -186,6 +189,7 @@ def test_ctrl_c_stops_the_run_without_waiting_for_the_chunk_in_flight(threads, i
     finally:
         timer.cancel()
         job.release.set()  # let the stuck thread finish its chunk
+        signal.signal(signal.SIGINT, previous)
     assert waited < 10  # the chunk would hold the run for 60 s
 
 
