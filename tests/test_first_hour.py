@@ -734,7 +734,7 @@ def test_seat_charts_name_policies_and_legends_stay_off_the_data():
                           "win_rate_lo": [0.5, 0.3], "win_rate_hi": [0.7, 0.5]})
     fig = plots.win_rate_chart(seats)
     ax = fig.axes[0]
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["1\nev,greedy", "2\nrandom,greedy"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1\nev\ngreedy", "2\nrandom\ngreedy"]
     fig.canvas.draw()
     legend = ax.get_legend().get_window_extent()
     assert legend.x0 >= ax.get_window_extent().x1  # beside the axes, not on the bars
