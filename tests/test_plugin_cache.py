@@ -58,7 +58,7 @@ if {trace}:
     board = np.zeros((6, L.N_BOARD), dtype=np.int64)
     n = k.trace_race(8, 3, load_rules().kernel_rules(), np.arange(6), L.SEMIFINAL,
                      policies.N_PACE_POLICIES, log, board)
-    st = k.trace_race.python_entry.stats
+    st = k.fill_trace.python_entry.stats
     out.update(hits=sum(st.cache_hits.values()), misses=sum(st.cache_misses.values()),
                log=hashlib.sha256(log[:n].tobytes()).hexdigest())
 print(json.dumps(out))

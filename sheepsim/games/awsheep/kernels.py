@@ -69,9 +69,9 @@ from .layout import (
 from .policies import decide
 
 
-@njit
 def new_scratch(log_rows):
-    """``(opts, view, ctx, log, streams, seat_pid)`` for one block of games."""
+    """``(opts, view, ctx, log, streams, seat_pid)`` for one block of games: numpy arrays,
+    allocated in Python (see :class:`Kernels`)."""
     return (np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64), np.zeros(V_LEN, dtype=np.int64),
             np.zeros(CTX_LEN, dtype=np.int64), np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
             np.zeros((N_STREAMS, 2), dtype=np.uint64), np.zeros(MAX_PLAYERS, dtype=np.int64))
@@ -128,10 +128,9 @@ def accumulate(acc, st, w):
 
 
 @njit
-def rounds_chunk(R, pids, seed, first_game, n_games, rotate, acc):
-    """Rounds ``first_game .. first_game + n_games - 1`` added to ``acc`` (``ACC_LEN``)."""
-    st = np.zeros(ST_LEN, dtype=np.int64)
-    w = new_scratch(1)
+def fill_rounds(R, pids, seed, first_game, n_games, rotate, acc, w, st):
+    """Rounds ``first_game .. first_game + n_games - 1`` added to ``acc`` (``ACC_LEN``);
+    ``w`` (:func:`new_scratch`) and the state ``st`` ``(ST_LEN,)`` the chunk's."""
     n = R[R_N_PLAYERS]
     for g in range(first_game, first_game + n_games):
         start_game(w, pids, n, seed, g, rotate)
@@ -141,12 +140,11 @@ def rounds_chunk(R, pids, seed, first_game, n_games, rotate, acc):
 
 
 @njit
-def compare_chunk(R, pids_a, pids_b, seed, first_game, n_games, rotate, acc_a, acc_b, pairs):
+def fill_compare(R, pids_a, pids_b, seed, first_game, n_games, rotate, acc_a, acc_b, pairs,
+                 w, st):
     """Every round played twice on the same streams, with slot policies ``pids_a`` and
     ``pids_b``; ``pairs[slot]`` counts ``[both won, only a won, only b won]`` for the
     policy in that slot (``(MAX_PLAYERS, 3)`` int64)."""
-    st = np.zeros(ST_LEN, dtype=np.int64)
-    w = new_scratch(1)
     n = R[R_N_PLAYERS]
     for g in range(first_game, first_game + n_games):
         start_game(w, pids_a, n, seed, g, rotate)
@@ -166,11 +164,9 @@ def compare_chunk(R, pids_a, pids_b, seed, first_game, n_games, rotate, acc_a, a
 
 
 @njit
-def outcomes_chunk(R, pids, seed, first_game, n_games, rotate, winners, scores, acc):
-    """Rounds as in :func:`rounds_chunk`, also per round the winning seat
+def fill_outcomes(R, pids, seed, first_game, n_games, rotate, winners, scores, acc, w, st):
+    """Rounds as in :func:`fill_rounds`, also per round the winning seat
     (``winners[i]``) and every seat's flock value at the end (``scores[i, seat]``)."""
-    st = np.zeros(ST_LEN, dtype=np.int64)
-    w = new_scratch(1)
     n = R[R_N_PLAYERS]
     worth = R[R_GOLDEN_WORTH]
     for i in range(n_games):
@@ -183,11 +179,9 @@ def outcomes_chunk(R, pids, seed, first_game, n_games, rotate, winners, scores, 
 
 
 @njit
-def trace_round(R, pids, seed, game, rotate, st, log):
-    """One round with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``); the final state
-    is left in ``st``. Returns the number of log rows."""
-    w = new_scratch(1)
-    w = (w[0], w[1], w[2], log, w[4], w[5])
+def fill_trace(R, pids, seed, game, rotate, st, w):
+    """One round with its event log (``w``'s log ``(MAX_LOG, LOG_WIDTH)``); the final
+    state is left in ``st``. Returns the number of log rows and of refused choices."""
     start_game(w, pids, R[R_N_PLAYERS], seed, game, rotate)
     w[2][CTX_LOG_ON] = 1
     play_round(st, R, w)
@@ -200,12 +194,40 @@ def new_log() -> np.ndarray:
 
 # ---------------------------------------------------------- user-policy variants
 class Kernels(types.SimpleNamespace):
-    """The entry kernels for one set of policies."""
+    """The entry kernels for one set of policies (``fill_*``) and the Python calls that
+    allocate their arrays: the kernels allocate nothing, so numba compiles none of
+    numpy's allocation routines for them."""
+
+    def rounds_chunk(self, R, pids, seed, first_game, n_games, rotate, acc):
+        """:func:`fill_rounds` with the chunk's scratch."""
+        self.fill_rounds(R, pids, seed, first_game, n_games, rotate, acc, new_scratch(1),
+                         _state())
+
+    def compare_chunk(self, R, pids_a, pids_b, seed, first_game, n_games, rotate, acc_a,
+                      acc_b, pairs):
+        """:func:`fill_compare` with the chunk's scratch."""
+        self.fill_compare(R, pids_a, pids_b, seed, first_game, n_games, rotate, acc_a, acc_b,
+                          pairs, new_scratch(1), _state())
+
+    def outcomes_chunk(self, R, pids, seed, first_game, n_games, rotate, winners, scores,
+                       acc):
+        """:func:`fill_outcomes` with the chunk's scratch."""
+        self.fill_outcomes(R, pids, seed, first_game, n_games, rotate, winners, scores, acc,
+                           new_scratch(1), _state())
+
+    def trace_round(self, R, pids, seed, game, rotate, st, log):
+        """One round with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``, filled in
+        place); the final state is left in ``st``. Returns ``(log rows, refused choices)``."""
+        w = new_scratch(1)
+        return self.fill_trace(R, pids, seed, game, rotate, st, (*w[:3], log, *w[4:]))
 
 
-ENTRY_KERNELS = ("rounds_chunk", "compare_chunk", "outcomes_chunk", "trace_round")
-BUILTIN = Kernels(rounds_chunk=rounds_chunk, compare_chunk=compare_chunk,
-                  outcomes_chunk=outcomes_chunk, trace_round=trace_round)
+def _state():
+    return np.zeros(ST_LEN, dtype=np.int64)
+
+
+ENTRY_KERNELS = ("fill_rounds", "fill_compare", "fill_outcomes", "fill_trace")
+BUILTIN = Kernels(**{name: globals()[name] for name in ENTRY_KERNELS})
 
 
 def _chain(prev, fn, policy_id):

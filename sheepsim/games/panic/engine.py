@@ -2,11 +2,11 @@
 
 A game is keyed by ``(seed, game index)``: dice come from the DICE stream, every policy
 choice from the POLICY stream (common random numbers across policies). The kernels are
-serial and release the GIL: the driver runs chunks on a thread pool. :func:`games_chunk`
-allocates its scratch once per chunk and returns one integer accumulator vector per
-block of games (layout ``A_*``); summing the blocks gives the same totals for any thread
-count or chunk size. The turns are in :mod:`.turns`, the rollout policy in
-:mod:`.rollout`.
+serial and release the GIL: the driver runs chunks on a thread pool.
+:meth:`Kernels.games_chunk` allocates a scratch once per chunk and :func:`fill_games`
+fills one integer accumulator vector per block of games (layout ``A_*``); summing the
+blocks gives the same totals for any thread count or chunk size. The turns are in
+:mod:`.turns`, the rollout policy in :mod:`.rollout`.
 
 **What gets compiled.** ``pids`` is None when every seat plays ``random`` and
 ``playouts`` is None when no seat plays ``rollout`` (:func:`kernel_policies`); numba
@@ -15,7 +15,7 @@ greedy machinery nor the rollout playouts, and a greedy run no rollout.
 
 **Fewer levels, less compilation.** numba compiles every kernel into a library of its
 own and links the libraries of the kernels it calls into it, so each kernel on the way
-from :func:`games_chunk` down re-optimizes and re-generates the machine code of
+from :func:`fill_games` down re-optimizes and re-generates the machine code of
 everything below it (LLVM's time per kernel is about that of its whole call tree). The
 kernels with one caller on that way, :func:`play_game`, :func:`.turns.opening` and
 :func:`.turns.execute_turn`, are therefore ``inline="always"``: numba copies them into
@@ -205,38 +205,31 @@ def accumulate(acc, st, R, win):
 
 
 # ---------------------------------------------------------------- entry kernels
-@kernel(_nrt=True)
-def games_chunk(R, pids, seed, start, count, n_blocks, playouts):
-    """Games ``start .. start+count-1``, serially; returns ``(n_blocks, ACC_LEN)`` int64
-    sums over consecutive blocks of games (``n_blocks = count``: one row per game).
-    ``pids`` and ``playouts`` as :func:`play_game` (see :func:`kernel_policies`)."""
-    acc = np.zeros((n_blocks, ACC_LEN), dtype=np.int64)
+@kernel
+def fill_games(R, pids, seed, start, count, playouts, w, st, acc):
+    """Games ``start .. start+count-1``, serially, added to ``acc`` ``(n_blocks,
+    ACC_LEN)`` int64 (zeroed): the sums over consecutive blocks of games (``n_blocks =
+    count``: one row per game). ``pids`` and ``playouts`` as :func:`play_game` (see
+    :func:`kernel_policies`); ``w`` a :func:`.scratch.new_scratch` record and ``st`` a
+    state vector for the chunk (a game starts from init_state and fresh streams)."""
+    n_blocks = acc.shape[0]
     per = (count + n_blocks - 1) // n_blocks
-    # one scratch for the chunk: a game starts from init_state and fresh streams
-    st = np.zeros(ST_LEN, dtype=np.int64)
-    w = new_scratch(np.int64(1), playouts)
     for b in range(n_blocks):
         row = acc[b]
         for i in range(b * per, min(count, (b + 1) * per)):
             rng.seed_streams(w.streams, seed, start + i)
             win = play_game(st, R, pids, playouts, w, row)
             accumulate(row, st, R, win)
-    return acc
 
 
-@kernel(_nrt=True)
-def trace_game(R, pids, seed, game, playouts, st, log, acc):
-    """One game with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``, filled in place);
-    the final state is left in ``st`` and the game added to ``acc``. Returns
-    ``(log rows, winner)``."""
-    w = new_scratch(np.int64(MAX_LOG), playouts)
-    w.ctx[CTX_LOG_ON] = 1
+@kernel
+def fill_trace(R, pids, seed, game, playouts, w, st, acc):
+    """One game with its event log in ``w.log`` (``w`` with the trace switched on); the
+    final state is left in ``st`` and the game added to ``acc``. Returns the winner."""
     rng.seed_streams(w.streams, seed, game)
     win = play_game(st, R, pids, playouts, w, acc)
     accumulate(acc, st, R, win)
-    n = w.ctx[CTX_LOG_N]
-    log[:n] = w.log[:n]
-    return n, win
+    return win
 
 
 def new_log() -> np.ndarray:
@@ -254,10 +247,33 @@ def kernel_policies(pids, playouts):
 
 # ---------------------------------------------------------- user-policy variants
 class Kernels(types.SimpleNamespace):
-    """The entry kernels for one set of policies: ``games_chunk`` and ``trace_game``."""
+    """The entry kernels for one set of policies (``fill_games``, ``fill_trace``) and
+    the Python calls that allocate their arrays: the kernels allocate nothing, so numba
+    compiles none of numpy's allocation routines for them (about 2 s of every cold
+    compile, measured with the compile listener of ``benchmarks/bench_compile.py``)."""
+
+    def games_chunk(self, R, pids, seed, start, count, n_blocks, playouts):
+        """Games ``start .. start+count-1``; returns ``(n_blocks, ACC_LEN)`` int64 sums
+        over consecutive blocks of games (:func:`fill_games`)."""
+        acc = np.zeros((n_blocks, ACC_LEN), dtype=np.int64)
+        w = new_scratch(1, playouts)  # one scratch for the chunk
+        self.fill_games(R, pids, seed, start, count, playouts, w,
+                        np.zeros(ST_LEN, dtype=np.int64), acc)
+        return acc
+
+    def trace_game(self, R, pids, seed, game, playouts, st, log, acc):
+        """One game with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``, filled in
+        place); the final state is left in ``st`` and the game added to ``acc``. Returns
+        ``(log rows, winner)``."""
+        w = new_scratch(MAX_LOG, playouts)
+        w.ctx[CTX_LOG_ON] = 1
+        win = self.fill_trace(R, pids, seed, game, playouts, w, st, acc)
+        n = int(w.ctx[CTX_LOG_N])
+        log[:n] = w.log[:n]
+        return n, win
 
 
-BUILTIN = Kernels(games_chunk=games_chunk, trace_game=trace_game)
+BUILTIN = Kernels(fill_games=fill_games, fill_trace=fill_trace)
 
 
 def _chain(prev_action, prev_sub, fn, policy_id):

@@ -11,9 +11,10 @@ reads its fields as plain values.
 reference-counting runtime (NRT) switched off: these kernels never allocate, so every
 array they touch is owned by the entry kernel that allocated it, and the incref/decref
 calls numba would otherwise emit around each array argument and view (about a sixth of
-the run time of a random game) are not needed. Only the entry kernels that allocate
-(``new_scratch``, ``engine.games_chunk``, ``engine.trace_game``) and the calls into
-user policies (which may allocate) keep it.
+the run time of a random game) are not needed. No kernel allocates: the record is
+allocated in Python (:func:`new_scratch`, called by ``engine.Kernels``), so numba
+compiles none of numpy's allocation routines. Only the calls into user policies (which
+may allocate) keep the NRT.
 """
 
 from collections import namedtuple
@@ -87,11 +88,10 @@ def kernel(func=None, **options):
 ZERO = np.int64(0)
 
 
-@njit(_nrt=True, no_cfunc_wrapper=True)
 def new_scratch(log_rows, playouts):
-    """A zeroed :class:`Scratch` whose trace log holds ``log_rows`` rows (dice drawn from
-    the DICE stream; streams not yet keyed); ``playouts`` per rollout candidate (None:
-    no rollout seat)."""
+    """A zeroed :class:`Scratch` (numpy arrays, allocated in Python) whose trace log
+    holds ``log_rows`` rows (dice drawn from the DICE stream; streams not yet keyed);
+    ``playouts`` per rollout candidate (None: no rollout seat)."""
     ctx = np.zeros(CTX_LEN, dtype=np.int64)
     ctx[CTX_DICE_PURPOSE] = rng.DICE
     if playouts is not None:

@@ -91,19 +91,19 @@ N_LOG = 12
 
 
 # ------------------------------------------------------------------ records
-@njit
 def new_table():
-    """An empty :class:`~sheepsim.games.race.layout.Table` (board, race, seen, legal)."""
+    """An empty :class:`~sheepsim.games.race.layout.Table` (board, race, seen, legal):
+    numpy arrays, allocated in Python (kernels allocate nothing; see ``kernels``)."""
     return Table(np.zeros((N_LANES, N_BOARD), dtype=np.int64), np.zeros(N_RACE, dtype=np.int64),
                  np.zeros((2, N_LANES), dtype=np.int64), np.zeros(N_OPTIONS, dtype=np.bool_))
 
 
-@njit
 def new_game_scratch(n_cards, n_players):
-    """A :class:`~sheepsim.games.race.layout.GameScratch` for games of ``n_players``."""
+    """A :class:`~sheepsim.games.race.layout.GameScratch` for games of ``n_players``
+    (numpy arrays, allocated in Python)."""
     bet_round = BetRound(np.full(n_players, -1, dtype=np.int64),
                          np.zeros(N_LANES, dtype=np.bool_), np.zeros(2, dtype=np.int64))
-    return GameScratch(new_table(), np.arange(n_cards), np.zeros(n_players, dtype=np.int64),
+    return GameScratch(new_table(), np.arange(n_cards, dtype=np.int64), np.zeros(n_players, dtype=np.int64),
                        np.zeros(N_LANES, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
                        np.zeros((N_LANES, 3), dtype=np.float64),
                        np.zeros((n_players, N_LANES), dtype=np.int64),

@@ -1,9 +1,9 @@
 """Sheep Race chunk kernels over many games, and their user-policy variants.
 
 Each kernel simulates games ``start .. start+count-1`` serially and releases the GIL:
-the driver runs chunks on a thread pool (or Dask workers). A kernel allocates its
-scratch once per chunk and keys every game's streams by ``(seed, game index)``, so
-results never depend on chunks or threads.
+the driver runs chunks on a thread pool (or Dask workers). :class:`Kernels` allocates
+a chunk's scratch in Python and every game's streams are keyed by ``(seed, game
+index)``, so results never depend on chunks or threads.
 
 Built-in policies are chosen by integer id inside these cached kernels. For user
 policies (``@numba.njit`` functions) :func:`kernels_for` recompiles the kernels with the
@@ -36,7 +36,7 @@ from sheepsim.jit import fresh_copies, njit, rebind, variant_key
 
 
 @njit
-def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_ids, out):
+def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_ids, out, work):
     """Simulate ``count`` single races of one stage with one pace policy.
 
     ``rules`` a ``KernelRules`` record; ``pace_ids`` ``(1,)`` the policy id, or None for
@@ -45,19 +45,16 @@ def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     Adds to ``out`` = ``(joint, card_place, turns)``: ``joint`` ``(N_JOINT,)`` counts of
     (1st, 2nd, 3rd) lanes as ``36*a + 6*b + c`` (semifinal only); ``card_place``
     ``(n_cards, 6, 3)`` counts of card in lane finishing 1st/2nd/3rd; ``turns`` ``(1,)``.
+    ``work`` the chunk's arrays (:meth:`Kernels.race_chunk`).
     """
     joint, card_place, turns = out
+    streams, table, no_bets, no_log, deck, lanes, places = work
     n_cards = rules.cards.shape[0]
-    streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
     rand = streams[rng.POLICY:rng.POLICY + 1]
-    table = new_table()
-    no_bets = np.zeros((1, N_LANES), dtype=np.int64)
     seats = Seats(no_bets, no_bets)
-    no_log = np.zeros((0, N_LOG), dtype=np.int64)
     dice = stage_dice(rules, stage)
-    deck = np.arange(n_cards)
-    lanes = lane_cards.copy()
-    places = np.empty(3, dtype=np.int64)
+    for lane in range(N_LANES):
+        lanes[lane] = lane_cards[lane]
     for g in range(start, start + count):
         # only the streams a race draws from (the others are independent of them);
         # ``greedy`` (pace_ids None) draws nothing from the policy stream
@@ -82,7 +79,8 @@ def race_chunk(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
 
 
 @njit
-def game_chunk(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact):
+def fill_games(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact, streams,
+               scratch):
     """Simulate whole games ``start .. start+count-1``, ``count = rows[0].shape[0]``.
 
     ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
@@ -90,11 +88,9 @@ def game_chunk(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact):
     ``greedy``). Fills the per-game ``rows`` =
     ``(scores (count, n_players), winner (count,), first (count,), turns (count, 3),
     race_cards (count, 3, 3))`` (see :func:`engine.run_game`, also for ``exact``: ``rules``
-    or None)."""
+    or None). ``streams`` and ``scratch`` (:func:`engine.new_game_scratch`) the chunk's."""
     scores, winner, first, turns, race_cards = rows
-    streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
     rand = streams[rng.POLICY:rng.POLICY + 1]
-    scratch = new_game_scratch(rules.cards.shape[0], bet_ids.shape[0])
     for i in range(scores.shape[0]):
         rng.seed_streams(streams, seed, start + i)
         winner[i], first[i] = run_game(rules, card_odds, bet_ids, pace_ids, streams, rand,
@@ -102,16 +98,14 @@ def game_chunk(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact):
 
 
 @njit
-def trace_race(seed, game, rules, lane_cards, stage, pace_id, log, board):
+def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, streams, table,
+               no_bets):
     """One race with its per-turn ``log`` ``(rows, N_LOG)`` (for ``sheepsim race trace``);
     ``board`` ``(6, N_BOARD)`` receives the final board. Returns the turns."""
-    streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
     rng.seed_streams(streams, seed, game)
-    table = new_table()
-    no_bets = np.zeros((1, N_LANES), dtype=np.int64)
     setup_race(table, rules, lane_cards, stage)
     turns = run_race(table, stage_dice(rules, stage), streams,
-                     streams[rng.POLICY:rng.POLICY + 1], np.full(1, pace_id, dtype=np.int64),
+                     streams[rng.POLICY:rng.POLICY + 1], pace_ids,
                      Seats(no_bets, no_bets), 0, log)
     for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
         for col in range(board.shape[1]):
@@ -120,11 +114,45 @@ def trace_race(seed, game, rules, lane_cards, stage, pace_id, log, board):
 
 
 # ------------------------------------------------------------ user-policy variants
+def _streams():
+    return np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
+
+
 class Kernels(types.SimpleNamespace):
-    """The kernel set for one policy configuration: race_chunk, game_chunk, trace_race."""
+    """The kernel set for one policy configuration (``fill_races``, ``fill_games``,
+    ``fill_trace``) and the Python calls that allocate their arrays: the kernels
+    allocate nothing, so numba compiles none of numpy's allocation routines for them
+    (about 2 s of a cold ``race odds``, measured with the compile listener of
+    ``benchmarks/bench_compile.py``)."""
+
+    def race_chunk(self, seed, start, count, rules, lane_cards, random_deal, stage,
+                   pace_ids, out):
+        """:func:`fill_races` with the chunk's arrays."""
+        n_cards = rules.cards.shape[0]
+        no_bets = np.zeros((1, N_LANES), dtype=np.int64)
+        work = (_streams(), new_table(), no_bets, np.zeros((0, N_LOG), dtype=np.int64),
+                np.arange(n_cards, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
+                np.zeros(3, dtype=np.int64))
+        self.fill_races(seed, start, count, rules, np.asarray(lane_cards, dtype=np.int64),
+                        random_deal, stage, pace_ids, out, work)
+
+    def game_chunk(self, seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact):
+        """:func:`fill_games` with the chunk's arrays."""
+        scratch = new_game_scratch(rules.cards.shape[0], bet_ids.shape[0])
+        self.fill_games(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact,
+                        _streams(), scratch)
+
+    def trace_race(self, seed, game, rules, lane_cards, stage, pace_id, log, board):
+        """One race with its per-turn ``log`` and final ``board`` (:func:`fill_trace`);
+        returns the turns."""
+        return self.fill_trace(seed, game, rules, np.asarray(lane_cards, dtype=np.int64),
+                               stage, np.full(1, pace_id, dtype=np.int64), log, board,
+                               _streams(), new_table(), np.zeros((1, N_LANES), dtype=np.int64))
 
 
-BUILTIN = Kernels(race_chunk=race_chunk, game_chunk=game_chunk, trace_race=trace_race)
+BUILTIN = Kernels(fill_races=fill_races, fill_games=fill_games, fill_trace=fill_trace)
+#: The built-in kernels' calls, as functions (tests and benchmarks call them).
+race_chunk, game_chunk, trace_race = BUILTIN.race_chunk, BUILTIN.game_chunk, BUILTIN.trace_race
 
 
 def _chain_pace(previous, fn, policy_id):
