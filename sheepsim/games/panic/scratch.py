@@ -9,7 +9,7 @@ reads its fields as plain values.
 
 :func:`kernel` is :func:`sheepsim.jit.njit` (cached, ``nogil``) with numba's
 reference-counting runtime (NRT) switched off: these kernels never allocate, so every
-array they touch is owned by the entry kernel that allocated it, and the incref/decref
+array they touch is owned by the Python caller that allocated it, and the incref/decref
 calls numba would otherwise emit around each array argument and view (about a sixth of
 the run time of a random game) are not needed. No kernel allocates: the record is
 allocated in Python (:func:`new_scratch`, called by ``engine.Kernels``), so numba
@@ -97,7 +97,7 @@ def new_scratch(log_rows, playouts):
     if playouts is not None:
         ctx[CTX_ROLLOUT_PLAYOUTS] = playouts
     return Scratch(
-        np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64), ctx,
+        rng.new_streams(), ctx,
         np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64),
         np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64),
         np.zeros((MAX_SUB_OPTS, OPT_WIDTH), dtype=np.int64),

@@ -114,10 +114,6 @@ def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, strea
 
 
 # ------------------------------------------------------------ user-policy variants
-def _streams():
-    return np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
-
-
 class Kernels(types.SimpleNamespace):
     """The kernel set for one policy configuration (``fill_races``, ``fill_games``,
     ``fill_trace``) and the Python calls that allocate their arrays: the kernels
@@ -130,7 +126,7 @@ class Kernels(types.SimpleNamespace):
         """:func:`fill_races` with the chunk's arrays."""
         n_cards = rules.cards.shape[0]
         no_bets = np.zeros((1, N_LANES), dtype=np.int64)
-        work = (_streams(), new_table(), no_bets, np.zeros((0, N_LOG), dtype=np.int64),
+        work = (rng.new_streams(), new_table(), no_bets, np.zeros((0, N_LOG), dtype=np.int64),
                 np.arange(n_cards, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
                 np.zeros(3, dtype=np.int64))
         self.fill_races(seed, start, count, rules, np.asarray(lane_cards, dtype=np.int64),
@@ -140,14 +136,14 @@ class Kernels(types.SimpleNamespace):
         """:func:`fill_games` with the chunk's arrays."""
         scratch = new_game_scratch(rules.cards.shape[0], bet_ids.shape[0])
         self.fill_games(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact,
-                        _streams(), scratch)
+                        rng.new_streams(), scratch)
 
     def trace_race(self, seed, game, rules, lane_cards, stage, pace_id, log, board):
         """One race with its per-turn ``log`` and final ``board`` (:func:`fill_trace`);
         returns the turns."""
         return self.fill_trace(seed, game, rules, np.asarray(lane_cards, dtype=np.int64),
                                stage, np.full(1, pace_id, dtype=np.int64), log, board,
-                               _streams(), new_table(), np.zeros((1, N_LANES), dtype=np.int64))
+                               rng.new_streams(), new_table(), np.zeros((1, N_LANES), dtype=np.int64))
 
 
 BUILTIN = Kernels(fill_races=fill_races, fill_games=fill_games, fill_trace=fill_trace)
