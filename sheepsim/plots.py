@@ -42,10 +42,11 @@ def check_plot_path(path) -> str:
 
 
 def footnote_text(meta: dict | None) -> str:
-    """``games N · seed S · rules FILE`` (plus the stopping rule when there was one)."""
+    """``games N · seed S · rules FILE`` (plus the stopping rule when there was one;
+    ``exact · rules FILE`` for exact results)."""
     if not meta:
         return ""
-    bits = []
+    bits = ["exact"] if meta.get("method") == "exact" else []
     if "games" in meta:
         bits.append(f"games {meta['games']:,}")
     if "seed" in meta:

@@ -20,7 +20,7 @@ from sheepsim.cli import close_backend, make_backend
 from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
 from sheepsim.report import figures
 from sheepsim.report.config import ReportConfig, load_config
-from sheepsim.report.execute import CHECKPOINT_DIR, checkpoint_path, simulate
+from sheepsim.report.execute import CHECKPOINT_DIR, checkpoint_path, simulate, solve
 from sheepsim.report.outdir import (
     COMPLETE,
     MANIFEST,
@@ -116,18 +116,22 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
     files: list[str] = []
     for i, study in enumerate(cfg.studies):
         t0 = time.perf_counter()
-        cp = simulate(study.job(), study.sampling, checkpoint_path(out, study.name),
-                      _identity_hash(study), resume=resume, progress=not quiet,
-                      desc=study.name, chunk_size=chunk_size, backend=backend)
+        if study.exact:
+            cp = solve(study, _identity_hash(study))
+        else:
+            cp = simulate(study.job(), study.sampling, checkpoint_path(out, study.name),
+                          _identity_hash(study), resume=resume, progress=not quiet,
+                          desc=study.name, chunk_size=chunk_size, backend=backend)
         r = _write_study(out, study, cp, charts)
         rendered.append(r)
         study_files = list(r.tables.values()) + [p for png, svg, _ in r.charts.values() for p in (png, svg)]
         files += study_files
-        entries[i].update(status="done", games=cp.done, simulate_seconds=round(cp.seconds, 3),
+        seconds = {("solve_seconds" if study.exact else "simulate_seconds"): round(cp.seconds, 3)}
+        entries[i].update(status="done", games=cp.done, **seconds,
                           wall_seconds=round(cp.earlier_seconds + time.perf_counter() - t0, 3),
                           files=study_files)
         atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
-        log(study_log_line(study.name, cp, time.perf_counter() - t0))
+        log(study_log_line(study.name, cp, time.perf_counter() - t0, exact=study.exact))
     header = [header_line(env["sheepsim_version"], cfg)]
     if not charts:
         header.append("Charts were not drawn (--no-charts): the tables hold every number.")
@@ -149,9 +153,11 @@ def header_line(version: str, cfg: ReportConfig) -> str:
             f"and rules file) · full provenance in manifest.json")
 
 
-def study_log_line(name: str, cp, session_seconds: float) -> str:
+def study_log_line(name: str, cp, session_seconds: float, exact: bool = False) -> str:
     """One line per finished study; a resumed study says what came from its checkpoint
-    and how long this session spent on it."""
+    and how long this session spent on it; an exact one that it was solved."""
+    if exact:
+        return f"{name}: solved exactly, {session_seconds:.1f} s"
     line = f"{name}: {cp.done:,} games"
     if cp.loaded_finished:
         return (f"{line}, loaded from the checkpoint (not simulated again; "

@@ -22,6 +22,8 @@ A config is a title plus a list of studies::
     # threads = 2                       # local threads (with workers: per worker)
 
 The command line's ``--threads``/``--scheduler``/``--workers`` override ``[run]``.
+A study type that can be solved exactly (``race-odds``) takes no game count when it is:
+its ``method`` key (``"exact"`` or ``"mc"``) says which, by the rule its class gives.
 Each study type's own keys (with their defaults) are listed on its class in
 each game's ``sheepsim/games/<game>/studies.py``, and by ``sheepsim report --help``.
 
@@ -165,6 +167,8 @@ def _parse_study(source: str, i: int, r: StudyReader, base_dir: Path | None,
         sampling = _sampling(r, cls)
         rules = _rules(r, cls, base_dir, rules_cache)
         params = cls.parse_params(r, rules)
+        if not sampling.sized and params.get("method") != "exact":
+            r.fail("games", "missing (or give precision and max_games)")
         r.no_unknown_keys()
     except RulesError as exc:
         if exc.source == source:
@@ -178,6 +182,8 @@ def _sampling(r: StudyReader, cls: type[Study]) -> Sampling:
     if has_games and has_precision:
         r.fail("precision", "give either games or precision (with max_games), not both")
     if not has_games and not has_precision:
+        if cls.solvable:  # its parse_params says whether it needs them (see _parse_study)
+            return Sampling()
         r.fail("games", "missing (or give precision and max_games)")
     if has_games:
         for key in ("max_games", "block"):

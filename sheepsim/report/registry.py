@@ -49,7 +49,14 @@ class Sampling:
     max_games: int | None = None
     block: int | None = None
 
+    @property
+    def sized(self) -> bool:
+        """False for a study solved exactly: no games, nothing to sample."""
+        return self.games is not None or self.precision is not None
+
     def as_dict(self) -> dict:
+        if not self.sized:
+            return {}
         if self.games is not None:
             return {"games": self.games}
         return {"precision": self.precision, "max_games": self.max_games, "block": self.block}
@@ -87,6 +94,10 @@ class Study(ABC):
     summary: ClassVar[str] = ""  # one line for `--help` and the report
     default_block: ClassVar[int] = 100_000
     default_chunk: ClassVar[int] = 1 << 17
+    #: a study type that may be solved exactly instead of simulated: its config may leave
+    #: out the game count, and its ``params()["method"]`` says which (``"exact"`` or
+    #: ``"mc"``); an exact study implements :meth:`solve`
+    solvable: ClassVar[bool] = False
 
     def __init__(self, name: str, title: str, seed: int, sampling: Sampling, rules, params: dict):
         self.name = name
@@ -131,7 +142,7 @@ class Study(ABC):
         return {
             "type": self.type_name,
             "name": self.name,
-            "seed": self.seed,
+            "seed": None if self.exact else self.seed,  # an exact study draws nothing
             "sampling": self.sampling.as_dict(),
             "rules_sha256": self.rules.sha256,
             "params": self.params(),
@@ -146,10 +157,21 @@ class Study(ABC):
         return d
 
     # -- running -------------------------------------------------------------------
+    @property
+    def exact(self) -> bool:
+        """Solved exactly (nothing simulated: :meth:`solve`, then :meth:`results` with no
+        counts) rather than simulated by :meth:`job`."""
+        return self._params.get("method") == "exact"
+
+    def solve(self) -> None:
+        """An exact study's computation (called once before :meth:`results`)."""
+        raise NotImplementedError(f"{self.type_name} is not solved exactly")
+
     @abstractmethod
     def job(self):
         """The game contract's :class:`~sheepsim.game.Job` to run (built after validation)."""
 
     @abstractmethod
-    def results(self, counts: dict[str, np.ndarray], games: int) -> StudyResult:
-        """Tables and charts from the merged counts of ``games`` games."""
+    def results(self, counts: dict[str, np.ndarray] | None, games: int) -> StudyResult:
+        """Tables and charts from the merged counts of ``games`` games (an exact study:
+        ``None`` and 0, its numbers come from :meth:`solve`)."""

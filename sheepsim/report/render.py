@@ -196,8 +196,9 @@ def _param(value) -> str:
 
 def study_meta_line(s: Study, games: int) -> str:
     """One line saying what produced a study's numbers."""
-    bits = [s.type_name, f"rules {s.rules_label()} (SHA-256 {s.rules.sha256[:12]})",
-            f"seed {s.seed}", f"{games:,} games"]
+    bits = [s.type_name, f"rules {s.rules_label()} (SHA-256 {s.rules.sha256[:12]})"]
+    if not s.exact:  # an exact study simulates nothing; its "method: exact" says so
+        bits += [f"seed {s.seed}", f"{games:,} games"]
     if s.sampling.precision is not None:
         bits.append(f"precision target ±{s.sampling.precision:g} (max {s.sampling.max_games:,})")
     for key, value in s.params().items():

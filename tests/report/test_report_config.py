@@ -27,7 +27,18 @@ BAD = {
     "games wrong type": ('[[study]]\ntype = "race-odds"\nname = "odds"\ngames = "many"\n',
                          ["odds", "games", "whole number"]),
     "games zero": ('[[study]]\ntype = "race-odds"\nname = "odds"\ngames = 0\n', ["games", "at least 1"]),
-    "no game count": ('[[study]]\ntype = "race-odds"\n', ["games", "missing"]),
+    "no game count": ('[[study]]\ntype = "race-balance"\n', ["games", "missing"]),
+    # race-odds: exact (no games) or mc (games), by the rule of `race odds`
+    "unknown method": (_study('method = "fast"\n'), ["odds", "method", "exact, mc", "fast"]),
+    "exact with games": (_study('method = "exact"\n'), ["method", "no games"]),
+    "exact with seed": ('[[study]]\ntype = "race-odds"\nseed = 3\n', ["seed", "exact"]),
+    "exact random pace": ('[[study]]\ntype = "race-odds"\nmethod = "exact"\npolicy = "random"\n',
+                          ["method", "no exact solution", "random"]),
+    "mc without games": ('[[study]]\ntype = "race-odds"\nmethod = "mc"\n', ["games", "missing"]),
+    "random pace without games": ('[[study]]\ntype = "race-odds"\npolicy = "random"\n',
+                                  ["games", "missing", "random pace policy"]),
+    "bad position": ('[[study]]\ntype = "race-odds"\nposition = "semifinal 7.101 9.110"\n',
+                     ["position", "6 sheep"]),
     "games and precision": (_study("precision = 0.01\nmax_games = 10\n"), ["precision", "not both"]),
     "precision without max": ('[[study]]\ntype = "race-odds"\nprecision = 0.01\n', ["max_games", "missing"]),
     "precision wrong type": ('[[study]]\ntype = "race-odds"\nprecision = "tight"\nmax_games = 9\n',
@@ -100,6 +111,7 @@ def test_bad_config_is_one_line_exit_2_before_anything_runs(case, tmp_path, caps
         raise AssertionError("simulated before validating")
 
     monkeypatch.setattr("sheepsim.report.build.simulate", no_simulation)
+    monkeypatch.setattr("sheepsim.report.build.solve", no_simulation)
     code, err = _run_cli([str(config), "--out", str(out)], capsys)
     assert code == 2
     assert err.count("\n") == 1 and err.startswith("sheepsim: error: ")

@@ -76,6 +76,57 @@ def _policy_pair(r: StudyReader, key: str, default: str) -> str:
 
 
 # ---------------------------------------------------------------- one dealt race
+METHODS = ("exact", "mc")
+
+
+def _method(r: StudyReader, policy: str) -> str:
+    """``method``: ``"exact"`` or ``"mc"``, by the rule of ``race odds``/``race ev``
+    (:func:`sheepsim.games.race.cli_exact._method`): ``exact`` is refused with a game
+    count (nothing is simulated) or a pace policy the solver cannot follow; ``mc``
+    needs a game count; left out, the study is exact when the policy allows it and no
+    game count is given, else simulated."""
+    from sheepsim.games.race.exact import exact_reason
+
+    method = r.str_("method", choices=METHODS) if "method" in r.table else None
+    sized = "games" in r.table or "precision" in r.table
+    reason = exact_reason(policy)
+    if method == "exact":
+        if sized:
+            r.fail("method", "exact takes no games or precision (nothing is simulated); "
+                             'give method = "mc" to simulate')
+        if reason:
+            r.fail("method", f"no exact solution: {reason}; give method = \"mc\" and games "
+                             "to simulate")
+    elif sized:
+        method = "mc"
+    elif method is None and reason is None:
+        method = "exact"
+    elif method == "mc":
+        r.fail("games", 'missing: method = "mc" simulates (give games, or precision and '
+                        "max_games)")
+    else:
+        r.fail("games", f"missing: {reason}; give games (or precision and max_games) to "
+                        "simulate")
+    if method == "exact" and "seed" in r.table:
+        r.fail("seed", 'an exact study simulates nothing; drop seed (or give method = "mc" '
+                       "and games)")
+    return method
+
+
+def _dealt_position(r: StudyReader, rules) -> tuple[str, list[str], str]:
+    """``position`` (the ``race odds --position`` text; ``lanes``/``stage`` fill what it
+    leaves out): ``(canonical text, lane card names, stage)``."""
+    from sheepsim.games.race.position import as_position, position_arrays
+
+    text = r.str_("position")
+    lanes = r.names("lanes") if "lanes" in r.table else None
+    stage = r.str_("stage", choices=STAGES) if "stage" in r.table else None
+    with r.checking("position"):
+        pos = as_position(text, stage=stage, lanes=lanes)
+        cards = position_arrays(pos, rules)[2]
+        return pos.text(), [rules.cards[i].name for i in cards], pos.stage
+
+
 @register_study
 class RaceOdds(_RaceStudy):
     """The table-side questions for one dealt race.
@@ -83,38 +134,83 @@ class RaceOdds(_RaceStudy):
     Keys: ``lanes`` (six card names for lanes 1-6; default the rules file's first six),
     ``stage`` (``semifinal``/``final``, default semifinal), ``policy`` (pace policy for
     every turn, default greedy), ``taken`` (lanes 1-6 already bet openly, semifinal only;
-    default none). Tables ``lanes``, ``bet_sets``, ``open_bet`` (semifinal).
+    default none), ``position`` (a race in progress, as ``race odds --position`` takes
+    it; default the starting line) and ``method`` (``exact``: solved, no ``games`` or
+    ``seed``; ``mc``: simulated, needs ``games``; default exact when the pace policy
+    allows it and no game count is given, as ``race odds`` does). Tables ``lanes``,
+    ``bet_sets``, ``open_bet`` (semifinal): the tables of ``race ev``, collapsed to
+    points when exact.
     """
 
     type_name = "race-odds"
-    summary = "odds, bet EVs, best sets of bets for a chosen deal (keys: lanes, stage, policy, taken)"
+    solvable = True
+    summary = ("odds, bet EVs, best sets of bets for a chosen deal, exact where the policy "
+               "allows (keys: lanes, stage, policy, taken, position, method)")
     default_block = 20_000
 
     @classmethod
     def parse_params(cls, r: StudyReader, rules) -> dict:
-        lanes = r.names("lanes", required=False, default=rules.card_names[:6])
-        with r.checking("lanes"):
-            idx = rules.lanes(lanes)
-        stage = r.str_("stage", required=False, default="semifinal", choices=STAGES)
+        position = None
+        if "position" in r.table:
+            position, lanes, stage = _dealt_position(r, rules)
+        else:
+            lanes = r.names("lanes", required=False, default=rules.card_names[:6])
+            with r.checking("lanes"):
+                lanes = [rules.cards[i].name for i in rules.lanes(lanes)]
+            stage = r.str_("stage", required=False, default="semifinal", choices=STAGES)
         taken = r.int_list("taken", required=False, default=[], nonempty=False, min_value=1)
         if taken and stage == "final":
             r.fail("taken", "the final has no open bets")
         if any(t > 6 for t in taken) or len(set(taken)) != len(taken) or len(taken) > 5:
             r.fail("taken", f"must be up to 5 different lanes 1-6, got {taken}")
-        return {"lanes": [rules.cards[i].name for i in idx], "stage": stage,
-                "policy": _pace_policy(r), "taken": sorted(taken)}
+        policy = _pace_policy(r)
+        params = {"lanes": lanes, "stage": stage, "policy": policy, "taken": sorted(taken),
+                  "method": _method(r, policy)}
+        if position is not None:
+            params["position"] = position
+        return params
 
     def job(self):
         from sheepsim.games.race.jobs import RacesJob
+        from sheepsim.games.race.position_odds import PositionJob
 
         p = self.params()
+        if "position" in p:
+            return self._cached_job(lambda: PositionJob(
+                self.rules, p["position"], p["policy"], self.seed, "ev", tuple(p["taken"])))
         return self._cached_job(lambda: RacesJob(self.rules, p["lanes"], p["stage"], p["policy"],
                                                  self.seed, report="ev", taken=tuple(p["taken"])))
 
+    def solve(self):
+        """The exact odds (method ``exact``), solved once: an
+        :class:`~sheepsim.games.race.exact.ExactOdds`."""
+        if getattr(self, "_solved", None) is None:
+            from sheepsim.games.race.exact import exact_odds
+            from sheepsim.games.race.position_odds import exact_from_position
+
+            p = self.params()
+            if "position" in p:
+                self._solved = exact_from_position(p["position"], self.rules, p["policy"])
+            else:
+                self._solved = exact_odds(self.rules, p["lanes"], p["stage"], p["policy"])
+        return self._solved
+
     def tables(self, counts, games) -> dict:
-        t = self.job().tables(counts, games)
+        if self.exact:  # the tables of `race ev --exact` (cli_exact.handle_ev)
+            from sheepsim.games.race.cli_exact import ev_builders
+            from sheepsim.games.race.position_odds import exact_tables
+
+            p = self.params()
+            t = exact_tables(self.solve(), ev_builders(p["stage"], tuple(p["taken"])))
+        else:
+            t = self.job().tables(counts, games)
         # the report's file names (kept from earlier reports)
         return {("bet_sets" if k == "sets" else k): v for k, v in t.items()}
+
+    def plot_meta(self, games: int) -> dict:
+        if self.exact:
+            return {"method": "exact", "rules": self.rules_label()}
+        return super().plot_meta(games)
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
@@ -125,13 +221,19 @@ class RaceOdds(_RaceStudy):
         lanes, sets = t["lanes"], t["bet_sets"]
         best_lane = lanes.loc[lanes["ev"].idxmax()]
         final = self.params()["stage"] == "final"  # the final pays the winner only: no bonus
-        ev, ev_lo, ev_hi = fmt_estimate(best_lane["ev"], best_lane["ev_lo"], best_lane["ev_hi"])
-        ev_text = f"EV {ev} points" + ("" if ev_lo == ev_hi == ev else f" (95% {ev_lo} to {ev_hi})")
+        exact = self.exact
+        if exact:  # no interval to size the decimals by: four, as the tables print EVs
+            ev_text = f"exact EV {best_lane['ev']:.4f} points"
+            set_ev = f"exact EV {sets['ev'].iloc[0]:.4f} points"
+        else:
+            ev, ev_lo, ev_hi = fmt_estimate(best_lane["ev"], best_lane["ev_lo"],
+                                            best_lane["ev_hi"])
+            ev_text = f"EV {ev} points" + ("" if ev_lo == ev_hi == ev else f" (95% {ev_lo} to {ev_hi})")
+            set_ev = f"EV {sets['ev'].iloc[0]:.2f} points"
         notes = [f"Best single bet: lane {int(best_lane['lane'])} ({best_lane['card']}), "
                  f"{ev_text}.",
                  f"Best set of {'two' if final else 'three'} bets: lanes "
-                 f"{sets['lanes'].iloc[0]}, EV {sets['ev'].iloc[0]:.2f} points"
-                 f"{'' if final else ' with the bonus'}."]
+                 f"{sets['lanes'].iloc[0]}, {set_ev}{'' if final else ' with the bonus'}."]
         if "open_bet" in t:
             rec = t["open_bet"][t["open_bet"]["recommended"]].iloc[0]
             notes.append(f"Best open bet: lane {int(rec['lane'])}, then hidden bets on lanes "
@@ -139,21 +241,42 @@ class RaceOdds(_RaceStudy):
         figures = {"lane_places": partial(plots.lane_place_heatmap, lanes, meta=meta),
                    "lane_ev": partial(plots.lane_ev_chart, lanes, meta=meta),
                    "best_sets": partial(plots.bet_sets_chart, sets, meta=meta)}
-        captions = {
-            "lanes": "Per lane: P(place) (95% Wilson intervals), EV of one bet (bonus not "
-                     "counted, 95% normal interval), printed and fair payoffs (every lane's EV "
-                     "equal to the table mean; fair_* ignore the bonus, fair_bonus_* count "
-                     "each lane's share of the set bonus, bonus_share).",
-            "bet_sets": f"Every set of bets ranked by EV{'' if final else ' with the bonus'}, from the joint "
-                        "distribution of the top three; gap to the best set with a paired interval.",
-            "open_bet": "Value of opening on each lane: the best set of three containing it.",
-            "lane_places": "P(place) by lane.", "lane_ev": "Single-bet EV by lane, printed payoffs.",
-            "best_sets": "The best sets of bets by EV with 95% intervals."}
+        captions = _odds_captions(final, exact)
         columns = {"lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
                              "payoff_first", "fair_first"],
                    "bet_sets": ["rank", "lanes", "cards", "ev", "gap_to_best", "bonus_ev",
                                 "open_allowed"]}
         return StudyResult(t, figures, notes, captions, key_findings=notes[:2], columns=columns)
+
+
+#: how a race-odds study's numbers were obtained, for its captions
+_EXACT = "exact (solved from the rules, not simulated: no intervals)"
+
+
+def _odds_captions(final: bool, exact: bool) -> dict:
+    """The race-odds study's captions: with 95% intervals, or said to be exact."""
+    bonus = "" if final else " with the bonus"
+    if exact:
+        lanes = (f"Per lane, {_EXACT}: P(place), EV of one bet (bonus not counted), printed "
+                 "and fair payoffs")
+        sets = (f"Every set of bets ranked by EV{bonus}, {_EXACT}, from the joint distribution "
+                "of the top three; gap to the best set")
+        best = f"The best sets of bets by EV, {_EXACT}."
+    else:
+        lanes = ("Per lane: P(place) (95% Wilson intervals), EV of one bet (bonus not counted, "
+                 "95% normal interval), printed and fair payoffs")
+        sets = (f"Every set of bets ranked by EV{bonus}, from the joint distribution of the "
+                "top three; gap to the best set with a paired interval")
+        best = "The best sets of bets by EV with 95% intervals."
+    return {
+        "lanes": lanes + " (every lane's EV equal to the table mean; fair_* ignore the bonus, "
+                         "fair_bonus_* count each lane's share of the set bonus, bonus_share).",
+        "bet_sets": sets + ".",
+        "open_bet": "Value of opening on each lane: the best set of three containing it"
+                    + (f", {_EXACT}." if exact else "."),
+        "lane_places": "P(place) by lane" + (f", {_EXACT}." if exact else "."),
+        "lane_ev": "Single-bet EV by lane, printed payoffs" + (f", {_EXACT}." if exact else "."),
+        "best_sets": best}
 
 
 # ---------------------------------------------------------------- random deals
