@@ -176,6 +176,7 @@ def test_meta_says_which_odds_the_bets_read(capsys):
     mixed = bet_odds_meta(["ev", "ev-approx"], ["greedy", "partisan"])
     assert mixed["ev_odds"]["pace"] == "greedy" and "unavailable" in mixed["ev_odds"]["note"]
     assert mixed["odds_table"]["bet_policies"] == ["ev-approx"]
+    assert mixed["odds_table"]["method"] == "monte carlo"
     assert "ev_odds" not in bet_odds_meta(["ev-approx"], ["greedy"])
     assert main(["race", "play", "--players", "2", "--games", "2", "--bet-policy", "ev",
                  "--pace-policy", "lookahead,greedy", "--format", "json", "--quiet"]) == 0

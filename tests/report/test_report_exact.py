@@ -131,3 +131,43 @@ def test_bad_method_is_one_line_exit_2_before_any_work(tmp_path, capsys, monkeyp
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "study 4 'semi-mc'" in err and "method" in err
     assert "must be one of exact, mc" in err and not (tmp_path / "out").exists()
+
+
+WHOLE_GAMES = """
+[[study]]
+type = "race-balance"
+name = "balance"
+players = 2
+bet_policies = ["ev", "ev-approx"]
+seed = 1
+games = 4
+
+[[study]]
+type = "race-head-to-head"
+name = "h2h"
+players = 2
+a = "ev,greedy"
+b = "favourite,greedy"
+field = "ev-approx,saver"
+seed = 2
+games = 4
+"""
+
+
+def test_whole_game_studies_say_which_odds_their_bets_read(tmp_path):
+    # ev bets read the exact odds of each dealt race, the table-based bets a simulated
+    # table: the manifest says which per line-up, the page says so in the notes
+    out = tmp_path / "out"
+    manifest = run_report(write_config(tmp_path, WHOLE_GAMES), out, quiet=True, charts=False)
+    studies = {s["name"]: s for s in manifest["studies"]}
+    (balance,) = studies["balance"]["bet_odds"]
+    assert balance["ev_odds"]["method"] == "exact" and balance["ev_odds"]["pace"] == "greedy"
+    assert "note" not in balance["ev_odds"]
+    assert balance["odds_table"]["method"] == "monte carlo"
+    a, b = studies["h2h"]["bet_odds"]  # seat 1 plays ev (greedy) beside ev-approx (saver)
+    assert a["ev_odds"]["method"] == "exact" and "unavailable" in a["ev_odds"]["note"]
+    assert "ev_odds" not in b and b["odds_table"]["bet_policies"] == ["ev-approx", "favourite"]
+    page = (out / "report.md").read_text()
+    for name in ("balance", "h2h"):
+        section = page.split(f'<a id="{name}"></a>', 1)[1].split("<a id=", 1)[0]
+        assert "ev bets read the exact odds of each dealt race" in section

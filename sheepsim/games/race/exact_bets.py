@@ -91,8 +91,9 @@ def ev_odds_pace(pace_names) -> tuple[str, str]:
 
 
 def bet_odds_meta(bet_names, pace_names) -> dict:
-    """Meta fields saying which odds the games' bet policies read: ``ev_odds`` (exact,
-    per dealt race) and/or ``odds_table`` (the public table)."""
+    """Meta fields saying which odds the games' bet policies read and how they were
+    obtained: ``ev_odds`` (exact, per dealt race) and/or ``odds_table`` (the public
+    table, simulated)."""
     from sheepsim.games.race.simulate import ODDS_TABLE_GAMES, ODDS_TABLE_SEED
 
     bets = {b.strip() for b in bet_names}
@@ -102,7 +103,8 @@ def bet_odds_meta(bet_names, pace_names) -> dict:
         out["ev_odds"] = {"method": "exact", "solved": "each dealt race from the start",
                           "pace": pace, **({"note": note} if note else {})}
     if bets & set(TABLE_BETS):
-        out["odds_table"] = {"games": ODDS_TABLE_GAMES, "seed": ODDS_TABLE_SEED, "pace": "greedy",
+        out["odds_table"] = {"method": "monte carlo", "games": ODDS_TABLE_GAMES,
+                             "seed": ODDS_TABLE_SEED, "pace": "greedy",
                              "bet_policies": sorted(bets & set(TABLE_BETS))}
     return out
 

@@ -37,6 +37,22 @@ class _RaceStudy(Study):
 
         return load_rules(path)
 
+    def bet_lineups(self) -> list[tuple[list[str], list[str]]]:
+        """``(bet policies, pace policies)`` of each line-up of whole games the study plays
+        (none for single races)."""
+        return []
+
+    def describe(self) -> dict:
+        """The manifest entry, with ``bet_odds`` (one per line-up) where bets read odds:
+        ``ev_odds`` (exact odds of each dealt race) and/or ``odds_table`` (simulated)."""
+        from sheepsim.games.race.exact_bets import bet_odds_meta
+
+        d = super().describe()
+        odds = [bet_odds_meta(*lineup) for lineup in self.bet_lineups()]
+        if any(odds):
+            d["bet_odds"] = odds
+        return d
+
     def plot_meta(self, games: int) -> dict:
         """What chart footnotes show."""
         meta = {"games": games, "seed": self.seed, "rules": self.rules_label()}
@@ -307,6 +323,10 @@ class RaceFairness(_RaceStudy):
             resolve_policies(policy, bet, players)
         return {"policy": policy, "players": players, "bet_policy": bet}
 
+    def bet_lineups(self):
+        p = self.params()
+        return [([p["bet_policy"]], [p["policy"]])]
+
     def job(self):
         from sheepsim.games.race.jobs import BalanceJob
 
@@ -334,6 +354,10 @@ class RaceFairness(_RaceStudy):
                                  f"{', '.join(names)}.")
         if not notes:
             notes.append(f"No card is flagged over- or under-powered ({_flag_rule()}).")
+        if self.params()["bet_policy"] == "ev":  # the whole games read exact odds
+            from sheepsim.games.race.exact_bets import bet_odds_notes
+
+            notes += bet_odds_notes(*self.bet_lineups()[0])
         fair = t["fair_payoffs"]
         worst = fair.loc[(fair["ratio"] - 1).abs().idxmax()]
         notes.append(f"Largest mispricing: {worst['stage']} {worst['place']} place, lane "
@@ -405,6 +429,10 @@ class RaceBalance(_RaceStudy):
         return {"players": players, "bet_policies": list(pol.bet_names),
                 "pace_policies": list(pol.pace_names)}
 
+    def bet_lineups(self):
+        p = self.params()
+        return [(p["bet_policies"], p["pace_policies"])]
+
     def job(self):
         from sheepsim.games.race.jobs import GamesJob
 
@@ -435,7 +463,7 @@ class RaceBalance(_RaceStudy):
         if len(t["policies"]) > 1:
             notes.append(f"Best policy pair: {best['bet_policy']} bets with {best['pace_policy']} "
                          f"pace, win rate {best['win_rate']:.1%} over {int(best['seats'])} seat(s).")
-        notes += bet_odds_notes(self.params()["bet_policies"], self.params()["pace_policies"])
+        notes += bet_odds_notes(*self.bet_lineups()[0])
         figures = {"seat_win_rate": partial(plots.win_rate_chart, t["seats"], meta=meta),
                    "turn_order_win_rate": partial(
                        plots.win_rate_chart, order, x="turn_order", value="p_win", meta=meta,
@@ -485,6 +513,13 @@ class RaceHeadToHead(_RaceStudy):
             r.fail("seat", f"must be between 1 and {players}, got {seat}")
         return {"players": players, "a": a, "b": b, "field": field, "seat": seat}
 
+    def bet_lineups(self):
+        from sheepsim.headtohead import lineups
+
+        p = self.params()
+        return [tuple(list(x) for x in zip(*(pair.split(",") for pair in lineup), strict=True))
+                for lineup in lineups(p["a"], p["b"], p["field"], p["players"], p["seat"])]
+
     def job(self):
         from sheepsim.games.race.jobs import head_to_head
 
@@ -497,7 +532,6 @@ class RaceHeadToHead(_RaceStudy):
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim.games.race.exact_bets import bet_odds_notes
-        from sheepsim.headtohead import lineups
         from sheepsim.tableview import paired_change
 
         t = self.tables(totals, games)
@@ -506,9 +540,8 @@ class RaceHeadToHead(_RaceStudy):
         notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
                  f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
                  f"{paired_change(score, 'mean score')}."]
-        for lineup in lineups(p["a"], p["b"], p["field"], p["players"], p["seat"]):
-            notes += [n for n in bet_odds_notes(*zip(*(x.split(",") for x in lineup),
-                                                     strict=True)) if n not in notes]
+        for lineup in self.bet_lineups():
+            notes += [n for n in bet_odds_notes(*lineup) if n not in notes]
         captions = {"comparison": "Policy a versus b for one seat on the same dice: win rate and "
                                   "mean score of each, paired difference a - b with its interval."}
         return StudyResult(t, {}, notes, captions)
