@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _epilog() -> str:
     lines = ["study types (the config's `type`; every study also takes name, title, rules,",
-             "seed, and games or precision + max_games [+ block]):"]
+             "seed, and games or precision + max_games [+ block]; a race-odds study solved",
+             "exactly takes no seed or games):"]
     lines += [f"  {t:<18} {cls.summary}" for t, cls in _types().items()]
     lines += ["", "An out folder holding this config's report is restarted (or continued with",
               "--resume); one holding anything else is refused.",
