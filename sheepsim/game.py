@@ -185,7 +185,8 @@ class Game:
     jobs: Mapping[str, str] = field(default_factory=dict)  # job kind -> "module:Class"
     #: a small whole-game set-up the conformance suite runs for every game: ``job`` the
     #: options of a cheap ``play`` job; ``cli`` the argv of a cheap ``play`` command;
-    #: ``bad_policy`` argv naming an unknown policy
+    #: ``bad_policy`` argv naming an unknown policy; ``compare`` the options of a cheap
+    #: head-to-head for the Python API (:func:`sheepsim.compare`)
     sample: Mapping[str, object] = field(default_factory=dict)
 
     def load_rules(self, path=None):

@@ -15,7 +15,7 @@ from sheepsim.cli import (
     compiling,
     emit_trace,
     non_negative_int,
-    select_table,
+    publish,
 )
 from sheepsim.errors import SheepsimError
 
@@ -149,7 +149,6 @@ def _run(job, args, desc):
 
 def cmd_play(args) -> int:
     from sheepsim.game import get
-    from sheepsim.output import emit, render
 
     _check(args)
     job = get(GAME).job("play", rules=args.rules, players=args.players, policies=args.policy,
@@ -158,9 +157,7 @@ def cmd_play(args) -> int:
     meta = res.meta()
     title = (f"Aw, Sheep!, {job.players} players, draft {'on' if job.draft else 'off'}, "
              f"{res.games:,} rounds (win rates with Wilson 95% intervals)")
-    emit(render(select_table(res.tables, args), args.format, meta, title), args.out, meta)
-    _plot(args, res.tables, meta, title)
-    return 0
+    return publish(args, res.tables, meta, title, lambda: _plot(args, res.tables, meta, title))
 
 
 def balance_tables(rules, policy: str, games: int, seed: int, *, threads=None, progress=True,
@@ -193,7 +190,7 @@ def balance_tables(rules, policy: str, games: int, seed: int, *, threads=None, p
 
 
 def cmd_balance(args) -> int:
-    from sheepsim.output import base_meta, emit, render
+    from sheepsim.output import base_meta
 
     _check(args)
     if args.policy.count(",") or not args.policy.strip():
@@ -206,24 +203,19 @@ def cmd_balance(args) -> int:
                      luck_vs_skill=[f"{a} vs {b}" for a, b in SKILL_PAIRS])
     title = (f"Aw, Sheep! balance, 3-6 players with and without the draft, {args.games:,} "
              f"rounds per setting")
-    emit(render(select_table(tables, args), args.format, meta, title), args.out, meta)
-    _plot(args, tables, meta, title)
-    return 0
+    return publish(args, tables, meta, title, lambda: _plot(args, tables, meta, title))
 
 
 def cmd_compare(args) -> int:
     from sheepsim.game import get
-    from sheepsim.output import emit, render
 
     _check(args)
     job = get(GAME).job("head-to-head", rules=args.rules, players=args.players, a=args.a,
                         b=args.b, field=args.field, seat=args.seat, seed=args.seed,
                         draft=args.draft)
     res = _run(job, args, "aw sheep compare")
-    meta = res.meta()
     title = f"Aw, Sheep!: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
-    emit(render(select_table(res.tables, args), args.format, meta, title), args.out, meta)
-    return 0
+    return publish(args, res.tables, res.meta(), title)
 
 
 def cmd_trace(args) -> int:

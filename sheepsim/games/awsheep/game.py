@@ -17,5 +17,7 @@ GAME = Game(
           "head-to-head": "sheepsim.games.awsheep.jobs:head_to_head"},
     sample={"job": {"players": 4, "policies": "random"},
             "cli": ["awsheep", "play", "--players", "4", "--games", "200"],
-            "bad_policy": ["awsheep", "play", "--policy", "nosuch"]},
+            "bad_policy": ["awsheep", "play", "--policy", "nosuch"],
+            "compare": {"players": 4, "a": "counter", "b": "random", "field": "random",
+                        "games": 300}},
 )

@@ -16,7 +16,7 @@ from sheepsim.cli import (
     emit_trace,
     non_negative_int,
     positive_int,
-    select_table,
+    publish,
 )
 from sheepsim.errors import SheepsimError
 
@@ -151,7 +151,6 @@ def _plot(args, tables_by_players: dict, meta: dict, title: str) -> None:
 def cmd_play(args) -> int:
     from sheepsim.games.panic.rules import load_rules
     from sheepsim.games.panic.simulate import play_games
-    from sheepsim.output import emit, render
 
     check_plot_option(args)
     rules = load_rules(args.rules)
@@ -160,17 +159,15 @@ def cmd_play(args) -> int:
                      playouts=args.playouts)
     meta = res.meta(playouts=args.playouts)
     heading = f"Shear Panic, {res.players} players, {res.games:,} games"
-    text = render(select_table(res.tables, args), args.format, meta,
-                  f"{heading} (win rates with Wilson 95% intervals)")
-    emit(text, args.out, meta)
-    _plot(args, {res.players: (res.tables, res.games)}, meta, heading)  # charts: no win rates
-    return 0
+    return publish(args, res.tables, meta, f"{heading} (win rates with Wilson 95% intervals)",
+                   # the charts show no win rates: their title says less
+                   lambda: _plot(args, {res.players: (res.tables, res.games)}, meta, heading))
 
 
 def cmd_balance(args) -> int:
     from sheepsim.games.panic.analysis_tables import balance_tables, neutral_colour_table
     from sheepsim.games.panic.rules import load_rules
-    from sheepsim.output import base_meta, emit, render
+    from sheepsim.output import base_meta
 
     check_plot_option(args)
     if args.table == "neutral_colour" and not args.neutral:
@@ -185,25 +182,24 @@ def cmd_balance(args) -> int:
                      rules_sha256=rules.sha256, players=[3, 4], policy=args.policy,
                      playouts=args.playouts, seed=args.seed, games=args.games)
     title = f"Shear Panic balance, 3 and 4 players, {args.games:,} games each"
-    emit(render(select_table(tables, args), args.format, meta, title), args.out, meta)
-    per_players = {n: ({k: t[t["players"] == n].drop(columns="players")
-                        for k, t in tables.items() if k in ("points_by_field", "tile_usage")},
-                       args.games) for n in (3, 4)}
-    _plot(args, per_players, meta, title)
-    return 0
+
+    def plot():
+        per_players = {n: ({k: t[t["players"] == n].drop(columns="players")
+                            for k, t in tables.items() if k in ("points_by_field", "tile_usage")},
+                           args.games) for n in (3, 4)}
+        _plot(args, per_players, meta, title)
+
+    return publish(args, tables, meta, title, plot)
 
 
 def cmd_compare(args) -> int:
     from sheepsim.games.panic.analysis_tables import compare
-    from sheepsim.output import emit, render
 
     res = compare(args.rules, args.players, args.a, args.b, args.field, args.seat, args.games,
                   args.seed, playouts=args.playouts, backend=backend_from_args(args),
                   progress=not args.quiet)
-    meta = res.meta()
     title = f"Shear Panic: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
-    emit(render(select_table(res.tables, args), args.format, meta, title), args.out, meta)
-    return 0
+    return publish(args, res.tables, res.meta(), title)
 
 
 def cmd_trace(args) -> int:

@@ -16,5 +16,7 @@ GAME = Game(
           "head-to-head": "sheepsim.games.panic.jobs:head_to_head"},
     sample={"job": {"players": 3, "policies": "random"},
             "cli": ["panic", "play", "--players", "3", "--games", "60"],
-            "bad_policy": ["panic", "play", "--policy", "nosuch"]},
+            "bad_policy": ["panic", "play", "--policy", "nosuch"],
+            "compare": {"players": 3, "a": "random", "b": "random", "field": "random",
+                        "games": 40}},
 )

@@ -23,6 +23,7 @@ from sheepsim.cli import (
     game_count,
     non_negative_int,
     positive_float,
+    publish,
 )
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import cli_exact
@@ -217,24 +218,18 @@ def _run_size(args) -> dict:
     return {"games": args.games or args.default_games, "precision": None}
 
 
-def _select(tables: dict, args) -> dict:
-    name = getattr(args, "table", None)
-    return {name: tables[name]} if name else tables
-
-
 def _write(tables: dict, meta: dict, title: str, args, panels=None) -> None:
     """Print or write the tables, then draw the charts to --plot.
 
     ``panels()`` returns the chart callables; it is only called with --plot, so plain
     runs never import matplotlib (start-up time).
     """
-    from sheepsim.output import emit, render
-
-    emit(render(_select(tables, args), args.format, meta, title), args.out, meta)
-    if args.plot and panels:
+    def plot():
         from sheepsim.plots import panel_figure, save_figure
 
         save_figure(panel_figure(panels(), meta, title), args.plot)
+
+    publish(args, tables, meta, title, plot if panels else None)
 
 
 def cmd_odds(args) -> int:

@@ -19,5 +19,7 @@ GAME = Game(
           "head-to-head": "sheepsim.games.race.jobs:head_to_head"},
     sample={"job": {"players": 3, "bet_policy": "random", "pace_policy": "random"},
             "cli": ["race", "play", "--players", "3", "--bet-policy", "random", "--games", "300"],
-            "bad_policy": ["race", "play", "--bet-policy", "nosuch"]},
+            "bad_policy": ["race", "play", "--bet-policy", "nosuch"],
+            "compare": {"players": 3, "a": "random,greedy", "b": "random,random",
+                        "field": "random,greedy", "games": 200}},
 )
