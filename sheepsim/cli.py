@@ -58,7 +58,7 @@ def subcommand_parser(parser: argparse.ArgumentParser, *path: str) -> argparse.A
         return super().format_help()
 
 
-def _whole_number(text: str) -> int:
+def whole_number(text: str) -> int:
     """``1000000``, ``1_000_000``, ``1e6`` or ``1M`` as an exact int (Decimal: ``1e400``
     is a large number, not a float overflow)."""
     from decimal import Decimal, InvalidOperation
@@ -79,7 +79,7 @@ def _whole_number(text: str) -> int:
 
 def positive_int(text: str) -> int:
     """Parse ``1000000``, ``1_000_000``, ``1e6`` or ``1M`` as a whole number >= 1."""
-    value = _whole_number(text)
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
     return value
@@ -90,7 +90,7 @@ def game_count(text: str) -> int:
     (:func:`sheepsim.driver.games_problem`, shared with report configs and the API)."""
     from sheepsim.driver import games_problem
 
-    value = _whole_number(text)
+    value = whole_number(text)
     problem = games_problem(value, "the number of games")
     if problem:
         raise argparse.ArgumentTypeError(problem)
