@@ -135,3 +135,73 @@ def test_every_name_in_all_exists(package):
     exec(f"from {package} import *", namespace)  # noqa: S102 - the import under test
     missing = [n for n in names if n not in namespace]
     assert not missing, missing
+
+
+#: options every game's shared simulation commands take (the CLI written once)
+SHARED_RUN_OPTIONS = {"--rules", "--games", "--precision", "--max-games", "--seed", "--threads",
+                      "--scheduler", "--workers", "--format", "--out", "--all-columns", "--table",
+                      "--plot", "--quiet"}
+
+
+def _option_strings(game_command: str, command: str) -> set[str]:
+    sub = cli.subcommand_parser(cli.build_parser(), game_command, command)
+    return {o for a in sub._actions for o in a.option_strings if o.startswith("--")} - {"--help"}
+
+
+@pytest.mark.parametrize("command", ["play", "compare", "balance"])
+def test_the_shared_commands_take_the_same_options_in_every_game(g, command):
+    from sheepsim import commands
+
+    opts = _option_strings(g.command, command)
+    spec = commands.parts(g).COMMANDS[command]
+    # balance runs several player counts where the game says so (Shear Panic, Aw, Sheep!)
+    shared = SHARED_RUN_OPTIONS | ({"--players"} if command != "balance" or spec.players else set())
+    if command == "compare":
+        shared |= {"--a", "--b", "--field", "--seat"}
+    assert shared <= opts, shared - opts
+    # what is left is the game's policy roles and its declared extras, nothing else
+    policy_flags = {commands.policy_option(g, role) for role in g.policies} | {"--policy"}
+    extras = opts - shared - policy_flags
+    probe = argparse_parser()
+    commands.parts(g).add_options(command, probe)
+    declared = {o for a in probe._actions for o in a.option_strings if o.startswith("--")}
+    assert extras <= declared, extras - declared
+
+
+def argparse_parser():
+    import argparse
+
+    return argparse.ArgumentParser(add_help=False)
+
+
+def test_players_come_from_the_game_declaration(g, capsys):
+    """``--players`` takes the game's range (Game.min_players/max_players) and defaults
+    to Game.default_players in every game; one line, exit 2 outside it."""
+    for command in ("play", "compare"):
+        sub = cli.subcommand_parser(cli.build_parser(), g.command, command)
+        assert sub.get_default("players") == g.default_players
+    with pytest.raises(SystemExit) as exit_:  # argparse's own error path: exit 2
+        cli.main([g.command, "play", "--players", str(g.max_players + 1), "--games", "10"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and len(err.splitlines()) == 1
+    assert f"players must be {g.players_text}, got '{g.max_players + 1}'" in err
+
+
+def test_every_player_count_plays(g):
+    """The Python path for every player count from the declared minimum to the maximum:
+    one win per game, as many seats as players."""
+    for players in range(g.min_players, g.max_players + 1):
+        res = sheepsim.play(g.name, **{**_options(g.sample["cli"]), "players": players,
+                                       "games": 24}, quiet=True, seed=1)
+        seats = next(iter(res.tables.values()))
+        assert res.meta["players"] == players and res.meta["games"] == 24
+        assert len(seats) == players, (players, seats)
+
+
+def test_precision_works_in_every_game(g):
+    """``--precision`` (and its Python twin) in every game's play: it stops at a block
+    boundary and records the target."""
+    res = sheepsim.play(g.name, **{k: v for k, v in _options(g.sample["cli"]).items() if k != "games"},
+                        precision=0.2, max_games=2_000, quiet=True)
+    assert res.meta["precision"] == 0.2 and res.meta["stopped_by"] in ("precision", "max_games")
+    assert res.meta["games"] <= 2_000
