@@ -1,8 +1,25 @@
 """sheepsim: Monte Carlo strategy and balance analysis for sheep-themed board games.
 
-Importing this package is cheap: no numba kernel is compiled until a simulation runs.
+One Python path for every game (``game`` is ``"sheep-race"``/``"race"``,
+``"shear-panic"``/``"panic"`` or ``"aw-sheep"``/``"awsheep"``), the same commands,
+options and defaults as the CLI, each returning a :class:`Result` (``.tables``: dict of
+DataFrames by the CLI's ``--table`` names; ``.meta``: what ``FILE.meta.json`` holds):
+
+    play(game, **options)              many games: win rates by seat and policy, ...
+    compare(game, a=..., b=..., **options)
+                                       head-to-head of two policies on the same games
+    balance(game, **options)           the game's balance tables
+    trace(game, seed=..., **options)   one game turn by turn (``Result.lines``)
+
+Game-specific functions live in the game packages: :mod:`sheepsim.games.race` (exact
+odds, bet EV, pace advice), :mod:`sheepsim.games.panic` (the flock model),
+:mod:`sheepsim.games.awsheep`; charts in :mod:`sheepsim.plots`.
+
+Importing this package is cheap: no numba kernel is compiled (and neither numpy,
+pandas nor numba is imported) until a simulation runs.
 """
 
 from sheepsim._version import __version__
+from sheepsim.api import Result, balance, compare, play, trace
 
-__all__ = ["__version__"]
+__all__ = ["Result", "__version__", "balance", "compare", "play", "trace"]

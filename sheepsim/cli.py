@@ -8,6 +8,7 @@ user error into one line on stderr with exit code 2 (no traceback).
 from __future__ import annotations
 
 import argparse
+import contextvars
 import sys
 
 from sheepsim._version import __version__
@@ -16,14 +17,40 @@ from sheepsim.errors import SheepsimError
 EXIT_USAGE = 2
 
 
+#: set by :func:`parse_raising`: parse errors raise :class:`SheepsimError` (the Python API)
+_RAISE_ERRORS: contextvars.ContextVar[bool] = contextvars.ContextVar("raise_errors", default=False)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (``sheepsim race odds: error: ...``) and exit 2, and
     an ``epilog`` that may be a function: it is called only when the help is printed (so
     building the parser for another command does not import what the help lists)."""
 
     def error(self, message):  # noqa: D102 - argparse API
+        if _RAISE_ERRORS.get():
+            raise SheepsimError(f"{self.prog}: {message}")
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
+
+
+def parse_raising(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, a bad option or value raising :class:`SheepsimError`
+    with the CLI's message instead of printing it and exiting (for :mod:`sheepsim.api`)."""
+    token = _RAISE_ERRORS.set(True)
+    try:
+        return parser.parse_args(argv)
+    finally:
+        _RAISE_ERRORS.reset(token)
+
+
+def subcommand_parser(parser: argparse.ArgumentParser, *path: str) -> argparse.ArgumentParser | None:
+    """The parser of ``sheepsim <path...>`` (e.g. ``("race", "play")``), or None."""
+    for name in path:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or name not in subs[0].choices:
+            return None
+        parser = subs[0].choices[name]
+    return parser
 
     def format_help(self):  # noqa: D102 - argparse API
         if callable(self.epilog):
@@ -31,7 +58,7 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
-def _whole_number(text: str) -> int:
+def whole_number(text: str) -> int:
     """``1000000``, ``1_000_000``, ``1e6`` or ``1M`` as an exact int (Decimal: ``1e400``
     is a large number, not a float overflow)."""
     from decimal import Decimal, InvalidOperation
@@ -52,7 +79,7 @@ def _whole_number(text: str) -> int:
 
 def positive_int(text: str) -> int:
     """Parse ``1000000``, ``1_000_000``, ``1e6`` or ``1M`` as a whole number >= 1."""
-    value = _whole_number(text)
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
     return value
@@ -63,7 +90,7 @@ def game_count(text: str) -> int:
     (:func:`sheepsim.driver.games_problem`, shared with report configs and the API)."""
     from sheepsim.driver import games_problem
 
-    value = _whole_number(text)
+    value = whole_number(text)
     problem = games_problem(value, "the number of games")
     if problem:
         raise argparse.ArgumentTypeError(problem)
@@ -181,9 +208,34 @@ def add_trace_options(p: argparse.ArgumentParser) -> None:
                    help="no 'compiling kernels' notice on the first run")
 
 
+def publish(args, tables: dict, meta: dict, title: str, plot=None) -> int:
+    """The last step of every table command: print or write the tables ``--table``
+    picks in ``--format`` to stdout or ``--out`` (plus ``FILE.meta.json``), then call
+    ``plot()`` if ``--plot`` was given (so plain runs never import matplotlib).
+
+    When the command runs for the Python API (:mod:`sheepsim.api`), ``args.sink`` is a
+    dict: the whole result (every table, the metadata, the title) goes there instead and
+    nothing is printed, written or drawn, so the API and the CLI share one code path."""
+    sink = getattr(args, "sink", None)
+    if sink is not None:
+        sink.update(tables=dict(tables), meta=meta, title=title)
+        return 0
+    from sheepsim.output import emit, render
+
+    emit(render(select_table(tables, args), args.format, meta, title), args.out, meta)
+    if plot is not None and getattr(args, "plot", None):
+        plot()
+    return 0
+
+
 def emit_trace(args, lines: list[str], meta: dict, **result) -> None:
     """Write a trace to stdout or ``--out`` (plus its metadata file): its ``lines`` as
-    text, or with ``--format json`` ``{"meta", "lines", **result}``."""
+    text, or with ``--format json`` ``{"meta", "lines", **result}``. With ``args.sink``
+    (the Python API, as in :func:`publish`) they go there instead."""
+    sink = getattr(args, "sink", None)
+    if sink is not None:
+        sink.update(lines=list(lines), meta=meta, outcome=result)
+        return
     from sheepsim.output import emit, to_json
 
     if args.format == "json":

@@ -67,6 +67,19 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
+def job_seed(job: Job, seed: int | None = None) -> int:
+    """The seed a run uses: the job's own (``job.seed``, which its metadata records and
+    its kernels were built for). ``seed`` may repeat it; a different one is refused, so
+    the output's metadata can never name a seed the games did not use."""
+    own = getattr(job, "seed", None)
+    if seed is None:
+        seed = 0 if own is None else own
+    elif own is not None and seed != own:
+        raise SheepsimError(f"the job was built for seed {own} and asked to run seed {seed}: "
+                            f"give the seed to the job only")
+    return check_seed(seed)
+
+
 def merge(total: Counts | None, part: Counts) -> Counts:
     """Add integer counts elementwise (exact, so the order never matters)."""
     if total is None:
@@ -127,7 +140,7 @@ class Result:
         return base_meta(**fields)
 
 
-def run(job: Job, *, seed: int = 0, games: int | None = None, precision: float | None = None,
+def run(job: Job, *, seed: int | None = None, games: int | None = None, precision: float | None = None,
         max_games: int | None = None, chunk_games: int | None = None, backend=None,
         threads: int | None = None, progress: bool | None = None, desc: str = "",
         state: State | None = None,
@@ -141,7 +154,7 @@ def run(job: Job, *, seed: int = 0, games: int | None = None, precision: float |
     depend on ``chunk_games``, ``threads`` or the backend. ``chunk_games=None``: sized
     by time on the thread backend, ``job.chunk_games`` on others.
     """
-    seed = check_seed(seed)
+    seed = job_seed(job, seed)
     if (games is None) == (precision is None):
         raise SheepsimError("give either a number of games or a precision, not both")
     if precision is not None:

@@ -43,41 +43,6 @@ class Rules(Protocol):
     sha256: str  # of the file's bytes
 
 
-@dataclass(frozen=True)
-class PolicySet:
-    """Policies by role and seat: ``roles`` maps a role (``"pace"``, ``"bet"``,
-    ``"play"``) to one name per seat (built-in names or ``package.module:function``).
-
-    Names, not functions, so a job pickles to a Dask worker and is re-resolved there.
-    """
-
-    roles: tuple[tuple[str, tuple[str, ...]], ...]
-
-    @classmethod
-    def of(cls, **roles) -> PolicySet:
-        return cls(tuple((role, tuple(names)) for role, names in roles.items()))
-
-    def __getitem__(self, role: str) -> tuple[str, ...]:
-        for name, names in self.roles:
-            if name == role:
-                return names
-        raise KeyError(role)
-
-    @property
-    def seats(self) -> int:
-        return len(self.roles[0][1]) if self.roles else 0
-
-    def as_meta(self) -> dict[str, list[str]]:
-        """``{"pace_policies": [...], ...}`` for an output's metadata."""
-        return {f"{role}_policies": list(names) for role, names in self.roles}
-
-    def label(self, seat: int | None = None) -> str:
-        """``"ev,greedy"`` for one seat, or every role joined for the whole set."""
-        if seat is not None:
-            return ",".join(names[seat] for _, names in self.roles)
-        return "; ".join(f"{role}={','.join(names)}" for role, names in self.roles)
-
-
 class Job(ABC):
     """A validated simulation of many independent games.
 
@@ -95,6 +60,10 @@ class Job(ABC):
     block: int = 20_000
     #: where a precision target gives up by default
     max_games: int = 10_000_000
+    #: the seed the job simulates: the one source of it (the driver runs this seed, the
+    #: metadata records it); every game's jobs declare it as a field. None: a job that
+    #: does not pin its seed (the driver's ``seed`` argument decides)
+    seed: int | None = None
 
     @abstractmethod
     def chunk(self, seed: int, first_game: int, n_games: int) -> Counts:
@@ -124,6 +93,21 @@ class Job(ABC):
         driver calls it before the progress bar starts; Dask workers call it too. A job
         that compiles by playing a warm-up game may return that game's counts (as
         :meth:`chunk` gives them): the driver checks them as it checks every chunk's."""
+
+    @property
+    def seats(self) -> int:
+        """Whole-game jobs: the number of seats (head-to-heads check their seat)."""
+        raise NotImplementedError(f"{type(self).__name__} plays no whole games")
+
+    def outcomes(self, seed: int, first_game: int, n_games: int):
+        """Whole-game jobs, for head-to-heads (:mod:`sheepsim.headtohead`): per game the
+        winning seat ``(n_games,)`` and every seat's score ``(n_games, seats)``."""
+        raise NotImplementedError(f"{type(self).__name__} plays no whole games")
+
+    def meta_common(self) -> dict:
+        """The metadata every job of the game shares (rules file and its SHA-256)."""
+        rules = getattr(self, "rules", None)
+        return {"rules": rules.source, "rules_sha256": rules.sha256} if rules is not None else {}
 
     def check(self, counts: Counts, games: int) -> None:  # noqa: B027 - optional hook
         """Raise :class:`SheepsimError` if the counts show a broken rule (e.g. a user
@@ -167,10 +151,15 @@ class Job(ABC):
 class Game:
     """One registered game.
 
-    ``cli`` and ``studies`` are module paths imported only when needed (so the registry
-    is cheap): ``cli`` defines ``register(subparsers)`` adding ``sheepsim <command> ...``;
-    ``studies`` registers report study types on import. ``load_rules`` is
-    ``"module:function"``.
+    ``parts``, ``cli`` and ``studies`` are module paths imported only when needed (so the
+    registry is cheap): ``parts`` declares what the shared commands ``play``,
+    ``compare``, ``balance`` and ``trace`` need of this game (:mod:`sheepsim.commands`);
+    ``cli`` (optional) defines ``register(subparsers)`` adding the game's own commands
+    to ``sheepsim <command> ...``; ``studies`` registers report study types on import.
+    ``load_rules`` is ``"module:function"``.
+
+    ``min_players``/``max_players`` and ``policies`` (role -> built-in names) are the
+    only source of these facts for the CLI, the Python API and the report.
     """
 
     name: str  # "sheep-race": the one spelling used in every output's meta
@@ -180,25 +169,37 @@ class Game:
     max_players: int
     policies: Mapping[str, tuple[str, ...]]  # role -> built-in names
     rules_loader: str
-    cli: str
+    parts: str
+    cli: str | None = None
     studies: str | None = None
+    #: what ``--games`` counts in this game's words ("games", "rounds")
+    unit: str = "games"
+    default_players: int = 4
+    #: ``sheepsim --help``'s line for the game and ``sheepsim <command> --help``'s text
+    help: str = ""
+    description: str = ""
     jobs: Mapping[str, str] = field(default_factory=dict)  # job kind -> "module:Class"
     #: a small whole-game set-up the conformance suite runs for every game: ``job`` the
     #: options of a cheap ``play`` job; ``cli`` the argv of a cheap ``play`` command;
-    #: ``bad_policy`` argv naming an unknown policy
+    #: ``bad_policy`` argv naming an unknown policy; ``compare`` the options of a cheap
+    #: head-to-head for the Python API (:func:`sheepsim.compare`)
     sample: Mapping[str, object] = field(default_factory=dict)
 
     def load_rules(self, path=None):
         """The game's rules from a TOML file, or the shipped standard rules (None)."""
         return _load(self.rules_loader)(path)
 
-    def check_players(self, players) -> int:
-        import numpy as np
+    @property
+    def players_text(self) -> str:
+        """``"3 or 4"``, ``"3 to 6"``: the player counts in words."""
+        lo, hi = self.min_players, self.max_players
+        return str(lo) if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
 
-        if isinstance(players, bool) or not isinstance(players, int | np.integer) \
+    def check_players(self, players) -> int:
+        """``players`` as an int, or one line saying the game's range."""
+        if isinstance(players, bool) or not hasattr(players, "__index__") \
                 or not self.min_players <= players <= self.max_players:
-            raise SheepsimError(f"{self.title}: players must be {self.min_players} to "
-                                f"{self.max_players}, got {players!r}")
+            raise SheepsimError(f"{self.title}: players must be {self.players_text}, got {players!r}")
         return int(players)
 
     def job(self, kind: str, **options) -> Job:
@@ -209,7 +210,10 @@ class Game:
         return _load(self.jobs[kind])(**options)
 
     def register_cli(self, subparsers) -> None:
-        importlib.import_module(self.cli).register(subparsers)
+        """``sheepsim <command>``: the shared commands, then the game's own."""
+        from sheepsim import commands
+
+        commands.register(subparsers, self)
 
     def register_studies(self) -> None:
         if self.studies:

@@ -748,11 +748,20 @@ def test_the_readme_python_example_runs():
 
     matplotlib.use("Agg")
     readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme[readme.index("## Python API"):]
-    code = section[section.index("```python") + len("```python"):]
-    code = code[:code.index("```")].replace("200_000", "2_000")  # small: the code, not the numbers
+    section = readme[readme.index("## Python API"):readme.index("## Rules data")]
+    blocks = section.split("```python")[1:]
+    assert len(blocks) == 2
+    # small: the code, not the numbers
+    one_path, notebook = (b[:b.index("```")].replace("20_000", "300").replace("2_000", "40")
+                          for b in blocks)
     scope: dict = {}
-    exec(compile(code, "README.md", "exec"), scope)
+    exec(compile(one_path, "README.md", "exec"), scope)
+    assert scope["race"].meta["games"] == 300 and len(scope["race"].tables["seats"]) == 4
+    assert scope["panic"].meta["players"] == 3 and "by_seat" in scope["panic"].tables
+    assert scope["aw"].tables["comparison"]["games"].iloc[0] == 300
+    assert scope["one"].lines and scope["one"].meta["seed"] == 7
+    scope = {}
+    exec(compile(notebook.replace("200_000", "2_000"), "README.md", "exec"), scope)
     assert list(scope["best"].columns[:3]) == ["rank", "lanes", "cards"]
     assert scope["counts"].games == 2_000 and len(scope["ev"]) == 6
     assert scope["ax"].get_title() == "Single-bet EV by lane"

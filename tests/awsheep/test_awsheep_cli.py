@@ -7,7 +7,7 @@ import pytest
 
 from sheepsim.cli import main
 from sheepsim.games.awsheep.analysis import luck_vs_skill
-from sheepsim.games.awsheep.cli import PLAY_TABLES
+from sheepsim.games.awsheep.commands import PLAY_TABLES
 from sheepsim.games.awsheep.jobs import SkillJob
 
 
@@ -64,7 +64,7 @@ def test_play_csv_and_bad_players(capsys):
                        "--quiet")
     assert code == 0 and out.splitlines()[0].startswith("players,draft,seat,games,wins")
     code, _, err = run(capsys, "play", "--players", "7", "--games", "10")
-    assert code == 2 and "players must be 3, 4, 5 or 6" in err and len(err.splitlines()) == 1
+    assert code == 2 and "players must be 3 to 6, got '7'" in err and len(err.splitlines()) == 1
 
 
 def test_play_table_is_a_readers_view_and_all_columns_shows_every_column(capsys):
@@ -146,7 +146,7 @@ def test_importing_the_game_compiles_nothing():
     import sys
 
     code = ("import sys; import sheepsim.games.awsheep, sheepsim.games.awsheep.game, "
-            "sheepsim.games.awsheep.jobs, sheepsim.games.awsheep.cli, "
+            "sheepsim.games.awsheep.jobs, sheepsim.games.awsheep.commands, "
             "sheepsim.games.awsheep.analysis; print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

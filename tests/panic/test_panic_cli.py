@@ -31,7 +31,7 @@ def test_play_json_has_tables_and_metadata(capsys):
     doc = json.loads(out)
     meta = doc["meta"]
     assert meta["rules"] == "<standard>/standard.toml" and len(meta["rules_sha256"]) == 64
-    assert meta["policy"] == "random,random,random" and meta["games"] == 200
+    assert meta["policies"] == ["random"] * 3 and meta["games"] == 200
     assert meta["seed"] == 4 and "sheepsim_version" in meta
     for table in ("by_seat", "by_policy", "points_by_field", "sheep_shorn", "turns",
                   "turn_histogram", "game_end", "tie_breaks", "tiles"):
@@ -50,7 +50,7 @@ def test_play_table_and_csv_to_file_with_sidecar(tmp_path, capsys):
     assert out == ""
     assert out_file.read_text().startswith("seat,colour,policy,games,wins,win_rate,win_rate_lo,win_rate_hi")
     meta = json.loads((tmp_path / "res.csv.meta.json").read_text())
-    assert meta["policy"] == "greedy,random,random,random"
+    assert meta["policies"] == ["greedy", "random", "random", "random"]
     code, out, err = run(capsys, "panic", "play", "--games", "50", "--quiet")
     assert code == 0 and "by_policy" in out and "game_end" in out
     # the tiles table shows its means, whatever else the width leaves out
@@ -79,7 +79,7 @@ def test_user_policy_plugs_in(capsys):
 
 
 @pytest.mark.parametrize("argv,needle", [
-    (["panic", "play", "--players", "2", "--games", "10"], "2-player variant is not supported"),
+    (["panic", "play", "--players", "2", "--games", "10"], "players must be 3 or 4, got '2'"),
     (["panic", "play", "--players", "5", "--games", "10"], "players must be 3 or 4"),
     (["panic", "play", "--policy", "sneaky", "--games", "10"], "unknown policy 'sneaky'"),
     (["panic", "play", "--policy", "random,random", "--games", "10"], "one per player"),

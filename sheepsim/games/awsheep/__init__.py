@@ -10,11 +10,15 @@ from sheepsim.jit import lazy_exports
 _LAZY = {
     "AwSheepRules": "sheepsim.games.awsheep.rules",
     "load_rules": "sheepsim.games.awsheep.rules",
-    "play_rounds": "sheepsim.games.awsheep.simulate",
-    "trace_round": "sheepsim.games.awsheep.simulate",
+    "round_counts": "sheepsim.games.awsheep.simulate",
+    "trace_round": "sheepsim.games.awsheep.trace",
 }
 
 __all__ = sorted(_LAZY)
 
 
 __getattr__ = lazy_exports(__name__, _LAZY)
+
+
+def __dir__():  # so help() and tab completion list the lazy names
+    return sorted(set(globals()) | set(_LAZY))

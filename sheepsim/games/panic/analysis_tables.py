@@ -45,14 +45,16 @@ def balance_tables(rules=None, policies="greedy", games: int = 10_000, seed: int
                    players=(3, 4), **run) -> dict[str, pd.DataFrame]:
     """Balance tables for each player count: the simulator's :data:`STACKED` tables with
     a leading ``players`` column, plus ``tile_usage`` (:func:`tile_usage_table`).
-    ``run``: ``threads``, ``chunk_size``, ``progress``, ``playouts`` for play_games."""
+    ``run``: ``threads``, ``chunk_size``, ``progress``, ``playouts``, ``backend``,
+    ``precision``/``max_games`` for play_games (the ``games`` column of ``by_seat`` says
+    how many games each player count played)."""
     rules = load_rules(rules) if rules is None or isinstance(rules, str) else rules
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in (*STACKED, "tile_usage")}
     for n in players:
         res = play_games(rules, players=n, policies=policies, games=games, seed=seed, **run)
         for name in STACKED:
             parts[name].append(res.tables[name].assign(players=n))
-        parts["tile_usage"].append(tile_usage_table(res.tables["tiles"], games).assign(players=n))
+        parts["tile_usage"].append(tile_usage_table(res.tables["tiles"], res.games).assign(players=n))
     out = {}
     for name, frames in parts.items():
         df = pd.concat(frames, ignore_index=True)
@@ -79,7 +81,7 @@ def neutral_colour_table(rules=None, policies="greedy", games: int = 10_000, see
                          "win_rate": s["win_rate"], "win_rate_lo": s["win_rate_lo"],
                          "win_rate_hi": s["win_rate_hi"],
                          "mean_points": s["mean_points"], "neutral_shorn_per_game": shorn[neutral],
-                         "games": games})
+                         "games": res.games})
     return pd.DataFrame(rows)
 
 

@@ -167,10 +167,13 @@ def build_tables(res: PanicResult) -> dict[str, pd.DataFrame]:
             "tiles": _tile_table(res, colours)}
 
 
-def play_games(rules=None, players: int = 4, policies=("random",), games: int = 10_000,
+def play_games(rules=None, players: int = 4, policies=("random",), games: int | None = 10_000,
                seed: int = 0, threads: int | None = None, chunk_size: int | None = None,
-               progress: bool | None = None, playouts: int = 4, backend=None) -> PanicResult:
-    """Simulate ``games`` games keyed by ``(seed, game index)``.
+               progress: bool | None = None, playouts: int = 4, backend=None,
+               precision: float | None = None, max_games: int | None = None) -> PanicResult:
+    """Simulate ``games`` games keyed by ``(seed, game index)`` (or, with ``precision``,
+    blocks of games until every win rate's 95% half-width is at most that, up to
+    ``max_games``).
 
     ``rules``: a :class:`PanicRules`, a TOML path or None (standard); ``policies``: one
     for every seat or one per seat, each ``random``, ``greedy``, ``rollout``,
@@ -183,7 +186,8 @@ def play_games(rules=None, players: int = 4, policies=("random",), games: int = 
     from sheepsim.games.panic.jobs import PlayJob
 
     job = PlayJob(rules, players, policies, seed, playouts)
-    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+    res = driver.run(job, games=None if precision is not None else games, precision=precision,
+                     max_games=max_games, chunk_games=chunk_size, threads=threads,
                      progress=progress, desc="shear panic", backend=backend)
     return job.result(res.counts, res.games)
 

@@ -79,13 +79,13 @@ def _solve(args, rules):
 
 def _simulate_position(args, report: str, taken=()):
     """Monte Carlo from ``--position`` with the usual --games/--precision driver."""
-    from sheepsim.games.race.cli import _run_size
+    from sheepsim.commands import run_size
     from sheepsim.games.race.position_odds import estimate_from_position
 
     return estimate_from_position(args.position, args.rules, args.policy, args.seed,
                                   report=report, taken=taken, stage=args.stage, lanes=args.lanes,
                                   backend=backend_from_args(args), progress=not args.quiet,
-                                  **_run_size(args))
+                                  **run_size(args))
 
 
 def _exact_meta(res, args, **extra) -> dict:

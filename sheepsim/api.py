@@ -1,0 +1,161 @@
+"""One Python path for every game: ``play``, ``compare``, ``balance`` and ``trace``.
+
+Each function runs the same command as ``sheepsim <game> <command>`` does, through the
+same code (the command's options are parsed and checked by the CLI's own parser, its
+tables built by the same function), and returns a :class:`Result` instead of printing::
+
+    import sheepsim
+
+    res = sheepsim.play("aw-sheep", players=5, policy="counter", games=20_000, seed=1)
+    res.tables["by_seat"]          # the table `sheepsim awsheep play --table by_seat` prints
+    res.meta["rules_sha256"]       # what the CLI writes to FILE.meta.json
+
+``game`` is the registry name or the CLI command (``"sheep-race"`` or ``"race"``,
+``"shear-panic"`` or ``"panic"``, ``"aw-sheep"`` or ``"awsheep"``). Options are the
+CLI's, with ``_`` for ``-`` (``bet_policy=`` for ``--bet-policy``), and so are their
+defaults (100,000 games where the CLI says so). A list or tuple is joined with commas
+(``policy=["greedy", "random", "greedy"]``); ``True`` turns a flag on, ``False`` turns an
+on/off option off (``draft=False``). Options that only say where and how to print
+(``out``, ``format``, ``table``, ``plot``, ``all_columns``) are refused: the result
+holds every table, and :mod:`sheepsim.plots` draws them. A bad option or value raises
+:class:`~sheepsim.errors.SheepsimError` with the CLI's one-line message.
+
+Game-specific functions (the race's exact odds, EV and pace advice; the Shear Panic flock
+model) stay in their game packages under their own names.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sheepsim.errors import SheepsimError
+
+if TYPE_CHECKING:  # pandas loads with the first simulation, not with ``import sheepsim``
+    import pandas as pd
+
+__all__ = ["Result", "balance", "compare", "play", "trace"]
+
+#: CLI options that say where and how to print; a :class:`Result` has every table instead
+PRINT_OPTIONS = ("out", "format", "table", "plot", "all_columns")
+
+
+@dataclass
+class Result:
+    """What a command produced.
+
+    ``tables``: every table of the command by the names ``--table`` takes (pandas
+    DataFrames; column names are public API); ``meta``: the metadata the CLI writes to
+    ``FILE.meta.json`` (seed, games, rules file and SHA-256, policies, versions);
+    ``title``: the heading the CLI prints. A trace has no tables: ``lines`` holds its text
+    and ``outcome`` what ``--format json`` adds (winner, scores, ...)."""
+
+    tables: dict[str, pd.DataFrame]
+    meta: dict
+    title: str = ""
+    lines: list[str] = field(default_factory=list)
+    outcome: dict = field(default_factory=dict)
+
+    def text(self, fmt: str = "table") -> str:
+        """The result as the CLI prints it: ``"table"`` (every table), ``"json"``, or
+        ``"csv"`` (the first table); a trace's text for a trace."""
+        from sheepsim.output import render, to_json
+
+        if not self.tables:
+            if fmt == "json":
+                return to_json({"meta": self.meta, "lines": self.lines, **self.outcome})
+            return "\n".join(self.lines) + "\n"
+        return render(self.tables, fmt, self.meta, self.title)
+
+    def __repr__(self) -> str:
+        what = f"tables={list(self.tables)}" if self.tables else f"lines={len(self.lines)}"
+        return (f"Result({self.meta.get('game', '?')}, {what}, games={self.meta.get('games')}, "
+                f"seed={self.meta.get('seed')})")
+
+
+def play(game: str, **options) -> Result:
+    """Many games with the given policies (``sheepsim <game> play``): win rates by seat
+    and policy with 95% intervals, and the game's own tables (scores, turns, ties...).
+
+    Options as the CLI's (``sheepsim <game> play --help``): ``players``, the game's
+    policy options (``policy``; the race: ``bet_policy``, ``pace_policy``), ``games``,
+    ``seed``, ``rules``, ``threads``, ``workers``/``scheduler`` and the game's own."""
+    return _run(game, "play", options)
+
+
+def compare(game: str, a: str | None = None, b: str | None = None, **options) -> Result:
+    """Head-to-head on common random numbers (``sheepsim <game> compare``): seat ``seat``
+    plays ``a``, then ``b``, in the same games while the others play ``field``; table
+    ``comparison`` (both win rates and mean scores, the paired difference, p-values)."""
+    if a is not None:
+        options["a"] = a
+    if b is not None:
+        options["b"] = b
+    return _run(game, "compare", options)
+
+
+def balance(game: str, **options) -> Result:
+    """The game's balance tables (``sheepsim <game> balance``)."""
+    return _run(game, "balance", options)
+
+
+def trace(game: str, seed: int = 0, **options) -> Result:
+    """One game of ``seed`` turn by turn (``sheepsim <game> trace``): ``Result.lines``
+    is the text, ``Result.outcome`` the result (winner, scores...)."""
+    return _run(game, "trace", {"seed": seed, **options})
+
+
+def _run(game: str, command: str, options: dict) -> Result:
+    from sheepsim.cli import build_parser, close_backend, parse_raising, subcommand_parser
+    from sheepsim.game import get
+
+    g = get(game)
+    parser = build_parser()
+    sub = subcommand_parser(parser, g.command, command)
+    if sub is None:
+        raise SheepsimError(f"{g.title} has no {command!r} command")
+    argv = [g.command, command, *_argv(sub, f"sheepsim.{command}({g.name!r})", options)]
+    args = parse_raising(parser, argv)
+    args.sink = {}
+    try:
+        args.func(args)
+    finally:
+        close_backend(getattr(args, "_backend", None))
+    sink = args.sink
+    return Result(tables=sink.get("tables", {}), meta=sink["meta"], title=sink.get("title", ""),
+                  lines=sink.get("lines", []), outcome=sink.get("outcome", {}))
+
+
+def _argv(sub: argparse.ArgumentParser, where: str, options: dict) -> list[str]:
+    """The command-line words for ``options``, checked against the command's options."""
+    flags = {}
+    for action in sub._actions:  # argparse keeps a parser's actions only here
+        for opt in action.option_strings:
+            if opt.startswith("--") and not opt.startswith("--no-") and opt != "--help":
+                flags[opt[2:].replace("-", "_")] = (opt, action)
+    argv = []
+    for key, value in options.items():
+        if key in PRINT_OPTIONS:
+            raise SheepsimError(f"{where}: {key}= is a command-line option; the result holds "
+                                f"every table (Result.tables) and sheepsim.plots draws them")
+        if key not in flags:
+            known = ", ".join(sorted(k for k in flags if k not in PRINT_OPTIONS))
+            raise SheepsimError(f"{where}: unknown option {key!r}; it takes: {known}")
+        opt, action = flags[key]
+        if value is None:
+            continue
+        if isinstance(action, argparse.BooleanOptionalAction):
+            if not isinstance(value, bool):
+                raise SheepsimError(f"{where}: {key}= is True or False, got {value!r}")
+            argv.append(opt if value else f"--no-{opt[2:]}")
+        elif action.nargs == 0:  # a flag such as --quiet or --neutral
+            if not isinstance(value, bool):
+                raise SheepsimError(f"{where}: {key}= is True or False, got {value!r}")
+            if value:
+                argv.append(opt)
+        else:
+            if isinstance(value, list | tuple):
+                value = ",".join(str(v) for v in value)
+            argv.append(f"{opt}={value}")  # '=' keeps a value that starts with '-' a value
+    return argv

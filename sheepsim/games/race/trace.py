@@ -1,0 +1,91 @@
+"""One race of The Sheep Race turn by turn (``sheepsim race trace``): the dice, the lane
+they select and why, the option the pace policy takes, the cubes and every position."""
+
+from __future__ import annotations
+
+
+def trace(args):
+    """``sheepsim race trace``: one race of ``--seed``/``--game`` turn by turn (an
+    :class:`~sheepsim.commands.Output` with its ``lines``)."""
+    import io
+
+    import numpy as np
+
+    from sheepsim.commands import Output
+    from sheepsim.driver import chunk_error
+    from sheepsim.games.race import engine
+    from sheepsim.games.race.jobs import GAME
+    from sheepsim.games.race.layout import FINAL, SEMIFINAL
+    from sheepsim.games.race.rules import load_rules
+    from sheepsim.games.race.simulate import board_array, lane_cards, resolve_policies
+    from sheepsim.output import base_meta
+
+    rules = load_rules(args.rules)
+    lanes = lane_cards(rules, args.lanes)
+    pol = resolve_policies(args.pace_policy)
+    log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)
+    board = board_array()
+    try:
+        pol.kernels().trace_race(args.seed, args.game, rules.kernel_rules(), lanes,
+                                 FINAL if args.stage == "final" else SEMIFINAL,
+                                 int(pol.pace_ids[0]), log, board)
+    except Exception as exc:  # a policy breaking a rule, or one that does not compile
+        raise chunk_error(exc, args.seed, args.game, 1,
+                          context=f"; pace policy {pol.pace_names[0]}") from None
+    n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
+    out = io.StringIO()
+    _write_trace_header(out, args, pol.pace_names[0], rules, lanes)
+    _write_trace_turns(out, log[:n_turns], rules)
+    places = np.full(3, -1, dtype=np.int64)
+    engine.placed_lanes(board, places)
+    n_places = 1 if args.stage == "final" else 3
+    names = ["1st", "2nd", "3rd"]
+    parts = [f"{names[k]} lane {places[k] + 1} {rules.cards[lanes[places[k]]].name}"
+             for k in range(n_places)]
+    out.write(f"Result after {n_turns} turns: " + ", ".join(parts) + "\n")
+    meta = base_meta(game=GAME, rules=rules.source, rules_sha256=rules.sha256,
+                     stage=args.stage, policy=pol.pace_names[0], seed=args.seed,
+                     game_index=args.game,
+                     lanes=[rules.cards[c].name for c in lanes])
+    return Output(meta, lines=out.getvalue().splitlines(),
+                  outcome={"turns": n_turns, "placed_lanes": [int(places[k]) + 1 for k in range(n_places)]})
+
+
+def _write_trace_header(out, args, pace_name: str, rules, lanes) -> None:
+    """The trace's provenance line, the track and the lanes' cards, and the column heads."""
+    from sheepsim import __version__
+
+    out.write(f"The Sheep Race trace: {args.stage}, pace policy {pace_name}, "
+              f"seed {args.seed}, game {args.game}, rules {rules.source} "
+              f"(sha256 {rules.sha256[:12]}), sheepsim {__version__}\n")
+    ez = rules.track_length - rules.end_zone + 1
+    out.write(f"Track {rules.track_length} squares, End Zone from square {ez}; cubes R/B/W\n")
+    for lane, c in enumerate(lanes, start=1):
+        card = rules.cards[c]
+        out.write(f"  lane {lane}: {card.name:<11} R{card.red} B{card.blue} W{card.white}"
+                  f"  trot {card.trot}  gallop {card.gallop}\n")
+    out.write(f"{'turn':>4} {'dice':>4} {'lane':>4}  {'selected by':<38} {'option':<13}"
+              f" {'cubes':>5}  positions (lanes 1-6)\n")
+
+
+def _write_trace_turns(out, log, rules) -> None:
+    """One line per logged turn ``log`` ``(turns, N_LOG)``: dice, lane, why, option,
+    cubes and every lane's position after it."""
+    import numpy as np
+
+    from sheepsim.games.race import engine
+    from sheepsim.games.race.layout import EXHAUSTED, OPTION_NAMES, REASON_NAMES
+
+    pos = np.zeros(6, dtype=np.int64)
+    for row in log:
+        lane = int(row[engine.LOG_LANE])
+        pos[lane] = row[engine.LOG_POS]
+        status = int(row[engine.LOG_STATUS])
+        note = " finished" if pos[lane] > rules.track_length else (
+            " EXHAUSTED" if status == EXHAUSTED else "")
+        positions = " ".join(f"{p:>2}" if p <= rules.track_length else " F" for p in pos)
+        out.write(f"{row[engine.LOG_TURN]:>4} {row[engine.LOG_TOTAL]:>4} {lane + 1:>4}  "
+                  f"{REASON_NAMES[row[engine.LOG_REASON]]:<38} "
+                  f"{OPTION_NAMES[row[engine.LOG_OPTION]]:<13} "
+                  f"{row[engine.LOG_RED]}/{row[engine.LOG_BLUE]}/{row[engine.LOG_WHITE]:<1}"
+                  f"   {positions}{note}\n")
