@@ -183,14 +183,16 @@ def play_options(st, seat, opts):
 
 @njit
 def doghouse(st, R, w, actor, target):
-    """Give the target one card of the actor's choice, then take two of theirs (chosen
-    by them, or drawn at random with ``doghouse_taker_chooses``); fewer: all."""
+    """A trade (README): the actor chooses one card to give and, at the same time, the
+    target chooses two cards from the hand it holds *before* the trade (drawn at random
+    from that hand with ``doghouse_cards = "drawn_at_random"``); fewer than two: all it
+    has. The given card arrives last, so it is never handed back, and a target with one
+    card gives it, keeps the actor's card and stays in."""
     opts = w[0]
     m = hand_options(st, actor, opts, target)
     give = opts[ask(st, R, w, actor, K_GIVE, target, m, -1), 0]
-    move_card(st, actor, target, give)
-    seen_move(st, actor, target, give)
-    log_event(st, w, EV_GIVE, actor, give, target, 0, 0)
+    # the target's cards leave its pre-trade hand before the given card arrives; the
+    # actor still holds ``give`` (the cards it receives only add to its hand)
     moved = 1
     for _ in range(2):
         if hand_size(st, target) == 0:
@@ -204,6 +206,9 @@ def doghouse(st, R, w, actor, target):
         seen_move(st, target, actor, k)
         log_event(st, w, EV_TAKE, target, k, actor, 0, 0)
         moved += 1
+    move_card(st, actor, target, give)
+    seen_move(st, actor, target, give)
+    log_event(st, w, EV_GIVE, actor, give, target, 0, 0)
     st[ST_MOVED] = moved
 
 

@@ -80,7 +80,10 @@ R_ASIDE_RANDOM = _r["aside_random"]
 R_HAND_SIZE = _r["hand_size"]    # cards dealt to each player
 R_GOLDEN_WORTH = _r["golden_worth"]
 R_DRAFT = _r["draft"]
+#: 1: the Doghouse player draws the target's two cards at random (``doghouse_cards =
+#: "drawn_at_random"``, formerly ``doghouse_taker_chooses = true``); 0: the target chooses
 R_TAKER_CHOOSES = _r["taker_chooses"]
+DOGHOUSE_CARDS_NAMES = ("target_chooses", "drawn_at_random")  # index = R_TAKER_CHOOSES
 R_TIE_BREAK = _r["tie_break"]    # TIE_SHEEP_SHOW or TIE_DRAW
 TIE_SHEEP_SHOW, TIE_DRAW = 0, 1
 TIE_BREAK_NAMES = ("sheep_show", "draw")
