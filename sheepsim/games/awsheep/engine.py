@@ -7,8 +7,8 @@ order). A turn plays one card on the pile and resolves it. The end of the round
 (:mod:`.ending`) is checked after every turn.
 
 Streams: the deal (``S_DEAL``), the first player and random Doghouse draws
-(``S_CHANCE``), draft picks (``S_DRAFT``), play decisions (``S_POLICY``), the final fair
-draw (``S_TIE``).
+(``S_CHANCE``), draft picks (``S_DRAFT + seat``), play decisions (``S_POLICY + seat``:
+every seat its own), the final fair draw (``S_TIE``).
 """
 
 from sheepsim import rng

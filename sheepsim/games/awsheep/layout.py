@@ -31,15 +31,18 @@ MAX_DECK = 64  # a variant deck may hold at most this many cards
 NO_TARGET = -1
 
 # ------------------------------------------------------------ random purposes
-# Rows of this game's stream array (``sheepsim.rng`` keys any row count). Purposes
-# 1 and 2 keep the shared numbers (DEAL, POLICY); the others are this game's own.
+# Rows of this game's stream array, each keyed by ``(seed, game, row)`` with
+# ``sheepsim.rng.seed_streams`` (the keyed streams every game uses). Every seat draws
+# its decisions from its own row, so a seat's random choices are keyed by ``(seed, game,
+# seat)``: changing one seat's policy leaves every other seat's draws as they were
+# (common random numbers for head-to-heads and card values).
 S_CHANCE = 0     # first player, random Doghouse draws (the shared DICE number)
-S_DEAL = 1       # shuffle, set aside, deal
-S_POLICY = 2     # every policy decision during play
-S_TIE = 3        # the fair draw that ends an undecided Sheep Show
-S_DRAFT = 4      # policy decisions during the draft (play-phase decisions stay
-#                  the same stream whether the draft is on or off)
-N_STREAMS = 5
+S_DEAL = 1       # shuffle, set aside, deal (the shared DEAL number)
+S_TIE = 2        # the fair draw that ends an undecided Sheep Show
+S_POLICY = 3     # play decisions of seat s: row S_POLICY + s
+S_DRAFT = S_POLICY + MAX_PLAYERS  # draft picks of seat s: row S_DRAFT + s (play-phase
+#                  decisions stay the same streams whether the draft is on or off)
+N_STREAMS = S_DRAFT + MAX_PLAYERS
 
 # ------------------------------------------------------------------ decisions
 # A policy answers one of these; options are rows ``[card kind, target seat]``.
@@ -183,8 +186,9 @@ A_BAD_CHOICES = _a["bad_choices"]      # a user policy answered out of range
 A_WINS_BY_SLOT = _a["wins_by_slot"]    # by policy slot (seat before rotation)
 
 # --------------------------------------------------------------- context ctx
-# Small per-block scratch: trace switch and length, bad answers, the policy stream row
-# of the current phase, and the seat rotation of the current game.
+# Small per-block scratch: trace switch and length, bad answers, the first policy stream
+# row of the current phase (S_POLICY or S_DRAFT; seat s draws from that row + s), and the
+# seat rotation of the current game.
 CTX_LOG_ON, CTX_LOG_N, CTX_BAD, CTX_PURPOSE, CTX_ROTATION = range(5)
 CTX_LEN = 5
 

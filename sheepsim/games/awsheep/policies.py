@@ -4,7 +4,8 @@ Every decision is one call ``decide(pid, kind, view, opts, n, pstream)`` returni
 index into ``opts[:n]``. ``view`` (layout ``V_*``) holds only what the deciding player
 sees at the table (own hand, hand sizes, the face-up pile, what it saw of other hands,
 see :mod:`.knowledge`); ``pstream`` is its one random stream (a ``(1, 2)`` stream
-array: draw with ``sheepsim.rng.randbelow(pstream, 0, k)``).
+array: draw with ``sheepsim.rng.randbelow(pstream, 0, k)``), the deciding seat's own,
+keyed by ``(seed, game, seat)``: what one seat draws never shifts another seat's draws.
 
 Decisions (``kind``) and option rows ``[a, b]``:
 
