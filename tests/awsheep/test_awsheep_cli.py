@@ -74,7 +74,8 @@ def test_play_table_is_a_readers_view_and_all_columns_shows_every_column(capsys)
     assert all(len(line) <= 120 for line in out.splitlines())
     first = out[out.index("first_player"):]
     header = first.splitlines()[1].split()
-    assert "win_rate_lo" not in header and "(95%" in header and "chi2_pvalue" in header
+    assert "win_rate_lo" not in header and "(95%" in header and "pvalue_holm" in header
+    assert "chi2_pvalue" in first.split("\n\n")[0]  # a column or, the same on every row, below
     assert "0.0000" not in first.split("\n\n")[0]  # p-values are never shown as zero
     code, full, _ = run(capsys, *args, "--all-columns")
     first = full[full.index("first_player"):]

@@ -18,14 +18,19 @@ from sheepsim.cli import (
     select_table,
 )
 from sheepsim.errors import SheepsimError
+from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
 
 GAME = "aw-sheep"
 DEFAULT_GAMES = 100_000
 SKILL_PAIRS = (("counter", "random"), ("greedy", "random"))
 #: Tables of each command in print order (``--table`` picks one; CSV prints one table).
-PLAY_TABLES = ("by_seat", "by_policy", "first_player", "round_ends", "round_length",
-               "card_power", "golden")
+PLAY_TABLES = ("by_seat", "by_policy", "first_player", "round_ends", "ties",
+               "flock_off_triggers", "margins", "knockouts", "round_length", "card_power",
+               "golden", "card_use")
 BALANCE_TABLES = PLAY_TABLES + ("luck_vs_skill",)
+CARD_VALUE_TABLES = ("card_value", "golden_value", "card_use")
+POLICY_HELP = ("random, greedy, counter or package.module:function; one for every seat or one "
+               "per seat (default random); " + RANDOM_CHOOSES)
 
 
 def _players(text: str) -> int:
@@ -46,16 +51,19 @@ def register(subparsers) -> None:
     sub = aw.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    play = sub.add_parser("play", help="win rates, how rounds end, card power",
+    play = sub.add_parser("play", help="win rates, how rounds end, ties, card use",
                           description="Simulate many rounds: win rate by seat, by policy and "
-                                      "by position in turn order (Wilson 95% intervals), how "
-                                      "rounds end and their length, card power (win rate by "
-                                      "cards of each kind in the starting hand) and the golden "
-                                      "sheep's effect.")
+                                      "by position in turn order (Wilson 95% intervals, Holm-"
+                                      "adjusted p-values), how rounds end, ties and how they "
+                                      "were broken, how each Flock Off started, winning "
+                                      "margins, knock-outs, round length, card power "
+                                      "(starting-hand composition: win rate by the cards of "
+                                      "each kind in the starting hand, not card value; see "
+                                      "card-value), the golden sheep in the starting hand and "
+                                      "how each card kind is used. " + RANDOM_CHOOSES + ".")
     play.add_argument("--players", type=_players, default=4, metavar="N", help="3 to 6")
     play.add_argument("--policy", default="random", metavar="NAME[,NAME...]",
-                      help="random, greedy, counter or package.module:function; one for every "
-                           "seat or one per seat (default random)")
+                      help=POLICY_HELP)
     play.add_argument("--rotate", action="store_true",
                       help="move the policies one seat per round (seat-fair policy rates)")
     _add_draft(play)
@@ -77,8 +85,36 @@ def register(subparsers) -> None:
     _add_plot(bal)
     bal.set_defaults(func=cmd_balance)
 
+    _add_card_value(sub)
     _add_compare(sub)
     _add_trace(sub)
+
+
+def _player_list(text: str) -> list[int]:
+    return [_players(t) for t in text.split(",")]
+
+
+def _add_card_value(sub) -> None:
+    cv = sub.add_parser("card-value", help="what each card kind is worth, on common random "
+                                           "numbers",
+                        description="Card value: every round is played as dealt and again for "
+                                    "every seat and card kind in its starting hand with one "
+                                    "card of that kind replaced by a plain sheep (the same "
+                                    "deal and random streams). value = the holder's win rate "
+                                    "with the card minus with the sheep instead, with a 95% "
+                                    "interval clustered by round, per player count and policy "
+                                    "field; golden_value is the golden sheep's row; card_use "
+                                    "says how each kind was played. A round costs 10-20 "
+                                    "plain rounds. " + RANDOM_CHOOSES + ".")
+    cv.add_argument("--players", type=_player_list, default=[4], metavar="N[,N...]",
+                    help="player counts, 3 to 6 (default 4)")
+    cv.add_argument("--field", default="counter", metavar="NAME[,NAME...]",
+                    help="policy fields, each played by every seat: random, greedy, counter "
+                         "or package.module:function (default counter)")
+    _add_draft(cv)
+    add_run_options(cv, games=10_000)
+    add_table_option(cv, CARD_VALUE_TABLES)
+    cv.set_defaults(func=cmd_card_value)
 
 
 def _add_compare(sub) -> None:
@@ -104,8 +140,7 @@ def _add_trace(sub) -> None:
     trace.add_argument("--rules", metavar="FILE", help="rules TOML file (default: standard)")
     trace.add_argument("--players", type=_players, default=4, metavar="N", help="3 to 6")
     trace.add_argument("--policy", default="random", metavar="NAME[,NAME...]",
-                       help="random, greedy, counter or package.module:function; one for "
-                            "every seat or one per seat (default random)")
+                       help=POLICY_HELP)
     _add_draft(trace)
     trace.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
                        help="random seed (default 0)")
@@ -223,6 +258,53 @@ def cmd_compare(args) -> int:
     meta = res.meta()
     title = f"Aw, Sheep!: {args.a} vs {args.b} at seat {args.seat} of {args.players}"
     emit(render(select_table(res.tables, args), args.format, meta, title), args.out, meta)
+    return 0
+
+
+def card_value_tables(rules, players, fields, games: int, seed: int, draft=None, *,
+                      threads=None, progress=True, backend=None):
+    """``card_value``, ``golden_value`` and ``card_use`` for every player count and
+    field (each a policy for every seat), concatenated with leading ``players``,
+    ``draft`` (and ``field``) columns. Every setting is validated before any runs."""
+    import pandas as pd
+
+    from sheepsim import driver
+    from sheepsim.games.awsheep.analysis import card_use, card_value, golden_value
+    from sheepsim.games.awsheep.jobs import CardValueJob
+    from sheepsim.games.awsheep.rules import load_rules
+
+    rules = load_rules(rules) if not hasattr(rules, "sha256") else rules
+    jobs = [CardValueJob(rules, n, f, seed, draft) for n in players for f in fields]
+    values, uses = [], []
+    for job in jobs:
+        res = driver.run(job, seed=seed, games=games, threads=threads, progress=progress,
+                         backend=backend, desc=f"card value {job.players}p {job.policies[0]}")
+        values.append(job.value_frame(res.counts, res.games))
+        uses.append(job.frames(res.counts)["card_use"])
+    cv = pd.concat(values, ignore_index=True)
+    return rules, {"card_value": card_value(cv), "golden_value": golden_value(cv),
+                   "card_use": card_use(pd.concat(uses, ignore_index=True))}
+
+
+def cmd_card_value(args) -> int:
+    from sheepsim.output import base_meta, emit, render
+
+    _check(args)
+    fields = [f.strip() for f in args.field.split(",")]
+    if not all(fields):
+        raise SheepsimError("give at least one field policy name (e.g. counter)")
+    rules, tables = card_value_tables(args.rules, args.players, fields, args.games, args.seed,
+                                      args.draft, backend=backend_from_args(args),
+                                      progress=not args.quiet)
+    meta = base_meta(game=GAME, analysis="card value (one card replaced by a plain sheep, "
+                                         "common random numbers)",
+                     rules=rules.source, rules_sha256=rules.sha256, players=args.players,
+                     fields=fields, draft=rules.draft if args.draft is None else args.draft,
+                     seed=args.seed, games=args.games,
+                     **({"random_policy": RANDOM_CHOOSES} if "random" in fields else {}))
+    title = (f"Aw, Sheep! card value, {', '.join(map(str, args.players))} players, "
+             f"{args.games:,} rounds per setting")
+    emit(render(select_table(tables, args), args.format, meta, title), args.out, meta)
     return 0
 
 

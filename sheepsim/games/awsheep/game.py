@@ -14,6 +14,7 @@ GAME = Game(
     studies="sheepsim.games.awsheep.studies",
     jobs={"play": "sheepsim.games.awsheep.jobs:PlayJob",
           "luck-vs-skill": "sheepsim.games.awsheep.jobs:SkillJob",
+          "card-value": "sheepsim.games.awsheep.jobs:CardValueJob",
           "head-to-head": "sheepsim.games.awsheep.jobs:head_to_head"},
     sample={"job": {"players": 4, "policies": "random"},
             "cli": ["awsheep", "play", "--players", "4", "--games", "200"],

@@ -17,7 +17,8 @@ Decisions (``kind``) and option rows ``[a, b]``:
 
 Built-in policies
 -----------------
-* ``random``: uniform over the options of every decision.
+* ``random``: uniform over the option rows of every decision: for a play, the legal
+  ``[card kind, target]`` rows, not the cards in hand (see ``layout.RANDOM_CHOOSES``).
 * ``greedy``: keeps sheep and spends action cards: Piggin' Out on the rival known to
   hold the most sheep (else the one showing most cards), Power of Methane and In the
   Doghouse on the rival showing most cards, Horsin' Around only when a rival's hand is

@@ -1,6 +1,7 @@
 """Asking a policy and logging events: the two things every rules step does.
 
-The per-block scratch ``w`` is a tuple ``(opts, view, ctx, log, streams, seat_pid)``:
+The per-block scratch ``w`` is a tuple ``(opts, view, ctx, log, streams, seat_pid,
+hands)`` (:func:`~.kernels.new_scratch`):
 option rows ``(MAX_OPTS, 2)``, the view vector, the context vector (``CTX_*``), the trace
 log ``(rows, LOG_WIDTH)``, the game's random streams ``(N_STREAMS, 2)`` and the policy id
 of each seat for the current game.
@@ -39,7 +40,7 @@ def ask(st, R, w, seat, kind, other, n, show_pos):
     Python layer reports it) and plays option 0."""
     if n == 1:
         return 0
-    opts, view, ctx, _, streams, seat_pid = w
+    opts, view, ctx, streams, seat_pid = w[0], w[1], w[2], w[4], w[5]
     pid = seat_pid[seat]
     row = ctx[CTX_PURPOSE] + seat  # the seat's own stream of this phase
     pstream = streams[row:row + 1]
