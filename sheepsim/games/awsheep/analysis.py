@@ -2,8 +2,10 @@
 
 Inputs are the frames of :func:`.simulate.count_frames` / :func:`.simulate.pair_frame`,
 possibly concatenated over settings; every function groups by the setting columns
-present (``players``, ``draft``) and keeps them in front. Probabilities carry Wilson
-intervals (``*_lo``/``*_hi``), paired differences normal intervals from the paired sums.
+present (``players``, ``draft``, ``field``: the seats' policies) and keeps them in front.
+Probabilities carry Wilson intervals (``*_lo``/``*_hi``), paired differences normal
+intervals from the paired sums, pooled rates over seats of one round intervals
+clustered by round (:func:`ratio_interval`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from sheepsim.stats import (
     wilson_interval,
 )
 
-SETTING = ("players", "draft")
+#: the columns that name a setting: player count, draft, and the policy field (the
+#: seats' policies); tables of several settings keep them in front
+SETTING = ("players", "draft", "field")
 Z95 = 1.959963984540054
 
 
@@ -82,7 +86,7 @@ def first_player_test(order: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     out = with_rate(order, "wins", "games")
     out = out.assign(fair_share=1.0 / out["players"])
     out["pvalue"] = binomial_two_sided_p(out["wins"], out["games"], out["fair_share"])
-    keys = _keys(out, *(["field"] if "field" in out.columns else []))
+    keys = _keys(out)
     out["pvalue_holm"] = np.nan
     out["significant"] = False
     out["chi2_pvalue"] = np.nan
@@ -303,7 +307,7 @@ def card_value(cv: pd.DataFrame) -> pd.DataFrame:
     sheep) with its paired 95% interval clustered by round and a two-sided normal
     ``pvalue``; ``holders`` = seat-rounds starting with the kind, per ``field`` (the
     seats' policies) and ``policy`` (the holder's)."""
-    keys = _keys(cv, "field", "policy", "kind")
+    keys = _keys(cv, "policy", "kind")
     sums = ["holders", "holders_sq", "wins_holding", "wins_replaced", "diff", "diff_sq",
             "diff_x_holders", "only_holding", "only_replaced"]
     out = cv.groupby(keys, sort=False).agg(games=("games", "first"),

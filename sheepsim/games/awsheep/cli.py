@@ -78,8 +78,10 @@ def register(subparsers) -> None:
                                      "draft columns, and luck vs skill: counter and greedy "
                                      "against random players (paired on the same rounds, the "
                                      "tested seat rotating) next to the 1/n of a pure-luck game.")
-    bal.add_argument("--policy", default="counter", metavar="NAME",
-                     help="the policy of every seat in the balance tables (default counter)")
+    bal.add_argument("--policy", default="counter", metavar="NAME[,NAME...]",
+                     help="the policy field of the balance tables: each name is played by "
+                          "every seat, several give one set of rows each (field column; "
+                          "default counter)")
     add_run_options(bal, games=20_000)
     add_table_option(bal, BALANCE_TABLES)
     _add_plot(bal)
@@ -198,10 +200,11 @@ def cmd_play(args) -> int:
     return 0
 
 
-def balance_tables(rules, policy: str, games: int, seed: int, *, threads=None, progress=True,
+def balance_tables(rules, policy, games: int, seed: int, *, threads=None, progress=True,
                    backend=None):
-    """Play tables for 3-6 players without and with the draft (concatenated, leading
-    ``players``/``draft`` columns) and the luck-vs-skill table."""
+    """Play tables for 3-6 players without and with the draft and for each policy field
+    in ``policy`` (a name or a list of names, each played by every seat; concatenated,
+    leading ``players``/``draft``/``field`` columns) and the luck-vs-skill table."""
     import pandas as pd
 
     from sheepsim import driver
@@ -210,14 +213,16 @@ def balance_tables(rules, policy: str, games: int, seed: int, *, threads=None, p
     from sheepsim.games.awsheep.rules import load_rules
 
     rules = load_rules(rules) if not hasattr(rules, "sha256") else rules
+    fields = [policy] if isinstance(policy, str) else list(policy)
     frames, pairs = {}, []
     run = dict(seed=seed, games=games, threads=threads, progress=progress, backend=backend)
     for players in (3, 4, 5, 6):
         for draft in (False, True):
-            job = PlayJob(rules, players, policy, seed, draft)
-            res = driver.run(job, **run, desc=f"aw sheep {players}p")
-            for name, df in job.frames(res.counts).items():
-                frames.setdefault(name, []).append(df)
+            for field in fields:
+                job = PlayJob(rules, players, field, seed, draft)
+                res = driver.run(job, **run, desc=f"aw sheep {players}p {field}")
+                for name, df in job.frames(res.counts).items():
+                    frames.setdefault(name, []).append(df)
             for tested, baseline in SKILL_PAIRS:
                 sk = SkillJob(rules, players, tested, baseline, seed, draft)
                 r = driver.run(sk, **run, desc=f"{tested} vs {baseline} {players}p")
@@ -231,14 +236,19 @@ def cmd_balance(args) -> int:
     from sheepsim.output import base_meta, emit, render
 
     _check(args)
-    if args.policy.count(",") or not args.policy.strip():
-        raise SheepsimError("balance takes one policy name for every seat")
-    rules, tables = balance_tables(args.rules, args.policy, args.games, args.seed,
+    fields = [f.strip() for f in args.policy.split(",")]
+    if not all(fields) or len(set(fields)) != len(fields):
+        raise SheepsimError("balance takes policy names (each played by every seat), each once")
+    from sheepsim.games.awsheep.policies import resolve_policies
+
+    resolve_policies(fields)  # a bad name stops here, before any run
+    rules, tables = balance_tables(args.rules, fields, args.games, args.seed,
                                    backend=backend_from_args(args), progress=not args.quiet)
     meta = base_meta(game=GAME, analysis="balance", rules=rules.source,
                      rules_sha256=rules.sha256, players=[3, 4, 5, 6], draft=[False, True],
-                     policy=args.policy, seed=args.seed, games=args.games,
-                     luck_vs_skill=[f"{a} vs {b}" for a, b in SKILL_PAIRS])
+                     fields=fields, seed=args.seed, games=args.games,
+                     luck_vs_skill=[f"{a} vs {b}" for a, b in SKILL_PAIRS],
+                     random_policy=RANDOM_CHOOSES)
     title = (f"Aw, Sheep! balance, 3-6 players with and without the draft, {args.games:,} "
              f"rounds per setting")
     emit(render(select_table(tables, args), args.format, meta, title), args.out, meta)

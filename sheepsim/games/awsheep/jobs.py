@@ -187,6 +187,64 @@ class CardValueJob(PlayJob):
 
 
 @dataclass
+class FieldsJob(_AwJob):
+    """The same rounds (seed and game range) under several policy fields, each field one
+    policy for every seat: the play tables concatenated, a ``field`` column telling
+    them apart (turn order depends on the field that plays)."""
+
+    rules: AwSheepRules | str | None = None
+    players: int = 4
+    fields: object = ("random", "greedy", "counter")
+    seed: int = 0
+    draft: bool | None = None
+
+    def __post_init__(self):
+        self._setup()
+        names = self.fields.split(",") if isinstance(self.fields, str) else list(self.fields)
+        self.fields = [policy_list(f, 1)[0] for f in names]
+        if not self.fields or len(set(self.fields)) != len(self.fields):
+            raise SheepsimError(f"give one or more different policy fields, got {names!r}")
+        self._jobs = [PlayJob(self.rules, self.players, f, self.seed, self.draft)
+                      for f in self.fields]
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    def prepare(self) -> Counts:
+        return self.chunk(self.seed, 0, 1)
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        return {f"acc_{i}": j._rounds(seed, first_game, n_games)
+                for i, j in enumerate(self._jobs)}
+
+    def check(self, counts, games) -> None:
+        for i, j in enumerate(self._jobs):
+            j.check({"acc": counts[f"acc_{i}"]}, games)
+
+    def tables(self, counts, games):
+        import pandas as pd
+
+        from sheepsim.games.awsheep.analysis import play_tables
+
+        frames: dict[str, list] = {}
+        for i, j in enumerate(self._jobs):
+            for name, df in j.frames({"acc": counts[f"acc_{i}"]}).items():
+                frames.setdefault(name, []).append(df)
+        return play_tables({k: pd.concat(v, ignore_index=True) for k, v in frames.items()})
+
+    def halfwidth(self, tables) -> float:
+        t = tables["first_player"]
+        return float(((t["win_rate_hi"] - t["win_rate_lo"]) / 2).max())
+
+    def _policy_names(self) -> list[str]:
+        return list(self.fields)
+
+    def meta(self) -> dict:
+        return {**self.meta_common(), "players": self.players, "fields": list(self.fields)}
+
+
+@dataclass
 class SkillJob(_AwJob):
     """Luck vs skill: every round played twice on the same streams, once with
     ``policy`` in one seat and ``baseline`` in the others, once with ``baseline``

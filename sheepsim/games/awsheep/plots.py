@@ -27,10 +27,10 @@ def _integer_ticks(ax, values) -> None:
 
 
 def win_rate_by_position_chart(first_player, ax=None, meta=None):
-    """Win rate by position in turn order with 95% intervals, one series per setting,
-    the fair share 1/n dashed (``first_player_test``)."""
+    """Win rate by position in turn order with 95% intervals, one series per setting
+    (players, draft, policy field), the fair share 1/n dashed (``first_player_test``)."""
     fig, ax, _ = chart_axes(ax, meta, (6.5, 4.6))
-    keys = [c for c in ("players", "draft") if c in first_player.columns]
+    keys = [c for c in ("players", "draft", "field") if c in first_player.columns]
     groups = first_player.groupby(keys, sort=False) if keys else [((), first_player)]
     for i, (key, g) in enumerate(groups):
         key = key if isinstance(key, tuple) else (key,)

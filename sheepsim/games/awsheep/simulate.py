@@ -86,13 +86,13 @@ def round_counts(rules=None, players: int = 4, policies=("random",), games: int 
 
 
 def count_frames(acc, players: int, names: list[str], draft: bool) -> dict[str, pd.DataFrame]:
-    """Raw integer counts as DataFrames, each with leading ``players`` and ``draft``
-    columns so that runs of several settings concatenate:
+    """Raw integer counts as DataFrames, each with leading ``players``, ``draft`` and
+    ``field`` (the seats' policies, :func:`field_name`) columns so that runs of several
+    settings concatenate:
 
     * ``seats``: ``seat, games, wins, wins_on_tie, rounds_out``;
     * ``slots``: ``slot, policy, games, wins`` (policy slots; seat-fair when rotated);
-    * ``order``: ``position`` (1 = first player), ``field`` (the seats' policies),
-      ``games, wins, wins_on_tie``;
+    * ``order``: ``position`` (1 = first player), ``games, wins, wins_on_tie``;
     * ``ends``: ``end, games``; ``turns``: ``turns, games`` (histogram);
     * ``triggers``: ``trigger, games`` (how the Flock Off started; ``none``: no Flock Off);
     * ``margins``: ``margin, games`` (Flock Off rounds by winning margin, 0 = a tie);
@@ -106,15 +106,14 @@ def count_frames(acc, players: int, names: list[str], draft: bool) -> dict[str, 
       ``X``, ``X_sq`` and ``X_x_plays`` (X times the round's plays of the kind).
     """
     n = int(acc[L.A_GAMES])
-    head = {"players": players, "draft": draft}
+    head = {"players": players, "draft": draft, "field": field_name(names)}
     seats = pd.DataFrame({**head, "seat": np.arange(1, players + 1), "games": n,
                           "wins": acc[L.A_WINS:L.A_WINS + players],
                           "wins_on_tie": acc[L.A_TIE_WINS:L.A_TIE_WINS + players],
                           "rounds_out": acc[L.A_OUT:L.A_OUT + players]})
     slots = pd.DataFrame({**head, "slot": np.arange(1, players + 1), "policy": names,
                           "games": n, "wins": acc[L.A_WINS_BY_SLOT:L.A_WINS_BY_SLOT + players]})
-    order = pd.DataFrame({**head, "position": np.arange(1, players + 1),
-                          "field": field_name(names), "games": n,
+    order = pd.DataFrame({**head, "position": np.arange(1, players + 1), "games": n,
                           "wins": acc[L.A_WINS_BY_ORDER:L.A_WINS_BY_ORDER + players],
                           "wins_on_tie": acc[L.A_TIE_WINS_BY_ORDER:
                                              L.A_TIE_WINS_BY_ORDER + players]})

@@ -162,6 +162,51 @@ def turn_order_finding(first) -> str:
 
 
 @register_study
+class AwSheepTurnOrder(_AwStudy):
+    """Turn order for several policy fields on the same rounds. Keys: ``players`` (3-6,
+    default 4), ``draft`` (default: the rules file), ``fields`` (policies, each played by
+    every seat; default random, greedy, counter). One turn-order finding per field;
+    tables as :func:`~sheepsim.games.awsheep.analysis.play_tables` with a ``field``
+    column."""
+
+    type_name = "awsheep-turn-order"
+    summary = ("Aw, Sheep! turn order per policy field: the same rounds under each field "
+               "(keys: players, draft, fields)")
+
+    @classmethod
+    def parse_params(cls, r: StudyReader, rules) -> dict:
+        from sheepsim.games.awsheep.policies import resolve_policies
+
+        p = cls._setting(r, rules)
+        fields = r.names("fields", required=False, default=["random", "greedy", "counter"])
+        with r.checking("fields"):
+            resolve_policies(fields)
+        if len(set(fields)) != len(fields):
+            r.fail("fields", "give each field once")
+        return {**p, "fields": fields}
+
+    def job(self):
+        from sheepsim.games.awsheep.jobs import FieldsJob
+
+        p = self.params()
+        return self._cached_job(lambda: FieldsJob(self.rules, p["players"], p["fields"],
+                                                  self.seed, p["draft"]))
+
+    def results(self, totals, games) -> StudyResult:
+        from sheepsim.games.awsheep import plots
+
+        job = self.job()
+        job.check(totals, games)
+        t = job.tables(totals, games)
+        first = t["first_player"]
+        notes = [turn_order_finding(g) for _, g in first.groupby("field", sort=False)]
+        tables = {k: t[k] for k in ("first_player", "by_seat", "ties")}
+        figures = {"turn_order": partial(plots.win_rate_by_position_chart, first,
+                                         meta=self._meta(games))}
+        return StudyResult(tables, figures, notes, dict(CAPTIONS, **CHART_CAPTIONS))
+
+
+@register_study
 class AwSheepCardValue(_AwStudy):
     """Card value of one setting on common random numbers. Keys: ``players`` (3-6,
     default 4), ``draft`` (default: the rules file), ``policies`` (the field: one name for
@@ -202,7 +247,8 @@ def card_value_finding(cv) -> str:
         sign = "+" if not x.startswith("-") else ""
         parts.append(f"{r.kind} {sign}{x} (95% {lo} to {hi})")
     field = cv["field"].iloc[0]
-    return (f"Card value with every seat playing {field}, {int(cv['players'].iloc[0])} players "
+    who = f"every seat playing {field}" if "," not in field else f"the seats playing {field}"
+    return (f"Card value with {who}, {int(cv['players'].iloc[0])} players "
             f"(the holder's win rate with one such card in the starting hand minus with a "
             f"plain sheep in its place, same rounds, in percentage points): "
             + "; ".join(parts) + ".")
