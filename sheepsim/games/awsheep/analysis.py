@@ -186,14 +186,11 @@ def knockouts(hist: pd.DataFrame) -> pd.DataFrame:
     every row of a setting) ``mean_out`` per round with its normal interval."""
     out = hist.assign(rounds=hist.groupby(_keys(hist), sort=False)["games"].transform("sum"))
     out = with_rate(out, "games", "rounds", "share")
-    for _, g in out.groupby(_keys(out), sort=False):
-        x = g["players_out"].to_numpy()
-        c = g["games"].to_numpy()
-        mean, lo, hi, _ = mean_interval((c * x).sum(), (c * x * x).sum(), c.sum())
-        out.loc[g.index, "mean_out"] = float(mean)
-        out.loc[g.index, "mean_out_lo"] = float(lo)
-        out.loc[g.index, "mean_out_hi"] = float(hi)
-    return out
+    x = out["players_out"] * out["games"]
+    g = out.assign(_x=x, _x2=x * out["players_out"]).groupby(_keys(out), sort=False)
+    mean, lo, hi, _ = mean_interval(g["_x"].transform("sum"), g["_x2"].transform("sum"),
+                                    out["rounds"])
+    return out.assign(mean_out=mean, mean_out_lo=lo, mean_out_hi=hi)
 
 
 def round_length(turns: pd.DataFrame) -> pd.DataFrame:
@@ -260,13 +257,13 @@ def card_power(start_hands: pd.DataFrame) -> pd.DataFrame:
                            ignore_index=True)
 
 
-def golden_start(start_hands: pd.DataFrame) -> pd.DataFrame:
-    """Starting-hand composition for the golden sheep: win rate of the players who
-    start with it and of those who start without it (intervals clustered by round):
-    ``policy, condition, players_with, wins, win_rate`` (+ interval), ``fair_share``.
-    Not paired: the paired effect of holding it is the golden row of
-    :func:`card_value` (``golden_value``)."""
-    cp = card_power(start_hands[start_hands["kind"] == "golden"])
+def golden_start(card_power_table: pd.DataFrame) -> pd.DataFrame:
+    """Starting-hand composition for the golden sheep, from the :func:`card_power`
+    table: win rate of the players who start with it and of those who start without it
+    (intervals clustered by round): ``policy, condition, players_with, wins, win_rate``
+    (+ interval), ``fair_share``. Not paired: the paired effect of holding it is the
+    golden row of :func:`card_value` (``golden_value``)."""
+    cp = card_power_table[card_power_table["kind"] == "golden"]
     cond = np.where(cp["count"] > 0, "starts_with_golden", "starts_without_golden")
     cols = _keys(cp, "policy") + ["condition", "games", "players_with", "wins", "win_rate",
                                   "win_rate_lo", "win_rate_hi", "fair_share"]
@@ -370,6 +367,6 @@ def play_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
             "margins": winning_margins(frames["margins"]),
             "knockouts": knockouts(frames["knockouts"]),
             "round_length": round_length(frames["turns"]),
-            "card_power": card_power(frames["start_hands"]),
-            "golden": golden_start(frames["start_hands"]),
+            "card_power": (cp := card_power(frames["start_hands"])),
+            "golden": golden_start(cp),
             "card_use": card_use(frames["card_use"])}

@@ -82,7 +82,9 @@ POLICY_IDS = {name: i for i, name in enumerate(BUILTIN_POLICIES)}
 SHED_ORDER = np.array([6.0, 4.0, 5.0, 3.0, 1.0, 0.0])
 # Draft: the cards that take sheep or hands first, sheep last: in undrafted rounds a
 # starting hand wins more often with more action cards and less often with more sheep
-# (``card_power`` table, counter and random players, 3-6 players).
+# (``card_power``, starting-hand composition, counter and random players, 3-6 players;
+# measured before the Doghouse became a trade; ``card_value`` is the paired value of
+# each card against a plain sheep).
 DRAFT_ORDER = np.array([4.0, 3.0, 5.0, 6.0, 1.0, 2.0])
 
 
