@@ -226,3 +226,12 @@ def test_three_player_trace_says_which_set_aside_cards_are_named():
     assert deal.startswith("Deal (8 cards set aside unseen + 4 named removals (public))")
     deal = [t for t in trace_round(players=4, seed=1).lines if t.startswith("Deal")][0]
     assert deal.startswith("Deal (4 cards set aside unseen):")
+
+
+def test_every_name_the_package_exports_resolves():
+    # the Python API: sheepsim.games.awsheep.card_value_tables etc. (play_rounds, a name
+    # that never existed, used to be listed)
+    import sheepsim.games.awsheep as aw
+
+    assert {"card_value_tables", "play_tables", "CardValueJob", "FieldsJob"} <= set(aw.__all__)
+    assert all(callable(getattr(aw, name)) for name in aw.__all__)

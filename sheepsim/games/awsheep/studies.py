@@ -50,8 +50,12 @@ CAPTIONS = {
 CHART_CAPTIONS = {
     "turn_order": "Win rate by position in turn order with 95% intervals; the dashed line "
                   "is the fair share 1/n.",
-    "sheep_power": "Win rate by the number of sheep cards in the starting hand, with 95% "
-                   "intervals; the dotted line is the fair share 1/n.",
+    "sheep_power": "Starting-hand composition, not card value: win rate by the number of "
+                   "sheep cards in the starting hand (a hand of fixed size: more sheep, fewer "
+                   "action cards), with 95% intervals; the dotted line is the fair share 1/n.",
+    "card_value_chart": "Card value: the holder's win rate with one card of the kind in the "
+                        "starting hand minus with a plain sheep in its place, on the same "
+                        "rounds, in percentage points with 95% intervals; 0 dashed.",
     "luck_vs_skill_chart": "The tested policy's win rate against the baseline field and the "
                            "baseline's own win rate in the same seat of the same rounds, "
                            "with 95% intervals; the dashed line is 1/n, what pure luck gives.",
@@ -229,10 +233,15 @@ class AwSheepCardValue(_AwStudy):
                                                      self.seed, p["draft"]))
 
     def results(self, totals, games) -> StudyResult:
+        from sheepsim.games.awsheep import plots
+
         job = self.job()
         job.check(totals, games)
         t = job.tables(totals, games)
-        return StudyResult(t, {}, [card_value_finding(t["card_value"])], dict(CAPTIONS))
+        figures = {"card_value_chart": partial(plots.card_value_chart, t["card_value"],
+                                               meta=self._meta(games))}
+        return StudyResult(t, figures, [card_value_finding(t["card_value"])],
+                           dict(CAPTIONS, **CHART_CAPTIONS))
 
 
 def card_value_finding(cv) -> str:
