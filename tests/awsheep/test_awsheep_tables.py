@@ -218,3 +218,19 @@ def test_card_value_counts_agree_with_the_plain_rounds():
     again = driver.run(CardValueJob(None, 4, "greedy", 2), seed=2, games=300, chunk_games=300,
                        progress=False)
     assert (again.counts["cv"] == res.counts["cv"]).all()
+
+
+def test_fields_job_pickles_and_counts_each_field_on_the_same_rounds():
+    # what a Dask worker receives; each field's counts are those of its own play run
+    import pickle
+
+    from sheepsim.games.awsheep.jobs import FieldsJob, PlayJob
+
+    job = FieldsJob(None, 3, "random,greedy", 1)
+    again = pickle.loads(pickle.dumps(job))
+    a, b = job.chunk(1, 3, 20), again.chunk(1, 3, 20)
+    assert a.keys() == b.keys() == {"acc_0", "acc_1"}
+    assert all((a[k] == b[k]).all() for k in a)
+    assert (a["acc_1"] == PlayJob(None, 3, "greedy", 1).chunk(1, 3, 20)["acc"]).all()
+    first = job.tables(a, 20)["first_player"]
+    assert first["field"].tolist() == ["random"] * 3 + ["greedy"] * 3

@@ -246,7 +246,7 @@ def cmd_balance(args) -> int:
                                    backend=backend_from_args(args), progress=not args.quiet)
     meta = base_meta(game=GAME, analysis="balance", rules=rules.source,
                      rules_sha256=rules.sha256, players=[3, 4, 5, 6], draft=[False, True],
-                     fields=fields, seed=args.seed, games=args.games,
+                     field_policies=fields, seed=args.seed, games=args.games,
                      luck_vs_skill=[f"{a} vs {b}" for a, b in SKILL_PAIRS],
                      random_policy=RANDOM_CHOOSES)
     title = (f"Aw, Sheep! balance, 3-6 players with and without the draft, {args.games:,} "
@@ -309,7 +309,8 @@ def cmd_card_value(args) -> int:
     meta = base_meta(game=GAME, analysis="card value (one card replaced by a plain sheep, "
                                          "common random numbers)",
                      rules=rules.source, rules_sha256=rules.sha256, players=args.players,
-                     fields=fields, draft=rules.draft if args.draft is None else args.draft,
+                     field_policies=fields,
+                     draft=rules.draft if args.draft is None else args.draft,
                      seed=args.seed, games=args.games,
                      **({"random_policy": RANDOM_CHOOSES} if "random" in fields else {}))
     title = (f"Aw, Sheep! card value, {', '.join(map(str, args.players))} players, "

@@ -204,8 +204,14 @@ class FieldsJob(_AwJob):
         self.fields = [policy_list(f, 1)[0] for f in names]
         if not self.fields or len(set(self.fields)) != len(self.fields):
             raise SheepsimError(f"give one or more different policy fields, got {names!r}")
-        self._jobs = [PlayJob(self.rules, self.players, f, self.seed, self.draft)
-                      for f in self.fields]
+        self._plays()  # validates the fields now, not on a worker
+
+    def _plays(self) -> list[PlayJob]:
+        """One play job per field (rebuilt where the job is unpickled)."""
+        if "_p" not in self.__dict__:
+            self._p = [PlayJob(self.rules, self.players, f, self.seed, self.draft)
+                       for f in self.fields]
+        return self._p
 
     @property
     def seats(self) -> int:
@@ -216,10 +222,10 @@ class FieldsJob(_AwJob):
 
     def chunk(self, seed, first_game, n_games) -> Counts:
         return {f"acc_{i}": j._rounds(seed, first_game, n_games)
-                for i, j in enumerate(self._jobs)}
+                for i, j in enumerate(self._plays())}
 
     def check(self, counts, games) -> None:
-        for i, j in enumerate(self._jobs):
+        for i, j in enumerate(self._plays()):
             j.check({"acc": counts[f"acc_{i}"]}, games)
 
     def tables(self, counts, games):
@@ -228,7 +234,7 @@ class FieldsJob(_AwJob):
         from sheepsim.games.awsheep.analysis import play_tables
 
         frames: dict[str, list] = {}
-        for i, j in enumerate(self._jobs):
+        for i, j in enumerate(self._plays()):
             for name, df in j.frames({"acc": counts[f"acc_{i}"]}).items():
                 frames.setdefault(name, []).append(df)
         return play_tables({k: pd.concat(v, ignore_index=True) for k, v in frames.items()})
@@ -241,7 +247,8 @@ class FieldsJob(_AwJob):
         return list(self.fields)
 
     def meta(self) -> dict:
-        return {**self.meta_common(), "players": self.players, "fields": list(self.fields)}
+        return {**self.meta_common(), "players": self.players,
+                "field_policies": list(self.fields)}
 
 
 @dataclass
