@@ -234,3 +234,17 @@ def test_fields_job_pickles_and_counts_each_field_on_the_same_rounds():
     assert (a["acc_1"] == PlayJob(None, 3, "greedy", 1).chunk(1, 3, 20)["acc"]).all()
     first = job.tables(a, 20)["first_player"]
     assert first["field"].tolist() == ["random"] * 3 + ["greedy"] * 3
+
+
+def test_margins_and_knockouts_from_hand_made_counts():
+    m = pd.DataFrame({"players": 4, "draft": False, "margin": [0, 2, 5], "games": [3, 4, 1]})
+    t = A.winning_margins(m).iloc[0]
+    assert t["flock_offs"] == 8 and t["mean_margin"] == 13 / 8 and t["share_tied"] == 3 / 8
+    assert t["median_margin"] == 2 and t["p90_margin"] == 5 and t["max_margin"] == 5
+    x = np.r_[0, 0, 0, 2, 2, 2, 2, 5]
+    assert t["mean_margin_hi"] - t["mean_margin"] == pytest.approx(
+        1.959963984540054 * x.std(ddof=1) / np.sqrt(8))
+    k = pd.DataFrame({"players": 3, "draft": False, "players_out": [0, 1, 2, 3],
+                      "games": [1, 2, 1, 0]})
+    t = A.knockouts(k)
+    assert (t["mean_out"] == 1.0).all() and t["share"].tolist() == [0.25, 0.5, 0.25, 0.0]

@@ -156,27 +156,33 @@ def flock_off_triggers(triggers: pd.DataFrame) -> pd.DataFrame:
     return with_rate(out, "games", "rounds", "share_of_rounds")
 
 
+def _histograms(df: pd.DataFrame, value: str):
+    """Per setting of a histogram frame (``value``, ``games`` columns): ``(setting
+    columns as a dict, hist array indexed by value, the group's rows)``."""
+    for key, g in df.groupby(_keys(df), sort=False):
+        hist = np.zeros(int(g[value].max()) + 1)
+        hist[g[value].to_numpy()] = g["games"].to_numpy()
+        key = key if isinstance(key, tuple) else (key,)
+        yield dict(zip(_keys(df), key, strict=True)), hist, g
+
+
 def winning_margins(margins: pd.DataFrame) -> pd.DataFrame:
     """Winning margins of the Flock Off (the best flock value minus the next
     contender's; 0 = a tie for first): ``flock_offs``, ``mean_margin`` with its normal
     interval, ``share_tied`` (margin 0) with its Wilson interval, ``median_margin``,
     ``p90_margin``, ``max_margin``."""
     rows = []
-    for key, g in margins.groupby(_keys(margins), sort=False):
-        hist = np.zeros(int(g["margin"].max()) + 1)
-        hist[g["margin"].to_numpy()] = g["games"].to_numpy()
+    for setting, hist, _ in _histograms(margins, "margin"):
         n = hist.sum()
         x = np.arange(hist.size)
         mean, lo, hi, _ = mean_interval((hist * x).sum(), (hist * x * x).sum(), n)
         tlo, thi = wilson_interval(hist[0], n)
         q50, q90 = hist_quantiles(hist, [0.5, 0.9])
-        key = key if isinstance(key, tuple) else (key,)
-        rows.append({**dict(zip(_keys(margins), key, strict=True)), "flock_offs": int(n),
-                     "mean_margin": float(mean), "mean_margin_lo": float(lo),
-                     "mean_margin_hi": float(hi), "share_tied": hist[0] / n,
-                     "share_tied_lo": float(tlo), "share_tied_hi": float(thi),
-                     "median_margin": int(q50), "p90_margin": int(q90),
-                     "max_margin": int(g["margin"].max())})
+        rows.append({**setting, "flock_offs": int(n), "mean_margin": float(mean),
+                     "mean_margin_lo": float(lo), "mean_margin_hi": float(hi),
+                     "share_tied": hist[0] / n, "share_tied_lo": float(tlo),
+                     "share_tied_hi": float(thi), "median_margin": int(q50),
+                     "p90_margin": int(q90), "max_margin": hist.size - 1})
     return pd.DataFrame(rows)
 
 
@@ -198,15 +204,12 @@ def round_length(turns: pd.DataFrame) -> pd.DataFrame:
     ``sd_turns``, ``median_turns``, ``p10_turns``, ``p90_turns``, ``min_turns``,
     ``max_turns``."""
     rows = []
-    for key, g in turns.groupby(_keys(turns), sort=False):
-        hist = np.zeros(int(g["turns"].max()) + 1)
-        hist[g["turns"].to_numpy()] = g["games"].to_numpy()
+    for setting, hist, g in _histograms(turns, "turns"):
         n = hist.sum()
         mean, sd = hist_mean_sd(hist)
         half = 1.959963984540054 * sd / np.sqrt(n)
         q10, q50, q90 = hist_quantiles(hist, [0.1, 0.5, 0.9])
-        key = key if isinstance(key, tuple) else (key,)
-        rows.append({**dict(zip(_keys(turns), key, strict=True)), "rounds": int(n),
+        rows.append({**setting, "rounds": int(n),
                      "mean_turns": mean, "mean_turns_lo": mean - half,
                      "mean_turns_hi": mean + half, "sd_turns": sd, "median_turns": int(q50),
                      "p10_turns": int(q10), "p90_turns": int(q90),
