@@ -73,6 +73,8 @@ class CommandSpec:
     tables: tuple[str, ...] = ()
     policies: Mapping[str, str] = field(default_factory=dict)
     per_seat: bool = True
+    #: several names are several policy fields, each played by every seat (balance)
+    fields: bool = False
     #: the role plain ``--policy`` also names (a game with several roles)
     policy_alias: str | None = None
     players: bool = True
@@ -186,14 +188,18 @@ def _add_seed(p) -> None:
 def _add_policy(p, g: Game, spec: CommandSpec, role: str, default: str) -> None:
     opt = policy_option(g, role)
     names = ", ".join(g.policies[role])
-    seats = "one for every seat or one per seat" if spec.per_seat else "one name for every seat"
+    seats = ("one for every seat or one per seat" if spec.per_seat else
+             "each played by every seat; several give one field each" if spec.fields else
+             "one name for every seat")
     what = f"{role} policy: " if len(g.policies) > 1 else ""
     flags = [opt]
     if opt != "--policy" and spec.policy_alias == role:
         flags.append("--policy")  # e.g. the race's pace policy, as `race odds --policy` names it
+    note = getattr(parts(g), "POLICY_NOTE", "")
     p.add_argument(*flags, dest=policy_dest(g, role), default=default,
-                   metavar="NAME[,NAME...]" if spec.per_seat else "NAME",
-                   help=f"{what}{names} or package.module:function; {seats} (default {default})")
+                   metavar="NAME[,NAME...]" if spec.per_seat or spec.fields else "NAME",
+                   help=f"{what}{names} or package.module:function; {seats} (default {default})"
+                        + (f"; {note}" if note else ""))
 
 
 def _add_run_size(p, g: Game, default_games: int) -> None:
@@ -309,7 +315,8 @@ def cmd_compare(args) -> int:
 
 def cmd_balance(args) -> int:
     g: Game = args.game_entry
-    one_policy_each(g, args)
+    if not args.spec.fields:
+        one_policy_each(g, args)
     _check(g, args)
     return _finish(args, parts(g).balance(args, runner(args)))
 

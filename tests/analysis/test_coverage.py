@@ -66,10 +66,12 @@ def test_awsheep_pooled_intervals_cover():
     # two policies, two seats each (rotated round by round): a round has one winner, so
     # a policy's seats win 0 or 1 rounds-worth per round and the pooled interval is
     # Wilson over rounds divided by the seats
+    from sheepsim.games.awsheep.analysis import win_rate_by_policy
     from sheepsim.games.awsheep.jobs import PlayJob
 
     job = PlayJob(None, 4, "greedy,random,greedy,random", 0, None, True)
-    tables = [job.tables(job.chunk(3000 + r, 0, 120), 120)["by_policy"] for r in range(REPS)]
+    tables = [win_rate_by_policy(job.frames(job.chunk(3000 + r, 0, 120))["slots"])
+              for r in range(REPS)]
     for k in range(2):
         pol = [t.iloc[k] for t in tables]
         covered = _covered(*([p[c] for p in pol] for c in ("win_rate", "win_rate_lo", "win_rate_hi")))
@@ -87,3 +89,20 @@ def test_panic_pooled_intervals_cover():
     assert all(p["win_rate"] == 0.25 and p["win_rate_lo"] <= 0.25 <= p["win_rate_hi"] for p in pol)
     covered = _covered(*([p[c] for p in pol] for c in ("mean_points", "mean_points_lo", "mean_points_hi")))
     assert BAND[0] <= covered <= BAND[1]
+
+
+def test_awsheep_card_power_intervals_cover():
+    # card power pools the seats of a round that start with the same count of a kind;
+    # at most one of them wins, so the round is the unit (intervals clustered by round:
+    # seat-round Wilson intervals were too wide, covering nearly always)
+    from sheepsim.games.awsheep.analysis import card_power
+    from sheepsim.games.awsheep.jobs import PlayJob
+
+    job = PlayJob(None, 4, "random", 0)
+    tables = [card_power(job.frames(job.chunk(5000 + r, 0, 150))["start_hands"])
+              .set_index(["kind", "count"]) for r in range(REPS)]
+    for key in (("sheep", 4), ("pig", 1), ("doghouse", 0), ("golden", 0)):
+        rows = [t.loc[key] for t in tables]
+        covered = _covered(*([p[c] for p in rows] for c in ("win_rate", "win_rate_lo",
+                                                             "win_rate_hi")))
+        assert BAND[0] <= covered <= BAND[1], (key, covered)

@@ -74,6 +74,9 @@ def race_tables(rules):
                              "count": [0, 1, 2], "win_rate": [0.2, 0.25, 0.3],
                              "win_rate_lo": [0.1, 0.2, 0.25], "win_rate_hi": [0.3, 0.3, 0.35],
                              "fair_share": 0.25})
+    aw_value = pd.DataFrame({"players": 4, "draft": False, "field": "counter",
+                             "kind": ["doghouse", "horse"], "value": [0.01, 0.03],
+                             "value_lo": [0.0, 0.02], "value_hi": [0.02, 0.04]})
     return {
         "aw_turn_order": (
             lambda **kw: aw_plots.win_rate_by_position_chart(aw_first, **kw),
@@ -83,9 +86,16 @@ def race_tables(rules):
         ),
         "aw_card_power": (
             lambda **kw: aw_plots.card_power_chart(aw_power, "sheep", **kw),
-            "Aw, Sheep!: win rate by sheep cards in the starting hand",
+            "Aw, Sheep!: win rate by sheep cards in the starting hand\n"
+            "(starting-hand composition, not card value)",
             "sheep cards in the starting hand (count)",
             "win rate (share of rounds, 95% interval)",
+        ),
+        "aw_card_value": (
+            lambda **kw: aw_plots.card_value_chart(aw_value, **kw),
+            "Aw, Sheep!: card value on common random numbers",
+            "card kind (one in the starting hand, against a plain sheep)",
+            "change in the holder's win rate\n(percentage points, 95% interval)",
         ),
         "aw_luck": (
             lambda **kw: aw_plots.luck_vs_skill_chart(AW_LUCK, **kw),

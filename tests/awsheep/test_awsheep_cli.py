@@ -62,7 +62,7 @@ def test_trace_json_and_csv_refused(capsys, tmp_path):
 def test_play_csv_and_bad_players(capsys):
     code, out, _ = run(capsys, "play", "--players", "6", "--games", "300", "--format", "csv",
                        "--quiet")
-    assert code == 0 and out.splitlines()[0].startswith("players,draft,seat,games,wins")
+    assert code == 0 and out.splitlines()[0].startswith("players,draft,field,seat,games,wins")
     code, _, err = run(capsys, "play", "--players", "7", "--games", "10")
     assert code == 2 and "players must be 3 to 6, got '7'" in err and len(err.splitlines()) == 1
 
@@ -74,7 +74,8 @@ def test_play_table_is_a_readers_view_and_all_columns_shows_every_column(capsys)
     assert all(len(line) <= 120 for line in out.splitlines())
     first = out[out.index("first_player"):]
     header = first.splitlines()[1].split()
-    assert "win_rate_lo" not in header and "(95%" in header and "chi2_pvalue" in header
+    assert "win_rate_lo" not in header and "(95%" in header and "pvalue_holm" in header
+    assert "chi2_pvalue" in first.split("\n\n")[0]  # a column or, the same on every row, below
     assert "0.0000" not in first.split("\n\n")[0]  # p-values are never shown as zero
     code, full, _ = run(capsys, *args, "--all-columns")
     first = full[full.index("first_player"):]
@@ -96,7 +97,7 @@ def test_table_picks_the_one_table_printed(capsys):
     code, text, _ = run(capsys, *args, "--table", "round_ends")
     assert code == 0 and "card_power" in every and "by_policy" in every
     assert "card_power" not in text and "by_policy" not in text and len(text) < len(every) / 2
-    assert any(line.split()[:5] == ["players", "draft", "end", "games", "rounds"]
+    assert any(line.split()[:6] == ["players", "draft", "field", "end", "games", "rounds"]
                for line in text.splitlines() if line.strip())  # the round_ends header
     with pytest.raises(SystemExit) as info:
         main(["awsheep", *args, "--table", "bogus"])
@@ -151,3 +152,86 @@ def test_importing_the_game_compiles_nothing():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_report_card_value_and_turn_order_studies(tmp_path):
+    # the report names the field behind each turn-order finding, one per field, and
+    # gives the card values
+    from sheepsim.report.build import run_report
+
+    cfg = tmp_path / "r.toml"
+    cfg.write_text('title = "t"\n'
+                   '[[study]]\ntype = "awsheep-card-value"\nname = "cv"\nplayers = 3\n'
+                   'policies = ["greedy"]\nseed = 1\ngames = 200\n'
+                   '[[study]]\ntype = "awsheep-turn-order"\nname = "to"\nplayers = 4\n'
+                   'fields = ["random", "greedy"]\nseed = 1\ngames = 400\n')
+    run_report(cfg, tmp_path / "out", quiet=True)
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "Card value with every seat playing greedy, 3 players" in md
+    assert "Turn order with every seat playing random:" in md
+    assert "Turn order with every seat playing greedy:" in md
+    cv = pd.read_csv(tmp_path / "out" / "cv" / "card_value.csv")
+    assert set(cv["kind"]) == {"doghouse", "methane", "horse", "pig", "golden"}
+    assert {"value", "value_lo", "value_hi"} <= set(cv.columns)
+    first = pd.read_csv(tmp_path / "out" / "to" / "first_player.csv")
+    assert first.groupby("field")["wins"].sum().to_dict() == {"greedy": 400, "random": 400}
+    cfg.write_text('title = "t"\n[[study]]\ntype = "awsheep-turn-order"\nname = "to"\n'
+                   'fields = ["random", "random"]\ngames = 10\n')
+    from sheepsim.errors import SheepsimError
+
+    with pytest.raises(SheepsimError, match="fields.*each field once"):
+        run_report(cfg, tmp_path / "out2", quiet=True)
+
+
+def test_card_value_command(capsys):
+    code, out, _ = run(capsys, "card-value", "--players", "3", "--field", "greedy", "--games",
+                       "60", "--format", "csv", "--table", "card_value", "--quiet")
+    assert code == 0
+    t = pd.read_csv(pd.io.common.StringIO(out))
+    assert t["kind"].tolist() == ["doghouse", "methane", "horse", "pig", "golden"]
+    assert (t["value_lo"] <= t["value"]).all() and (t["value"] <= t["value_hi"]).all()
+    code, _, err = run(capsys, "card-value", "--players", "3,7", "--games", "10")
+    assert code == 2 and "players must be 3 to 6, got '7'" in err and len(err.splitlines()) == 1
+
+
+def test_random_is_said_to_choose_among_rows(capsys, tmp_path):
+    # README: random picks uniformly among the legal [card kind, target] rows, not the
+    # cards: said in the help and in the metadata of a run with a random seat
+    code, out, _ = run(capsys, "play", "--help")
+    assert "[card kind, target] rows" in " ".join(out.split())
+    path = tmp_path / "p.json"
+    code, _, _ = run(capsys, "play", "--games", "50", "--quiet", "--format", "json", "--out",
+                     str(path))
+    assert "[card kind, target] rows" in json.loads(path.read_text())["meta"]["random_policy"]
+    code, _, _ = run(capsys, "play", "--policy", "greedy", "--games", "50", "--quiet",
+                     "--format", "json", "--out", str(path))
+    assert "random_policy" not in json.loads(path.read_text())["meta"]
+
+
+def test_compare_names_the_flock_value(capsys, tmp_path):
+    path = tmp_path / "c.json"
+    code, _, _ = run(capsys, "compare", "--games", "200", "--quiet", "--format", "json",
+                     "--out", str(path))
+    doc = json.loads(path.read_text())
+    assert [r["metric"] for r in doc["comparison"]] == ["win_rate", "mean_flock_value"]
+    assert "0 if out of cards" in doc["meta"]["metrics"]["mean_flock_value"]
+
+
+def test_three_player_trace_says_which_set_aside_cards_are_named():
+    # Rulebook: "With 3 players ... Remove 2 horses and 2 pigs ... remove 8 random cards
+    # and place them aside": 8 unseen, 4 named (public)
+    from sheepsim.games.awsheep.trace import trace_round
+
+    deal = [t for t in trace_round(players=3, seed=1).lines if t.startswith("Deal")][0]
+    assert deal.startswith("Deal (8 cards set aside unseen + 4 named removals (public))")
+    deal = [t for t in trace_round(players=4, seed=1).lines if t.startswith("Deal")][0]
+    assert deal.startswith("Deal (4 cards set aside unseen):")
+
+
+def test_every_name_the_package_exports_resolves():
+    # the Python API: sheepsim.games.awsheep.card_value_tables etc. (play_rounds, a name
+    # that never existed, used to be listed)
+    import sheepsim.games.awsheep as aw
+
+    assert {"card_value_tables", "play_tables", "CardValueJob", "FieldsJob"} <= set(aw.__all__)
+    assert all(callable(getattr(aw, name)) for name in aw.__all__)

@@ -10,41 +10,73 @@ from sheepsim.games.awsheep.engine import deal, doghouse, methane, piggin_out, p
 from .aw_helpers import events, hand, pile, rules_vector, scratch, state, total_cards
 
 
-def test_doghouse_gives_one_and_the_target_chooses_two():
+def test_doghouse_is_a_trade_the_target_chooses_two_from_its_hand_before_it():
     # Rulebook: "In the Doghouse - User trades one card to another player in return for
-    # two cards of their choosing." greedy gives its least useful card (methane before
-    # sheep) and the target hands back its least useful (horse, then methane).
+    # two cards of their choosing." README: "they choose two cards from the hand they
+    # hold *before* the trade ..., and at the same time you give them one card of your
+    # choice." greedy gives its least useful card (methane before sheep) and the target
+    # hands over its least useful of its own two kinds (horse, then a sheep): the
+    # methane is not in the hand it chooses from.
     st = state([{"methane": 1, "sheep": 2}, {"horse": 1, "sheep": 3}, {"sheep": 1}])
     w = scratch(["greedy"] * 3)
     doghouse(st, rules_vector(3), w, 0, 1)
-    assert hand(st, 0) == {"methane": 1, "horse": 1, "sheep": 2}
-    assert hand(st, 1) == {"sheep": 3}
+    assert hand(st, 0) == {"horse": 1, "sheep": 3}
+    assert hand(st, 1) == {"methane": 1, "sheep": 2}
     assert hand(st, 2) == {"sheep": 1}
-    assert [e[0] for e in events(w)] == [L.EV_GIVE, L.EV_TAKE, L.EV_TAKE]
+    assert [e[0] for e in events(w)] == [L.EV_TAKE, L.EV_TAKE, L.EV_GIVE]
     assert st[L.ST_MOVED] == 3
 
 
-def test_doghouse_taker_draws_at_random_with_the_option():
-    # README: "with true you draw two of their cards at random"; the target's choice
-    # would be the doghouse and horse, never the sheep, so a sheep drawn shows chance.
+def test_doghouse_target_never_hands_back_the_card_it_is_given():
+    # README: "They never hand back the card you give." greedy hands over its least
+    # useful card first, a Doghouse before anything; the actor gives one, yet the target
+    # (holding only sheep before the trade) hands over two sheep and keeps the Doghouse.
+    st = state([{"doghouse": 1, "sheep": 1}, {"sheep": 3}, {"sheep": 1}])
+    w = scratch(["greedy"] * 3)
+    doghouse(st, rules_vector(3), w, 0, 1)
+    assert hand(st, 0) == {"sheep": 3} and hand(st, 1) == {"doghouse": 1, "sheep": 1}
+
+
+def test_doghouse_cards_drawn_at_random_with_the_option():
+    # README: "with true you draw two of their cards at random" (the option
+    # doghouse_cards = "drawn_at_random", formerly doghouse_taker_chooses = true), from
+    # the hand they hold before the trade. The target's choice would be the doghouse
+    # and horse, never the sheep, so a sheep drawn shows chance; the methane given is
+    # never drawn back.
     drawn_sheep = 0
     for seed in range(40):
         st = state([{"methane": 1}, {"doghouse": 1, "horse": 1, "sheep": 4}, {"sheep": 1}])
         w = scratch(["greedy"] * 3, seed=seed)
         doghouse(st, rules_vector(3, taker_chooses=1), w, 0, 1)
         assert sum(hand(st, 0).values()) == 2 and sum(hand(st, 1).values()) == 5
+        assert "methane" not in hand(st, 0) and hand(st, 1)["methane"] == 1
         drawn_sheep += hand(st, 0).get("sheep", 0)
-    # 40 rounds x 2 draws, each a sheep with probability >= 4/7: zero is impossible
+    # 40 rounds x 2 draws, each a sheep with probability >= 4/6 (mean >= 53): fewer
+    # than 21 is more than 8 standard deviations (sd <= 4.2) below it
     assert drawn_sheep > 20
 
 
-def test_doghouse_with_fewer_than_two_cards_hands_over_what_there_is():
-    # README: "Fewer than two: take what they have." The target holds nothing but the
-    # card it was given, so it hands that back and is out.
-    st = state([{"pig": 1, "sheep": 1}, {}, {"sheep": 1}])
+def test_doghouse_target_with_one_card_gives_it_keeps_yours_and_stays_in():
+    # README: "Fewer than two: they hand over what they have (a rival with one card
+    # gives it and keeps yours, so stays in)." Seat 0 has played the Doghouse at
+    # seat 1, which holds one sheep; greedy gives the methane.
+    st = state([{"methane": 1, "pig": 1}, {"sheep": 1}, {"horse": 1}])
+    R = rules_vector(3)
     w = scratch(["greedy"] * 3)
-    doghouse(st, rules_vector(3), w, 0, 1)
-    assert hand(st, 0) == {"pig": 1, "sheep": 1} and hand(st, 1) == {}
+    doghouse(st, R, w, 0, 1)
+    assert hand(st, 0) == {"pig": 1, "sheep": 1}
+    assert hand(st, 1) == {"methane": 1}
+    assert st[L.ST_MOVED] == 2
+    check_end(st, R, w)
+    assert st[L.ST_ENDED] == 0 and L.EV_OUT not in [e[0] for e in events(w)]
+    # the same through a whole turn (greedy plays a Doghouse at one of the two rivals,
+    # each holding one card): nobody goes out
+    st = state([{"doghouse": 2, "sheep": 1}, {"sheep": 1}, {"horse": 1}])
+    w = scratch(["greedy"] * 3)
+    play_turn(st, R, w, 0)
+    assert pile(st) == ["doghouse"]
+    assert sum(hand(st, 1).values()) == 1 and sum(hand(st, 2).values()) == 1
+    assert L.EV_OUT not in [e[0] for e in events(w)]
 
 
 def test_doghouse_as_last_card_has_no_effect():

@@ -172,3 +172,30 @@ def test_play_goes_clockwise_and_skips_players_who_are_out():
     # with no cards is out of the round". Seats 1 and 3 of five hold no cards.
     st = state([{"sheep": 1}, {}, {"sheep": 2}, {}, {"pig": 1}])
     assert [next_seat(st, s) for s in range(5)] == [2, 2, 4, 4, 0]
+
+
+def test_each_seat_draws_from_its_own_policy_stream():
+    # Seat 1 plays greedy instead of random, the other seats random, on the same rounds.
+    # Every seat's decisions come from its own stream keyed by (seed, game, seat), so
+    # the two rounds stay identical until seat 1 itself decides differently: the first
+    # row where the logs differ is always seat 1's (or they never differ). With one
+    # stream shared by all seats, a greedy choice that happens to equal random's yet
+    # draws a different number of random numbers shifts the next seat's draw, and the
+    # first difference is another seat's (checked: on one shared stream 8 of these 60
+    # rounds first differ at another seat).
+    from sheepsim.games.awsheep.trace import trace_round
+
+    first_diff_seat = []
+    for game in range(60):
+        draft = game % 3 == 0
+        a = trace_round(players=4, policies="greedy,random,random,random", seed=7, game=game,
+                        draft=draft).log
+        b = trace_round(players=4, policies="random", seed=7, game=game, draft=draft).log
+        m = min(len(a), len(b))
+        differ = np.nonzero((a[:m] != b[:m]).any(axis=1))[0]
+        if len(differ):
+            first_diff_seat.append(int(a[differ[0], 1]))
+            assert a[differ[0], 1] == 0 and b[differ[0], 1] == 0, (game, differ[0])
+        else:
+            assert len(a) == len(b)
+    assert len(first_diff_seat) > 30  # greedy and random do decide differently

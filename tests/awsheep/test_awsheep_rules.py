@@ -83,3 +83,23 @@ def test_bad_rules_name_the_file_and_key(tmp_path, old, new, key, problem):
 def test_missing_file_is_one_line(tmp_path):
     with pytest.raises(RulesError, match="file not found"):
         load_rules(tmp_path / "nope.toml")
+
+
+def test_doghouse_cards_option_and_its_older_name(tmp_path):
+    # README: "(option `doghouse_taker_chooses = false`; with true you draw two of their
+    # cards at random)": the clearer doghouse_cards names the same choice; the older
+    # boolean is still read; both at once is refused.
+    line = 'doghouse_cards = "target_chooses"'
+    assert load_rules().taker_chooses is False
+    path = variant(tmp_path, line, 'doghouse_cards = "drawn_at_random"')
+    assert load_rules(path).taker_chooses is True
+    for old, drawn in (("true", True), ("false", False)):
+        path = variant(tmp_path, line, f"doghouse_taker_chooses = {old}")
+        assert load_rules(path).taker_chooses is drawn
+    path = variant(tmp_path, line, line + "\ndoghouse_taker_chooses = true")
+    with pytest.raises(RulesError, match="not both"):
+        load_rules(path)
+    path = variant(tmp_path, line, 'doghouse_cards = "taker"')
+    with pytest.raises(RulesError, match="doghouse_cards.*must be one of target_chooses, "
+                                         "drawn_at_random"):
+        load_rules(path)

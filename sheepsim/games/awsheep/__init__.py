@@ -2,7 +2,10 @@
 
 Whole rounds run in numba (:mod:`.engine`), with ``random``, ``greedy`` and ``counter``
 policies (:mod:`.policies`). Importing this package compiles nothing; the names below
-load their module on first use. Rules data live in ``standard.toml``.
+load their module on first use. Rules data live in ``standard.toml``. Tables:
+``play_tables(count_frames(...))`` (or ``PlayJob`` through :func:`sheepsim.driver.run`),
+``card_value_tables(rules, players, fields, games, seed)`` for card value and card use,
+``balance_tables`` for 3-6 players with and without the draft.
 """
 
 from sheepsim.jit import lazy_exports
@@ -11,6 +14,13 @@ _LAZY = {
     "AwSheepRules": "sheepsim.games.awsheep.rules",
     "load_rules": "sheepsim.games.awsheep.rules",
     "round_counts": "sheepsim.games.awsheep.simulate",
+    "count_frames": "sheepsim.games.awsheep.simulate",
+    "play_tables": "sheepsim.games.awsheep.analysis",
+    "balance_tables": "sheepsim.games.awsheep.commands",
+    "card_value_tables": "sheepsim.games.awsheep.cli",
+    "CardValueJob": "sheepsim.games.awsheep.jobs",
+    "FieldsJob": "sheepsim.games.awsheep.jobs",
+    "PlayJob": "sheepsim.games.awsheep.jobs",
     "trace_round": "sheepsim.games.awsheep.trace",
 }
 

@@ -6,21 +6,27 @@ from __future__ import annotations
 import argparse
 
 from sheepsim.commands import CommandSpec, Output
+from sheepsim.errors import SheepsimError
+from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
 
 GAME = "aw-sheep"
 SKILL_PAIRS = (("counter", "random"), ("greedy", "random"))
 #: Tables of each command in print order (``--table`` picks one; CSV prints one table).
-PLAY_TABLES = ("by_seat", "by_policy", "first_player", "round_ends", "round_length",
-               "card_power", "golden")
+PLAY_TABLES = ("by_seat", "by_policy", "first_player", "round_ends", "ties",
+               "flock_off_triggers", "margins", "knockouts", "round_length", "card_power",
+               "golden", "card_use")
 BALANCE_TABLES = PLAY_TABLES + ("luck_vs_skill",)
 
 COMMANDS = {
     "play": CommandSpec(
-        help="win rates, how rounds end, card power",
+        help="win rates, how rounds end, ties, card use",
         description="Simulate many rounds: win rate by seat, by policy and by position in "
-                    "turn order (Wilson 95% intervals), how rounds end and their length, card "
-                    "power (win rate by cards of each kind in the starting hand) and the golden "
-                    "sheep's effect. Tables: " + ", ".join(PLAY_TABLES) + ".",
+                    "turn order (Wilson 95% intervals, Holm-adjusted p-values), how rounds end, "
+                    "ties and how they were broken, how each Flock Off started, winning "
+                    "margins, knock-outs, round length, card power (starting-hand composition: "
+                    "win rate by the cards of each kind in the starting hand, not card value; "
+                    "see card-value), the golden sheep in the starting hand and how each card "
+                    "kind is used. " + RANDOM_CHOOSES + ". Tables: " + ", ".join(PLAY_TABLES) + ".",
         games=100_000, tables=PLAY_TABLES, policies={"play": "random"}),
     "compare": CommandSpec(
         help="head-to-head of two policies on the same rounds",
@@ -34,10 +40,11 @@ COMMANDS = {
         description="For 3, 4, 5 and 6 players, without and with the draft, on the same seed: "
                     "the play tables with leading players and draft columns, and luck vs skill: "
                     "counter and greedy against random players (paired on the same rounds, the "
-                    "tested seat rotating) next to the 1/n of a pure-luck game. Tables: "
+                    "tested seat rotating) next to the 1/n of a pure-luck game. Several "
+                    "--policy names give one field each (field column). Tables: "
                     + ", ".join(BALANCE_TABLES) + ".",
         games=20_000, tables=BALANCE_TABLES, policies={"play": "counter"}, per_seat=False,
-        players=False),
+        fields=True, players=False),
     "trace": CommandSpec(
         help="one round, turn by turn, hands shown",
         description="Play one round and print every turn: the card played, its target, the "
@@ -47,6 +54,7 @@ COMMANDS = {
 
 
 def add_options(command: str, p) -> None:
+    """``--draft`` (every command that plays rounds; balance plays both), ``--rotate``."""
     if command != "balance":  # balance plays both
         p.add_argument("--draft", action=argparse.BooleanOptionalAction, default=None,
                        help="play the Animal Auction draft (default: as the rules file says, off)")
@@ -77,11 +85,16 @@ def play_charts(res) -> list:
     return _panels(res.tables)
 
 
-def balance_tables(rules, policy: str, seed: int, run) -> tuple:
-    """Play tables for 3-6 players without and with the draft (concatenated, leading
-    ``players``/``draft`` columns) and the luck-vs-skill table; ``run(job, desc)`` runs
-    each job (:func:`sheepsim.commands.runner`). Returns ``(rules, tables, games)``,
-    ``games`` the rounds of each play setting in order."""
+#: appended to every policy option's help: what ``random`` means in this game
+POLICY_NOTE = RANDOM_CHOOSES
+
+
+def balance_tables(rules, policy, seed: int, run) -> tuple:
+    """Play tables for 3-6 players without and with the draft and for each policy field
+    in ``policy`` (a name or a list of names, each played by every seat; concatenated,
+    leading ``players``/``draft``/``field`` columns) and the luck-vs-skill table;
+    ``run(job, desc)`` runs each job (:func:`sheepsim.commands.runner`). Returns
+    ``(rules, tables, games)``, ``games`` the rounds of each play setting in order."""
     import pandas as pd
 
     from sheepsim.games.awsheep.analysis import luck_vs_skill, play_tables
@@ -89,14 +102,16 @@ def balance_tables(rules, policy: str, seed: int, run) -> tuple:
     from sheepsim.games.awsheep.rules import load_rules
 
     rules = load_rules(rules) if not hasattr(rules, "sha256") else rules
+    fields = [policy] if isinstance(policy, str) else list(policy)
     frames, pairs, games = {}, [], []
     for players in (3, 4, 5, 6):
         for draft in (False, True):
-            job = PlayJob(rules, players, policy, seed, draft)
-            res = run(job, f"aw sheep {players}p")
-            games.append(res.games)
-            for name, df in job.frames(res.counts).items():
-                frames.setdefault(name, []).append(df)
+            for field in fields:
+                job = PlayJob(rules, players, field, seed, draft)
+                res = run(job, f"aw sheep {players}p {field}")
+                games.append(res.games)
+                for name, df in job.frames(res.counts).items():
+                    frames.setdefault(name, []).append(df)
             for tested, baseline in SKILL_PAIRS:
                 sk = SkillJob(rules, players, tested, baseline, seed, draft)
                 r = run(sk, f"{tested} vs {baseline} {players}p")
@@ -107,14 +122,20 @@ def balance_tables(rules, policy: str, seed: int, run) -> tuple:
 
 
 def balance(args, run) -> Output:
+    from sheepsim.games.awsheep.policies import resolve_policies
     from sheepsim.output import base_meta
 
-    rules, tables, games = balance_tables(args.rules, args.policy, args.seed, run)
+    fields = [f.strip() for f in args.policy.split(",")]
+    if not all(fields) or len(set(fields)) != len(fields):
+        raise SheepsimError("balance takes policy names (each played by every seat), each once")
+    resolve_policies(fields)  # a bad name stops here, before any run
+    rules, tables, games = balance_tables(args.rules, fields, args.seed, run)
     meta = base_meta(game=GAME, analysis="balance", rules=rules.source,
                      rules_sha256=rules.sha256, players=[3, 4, 5, 6], draft=[False, True],
-                     policy=args.policy, seed=args.seed,
+                     field_policies=fields, seed=args.seed,
                      games=games[0] if len(set(games)) == 1 else games,
-                     luck_vs_skill=[f"{a} vs {b}" for a, b in SKILL_PAIRS])
+                     luck_vs_skill=[f"{a} vs {b}" for a, b in SKILL_PAIRS],
+                     random_policy=RANDOM_CHOOSES)
     rounds = f"{games[0]:,} rounds" if len(set(games)) == 1 else f"{min(games):,}-{max(games):,} rounds"
     title = f"Aw, Sheep! balance, 3-6 players with and without the draft, {rounds} per setting"
     return Output(meta, title, tables, lambda: _panels(tables))

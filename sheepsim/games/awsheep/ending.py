@@ -36,14 +36,19 @@ from .layout import (
     ST_END_REASON,
     ST_ENDED,
     ST_IN_BEFORE,
+    ST_MARGIN,
     ST_N_PLAYERS,
     ST_PILE,
     ST_PILE_LEN,
     ST_RUN,
     ST_SHOW_CARDS,
     ST_TIED,
+    ST_TRIGGER,
     ST_WINNER,
     TIE_DRAW,
+    TRIGGER_EVERYONE_OUT,
+    TRIGGER_RUN_EQUALS,
+    TRIGGER_RUN_PASSES,
 )
 from .table import ask, log_event
 
@@ -140,10 +145,16 @@ def flock_off(st, R, w, before):
         st[ST_TIED + s] = 1 if contender else 0
         if contender:
             best = max(best, sheep_value(st, s, worth))
+    second = -1  # the best value below ``best`` among the contenders
     for s in range(n):
-        if st[ST_TIED + s] and sheep_value(st, s, worth) < best:
-            st[ST_TIED + s] = 0
+        if st[ST_TIED + s]:
+            v = sheep_value(st, s, worth)
+            if v < best:
+                st[ST_TIED + s] = 0
+                second = max(second, v)
     tied = tied_count(st)
+    # winning margin: 0 on a tie; best alone against nobody (the others out): best
+    st[ST_MARGIN] = 0 if tied > 1 else best - max(second, 0)
     log_event(st, w, EV_FLOCK_OFF, -1, -1, -1, best, tied)
     if tied == 1:
         finish(st, w, only_tied(st), END_FLOCK_OFF)
@@ -163,6 +174,8 @@ def check_end(st, R, w):
             if hand_size(st, s) > 0:
                 finish(st, w, s, END_LAST)
     elif left == 0:
+        st[ST_TRIGGER] = TRIGGER_EVERYONE_OUT
         flock_off(st, R, w, True)
     elif st[ST_RUN] == left or (st[ST_RUN] > left and R[R_RUN_PASSES]):
+        st[ST_TRIGGER] = TRIGGER_RUN_EQUALS if st[ST_RUN] == left else TRIGGER_RUN_PASSES
         flock_off(st, R, w, False)

@@ -7,14 +7,14 @@ order). A turn plays one card on the pile and resolves it. The end of the round
 (:mod:`.ending`) is checked after every turn.
 
 Streams: the deal (``S_DEAL``), the first player and random Doghouse draws
-(``S_CHANCE``), draft picks (``S_DRAFT``), play decisions (``S_POLICY``), the final fair
-draw (``S_TIE``).
+(``S_CHANCE``), draft picks (``S_DRAFT + seat``), play decisions (``S_POLICY + seat``:
+every seat its own), the final fair draw (``S_TIE``).
 """
 
 from sheepsim import rng
 from sheepsim.jit import njit
 
-from .cards import hand_size, hix, move_card, random_kind, swap_hands, to_pile
+from .cards import hand_size, hix, move_card, random_kind, sheep_value, swap_hands, to_pile
 from .ending import check_end
 from .knowledge import seen_leave, seen_move, seen_pig, seen_swap
 from .layout import (
@@ -43,6 +43,7 @@ from .layout import (
     R_ASIDE_RANDOM,
     R_DECK,
     R_DRAFT,
+    R_GOLDEN_WORTH,
     R_HAND_SIZE,
     R_N_PLAYERS,
     R_REMOVE,
@@ -65,7 +66,14 @@ from .layout import (
     ST_TRACK,
     ST_TURN_SEAT,
     ST_TURNS,
+    ST_USE,
     ST_WINNER,
+    U_KNOCKOUTS,
+    U_OWN,
+    U_PLAYS,
+    U_SELF_OUT,
+    U_TARGET,
+    USE_WIDTH,
 )
 from .table import ask, log_event
 
@@ -99,7 +107,9 @@ def deal(st, R, w):
     cards[:] = 0
     st[ST_FIRST] = rng.randbelow(w[4], S_CHANCE, n)
     st[ST_TURN_SEAT] = st[ST_FIRST]
-    log_event(st, w, EV_DEAL, st[ST_FIRST], -1, -1, st[ST_ASIDE:ST_ASIDE + N_KINDS].sum(), 0)
+    # a: cards set aside unseen (random), b: the named removals (public)
+    log_event(st, w, EV_DEAL, st[ST_FIRST], -1, -1, aside,
+              st[ST_ASIDE:ST_ASIDE + N_KINDS].sum() - aside)
 
 
 @njit
@@ -183,14 +193,16 @@ def play_options(st, seat, opts):
 
 @njit
 def doghouse(st, R, w, actor, target):
-    """Give the target one card of the actor's choice, then take two of theirs (chosen
-    by them, or drawn at random with ``doghouse_taker_chooses``); fewer: all."""
+    """A trade (README): the actor chooses one card to give and, at the same time, the
+    target chooses two cards from the hand it holds *before* the trade (drawn at random
+    from that hand with ``doghouse_cards = "drawn_at_random"``); fewer than two: all it
+    has. The given card arrives last, so it is never handed back, and a target with one
+    card gives it, keeps the actor's card and stays in."""
     opts = w[0]
     m = hand_options(st, actor, opts, target)
     give = opts[ask(st, R, w, actor, K_GIVE, target, m, -1), 0]
-    move_card(st, actor, target, give)
-    seen_move(st, actor, target, give)
-    log_event(st, w, EV_GIVE, actor, give, target, 0, 0)
+    # the target's cards leave its pre-trade hand before the given card arrives; the
+    # actor still holds ``give`` (the cards it receives only add to its hand)
     moved = 1
     for _ in range(2):
         if hand_size(st, target) == 0:
@@ -204,6 +216,9 @@ def doghouse(st, R, w, actor, target):
         seen_move(st, target, actor, k)
         log_event(st, w, EV_TAKE, target, k, actor, 0, 0)
         moved += 1
+    move_card(st, actor, target, give)
+    seen_move(st, actor, target, give)
+    log_event(st, w, EV_GIVE, actor, give, target, 0, 0)
     st[ST_MOVED] = moved
 
 
@@ -257,7 +272,8 @@ def resolve(st, R, w, seat, kind, target):
 
 @njit
 def play_turn(st, R, w, seat):
-    """``seat`` plays one card face up on the pile and resolves it."""
+    """``seat`` plays one card face up on the pile and resolves it; what the play did
+    is tallied in ``ST_USE`` (:data:`~.layout.USE_NAMES`)."""
     n = st[ST_N_PLAYERS]
     for s in range(n):
         st[ST_IN_BEFORE + s] = 1 if hand_size(st, s) > 0 else 0
@@ -265,6 +281,9 @@ def play_turn(st, R, w, seat):
     i = ask(st, R, w, seat, K_PLAY, -1, play_options(st, seat, opts), -1)
     kind = opts[i, 0]
     target = opts[i, 1]
+    worth = R[R_GOLDEN_WORTH]
+    own_before = sheep_value(st, seat, worth)
+    target_before = sheep_value(st, target, worth) if target >= 0 else 0
     st[hix(seat, kind)] -= 1
     to_pile(st, kind)
     seen_leave(st, seat, kind)
@@ -272,9 +291,18 @@ def play_turn(st, R, w, seat):
     log_event(st, w, EV_PLAY, seat, kind, target, 0, 0)
     resolve(st, R, w, seat, kind, target)
     st[ST_TURNS] += 1
+    use = ST_USE + (seat * N_KINDS + kind) * USE_WIDTH
+    st[use + U_PLAYS] += 1
+    st[use + U_OWN] += sheep_value(st, seat, worth) - own_before
+    if target >= 0:
+        st[use + U_TARGET] += sheep_value(st, target, worth) - target_before
     for s in range(n):
         if st[ST_IN_BEFORE + s] == 1 and hand_size(st, s) == 0:
             log_event(st, w, EV_OUT, s, -1, -1, 0, 0)
+            if s == seat:
+                st[use + U_SELF_OUT] += 1
+            else:
+                st[use + U_KNOCKOUTS] += 1
 
 
 @njit
@@ -289,11 +317,17 @@ def next_seat(st, seat):
 
 
 @njit
-def play_round(st, R, w):
-    """A whole round from the deal; returns the winning seat (also ``st[ST_WINNER]``)."""
+def start_round(st, R, w):
+    """The deal and, if the rules say so, the draft."""
     deal(st, R, w)
     if R[R_DRAFT]:
         draft(st, R, w)
+
+
+@njit
+def play_from_start(st, R, w):
+    """Play a dealt (and drafted) round to its end; the hands now are the starting
+    hands. Returns the winning seat (also ``st[ST_WINNER]``)."""
     n = st[ST_N_PLAYERS]
     for i in range(n * N_KINDS):
         st[ST_START_HAND + i] = st[ST_HAND + i]
@@ -305,3 +339,23 @@ def play_round(st, R, w):
         if st[ST_ENDED]:
             return st[ST_WINNER]
         seat = next_seat(st, seat)
+
+
+@njit
+def play_round(st, R, w):
+    """A whole round from the deal; returns the winning seat (also ``st[ST_WINNER]``)."""
+    start_round(st, R, w)
+    return play_from_start(st, R, w)
+
+
+@njit
+def play_round_replaced(st, R, w, seat, kind):
+    """:func:`play_round` with one card of ``kind`` in ``seat``'s starting hand (after
+    the draft) replaced by a plain sheep; ``seat`` must hold one. The deal, draft and
+    every stream are the ones of the plain round (the caller keys the streams the
+    same): the card value's counterfactual. The players still believe the public deck
+    (one card of ``kind`` more, one sheep fewer than in play)."""
+    start_round(st, R, w)
+    st[hix(seat, kind)] -= 1
+    st[hix(seat, SHEEP)] += 1
+    return play_from_start(st, R, w)

@@ -16,6 +16,7 @@ from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
+from sheepsim.headtohead import HeadToHeadJob
 
 GAME = "aw-sheep"
 
@@ -48,8 +49,17 @@ class _AwJob(Job):
         return setting(self.rules, self.players, names, self.draft)
 
     def meta_common(self) -> dict:
-        return {"rules": self.rules.source, "rules_sha256": self.rules.sha256,
+        from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
+
+        meta = {"rules": self.rules.source, "rules_sha256": self.rules.sha256,
                 "draft": self.draft}
+        if "random" in self._policy_names():
+            meta["random_policy"] = RANDOM_CHOOSES
+        return meta
+
+    def _policy_names(self) -> list[str]:
+        return [*getattr(self, "policies", []), getattr(self, "policy", ""),
+                getattr(self, "baseline", "")]
 
 
 @dataclass
@@ -130,6 +140,118 @@ class PlayJob(_AwJob):
 
 
 @dataclass
+class CardValueJob(PlayJob):
+    """Card value on common random numbers: every round as dealt, then once more for
+    every seat and non-sheep kind in its starting hand with one card of that kind
+    replaced by a plain sheep (the same deal, draft and streams). ``policies`` is the
+    field (one policy for every seat, or one per seat). Tables ``card_value``,
+    ``golden_value`` (the golden row) and ``card_use`` (from the plain rounds). A round
+    costs about 1 + (seats x kinds held) plays: 10-20 times a plain round."""
+
+    chunk_games = 1 << 10
+    block = 2_000
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        s = self._s()
+        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
+        cv = np.zeros((L.MAX_PLAYERS, L.N_KINDS, L.CV_WIDTH), dtype=np.int64)
+        s.kernels.card_value_chunk(s.R, s.pids, seed, first_game, n_games, self.rotate, acc,
+                                   cv)
+        return {"acc": acc, "cv": cv}
+
+    def value_frame(self, counts, games):
+        from sheepsim.games.awsheep.simulate import card_value_frame
+
+        return card_value_frame(counts["cv"], self.players, self.policies, self.draft, games)
+
+    def tables(self, counts, games):
+        from sheepsim.games.awsheep.analysis import card_use, card_value, golden_value
+
+        cv = self.value_frame(counts, games)
+        return {"card_value": card_value(cv), "golden_value": golden_value(cv),
+                "card_use": card_use(self.frames(counts)["card_use"])}
+
+    def halfwidth(self, tables) -> float:
+        t = tables["card_value"]
+        return float(((t["value_hi"] - t["value_lo"]) / 2).max())
+
+    def trace(self, tables):
+        t = tables["card_value"]
+        return [{"quantity": f"card value {p} {k}", "estimate": v, "lo": lo, "hi": hi}
+                for p, k, v, lo, hi in zip(t["policy"], t["kind"], t["value"], t["value_lo"],
+                                           t["value_hi"], strict=True)]
+
+    def meta(self) -> dict:
+        return {**super().meta(), "analysis": "card value (one card replaced by a plain "
+                                              "sheep, common random numbers)"}
+
+
+@dataclass
+class FieldsJob(_AwJob):
+    """The same rounds (seed and game range) under several policy fields, each field one
+    policy for every seat: the play tables concatenated, a ``field`` column telling
+    them apart (turn order depends on the field that plays)."""
+
+    rules: AwSheepRules | str | None = None
+    players: int = 4
+    fields: object = ("random", "greedy", "counter")
+    seed: int = 0
+    draft: bool | None = None
+
+    def __post_init__(self):
+        self._setup()
+        names = self.fields.split(",") if isinstance(self.fields, str) else list(self.fields)
+        self.fields = [policy_list(f, 1)[0] for f in names]
+        if not self.fields or len(set(self.fields)) != len(self.fields):
+            raise SheepsimError(f"give one or more different policy fields, got {names!r}")
+        self._plays()  # validates the fields now, not on a worker
+
+    def _plays(self) -> list[PlayJob]:
+        """One play job per field (rebuilt where the job is unpickled)."""
+        if "_p" not in self.__dict__:
+            self._p = [PlayJob(self.rules, self.players, f, self.seed, self.draft)
+                       for f in self.fields]
+        return self._p
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    def prepare(self) -> Counts:
+        return self.chunk(self.seed, 0, 1)
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        return {f"acc_{i}": j._rounds(seed, first_game, n_games)
+                for i, j in enumerate(self._plays())}
+
+    def check(self, counts, games) -> None:
+        for i, j in enumerate(self._plays()):
+            j.check({"acc": counts[f"acc_{i}"]}, games)
+
+    def tables(self, counts, games):
+        import pandas as pd
+
+        from sheepsim.games.awsheep.analysis import play_tables
+
+        frames: dict[str, list] = {}
+        for i, j in enumerate(self._plays()):
+            for name, df in j.frames({"acc": counts[f"acc_{i}"]}).items():
+                frames.setdefault(name, []).append(df)
+        return play_tables({k: pd.concat(v, ignore_index=True) for k, v in frames.items()})
+
+    def halfwidth(self, tables) -> float:
+        t = tables["first_player"]
+        return float(((t["win_rate_hi"] - t["win_rate_lo"]) / 2).max())
+
+    def _policy_names(self) -> list[str]:
+        return list(self.fields)
+
+    def meta(self) -> dict:
+        return {**self.meta_common(), "players": self.players,
+                "field_policies": list(self.fields)}
+
+
+@dataclass
 class SkillJob(_AwJob):
     """Luck vs skill: every round played twice on the same streams, once with
     ``policy`` in one seat and ``baseline`` in the others, once with ``baseline``
@@ -205,9 +327,29 @@ def head_to_head(rules=None, players: int = 4, a: str = "counter", b: str = "ran
                  field: str = "random", seat: int = 1, seed: int = 0, draft=None):
     """A :class:`~sheepsim.headtohead.HeadToHeadJob`: policy ``a`` then ``b`` at ``seat``
     (1-based) while the other seats play ``field``, on the same rounds."""
-    from sheepsim.headtohead import HeadToHeadJob, lineups
+    from sheepsim.headtohead import lineups
 
     rules = rules if isinstance(rules, AwSheepRules) else load_rules(rules)
     players = rules.check_players(players)
     jobs = [PlayJob(rules, players, names, seed, draft) for names in lineups(a, b, field, players, seat)]
-    return HeadToHeadJob(jobs[0], jobs[1], seat, (a, b, field))
+    return AwHeadToHeadJob(jobs[0], jobs[1], seat, (a, b, field))
+
+
+#: what the rows of Aw, Sheep!'s ``comparison`` table measure
+COMPARISON_METRICS = {"win_rate": ("win_rate", "share of rounds the seat won"),
+                      "mean_score": ("mean_flock_value",
+                                     "the seat's flock value at the end of the round (a sheep "
+                                     "1, the golden sheep golden_worth; 0 if out of cards)")}
+
+
+class AwHeadToHeadJob(HeadToHeadJob):
+    """The shared head-to-head, its score row named for what it is in Aw, Sheep!:
+    ``mean_flock_value`` (the flock value at the end of the round, 0 if out); the
+    metadata says what each metric measures."""
+
+    def tables(self, counts, games):
+        t = super().tables(counts, games)["comparison"]
+        return {"comparison": t.assign(metric=[COMPARISON_METRICS[m][0] for m in t["metric"]])}
+
+    def meta(self) -> dict:
+        return {**super().meta(), "metrics": dict(COMPARISON_METRICS.values())}

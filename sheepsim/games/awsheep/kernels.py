@@ -19,21 +19,27 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.jit import fresh_copies, njit, rebind, variant_key
 
-from .cards import hand_size, hix, sheep_value
-from .engine import play_round
+from .cards import hand_size, sheep_value
+from .engine import play_round, play_round_replaced
 from .layout import (
     A_BAD_CHOICES,
     A_END,
     A_GAMES,
-    A_GOLDEN_END_HELD,
-    A_GOLDEN_END_WINS,
+    A_MARGIN,
     A_OUT,
+    A_OUT_HIST,
     A_SHOW_CARDS,
     A_START_N,
+    A_START_SQ,
+    A_START_WH,
     A_START_WINS,
+    A_TIE_WINS,
+    A_TIE_WINS_BY_ORDER,
+    A_TRIGGER,
     A_TURN_HIST,
     A_TURNS,
     A_TURNS_SQ,
+    A_USE,
     A_WINS,
     A_WINS_BY_ORDER,
     A_WINS_BY_SLOT,
@@ -43,9 +49,20 @@ from .layout import (
     CTX_LOG_ON,
     CTX_PURPOSE,
     CTX_ROTATION,
-    GOLDEN,
+    CV_D,
+    CV_D_SQ,
+    CV_DH,
+    CV_HOLDERS,
+    CV_HOLDERS_SQ,
+    CV_ONLY_REPLACED,
+    CV_ONLY_WITH,
+    CV_WINS,
+    CV_WINS_REPLACED,
+    END_DRAW,
+    END_SHEEP_SHOW,
     LOG_WIDTH,
     MAX_LOG,
+    MAX_MARGIN,
     MAX_OPTS,
     MAX_PLAYERS,
     MAX_TURNS,
@@ -55,26 +72,36 @@ from .layout import (
     R_GOLDEN_WORTH,
     R_N_PLAYERS,
     S_POLICY,
+    SHEEP,
     ST_END_REASON,
     ST_FIRST,
     ST_LEN,
+    ST_MARGIN,
     ST_N_PLAYERS,
     ST_SHOW_CARDS,
     ST_START_HAND,
+    ST_TRIGGER,
     ST_TURNS,
+    ST_USE,
     ST_WINNER,
     START_STRIDE,
+    TRIGGER_NONE,
+    U_PLAYS,
+    USE_SUMS,
+    USE_WIDTH,
     V_LEN,
 )
 from .policies import decide
 
 
 def new_scratch(log_rows):
-    """``(opts, view, ctx, log, streams, seat_pid)`` for one block of games: numpy arrays,
-    allocated in Python (see :class:`Kernels`)."""
+    """``(opts, view, ctx, log, streams, seat_pid, hands)`` for one block of games: numpy
+    arrays, allocated in Python (see :class:`Kernels`); ``hands`` ``(MAX_PLAYERS *
+    N_KINDS,)`` keeps a round's starting hands while it is replayed (card value)."""
     return (np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64), np.zeros(V_LEN, dtype=np.int64),
             np.zeros(CTX_LEN, dtype=np.int64), np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
-            np.zeros((N_STREAMS, 2), dtype=np.uint64), np.zeros(MAX_PLAYERS, dtype=np.int64))
+            np.zeros((N_STREAMS, 2), dtype=np.uint64), np.zeros(MAX_PLAYERS, dtype=np.int64),
+            np.zeros(MAX_PLAYERS * N_KINDS, dtype=np.int64))
 
 
 @njit
@@ -96,35 +123,91 @@ def winner_slot(st, w):
 
 
 @njit
+def seat_group(w, st, s):
+    """Policy group of seat ``s``: the first slot whose policy is the seat's (slots of
+    one policy share a group, so per-round clusters are per policy)."""
+    n = st[ST_N_PLAYERS]
+    r = w[2][CTX_ROTATION]
+    seat_pid = w[5]
+    g = n
+    for t in range(n):
+        if seat_pid[t] == seat_pid[s]:
+            g = min(g, (t - r) % n)
+    return g
+
+
+@njit
 def accumulate(acc, st, w):
     """Add one finished round to ``acc`` (``ACC_LEN`` int64)."""
     n = st[ST_N_PLAYERS]
     win = st[ST_WINNER]
     r = w[2][CTX_ROTATION]
+    tie = st[ST_END_REASON] == END_SHEEP_SHOW or st[ST_END_REASON] == END_DRAW
     acc[A_GAMES] += 1
     acc[A_WINS + win] += 1
     acc[A_WINS_BY_SLOT + (win - r) % n] += 1
     acc[A_WINS_BY_ORDER + (win - st[ST_FIRST]) % n] += 1
+    if tie:
+        acc[A_TIE_WINS + win] += 1
+        acc[A_TIE_WINS_BY_ORDER + (win - st[ST_FIRST]) % n] += 1
     acc[A_END + st[ST_END_REASON]] += 1
+    acc[A_TRIGGER + st[ST_TRIGGER]] += 1
+    if st[ST_TRIGGER] != TRIGGER_NONE:
+        acc[A_MARGIN + min(st[ST_MARGIN], MAX_MARGIN)] += 1
     t = st[ST_TURNS]
     acc[A_TURNS] += t
     acc[A_TURNS_SQ] += t * t
     acc[A_TURN_HIST + min(t, MAX_TURNS)] += 1
     acc[A_SHOW_CARDS] += st[ST_SHOW_CARDS]
+    out = 0
     for s in range(n):
-        slot = (s - r) % n
-        for k in range(N_KINDS):
-            c = st[ST_START_HAND + s * N_KINDS + k]
-            i = (slot * N_KINDS + k) * START_STRIDE + c
-            acc[A_START_N + i] += 1
-            if s == win:
-                acc[A_START_WINS + i] += 1
         if hand_size(st, s) == 0:
             acc[A_OUT + s] += 1
-        if st[hix(s, GOLDEN)] > 0:
-            acc[A_GOLDEN_END_HELD] += 1
-            if s == win:
-                acc[A_GOLDEN_END_WINS] += 1
+            out += 1
+    acc[A_OUT_HIST + out] += 1
+    # per policy group (seats of one policy): starting hands, one cluster per count of
+    # a kind, and card use (the group's round totals), so the round is the unit
+    seat_pid = w[5]
+    for s in range(n):
+        g = seat_group(w, st, s)
+        if g != (s - r) % n:
+            continue  # each group once, at the seat of its first slot
+        pid = seat_pid[s]
+        for k in range(N_KINDS):
+            for t in range(n):
+                if seat_pid[t] != pid:
+                    continue
+                c = st[ST_START_HAND + t * N_KINDS + k]
+                h = 0
+                won = 0
+                seen = False
+                for u in range(n):
+                    if seat_pid[u] == pid and st[ST_START_HAND + u * N_KINDS + k] == c:
+                        if u < t:
+                            seen = True  # this count's cluster was counted at seat u
+                        h += 1
+                        if u == win:
+                            won = 1
+                if seen:
+                    continue
+                i = (g * N_KINDS + k) * START_STRIDE + c
+                acc[A_START_N + i] += h
+                acc[A_START_WINS + i] += won
+                acc[A_START_SQ + i] += h * h
+                acc[A_START_WH + i] += won * h
+            plays = 0
+            for t in range(n):
+                if seat_pid[t] == pid:
+                    plays += st[ST_USE + (t * N_KINDS + k) * USE_WIDTH + U_PLAYS]
+            for q in range(USE_WIDTH):
+                x = 0
+                for t in range(n):
+                    if seat_pid[t] == pid:
+                        x += st[ST_USE + (t * N_KINDS + k) * USE_WIDTH + q]
+                j = A_USE + ((g * N_KINDS + k) * USE_WIDTH + q) * USE_SUMS
+                acc[j] += x
+                acc[j + 1] += x * x
+                acc[j + 2] += x * plays
 
 
 @njit
@@ -179,6 +262,54 @@ def fill_outcomes(R, pids, seed, first_game, n_games, rotate, winners, scores, a
 
 
 @njit
+def fill_card_value(R, pids, seed, first_game, n_games, rotate, acc, cv, w, st):
+    """Card value on common random numbers: every round is played as dealt (added to
+    ``acc``) and then, for every seat and every non-sheep kind in its starting hand
+    (after the draft), replayed with one card of that kind replaced by a plain sheep
+    (:func:`~.engine.play_round_replaced`), the streams keyed as in the plain round.
+    ``cv`` ``(MAX_PLAYERS, N_KINDS, CV_WIDTH)`` gets, per policy group and kind, the
+    round's holders H and the paired win difference D (layout ``CV_*``)."""
+    n = R[R_N_PLAYERS]
+    seat_pid = w[5]
+    for g in range(first_game, first_game + n_games):
+        start_game(w, pids, n, seed, g, rotate)
+        win = play_round(st, R, w)
+        accumulate(acc, st, w)
+        for i in range(n * N_KINDS):
+            w[6][i] = st[ST_START_HAND + i]
+        for k in range(N_KINDS):
+            if k == SHEEP:
+                continue
+            for s in range(n):
+                grp = seat_group(w, st, s)
+                if grp != (s - w[2][CTX_ROTATION]) % n:
+                    continue  # each policy group once, at the seat of its first slot
+                pid = seat_pid[s]
+                h = 0
+                d = 0
+                for t in range(n):
+                    if seat_pid[t] != pid or w[6][t * N_KINDS + k] == 0:
+                        continue
+                    start_game(w, pids, n, seed, g, rotate)
+                    won_with = 1 if t == win else 0
+                    won_replaced = 1 if play_round_replaced(st, R, w, t, k) == t else 0
+                    h += 1
+                    d += won_with - won_replaced
+                    cv[grp, k, CV_WINS] += won_with
+                    cv[grp, k, CV_WINS_REPLACED] += won_replaced
+                    if won_with > won_replaced:
+                        cv[grp, k, CV_ONLY_WITH] += 1
+                    elif won_replaced > won_with:
+                        cv[grp, k, CV_ONLY_REPLACED] += 1
+                cv[grp, k, CV_HOLDERS] += h
+                cv[grp, k, CV_HOLDERS_SQ] += h * h
+                cv[grp, k, CV_D] += d
+                cv[grp, k, CV_D_SQ] += d * d
+                cv[grp, k, CV_DH] += d * h
+    acc[A_BAD_CHOICES] += w[2][CTX_BAD]
+
+
+@njit
 def fill_trace(R, pids, seed, game, rotate, st, w):
     """One round with its event log (``w``'s log ``(MAX_LOG, LOG_WIDTH)``); the final
     state is left in ``st``. Returns the number of log rows and of refused choices."""
@@ -215,6 +346,11 @@ class Kernels(types.SimpleNamespace):
         self.fill_outcomes(R, pids, seed, first_game, n_games, rotate, winners, scores, acc,
                            new_scratch(1), _state())
 
+    def card_value_chunk(self, R, pids, seed, first_game, n_games, rotate, acc, cv):
+        """:func:`fill_card_value` with the chunk's scratch."""
+        self.fill_card_value(R, pids, seed, first_game, n_games, rotate, acc, cv,
+                             new_scratch(1), _state())
+
     def trace_round(self, R, pids, seed, game, rotate, st, log):
         """One round with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``, filled in
         place); the final state is left in ``st``. Returns ``(log rows, refused choices)``."""
@@ -226,7 +362,8 @@ def _state():
     return np.zeros(ST_LEN, dtype=np.int64)
 
 
-ENTRY_KERNELS = ("fill_rounds", "fill_compare", "fill_outcomes", "fill_trace")
+ENTRY_KERNELS = ("fill_rounds", "fill_compare", "fill_outcomes", "fill_card_value",
+                 "fill_trace")
 BUILTIN = Kernels(**{name: globals()[name] for name in ENTRY_KERNELS})
 
 

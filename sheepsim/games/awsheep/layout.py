@@ -31,15 +31,18 @@ MAX_DECK = 64  # a variant deck may hold at most this many cards
 NO_TARGET = -1
 
 # ------------------------------------------------------------ random purposes
-# Rows of this game's stream array (``sheepsim.rng`` keys any row count). Purposes
-# 1 and 2 keep the shared numbers (DEAL, POLICY); the others are this game's own.
+# Rows of this game's stream array, each keyed by ``(seed, game, row)`` with
+# ``sheepsim.rng.seed_streams`` (the keyed streams every game uses). Every seat draws
+# its decisions from its own row, so a seat's random choices are keyed by ``(seed, game,
+# seat)``: changing one seat's policy leaves every other seat's draws as they were
+# (common random numbers for head-to-heads and card values).
 S_CHANCE = 0     # first player, random Doghouse draws (the shared DICE number)
-S_DEAL = 1       # shuffle, set aside, deal
-S_POLICY = 2     # every policy decision during play
-S_TIE = 3        # the fair draw that ends an undecided Sheep Show
-S_DRAFT = 4      # policy decisions during the draft (play-phase decisions stay
-#                  the same stream whether the draft is on or off)
-N_STREAMS = 5
+S_DEAL = 1       # shuffle, set aside, deal (the shared DEAL number)
+S_TIE = 2        # the fair draw that ends an undecided Sheep Show
+S_POLICY = 3     # play decisions of seat s: row S_POLICY + s
+S_DRAFT = S_POLICY + MAX_PLAYERS  # draft picks of seat s: row S_DRAFT + s (play-phase
+#                  decisions stay the same streams whether the draft is on or off)
+N_STREAMS = S_DRAFT + MAX_PLAYERS
 
 # ------------------------------------------------------------------ decisions
 # A policy answers one of these; options are rows ``[card kind, target seat]``.
@@ -80,7 +83,10 @@ R_ASIDE_RANDOM = _r["aside_random"]
 R_HAND_SIZE = _r["hand_size"]    # cards dealt to each player
 R_GOLDEN_WORTH = _r["golden_worth"]
 R_DRAFT = _r["draft"]
+#: 1: the Doghouse player draws the target's two cards at random (``doghouse_cards =
+#: "drawn_at_random"``, formerly ``doghouse_taker_chooses = true``); 0: the target chooses
 R_TAKER_CHOOSES = _r["taker_chooses"]
+DOGHOUSE_CARDS_NAMES = ("target_chooses", "drawn_at_random")  # index = R_TAKER_CHOOSES
 R_TIE_BREAK = _r["tie_break"]    # TIE_SHEEP_SHOW or TIE_DRAW
 TIE_SHEEP_SHOW, TIE_DRAW = 0, 1
 TIE_BREAK_NAMES = ("sheep_show", "draw")
@@ -90,13 +96,24 @@ R_RUN_PASSES = _r["run_passes"]
 FLOCK_OFF_RUN_NAMES = ("equals", "reaches")  # index = R_RUN_PASSES
 
 # ------------------------------------------------------------------ state st
+# What a play did, per play: the player's flock value change (the card itself included:
+# playing a sheep loses it), its target's flock value change, rivals who went out, and
+# whether the player went out (played its last card).
+U_PLAYS, U_OWN, U_TARGET, U_KNOCKOUTS, U_SELF_OUT = range(5)
+USE_WIDTH = 5
+USE_NAMES = ("plays", "own_sheep_change", "target_sheep_change", "knockouts", "self_out")
+# How the Flock Off started: the run equal to the players still in, the run past them
+# (a player went out on their last sheep, or a Methane discarded two), everyone out.
+TRIGGER_NONE, TRIGGER_RUN_EQUALS, TRIGGER_RUN_PASSES, TRIGGER_EVERYONE_OUT = range(4)
+TRIGGER_NAMES = ("none", "run_equals", "run_passes", "everyone_out")
+
 P, K = MAX_PLAYERS, N_KINDS
 _s, ST_LEN = _alloc([
     ("n_players", 1), ("hand", P * K), ("start_hand", P * K), ("aside", K),
     ("pile", MAX_DECK), ("pile_len", 1), ("run", 1), ("turn_seat", 1), ("first", 1),
     ("turns", 1), ("ended", 1), ("end_reason", 1), ("winner", 1), ("in_before", P),
     ("tied", P), ("show_cards", 1), ("known", P * P * N_KNOW), ("no_sheep", P * P),
-    ("track", 1), ("moved", 1),
+    ("track", 1), ("moved", 1), ("use", P * K * USE_WIDTH), ("trigger", 1), ("margin", 1),
 ])
 ST_N_PLAYERS = _s["n_players"]
 ST_HAND = _s["hand"]             # [seat * N_KINDS + kind]
@@ -119,6 +136,12 @@ ST_NO_SHEEP = _s["no_sheep"]     # [viewer * P + holder]: 1 if the holder's card
 #                                  viewer does not know hold no sheep
 ST_TRACK = _s["track"]           # 1: keep the knowledge up to date (a policy reads it)
 ST_MOVED = _s["moved"]           # cards moved between players in the last turn
+#: [(seat * N_KINDS + kind) * USE_WIDTH + U_*]: this round's plays of each kind by each
+#: seat and what they did (see U_*)
+ST_USE = _s["use"]
+ST_TRIGGER = _s["trigger"]       # what started the Flock Off (TRIGGER_*), 0 if none
+ST_MARGIN = _s["margin"]         # Flock Off: best flock value minus the next contender's
+
 
 # ------------------------------------------------------------------ view
 _v, V_LEN = _alloc([
@@ -156,11 +179,17 @@ MAX_LOG = 1024
 
 # --------------------------------------------------------------- accumulator
 MAX_TURNS = MAX_DECK + 1
+MAX_MARGIN = 64  # winning margins above this count as this
+USE_SUMS = 3     # per use quantity X and round g: sum X_g, sum X_g^2, sum X_g * plays_g
 _a, ACC_LEN = _alloc([
     ("games", 1), ("wins", P), ("wins_by_order", P), ("end", 4), ("turns", 1),
     ("turns_sq", 1), ("turn_hist", MAX_TURNS + 1), ("start_n", P * K * (MAX_DECK + 1)),
-    ("start_wins", P * K * (MAX_DECK + 1)), ("golden_end_held", 1), ("golden_end_wins", 1),
+    ("start_wins", P * K * (MAX_DECK + 1)),
     ("out", P), ("show_cards", 1), ("bad_choices", 1), ("wins_by_slot", P),
+    ("start_sq", P * K * (MAX_DECK + 1)), ("start_wh", P * K * (MAX_DECK + 1)),
+    ("use", P * K * USE_WIDTH * USE_SUMS), ("trigger", 4),
+    ("margin", MAX_MARGIN + 1), ("out_hist", P + 1), ("tie_wins", P),
+    ("tie_wins_by_order", P),
 ])
 A_GAMES = _a["games"]
 A_WINS = _a["wins"]                    # by seat
@@ -172,20 +201,49 @@ A_TURN_HIST = _a["turn_hist"]
 START_STRIDE = MAX_DECK + 1
 A_START_N = _a["start_n"]      # [(slot * K + kind) * START_STRIDE + count]: players
 A_START_WINS = _a["start_wins"]  # same index: of whom won
-A_GOLDEN_END_HELD = _a["golden_end_held"]  # rounds ending with the golden in a hand
-A_GOLDEN_END_WINS = _a["golden_end_wins"]  # ... won by its holder
 A_OUT = _a["out"]                      # by seat: rounds ended without cards
 A_SHOW_CARDS = _a["show_cards"]        # pile cards read in Sheep Shows
 A_BAD_CHOICES = _a["bad_choices"]      # a user policy answered out of range
 A_WINS_BY_SLOT = _a["wins_by_slot"]    # by policy slot (seat before rotation)
+# Starting hands are counted by policy group (the first slot of the seat's policy), so
+# that per round the seats of one policy with one count of a kind form one cluster:
+# A_START_N[i] = sum over rounds of H, A_START_SQ = sum of H^2, A_START_WH = sum of W * H
+# (H the seats with that count, W = 1 if one of them won).
+A_START_SQ = _a["start_sq"]
+A_START_WH = _a["start_wh"]
+#: [((group * N_KINDS + kind) * USE_WIDTH + U_*) * USE_SUMS + j]: per round g, the
+#: group's total X_g of that use quantity (U_PLAYS: plays); j = 0: sum X_g, 1: sum
+#: X_g^2, 2: sum X_g * plays_g
+A_USE = _a["use"]
+A_TRIGGER = _a["trigger"]              # rounds by TRIGGER_* (none = no Flock Off)
+A_MARGIN = _a["margin"]                # Flock Off rounds by winning margin
+A_OUT_HIST = _a["out_hist"]            # rounds by number of players out at the end
+A_TIE_WINS = _a["tie_wins"]            # by seat: wins from a tie for first
+A_TIE_WINS_BY_ORDER = _a["tie_wins_by_order"]  # by position in turn order
+
+# ------------------------------------------------------------------ card value
+# Counts of :func:`~.kernels.fill_card_value`, ``(MAX_PLAYERS groups, N_KINDS,
+# CV_WIDTH)`` int64: per policy group and kind, over rounds g, H_g = seats of the group
+# starting with the kind (each replayed with one such card replaced by a plain sheep),
+# D_g = their wins in the plain round minus their wins in their replayed round.
+CV_HOLDERS, CV_HOLDERS_SQ, CV_WINS, CV_WINS_REPLACED, CV_D, CV_D_SQ, CV_DH, \
+    CV_ONLY_WITH, CV_ONLY_REPLACED = range(9)
+CV_WIDTH = 9
 
 # --------------------------------------------------------------- context ctx
-# Small per-block scratch: trace switch and length, bad answers, the policy stream row
-# of the current phase, and the seat rotation of the current game.
+# Small per-block scratch: trace switch and length, bad answers, the first policy stream
+# row of the current phase (S_POLICY or S_DRAFT; seat s draws from that row + s), and the
+# seat rotation of the current game.
 CTX_LOG_ON, CTX_LOG_N, CTX_BAD, CTX_PURPOSE, CTX_ROTATION = range(5)
 CTX_LEN = 5
 
 # Built-in policy ids (stable: they are baked into cached kernels).
 RANDOM, GREEDY, COUNTER = 0, 1, 2
 BUILTIN_POLICIES = ("random", "greedy", "counter")
+#: how the built-in ``random`` policy chooses: said in the CLI help, the metadata of every
+#: output of a run with a random seat, and the README
+RANDOM_CHOOSES = ("random picks uniformly among the legal [card kind, target] rows of each "
+                  "decision, not among the cards in hand (two sheep are one row; a Pig with "
+                  "three rivals holding cards is three rows)")
+
 FIRST_USER_ID = 3

@@ -27,10 +27,10 @@ def _integer_ticks(ax, values) -> None:
 
 
 def win_rate_by_position_chart(first_player, ax=None, meta=None):
-    """Win rate by position in turn order with 95% intervals, one series per setting,
-    the fair share 1/n dashed (``first_player_test``)."""
+    """Win rate by position in turn order with 95% intervals, one series per setting
+    (players, draft, policy field), the fair share 1/n dashed (``first_player_test``)."""
     fig, ax, _ = chart_axes(ax, meta, (6.5, 4.6))
-    keys = [c for c in ("players", "draft") if c in first_player.columns]
+    keys = [c for c in ("players", "draft", "field") if c in first_player.columns]
     groups = first_player.groupby(keys, sort=False) if keys else [((), first_player)]
     for i, (key, g) in enumerate(groups):
         key = key if isinstance(key, tuple) else (key,)
@@ -47,8 +47,9 @@ def win_rate_by_position_chart(first_player, ax=None, meta=None):
 
 
 def card_power_chart(card_power, kind: str = "sheep", ax=None, meta=None):
-    """Win rate by how many ``kind`` cards the starting hand holds, per setting and
-    policy, with 95% intervals and the fair share dotted (``card_power``)."""
+    """Win rate by how many ``kind`` cards the starting hand holds (starting-hand
+    composition, not card value), per setting and policy, with 95% intervals and the
+    fair share dotted (``card_power``)."""
     fig, ax, _ = chart_axes(ax, meta, (6.5, 4.6))
     t = card_power[card_power["kind"] == kind]
     keys = [c for c in ("players", "draft", "policy") if c in t.columns]
@@ -60,7 +61,30 @@ def card_power_chart(card_power, kind: str = "sheep", ax=None, meta=None):
     _integer_ticks(ax, t["count"])
     ax.set_xlabel(f"{kind} cards in the starting hand (count)")
     ax.set_ylabel("win rate (share of rounds, 95% interval)")
-    ax.set_title(f"Aw, Sheep!: win rate by {kind} cards in the starting hand")
+    ax.set_title(f"Aw, Sheep!: win rate by {kind} cards in the starting hand\n"
+                 "(starting-hand composition, not card value)")
+    legend_outside(ax)
+    return fig
+
+
+def card_value_chart(card_value, ax=None, meta=None):
+    """Card value per kind: the holder's win rate with the card minus with a plain sheep
+    in its place (percentage points), one series per setting and field, with 95%
+    intervals, 0 dashed (``card_value``)."""
+    fig, ax, _ = chart_axes(ax, meta, (6.5, 4.6))
+    kinds = list(dict.fromkeys(card_value["kind"]))
+    keys = [c for c in ("players", "draft", "field") if c in card_value.columns]
+    groups = list(card_value.groupby(keys, sort=False)) if keys else [((), card_value)]
+    for i, (key, g) in enumerate(groups):
+        key = key if isinstance(key, tuple) else (key,)
+        x = np.array([kinds.index(k) for k in g["kind"]]) + 0.08 * (i - (len(groups) - 1) / 2)
+        pts = g.assign(**{c: 100 * g[c] for c in ("value", "value_lo", "value_hi")})
+        _errorbar(ax, x, pts, "value", label=_setting_label(keys, key) or "card value")
+    ax.axhline(0, color="grey", ls="--", lw=0.8)
+    ax.set_xticks(np.arange(len(kinds)), kinds)
+    ax.set_xlabel("card kind (one in the starting hand, against a plain sheep)")
+    ax.set_ylabel("change in the holder's win rate\n(percentage points, 95% interval)")
+    ax.set_title("Aw, Sheep!: card value on common random numbers")
     legend_outside(ax)
     return fig
 

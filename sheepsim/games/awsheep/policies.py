@@ -4,7 +4,8 @@ Every decision is one call ``decide(pid, kind, view, opts, n, pstream)`` returni
 index into ``opts[:n]``. ``view`` (layout ``V_*``) holds only what the deciding player
 sees at the table (own hand, hand sizes, the face-up pile, what it saw of other hands,
 see :mod:`.knowledge`); ``pstream`` is its one random stream (a ``(1, 2)`` stream
-array: draw with ``sheepsim.rng.randbelow(pstream, 0, k)``).
+array: draw with ``sheepsim.rng.randbelow(pstream, 0, k)``), the deciding seat's own,
+keyed by ``(seed, game, seat)``: what one seat draws never shifts another seat's draws.
 
 Decisions (``kind``) and option rows ``[a, b]``:
 
@@ -16,7 +17,8 @@ Decisions (``kind``) and option rows ``[a, b]``:
 
 Built-in policies
 -----------------
-* ``random``: uniform over the options of every decision.
+* ``random``: uniform over the option rows of every decision: for a play, the legal
+  ``[card kind, target]`` rows, not the cards in hand (see ``layout.RANDOM_CHOOSES``).
 * ``greedy``: keeps sheep and spends action cards: Piggin' Out on the rival known to
   hold the most sheep (else the one showing most cards), Power of Methane and In the
   Doghouse on the rival showing most cards, Horsin' Around only when a rival's hand is
@@ -80,7 +82,9 @@ POLICY_IDS = {name: i for i, name in enumerate(BUILTIN_POLICIES)}
 SHED_ORDER = np.array([6.0, 4.0, 5.0, 3.0, 1.0, 0.0])
 # Draft: the cards that take sheep or hands first, sheep last: in undrafted rounds a
 # starting hand wins more often with more action cards and less often with more sheep
-# (``card_power`` table, counter and random players, 3-6 players).
+# (``card_power``, starting-hand composition, counter and random players, 3-6 players;
+# measured before the Doghouse became a trade; ``card_value`` is the paired value of
+# each card against a plain sheep).
 DRAFT_ORDER = np.array([4.0, 3.0, 5.0, 6.0, 1.0, 2.0])
 
 

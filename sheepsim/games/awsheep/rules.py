@@ -40,7 +40,7 @@ class AwSheepRules:
     golden_worth: int
     setups: dict[int, Setup]
     draft: bool
-    taker_chooses: bool
+    taker_chooses: bool  # doghouse_cards = "drawn_at_random"
     tie_break: int
     run_passes: bool = True  # flock_off_run = "reaches" (default) or "equals"
 
@@ -94,6 +94,20 @@ def _read_setup(reader: Reader, n: int, deck: list[int]) -> Setup:
     return Setup(tuple(remove), aside, left // n)
 
 
+def _doghouse_cards(op: Reader) -> bool:
+    """``doghouse_cards``: "target_chooses" (default) or "drawn_at_random" -> True when
+    drawn at random. The older boolean ``doghouse_taker_chooses`` (true: drawn at
+    random) is still read; giving both is refused."""
+    old = "doghouse_taker_chooses"
+    if old in op.table:
+        if "doghouse_cards" in op.table:
+            op.fail(old, "give doghouse_cards or the older doghouse_taker_chooses, not both")
+        return op.bool_(old)
+    name = op.str_("doghouse_cards", required=False, default=L.DOGHOUSE_CARDS_NAMES[0],
+                   choices=L.DOGHOUSE_CARDS_NAMES)
+    return bool(L.DOGHOUSE_CARDS_NAMES.index(name))
+
+
 def load_rules(path=None) -> AwSheepRules:
     """Read and validate a rules file (``None``: the shipped standard rules)."""
     src = read_toml(path, PACKAGE, DEFAULT_NAME)
@@ -117,7 +131,7 @@ def load_rules(path=None) -> AwSheepRules:
 
     op = top.table_("options")
     draft = op.bool_("draft")
-    taker = op.bool_("doghouse_taker_chooses")
+    taker = _doghouse_cards(op)
     tie = op.str_("tie_break", choices=L.TIE_BREAK_NAMES)
     run_rule = op.str_("flock_off_run", required=False, default="reaches",
                        choices=L.FLOCK_OFF_RUN_NAMES)

@@ -86,43 +86,109 @@ def round_counts(rules=None, players: int = 4, policies=("random",), games: int 
 
 
 def count_frames(acc, players: int, names: list[str], draft: bool) -> dict[str, pd.DataFrame]:
-    """Raw integer counts as DataFrames, each with leading ``players`` and ``draft``
-    columns so that runs of several settings concatenate:
+    """Raw integer counts as DataFrames, each with leading ``players``, ``draft`` and
+    ``field`` (the seats' policies, :func:`field_name`) columns so that runs of several
+    settings concatenate:
 
-    * ``seats``: ``seat, games, wins, rounds_out``;
+    * ``seats``: ``seat, games, wins, wins_on_tie, rounds_out``;
     * ``slots``: ``slot, policy, games, wins`` (policy slots; seat-fair when rotated);
-    * ``order``: ``position`` (1 = first player), ``games, wins``;
+    * ``order``: ``position`` (1 = first player), ``games, wins, wins_on_tie``;
     * ``ends``: ``end, games``; ``turns``: ``turns, games`` (histogram);
-    * ``start_hands``: ``slot, policy, kind, count, players_with, wins`` (starting hands
-      after the draft);
-    * ``golden``: ``games, held_at_end, holder_wins``.
+    * ``triggers``: ``trigger, games`` (how the Flock Off started; ``none``: no Flock Off);
+    * ``margins``: ``margin, games`` (Flock Off rounds by winning margin, 0 = a tie);
+    * ``knockouts``: ``players_out, games`` (rounds by players without cards at the end);
+    * ``start_hands``: ``slot`` (the first slot of the policy), ``policy, kind, count,
+      games, players_with, wins, players_with_sq, wins_x_players`` (starting hands after
+      the draft; per round H = the policy's seats with that count, W = 1 if one of them
+      won: sums of H, W, H^2 and W * H over rounds);
+    * ``card_use``: ``slot, policy, kind, games`` and for each quantity X of
+      :data:`~.layout.USE_NAMES` the sums over rounds of the policy's round total
+      ``X``, ``X_sq`` and ``X_x_plays`` (X times the round's plays of the kind).
     """
     n = int(acc[L.A_GAMES])
-    head = {"players": players, "draft": draft}
+    head = {"players": players, "draft": draft, "field": field_name(names)}
     seats = pd.DataFrame({**head, "seat": np.arange(1, players + 1), "games": n,
                           "wins": acc[L.A_WINS:L.A_WINS + players],
+                          "wins_on_tie": acc[L.A_TIE_WINS:L.A_TIE_WINS + players],
                           "rounds_out": acc[L.A_OUT:L.A_OUT + players]})
     slots = pd.DataFrame({**head, "slot": np.arange(1, players + 1), "policy": names,
                           "games": n, "wins": acc[L.A_WINS_BY_SLOT:L.A_WINS_BY_SLOT + players]})
     order = pd.DataFrame({**head, "position": np.arange(1, players + 1), "games": n,
-                          "wins": acc[L.A_WINS_BY_ORDER:L.A_WINS_BY_ORDER + players]})
+                          "wins": acc[L.A_WINS_BY_ORDER:L.A_WINS_BY_ORDER + players],
+                          "wins_on_tie": acc[L.A_TIE_WINS_BY_ORDER:
+                                             L.A_TIE_WINS_BY_ORDER + players]})
     ends = pd.DataFrame({**head, "end": list(L.END_NAMES), "games": acc[L.A_END:L.A_END + 4]})
     hist = acc[L.A_TURN_HIST:L.A_TURN_HIST + L.MAX_TURNS + 1]
     present = np.nonzero(hist)[0]
     turns = pd.DataFrame({**head, "turns": present, "games": hist[present]})
+    triggers = pd.DataFrame({**head, "trigger": list(L.TRIGGER_NAMES),
+                             "games": acc[L.A_TRIGGER:L.A_TRIGGER + len(L.TRIGGER_NAMES)]})
+    mh = acc[L.A_MARGIN:L.A_MARGIN + L.MAX_MARGIN + 1]
+    present = np.nonzero(mh)[0]
+    margins = pd.DataFrame({**head, "margin": present, "games": mh[present]})
+    oh = acc[L.A_OUT_HIST:L.A_OUT_HIST + players + 1]
+    knockouts = pd.DataFrame({**head, "players_out": np.arange(players + 1), "games": oh})
     shape = (L.MAX_PLAYERS, L.N_KINDS, L.START_STRIDE)
     size = L.MAX_PLAYERS * L.N_KINDS * L.START_STRIDE
-    start_n = acc[L.A_START_N:L.A_START_N + size].reshape(shape)
-    start_w = acc[L.A_START_WINS:L.A_START_WINS + size].reshape(shape)
+
+    def block(start):
+        return acc[start:start + size].reshape(shape)
+
+    start_n = block(L.A_START_N)
     slot, kind, count = np.nonzero(start_n[:players])
     start = pd.DataFrame({**head, "slot": slot + 1, "policy": [names[i] for i in slot],
                           "kind": [L.KIND_NAMES[k] for k in kind], "count": count,
-                          "players_with": start_n[slot, kind, count],
-                          "wins": start_w[slot, kind, count]})
-    golden = pd.DataFrame({**head, "games": [n], "held_at_end": [acc[L.A_GOLDEN_END_HELD]],
-                           "holder_wins": [acc[L.A_GOLDEN_END_WINS]]})
+                          "games": n, "players_with": start_n[slot, kind, count],
+                          "wins": block(L.A_START_WINS)[slot, kind, count],
+                          "players_with_sq": block(L.A_START_SQ)[slot, kind, count],
+                          "wins_x_players": block(L.A_START_WH)[slot, kind, count]})
+    use = acc[L.A_USE:L.A_USE + L.MAX_PLAYERS * L.N_KINDS * L.USE_WIDTH * L.USE_SUMS].reshape(
+        L.MAX_PLAYERS, L.N_KINDS, L.USE_WIDTH, L.USE_SUMS)[:players]
+    groups = sorted({names.index(p) for p in names})  # the first slot of each policy
+    rows = []
+    for g in groups:
+        for k in range(L.N_KINDS):
+            row = {**head, "slot": g + 1, "policy": names[g], "kind": L.KIND_NAMES[k],
+                   "games": n}
+            for q, name in enumerate(L.USE_NAMES):
+                row[name] = use[g, k, q, 0]
+                row[f"{name}_sq"] = use[g, k, q, 1]
+                row[f"{name}_x_plays"] = use[g, k, q, 2]
+            rows.append(row)
+    card_use = pd.DataFrame(rows)
     return {"seats": seats, "slots": slots, "order": order, "ends": ends, "turns": turns,
-            "start_hands": start, "golden": golden}
+            "triggers": triggers, "margins": margins, "knockouts": knockouts,
+            "start_hands": start, "card_use": card_use}
+
+
+def field_name(names: list[str]) -> str:
+    """The policy field of a line-up: the one policy of every seat, or the seats'
+    policies joined by commas in seat order."""
+    return names[0] if len(set(names)) == 1 else ",".join(names)
+
+
+def card_value_frame(cv, players: int, names: list[str], draft: bool,
+                     games: int) -> pd.DataFrame:
+    """The counts of :func:`~.kernels.fill_card_value` ``(MAX_PLAYERS, N_KINDS,
+    CV_WIDTH)`` as rows ``players, draft, field, slot`` (the policy's first slot),
+    ``policy, kind, games, holders, holders_sq, wins_holding, wins_replaced, diff,
+    diff_sq, diff_x_holders, only_holding, only_replaced`` (sheep excluded: replacing a
+    sheep by a sheep changes nothing)."""
+    rows = []
+    for g in sorted({names.index(p) for p in names}):
+        for k in range(L.N_KINDS):
+            if k == L.SHEEP:
+                continue
+            c = cv[g, k]
+            rows.append({"players": players, "draft": draft, "field": field_name(names),
+                         "slot": g + 1, "policy": names[g], "kind": L.KIND_NAMES[k],
+                         "games": games, "holders": c[L.CV_HOLDERS],
+                         "holders_sq": c[L.CV_HOLDERS_SQ], "wins_holding": c[L.CV_WINS],
+                         "wins_replaced": c[L.CV_WINS_REPLACED], "diff": c[L.CV_D],
+                         "diff_sq": c[L.CV_D_SQ], "diff_x_holders": c[L.CV_DH],
+                         "only_holding": c[L.CV_ONLY_WITH],
+                         "only_replaced": c[L.CV_ONLY_REPLACED]})
+    return pd.DataFrame(rows)
 
 
 def pair_frame(pairs, players: int, names_a, names_b, draft: bool, games: int) -> pd.DataFrame:
@@ -134,5 +200,5 @@ def pair_frame(pairs, players: int, names_a, names_b, draft: bool, games: int) -
                          "a_only": pairs[:, 1], "b_only": pairs[:, 2]})
 
 
-__all__ = ["round_counts", "count_frames", "pair_frame", "setting",
-           "seat_policies"]
+__all__ = ["round_counts", "count_frames", "card_value_frame", "pair_frame", "setting",
+           "seat_policies", "field_name"]

@@ -1,6 +1,7 @@
 """Asking a policy and logging events: the two things every rules step does.
 
-The per-block scratch ``w`` is a tuple ``(opts, view, ctx, log, streams, seat_pid)``:
+The per-block scratch ``w`` is a tuple ``(opts, view, ctx, log, streams, seat_pid,
+hands)`` (:func:`~.kernels.new_scratch`):
 option rows ``(MAX_OPTS, 2)``, the view vector, the context vector (``CTX_*``), the trace
 log ``(rows, LOG_WIDTH)``, the game's random streams ``(N_STREAMS, 2)`` and the policy id
 of each seat for the current game.
@@ -33,14 +34,15 @@ def ask(st, R, w, seat, kind, other, n, show_pos):
     """Index of the option ``seat``'s policy picks among ``w[0][:n]`` (``n >= 1``).
 
     The policy gets the seat's view, exactly the ``n`` option rows of this decision
-    (``opts.shape[0] == n``) and the phase's policy stream only; a lone option
+    (``opts.shape[0] == n``) and the seat's own stream of the phase only
+    (``ctx[CTX_PURPOSE] + seat``); a lone option
     is taken without asking. An answer out of range counts in ``ctx[CTX_BAD]`` (the
     Python layer reports it) and plays option 0."""
     if n == 1:
         return 0
-    opts, view, ctx, _, streams, seat_pid = w
+    opts, view, ctx, streams, seat_pid = w[0], w[1], w[2], w[4], w[5]
     pid = seat_pid[seat]
-    row = ctx[CTX_PURPOSE]
+    row = ctx[CTX_PURPOSE] + seat  # the seat's own stream of this phase
     pstream = streams[row:row + 1]
     if pid == RANDOM and kind != K_GUESS:
         return rng.randbelow(pstream, 0, n)  # the random policy reads nothing

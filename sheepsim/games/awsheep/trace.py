@@ -103,7 +103,9 @@ def render_log(log, players: int, st) -> list[str]:
             lines.append("Hands after the draft:")
             lines.extend(hands_lines(last, players))
         if ev == L.EV_DEAL:
-            lines.append(f"Deal ({a} cards set aside unseen): seat {seat + 1} plays first")
+            named = f" + {b} named removals (public)" if b else ""
+            lines.append(f"Deal ({a} cards set aside unseen{named}): seat {seat + 1} plays "
+                         f"first")
             lines.extend(hands_lines(row, players))
         elif ev == L.EV_PLAY:
             close_turn()
