@@ -10,6 +10,7 @@ any game's whole-game job that provides ``outcomes(seed, first_game, n_games) ->
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,6 +56,8 @@ class HeadToHeadJob(Job):
     job_b: Job
     seat: int
     labels: tuple[str, str, str]
+    #: the game's own metadata fields (e.g. which odds the race's bet policies read)
+    extra_meta: dict = dataclasses.field(default_factory=dict)
 
     def __post_init__(self):
         self.game = self.job_a.game
@@ -91,7 +94,7 @@ class HeadToHeadJob(Job):
         a, b, field = self.labels
         return {**self.job_a.meta_common(), "analysis": "head-to-head on common random numbers",
                 "players": self.job_a.seats, "policy_a": a, "policy_b": b, "field": field,
-                "seat": self.seat}
+                "seat": self.seat, **self.extra_meta}
 
 
 def compare_table(acc, games: int, a: str, b: str, field: str, seat: int) -> pd.DataFrame:

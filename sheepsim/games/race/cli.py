@@ -168,8 +168,10 @@ def _add_trace(sub) -> None:
 def _add_race_options(p):
     p.add_argument("--lanes", metavar="NAME,...", help="six cards for lanes 1-6 "
                    "(default: the rules file's first six)")
-    p.add_argument("--stage", choices=("semifinal", "final"), default="semifinal",
-                   help="which race: a semifinal (3 places paid) or the final (default semifinal)")
+    # None: not given, so a --position that names its stage is not contradicted
+    p.add_argument("--stage", choices=("semifinal", "final"), default=None,
+                   help="which race: a semifinal (3 places paid) or the final (default "
+                        "semifinal, or what --position says)")
     p.add_argument("--policy", default="greedy", metavar="NAME",
                    help="pace policy: greedy, random, saver, steady, partisan or "
                         "package.module:function (default greedy)")
@@ -237,10 +239,17 @@ def _write(tables: dict, meta: dict, title: str, args, panels=None) -> None:
         save_figure(panel_figure(panels(), meta, title), args.plot)
 
 
+def _default_stage(args) -> None:
+    """--stage semifinal unless given or left to --position (which may name the final)."""
+    if not getattr(args, "position", None):
+        args.stage = args.stage or "semifinal"
+
+
 def cmd_odds(args) -> int:
     from sheepsim.games.race.analysis import lane_ev_table
     from sheepsim.games.race.estimate import estimate_races
 
+    _default_stage(args)
     size = _run_size(args)
     check_plot_option(args)
     if cli_exact.handle_odds(args):
@@ -282,6 +291,7 @@ def _parse_taken(text: str) -> tuple[int, ...]:
 def cmd_ev(args) -> int:
     from sheepsim.games.race.estimate import estimate_races
 
+    _default_stage(args)
     size = _run_size(args)
     check_plot_option(args)
     if args.table == "open_bet" and args.stage == "final":
@@ -378,6 +388,7 @@ def cmd_trace(args) -> int:
     from sheepsim.games.race.simulate import board_array, lane_cards, resolve_policies
     from sheepsim.output import base_meta
 
+    _default_stage(args)
     rules = load_rules(args.rules)
     lanes = lane_cards(rules, args.lanes)
     pol = resolve_policies(args.policy)
