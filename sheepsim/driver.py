@@ -120,6 +120,9 @@ class Result:
 
         fields = {"game": self.job.game, **self.job.meta(), "seed": self.seed,
                   "games": self.games, "stopped_by": self.stopped_by}
+        # what the run itself measured about its method (a head-to-head's pairing gain)
+        if hasattr(self.job, "result_meta"):
+            fields.update(self.job.result_meta(self.tables))
         if self.precision is not None:
             fields.update(precision=self.precision, max_games=self.max_games,
                           block=self.block, max_halfwidth=self.halfwidth)

@@ -117,7 +117,13 @@ def test_balance_and_compare_json(capsys, tmp_path):
     )
     assert code == 0
     table = pd.read_csv(io.StringIO(out))
-    assert table["metric"].tolist() == ["win_rate", "mean_score"] and (table["diff"] == 0).all()
+    assert table["metric"].tolist() == ["win_rate", "mean_score", "tie_rate", "tiebreak_win_rate"]
+    assert (table["diff"] == 0).all()
+    # ev-approx players often place the same bets and tie: the table says how often, and
+    # how many of the seat's wins the token stack decided
+    ties = table.set_index("metric")
+    assert 0 < ties.loc["tiebreak_win_rate", "a"] <= ties.loc["tie_rate", "a"]
+    assert ties.loc["tiebreak_win_rate", "a"] <= ties.loc["win_rate", "a"]
 
 
 def test_odds_and_play_keep_their_columns(capsys):

@@ -193,6 +193,7 @@ class PanicHeadToHead(_PanicStudy):
         return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
+        from sheepsim.headtohead import COMPARISON_CAPTION, tie_sentence
         from sheepsim.tableview import paired_change
 
         t = self.tables(totals, games)
@@ -200,7 +201,6 @@ class PanicHeadToHead(_PanicStudy):
         w, pts = t["comparison"].iloc[0], t["comparison"].iloc[1]
         notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
                  f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
-                 f"{paired_change(pts, 'points')}."]
-        captions = {"comparison": "Policy a versus b in one seat on the same dice: win rate and mean "
-                                  "points of each, paired difference a - b with its interval."}
+                 f"{paired_change(pts, 'points')}.", tie_sentence(t["comparison"], p["seat"])]
+        captions = {"comparison": COMPARISON_CAPTION.format(score="mean points")}
         return StudyResult(t, {}, notes, captions)

@@ -25,7 +25,8 @@ STAGES = ("semifinal", "final")
 def _flag_rule() -> str:
     from sheepsim.games.race.analysis import MIN_CARD_EFFECT
 
-    return f"Holm 5% and at least {MIN_CARD_EFFECT:.0%} off the fair share"
+    return (f"Holm 5% over the cards, each outcome its own family, and a point estimate at "
+            f"least {MIN_CARD_EFFECT:.0%} off the fair share")
 
 
 class _RaceStudy(Study):
@@ -229,9 +230,11 @@ class RaceFairness(_RaceStudy):
                             "ignores the bonus; fair_with_bonus counts each lane's share of "
                             "the set bonus (bonus_share; the final pays none).",
             "cards": "P(win), P(top 3) per race the card runs in and P(win the final) per game "
-                     "it is dealt, each tested against equal cards (exact binomial, Holm); "
-                     "effect = observed / fair share - 1; flagged where the test rejects and "
-                     "the effect is at least the threshold (see the notes).",
+                     "it is dealt, each tested against equal cards (exact binomial; Holm over "
+                     "the cards, each outcome its own family: pvalue_*_raw the card's own "
+                     "test, pvalue_*_holm adjusted); effect = observed / fair share - 1; "
+                     "flagged where the adjusted p-value is at most 5% and the point estimate "
+                     "of the effect is at least the threshold (see the notes).",
             "semifinal_lanes": "Semifinal lanes over random deals: P(place), EV and fair payoffs.",
             "final_lanes": "Final lanes as seated by the semifinals in whole games.",
             "semifinal_places": "Semifinal P(place) by lane over random deals.",
@@ -305,7 +308,8 @@ class RaceBalance(_RaceStudy):
         tie, tie_lo, tie_hi = fmt_estimate(ties["tie_rate"], ties["tie_rate_lo"],
                                            ties["tie_rate_hi"], percent=True)
         notes = [f"First player in semifinal 1 wins {first['p_win']:.1%} of games (fair share "
-                 f"{first['fair_share']:.1%}); exact binomial test {p_is(first['pvalue'])}.",
+                 f"{first['fair_share']:.1%}); exact binomial test, Holm-adjusted over the "
+                 f"{len(order)} turn-order positions, {p_is(first['pvalue_holm'])}.",
                  f"{tie} of games end in a tie for first, decided by the token "
                  f"stack (95% {tie_lo} to {tie_hi})."]
         best = t["policies"].loc[t["policies"]["win_rate"].idxmax()]
@@ -317,14 +321,19 @@ class RaceBalance(_RaceStudy):
                    "turn_order_win_rate": partial(
                        plots.win_rate_chart, order, x="turn_order", value="p_win", meta=meta,
                        title="Win rate by turn order in semifinal 1")}
-        captions = {"seats": "Win rate (95% Wilson interval) and mean score (95% normal interval) by seat.",
+        captions = {"seats": "Win rate (95% Wilson interval) and mean score (95% normal interval) "
+                             "by seat; win rates include wins decided by the token stack "
+                             "(tie_breaks).",
                     "policies": "Pooled over the seats that played each policy pair; 95% "
                                 "intervals with the game as the unit (per-game totals of those "
-                                "seats), as seats in one game share the dice.",
+                                "seats), as seats in one game share the dice; win rates include "
+                                "wins decided by the token stack (tie_breaks).",
                     "turns": "Mean turns per race.",
                     "scores": "Score distribution per seat (scores of 200+ count as 200).",
                     "turn_order": "Win rate by position in semifinal 1's turn order, tested "
-                                  "against the fair share (exact binomial; Holm; chi-square); "
+                                  "against the fair share (exact binomial: pvalue_raw per "
+                                  "position, pvalue_holm adjusted over the positions; "
+                                  "chi-square over all orders); "
                                   "wins_on_tie: wins decided by the token stack.",
                     "tie_breaks": "How the winner was decided: the top score alone, or a tie "
                                   "for first broken by the token stack (tie_rate: share of "
@@ -374,7 +383,7 @@ class RaceHeadToHead(_RaceStudy):
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim.games.race.exact_bets import bet_odds_notes
-        from sheepsim.headtohead import lineups
+        from sheepsim.headtohead import COMPARISON_CAPTION, lineups, tie_sentence
         from sheepsim.tableview import paired_change
 
         t = self.tables(totals, games)
@@ -382,10 +391,10 @@ class RaceHeadToHead(_RaceStudy):
         w, score = t["comparison"].iloc[0], t["comparison"].iloc[1]
         notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
                  f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
-                 f"{paired_change(score, 'mean score')}."]
+                 f"{paired_change(score, 'mean score')}.",
+                 tie_sentence(t["comparison"], p["seat"]).replace("tie-break", "token stack")]
         for lineup in lineups(p["a"], p["b"], p["field"], p["players"], p["seat"]):
             notes += [n for n in bet_odds_notes(*zip(*(x.split(",") for x in lineup),
                                                      strict=True)) if n not in notes]
-        captions = {"comparison": "Policy a versus b for one seat on the same dice: win rate and "
-                                  "mean score of each, paired difference a - b with its interval."}
+        captions = {"comparison": COMPARISON_CAPTION.format(score="mean score")}
         return StudyResult(t, {}, notes, captions)
