@@ -220,7 +220,7 @@ def fair_payoff_chart(fair: pd.DataFrame, *, ax=None, meta=None):
     ax.set_xlabel("lane")
     ax.set_ylabel("payoff (points, log scale)")
     ax.set_xticks(sorted(fair["lane"].unique()))
-    ax.set_title("Fair vs printed payoffs")
+    ax.set_title("Fair (same mean EV) vs printed payoffs")
     legend_outside(ax)
     return fig
 

@@ -226,7 +226,9 @@ class RaceFairness(_RaceStudy):
             "card_strength": "P(win) and P(top 3) per card with 95% intervals; dotted lines: "
                              "equal cards; marked cards are over- or under-powered.",
             "fair_payoffs": "Printed payoffs (Tables 1 and 2) next to the fair ones that give "
-                            "every lane the table's mean EV; difference = printed - fair. fair "
+                            "every lane the table's mean EV (the mean EV is held fixed: fair "
+                            "payoffs move value between lanes, they add none); difference = "
+                            "printed - fair. fair "
                             "ignores the bonus; fair_with_bonus counts each lane's share of "
                             "the set bonus (bonus_share; the final pays none).",
             "cards": "P(win), P(top 3) per race the card runs in and P(win the final) per game "
