@@ -50,6 +50,12 @@ def _whole_number(text: str) -> int:
     return int(value)
 
 
+def player_count(text: str) -> int:
+    """``--players``: a whole number written as ``--games`` may be (``4``, ``1e3``); each
+    game checks its own range (with one line naming it) before any work."""
+    return _whole_number(text)
+
+
 def positive_int(text: str) -> int:
     """Parse ``1000000``, ``1_000_000``, ``1e6`` or ``1M`` as a whole number >= 1."""
     value = _whole_number(text)
@@ -329,12 +335,20 @@ def run() -> None:
     Python's full garbage collections (of the oldest generation) are made ten times
     rarer in this process: each walks every live object, and numba's compiler keeps
     about a million; a cold ``panic play`` made 9 of them, 2.4-2.5 s of its 40 s (0.6 s
-    of collections with the threshold at 100, for 37 MB more peak memory)."""
+    of collections with the threshold at 100, for 37 MB more peak memory).
+
+    User policies given as ``module:function`` are found in the current folder, as
+    ``python -m`` finds them."""
     import gc
     import os
 
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 100)  # the oldest generation's threshold (default 10)
+    # `python -m sheepsim` puts the current folder first on sys.path, the installed
+    # `sheepsim` script does not: add it, so `--policy mymodule:fn` finds ./mymodule.py
+    # either way
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -15,6 +15,7 @@ from sheepsim.cli import (
     compiling,
     emit_trace,
     non_negative_int,
+    player_count,
     select_table,
 )
 from sheepsim.errors import SheepsimError
@@ -29,10 +30,7 @@ BALANCE_TABLES = PLAY_TABLES + ("luck_vs_skill",)
 
 
 def _players(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    return player_count(text)  # as --games reads numbers (1e3); the range is checked later
 
 
 def _add_draft(p) -> None:

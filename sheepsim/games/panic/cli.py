@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-
 from sheepsim.cli import (
     _Parser,
     add_head_to_head_options,
@@ -15,6 +13,7 @@ from sheepsim.cli import (
     compiling,
     emit_trace,
     non_negative_int,
+    player_count,
     positive_int,
     select_table,
 )
@@ -29,10 +28,7 @@ BALANCE_TABLES = ("by_seat", "by_policy", "points_by_field", "sheep_shorn", "tur
 
 
 def _players(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    return player_count(text)  # as --games reads numbers (1e3); the range is checked later
 
 
 def register(subparsers) -> None:

@@ -22,6 +22,7 @@ from sheepsim.cli import (
     emit_trace,
     game_count,
     non_negative_int,
+    player_count,
     positive_float,
 )
 from sheepsim.errors import SheepsimError
@@ -99,7 +100,7 @@ def _add_balance(sub) -> None:
                     "one whole game. Tables: " + ", ".join(BALANCE_TABLES) + ".")
     p.add_argument("--policy", default="greedy", metavar="NAME",
                    help="pace policy for every sheep move (default greedy)")
-    p.add_argument("--players", type=int, default=4, metavar="N",
+    p.add_argument("--players", type=player_count, default=4, metavar="N",
                    help="players in the whole games behind Table 2 (default 4; matters only "
                         "to pace policies that look at bets, e.g. partisan)")
     p.add_argument("--bet-policy", default="ev-approx", metavar="NAME",
@@ -118,7 +119,8 @@ def _add_play(sub) -> None:
                     "near-ev bets break the symmetry. ev solves every dealt race exactly "
                     "(about 10 games per second); ev-approx reads the public odds table "
                     "(tens of thousands per second). Tables: " + ", ".join(PLAY_TABLES) + ".")
-    p.add_argument("--players", type=int, required=True, metavar="N", help="2 to 6 players")
+    p.add_argument("--players", type=player_count, required=True, metavar="N",
+                   help="2 to 6 players")
     p.add_argument("--bet-policy", default="ev-approx", metavar="NAME[,NAME...]",
                    help="random, favourite, longshot, ev (exact odds of each deal), ev-approx "
                         "(the odds table), near-ev or package.module:function; one for all "
@@ -144,7 +146,7 @@ def _add_compare(sub) -> None:
                     "McNemar test; score: paired z test). --precision bounds the half-widths "
                     "of both win rates and of their difference. Table: comparison.",
         epilog="example: sheepsim race compare --players 4 --a ev,greedy --b favourite,greedy")
-    add_head_to_head_options(p, players=int, players_help="2 to 6 players", a=None, b=None,
+    add_head_to_head_options(p, players=player_count, players_help="2 to 6 players", a=None, b=None,
                              field="ev-approx,greedy", metavar="BET,PACE", players_default=None)
     _add_sim_options(p, DEFAULT_COMPARE_GAMES, ("comparison",))
     p.set_defaults(func=cmd_compare)
