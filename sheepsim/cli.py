@@ -121,6 +121,9 @@ def add_backend_options(p: argparse.ArgumentParser) -> None:
                             "(e.g. tcp://10.0.0.5:8786); needs sheepsim[dask]")
     where.add_argument("--workers", type=positive_int, default=None, metavar="N",
                        help="run on a local Dask cluster of N worker processes; needs sheepsim[dask]")
+    p.add_argument("--worker-timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="with --scheduler/--workers: how long a run waits when the cluster has no "
+                        "worker left before it stops with an error (default 60)")
 
 
 def backend_from_args(args):
@@ -130,26 +133,30 @@ def backend_from_args(args):
     if getattr(args, "_backend", None) is None:
         args._backend = make_backend(threads=getattr(args, "threads", None),
                                      scheduler=getattr(args, "scheduler", None),
-                                     workers=getattr(args, "workers", None))
+                                     workers=getattr(args, "workers", None),
+                                     worker_timeout=getattr(args, "worker_timeout", None))
     return args._backend
 
 
 def make_backend(*, threads: int | None = None, scheduler: str | None = None,
-                 workers: int | None = None):
+                 workers: int | None = None, worker_timeout: float | None = None):
     """A backend from the run options (CLI or a report's ``[run]`` table)."""
     if scheduler is not None and workers is not None:
         raise SheepsimError("give --scheduler or --workers, not both")
+    if worker_timeout is not None and scheduler is None and workers is None:
+        raise SheepsimError("--worker-timeout applies to Dask runs (--scheduler or --workers)")
+    dask_options = {} if worker_timeout is None else {"worker_timeout": worker_timeout}
     if scheduler is not None:
         if threads is not None:
             raise SheepsimError("--threads sets local threads; with --scheduler the workers' own "
                                 "thread counts apply (dask worker --nthreads)")
         from sheepsim.dask_backend import DaskBackend
 
-        return DaskBackend(scheduler=scheduler)
+        return DaskBackend(scheduler=scheduler, **dask_options)
     if workers is not None:
         from sheepsim.dask_backend import DaskBackend
 
-        return DaskBackend(workers=workers, threads_per_worker=threads or 1)
+        return DaskBackend(workers=workers, threads_per_worker=threads or 1, **dask_options)
     from sheepsim.driver import ThreadBackend
 
     return ThreadBackend(threads)
