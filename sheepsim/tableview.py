@@ -353,3 +353,19 @@ def text_table(view: TableView, width: int | None = None) -> str:
                          for c, w, num in zip(cells, widths, view.numeric, strict=True)).rstrip()
 
     return "\n".join([line(view.headers)] + [line(r) for r in view.rows])
+
+
+def fair_share_finding(df: pd.DataFrame, name, *, value: str, fair, pvalue: str, test: str,
+                       what: str) -> str:
+    """The key-finding sentence every game uses for a fairness table: the row furthest
+    from its fair share (never a fixed row such as position 1), with its 95% interval
+    and adjusted p-value. ``name(row)`` names the row; ``value`` a rate column with
+    ``_lo``/``_hi``; ``fair`` a column or a number; ``pvalue`` the adjusted p-value
+    column, described by ``test``; ``what`` the rate's words ("wins", "places in the top
+    3")."""
+    fair_values = df[fair] if isinstance(fair, str) else pd.Series(float(fair), index=df.index)
+    row = df.loc[(df[value] - fair_values).abs().idxmax()]
+    share = float(fair_values.loc[row.name])
+    x, lo, hi = fmt_estimate(row[value], row[f"{value}_lo"], row[f"{value}_hi"], percent=True)
+    return (f"{name(row)} is furthest from a fair share: {what} {x} (95% {lo} to {hi}; fair "
+            f"share {share:.1%}; {test} {p_is(row[pvalue])}).")

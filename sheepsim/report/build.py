@@ -128,7 +128,11 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
                           files=study_files)
         atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
         log(study_log_line(study.name, cp, time.perf_counter() - t0))
-    header = [header_line(env["sheepsim_version"], cfg)]
+    total = sum(e.get("wall_seconds", 0.0) for e in entries)
+    header = [header_line(env["sheepsim_version"], cfg),
+              f"Total time {total:,.1f} s over {len(entries)} "
+              f"{'study' if len(entries) == 1 else 'studies'} (wall clock, checkpointed sessions "
+              "included; per study in manifest.json)."]
     if not charts:
         header.append("Charts were not drawn (--no-charts): the tables hold every number.")
     atomic_write_text(out / "index.html", render_html(cfg.title, header, rendered))

@@ -22,6 +22,17 @@ from sheepsim.report.registry import Study, StudyResult, register_study
 STAGES = ("semifinal", "final")
 
 
+def _policy_field(bets, paces) -> str:
+    """``"bet policies ev-approx, favourite, ...; pace greedy"``: which field a number
+    comes from (two studies' first-player numbers differ with it)."""
+    def names(xs):
+        xs = list(xs)
+        return xs[0] if len(set(xs)) == 1 else ", ".join(xs)
+
+    return (f"bet {'policy' if len(set(bets)) == 1 else 'policies'} {names(bets)} and pace "
+            f"{'policy' if len(set(paces)) == 1 else 'policies'} {names(paces)}")
+
+
 def _flag_rule() -> str:
     from sheepsim.games.race.analysis import MIN_CARD_EFFECT
 
@@ -197,21 +208,24 @@ class RaceFairness(_RaceStudy):
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
-        from sheepsim.tableview import fmt_estimate
+        from sheepsim.tableview import fair_share_finding, fmt_estimate
 
         t = self.tables(totals, games)
         meta = self.plot_meta(games)
         cards = t["cards"]
-        notes = []
+        strongest = fair_share_finding(
+            cards, lambda r: f"Card {r['card']}", value="p_win", fair=1 / 6,
+            pvalue="pvalue_win_holm", test=f"exact binomial, Holm over the {len(cards)} cards,",
+            what="it wins the races it runs in")
+        notes = [strongest]
         for col, what in (("flag_win", "wins"), ("flag_top3", "top-3 finishes"),
                           ("flag_final_win", "final wins")):
             for flag in ("over", "under"):
                 names = cards.loc[cards[col] == flag, "card"].tolist()
                 if names:
-                    notes.append(f"{flag.capitalize()}-powered by {what} ({_flag_rule()}): "
-                                 f"{', '.join(names)}.")
-        if not notes:
-            notes.append(f"No card is flagged over- or under-powered ({_flag_rule()}).")
+                    notes.append(f"{flag.capitalize()}-powered by {what}: {', '.join(names)}.")
+        if len(notes) == 1:
+            notes.append("No card is flagged over- or under-powered.")
         fair = t["fair_payoffs"]
         worst = fair.loc[(fair["ratio"] - 1).abs().idxmax()]
         notes.append(f"Largest mispricing: {worst['stage']} {worst['place']} place, lane "
@@ -247,8 +261,11 @@ class RaceFairness(_RaceStudy):
                              "flag_top3", "p_final_win", "effect_final_win", "flag_final_win"],
                    "semifinal_lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
                                        "payoff_first", "fair_first"]}
-        key = [n for n in notes if " by wins " in n or n.startswith(("No card", "Largest"))]
-        return StudyResult(t, figures, notes, captions, key_findings=key, columns=columns)
+        key = [strongest, notes[-1]]  # the strongest card, the largest mispricing
+        methods = [f"Cards are flagged over- or under-powered by {_flag_rule()}; fair shares: "
+                   "a card wins 1/6 and places in 1/2 of the races it runs in."]
+        return StudyResult(t, figures, notes, captions, key_findings=key, columns=columns,
+                           methods=methods)
 
 
 # ---------------------------------------------------------------- whole games
@@ -300,25 +317,28 @@ class RaceBalance(_RaceStudy):
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
         from sheepsim.games.race.exact_bets import bet_odds_notes
-        from sheepsim.tableview import fmt_estimate, p_is
+        from sheepsim.tableview import fair_share_finding, fmt_estimate
 
         t = self.tables(totals, games)
         meta = self.plot_meta(games)
         order = t["turn_order"]
-        first = order.iloc[0]
         ties = t["tie_breaks"].iloc[0]
         tie, tie_lo, tie_hi = fmt_estimate(ties["tie_rate"], ties["tie_rate_lo"],
                                            ties["tie_rate_hi"], percent=True)
-        notes = [f"First player in semifinal 1 wins {first['p_win']:.1%} of games (fair share "
-                 f"{first['fair_share']:.1%}); exact binomial test, Holm-adjusted over the "
-                 f"{len(order)} turn-order positions, {p_is(first['pvalue_holm'])}.",
+        p = self.params()
+        field = _policy_field(p["bet_policies"], p["pace_policies"])
+        notes = [fair_share_finding(
+                     order, lambda r: f"With {field}, turn-order position {int(r['turn_order'])} "
+                                      "in semifinal 1", value="p_win", fair="fair_share",
+                     pvalue="pvalue_holm", test=f"exact binomial, Holm over the {len(order)} "
+                     "positions,", what="it wins"),
                  f"{tie} of games end in a tie for first, decided by the token "
                  f"stack (95% {tie_lo} to {tie_hi})."]
         best = t["policies"].loc[t["policies"]["win_rate"].idxmax()]
         if len(t["policies"]) > 1:
             notes.append(f"Best policy pair: {best['bet_policy']} bets with {best['pace_policy']} "
                          f"pace, win rate {best['win_rate']:.1%} over {int(best['seats'])} seat(s).")
-        notes += bet_odds_notes(self.params()["bet_policies"], self.params()["pace_policies"])
+        methods = bet_odds_notes(p["bet_policies"], p["pace_policies"])
         figures = {"seat_win_rate": partial(plots.win_rate_chart, t["seats"], meta=meta),
                    "turn_order_win_rate": partial(
                        plots.win_rate_chart, order, x="turn_order", value="p_win", meta=meta,
@@ -345,7 +365,9 @@ class RaceBalance(_RaceStudy):
                     "turn_order_win_rate": "Win rate by position in semifinal 1's turn order "
                                            "with 95% intervals; the dotted line is the fair "
                                            "share."}
-        return StudyResult(t, figures, notes, captions)
+        # every seat plays one policy pair: its one row is 1/n by symmetry, nothing to read
+        omit = ["policies"] if len(t["policies"]) == 1 else []
+        return StudyResult(t, figures, notes, captions, methods=methods, page_omit=omit)
 
 
 @register_study
@@ -395,8 +417,9 @@ class RaceHeadToHead(_RaceStudy):
                  f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
                  f"{paired_change(score, 'mean score')}.",
                  tie_sentence(t["comparison"], p["seat"]).replace("tie-break", "token stack")]
+        methods = []
         for lineup in lineups(p["a"], p["b"], p["field"], p["players"], p["seat"]):
-            notes += [n for n in bet_odds_notes(*zip(*(x.split(",") for x in lineup),
-                                                     strict=True)) if n not in notes]
+            methods += [n for n in bet_odds_notes(*zip(*(x.split(",") for x in lineup),
+                                                       strict=True)) if n not in methods]
         captions = {"comparison": COMPARISON_CAPTION.format(score="mean score")}
-        return StudyResult(t, {}, notes, captions)
+        return StudyResult(t, {}, notes, captions, key_findings=notes[:1], methods=methods)
