@@ -130,7 +130,8 @@ class PanicBalance(_PanicStudy):
                    "tile_usage": partial(plots.tile_usage_chart, t["tiles"], meta=meta)}
         captions.update({"seat_win_rate": "Win rate by seat with 95% intervals.",
                          "field_points": "Mean points per game by field, stacked per seat.",
-                         "tile_usage": "How often each menu tile is chosen and where on the track."})
+                         "tile_usage": "How often each menu tile is chosen per seat per game "
+                                       "(where on the time track: tile_summary)."})
         tables = dict(t)
         # the caption promises means: the sums behind them stay in the Python API
         tables["tiles"] = t["tiles"].drop(columns=["counter_sum", "gain_sum"], errors="ignore")
