@@ -258,9 +258,33 @@ def test_tables_keep_the_columns_their_caption_and_findings_quote(report):
     out, _ = report
     md = (out / "report.md").read_text()
     section = md[md.index('<a id="panic"></a>'):]
-    tiles = section[section.index("### tiles"):]
-    header = tiles[tiles.index("| seat"):].splitlines()[0]
-    assert "mean_gain" in header and "mean_counter" in header and "chosen_per_game" in header
+    tiles = section[section.index("### tile summary"):]
+    header = tiles[tiles.index("| tile"):].splitlines()[0]
+    assert "mean_gain" in header and "mean_counter" in header and "chosen_per_seat_game" in header
+
+
+def test_the_page_groups_findings_by_game_and_keeps_methods_apart(report):
+    """Key findings under one heading per game; how the numbers were made (which odds the
+    bet policies read) in the Methods section, not among the findings; the header says
+    the total time; Shear Panic's per-seat tile rows and a one-row by-policy table (every
+    seat plays random) are not on the page, their CSVs are."""
+    out, m = report
+    md = (out / "report.md").read_text()
+    findings = md[md.index("## Key findings"):md.index("## Methods")]
+    assert findings.index("### The Sheep Race") < findings.index("### Shear Panic")
+    methods = md[md.index("## Methods"):md.index('<a id="semi"></a>')]
+    assert "ev-approx and near-ev bets read the public odds table" in methods
+    assert "read the public odds table" not in findings
+    assert "Cards are flagged over- or under-powered by Holm 5%" in methods
+    total = sum(s["wall_seconds"] for s in m["studies"])
+    assert f"Total time {total:,.1f} s over {len(m['studies'])} studies" in md.splitlines()[3]
+    # the race turn-order finding: the position furthest from its fair share, its field
+    assert "turn-order position" in findings and "Holm over the 3 positions" in findings
+    assert "bet policies ev-approx, random, favourite and pace policy greedy" in findings
+    panic = md[md.index('<a id="panic"></a>'):md.index('<a id="panic-h2h"></a>')]
+    assert "### by policy" not in panic and (out / "panic" / "by_policy.csv").is_file()
+    tiles = panic[panic.index("### tiles"):panic.index("### tile summary")]
+    assert "rows, in the CSV" in tiles and "| seat" not in tiles
 
 
 def test_p_values_and_intervals_read_right_on_the_page(report):
