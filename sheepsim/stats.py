@@ -67,8 +67,10 @@ def paired_difference(a, b, confidence: float = 0.95):
     """Mean paired difference ``a - b`` (same games, common random numbers).
 
     Returns a dict with ``diff``, ``lo``, ``hi``, ``stderr`` and ``n``. Pairing removes
-    the variance the two runs share (same dice), so the interval is much narrower
-    than comparing two independent means.
+    the variance the two runs share (same dice); how much that is depends on the game
+    and the policies (measured paired / unpaired standard error: 0.62-0.74 in The Sheep
+    Race, 0.81-0.99 in Aw, Sheep!, 1.00 in Shear Panic), so a head-to-head reports its
+    own measured ratio (:func:`sheepsim.headtohead.pairing_gain`).
     """
     d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
     n = d.size

@@ -659,7 +659,7 @@ def test_a_constant_note_is_said_once_under_the_table_and_findings_are_not_repea
 
     class _Result:  # what StudyView reads of a StudyResult
         tables = {"turn_order": df}
-        captions, columns, must_show = {}, {}, {}
+        captions, columns, must_show, page_rows, page_omit = {}, {}, {}, {}, []
         notes = ["First player wins 24.0%.", "Ties: 45.8%.", f"Turn order: {note}.",
                  "Ties: 45.8%. Best policy: ev."]
         key_findings = ["First player wins 24.0%.", "First player wins 24.0%. Ties: 45.8%."]

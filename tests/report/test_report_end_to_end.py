@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sheepsim.games.panic.analysis_tables import tile_usage_table
 from sheepsim.games.panic.simulate import play_games as panic_play_games
 from sheepsim.games.race.analysis import (
     bet_sets_table,
@@ -149,6 +150,9 @@ def test_panic_csvs_are_play_games(report):
     tables = dict(res.tables)
     # the report's tile table shows the means its caption promises, not the sums behind them
     tables["tiles"] = tables["tiles"].drop(columns=["counter_sum", "gain_sum"])
+    # and the page's summary of them: pooled over seats, most used first
+    tables["tile_summary"] = tile_usage_table(res.tables["tiles"], 300).sort_values(
+        "chosen_per_seat_game", ascending=False, kind="stable").reset_index(drop=True)
     _all_csvs_equal(out, "panic", tables)
 
 
