@@ -287,6 +287,11 @@ def render_html(title: str, header: list[str], studies: list[RenderedStudy]) -> 
                 out.append(f'<p class="caption">{e(caption)}</p>\n')
             out.append(html_table(t) + "\n")
             out.append(f'<p class="meta"><a href="{e(r.tables[name])}">CSV</a></p>\n')
+        omitted = [n for n in r.result.page_omit if n in r.tables]
+        if omitted:  # left off the page, never out of the report
+            out.append('<p class="meta">CSV only: ' + ", ".join(
+                f'<a href="{e(r.tables[n])}">{e(n.replace("_", " "))}</a>' for n in omitted)
+                + "</p>\n")
         for name, (png, svg, data) in r.charts.items():
             caption = r.chart_caption(name)
             b64 = base64.b64encode(data).decode("ascii")
@@ -320,6 +325,10 @@ def render_markdown(title: str, header: list[str], studies: list[RenderedStudy])
             if name in r.result.captions:
                 out += [r.result.captions[name], ""]
             out += [md_table(t), "", f"[CSV]({r.tables[name]})", ""]
+        omitted = [n for n in r.result.page_omit if n in r.tables]
+        if omitted:  # left off the page, never out of the report
+            out += ["CSV only: " + ", ".join(f"[{n.replace('_', ' ')}]({r.tables[n]})"
+                                            for n in omitted), ""]
         for name, (png, svg, _) in r.charts.items():
             out += [f"![{r.chart_caption(name)}]({png})", "", f"[SVG]({svg})", ""]
     return "\n".join(out).rstrip() + "\n"

@@ -287,6 +287,7 @@ def test_the_page_groups_findings_by_game_and_keeps_methods_apart(report):
     assert "bet policies ev-approx, random, favourite and pace policy greedy" in findings
     panic = md[md.index('<a id="panic"></a>'):md.index('<a id="panic-h2h"></a>')]
     assert "### by policy" not in panic and (out / "panic" / "by_policy.csv").is_file()
+    assert "CSV only: [by policy](panic/by_policy.csv)" in panic
     tiles = panic[panic.index("### tiles"):panic.index("### tile summary")]
     assert "rows, in the CSV" in tiles and "| seat" not in tiles
 
