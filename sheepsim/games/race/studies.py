@@ -422,4 +422,4 @@ class RaceHeadToHead(_RaceStudy):
             methods += [n for n in bet_odds_notes(*zip(*(x.split(",") for x in lineup),
                                                        strict=True)) if n not in methods]
         captions = {"comparison": COMPARISON_CAPTION.format(score="mean score")}
-        return StudyResult(t, {}, notes, captions, key_findings=notes[:1], methods=methods)
+        return StudyResult(t, {}, notes, captions, key_findings=notes[:2], methods=methods)
