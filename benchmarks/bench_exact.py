@@ -87,7 +87,7 @@ def decisions(rules, repeat: int) -> None:
         t_fwd, a = best_of(lambda p=pos, ln=lane: advise(p, ln, rules, open_bet=4, hidden="5,6"),
                            repeat)
         n = int(np.isfinite(values).sum())
-        assert np.allclose(np.sort(values[np.isfinite(values)]), np.sort(a.table["ev"]))
+        assert np.allclose(np.sort(values[np.isfinite(values)]), np.sort(a.table["expected_points"]))
         print(f"lookahead decision, {label} (lane {lane}, {n} options): one backward sweep "
               f"{t_back:.3f} s, race advise (a forward solve per option) {t_fwd:.3f} s, "
               f"ratio {t_fwd / t_back:.1f}")

@@ -142,6 +142,9 @@ def add_backend_options(p: argparse.ArgumentParser) -> None:
                             "(e.g. tcp://10.0.0.5:8786); needs sheepsim[dask]")
     where.add_argument("--workers", type=positive_int, default=None, metavar="N",
                        help="run on a local Dask cluster of N worker processes; needs sheepsim[dask]")
+    p.add_argument("--worker-timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="with --scheduler/--workers: how long a run waits when the cluster has no "
+                        "worker left before it stops with an error (default 60)")
 
 
 def backend_from_args(args):
@@ -151,26 +154,30 @@ def backend_from_args(args):
     if getattr(args, "_backend", None) is None:
         args._backend = make_backend(threads=getattr(args, "threads", None),
                                      scheduler=getattr(args, "scheduler", None),
-                                     workers=getattr(args, "workers", None))
+                                     workers=getattr(args, "workers", None),
+                                     worker_timeout=getattr(args, "worker_timeout", None))
     return args._backend
 
 
 def make_backend(*, threads: int | None = None, scheduler: str | None = None,
-                 workers: int | None = None):
+                 workers: int | None = None, worker_timeout: float | None = None):
     """A backend from the run options (CLI or a report's ``[run]`` table)."""
     if scheduler is not None and workers is not None:
         raise SheepsimError("give --scheduler or --workers, not both")
+    if worker_timeout is not None and scheduler is None and workers is None:
+        raise SheepsimError("--worker-timeout applies to Dask runs (--scheduler or --workers)")
+    dask_options = {} if worker_timeout is None else {"worker_timeout": worker_timeout}
     if scheduler is not None:
         if threads is not None:
             raise SheepsimError("--threads sets local threads; with --scheduler the workers' own "
                                 "thread counts apply (dask worker --nthreads)")
         from sheepsim.dask_backend import DaskBackend
 
-        return DaskBackend(scheduler=scheduler)
+        return DaskBackend(scheduler=scheduler, **dask_options)
     if workers is not None:
         from sheepsim.dask_backend import DaskBackend
 
-        return DaskBackend(workers=workers, threads_per_worker=threads or 1)
+        return DaskBackend(workers=workers, threads_per_worker=threads or 1, **dask_options)
     from sheepsim.driver import ThreadBackend
 
     return ThreadBackend(threads)
@@ -381,12 +388,20 @@ def run() -> None:
     Python's full garbage collections (of the oldest generation) are made ten times
     rarer in this process: each walks every live object, and numba's compiler keeps
     about a million; a cold ``panic play`` made 9 of them, 2.4-2.5 s of its 40 s (0.6 s
-    of collections with the threshold at 100, for 37 MB more peak memory)."""
+    of collections with the threshold at 100, for 37 MB more peak memory).
+
+    User policies given as ``module:function`` are found in the current folder, as
+    ``python -m`` finds them."""
     import gc
     import os
 
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 100)  # the oldest generation's threshold (default 10)
+    # `python -m sheepsim` puts the current folder first on sys.path, the installed
+    # `sheepsim` script does not: add it, so `--policy mymodule:fn` finds ./mymodule.py
+    # either way
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -135,7 +135,7 @@ def players_type(g: Game) -> Callable[[str], int]:
     def parse(text: str) -> int:
         value = whole_number(text)
         if not g.min_players <= value <= g.max_players:
-            raise argparse.ArgumentTypeError(f"players must be {g.players_text}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"players must be {g.players_text}, got {value}")
         return value
 
     return parse

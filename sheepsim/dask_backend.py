@@ -15,6 +15,13 @@ are retried ``retries`` times. Each chunk is one future keyed by its first game 
 merged once, by its start. A chunk that still fails (user code raising, a worker dying
 too often) stops the run with one :class:`SheepsimError` line naming the chunk.
 
+Losses. A scheduler lost mid-run stops the run with one line saying so. Workers that
+are all gone (killed and not restarted) are waited for up to ``worker_timeout``
+seconds (:data:`WORKER_TIMEOUT`, ``--worker-timeout``), then the run stops with one
+line. Local workers started here ignore Ctrl-C (the client stops them), so an
+interrupt prints one line, not a traceback per worker; distributed's own log lines stay
+off the terminal unless ``SHEEPSIM_DASK_LOGS`` names a level (``WARNING``, ``INFO``).
+
 Workers. At the start of every session the workers must run this sheepsim version on
 this package source (:func:`sheepsim.jit.source_digest`), else the run is refused. A
 worker plugin warms the job's kernels (``job.prepare()``) on every worker, and again on
@@ -42,8 +49,13 @@ except ImportError:  # pragma: no cover - DaskBackend() then says what to instal
 
 #: how long to wait for a scheduler to answer before giving up (seconds)
 CONNECT_TIMEOUT = 8
-#: how long to wait for the first worker of a cluster that has none yet (seconds)
+#: how long to wait for a worker when a cluster has none (at the start, or after every
+#: worker was lost mid-run) before giving up (seconds; ``worker_timeout=``)
 WORKER_TIMEOUT = 60
+#: how often a waiting run checks that the scheduler and some worker are still there (s)
+POLL_SECONDS = 1.0
+#: the environment variable that lets distributed's log lines through, at that level
+LOG_VARIABLE = "SHEEPSIM_DASK_LOGS"
 #: worker deaths a chunk may see before it fails (the scheduler's allowed-failures),
 #: for the LocalCluster this module starts
 ALLOWED_FAILURES = 3
@@ -64,7 +76,8 @@ class DaskBackend:
 
     def __init__(self, client=None, *, scheduler: str | None = None, workers: int | None = None,
                  threads_per_worker: int = 1, max_in_flight: int | None = None, retries: int = 1,
-                 cache_dir: str | None = None, connect_timeout: float = CONNECT_TIMEOUT):
+                 cache_dir: str | None = None, connect_timeout: float = CONNECT_TIMEOUT,
+                 worker_timeout: float = WORKER_TIMEOUT):
         if sum(x is not None for x in (client, scheduler, workers)) != 1:
             raise SheepsimError("give exactly one of a Dask client, a scheduler address or "
                                 "a number of local workers")
@@ -75,11 +88,17 @@ class DaskBackend:
                 raise SheepsimError(f"{name} must be a whole number >= {low}, got {value!r}")
         if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
             raise SheepsimError(f"the scheduler address must be like tcp://host:8786, got {scheduler!r}")
+        if isinstance(worker_timeout, bool) or not isinstance(worker_timeout, int | float) \
+                or not worker_timeout > 0:
+            raise SheepsimError(f"the worker timeout must be a positive number of seconds, got "
+                                f"{worker_timeout!r}")
         _require_distributed()
+        _quiet_logs()
         self.client, self.scheduler, self.workers = client, scheduler, workers
         self.threads_per_worker, self.max_in_flight, self.retries = (
             threads_per_worker, max_in_flight, retries)
         self.cache_dir, self.connect_timeout = cache_dir, connect_timeout
+        self.worker_timeout = worker_timeout
         self._owned: list = []  # what close() shuts down (a cluster and/or client made here)
 
     def start(self):
@@ -91,12 +110,13 @@ class DaskBackend:
     def _connect(self):
         from distributed import Client
 
+        _check_tls(self.scheduler)
         try:
             client = Client(self.scheduler, timeout=self.connect_timeout, set_as_default=False)
         except TimeoutError:
             raise SheepsimError(f"cannot reach the Dask scheduler at {self.scheduler} (no "
                                 f"answer within {self.connect_timeout:g} s)") from None
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, TypeError) as exc:
             raise SheepsimError(f"cannot reach the Dask scheduler at {self.scheduler}: "
                                 f"{_first_line(exc)}") from None
         self._owned.append(client)
@@ -108,10 +128,12 @@ class DaskBackend:
         import dask
         from distributed import Client, LocalCluster
 
-        with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
+        with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}), \
+                _quiet_workers():
             cluster = LocalCluster(n_workers=self.workers, processes=True,
                                    threads_per_worker=self.threads_per_worker,
-                                   dashboard_address=None, silence_logs=logging.ERROR,
+                                   dashboard_address=None,
+                                   silence_logs=_log_level(logging.CRITICAL),
                                    # no dashboard; its health/metrics server on any free
                                    # port rather than a warning that 8787 is taken
                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
@@ -121,11 +143,31 @@ class DaskBackend:
         return client
 
     def close(self) -> None:
-        """Shut down the client and local cluster this backend started (if any)."""
-        while self._owned:
-            self._owned.pop(0).close()
+        """Shut down the client and local cluster this backend started (if any); a
+        client whose scheduler is gone is closed without waiting for it."""
+        from distributed import Client
+
+        # a client whose scheduler is gone: close without waiting on it (a lost local
+        # scheduler would otherwise keep the cluster's close waiting for half a minute)
+        lost = any(isinstance(t, Client) and not _running(t) for t in self._owned)
+        with _quiet_asyncio():
+            self._close_owned(lost)
         if self.scheduler is not None or self.workers is not None:
             self.client = None
+
+    def _close_owned(self, lost: bool) -> None:
+        while self._owned:
+            thing = self._owned.pop(0)
+            if not lost:
+                thing.close()
+                continue
+            try:
+                thing.close(timeout=2)
+            except Exception:  # noqa: BLE001 - already reported: the scheduler is gone
+                # what could be closed is; do not let the object warn again when collected
+                from distributed.core import Status
+
+                thing.status = Status.closed
 
     def __enter__(self):
         return self
@@ -156,6 +198,9 @@ class _DaskSession:
         return self
 
     def __exit__(self, *exc):
+        if not _running(self.backend.client):  # the scheduler is gone: nothing to tidy
+            self.live.clear()
+            return False
         for fut in self.live:
             fut.cancel()
         self.live.clear()
@@ -164,6 +209,28 @@ class _DaskSession:
         except Exception:  # noqa: BLE001, S110 - the cluster may be gone already
             pass
         return False
+
+    def _check_cluster(self, since: list, games: str) -> None:
+        """Between waits: one line if the scheduler is gone, or if no worker has been
+        there for ``worker_timeout`` seconds (``since[0]``: when the last one left)."""
+        import time
+
+        client, backend = self.backend.client, self.backend
+        if not _running(client):
+            raise SheepsimError(f"lost the Dask scheduler{_at(backend)} during the run ({games} "
+                                "not done); nothing was written")
+        try:
+            workers = client.nthreads()
+        except Exception:  # noqa: BLE001 - the scheduler went away while asked
+            raise SheepsimError(f"lost the Dask scheduler{_at(backend)} during the run ({games} "
+                                "not done); nothing was written") from None
+        if workers:
+            since[0] = None
+            return
+        since[0] = since[0] or time.monotonic()
+        if time.monotonic() - since[0] >= backend.worker_timeout:
+            raise SheepsimError(f"every Dask worker is gone: none for {backend.worker_timeout:g} s "
+                                f"(--worker-timeout), {games} not done; nothing was written")
 
     def _submit(self, seed: int, start: int, n: int):
         fut = self.backend.client.submit(
@@ -176,38 +243,58 @@ class _DaskSession:
     def ordered(self, seed: int, chunks: list[tuple[int, int]]) -> Iterator[tuple[int, int, Counts]]:
         """``(start, n, counts)`` per chunk in game order, at most ``window`` chunks
         submitted but not yet yielded (running, queued or waiting in the buffer)."""
-        from distributed import as_completed
-
         todo = iter(chunks)
         expected = deque(start for start, _ in chunks)
         unmerged = set(expected)
-        where: dict = {}  # future -> (start, n)
+        where: dict = {}  # future -> (start, n), submitted and not yet finished
         buffer: dict[int, tuple[int, Counts]] = {}  # start -> (n, counts), complete chunks
-        done = as_completed(loop=self.backend.client.loop)
+        no_workers_since = [None]
 
         def submit_next() -> None:
             nxt = next(todo, None)
             if nxt is not None:
-                fut = self._submit(seed, *nxt)
-                where[fut] = nxt
-                done.add(fut)
+                where[self._submit(seed, *nxt)] = nxt
 
         for _ in range(self.window):
             submit_next()
-        for fut in done:
-            start, n = where.pop(fut)
-            counts = _counts_of(fut, start, n)
-            self.live.discard(fut)
-            fut.release()
-            if start not in unmerged or start in buffer:
-                continue  # each chunk counts once, by its first game
-            buffer[start] = (n, counts)
+        while where:
+            finished = self._wait(list(where), no_workers_since,
+                                  f"games from {expected[0]:,}" if expected else "the last chunk")
+            for fut in sorted(finished, key=lambda f: where[f][0]):
+                start, n = where.pop(fut)
+                counts = self._counts_of(fut, start, n)
+                self.live.discard(fut)
+                fut.release()
+                if start not in unmerged or start in buffer:
+                    continue  # each chunk counts once, by its first game
+                buffer[start] = (n, counts)
             while expected and expected[0] in buffer:
                 first = expected.popleft()
                 unmerged.discard(first)
                 n_first, c = buffer.pop(first)
                 submit_next()
                 yield first, n_first, c
+
+    def _wait(self, futures: list, since: list, games: str) -> set:
+        """The finished ones of ``futures``, waiting in steps of :data:`POLL_SECONDS`
+        and checking the cluster between steps (:meth:`_check_cluster`)."""
+        from distributed import wait
+
+        while True:
+            try:
+                return wait(futures, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                self._check_cluster(since, games)
+            except Exception:  # noqa: BLE001 - cancelled futures: the scheduler went away
+                self._check_cluster(since, games)
+                return {f for f in futures if f.status != "pending"}
+
+    def _counts_of(self, fut, start: int, n: int) -> Counts:
+        """:func:`_counts_of`, naming a lost scheduler as such."""
+        if fut.cancelled() and not _running(self.backend.client):
+            raise SheepsimError(f"lost the Dask scheduler{_at(self.backend)} during the run "
+                                f"(games {start:,}-{start + n - 1:,} not done); nothing was written")
+        return _counts_of(fut, start, n)
 
 
 def _counts_of(fut, start: int, n: int) -> Counts:
@@ -347,6 +434,102 @@ class WarmUp(_PluginBase):
             self.job.prepare()
         except Exception as exc:  # noqa: BLE001 - reported by the chunks instead
             logging.getLogger("sheepsim").warning("warm-up failed: %s", _first_line(exc))
+
+
+def _running(client) -> bool:
+    """Whether ``client`` is connected to a live scheduler."""
+    return client is None or str(getattr(client, "status", "running")) in ("running", "Status.running")
+
+
+def _at(backend: DaskBackend) -> str:
+    return f" at {backend.scheduler}" if backend.scheduler else ""
+
+
+def _check_tls(address: str) -> None:
+    """``tls://`` needs TLS settings in the Dask config (certificate authority, client
+    certificate and key); without them distributed fails only after a long wait."""
+    import dask
+
+    if not address.strip().lower().startswith("tls://"):
+        return
+    tls = dask.config.get("distributed.comm.tls", {}) or {}
+    if not (tls.get("ca-file") and (tls.get("client") or {}).get("cert")):
+        raise SheepsimError(f"the scheduler address {address} uses TLS, but no TLS settings are "
+                            "configured (distributed.comm.tls.ca-file and client.cert/key in "
+                            "the Dask config, e.g. ~/.config/dask/distributed.yaml)")
+
+
+def _log_level(default: int) -> int:
+    """distributed's log level: ``SHEEPSIM_DASK_LOGS`` if set (a level name), else
+    ``default``."""
+    import logging
+
+    name = os.environ.get(LOG_VARIABLE, "").strip().upper()
+    level = logging.getLevelName(name) if name else default
+    return level if isinstance(level, int) else default
+
+
+def _quiet_logs() -> None:
+    """Keep distributed's own log lines (ERROR on a lost worker, on shutdown) off the
+    terminal in this process unless ``SHEEPSIM_DASK_LOGS`` asks for them: every fault
+    the run cares about is reported as one sheepsim line."""
+    import logging
+
+    logging.getLogger("distributed").setLevel(_log_level(logging.CRITICAL))
+
+
+class _quiet_asyncio:
+    """While a cluster shuts down (after an interrupt or a lost worker): the event
+    loop's "Future exception was never retrieved" reports of connections closed under
+    it go to the ``asyncio`` logger; at :func:`_log_level` while this lasts."""
+
+    def __enter__(self):
+        import logging
+
+        self.logger = logging.getLogger("asyncio")
+        self.level = self.logger.level
+        self.logger.setLevel(_log_level(logging.CRITICAL))
+        return self
+
+    def __exit__(self, *exc):
+        import gc
+
+        gc.collect()  # such futures report when collected: now, while quiet
+        self.logger.setLevel(self.level)
+        return False
+
+
+class _quiet_workers:
+    """While local worker processes start: Ctrl-C ignored, a disposition they keep (a
+    Python started with SIGINT ignored installs no KeyboardInterrupt handler), so an
+    interrupt reaches the client alone, which shuts the workers down; and their
+    distributed logging at :func:`_log_level` (read from the environment they start
+    with, ``DASK_LOGGING__DISTRIBUTED``)."""
+
+    ENV = "DASK_LOGGING__DISTRIBUTED"
+
+    def __enter__(self):
+        import logging
+        import signal
+        import threading
+
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        self.old_env = os.environ.get(self.ENV)
+        os.environ[self.ENV] = logging.getLevelName(_log_level(logging.CRITICAL)).lower()
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        if self.old_env is None:
+            os.environ.pop(self.ENV, None)
+        else:
+            os.environ[self.ENV] = self.old_env
+        return False
 
 
 def _first_line(exc: BaseException) -> str:

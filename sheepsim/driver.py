@@ -38,6 +38,12 @@ from sheepsim.game import Counts, Job
 MAX_GAMES = 10**12
 #: what a chunk of the thread backend aims to take (seconds): the bar moves, Ctrl-C acts
 CHUNK_SECONDS = 1.0
+#: a run expected to take longer than this (seconds) says so once its speed is measured
+LONG_RUN_SECONDS = 120
+#: the speed is measured over at least this long (seconds) before a run is estimated
+ESTIMATE_AFTER_SECONDS = 2.0
+#: with progress on but no terminal (a log file, CI): one progress line this often (s)
+PROGRESS_LINE_SECONDS = 30
 
 
 def games_problem(n_games, what: str = "games") -> str | None:
@@ -133,6 +139,9 @@ class Result:
 
         fields = {"game": self.job.game, **self.job.meta(), "seed": self.seed,
                   "games": self.games, "stopped_by": self.stopped_by}
+        # what the run itself measured about its method (a head-to-head's pairing gain)
+        if hasattr(self.job, "result_meta"):
+            fields.update(self.job.result_meta(self.tables))
         if self.precision is not None:
             fields.update(precision=self.precision, max_games=self.max_games,
                           block=self.block, max_halfwidth=self.halfwidth)
@@ -173,6 +182,7 @@ def run(job: Job, *, seed: int | None = None, games: int | None = None, precisio
     state = state or State()
     with _session(backend, job, progress) as session, progress_bar(limit, desc, progress) as bar:
         bar.update(state.done)
+        notice = _RunNotice(limit, state.done, precision, progress)
         while not state.finished:
             stop = _segment_end(state.done, limit, job.block, precision)
             plan = _TimedChunks(state.done, stop, speed) if timed else _chunks(state.done, stop, chunk)
@@ -184,6 +194,7 @@ def run(job: Job, *, seed: int | None = None, games: int | None = None, precisio
                 state.seconds += time.perf_counter() - t0
                 t0 = time.perf_counter()
                 bar.update(state.done - bar.n)
+                notice.update(state.done)
                 if state.done == stop:
                     state.finished = _stop_here(job, state, limit, precision)
                 if on_chunk is not None:
@@ -416,6 +427,60 @@ def _typing_detail(lines: list[str]) -> str:
         if rest and not rest[0].startswith(("File ", "During:")):
             detail = rest[0]
     return detail
+
+
+def _duration(seconds: float) -> str:
+    """``"about 6 min"``, ``"about 2.5 h"``, ``"about 3 days"``."""
+    if seconds < 90:
+        return f"about {seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"about {seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"about {seconds / 3600:.1f} h"
+    return f"about {seconds / 86400:.0f} days"
+
+
+class _RunNotice:
+    """What a run says on stderr besides the bar: once its speed is measured (after
+    :data:`ESTIMATE_AFTER_SECONDS`), whether it will take longer than
+    :data:`LONG_RUN_SECONDS` and how to shorten it; and without a terminal (progress
+    asked for explicitly, ``progress=True``, as the CLI does unless ``--quiet``), a
+    line every :data:`PROGRESS_LINE_SECONDS`. ``progress=False`` says nothing; ``None``
+    (the Python default) only the estimate, and only on a terminal."""
+
+    def __init__(self, limit: int, done: int, precision, progress: bool | None):
+        self.limit, self.first, self.precision = limit, done, precision
+        self.t0 = self.last_line = time.monotonic()
+        self.estimate = progress is True or _show(progress)
+        self.lines = progress is True and not sys.stderr.isatty()
+        self.said = False
+
+    def update(self, done: int) -> None:
+        if not (self.estimate or self.lines):
+            return
+        now = time.monotonic()
+        elapsed, ran = now - self.t0, done - self.first
+        if ran <= 0 or elapsed <= 0:
+            return
+        left = (self.limit - done) * elapsed / ran
+        if self.estimate and not self.said and elapsed >= ESTIMATE_AFTER_SECONDS:
+            self.said = True
+            if elapsed + left > LONG_RUN_SECONDS:
+                upto = "up to " if self.precision is not None else ""
+                shorter = ("a larger --precision or a smaller --max-games" if self.precision
+                           is not None else "fewer --games, or --precision P (stop once every "
+                           "95% half-width is at most P)")
+                _say(f"this run will take {upto}{_duration(elapsed + left)} ({self.limit:,} "
+                     f"games at about {ran / elapsed:,.0f} games/s); {shorter} shortens it")
+        if self.lines and now - self.last_line >= PROGRESS_LINE_SECONDS and done < self.limit:
+            self.last_line = now
+            _say(f"{done:,} of {self.limit:,} games ({done / self.limit:.0%}), "
+                 f"{_duration(left)} left")
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(f"sheepsim: {text}\n")
+    sys.stderr.flush()
 
 
 def progress_bar(total: int, desc: str, enabled: bool | None):

@@ -3,13 +3,21 @@
 Two configurations that differ only in one seat's policy play the *same* games (the
 same seed and game index, hence the same dice, deals and draws of every purpose but the
 policies' own); per game the focal seat's win and score are paired, so the difference
-has a much smaller variance than two independent runs. :class:`HeadToHeadJob` wraps
-any game's whole-game job that provides ``outcomes(seed, first_game, n_games) ->
-(winner (n,), score (n, seats))``; :func:`compare_table` reads its counts.
+is measured without the variance the two line-ups share. How much that gains depends on
+the game and the policies (measured paired / unpaired standard error: 0.62-0.74 in The
+Sheep Race, 0.81-0.99 in Aw, Sheep!, 1.00 in Shear Panic), so every run states its own
+gain (:func:`pairing_gain`, ``meta["pairing"]``). :class:`HeadToHeadJob` wraps any
+game's whole-game job that provides ``outcomes(seed, first_game, n_games) -> (winner
+(n,), score (n, seats))``; :func:`compare_table` reads its counts.
+
+All three games break a tie for the most points (or the best flock) by a rule, so a
+win can be a tie-break win: the table reports, for each side, how often the focal seat
+tied for the top score and how often it won by the tie-break.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +32,15 @@ PAIRED_SUMS = ("wins_a", "wins_b", "a_only", "b_only", "sum_a", "sq_a", "sum_b",
                "sum_d", "sq_d")
 
 
+#: the report caption of a ``comparison`` table (``{score}``: what the game scores)
+COMPARISON_CAPTION = (
+    "Policy a versus b for one seat on the same dice: win rate (wins decided by a tie-break "
+    "included) and {score} of each, paired difference a - b with its interval (a difference "
+    "of two rates is in percentage points); tie_rate: games where the seat tied for the top "
+    "score, tiebreak_win_rate: games it won by the tie-break; p-values are raw (one test "
+    "per row). unpaired_se: the difference's standard error had the two run apart.")
+
+
 def lineups(a, b, field, players: int, seat) -> tuple[list, list]:
     """The two line-ups of a head-to-head: every seat plays ``field`` except ``seat``
     (1-based), which plays ``a`` in the first and ``b`` in the second. A seat out of range
@@ -35,6 +52,29 @@ def lineups(a, b, field, players: int, seat) -> tuple[list, list]:
             names[seat - 1] = focal
         out.append(names)
     return out[0], out[1]
+
+
+#: the paired tie counts, in the order of the ``ties`` count vector: games where the
+#: focal seat tied for the top score (before the tie-break) with a, with b, with a only,
+#: with b only; then the same for games it won by the tie-break
+TIE_SUMS = ("tied_a", "tied_b", "tied_a_only", "tied_b_only",
+            "tiebreak_a", "tiebreak_b", "tiebreak_a_only", "tiebreak_b_only")
+
+
+def tied_for_top(score, seat: int) -> np.ndarray:
+    """``(n,)`` bool: per game, ``seat`` shares the top score of ``score`` ``(n, seats)``
+    with at least one other seat (so a tie-break decides between them)."""
+    score = np.asarray(score)
+    top = score.max(axis=1)
+    return (score[:, seat] == top) & ((score == top[:, None]).sum(axis=1) > 1)
+
+
+def tie_sums(tied_a, tied_b, win_a, win_b) -> np.ndarray:
+    """The ``(8,)`` int64 :data:`TIE_SUMS` from per-game booleans."""
+    tb_a, tb_b = tied_a & win_a, tied_b & win_b
+    return np.array([tied_a.sum(), tied_b.sum(), (tied_a & ~tied_b).sum(), (tied_b & ~tied_a).sum(),
+                     tb_a.sum(), tb_b.sum(), (tb_a & ~tb_b).sum(), (tb_b & ~tb_a).sum()],
+                    dtype=np.int64)
 
 
 def paired_sums(win_a, win_b, score_a, score_b) -> np.ndarray:
@@ -55,6 +95,8 @@ class HeadToHeadJob(Job):
     job_b: Job
     seat: int
     labels: tuple[str, str, str]
+    #: the game's own metadata fields (e.g. which odds the race's bet policies read)
+    extra_meta: dict = dataclasses.field(default_factory=dict)
 
     def __post_init__(self):
         self.game = self.job_a.game
@@ -73,10 +115,17 @@ class HeadToHeadJob(Job):
         s = self.seat - 1
         win_a, score_a = self.job_a.outcomes(seed, first_game, n_games)
         win_b, score_b = self.job_b.outcomes(seed, first_game, n_games)
-        return {"paired": paired_sums(win_a == s, win_b == s, score_a[:, s], score_b[:, s])}
+        return {"paired": paired_sums(win_a == s, win_b == s, score_a[:, s], score_b[:, s]),
+                "ties": tie_sums(tied_for_top(score_a, s), tied_for_top(score_b, s),
+                                 win_a == s, win_b == s)}
 
     def tables(self, counts: Counts, games: int) -> dict[str, pd.DataFrame]:
-        return {"comparison": compare_table(counts["paired"], games, *self.labels, self.seat)}
+        return {"comparison": compare_table(counts["paired"], games, *self.labels, self.seat,
+                                            ties=counts.get("ties"))}
+
+    def result_meta(self, tables) -> dict:
+        """Meta fields measured by the run: the pairing gain (:func:`pairing_gain`)."""
+        return {"pairing": pairing_gain(tables["comparison"])}
 
     def halfwidth(self, tables) -> float:
         row = tables["comparison"].iloc[0]  # the win-rate row
@@ -91,41 +140,56 @@ class HeadToHeadJob(Job):
         a, b, field = self.labels
         return {**self.job_a.meta_common(), "analysis": "head-to-head on common random numbers",
                 "players": self.job_a.seats, "policy_a": a, "policy_b": b, "field": field,
-                "seat": self.seat}
+                "seat": self.seat, **self.extra_meta}
 
 
-def compare_table(acc, games: int, a: str, b: str, field: str, seat: int) -> pd.DataFrame:
+def _rate_row(metric: str, hits_a: int, hits_b: int, a_only: int, b_only: int, n: int) -> dict:
+    """A row of two paired rates: Wilson intervals for each, the paired difference (per
+    game +1, -1 or 0) with its normal interval, and the exact McNemar p-value."""
+    from sheepsim.stats import mcnemar_p, paired_difference_from_sums
+
+    lo_a, hi_a = wilson_interval(hits_a, n)
+    lo_b, hi_b = wilson_interval(hits_b, n)
+    dw = paired_difference_from_sums(a_only - b_only, a_only + b_only, n)
+    pa, pb = hits_a / n, hits_b / n
+    return {"metric": metric, "a": pa, "a_lo": float(lo_a), "a_hi": float(hi_a),
+            "b": pb, "b_lo": float(lo_b), "b_hi": float(hi_b), "diff": dw["diff"],
+            # a difference of two rates lies in [-1, 1]; the normal interval can
+            # cross that on a handful of games
+            "diff_lo": max(-1.0, dw["lo"]), "diff_hi": min(1.0, dw["hi"]),
+            "diff_se": dw["stderr"], "pvalue": mcnemar_p(a_only, b_only),
+            "unpaired_se": float(np.sqrt((pa * (1 - pa) + pb * (1 - pb)) / (n - 1))) if n > 1
+            else float("nan")}
+
+
+def compare_table(acc, games: int, a: str, b: str, field: str, seat: int, ties=None) -> pd.DataFrame:
     """Head-to-head of two policies for one seat on common random numbers.
 
     ``acc`` the merged integer totals of :meth:`HeadToHeadJob.chunk` (wins of a, wins of b,
     games only a won, games only b won, score sum and sum of squares of a and of b, sum
-    and sum of squares of the paired score difference); ``a``/``b`` the focal seat's
-    policies (labels), ``field`` the other seats'. Two rows, ``metric`` =
-    ``win_rate`` and ``mean_score``; columns ``a``,
-    ``a_lo``, ``a_hi``, ``b``, ``b_lo``, ``b_hi`` (Wilson for win rates, normal for
-    scores), ``diff`` = a - b with its paired normal interval ``diff_lo``/``diff_hi`` and
-    ``diff_se``, ``pvalue`` (win rate: exact McNemar test on the games only one of the two
-    won; score: paired z test), ``policy_a``, ``policy_b``, ``field``, ``seat``, ``games``.
+    and sum of squares of the paired score difference); ``ties`` its :data:`TIE_SUMS`
+    (None: a run counted before ties were, and the tie rows are left out); ``a``/``b``
+    the focal seat's policies (labels), ``field`` the other seats'. Rows ``metric`` =
+    ``win_rate`` (tie-break wins included), ``mean_score``, then ``tie_rate`` (games
+    where the seat tied for the top score, so the tie-break decided whether it won) and
+    ``tiebreak_win_rate`` (games it won by the tie-break). Columns ``a``, ``a_lo``,
+    ``a_hi``, ``b``, ``b_lo``, ``b_hi`` (Wilson for rates, normal for scores), ``diff``
+    = a - b with its paired normal interval ``diff_lo``/``diff_hi`` and ``diff_se``,
+    ``unpaired_se`` the standard error the difference would have from two independent
+    runs of as many games, ``pvalue`` (rates: exact McNemar test on the games where the
+    two differ; score: paired z test), ``policy_a``, ``policy_b``, ``field``, ``seat``,
+    ``games``. A difference of two rates is in percentage points (times 100), never
+    percent.
     """
     from scipy.special import ndtr  # scipy.stats.norm.sf(z) is ndtr(-z); scipy.stats is slow to import
 
-    from sheepsim.stats import mcnemar_p, paired_difference_from_sums
+    from sheepsim.stats import paired_difference_from_sums
 
     (wins_a, wins_b, a_only, b_only, sum_a, sq_a, sum_b, sq_b, sum_d, sq_d) = (int(x) for x in acc)
     n = games
-    rows = []
-    wlo_a, whi_a = wilson_interval(wins_a, n)
-    wlo_b, whi_b = wilson_interval(wins_b, n)
-    # per game the win difference is +1 (a_only), -1 (b_only) or 0
-    dw = paired_difference_from_sums(a_only - b_only, a_only + b_only, n)
-    rows.append({"metric": "win_rate", "a": wins_a / n, "a_lo": float(wlo_a), "a_hi": float(whi_a),
-                 "b": wins_b / n, "b_lo": float(wlo_b), "b_hi": float(whi_b), "diff": dw["diff"],
-                 # a difference of two rates lies in [-1, 1]; the normal interval can
-                 # cross that on a handful of games
-                 "diff_lo": max(-1.0, dw["lo"]), "diff_hi": min(1.0, dw["hi"]),
-                 "diff_se": dw["stderr"], "pvalue": mcnemar_p(a_only, b_only)})
-    ma, mlo_a, mhi_a, _ = mean_interval(sum_a, sq_a, n)
-    mb, mlo_b, mhi_b, _ = mean_interval(sum_b, sq_b, n)
+    rows = [_rate_row("win_rate", wins_a, wins_b, a_only, b_only, n)]
+    ma, mlo_a, mhi_a, se_a = mean_interval(sum_a, sq_a, n)
+    mb, mlo_b, mhi_b, se_b = mean_interval(sum_b, sq_b, n)
     ds = paired_difference_from_sums(sum_d, sq_d, n)
     if ds["stderr"] > 0:
         p_score = float(2 * ndtr(-(abs(ds["diff"]) / ds["stderr"])))
@@ -133,7 +197,39 @@ def compare_table(acc, games: int, a: str, b: str, field: str, seat: int) -> pd.
         p_score = 1.0 if ds["diff"] == 0 else 0.0
     rows.append({"metric": "mean_score", "a": float(ma), "a_lo": float(mlo_a), "a_hi": float(mhi_a),
                  "b": float(mb), "b_lo": float(mlo_b), "b_hi": float(mhi_b), "diff": ds["diff"],
-                 "diff_lo": ds["lo"], "diff_hi": ds["hi"], "diff_se": ds["stderr"], "pvalue": p_score})
+                 "diff_lo": ds["lo"], "diff_hi": ds["hi"], "diff_se": ds["stderr"], "pvalue": p_score,
+                 "unpaired_se": float(np.hypot(se_a, se_b))})
+    if ties is not None:
+        t = [int(x) for x in ties]
+        rows.append(_rate_row("tie_rate", *t[:4], n))
+        rows.append(_rate_row("tiebreak_win_rate", *t[4:], n))
     df = pd.DataFrame(rows)
     df["policy_a"], df["policy_b"], df["field"], df["seat"], df["games"] = a, b, field, seat, n
     return df
+
+
+def pairing_gain(comparison: pd.DataFrame) -> dict:
+    """What pairing gained in this run: per metric of a :func:`compare_table`, the
+    paired standard error of the difference over the standard error two independent
+    runs of as many games would give (below 1: pairing narrowed the interval; 1: no
+    gain), measured from the run itself."""
+    out = {"meaning": "paired standard error / standard error of two independent runs of "
+                      "as many games, measured in this run (below 1: pairing narrowed the "
+                      "interval by that factor)"}
+    for _, row in comparison.iterrows():
+        if row["metric"] in ("win_rate", "mean_score"):  # NaN (null): nothing varied
+            out[f"{row['metric']}_se_ratio"] = (float(row["diff_se"] / row["unpaired_se"])
+                                                if row["unpaired_se"] > 0 else float("nan"))
+    return out
+
+
+def tie_sentence(comparison: pd.DataFrame, seat: int) -> str:
+    """One sentence on ties from a :func:`compare_table` (empty without tie rows):
+    how often the seat tied for the top score and won by the tie-break, each side."""
+    rows = comparison.set_index("metric")
+    if "tie_rate" not in rows.index:
+        return ""
+    tie, tb = rows.loc["tie_rate"], rows.loc["tiebreak_win_rate"]
+    return (f"Seat {seat} tied for the top score in {tie['a']:.1%} of games with a and "
+            f"{tie['b']:.1%} with b, and the tie-break gave it {tb['a']:.1%} and {tb['b']:.1%} "
+            "of games as wins (included in the win rates).")

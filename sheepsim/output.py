@@ -270,12 +270,19 @@ def output_format(fmt: str | None, out: str | None,
                   formats: tuple[str, ...] = ("table", "csv", "json")) -> str:
     """``--format`` as given, else what ``--out``'s ending says (``.csv``, ``.json``),
     else ``table``. A ``--format`` that contradicts the ending is refused: a ``.csv``
-    file holding JSON would mislead whoever opens it; so is a format the command does
-    not write (``formats``: a trace is text, never csv)."""
+    file holding JSON would mislead whoever opens it, and so would JSON or CSV in a
+    ``.txt`` (any other ending; a name without one is free); so is a format the command
+    does not write (``formats``: a trace is text, never csv)."""
     implied = FORMAT_BY_SUFFIX.get(Path(str(out)).suffix.lower()) if out else None
     if fmt and implied and fmt != implied:
         raise SheepsimError(f"--format {fmt} but --out {out} ends in "
                             f"{Path(str(out)).suffix}: give one of them, or make them agree")
+    suffix = Path(str(out)).suffix.lower() if out else ""
+    if fmt in FORMAT_BY_SUFFIX.values() and suffix and not implied:
+        # JSON or CSV in a file whose name says otherwise (x.txt) misleads whoever opens it
+        raise SheepsimError(f"--format {fmt} but --out {out} ends in {Path(str(out)).suffix}: "
+                            f"name the file {Path(str(out)).stem}.{fmt}, or leave --format "
+                            "out for a text table")
     chosen = fmt or implied or "table"
     if chosen not in formats:
         raise SheepsimError(f"--out {out} asks for {chosen}, but this command writes "

@@ -126,13 +126,21 @@ def panel_figure(panels: list[Callable], meta: dict | None = None, title: str = 
 # ------------------------------------------------------------------ The Sheep Race
 def lane_place_heatmap(lanes: pd.DataFrame, *, ax=None, meta=None):
     """Lane-by-place heatmap of P(place) (``odds_table``/``lane_ev_table`` columns
-    ``lane``, ``card``, ``p_first``, ``p_second``, ``p_third``; NaN places are left blank)."""
+    ``lane``, ``card``, ``p_first``, ``p_second``, ``p_third``; NaN places are left blank).
+    Simulated probabilities (``p_*_lo``/``p_*_hi`` of some width) show their 95%
+    interval half-width under each value; exact ones show the value alone."""
     fig, ax, _ = chart_axes(ax, meta, (6, 4.5))
     cols = [c for c in ("p_first", "p_second", "p_third") if lanes[c].notna().any()]
     grid = lanes[cols].to_numpy(float)
+    half = np.zeros_like(grid)
+    if all(f"{c}_lo" in lanes and f"{c}_hi" in lanes for c in cols):
+        half = (lanes[[f"{c}_hi" for c in cols]].to_numpy(float)
+                - lanes[[f"{c}_lo" for c in cols]].to_numpy(float)) / 2
+    simulated = np.nanmax(half, initial=0.0) > 0
     im = ax.imshow(grid, cmap="viridis", aspect="auto", vmin=0.0)
     for (i, j), v in np.ndenumerate(grid):
-        ax.text(j, i, f"{v:.3f}", ha="center", va="center",
+        text = f"{v:.3f}" + (f"\n±{half[i, j]:.3f}" if simulated and np.isfinite(v) else "")
+        ax.text(j, i, text, ha="center", va="center",
                 color="white" if v < 0.6 * np.nanmax(grid) else "black", fontsize=8)
     ax.set_xticks(range(len(cols)), [PLACE_LABELS[c[2:]] for c in cols])
     dealt = lanes["card"] != "(random deal)"
@@ -141,7 +149,7 @@ def lane_place_heatmap(lanes: pd.DataFrame, *, ax=None, meta=None):
     ax.set_yticks(range(len(lanes)), labels)
     ax.set_xlabel("place")
     ax.set_ylabel("lane (card)" if dealt.any() else "lane (cards dealt at random)")
-    ax.set_title("P(place) by lane")
+    ax.set_title("P(place) by lane" + (" (± 95% interval half-width)" if simulated else ""))
     fig.colorbar(im, ax=ax, label="probability")
     return fig
 
@@ -170,9 +178,14 @@ def lane_ev_chart(lanes: pd.DataFrame, *, ax=None, meta=None):
         ax.errorbar(x, ev, yerr=err, fmt="none", ecolor="black", capsize=4, label="95% interval")
     if "mean_ev" in lanes:
         ax.axhline(float(lanes["mean_ev"].iloc[0]), color="tab:blue", ls=":", lw=1, label="mean EV")
-    ax.set_xlabel("lane")
     ax.set_ylabel("expected points per bet (points)")
-    ax.set_xticks(x)
+    if "card" in lanes and (lanes["card"] != "(random deal)").all():
+        ax.set_xticks(x, [f"{lane}\n{card}" for lane, card in zip(x, lanes["card"], strict=True)],
+                      fontsize=8)
+        ax.set_xlabel("lane (card)")
+    else:
+        ax.set_xticks(x)
+        ax.set_xlabel("lane")
     ax.set_title("Single-bet EV by lane")
     pay = ax.twinx()
     for col, marker in (("payoff_first", "o"), ("payoff_second", "s"), ("payoff_third", "^")):
@@ -221,7 +234,7 @@ def fair_payoff_chart(fair: pd.DataFrame, *, ax=None, meta=None):
     ax.set_xlabel("lane")
     ax.set_ylabel("payoff (points, log scale)")
     ax.set_xticks(sorted(fair["lane"].unique()))
-    ax.set_title("Fair vs printed payoffs")
+    ax.set_title("Fair (same mean EV) vs printed payoffs")
     legend_outside(ax)
     return fig
 
@@ -337,9 +350,9 @@ def points_by_field_chart(fields: pd.DataFrame, *, ax=None, meta=None):
 
 
 def tile_usage_chart(tiles: pd.DataFrame, *, ax=None, meta=None):
-    """How often each menu tile is chosen (per seat per game, bars) and where on the time
-    track (mean counter position, markers on a second axis); Shear Panic ``tiles`` table
-    (``tile``, ``action``, ``time``, ``chosen``, ``counter_sum``, ``games`` or
+    """How often each menu tile is chosen (per seat per game, bars; one quantity, one
+    axis: where on the time track it is chosen is in the table); Shear Panic ``tiles``
+    table (``tile``, ``action``, ``time``, ``chosen``, ``counter_sum``, ``games`` or
     ``chosen_per_game``), pooled over seats."""
     fig, ax, _ = chart_axes(ax, meta)
     g = tiles.groupby("tile", sort=True).agg(action=("action", "first"), time=("time", "first"),
@@ -353,12 +366,4 @@ def tile_usage_chart(tiles: pd.DataFrame, *, ax=None, meta=None):
     ax.set_xlabel("menu tile (number, action, time cost)")
     ax.set_ylabel("times chosen per seat per game (count)")
     ax.set_title("Shear Panic: tile usage")
-    where = ax.twinx()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean_counter = np.where(g["chosen"] > 0, g["counter_sum"] / g["chosen"], np.nan)
-    where.plot(x, mean_counter, "kD", label="mean time-track space when chosen")
-    where.set_ylabel("mean time-track position (space)")
-    h1, l1 = ax.get_legend_handles_labels()
-    h2, l2 = where.get_legend_handles_labels()
-    legend_outside(ax, h1 + h2, l1 + l2, twin=True)
     return fig

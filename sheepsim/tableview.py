@@ -107,13 +107,25 @@ def fmt_estimate(x: float, lo: float, hi: float, *, percent: bool = False,
     return tuple(fmt_fixed(v * scale, d) + unit for v in (x, lo, hi))
 
 
+def fmt_points(x: float, lo: float, hi: float, *, signed: bool = False) -> tuple[str, str, str]:
+    """A difference of two rates and its interval in percentage points, for a sentence
+    that ends the first with " percentage points": ``("+19.3", "17.1", "21.5")``
+    (``signed``: a ``+`` on a positive estimate). Never "%": 20% to 25% is +5 points,
+    not +5% (which would be 21%)."""
+    x, lo, hi = (v.rstrip("%") for v in fmt_estimate(x, lo, hi, percent=True))
+    if signed and not x.startswith("-") and float(x) != 0:
+        x = "+" + x
+    return x, lo, hi
+
+
 def paired_change(row, what: str, *, rate: bool = False, test: str = "") -> str:
     """``"its win rate by -4.2 percentage points (95% -4.8 to -3.6; McNemar p = 6e-38)"``
     from a head-to-head ``comparison`` row (``diff``, ``diff_lo``, ``diff_hi``,
     ``pvalue``): a difference of two rates is in percentage points, not percent."""
-    x, lo, hi = fmt_estimate(row["diff"], row["diff_lo"], row["diff_hi"], percent=rate)
     if rate:
-        x, lo, hi = (s.rstrip("%") for s in (x, lo, hi))
+        x, lo, hi = fmt_points(row["diff"], row["diff_lo"], row["diff_hi"])
+    else:
+        x, lo, hi = fmt_estimate(row["diff"], row["diff_lo"], row["diff_hi"])
     unit = " percentage points" if rate else ""
     tested = f"; {test} {p_is(row['pvalue'])}" if test else ""
     return f"its {what} by {x}{unit} (95% {lo} to {hi}{tested})"
@@ -341,3 +353,19 @@ def text_table(view: TableView, width: int | None = None) -> str:
                          for c, w, num in zip(cells, widths, view.numeric, strict=True)).rstrip()
 
     return "\n".join([line(view.headers)] + [line(r) for r in view.rows])
+
+
+def fair_share_finding(df: pd.DataFrame, name, *, value: str, fair, pvalue: str, test: str,
+                       what: str) -> str:
+    """The key-finding sentence every game uses for a fairness table: the row furthest
+    from its fair share (never a fixed row such as position 1), with its 95% interval
+    and adjusted p-value. ``name(row)`` names the row; ``value`` a rate column with
+    ``_lo``/``_hi``; ``fair`` a column or a number; ``pvalue`` the adjusted p-value
+    column, described by ``test``; ``what`` the rate's words ("wins", "places in the top
+    3")."""
+    fair_values = df[fair] if isinstance(fair, str) else pd.Series(float(fair), index=df.index)
+    row = df.loc[(df[value] - fair_values).abs().idxmax()]
+    share = float(fair_values.loc[row.name])
+    x, lo, hi = fmt_estimate(row[value], row[f"{value}_lo"], row[f"{value}_hi"], percent=True)
+    return (f"{name(row)} is furthest from a fair share: {what} {x} (95% {lo} to {hi}; fair "
+            f"share {share:.1%}; {test} {p_is(row[pvalue])}).")

@@ -659,7 +659,7 @@ def test_a_constant_note_is_said_once_under_the_table_and_findings_are_not_repea
 
     class _Result:  # what StudyView reads of a StudyResult
         tables = {"turn_order": df}
-        captions, columns, must_show = {}, {}, {}
+        captions, columns, must_show, page_rows, page_omit = {}, {}, {}, {}, []
         notes = ["First player wins 24.0%.", "Ties: 45.8%.", f"Turn order: {note}.",
                  "Ties: 45.8%. Best policy: ev."]
         key_findings = ["First player wins 24.0%.", "First player wins 24.0%. Ties: 45.8%."]
@@ -685,7 +685,7 @@ def test_cards_are_flagged_by_effect_size_together_with_the_test():
     card_place[:, 0, 0] = wins
     card_place[:, 0, 1] = 2 * fair
     table = card_strength_table(card_place, games, rules)
-    assert table.loc[0, "pvalue_win"] < 1e-10 and table.loc[1, "pvalue_win"] < 1e-10
+    assert table.loc[0, "pvalue_win_raw"] < 1e-10 and table.loc[1, "pvalue_win_raw"] < 1e-10
     assert abs(table.loc[0, "effect_win"] - 0.03) < 1e-6 and MIN_CARD_EFFECT > 0.03
     assert table.loc[0, "flag_win"] == "" and table.loc[1, "flag_win"] == ""
     assert table.loc[2, "flag_win"] == "over" and table.loc[3, "flag_win"] == "under"

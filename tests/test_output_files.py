@@ -72,7 +72,15 @@ def test_a_write_that_fails_at_the_end_saves_the_result_elsewhere(tmp_path, monk
 def test_the_out_file_ending_picks_the_format_and_format_must_agree(tmp_path, capsys):
     assert output_format(None, "a.CSV") == "csv" and output_format(None, "a.json") == "json"
     assert output_format(None, "a.txt") == "table" and output_format(None, None) == "table"
-    assert output_format("json", "a.txt") == "json" and output_format("csv", "a.CSV") == "csv"
+    assert output_format("json", "a") == "json" and output_format("csv", "a.CSV") == "csv"
+    # JSON in a .txt would mislead whoever opens it: refused, naming the file to write
+    with pytest.raises(SheepsimError, match=r"--format json but --out a.txt ends in .txt: "
+                                            r"name the file a.json"):
+        output_format("json", "a.txt")
+    out_txt = tmp_path / "x.txt"
+    assert main(["race", "odds", "--format", "json", "--out", str(out_txt)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--format json but --out" in err and not out_txt.exists()
     with pytest.raises(SheepsimError, match=r"--format json but --out y.csv ends in .csv"):
         output_format("json", "y.csv")
     with pytest.raises(SheepsimError, match=r"--format table but --out a.csv"):
@@ -80,3 +88,19 @@ def test_the_out_file_ending_picks_the_format_and_format_must_agree(tmp_path, ca
     out = tmp_path / "odds.csv"
     assert main(["race", "odds", "--mc", "--games", "2000", "--quiet", "--out", str(out)]) == 0
     assert out.read_text().startswith("lane,")
+
+
+def test_the_sheepsim_command_finds_a_policy_module_in_the_current_folder(tmp_path):
+    """The installed script does not put the current folder on sys.path as `python -m`
+    does; `python -P -c` starts the same way (no folder prepended), so a module found
+    here was found because the command added the current folder."""
+    import subprocess
+    import sys
+
+    (tmp_path / "mypolicy_here.py").write_text("raise ValueError('imported from here')\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.run([sys.executable, "-P", "-c", "from sheepsim.cli import run; run()",
+                           "race", "trace", "--policy", "mypolicy_here:pace"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "raised ValueError on import: imported from here" in proc.stderr, proc.stderr

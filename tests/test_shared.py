@@ -259,3 +259,53 @@ def test_a_kernel_gets_its_python_entry_point_only_when_python_calls_it(tmp_path
         sys.path.remove(str(tmp_path))
     assert type(entry_kernels.add) is LazyEntryDispatcher
     assert entry_kernels.add.targetoptions["no_cpython_wrapper"] is True
+
+
+class _SlowJob(_SumJob):
+    """10 ms a game: a billion games would take months. (Chunks sized by time: a fixed
+    chunk size would make the driver list 10**8 chunks first.)"""
+
+    def chunk(self, seed, first_game, n_games):
+        import time
+
+        time.sleep(0.01 * n_games)
+        return super().chunk(seed, first_game, n_games)
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_long_run_says_so_with_how_to_shorten_it_and_logs_progress_lines(capsys, monkeypatch):
+    """Once the speed is measured (ESTIMATE_AFTER_SECONDS), a run that would take more
+    than LONG_RUN_SECONDS says how long and how to shorten it; without a terminal, a
+    progress line every PROGRESS_LINE_SECONDS (0 here: every chunk)."""
+    monkeypatch.setattr(driver, "ESTIMATE_AFTER_SECONDS", 0.3)
+    monkeypatch.setattr(driver, "PROGRESS_LINE_SECONDS", 0)
+    t0 = []
+
+    def stop_after_a_second(state):
+        import time
+
+        t0.append(time.monotonic())
+        if t0[-1] - t0[0] > 1.0:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        driver.run(_SlowJob(), seed=3, games=10**9, threads=1, progress=True,
+                   on_chunk=stop_after_a_second)
+    lines = capsys.readouterr().err.splitlines()
+    notes = [x for x in lines if "this run will take" in x]
+    assert len(notes) == 1 and "days (1,000,000,000 games at about" in notes[0]
+    assert "fewer --games, or --precision P" in notes[0]
+    assert any(x.startswith("sheepsim: ") and " of 1,000,000,000 games (0%), about " in x
+               for x in lines)
+    # --quiet (progress=False): nothing at all
+    with pytest.raises(_Stop):
+        t0.clear()
+        driver.run(_SlowJob(), seed=3, games=10**9, threads=1, progress=False,
+                   on_chunk=stop_after_a_second)
+    assert capsys.readouterr().err == ""
+    # a short run says nothing either
+    driver.run(_SlowJob(), seed=3, games=100, chunk_games=10, threads=1, progress=True)
+    assert "this run will take" not in capsys.readouterr().err

@@ -71,7 +71,7 @@ def cmd_report(args) -> int:
 
     doc = run_report(args.config, args.out, resume=args.resume, quiet=args.quiet,
                      threads=args.threads, scheduler=args.scheduler, workers=args.workers,
-                     charts=args.charts)
+                     charts=args.charts, worker_timeout=args.worker_timeout)
     # the one line a run ends with, --quiet or not: where the report is and how long it took
     print(f"report written to {Path(args.out) / 'index.html'} ({len(doc.get('files', []))} files) "
           f"in {duration_text(time.perf_counter() - started)}", file=sys.stderr)

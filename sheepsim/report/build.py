@@ -40,7 +40,7 @@ from sheepsim.report.render import RenderedStudy, render_html, render_markdown
 def run_report(config: str | Path | None, out: str | Path, *, resume: bool = False,
                quiet: bool = False, threads: int | None = None, scheduler: str | None = None,
                workers: int | None = None, backend=None, chunk_size: int | None = None,
-               charts: bool = True, log=None) -> dict:
+               charts: bool = True, log=None, worker_timeout: float | None = None) -> dict:
     """Build the report of ``config`` (None: the shipped default) in ``out``.
 
     Where the games run: ``backend`` (a driver backend, e.g. a
@@ -77,7 +77,10 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
     owned = backend is None
     if owned:
         run = {"threads": threads, "scheduler": scheduler, "workers": workers}
-        backend = make_backend(**(run if any(v is not None for v in run.values()) else cfg.run))
+        run = run if any(v is not None for v in run.values()) else dict(cfg.run)
+        if worker_timeout is not None:  # --worker-timeout: how long a Dask run waits
+            run["worker_timeout"] = worker_timeout
+        backend = make_backend(**run)
     try:
         if hasattr(backend, "start"):
             backend.start()  # an unreachable scheduler fails before anything is written
@@ -132,7 +135,11 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
                           files=study_files)
         atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
         log(study_log_line(study.name, cp, time.perf_counter() - t0, exact=study.exact))
-    header = [header_line(env["sheepsim_version"], cfg)]
+    total = sum(e.get("wall_seconds", 0.0) for e in entries)
+    header = [header_line(env["sheepsim_version"], cfg),
+              f"Total time {total:,.1f} s over {len(entries)} "
+              f"{'study' if len(entries) == 1 else 'studies'} (wall clock, checkpointed sessions "
+              "included; per study in manifest.json)."]
     if not charts:
         header.append("Charts were not drawn (--no-charts): the tables hold every number.")
     atomic_write_text(out / "index.html", render_html(cfg.title, header, rendered))

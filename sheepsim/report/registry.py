@@ -82,6 +82,15 @@ class StudyResult:
     #: the page (besides these, any column whose name the table's caption or the
     #: study's notes quote stays, see :func:`sheepsim.report.render.quoted_columns`)
     must_show: dict[str, list[str]] = field(default_factory=dict)
+    #: how the numbers were made (which odds a policy reads, the flagging rule...): the
+    #: page's Methods note, said once for the report, never among the key findings
+    methods: list[str] = field(default_factory=list)
+    #: per table, the rows the page shows (a summary, first rows of the table as
+    #: ordered); the page says how many there are and links the full CSV
+    page_rows: dict[str, int] = field(default_factory=dict)
+    #: tables the page leaves out (they say nothing a reader needs there, e.g. a
+    #: one-row by-policy table when every seat plays one policy); the CSV is written
+    page_omit: list[str] = field(default_factory=list)
 
 
 class Study(ABC):

@@ -3,7 +3,8 @@
 The HTML has its CSS inline and every chart embedded as a base64 PNG (no ``src`` points
 at a file or URL), a viewport meta tag and horizontally scrolling tables so it reads on
 a phone; links to the CSV/SVG files next to it are plain relative ``href`` s. Neither
-document carries a timestamp (the manifest records when and how long).
+document carries a timestamp (the manifest records when); the header says how long the
+simulations took, as the manifest does.
 """
 
 from __future__ import annotations
@@ -62,10 +63,11 @@ class RenderedStudy:
         return _full_stop(caption)
 
 
-#: the page is about 75rem wide; at the table's .85rem font a cell character is about
-#: 0.5rem and a column's padding another 1.1rem: a table wider than this many
-#: characters (2 per column for padding) scrolls, so it loses columns from the right
-PAGE_CHARACTERS = 150
+#: the page is at most 75rem wide, 1,168 px of text at 1,280 px; at the table's .85rem
+#: font a digit (tabular figures) is about 8 px and a column's padding another 1.1rem
+#: (18 px): a table wider than this many characters (2 per column for padding) would be
+#: cut at the right edge of a 1,280 px window, so it loses columns from the right
+PAGE_CHARACTERS = 125
 
 
 @dataclass
@@ -114,6 +116,8 @@ def _full_stop(text: str) -> str:
 
 def html_table(t: DisplayTable) -> str:
     e = html.escape
+    if not t.headers:  # a table shown only as its CSV link
+        return "".join(f'<p class="caption">{e(_full_stop(line))}</p>' for line in t.footer)
     head = "".join(f"<th>{e(h)}</th>" for h in t.headers)
     body = "".join(
         "<tr>" + "".join(f'<td class="num">{e(v)}</td>' if num else f"<td>{e(v)}</td>"
@@ -129,6 +133,9 @@ def html_table(t: DisplayTable) -> str:
 def md_table(t: DisplayTable) -> str:
     def esc(text: str) -> str:
         return text.replace("|", "\\|")
+
+    if not t.headers:  # a table shown only as its CSV link
+        return "\n".join(_full_stop(line) for line in t.footer)
 
     lines = ["| " + " | ".join(esc(h) for h in t.headers) + " |",
              "|" + "|".join("---:" if num else "---" for num in t.numeric) + "|"]
@@ -167,9 +174,19 @@ class StudyView:
         self.tables: dict[str, DisplayTable] = {}
         shown: list[str] = []  # table notes said under their tables
         for name, df in res.tables.items():
+            if name in res.page_omit:
+                continue
             must = list(res.must_show.get(name, []))
             must += quoted_columns(df, [res.captions.get(name, "")] + texts)
-            t = display_table(df, res.columns.get(name), must)
+            rows = res.page_rows.get(name)
+            if rows == 0:  # no rows on the page: the caption and a link to the CSV
+                t = DisplayTable([], [], [], 0, [f"{len(df)} rows, in the CSV"])
+            else:
+                t = display_table(df if rows is None else df.head(rows), res.columns.get(name),
+                                  must)
+                if rows is not None and len(df) > rows:
+                    t.footer.append(f"Showing the first {rows} of {len(df)} rows; the CSV has "
+                                    "them all")
             self.tables[name] = t
             shown += t.notes
         # a bullet that only repeats a note now shown under its table goes
@@ -181,8 +198,36 @@ class StudyView:
 def key_findings(studies: list[RenderedStudy]) -> list[tuple[str, RenderedStudy]]:
     """The report's opening: each study's key findings (see
     :attr:`StudyResult.key_findings`; a sentence said twice in one study only once),
-    with the study they link to."""
-    return [(line, r) for r in studies for line in StudyView(r).key_findings]
+    with the study they link to, grouped by game (in the order games first appear) and
+    never a method note (:attr:`StudyResult.methods`)."""
+    out = [(line, r) for r in studies for line in StudyView(r).key_findings
+           if line not in r.result.methods]
+    order = list(dict.fromkeys(r.study.game for r in studies))
+    return sorted(out, key=lambda pair: order.index(pair[1].study.game))
+
+
+def game_title(game: str) -> str:
+    """``"The Sheep Race"`` for ``"sheep-race"`` (the registry's titles)."""
+    from sheepsim.errors import SheepsimError
+    from sheepsim.game import get
+
+    try:
+        return get(game).title
+    except SheepsimError:  # a study of a game outside the registry: its own name
+        return game
+
+
+def by_game(findings: list[tuple[str, RenderedStudy]]) -> list[tuple[str, list]]:
+    """``[(game title, [(line, study), ...]), ...]`` in order."""
+    groups: dict[str, list] = {}
+    for line, r in findings:
+        groups.setdefault(r.study.game, []).append((line, r))
+    return [(game_title(g), lines) for g, lines in groups.items()]
+
+
+def methods_notes(studies: list[RenderedStudy]) -> list[str]:
+    """Every study's method notes, each said once for the report."""
+    return list(dict.fromkeys(m for r in studies for m in r.result.methods))
 
 
 def _param(value) -> str:
@@ -217,9 +262,16 @@ def render_html(title: str, header: list[str], studies: list[RenderedStudy]) -> 
     out += [f'<p class="meta">{e(line)}</p>\n' for line in header]
     findings = key_findings(studies)
     if findings:
-        out.append('<section id="key-findings">\n<h2>Key findings</h2>\n<ul>\n' + "".join(
-            f'<li>{e(line)} <a href="#{e(r.study.name)}">({e(r.study.title)})</a></li>\n'
-            for line, r in findings) + "</ul>\n</section>\n")
+        out.append('<section id="key-findings">\n<h2>Key findings</h2>\n')
+        for game, lines in by_game(findings):
+            out.append(f"<h3>{e(game)}</h3>\n<ul>\n" + "".join(
+                f'<li>{e(line)} <a href="#{e(r.study.name)}">({e(r.study.title)})</a></li>\n'
+                for line, r in lines) + "</ul>\n")
+        out.append("</section>\n")
+    methods = methods_notes(studies)
+    if methods:
+        out.append('<section id="methods">\n<h2>Methods</h2>\n<ul>\n' + "".join(
+            f"<li>{e(m)}</li>\n" for m in methods) + "</ul>\n</section>\n")
     out.append("<nav><h2>Studies</h2><ul>\n" + "".join(
         f'<li><a href="#{e(r.study.name)}">{e(r.study.title)}</a></li>\n' for r in studies)
         + "</ul></nav>\n")
@@ -236,6 +288,11 @@ def render_html(title: str, header: list[str], studies: list[RenderedStudy]) -> 
                 out.append(f'<p class="caption">{e(caption)}</p>\n')
             out.append(html_table(t) + "\n")
             out.append(f'<p class="meta"><a href="{e(r.tables[name])}">CSV</a></p>\n')
+        omitted = [n for n in r.result.page_omit if n in r.tables]
+        if omitted:  # left off the page, never out of the report
+            out.append('<p class="meta">CSV only: ' + ", ".join(
+                f'<a href="{e(r.tables[n])}">{e(n.replace("_", " "))}</a>' for n in omitted)
+                + "</p>\n")
         for name, (png, svg, data) in r.charts.items():
             caption = r.chart_caption(name)
             b64 = base64.b64encode(data).decode("ascii")
@@ -253,7 +310,12 @@ def render_markdown(title: str, header: list[str], studies: list[RenderedStudy])
     findings = key_findings(studies)
     if findings:
         out += ["## Key findings", ""]
-        out += [f"- {line} ([{r.study.title}](#{r.study.name}))" for line, r in findings] + [""]
+        for game, lines in by_game(findings):
+            out += [f"### {game}", ""]
+            out += [f"- {line} ([{r.study.title}](#{r.study.name}))" for line, r in lines] + [""]
+    methods = methods_notes(studies)
+    if methods:
+        out += ["## Methods", ""] + [f"- {m}" for m in methods] + [""]
     for r in studies:
         s, view = r.study, StudyView(r)
         out += [f'<a id="{s.name}"></a>', "", f"## {s.title}", "",
@@ -264,6 +326,10 @@ def render_markdown(title: str, header: list[str], studies: list[RenderedStudy])
             if name in r.result.captions:
                 out += [r.result.captions[name], ""]
             out += [md_table(t), "", f"[CSV]({r.tables[name]})", ""]
+        omitted = [n for n in r.result.page_omit if n in r.tables]
+        if omitted:  # left off the page, never out of the report
+            out += ["CSV only: " + ", ".join(f"[{n.replace('_', ' ')}]({r.tables[n]})"
+                                            for n in omitted), ""]
         for name, (png, svg, _) in r.charts.items():
             out += [f"![{r.chart_caption(name)}]({png})", "", f"[SVG]({svg})", ""]
     return "\n".join(out).rstrip() + "\n"

@@ -117,7 +117,13 @@ def test_balance_and_compare_json(capsys, tmp_path):
     )
     assert code == 0
     table = pd.read_csv(io.StringIO(out))
-    assert table["metric"].tolist() == ["win_rate", "mean_score"] and (table["diff"] == 0).all()
+    assert table["metric"].tolist() == ["win_rate", "mean_score", "tie_rate", "tiebreak_win_rate"]
+    assert (table["diff"] == 0).all()
+    # ev-approx players often place the same bets and tie: the table says how often, and
+    # how many of the seat's wins the token stack decided
+    ties = table.set_index("metric")
+    assert 0 < ties.loc["tiebreak_win_rate", "a"] <= ties.loc["tie_rate", "a"]
+    assert ties.loc["tiebreak_win_rate", "a"] <= ties.loc["win_rate", "a"]
 
 
 def test_odds_and_play_keep_their_columns(capsys):
@@ -180,3 +186,22 @@ def test_bad_input_exit_2_one_line_no_file(capsys, tmp_path, argv):
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "error" in err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("game,players,words", [
+    ("race", "1e3", "players must be 2 to 6, got 1000"),
+    ("panic", "1e3", "players must be 3 or 4, got 1000"),
+    ("awsheep", "1e3", "players must be 3 to 6, got 1000"),
+    ("race", "four", "argument --players: not a whole number: 'four'"),
+])
+def test_players_is_read_as_games_is(capsys, tmp_path, game, players, words):
+    """--players 1e3 is the number 1000, as --games 1e3 is: refused for its size, in one
+    line, before any work (not "invalid int value")."""
+    out = tmp_path / "out.csv"
+    try:
+        code = main([game, "play", "--players", players, "--games", "10", "--out", str(out)])
+    except SystemExit as exc:  # argparse errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()

@@ -105,14 +105,14 @@ def race_tables(rules):
         ),
         "heatmap": (
             lambda **kw: plots.lane_place_heatmap(lanes, **kw),
-            "P(place) by lane",
+            "P(place) by lane (± 95% interval half-width)",
             "place",
             "lane (card)",
         ),
         "ev": (
             lambda **kw: plots.lane_ev_chart(lanes, **kw),
             "Single-bet EV by lane",
-            "lane",
+            "lane (card)",
             "expected points per bet (points)",
         ),
         "sets": (
@@ -123,7 +123,7 @@ def race_tables(rules):
         ),
         "fair": (
             lambda **kw: plots.fair_payoff_chart(fair, **kw),
-            "Fair vs printed payoffs",
+            "Fair (same mean EV) vs printed payoffs",
             "lane",
             "payoff (points, log scale)",
         ),
@@ -311,3 +311,27 @@ def test_lane_heatmap_over_random_deals_says_the_cards_are_dealt_at_random(race_
     assert fig.axes[0].get_ylabel() == "lane (cards dealt at random)"
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [str(k) for k in range(1, 7)]
     plt.close(fig)
+
+
+def test_simulated_heatmap_shows_half_widths_and_ev_chart_names_the_cards(rules):
+    """A Monte Carlo P(place) is shown with its 95% half-width (an exact one alone); the
+    EV chart's lanes carry their cards' names; the tile chart has one y axis."""
+    import matplotlib.pyplot as plt
+
+    counts = counts_from_outcomes(rules, random_outcomes(4))
+    lanes = an.lane_ev_table(counts)
+    fig = plots.lane_place_heatmap(lanes)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    half = (lanes["p_first_hi"].iloc[0] - lanes["p_first_lo"].iloc[0]) / 2
+    assert texts[0] == f"{lanes['p_first'].iloc[0]:.3f}\n±{half:.3f}"
+    exact = lanes.assign(**{f"p_{k}_{e}": lanes[f"p_{k}"] for k in ("first", "second", "third")
+                            for e in ("lo", "hi")})
+    fig2 = plots.lane_place_heatmap(exact)
+    assert "±" not in "".join(t.get_text() for t in fig2.axes[0].texts)
+    assert fig2.axes[0].get_title() == "P(place) by lane"
+    fig3 = plots.lane_ev_chart(lanes)
+    labels = [t.get_text() for t in fig3.axes[0].get_xticklabels()]
+    assert labels == [f"{lane}\n{card}" for lane, card in zip(lanes["lane"], lanes["card"],
+                                                               strict=True)]
+    for f in (fig, fig2, fig3):
+        plt.close(f)

@@ -55,9 +55,13 @@ def test_pooled_rate_interval_one_winner_per_game_is_wilson_over_games():
     assert (lo, hi) == pytest.approx((wlo / 2, whi / 2))
     ci = st.binomtest(130, 400).proportion_ci(method="wilson")
     assert lo == pytest.approx(ci.low / 2)
-    # every seat plays it: the rate is exactly 1/4 and the interval reaches it
+    # every seat plays it: the rate is exactly 1/4; told so (players=), the interval is too
     rate, lo, hi = pooled_rate_interval(400, 400, 400, 4)
     assert rate == 0.25 and hi == pytest.approx(0.25) and lo < 0.25
+    assert pooled_rate_interval(400, 400, 400, 4, players=4) == (0.25, 0.25, 0.25)
+    # all four seats but it won every game: still a Wilson interval below 1/2 when only
+    # two of four seats play it
+    assert pooled_rate_interval(400, 400, 400, 2, players=4)[1] < 0.5
 
 
 def test_pooled_rate_interval_several_successes_per_game_is_normal_cluster():
@@ -140,7 +144,10 @@ def test_race_policy_turn_order_and_tie_tables(rules):
     same = _game_results(rules, scores, winner, first, ["ev"], ["greedy"])
     assert "same policies" in an.first_player_table(same)["note"].iloc[0]
     one = an.policy_table(same).iloc[0]
-    assert one["win_rate"] == pytest.approx(1 / 3) and one["win_rate_hi"] == pytest.approx(1 / 3)
+    # every seat plays the pair: 1/3 exactly, the interval collapsed to it, and why
+    assert one["win_rate"] == one["win_rate_lo"] == one["win_rate_hi"] == 1 / 3
+    assert one["win_rate_note"].startswith("exact by symmetry: every seat plays this policy pair")
+    assert (an.policy_table(res)["win_rate_note"] == "").all()  # no seat-wide pair there
 
 
 def test_lane_bonus_share_by_hand(rules):

@@ -103,3 +103,13 @@ def test_normal_interval():
     lo, hi = stats.normal_interval(1.0, 0.5)
     assert float(lo) == pytest.approx(1 - 0.5 * st.norm.ppf(0.975))
     assert float(hi) == pytest.approx(1 + 0.5 * st.norm.ppf(0.975))
+
+
+def test_holm_adjusted_p_values_match_the_step_down_rule():
+    p = np.array([0.01, 0.04, 0.03, 0.005, 0.5])
+    adj = stats.holm_adjusted(p)
+    # by hand: sorted 0.005*5, 0.01*4, 0.03*3, 0.04*2, 0.5*1, made monotone
+    assert adj.tolist() == pytest.approx([0.04, 0.09, 0.09, 0.025, 0.5])
+    for alpha in (0.01, 0.03, 0.05, 0.1):
+        assert ((adj <= alpha) == stats.holm_reject(p, alpha)).all()
+    assert stats.holm_adjusted([0.6, 0.7]).tolist() == [1.0, 1.0]  # capped at 1

@@ -32,7 +32,7 @@ def test_card_strength_flags_and_pvalues(rules):
     wins = card_place[:, :, 0].sum(axis=1)
     for c in (0, 5):
         expected = st.binomtest(int(wins[c]), games, 1 / n_cards).pvalue
-        assert table.loc[c, "pvalue_win"] == pytest.approx(expected)
+        assert table.loc[c, "pvalue_win_raw"] == pytest.approx(expected)
     # P(win | runs) averages 1/6 over cards: exactly one of the six runners wins
     assert table["p_win"].mean() == pytest.approx(1 / 6)
     assert table["p_top3"].mean() == pytest.approx(1 / 2)
@@ -102,7 +102,7 @@ def test_score_distribution_and_first_player(rules):
         assert [row["p10"], row["p25"], row["median"], row["p75"], row["p90"]] == q.tolist()
         assert row["min_score"] == scores[:, s].min() and row["max_score"] == scores[:, s].max()
     order = an.first_player_table(res)
-    assert order.loc[0, "pvalue"] == pytest.approx(st.binomtest(200, 500, 1 / 3).pvalue)
+    assert order.loc[0, "pvalue_raw"] == pytest.approx(st.binomtest(200, 500, 1 / 3).pvalue)
     assert order.loc[0, "pvalue_all_orders"] == pytest.approx(st.chisquare([200, 150, 150]).pvalue)
     assert bool(order.loc[0, "significant"])
 
@@ -146,3 +146,54 @@ def test_a_win_rate_difference_interval_stays_within_minus_one_and_one():
     acc = [1, 0, 1, 0, 10, 100, 8, 64, 2, 4]
     win = compare_table(acc, 2, "a", "b", "f", 1).iloc[0]
     assert win["diff"] == 0.5 and win["diff_hi"] == 1.0 and -1.0 <= win["diff_lo"] < 0.0
+
+
+def _ties(tied_a, tied_b, win_a, win_b):
+    from sheepsim.headtohead import tie_sums
+
+    return tie_sums(tied_a, tied_b, win_a, win_b)
+
+
+def test_compare_table_reports_ties_and_tiebreak_wins_of_each_side():
+    from sheepsim.headtohead import compare_table, paired_sums, tie_sentence, tied_for_top
+
+    rng = np.random.default_rng(5)
+    n = 300
+    # coarse scores so that many games tie for the top; seat 0 is the focal seat
+    sa, sb = rng.integers(0, 4, (n, 3)) * 5, rng.integers(0, 4, (n, 3)) * 5
+    # tie-break: the lowest seat among the tied (a rule that exists only for this test)
+    win_a, win_b = sa.argmax(1) == 0, sb.argmax(1) == 0
+    tied_a, tied_b = tied_for_top(sa, 0), tied_for_top(sb, 0)
+    by_hand = [(sa[i, 0] == sa[i].max()) and (sa[i] == sa[i].max()).sum() > 1 for i in range(n)]
+    assert tied_a.tolist() == by_hand
+    table = compare_table(paired_sums(win_a, win_b, sa[:, 0], sb[:, 0]), n, "x", "y", "z", 1,
+                          ties=_ties(tied_a, tied_b, win_a, win_b)).set_index("metric")
+    assert table.index.tolist() == ["win_rate", "mean_score", "tie_rate", "tiebreak_win_rate"]
+    assert table.loc["tie_rate", "a"] == tied_a.mean() and table.loc["tie_rate", "b"] == tied_b.mean()
+    assert table.loc["tiebreak_win_rate", "a"] == (tied_a & win_a).mean()
+    assert table.loc["tiebreak_win_rate", "b"] == (tied_b & win_b).mean()
+    ref = paired_difference(tied_a.astype(int), tied_b.astype(int))
+    assert table.loc["tie_rate", "diff"] == pytest.approx(ref["diff"])
+    assert table.loc["tie_rate", "diff_se"] == pytest.approx(ref["stderr"])
+    text = tie_sentence(table.reset_index(), 1)
+    assert f"{tied_a.mean():.1%} of games with a" in text and "included in the win rates" in text
+
+
+def test_pairing_gain_is_measured_from_the_run():
+    from sheepsim.headtohead import compare_table, paired_sums, pairing_gain
+
+    rng = np.random.default_rng(6)
+    n = 2000
+    common = rng.integers(0, 40, n)  # what both line-ups share: pairing removes it
+    sa, sb = common + rng.integers(0, 10, n), common + rng.integers(0, 10, n)
+    win_a, win_b = rng.random(n) < 0.3, rng.random(n) < 0.3
+    table = compare_table(paired_sums(win_a, win_b, sa, sb), n, "x", "y", "z", 1)
+    score = table.set_index("metric").loc["mean_score"]
+    unpaired = np.hypot(sa.std(ddof=1), sb.std(ddof=1)) / np.sqrt(n)
+    assert score["unpaired_se"] == pytest.approx(unpaired)
+    gain = pairing_gain(table)
+    assert gain["mean_score_se_ratio"] == pytest.approx(score["diff_se"] / unpaired)
+    # the shared part dominates (variance 133 against 8 + 8): the ratio is about
+    # sqrt(16.5 / 283) = 0.24; independent win indicators gain nothing (ratio about 1)
+    assert 0.15 < gain["mean_score_se_ratio"] < 0.35
+    assert 0.9 < gain["win_rate_se_ratio"] < 1.1

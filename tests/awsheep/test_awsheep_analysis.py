@@ -161,3 +161,5 @@ def test_the_luck_finding_never_prints_p_as_zero():
     line = luck_finding(r)
     assert "McNemar p < 1e-300)." in line and "p = 0" not in line
     assert "random wins 25.2% (95% 24.8% to 25.6%)" in line  # the baseline with its interval
+    # a difference of two rates is in percentage points: (17,000 - 7,600) / 50,000 = 18.8
+    assert "difference +18.8 percentage points (95% " in line and "+18.8%" not in line

@@ -64,7 +64,7 @@ def test_play_csv_and_bad_players(capsys):
                        "--quiet")
     assert code == 0 and out.splitlines()[0].startswith("players,draft,field,seat,games,wins")
     code, _, err = run(capsys, "play", "--players", "7", "--games", "10")
-    assert code == 2 and "players must be 3 to 6, got '7'" in err and len(err.splitlines()) == 1
+    assert code == 2 and "players must be 3 to 6, got 7" in err and len(err.splitlines()) == 1
 
 
 def test_play_table_is_a_readers_view_and_all_columns_shows_every_column(capsys):
@@ -191,7 +191,7 @@ def test_card_value_command(capsys):
     assert t["kind"].tolist() == ["doghouse", "methane", "horse", "pig", "golden"]
     assert (t["value_lo"] <= t["value"]).all() and (t["value"] <= t["value_hi"]).all()
     code, _, err = run(capsys, "card-value", "--players", "3,7", "--games", "10")
-    assert code == 2 and "players must be 3 to 6, got '7'" in err and len(err.splitlines()) == 1
+    assert code == 2 and "players must be 3 to 6, got 7" in err and len(err.splitlines()) == 1
 
 
 def test_random_is_said_to_choose_among_rows(capsys, tmp_path):

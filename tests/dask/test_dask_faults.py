@@ -107,3 +107,84 @@ def test_a_worker_with_other_package_source_is_refused(cluster):
     text = str(err.value)
     assert f"Dask worker {worker}" in text and "source 0123456789abcdef" in text
     assert "install the same sheepsim on every worker" in text
+
+
+def test_tls_without_tls_settings_is_one_line_at_once(tmp_path, capsys):
+    """distributed would print a 71-line traceback after 16 s; the address is checked
+    against the Dask config first."""
+    t0 = time.perf_counter()
+    out = tmp_path / "x.csv"
+    code = main(["race", "odds", "--mc", "--games", "1000", "--scheduler", "tls://127.0.0.1:1",
+                 "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and time.perf_counter() - t0 < 5
+    assert err.count("\n") == 1 and "uses TLS, but no TLS settings are configured" in err, err
+    assert not out.exists()
+
+
+def _lose_after_first_chunk(backend, what: str):
+    """An ``on_chunk`` that, after the first merged chunk, removes every worker for good
+    (``workers``) or closes the scheduler (``scheduler``) of a local cluster."""
+    cluster = backend._owned[1]  # [client, LocalCluster], as DaskBackend starts them
+    done = []
+
+    def hook(state: driver.State) -> None:
+        if done:
+            return
+        done.append(state.done)
+        if what == "workers":
+            cluster.scale(0)  # no nanny left to restart them
+        else:
+            cluster.sync(cluster.scheduler.close)
+
+    return hook
+
+
+@pytest.mark.parametrize(("what", "words"), [
+    ("workers", "every Dask worker is gone: none for 2 s (--worker-timeout), games from "),
+    ("scheduler", "lost the Dask scheduler during the run (games "),
+])
+def test_losing_every_worker_or_the_scheduler_is_one_line_after_a_bounded_wait(what, words):
+    from sheepsim.dask_backend import DaskBackend
+
+    backend = DaskBackend(workers=1, worker_timeout=2)
+    backend.start()
+    try:
+        hook = _lose_after_first_chunk(backend, what)
+        t0 = time.monotonic()
+        with pytest.raises(SheepsimError) as err:
+            driver.run(RacesJob(seed=3), seed=3, games=40 * 20_000, chunk_games=20_000,
+                       backend=backend, progress=False, on_chunk=hook)
+        # the wait is bounded: the timeout, a poll or two, and the kernels' warm-up
+        assert time.monotonic() - t0 < 90
+    finally:
+        t1 = time.monotonic()
+        backend.close()
+        assert time.monotonic() - t1 < 15  # a lost scheduler does not hold the close up
+    assert words in str(err.value) and "\n" not in str(err.value)
+    assert "nothing was written" in str(err.value)
+
+
+def test_ctrl_c_with_local_workers_is_one_line():
+    """Ctrl-C reaches the whole process group (the command and its worker processes):
+    one line, exit 130, no worker tracebacks or distributed log lines."""
+    import subprocess
+    import sys
+
+    import psutil
+
+    proc = subprocess.Popen([sys.executable, "-m", "sheepsim", "race", "odds", "--mc", "--games",
+                             "100000000", "--workers", "2", "--quiet"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while len(psutil.Process(proc.pid).children(recursive=True)) < 2:
+            assert time.monotonic() < deadline and proc.poll() is None, "no workers started"
+            time.sleep(0.2)
+        time.sleep(4)  # the workers registered and running chunks
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and err == "sheepsim: interrupted\n", err

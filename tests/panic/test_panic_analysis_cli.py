@@ -34,11 +34,16 @@ def test_play_plot_is_titled_by_what_it_draws(tmp_path, capsys):
 def test_compare_a_policy_with_itself_differs_by_exactly_zero(capsys):
     # Common random numbers: the same policy on the same dice plays the same games.
     code = main(["panic", "compare", "--players", "3", "--a", "random", "--b", "random",
-                 "--games", "40", "--quiet", "--format", "json"])
+                 "--field", "random", "--games", "40", "--quiet", "--format", "json"])
     assert code == 0
-    rows = json.loads(capsys.readouterr().out)["comparison"]
+    doc = json.loads(capsys.readouterr().out)
+    rows = doc["comparison"]
     assert all(r["diff"] == 0 for r in rows)
     assert rows[0]["a"] == rows[0]["b"]
+    assert [r["metric"] for r in rows] == ["win_rate", "mean_score", "tie_rate", "tiebreak_win_rate"]
+    # the pairing gain is measured, not promised: the same games twice leave no variance
+    pairing = doc["meta"]["pairing"]
+    assert pairing["win_rate_se_ratio"] == 0.0 and pairing["mean_score_se_ratio"] == 0.0
 
 
 def test_compare_bad_seat_is_one_line(capsys):

@@ -9,6 +9,7 @@ from panic_helpers import flock, picture
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import Flock, ram_scores, shear
+from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.flock import FlockError, black_scores, together_scores
 
 START = """
@@ -484,3 +485,48 @@ def test_with_two_equal_largest_groups_the_player_chooses_the_main_flock():
         rryy
     """, free_form=True)
     assert f.routes(0, "+") == [("s", 2, None), ("s", 4, None)]
+
+
+@pytest.mark.parametrize(("call", "needle"), [
+    (lambda f: f.apply("line_push", direction="e", line=10**30), "line must be between"),
+    (lambda f: f.apply("line_push", direction="e", line=-2**63), "line must be between"),
+    (lambda f: f.apply("diagonal_push", direction="ne", through=(2**40, 0)),
+     "through row must be between"),
+    (lambda f: f.apply("lamb_push", sheep=(0, 10**20), direction="n"), "sheep col must be between"),
+    (lambda f: f.regroup(faces="+", choices=[2**70]), "a regroup choice must be between 0 and"),
+    (lambda f: f.regroup(faces="+", choices=[-1]), "a regroup choice must be between 0 and"),
+    (lambda f: f.count("x"), "a colour letter is one of b, g, r, y, k, got 'x'"),
+    (lambda f: f.count(3), "a colour letter is one of"),
+])
+def test_flock_api_refuses_huge_numbers_and_unknown_letters_with_a_flock_error(call, needle):
+    """Huge integers would reach numba (TypingError, OverflowError): a FlockError
+    names the parameter instead; the flock is unchanged."""
+    f = flock(START)
+    with pytest.raises(FlockError, match=needle) as err:
+        call(f)
+    assert "\n" not in str(err.value) and str(f) == picture(START)
+    assert f.count("k") == 1 and f.count() == 9
+
+
+def _state_of(text):
+    return flock(text).st.copy()
+
+
+@pytest.mark.parametrize(("edit", "needle"), [
+    (lambda st: st.__setitem__(L.ST_ALIVE, 2), "alive flags are 0 or 1"),
+    (lambda st: st.__setitem__(L.ST_FACING, 7), "facing is 0-3"),
+    (lambda st: st.__setitem__(L.ST_COLOUR, 9), "sheep 0: colour is 0-4"),
+    (lambda st: st.__setitem__(L.ST_ROW, 2**40), "sheep 0: row and column must be between"),
+    (lambda st: (st.__setitem__(L.ST_ROW + 1, st[L.ST_ROW]),
+                 st.__setitem__(L.ST_COL + 1, st[L.ST_COL])), "two sheep share a cell"),
+    # START has one black sheep (k); a second is more than the box holds (rules README)
+    (lambda st: st.__setitem__(L.ST_COLOUR, 4), r"2 black sheep \(k\) but the rules have only 1"),
+])
+def test_from_state_checks_the_vector(edit, needle):
+    st = _state_of(START)
+    assert str(Flock.from_state(st)) == picture(START)
+    edit(st)
+    with pytest.raises(FlockError, match=needle):
+        Flock.from_state(st)
+    with pytest.raises(FlockError, match="holds whole numbers"):
+        Flock.from_state(_state_of(START) + 0.5)

@@ -111,7 +111,8 @@ def test_exact_reproduces_the_default_report_race_odds_studies(capsys):
     (["race", "odds", "--exact", "--policy", "partisan"], "no exact solution"),
     (["race", "odds", "--policy", "lookahead"], "plays whole games only"),
     (["race", "trace", "--policy", "lookahead"], "plays whole games only"),
-    (["race", "advise", "--position", MID, "--lane", "4", "--policy", "lookahead"],
+    (["race", "advise", "--position", MID, "--lane", "4", "--hidden", "1", "--policy",
+      "lookahead"],
      "plays whole games only"),
     (["race", "odds", "--exact", "--games", "100"], "--exact takes no --games"),
     (["race", "odds", "--position", "1.101 2.110"], "needs 6 sheep"),
@@ -141,4 +142,17 @@ def test_advise_command(capsys):
     meta, rows = doc["meta"], doc["options"]
     assert meta["method"] == "exact" and meta["lane"] == 4 and meta["bets"] == [4, 1, 6]
     assert rows[0]["option"] == meta["best"] and rows[0]["best"]
-    assert [r["ev"] for r in rows] == sorted((r["ev"] for r in rows), reverse=True)
+    assert [r["expected_points"] for r in rows] == sorted((r["expected_points"] for r in rows), reverse=True)
+
+
+def test_advise_command_says_what_it_maximises(capsys):
+    main(["race", "advise", "--position", MID, "--lane", "4", "--open", "4", "--hidden", "1,6",
+          "--rival-open", "2,5"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("The Sheep Race: pace advice for lane 4: tie, GALLOP_RED, GALLOP_WHITE "
+                        "give equal expected points")
+    assert lines[1] == f"position: {MID}"
+    assert lines[2].startswith("ranked by your expected points from this race (payoffs and "
+                               "bonus for your bets on lanes 4, 1, 6), every later turn of "
+                               "every sheep played by greedy")
+    assert "expected_points" in lines[4] and " ev " not in lines[4]

@@ -142,13 +142,13 @@ def test_lookahead_values_every_option_as_race_advise(position):
         table = advise(position, lane + 1, rules, **_advice_args(mine, stage)).table
         engine.legal_options(board, race, lane, legal)
         assert set(table["option"]) == {L.OPTION_NAMES[o] for o in np.flatnonzero(legal)}
-        for name, ev in zip(table["option"], table["ev"], strict=True):
+        for name, ev in zip(table["option"], table["expected_points"], strict=True):
             assert values[L.OPTION_NAMES.index(name)] == pytest.approx(ev, abs=1e-9)
         assert np.isnan(values[~legal]).all()
         seen = np.zeros((2, 6), np.int64)
         seen[L.MY_BETS] = held
         choice = exact_game.lookahead(lane, board, race, seen, legal, rules.kernel_rules())
-        assert values[choice] == pytest.approx(table["ev"].max(), abs=1e-9)
+        assert values[choice] == pytest.approx(table["expected_points"].max(), abs=1e-9)
         # it sees its own bets only: rivals' open bets change nothing
         seen[L.RIVAL_OPEN] = 1 - held
         assert exact_game.lookahead(lane, board, race, seen, legal, rules.kernel_rules()) == choice
@@ -184,3 +184,19 @@ def test_meta_says_which_odds_the_bets_read(capsys):
     assert doc["meta"]["bet_policies"] == ["ev", "ev"]
     assert doc["meta"]["ev_odds"]["pace"] == "greedy" and "note" in doc["meta"]["ev_odds"]
     assert sum(r["wins"] for r in doc["seats"]) == 2
+
+
+def test_compare_records_the_odds_its_bet_policies_read_as_play_does():
+    from sheepsim.games.race.exact_bets import bet_odds_meta
+    from sheepsim.games.race.jobs import head_to_head
+
+    meta = head_to_head(None, 3, "ev,greedy", "favourite,greedy", "ev-approx,greedy").meta()
+    want = bet_odds_meta(["ev", "ev-approx", "ev-approx"], ["greedy"] * 3)["ev_odds"]
+    assert meta["ev_odds_a"] == want and "ev_odds_b" not in meta and "ev_odds" not in meta
+    assert meta["odds_table_b"]["bet_policies"] == ["ev-approx", "favourite"]
+    # both line-ups read the same exact odds (saver everywhere): recorded once
+    same = head_to_head(None, 3, "ev,saver", "random,saver", "ev,saver").meta()
+    assert same["ev_odds"] == bet_odds_meta(["ev"], ["saver"])["ev_odds"]
+    mixed = head_to_head(None, 3, "ev,greedy", "ev,saver", "ev,greedy").meta()
+    assert mixed["ev_odds_a"]["pace"] == "greedy" and "note" not in mixed["ev_odds_a"]
+    assert mixed["ev_odds_b"]["pace"] == "greedy" and "note" in mixed["ev_odds_b"]

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sheepsim.games.panic.analysis_tables import tile_usage_table
 from sheepsim.games.panic.simulate import play_games as panic_play_games
 from sheepsim.games.race.analysis import (
     bet_sets_table,
@@ -149,6 +150,9 @@ def test_panic_csvs_are_play_games(report):
     tables = dict(res.tables)
     # the report's tile table shows the means its caption promises, not the sums behind them
     tables["tiles"] = tables["tiles"].drop(columns=["counter_sum", "gain_sum"])
+    # and the page's summary of them: pooled over seats, most used first
+    tables["tile_summary"] = tile_usage_table(res.tables["tiles"], 300).sort_values(
+        "chosen_per_seat_game", ascending=False, kind="stable").reset_index(drop=True)
     _all_csvs_equal(out, "panic", tables)
 
 
@@ -258,9 +262,34 @@ def test_tables_keep_the_columns_their_caption_and_findings_quote(report):
     out, _ = report
     md = (out / "report.md").read_text()
     section = md[md.index('<a id="panic"></a>'):]
-    tiles = section[section.index("### tiles"):]
-    header = tiles[tiles.index("| seat"):].splitlines()[0]
-    assert "mean_gain" in header and "mean_counter" in header and "chosen_per_game" in header
+    tiles = section[section.index("### tile summary"):]
+    header = tiles[tiles.index("| tile"):].splitlines()[0]
+    assert "mean_gain" in header and "mean_counter" in header and "chosen_per_seat_game" in header
+
+
+def test_the_page_groups_findings_by_game_and_keeps_methods_apart(report):
+    """Key findings under one heading per game; how the numbers were made (which odds the
+    bet policies read) in the Methods section, not among the findings; the header says
+    the total time; Shear Panic's per-seat tile rows and a one-row by-policy table (every
+    seat plays random) are not on the page, their CSVs are."""
+    out, m = report
+    md = (out / "report.md").read_text()
+    findings = md[md.index("## Key findings"):md.index("## Methods")]
+    assert findings.index("### The Sheep Race") < findings.index("### Shear Panic")
+    methods = md[md.index("## Methods"):md.index('<a id="semi"></a>')]
+    assert "ev-approx and near-ev bets read the public odds table" in methods
+    assert "read the public odds table" not in findings
+    assert "Cards are flagged over- or under-powered by Holm 5%" in methods
+    total = sum(s["wall_seconds"] for s in m["studies"])
+    assert f"Total time {total:,.1f} s over {len(m['studies'])} studies" in md.splitlines()[3]
+    # the race turn-order finding: the position furthest from its fair share, its field
+    assert "turn-order position" in findings and "Holm over the 3 positions" in findings
+    assert "bet policies ev-approx, random, favourite and pace policy greedy" in findings
+    panic = md[md.index('<a id="panic"></a>'):md.index('<a id="panic-h2h"></a>')]
+    assert "### by policy" not in panic and (out / "panic" / "by_policy.csv").is_file()
+    assert "CSV only: [by policy](panic/by_policy.csv)" in panic
+    tiles = panic[panic.index("### tiles"):panic.index("### tile summary")]
+    assert "rows, in the CSV" in tiles and "| seat" not in tiles
 
 
 def test_p_values_and_intervals_read_right_on_the_page(report):

@@ -308,14 +308,14 @@ class AwSheepLuckSkill(_AwStudy):
 
 def luck_finding(r) -> str:
     """The luck-vs-skill sentence of one ``luck_vs_skill`` row."""
-    from sheepsim.tableview import fmt_estimate, p_is
+    from sheepsim.tableview import fmt_estimate, fmt_points, p_is
 
     a = fmt_estimate(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], percent=True)
     b = fmt_estimate(r["baseline_win_rate"], r["baseline_win_rate_lo"],
                      r["baseline_win_rate_hi"], percent=True)
-    d = fmt_estimate(r["diff"], r["diff_lo"], r["diff_hi"], percent=True)
-    d = [("+" if not v.startswith("-") else "") + v for v in d]
+    d = fmt_points(r["diff"], r["diff_lo"], r["diff_hi"], signed=True)  # percentage points
     return (f"{r['policy']} wins {a[0]} of rounds against {r['baseline']} players (95% "
             f"{a[1]} to {a[2]}); a pure-luck game would give {r['fair_share']:.1%}. In the "
             f"same seat of the same rounds {r['baseline']} wins {b[0]} (95% {b[1]} to "
-            f"{b[2]}): difference {d[0]} (95% {d[1]} to {d[2]}; McNemar {p_is(r['pvalue'])}).")
+            f"{b[2]}): difference {d[0]} percentage points (95% {d[1]} to {d[2]}; McNemar "
+            f"{p_is(r['pvalue'])}).")

@@ -72,9 +72,19 @@ def _direction(name, *, orthogonal=False, diagonal=False) -> int:
     return d
 
 
-def _whole(value, what: str) -> int:
+#: every whole number the flock API passes on (rows, columns, lines, choices) lies in
+#: [-LIMIT, LIMIT]: a flock spans at most 9 cells, and the kernels take int64 arrays
+#: whose arithmetic must not overflow
+LIMIT = 2**20
+
+
+def _whole(value, what: str, low: int = -LIMIT) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise FlockError(f"{what} must be a whole number, got {value!r}")
+    if not low <= int(value) <= LIMIT:
+        shown = f"{int(value):,}" if abs(int(value)) < 10**15 else f"about 1e{len(str(abs(int(value)))) - 1}"
+        raise FlockError(f"{what} must be between {low:,} and {LIMIT:,} (a flock spans at most "
+                         f"{L.N_SHEEP} cells), got {shown}")
     return int(value)
 
 
@@ -132,11 +142,23 @@ class Flock:
         return cls(st, rules)
 
     @classmethod
-    def from_state(cls, st: np.ndarray, rules: PanicRules | None = None) -> Flock:
+    def from_state(cls, st: np.ndarray, rules: PanicRules | None = None, *,
+                   free_form: bool = False) -> Flock:
+        """A flock from a kernel state vector ``(ST_LEN,)`` of whole numbers, checked:
+        alive flags 0 or 1, colours and facing known, rows and columns within
+        :data:`LIMIT`, no two sheep on one cell, at most the rules' sheep of each
+        colour (unless ``free_form``, as in :meth:`parse`)."""
         st = np.asarray(st)
         if st.shape != (L.ST_LEN,):
             raise FlockError(f"a state vector has shape ({L.ST_LEN},), got {st.shape}")
-        return cls(np.array(st, dtype=np.int64, copy=True), rules)
+        if st.dtype.kind not in "iub":
+            if st.dtype.kind != "f" or not np.all(np.isfinite(st)) or np.any(st != np.round(st)):
+                raise FlockError(f"a state vector holds whole numbers, got dtype {st.dtype}")
+        if np.any(np.abs(st.astype(np.float64)) > 2.0**62):
+            raise FlockError("a state vector's values must fit in int64")
+        st = np.array(st, dtype=np.int64, copy=True)
+        _check_state(st, None if free_form else _rules(rules))
+        return cls(st, rules)
 
     def _alive(self) -> list[int]:
         return [s for s in range(L.N_SHEEP) if self.st[L.ST_ALIVE + s]]
@@ -175,7 +197,11 @@ class Flock:
         return Flock(self.st.copy(), self.rules)
 
     def count(self, letter: str | None = None) -> int:
-        """Number of sheep (of one colour letter if given)."""
+        """Number of sheep (of one colour letter if given: b g r y k)."""
+        if letter is not None and (not isinstance(letter, str) or len(letter) != 1
+                                   or letter not in L.COLOUR_LETTERS):
+            raise FlockError(f"a colour letter is one of {', '.join(L.COLOUR_LETTERS)}, "
+                             f"got {letter!r}")
         return sum(1 for s in self._alive()
                    if letter is None or L.COLOUR_LETTERS[int(self.st[L.ST_COLOUR + s])] == letter)
 
@@ -342,7 +368,7 @@ class Flock:
         if not isinstance(choices, (list, tuple)):
             raise FlockError(f"choices must be a list of whole numbers, got {choices!r}")
         face_codes = [_face(f) for f in faces]
-        choices = [_whole(c, "a regroup choice") for c in choices]
+        choices = [_whole(c, "a regroup choice", low=0) for c in choices]
         if len(face_codes) > L.MAX_SCRIPT or len(choices) > L.MAX_SCRIPT:
             raise FlockError(f"at most {L.MAX_SCRIPT} faces and choices")
         w = scripted_scratch(face_codes, choices)
@@ -375,6 +401,31 @@ def _check_counts(cells, rules: PanicRules) -> None:
             raise FlockError(
                 f"{have[ch]} {L.COLOUR_NAMES[L.COLOUR_LETTERS.index(ch)]} sheep ({ch}) but the "
                 f"rules have only {box[ch]}; pass free_form=True for a free-form flock")
+
+
+def _check_state(st: np.ndarray, rules: PanicRules | None) -> None:
+    """The flock part of a state vector makes a flock (see :meth:`Flock.from_state`);
+    ``rules`` None: any colours."""
+    alive = st[L.ST_ALIVE:L.ST_ALIVE + L.N_SHEEP]
+    if np.any((alive != 0) & (alive != 1)):
+        raise FlockError(f"alive flags are 0 or 1, got {alive.tolist()}")
+    if not 0 <= st[L.ST_FACING] < len(L.FACING_NAMES):
+        raise FlockError(f"facing is 0-{len(L.FACING_NAMES) - 1} "
+                         f"({', '.join(L.FACING_NAMES)}), got {int(st[L.ST_FACING])}")
+    cells = []
+    for s in np.flatnonzero(alive):
+        r, c, colour = (int(st[k + s]) for k in (L.ST_ROW, L.ST_COL, L.ST_COLOUR))
+        if not 0 <= colour < len(L.COLOUR_LETTERS):
+            raise FlockError(f"sheep {s}: colour is 0-{len(L.COLOUR_LETTERS) - 1} "
+                             f"({L.COLOUR_LETTERS}), got {colour}")
+        if abs(r) > LIMIT or abs(c) > LIMIT:
+            raise FlockError(f"sheep {s}: row and column must be between {-LIMIT:,} and "
+                             f"{LIMIT:,}, got ({r}, {c})")
+        cells.append((r, c, L.COLOUR_LETTERS[colour]))
+    if len({(r, c) for r, c, _ in cells}) != len(cells):
+        raise FlockError("two sheep share a cell in the state vector")
+    if rules is not None:
+        _check_counts(cells, rules)
 
 
 def _face(face) -> int:

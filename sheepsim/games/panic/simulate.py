@@ -17,6 +17,7 @@ from sheepsim.stats import (
     mean_interval,
     pooled_mean_interval,
     pooled_rate_interval,
+    symmetry_note,
     tie_breaks_table,
     ties_note,
     wilson_interval,
@@ -65,7 +66,8 @@ def policy_table(res: PanicResult, wins, points) -> pd.DataFrame:
     :func:`~sheepsim.stats.pooled_mean_interval`): ``policy``, ``seats``, ``seat_games``,
     ``wins``, ``win_rate`` (per seat-game) with ``_lo``/``_hi``, ``fair_share`` (1 /
     players, the per-seat-game rate of equal players), ``mean_points`` with
-    ``_lo``/``_hi``. ``wins``/``points`` ``(players,)`` totals per seat."""
+    ``_lo``/``_hi``, ``win_rate_note`` (why a rate is exact: every seat plays the policy).
+    ``wins``/``points`` ``(players,)`` totals per seat."""
     from sheepsim.games.panic.jobs import policy_groups
 
     groups, names = policy_groups(res.policies)
@@ -73,13 +75,15 @@ def policy_table(res: PanicResult, wins, points) -> pd.DataFrame:
     for k, pol in enumerate(names):
         seats = np.flatnonzero(groups == k)
         w = int(wins[seats].sum())
-        rate, lo, hi = pooled_rate_interval(w, res.sums["policy_win_sq"][k], n, len(seats))
+        rate, lo, hi = pooled_rate_interval(w, res.sums["policy_win_sq"][k], n, len(seats),
+                                            players=res.players)
         m, mlo, mhi, _ = pooled_mean_interval(points[seats].sum(), res.sums["policy_points_sq"][k],
                                               n, len(seats))
         rows.append({"policy": pol, "seats": len(seats), "seat_games": n * len(seats), "wins": w,
                      "win_rate": float(rate), "win_rate_lo": float(lo), "win_rate_hi": float(hi),
                      "fair_share": 1 / res.players, "mean_points": float(m),
-                     "mean_points_lo": float(mlo), "mean_points_hi": float(mhi)})
+                     "mean_points_lo": float(mlo), "mean_points_hi": float(mhi),
+                     "win_rate_note": symmetry_note(len(seats), res.players)})
     return pd.DataFrame(rows)
 
 

@@ -70,20 +70,28 @@ class PanicBalance(_PanicStudy):
         return self.job().result(counts, games)
 
     def results(self, totals, games) -> StudyResult:
+        import numpy as np
+
         from sheepsim import plots
-        from sheepsim.stats import chi_square_uniform_p
-        from sheepsim.tableview import fmt_estimate, p_is
+        from sheepsim.games.panic.analysis_tables import tile_usage_table
+        from sheepsim.stats import binomial_two_sided_p, chi_square_uniform_p, holm_adjusted
+        from sheepsim.tableview import fair_share_finding, fmt_estimate, p_is
 
         res = self.panic_result(totals, games)
         t = res.tables
         seats = t["by_seat"]
         notes = []
         if len(set(res.policies)) == 1:
-            p = chi_square_uniform_p(seats["wins"].to_numpy())
-            notes.append(f"Every seat plays {res.policies[0]}: win rates by seat range "
-                         f"{seats['win_rate'].min():.1%} to {seats['win_rate'].max():.1%} "
-                         f"(fair share {1 / res.players:.1%}); chi-square test of equal "
-                         f"wins {p_is(p)}.")
+            # the row furthest from a fair share, as every game's report says it
+            wins = seats["wins"].to_numpy()
+            tested = seats.assign(fair_share=1 / res.players, pvalue_holm=holm_adjusted(
+                binomial_two_sided_p(wins, np.full(len(wins), games), 1 / res.players)))
+            p = chi_square_uniform_p(wins)
+            notes.append(fair_share_finding(
+                tested, lambda r: f"With every seat playing {res.policies[0]}, seat "
+                                  f"{int(r['seat'])}", value="win_rate", fair="fair_share",
+                pvalue="pvalue_holm", test=f"exact binomial, Holm over the {res.players} seats,",
+                what="it wins") + f" Chi-square test of equal wins {p_is(p)}.")
         ties = t["tie_breaks"].iloc[0]
         tie, tie_lo, tie_hi = fmt_estimate(ties["tie_rate"], ties["tie_rate_lo"],
                                            ties["tie_rate_hi"], percent=True)
@@ -122,12 +130,23 @@ class PanicBalance(_PanicStudy):
                    "tile_usage": partial(plots.tile_usage_chart, t["tiles"], meta=meta)}
         captions.update({"seat_win_rate": "Win rate by seat with 95% intervals.",
                          "field_points": "Mean points per game by field, stacked per seat.",
-                         "tile_usage": "How often each menu tile is chosen and where on the track."})
+                         "tile_usage": "How often each menu tile is chosen per seat per game "
+                                       "(where on the time track: tile_summary)."})
         tables = dict(t)
         # the caption promises means: the sums behind them stay in the Python API
         tables["tiles"] = t["tiles"].drop(columns=["counter_sum", "gain_sum"], errors="ignore")
+        # the page shows the tiles pooled over seats, most used first (one row per tile);
+        # the per-seat rows are in the CSV
+        tables["tile_summary"] = tile_usage_table(t["tiles"], games).sort_values(
+            "chosen_per_seat_game", ascending=False, kind="stable").reset_index(drop=True)
+        captions["tile_summary"] = ("Menu tiles pooled over seats, most used first: times "
+                                    "chosen per seat per game, mean time-track space when "
+                                    "chosen, mean points its user gained that turn.")
+        captions["tiles"] = captions["tiles"] + " Every seat and tile: in the CSV."
+        omit = ["by_policy"] if len(t["by_policy"]) == 1 else []  # 1/n by symmetry
         return StudyResult(tables, figures, notes, captions,
-                           key_findings=[notes[0], notes[-1]] if len(notes) > 1 else notes)
+                           key_findings=[notes[0], notes[-1]] if len(notes) > 1 else notes,
+                           page_rows={"tiles": 0}, page_omit=omit)
 
 
 def _tile_note(tiles, games: int) -> str:
@@ -193,6 +212,7 @@ class PanicHeadToHead(_PanicStudy):
         return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
+        from sheepsim.headtohead import COMPARISON_CAPTION, tie_sentence
         from sheepsim.tableview import paired_change
 
         t = self.tables(totals, games)
@@ -200,7 +220,6 @@ class PanicHeadToHead(_PanicStudy):
         w, pts = t["comparison"].iloc[0], t["comparison"].iloc[1]
         notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
                  f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
-                 f"{paired_change(pts, 'points')}."]
-        captions = {"comparison": "Policy a versus b in one seat on the same dice: win rate and mean "
-                                  "points of each, paired difference a - b with its interval."}
+                 f"{paired_change(pts, 'points')}.", tie_sentence(t["comparison"], p["seat"])]
+        captions = {"comparison": COMPARISON_CAPTION.format(score="mean points")}
         return StudyResult(t, {}, notes, captions)

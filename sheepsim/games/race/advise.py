@@ -29,13 +29,22 @@ from sheepsim.stats import normal_interval
 DEFAULT_ADVISE_GAMES = 20_000
 
 
+#: exact expected points closer than this are equal options (the solver's rounding is
+#: about 1e-13 points; a real difference between two options is far larger)
+EXACT_TIE = 1e-9
+
+
 @dataclass
 class Advice:
-    """``table``: one row per option (``option``, ``legal``, ``after`` the sheep after it
-    in the position format, ``ev``/``ev_lo``/``ev_hi``/``ev_se`` points this race,
-    ``gap_to_best``/``gap_lo``/``gap_hi`` paired with the best option, ``best``);
-    ``best`` option name; ``margin`` best EV minus the runner-up's; ``method``; ``note``
-    why Monte Carlo was used (empty when exact)."""
+    """``table``: one row per legal option, best first (``option``, ``after`` the sheep
+    after it in the position format, ``expected_points`` and its ``_lo``/``_hi``/``_se``:
+    the player's expected points from this race, ``gap_to_best``/``gap_lo``/``gap_hi``
+    paired with the best option, ``best``: True for every option as good as the best,
+    so equal options are all marked); ``best`` the best option's name (the first of
+    ``tied`` when several are equal); ``tied`` every best option's name; ``margin`` the
+    best expected points minus the next option that is not equal to it (0.0 when every
+    option is equal, NaN when only one is legal); ``objective`` what the points are, in
+    words; ``method``; ``note`` why Monte Carlo was used (empty when exact)."""
 
     table: pd.DataFrame
     best: str
@@ -43,6 +52,17 @@ class Advice:
     method: str
     note: str
     meta_fields: dict
+    tied: tuple[str, ...] = ()
+    objective: str = ""
+
+    def headline(self, lane: int) -> str:
+        """One line: the lane, the best option (or the tie) and the margin."""
+        if len(self.table) == 1:
+            return f"pace advice for lane {lane}: {self.best} is the only legal option"
+        if len(self.tied) > 1:
+            which = "all options" if len(self.tied) == len(self.table) else ", ".join(self.tied)
+            return f"pace advice for lane {lane}: tie, {which} give equal expected points"
+        return f"pace advice for lane {lane}: best {self.best}, by {self.margin:.4f} points"
 
 
 def _lanes_arg(values, what: str) -> tuple[int, ...]:
@@ -64,10 +84,14 @@ def _lanes_arg(values, what: str) -> tuple[int, ...]:
 
 
 def bet_view(stage: str, open_bet, hidden, rival_open):
-    """``(my lanes (0-based), seen (2, 6))`` from 1-based lane arguments, validated."""
+    """``(my lanes (0-based), seen (2, 6))`` from 1-based lane arguments, validated.
+    At least one bet of the player's own is needed: without one every option is worth
+    0 points, and advice would only name the first option."""
     own_open = _lanes_arg([] if open_bet in (None, "") else [open_bet], "open bet")
     hidden = _lanes_arg(hidden, "hidden bets")
     rivals = _lanes_arg(rival_open, "rivals' open bets")
+    if not own_open and not hidden:
+        raise SheepsimError("advise needs your bets: --open/--hidden (open_bet=/hidden= in Python)")
     if stage == "final" and (own_open or rivals):
         raise SheepsimError("the final has no open bets: give the two final bets as hidden")
     if set(own_open) & set(hidden):
@@ -187,38 +211,54 @@ def advise(position, lane: int, rules=None, *, open_bet=None, hidden=(), rival_o
         per_race = _mc_points(after, rules, policy, pts, pos.stage, games, seed, seen)
         ev = per_race.mean(axis=1)
     table = _table(opts, after, sel, ev, per_race, int(race[L.EZ_FIRST]))
-    best = table.loc[table["best"], "option"].iloc[0]
-    evs = np.sort(ev)[::-1]
-    margin = float(evs[0] - evs[1]) if len(evs) > 1 else float("inf")
+    tied = tuple(table.loc[table["best"], "option"])
+    others = table.loc[~table["best"], "expected_points"]
+    if len(table) == 1:  # nothing to choose: no margin
+        margin = float("nan")
+    else:
+        margin = float(table["expected_points"].iloc[0] - others.iloc[0]) if len(others) else 0.0
     note = "" if exact else (reason or "Monte Carlo requested (--mc)")
+    bets = [m + 1 for m in mine]
+    objective = (f"your expected points from this race (payoffs and bonus for your bets on "
+                 f"lanes {', '.join(map(str, bets))}), every later turn of every sheep "
+                 f"played by {policy.strip()}")
     fields = {"method": "exact" if exact else "monte carlo", "policy": policy,
-              "position": pos.text(), "lane": lane, "bets": [m + 1 for m in mine],
+              "position": pos.text(), "lane": lane, "bets": bets,
               "rival_open": sorted(int(x) + 1 for x in np.flatnonzero(seen[L.RIVAL_OPEN])),
-              "best": best, "margin": margin}
-    if not exact:
+              "objective": objective, "best": tied[0], "tied": list(tied), "margin": margin}
+    if exact:
+        fields["equal_within"] = EXACT_TIE
+    else:
         fields.update(games=games, seed=seed, note=note)
-    return Advice(table, best, margin, fields["method"], note, fields)
+    return Advice(table, tied[0], margin, fields["method"], note, fields, tied, objective)
 
 
 def _table(opts, after, sel, ev, per_race, ez_first) -> pd.DataFrame:
-    """One row per legal option, best first."""
-    best = int(np.argmax(ev))
+    """One row per legal option, best first (equal options in option order); ``best``
+    marks every option equal to the top one: exact values within :data:`EXACT_TIE`, or
+    simulated options giving the same points in every simulated race."""
+    top = int(np.argmax(ev))
     rows = []
     for i, o in enumerate(opts):
         row = {"option": L.OPTION_NAMES[o], "after": _sheep_after(after[i][0][sel], ez_first),
-               "ev": ev[i]}
+               "expected_points": ev[i]}
         if per_race is None:
-            row.update(ev_se=0.0, gap_to_best=ev[i] - ev[best], gap_se=0.0)
+            gap = ev[i] - ev[top]
+            row.update(expected_points_se=0.0, gap_to_best=gap, gap_se=0.0,
+                       best=bool(abs(gap) <= EXACT_TIE))
         else:
             n = per_race.shape[1]
-            d = per_race[i] - per_race[best]
-            row.update(ev_se=per_race[i].std(ddof=1) / np.sqrt(n), gap_to_best=d.mean(),
-                       gap_se=d.std(ddof=1) / np.sqrt(n))
+            d = per_race[i] - per_race[top]
+            row.update(expected_points_se=per_race[i].std(ddof=1) / np.sqrt(n),
+                       gap_to_best=d.mean(), gap_se=d.std(ddof=1) / np.sqrt(n),
+                       best=bool(not d.any()))
         rows.append(row)
     df = pd.DataFrame(rows)
-    df["ev_lo"], df["ev_hi"] = normal_interval(df["ev"], df["ev_se"])
+    df["expected_points_lo"], df["expected_points_hi"] = normal_interval(
+        df["expected_points"], df["expected_points_se"])
     df["gap_lo"], df["gap_hi"] = normal_interval(df["gap_to_best"], df["gap_se"])
-    df["best"] = np.arange(len(df)) == best
-    df = df.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
-    return df[["option", "after", "ev", "ev_lo", "ev_hi", "ev_se", "gap_to_best", "gap_lo",
-               "gap_hi", "gap_se", "best"]]
+    # equal options sort together at the top, in option order
+    key = np.where(df["best"], np.inf, df["expected_points"])
+    df = df.iloc[np.argsort(-key, kind="stable")].reset_index(drop=True)
+    return df[["option", "after", "expected_points", "expected_points_lo", "expected_points_hi",
+               "expected_points_se", "gap_to_best", "gap_lo", "gap_hi", "gap_se", "best"]]

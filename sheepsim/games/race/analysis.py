@@ -33,11 +33,13 @@ from sheepsim.stats import (
     chi_square_uniform_p,
     hist_mean_sd,
     hist_quantiles,
+    holm_adjusted,
     holm_reject,
     mean_interval,
     normal_interval,
     pooled_mean_interval,
     pooled_rate_interval,
+    symmetry_note,
     tie_breaks_table,
     ties_note,
     wilson_interval,
@@ -463,16 +465,19 @@ def card_strength_table(card_place, games: int, rules: RaceRules, alpha: float =
     equally strong, q would be exactly 1/n_cards for winning and 3/n_cards for the top
     three (one winner, three placings per race). Each card is tested against that with
     an exact binomial test and flagged (``over``/``under``) where Holm's correction over
-    all cards rejects at family-wise ``alpha`` *and* the effect, ``effect_<x>`` = observed
-    / fair share - 1, is at least ``min_effect`` in size (:data:`MIN_CARD_EFFECT`).
+    the cards rejects at family-wise ``alpha`` *and* the point estimate of the effect,
+    ``effect_<x>`` = observed / fair share - 1, is at least ``min_effect`` in size
+    (:data:`MIN_CARD_EFFECT`). Each outcome (win, top 3, final win) is its own family of
+    ``n_cards`` tests: ``pvalue_<x>_raw`` is the card's own test, ``pvalue_<x>_holm``
+    the Holm-adjusted value within the outcome's family (rejected where it is at most
+    ``alpha``).
 
     ``final_wins`` ``(n_cards,)`` optional counts of final wins over ``n_games`` whole
     games (each game deals 12 cards), tested the same way.
 
     Columns: ``card``, ``p_win``/``_lo``/``_hi``, ``p_top3``/``_lo``/``_hi``,
-    ``effect_win``, ``pvalue_win``, ``flag_win``, ``effect_top3``, ``pvalue_top3``,
-    ``flag_top3`` (and ``p_final_win``, ``effect_final_win``, ``pvalue_final_win``,
-    ``flag_final_win`` with ``final_wins``), ``games``.
+    ``effect_win``, ``pvalue_win_raw``, ``pvalue_win_holm``, ``flag_win``, and the same
+    for ``top3`` (and ``final_win`` with ``final_wins``), ``games``.
     """
     card_place = np.asarray(card_place)
     n_cards = card_place.shape[0]
@@ -492,7 +497,8 @@ def card_strength_table(card_place, games: int, rules: RaceRules, alpha: float =
         effect = k / n / q0 - 1.0
         reject = holm_reject(pvals, alpha) & (np.abs(effect) >= min_effect)
         df[f"effect_{name}"] = effect
-        df[f"pvalue_{name}"] = pvals
+        df[f"pvalue_{name}_raw"] = pvals
+        df[f"pvalue_{name}_holm"] = holm_adjusted(pvals)
         df[f"flag_{name}"] = np.where(reject, np.where(effect > 0, "over", "under"), "")
     df["games"] = games
     return df
@@ -518,9 +524,10 @@ def score_distribution_table(res: GameResults) -> pd.DataFrame:
 def first_player_table(res: GameResults, alpha: float = 0.05) -> pd.DataFrame:
     """Win rate by position in semifinal 1's turn order (1 = the first player, drawn at
     random), tested against the fair share 1/n: ``turn_order``, ``wins``, ``p_win``/
-    ``_lo``/``_hi``, ``fair_share``, ``pvalue`` (exact two-sided binomial test; row 1 is
-    the first-seat advantage test), ``significant`` (Holm over the positions at
-    ``alpha``), ``pvalue_all_orders`` (chi-square test that every position wins
+    ``_lo``/``_hi``, ``fair_share``, ``pvalue_raw`` (exact two-sided binomial test; row
+    1 is the first-seat advantage test), ``pvalue_holm`` (Holm-adjusted over the ``players``
+    positions, one family), ``significant`` (``pvalue_holm`` at most ``alpha``),
+    ``pvalue_all_orders`` (chi-square test that every position wins
     equally often), ``wins_on_tie`` (of ``wins``, those from a tie for first, which the
     token stack decides: the first player's token starts on top), ``tie_rate`` (share of
     games with a tie for first), ``note`` (non-empty when ties are common enough to drive
@@ -531,12 +538,15 @@ def first_player_table(res: GameResults, alpha: float = 0.05) -> pd.DataFrame:
     pvals = binomial_two_sided_p(wins, np.full(players, n), 1.0 / players)
     tie_rate = float(res.tied_first[2:].sum() / n)
     identical = len(set(zip(res.policies.bet_names, res.policies.pace_names, strict=True))) == 1
-    return pd.DataFrame({
+    df = pd.DataFrame({
         "turn_order": np.arange(1, players + 1), "wins": wins, "p_win": wins / n,
-        "p_win_lo": lo, "p_win_hi": hi, "fair_share": 1.0 / players, "pvalue": pvals,
-        "significant": holm_reject(pvals, alpha), "pvalue_all_orders": chi_square_uniform_p(wins),
+        "p_win_lo": lo, "p_win_hi": hi, "fair_share": 1.0 / players, "pvalue_raw": pvals,
+        "pvalue_holm": holm_adjusted(pvals), "significant": holm_reject(pvals, alpha),
+        "pvalue_all_orders": chi_square_uniform_p(wins),
         "wins_on_tie": res.tie_wins_by_order, "tie_rate": tie_rate,
         "note": ties_note(tie_rate, "the token stack", identical), "games": n})
+    df.attrs["must_show"] = ["pvalue_raw", "pvalue_holm"]
+    return df
 
 
 def tie_table(res: GameResults) -> pd.DataFrame:
@@ -576,20 +586,23 @@ def policy_table(res: GameResults) -> pd.DataFrame:
     that played it, with the game as the unit: seats in one game share the dice, so the
     intervals come from the per-game totals of those seats
     (:func:`sheepsim.stats.pooled_rate_interval`, :func:`~sheepsim.stats.pooled_mean_interval`).
-    ``win_rate`` is per seat-game (fair share ``1 / players``); when every seat plays the
-    pair it is exactly ``1 / players``."""
+    ``win_rate`` is per seat-game (fair share ``1 / players``, wins decided by the token
+    stack included); when every seat plays the pair it is exactly ``1 / players``, its
+    interval collapses to that value and ``win_rate_note`` says why."""
     groups, pairs = policy_groups(res.policies)
     rows = []
     for k, (bet, pace) in enumerate(pairs):
         idx = np.flatnonzero(groups == k)
         wins = int(res.wins[idx].sum())
-        rate, lo, hi = pooled_rate_interval(wins, res.policy_win_sq[k], res.games, len(idx))
+        rate, lo, hi = pooled_rate_interval(wins, res.policy_win_sq[k], res.games, len(idx),
+                                            players=res.players)
         mean, mlo, mhi, _ = pooled_mean_interval(res.score_sum[idx].sum(), res.policy_score_sq[k],
                                                  res.games, len(idx))
         rows.append({"bet_policy": bet, "pace_policy": pace, "seats": len(idx),
                      "wins": wins, "win_rate": float(rate), "win_rate_lo": float(lo),
                      "win_rate_hi": float(hi), "mean_score": float(mean),
                      "mean_score_lo": float(mlo), "mean_score_hi": float(mhi),
+                     "win_rate_note": symmetry_note(len(idx), res.players, "policy pair"),
                      "games": res.games, "seed": res.seed})
     return pd.DataFrame(rows)
 

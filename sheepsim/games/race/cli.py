@@ -74,16 +74,18 @@ def _add_ev(sub) -> None:
     p.set_defaults(func=cmd_ev)
 
 
-def add_lane_options(p) -> None:
-    """``--lanes`` and ``--stage``: which race."""
+def add_lane_options(p, stage_default: str | None = "semifinal") -> None:
+    """``--lanes`` and ``--stage``: which race. ``stage_default`` None: not given, so a
+    ``--position`` that names its stage is not contradicted (:func:`_default_stage`)."""
     p.add_argument("--lanes", metavar="NAME,...", help="six cards for lanes 1-6 "
                    "(default: the rules file's first six)")
-    p.add_argument("--stage", choices=("semifinal", "final"), default="semifinal",
-                   help="which race: a semifinal (3 places paid) or the final (default semifinal)")
+    p.add_argument("--stage", choices=("semifinal", "final"), default=stage_default,
+                   help="which race: a semifinal (3 places paid) or the final (default "
+                        "semifinal" + ("" if stage_default else ", or what --position says") + ")")
 
 
 def _add_race_options(p):
-    add_lane_options(p)
+    add_lane_options(p, stage_default=None)
     p.add_argument("--policy", default="greedy", metavar="NAME",
                    help="pace policy: greedy, random, saver, steady, partisan or "
                         "package.module:function (default greedy)")
@@ -129,10 +131,17 @@ def _write(tables: dict, meta: dict, title: str, args, panels=None) -> None:
     publish(args, tables, meta, title, plot if panels else None)
 
 
+def _default_stage(args) -> None:
+    """--stage semifinal unless given or left to --position (which may name the final)."""
+    if not getattr(args, "position", None):
+        args.stage = args.stage or "semifinal"
+
+
 def cmd_odds(args) -> int:
     from sheepsim.games.race.analysis import lane_ev_table
     from sheepsim.games.race.estimate import estimate_races
 
+    _default_stage(args)
     size = run_size(args)
     check_plot_option(args)
     if cli_exact.handle_odds(args):
@@ -174,6 +183,7 @@ def _parse_taken(text: str) -> tuple[int, ...]:
 def cmd_ev(args) -> int:
     from sheepsim.games.race.estimate import estimate_races
 
+    _default_stage(args)
     size = run_size(args)
     check_plot_option(args)
     if args.table == "open_bet" and args.stage == "final":

@@ -59,6 +59,12 @@ def _method(args) -> tuple[bool, str]:
         raise SheepsimError("--exact takes no --games or --precision (nothing is simulated)")
     reason = exact_reason(args.policy)
     if args.exact and reason:
+        from sheepsim.games.race.policies import WHOLE_GAME_PACE
+
+        if args.policy.strip() in WHOLE_GAME_PACE:  # simulating a single race fails too
+            raise SheepsimError(f"no exact solution: the {args.policy.strip()} pace policy plays "
+                                "whole games only; try race play --pace-policy "
+                                f"{args.policy.strip()},greedy,... or race compare")
         raise SheepsimError(f"no exact solution: {reason}; drop --exact to simulate")
     if args.mc or sized:
         return False, ""
@@ -109,9 +115,10 @@ def handle_odds(args) -> bool:
 
         with compiling(args):
             res = _solve(args, load_rules(args.rules))
-        title = f"The Sheep Race: {res.stage} odds (exact)"
+        meta = _exact_meta(res, args)
+        title = f"The Sheep Race: {res.stage} odds (exact){_from(meta)}"
         tables = exact_tables(res, {"lanes": odds_table, "ev": lane_ev_table})
-        _write({"lanes": tables["lanes"]}, _exact_meta(res, args), title, args,
+        _write({"lanes": tables["lanes"]}, meta, title, args,
                lambda: _race_panels(tables["ev"], None, None))
         return True
     args.method_note = note
@@ -119,9 +126,15 @@ def handle_odds(args) -> bool:
         return False
     counts, res = _simulate_position(args, "odds")
     trace = res.trace if args.precision is not None else None
-    _write(res.tables, res.meta(**method_meta(args)), f"The Sheep Race: {counts.stage} odds", args,
+    meta = res.meta(**method_meta(args))
+    _write(res.tables, meta, f"The Sheep Race: {counts.stage} odds{_from(meta)}", args,
            lambda: _race_panels(lane_ev_table(counts), None, trace))
     return True
+
+
+def _from(meta: dict) -> str:
+    """`` from position ...`` for titles of results that start from a position."""
+    return f" from position {meta['position']}" if meta.get("position") else ""
 
 
 def method_meta(args) -> dict:
@@ -158,14 +171,15 @@ def handle_ev(args, taken) -> bool:
             res = _solve(args, load_rules(args.rules))
         _check_final_taken(res.stage, taken)
         tables = exact_tables(res, ev_builders(res.stage, taken))
-        _write(tables, _exact_meta(res, args, taken=list(taken)),
-               f"The Sheep Race: {res.stage} bet EV (exact)", args,
+        meta = _exact_meta(res, args, taken=list(taken))
+        _write(tables, meta, f"The Sheep Race: {res.stage} bet EV (exact){_from(meta)}", args,
                lambda: _race_panels(tables["lanes"], tables["sets"], None))
         return True
     _, res = _simulate_position(args, "ev", taken)
     _check_final_taken(res.job.stage, taken)
-    _write(res.tables, res.meta(**method_meta(args)), f"The Sheep Race: {res.job.stage} bet EV",
-           args, lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
+    meta = res.meta(**method_meta(args))
+    _write(res.tables, meta, f"The Sheep Race: {res.job.stage} bet EV{_from(meta)}", args,
+           lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
     return True
 
 
@@ -186,10 +200,11 @@ def register_advise(sub) -> None:
         "advise", help="the best pace now: expected points of each option for the chosen sheep",
         description="On your turn, for the sheep the dice selected: every legal pace option "
                     "with the expected points this race gives you (payoffs and the bonus for "
-                    "your bets) if every later turn follows --policy, best first, with the "
-                    "margin of the best. Exact when the policy allows it (greedy, saver, "
-                    "steady), else simulated with every option on the same dice (paired "
-                    "intervals). Table: options.",
+                    "your bets, --open/--hidden: at least one is needed) if every later turn "
+                    "of every sheep follows --policy, best first, with the margin of the best "
+                    "(equal options are all marked best: a tie). Exact when the policy "
+                    "allows it (greedy, saver, steady), else simulated with every option on "
+                    "the same dice (paired intervals). Table: options.",
         epilog="example: sheepsim race advise --position 'semifinal supply=14 7.101 9.110 "
                "6.020 8.201 12.110 10.111' --lane 4 --open 4 --hidden 1,6 --rival-open 2,5")
     p.add_argument("--position", type=position_text, required=True, metavar="FILE|STRING",
@@ -230,6 +245,11 @@ def cmd_advise(args) -> int:
                    games=args.games, seed=args.seed, stage=args.stage, lanes=args.lanes)
     meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256,
                      **a.meta_fields)
-    title = f"The Sheep Race: pace advice for lane {args.lane} (best {a.best}, margin {a.margin:.4f})"
+    # the objective and the bets it used, in words, under the headline
+    title = (f"The Sheep Race: {a.headline(args.lane)}\n"
+             f"position: {a.meta_fields['position']}\n"
+             f"ranked by {a.objective}"
+             + (f"; rivals open on {', '.join(map(str, a.meta_fields['rival_open']))}"
+                if a.meta_fields["rival_open"] else ""))
     emit(render({"options": a.table}, args.format, meta, title), args.out, meta)
     return 0

@@ -327,8 +327,8 @@ def option_values(lane, board, race, mine, rules, pid):
 @njit
 def lookahead(lane, board, race, seen, legal, rules):
     """The ``lookahead`` pace policy: the legal option with the most expected points this
-    race for the player's own bets ``seen[MY_BETS]``, later turns by ``greedy`` (ties to
-    the lowest option number, as ``race advise``)."""
+    race for the player's own bets ``seen[MY_BETS]``, later turns by ``greedy`` (equal
+    options, which ``race advise`` marks all best, go to the lowest option number)."""
     only = -1
     n = 0
     for o in range(N_OPTIONS):

@@ -271,4 +271,20 @@ def head_to_head(rules=None, players: int = 4, a: str = "ev-approx,greedy",
     pairs = [parse_policy_pair(x) for x in (a, b, field)]
     jobs = [GamesJob(rules, players, [p[0] for p in lineup], [p[1] for p in lineup], seed)
             for lineup in lineups(*pairs, players, seat)]
-    return HeadToHeadJob(jobs[0], jobs[1], seat, tuple(",".join(p) for p in pairs))
+    return HeadToHeadJob(jobs[0], jobs[1], seat, tuple(",".join(p) for p in pairs),
+                         _odds_meta(jobs[0], jobs[1]))
+
+
+def _odds_meta(job_a: GamesJob, job_b: GamesJob) -> dict:
+    """The odds the bet policies read (as ``race play`` records them), once when both
+    line-ups read the same odds, else per line-up (``_a``/``_b`` suffixes)."""
+    from sheepsim.games.race.exact_bets import bet_odds_meta
+
+    ma, mb = (bet_odds_meta(j.bet_policy, j.pace_policy) for j in (job_a, job_b))
+    out = {}
+    for key in sorted(set(ma) | set(mb)):
+        if ma.get(key) == mb.get(key):
+            out[key] = ma[key]
+        else:
+            out.update({f"{key}_{s}": m[key] for s, m in (("a", ma), ("b", mb)) if key in m})
+    return out

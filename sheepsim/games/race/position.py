@@ -43,6 +43,8 @@ STATUS_NAMES = {"running": L.RUNNING, "finished": L.FINISHED, "exhausted": L.EXH
 _RUNNING = re.compile(r"^(\d+)\.(\d)(\d)(\d)$")
 _FINISHED = re.compile(r"^[Ff]([1-9])$")
 _EXHAUSTED = re.compile(r"^[Xx](\d+)$")
+#: a word where the stage goes (before any sheep): letters only, not a sheep token
+_STAGE_LIKE = re.compile(r"^[A-Za-z][A-Za-z_-]+$")
 
 
 @dataclass(frozen=True)
@@ -103,21 +105,30 @@ def parse_position(text: str) -> Position:
     """A :class:`Position` from the text format (or the path of a file holding it)."""
     if "\n" not in text and len(text) < 4096 and Path(text).is_file():
         text = Path(text).read_text()
-    tokens = " ".join(line.split("#", 1)[0] for line in text.splitlines()).split()
+    text = " ".join(line.split("#", 1)[0] for line in text.splitlines())
+    # "lanes=Feta, Karoo,..." as people type lists: a comma joins what follows it
+    tokens = re.sub(r"\s*,\s*", ",", text).split()
     stage, supply, lanes, sheep = None, None, None, []
     for tok in tokens:
         key, eq, value = tok.partition("=")
         low = key.lower()
-        if not eq and low in ("semifinal", "final"):
-            stage = low
-        elif eq and low == "stage":
-            stage = check_stage(value.lower())
+        if (not eq and low in ("semifinal", "final")) or (eq and low == "stage"):
+            word = low if not eq else value.lower()
+            if word not in ("semifinal", "final"):
+                raise SheepsimError(f"stage={value}: the stage is semifinal or final")
+            if stage is not None:
+                raise SheepsimError(f"the position names the stage twice ({stage}, {word}): "
+                                    "give one")
+            stage = word
         elif eq and low == "supply":
             supply = _int(value, "supply")
         elif eq and low == "lanes":
             lanes = tuple(n.strip() for n in value.split(","))
         elif eq:
             raise SheepsimError(f"unknown position key {key!r} (stage, supply, lanes)")
+        elif _STAGE_LIKE.match(tok) and not sheep:
+            raise SheepsimError(f"{tok!r} is not a stage: write semifinal or final "
+                                "(or leave it out for a semifinal)")
         else:
             sheep.append(parse_sheep(tok, len(sheep) + 1))
     if len(sheep) != N_LANES:
@@ -172,6 +183,9 @@ def as_position(spec, *, stage: str | None = None, supply: int | None = None, la
         raise SheepsimError(f"a position needs {N_LANES} sheep, got {len(pos.sheep)}")
     if isinstance(lanes, str):
         lanes = lanes.split(",")
+    if pos.stage and stage and pos.stage != check_stage(stage):
+        raise SheepsimError(f"the position is a {pos.stage} but the stage given is {stage}: "
+                            "give one of them, or make them agree")
     return Position(check_stage(pos.stage or stage or "semifinal"), pos.sheep,
                     pos.supply if pos.supply is not None else supply,
                     pos.lanes if pos.lanes is not None or lanes is None else tuple(lanes))
@@ -190,6 +204,9 @@ def position_arrays(pos: Position, rules: RaceRules):
     for lane, sheep in enumerate(pos.sheep):
         _set_sheep(board, race, lane, sheep, cards[lane], rules)
     _check_places(board, stage)
+    if pos.supply is not None and pos.supply < 0:
+        raise SheepsimError(f"supply={pos.supply}: the supply is negative (it holds 0 or more "
+                            "blue cubes)")
     blue_cards = int(board[:, L.BLUE].sum())
     supply = int(rules.supply[1]) - blue_cards if pos.supply is None else pos.supply
     if supply < 0 or supply + blue_cards > int(rules.supply[1]):
@@ -228,9 +245,11 @@ def _set_sheep(board, race, lane, s: Sheep, card, rules: RaceRules) -> None:
     cubes = s.red + s.blue + s.white
     if cubes > rules.max_cubes:
         raise SheepsimError(f"{where}: {cubes} cubes, more than max_cubes {rules.max_cubes}")
-    if status == L.EXHAUSTED and (s.square < ez_first or cubes):
-        raise SheepsimError(f"{where}: an exhausted sheep is on an End Zone square "
-                            f"({ez_first}-{track}) with no cubes")
+    if status == L.EXHAUSTED and s.square < ez_first:
+        raise SheepsimError(f"{where}: X{s.square} is outside the End Zone (squares "
+                            f"{ez_first}-{track}): a sheep is exhausted only in the End Zone")
+    if status == L.EXHAUSTED and cubes:
+        raise SheepsimError(f"{where}: an exhausted sheep holds no cubes")
     if status == L.RUNNING and cubes == 0 and s.square >= ez_first:
         raise SheepsimError(f"{where}: a running sheep with no cubes on End Zone square "
                             f"{s.square} is exhausted (write X{s.square})")

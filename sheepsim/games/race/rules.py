@@ -95,7 +95,8 @@ class RaceRules:
             raise SheepsimError(f"lanes must name exactly {N_LANES} cards, got {len(names)}")
         idx = [self.card_index(n) for n in names]
         if len(set(idx)) != N_LANES:
-            raise SheepsimError("lanes must name 6 different cards")
+            twice = next(names[i] for i in range(N_LANES) if idx[i] in idx[:i])
+            raise SheepsimError(f"lanes must name 6 different cards, {twice} is named twice")
         return np.array(idx, dtype=np.int64)
 
     # -- kernel arrays -------------------------------------------------------

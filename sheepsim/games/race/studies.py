@@ -22,10 +22,22 @@ from sheepsim.report.registry import Study, StudyResult, register_study
 STAGES = ("semifinal", "final")
 
 
+def _policy_field(bets, paces) -> str:
+    """``"bet policies ev-approx, favourite, ...; pace greedy"``: which field a number
+    comes from (two studies' first-player numbers differ with it)."""
+    def names(xs):
+        xs = list(xs)
+        return xs[0] if len(set(xs)) == 1 else ", ".join(xs)
+
+    return (f"bet {'policy' if len(set(bets)) == 1 else 'policies'} {names(bets)} and pace "
+            f"{'policy' if len(set(paces)) == 1 else 'policies'} {names(paces)}")
+
+
 def _flag_rule() -> str:
     from sheepsim.games.race.analysis import MIN_CARD_EFFECT
 
-    return f"Holm 5% and at least {MIN_CARD_EFFECT:.0%} off the fair share"
+    return (f"Holm 5% over the cards, each outcome its own family, and a point estimate at "
+            f"least {MIN_CARD_EFFECT:.0%} off the fair share")
 
 
 class _RaceStudy(Study):
@@ -339,25 +351,24 @@ class RaceFairness(_RaceStudy):
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
-        from sheepsim.tableview import fmt_estimate
+        from sheepsim.tableview import fair_share_finding, fmt_estimate
 
         t = self.tables(totals, games)
         meta = self.plot_meta(games)
         cards = t["cards"]
-        notes = []
+        strongest = fair_share_finding(
+            cards, lambda r: f"Card {r['card']}", value="p_win", fair=1 / 6,
+            pvalue="pvalue_win_holm", test=f"exact binomial, Holm over the {len(cards)} cards,",
+            what="it wins the races it runs in")
+        notes = [strongest]
         for col, what in (("flag_win", "wins"), ("flag_top3", "top-3 finishes"),
                           ("flag_final_win", "final wins")):
             for flag in ("over", "under"):
                 names = cards.loc[cards[col] == flag, "card"].tolist()
                 if names:
-                    notes.append(f"{flag.capitalize()}-powered by {what} ({_flag_rule()}): "
-                                 f"{', '.join(names)}.")
-        if not notes:
-            notes.append(f"No card is flagged over- or under-powered ({_flag_rule()}).")
-        if self.params()["bet_policy"] == "ev":  # the whole games read exact odds
-            from sheepsim.games.race.exact_bets import bet_odds_notes
-
-            notes += bet_odds_notes(*self.bet_lineups()[0])
+                    notes.append(f"{flag.capitalize()}-powered by {what}: {', '.join(names)}.")
+        if len(notes) == 1:
+            notes.append("No card is flagged over- or under-powered.")
         fair = t["fair_payoffs"]
         worst = fair.loc[(fair["ratio"] - 1).abs().idxmax()]
         notes.append(f"Largest mispricing: {worst['stage']} {worst['place']} place, lane "
@@ -372,13 +383,17 @@ class RaceFairness(_RaceStudy):
             "card_strength": "P(win) and P(top 3) per card with 95% intervals; dotted lines: "
                              "equal cards; marked cards are over- or under-powered.",
             "fair_payoffs": "Printed payoffs (Tables 1 and 2) next to the fair ones that give "
-                            "every lane the table's mean EV; difference = printed - fair. fair "
+                            "every lane the table's mean EV (the mean EV is held fixed: fair "
+                            "payoffs move value between lanes, they add none); difference = "
+                            "printed - fair. fair "
                             "ignores the bonus; fair_with_bonus counts each lane's share of "
                             "the set bonus (bonus_share; the final pays none).",
             "cards": "P(win), P(top 3) per race the card runs in and P(win the final) per game "
-                     "it is dealt, each tested against equal cards (exact binomial, Holm); "
-                     "effect = observed / fair share - 1; flagged where the test rejects and "
-                     "the effect is at least the threshold (see the notes).",
+                     "it is dealt, each tested against equal cards (exact binomial; Holm over "
+                     "the cards, each outcome its own family: pvalue_*_raw the card's own "
+                     "test, pvalue_*_holm adjusted); effect = observed / fair share - 1; "
+                     "flagged where the adjusted p-value is at most 5% and the point estimate "
+                     "of the effect is at least the threshold (see the notes).",
             "semifinal_lanes": "Semifinal lanes over random deals: P(place), EV and fair payoffs.",
             "final_lanes": "Final lanes as seated by the semifinals in whole games.",
             "semifinal_places": "Semifinal P(place) by lane over random deals.",
@@ -389,8 +404,15 @@ class RaceFairness(_RaceStudy):
                              "flag_top3", "p_final_win", "effect_final_win", "flag_final_win"],
                    "semifinal_lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
                                        "payoff_first", "fair_first"]}
-        key = [n for n in notes if " by wins " in n or n.startswith(("No card", "Largest"))]
-        return StudyResult(t, figures, notes, captions, key_findings=key, columns=columns)
+        key = [strongest, notes[-1]]  # the strongest card, the largest mispricing
+        methods = [f"Cards are flagged over- or under-powered by {_flag_rule()}; fair shares: "
+                   "a card wins 1/6 and places in 1/2 of the races it runs in."]
+        if self.params()["bet_policy"] == "ev":  # the whole games read exact odds
+            from sheepsim.games.race.exact_bets import bet_odds_notes
+
+            methods += bet_odds_notes(*self.bet_lineups()[0])
+        return StudyResult(t, figures, notes, captions, key_findings=key, columns=columns,
+                           methods=methods)
 
 
 # ---------------------------------------------------------------- whole games
@@ -446,36 +468,45 @@ class RaceBalance(_RaceStudy):
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
         from sheepsim.games.race.exact_bets import bet_odds_notes
-        from sheepsim.tableview import fmt_estimate, p_is
+        from sheepsim.tableview import fair_share_finding, fmt_estimate
 
         t = self.tables(totals, games)
         meta = self.plot_meta(games)
         order = t["turn_order"]
-        first = order.iloc[0]
         ties = t["tie_breaks"].iloc[0]
         tie, tie_lo, tie_hi = fmt_estimate(ties["tie_rate"], ties["tie_rate_lo"],
                                            ties["tie_rate_hi"], percent=True)
-        notes = [f"First player in semifinal 1 wins {first['p_win']:.1%} of games (fair share "
-                 f"{first['fair_share']:.1%}); exact binomial test {p_is(first['pvalue'])}.",
+        p = self.params()
+        field = _policy_field(p["bet_policies"], p["pace_policies"])
+        notes = [fair_share_finding(
+                     order, lambda r: f"With {field}, turn-order position {int(r['turn_order'])} "
+                                      "in semifinal 1", value="p_win", fair="fair_share",
+                     pvalue="pvalue_holm", test=f"exact binomial, Holm over the {len(order)} "
+                     "positions,", what="it wins"),
                  f"{tie} of games end in a tie for first, decided by the token "
                  f"stack (95% {tie_lo} to {tie_hi})."]
         best = t["policies"].loc[t["policies"]["win_rate"].idxmax()]
         if len(t["policies"]) > 1:
             notes.append(f"Best policy pair: {best['bet_policy']} bets with {best['pace_policy']} "
                          f"pace, win rate {best['win_rate']:.1%} over {int(best['seats'])} seat(s).")
-        notes += bet_odds_notes(*self.bet_lineups()[0])
+        methods = bet_odds_notes(*self.bet_lineups()[0])
         figures = {"seat_win_rate": partial(plots.win_rate_chart, t["seats"], meta=meta),
                    "turn_order_win_rate": partial(
                        plots.win_rate_chart, order, x="turn_order", value="p_win", meta=meta,
                        title="Win rate by turn order in semifinal 1")}
-        captions = {"seats": "Win rate (95% Wilson interval) and mean score (95% normal interval) by seat.",
+        captions = {"seats": "Win rate (95% Wilson interval) and mean score (95% normal interval) "
+                             "by seat; win rates include wins decided by the token stack "
+                             "(tie_breaks).",
                     "policies": "Pooled over the seats that played each policy pair; 95% "
                                 "intervals with the game as the unit (per-game totals of those "
-                                "seats), as seats in one game share the dice.",
+                                "seats), as seats in one game share the dice; win rates include "
+                                "wins decided by the token stack (tie_breaks).",
                     "turns": "Mean turns per race.",
                     "scores": "Score distribution per seat (scores of 200+ count as 200).",
                     "turn_order": "Win rate by position in semifinal 1's turn order, tested "
-                                  "against the fair share (exact binomial; Holm; chi-square); "
+                                  "against the fair share (exact binomial: pvalue_raw per "
+                                  "position, pvalue_holm adjusted over the positions; "
+                                  "chi-square over all orders); "
                                   "wins_on_tie: wins decided by the token stack.",
                     "tie_breaks": "How the winner was decided: the top score alone, or a tie "
                                   "for first broken by the token stack (tie_rate: share of "
@@ -485,7 +516,9 @@ class RaceBalance(_RaceStudy):
                     "turn_order_win_rate": "Win rate by position in semifinal 1's turn order "
                                            "with 95% intervals; the dotted line is the fair "
                                            "share."}
-        return StudyResult(t, figures, notes, captions)
+        # every seat plays one policy pair: its one row is 1/n by symmetry, nothing to read
+        omit = ["policies"] if len(t["policies"]) == 1 else []
+        return StudyResult(t, figures, notes, captions, methods=methods, page_omit=omit)
 
 
 @register_study
@@ -532,6 +565,7 @@ class RaceHeadToHead(_RaceStudy):
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim.games.race.exact_bets import bet_odds_notes
+        from sheepsim.headtohead import COMPARISON_CAPTION, tie_sentence
         from sheepsim.tableview import paired_change
 
         t = self.tables(totals, games)
@@ -539,9 +573,10 @@ class RaceHeadToHead(_RaceStudy):
         w, score = t["comparison"].iloc[0], t["comparison"].iloc[1]
         notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
                  f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
-                 f"{paired_change(score, 'mean score')}."]
+                 f"{paired_change(score, 'mean score')}.",
+                 tie_sentence(t["comparison"], p["seat"]).replace("tie-break", "token stack")]
+        methods = []
         for lineup in self.bet_lineups():
-            notes += [n for n in bet_odds_notes(*lineup) if n not in notes]
-        captions = {"comparison": "Policy a versus b for one seat on the same dice: win rate and "
-                                  "mean score of each, paired difference a - b with its interval."}
-        return StudyResult(t, {}, notes, captions)
+            methods += [n for n in bet_odds_notes(*lineup) if n not in methods]
+        captions = {"comparison": COMPARISON_CAPTION.format(score="mean score")}
+        return StudyResult(t, {}, notes, captions, key_findings=notes[:2], methods=methods)
