@@ -333,8 +333,11 @@ def run() -> None:
     import gc
     import os
 
+    from sheepsim.jit import skip_blas_probe
+
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 100)  # the oldest generation's threshold (default 10)
+    skip_blas_probe()  # numba loads its implementations without scipy.linalg (0.2 s)
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:
