@@ -14,6 +14,13 @@ Prints CPU seconds per game of the per-decision sweeps (and of the first decisio
 each race alone) and of the one sweep per race, and the share of decisions the
 race-start sweep could have served.
 
+**What a sweep serving every decision would need.** Every lane's graph would have to
+hold every state its sheep can reach under *any* sequence of options (the player's
+decisions may move any lane off ``greedy``), each with its ``greedy`` successors. The
+script counts those states per lane for the standard semifinal on the first six cards
+(a search over every legal option at every supply class) against the ``greedy`` graph,
+and the joint states of both.
+
 **`ev`.** CPU time per dealt race of the numba lane-graph builder against the whole
 exact solve (graphs + forward sweep) that ``ev`` bets make once per race for every
 seat (:func:`~sheepsim.games.race.exact_game.deal_joint`).
@@ -109,6 +116,41 @@ def lookahead_games(rules, games: int, seed: int) -> None:
           f"decisions the race-start sweep holds every value for: {served} of {n_dec}")
 
 
+def option_closure(rules) -> None:
+    kr = rules.kernel_rules()
+    table = engine.new_table()
+    board, race = table.board, table.race
+    engine.setup_race(table, kr, np.arange(6, dtype=np.int64), L.SEMIFINAL)
+    _, _, sizes, _, _ = exact_graphs.build_graphs(board, race, GREEDY, -1, board[0:1])
+    track = int(race[L.TRACK])
+    legal = np.zeros(L.N_OPTIONS, np.bool_)
+    joint_all = joint_greedy = 1.0
+    for lane in range(6):
+        seen, todo = set(), [board[lane].copy()]
+        while todo:
+            row = todo.pop()
+            key = lane_key(row, track)
+            if key in seen:
+                continue
+            seen.add(key)
+            if row[L.STATUS] != L.RUNNING:
+                continue
+            for supply in range(3):  # the supply classes 0, 1, 2+
+                b, r = board.copy(), race.copy()
+                b[lane] = row
+                r[L.SUPPLY_BLUE], r[L.N_RUNNING], r[L.N_PLACED] = supply, 6, 0
+                engine.legal_options(b, r, lane, legal)
+                for option in np.flatnonzero(legal):
+                    b2, r2 = b.copy(), r.copy()
+                    engine.apply_option(b2, r2, lane, option)
+                    todo.append(b2[lane].copy())
+        print(f"lane {lane + 1}: greedy graph {sizes[lane]} states, every option {len(seen)}")
+        joint_all *= len(seen)
+        joint_greedy *= sizes[lane]
+    print(f"joint states: greedy {joint_greedy:.3g}, every option {joint_all:.3g} "
+          f"({joint_all / joint_greedy:.3g} times as many)")
+
+
 def ev_split(rules, seed: int, deals: int = 20) -> None:
     kr = rules.kernel_rules()
     gen = np.random.default_rng(seed)
@@ -137,6 +179,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     rules = load_rules()
+    option_closure(rules)
     ev_split(rules, args.seed)
     lookahead_games(rules, args.games, args.seed)
 
