@@ -33,6 +33,7 @@ import hashlib
 import os
 import sys
 import tempfile
+import threading
 import types
 from pathlib import Path
 
@@ -486,6 +487,7 @@ def numba_loaded() -> bool:
 #: Whether the ``sheepsim`` command asked to load numba's implementations without its
 #: BLAS probe (:func:`skip_blas_probe`); set once per process by ``cli.run``.
 _NO_BLAS_PROBE = {"asked": False}
+_NO_BLAS_LOCK = threading.Lock()
 
 
 def skip_blas_probe() -> None:
@@ -515,13 +517,17 @@ class _HideScipyLinalg:
 
 def load_implementations() -> None:
     """Import ``numba.np.arraymath`` without its BLAS probe if :func:`skip_blas_probe`
-    was asked and neither it nor ``scipy.linalg`` is imported yet; else nothing."""
-    if not _NO_BLAS_PROBE["asked"] or "numba.np.arraymath" in sys.modules \
-            or "scipy.linalg" in sys.modules:
+    was asked and neither it nor ``scipy.linalg`` is imported yet; else nothing. Once
+    per process, under a lock (the driver's threads may call their first kernels
+    together)."""
+    if not _NO_BLAS_PROBE["asked"] or "numba.np.arraymath" in sys.modules:
         return
-    hide = _HideScipyLinalg()
-    sys.meta_path.insert(0, hide)
-    try:
-        import numba.np.arraymath  # noqa: F401
-    finally:
-        sys.meta_path.remove(hide)
+    with _NO_BLAS_LOCK:
+        if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+            return
+        hide = _HideScipyLinalg()
+        sys.meta_path.insert(0, hide)
+        try:
+            import numba.np.arraymath  # noqa: F401
+        finally:
+            sys.meta_path.remove(hide)
