@@ -13,6 +13,12 @@ each (default 2), alternating; best CPU and best wall are printed.
 
 The machine is shared: compare a command with the floors of the same run, not with
 numbers from another day.
+
+"Warm" includes Python's bytecode cache: the script first compiles the package's
+``.pyc`` files (``compileall``), as ``pip install`` does. Where ``PYTHONDONTWRITEBYTECODE``
+is set and nobody compiled them (a checkout run from ``PYTHONPATH``), every command
+compiles sheepsim's source again, 0.15-0.2 s of CPU (benchmarks/README.md, "Warm start").
+``--no-compileall`` skips that step.
 """
 
 from __future__ import annotations
@@ -54,7 +60,13 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--cold", action="store_true")
     ap.add_argument("--cold-repeats", type=int, default=2)
+    ap.add_argument("--no-compileall", action="store_true")
     args = ap.parse_args()
+    if not args.no_compileall:
+        import compileall
+        from pathlib import Path
+
+        compileall.compile_dir(Path(__file__).resolve().parents[1] / "sheepsim", quiet=1)
     print("load average at start", os.getloadavg(), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)

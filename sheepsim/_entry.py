@@ -53,8 +53,9 @@ def _make_twin(disp: CPUDispatcher) -> CPUDispatcher:
     """The twin of ``disp`` with numba's Python entry point: the same code, globals,
     closure and jit options, cached where ``disp`` is (the same folder, a name of its
     own) or, like ``disp``, not at all."""
-    from sheepsim.jit import VARIANT_ATTR, unliteral_calls
+    from sheepsim.jit import VARIANT_ATTR, load_implementations, unliteral_calls
 
+    load_implementations()  # the first kernel Python calls: see jit.skip_blas_probe
     f = disp.py_func
     twin = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__,
                               f.__closure__)

@@ -395,6 +395,8 @@ def run() -> None:
     import gc
     import os
 
+    from sheepsim.jit import skip_blas_probe
+
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 100)  # the oldest generation's threshold (default 10)
     # `python -m sheepsim` puts the current folder first on sys.path, the installed
@@ -402,6 +404,7 @@ def run() -> None:
     # either way
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+    skip_blas_probe()  # numba loads its implementations without scipy.linalg (0.2 s)
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -33,6 +33,7 @@ import hashlib
 import os
 import sys
 import tempfile
+import threading
 import types
 from pathlib import Path
 
@@ -481,3 +482,52 @@ def lazy_exports(module_name: str, names: dict[str, str]):
 def numba_loaded() -> bool:
     """Whether numba has been imported in this process (tests of light imports)."""
     return "numba" in sys.modules
+
+
+#: Whether the ``sheepsim`` command asked to load numba's implementations without its
+#: BLAS probe (:func:`skip_blas_probe`); set once per process by ``cli.run``.
+_NO_BLAS_PROBE = {"asked": False}
+_NO_BLAS_LOCK = threading.Lock()
+
+
+def skip_blas_probe() -> None:
+    """Ask that numba's implementations load without probing for scipy's BLAS (the
+    ``sheepsim`` command calls it; library users are left alone).
+
+    Before numba runs or loads its first kernel it imports all its implementations
+    (``BaseContext.refresh``); one of them, ``numba.np.arraymath``, imports
+    ``scipy.linalg.cython_blas`` at import time only to set ``_HAVE_BLAS``, which picks
+    BLAS or a plain loop for the inner products of ``np.cov``/``np.corrcoef`` compiled in
+    this process (no sheepsim kernel uses them; ``np.dot`` and ``np.linalg`` still find
+    scipy when compiled: they import it themselves). ``scipy.linalg`` costs 0.15-0.25 s
+    of CPU here, a third of what a warm command spends over ``import numba, pandas``
+    (benchmarks/README.md, "Warm start"). :func:`load_implementations` then imports that
+    module with ``scipy.linalg`` hidden, and nothing else."""
+    _NO_BLAS_PROBE["asked"] = True
+
+
+class _HideScipyLinalg:
+    """A ``sys.meta_path`` finder that makes ``import scipy.linalg...`` fail."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "scipy.linalg" or name.startswith("scipy.linalg."):
+            raise ImportError(f"{name} is hidden while numba loads its implementations")
+        return None
+
+
+def load_implementations() -> None:
+    """Import ``numba.np.arraymath`` without its BLAS probe if :func:`skip_blas_probe`
+    was asked and neither it nor ``scipy.linalg`` is imported yet; else nothing. Once
+    per process, under a lock (the driver's threads may call their first kernels
+    together)."""
+    if not _NO_BLAS_PROBE["asked"] or "numba.np.arraymath" in sys.modules:
+        return
+    with _NO_BLAS_LOCK:
+        if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+            return
+        hide = _HideScipyLinalg()
+        sys.meta_path.insert(0, hide)
+        try:
+            import numba.np.arraymath  # noqa: F401
+        finally:
+            sys.meta_path.remove(hide)

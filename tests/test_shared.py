@@ -309,3 +309,29 @@ def test_a_long_run_says_so_with_how_to_shorten_it_and_logs_progress_lines(capsy
     # a short run says nothing either
     driver.run(_SlowJob(), seed=3, games=100, chunk_games=10, threads=1, progress=True)
     assert "this run will take" not in capsys.readouterr().err
+
+
+_NO_BLAS_RUN = """
+import sys
+sys.path.insert(0, {root!r})
+from sheepsim import jit
+if {skip}:
+    jit.skip_blas_probe()
+import entry_kernels as m
+print(m.add(1, 2), "scipy.linalg" in sys.modules)
+import scipy.linalg  # still importable afterwards
+print(scipy.linalg.norm([3.0, 4.0]))
+"""
+
+
+@pytest.mark.parametrize("skip", [True, False])
+def test_the_command_loads_kernels_without_numbas_blas_probe(tmp_path, skip):
+    # the sheepsim command (cli.run) asks numba to load its implementations without
+    # importing scipy.linalg (0.2 s of a warm start); the library leaves numba alone
+    import os
+
+    (tmp_path / "entry_kernels.py").write_text(_ENTRY_KERNELS)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    out = subprocess.run([sys.executable, "-c", _NO_BLAS_RUN.format(root=str(tmp_path), skip=skip)],
+                         env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["3", str(not skip), "5.0"]
