@@ -81,6 +81,15 @@ class RaceServer(ThreadingHTTPServer):
         self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         super().__init__(address, Handler)
 
+    def handle_error(self, request, client_address):
+        """A browser that left before its answer (a newer question replaced it) is not
+        an error; anything else is one line, not a traceback."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError | TimeoutError):
+            return
+        sys.stderr.write(f"sheepsim serve: error answering {client_address[0]}: "
+                         f"{type(exc).__name__}: {exc}\n")
+
     @property
     def public(self) -> bool:
         """Whether other computers can reach it (not bound to a loopback address)."""
