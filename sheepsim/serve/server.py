@@ -4,7 +4,6 @@ static page from ``static/`` and :class:`~sheepsim.serve.api.RaceAPI` under ``/a
 from __future__ import annotations
 
 import sys
-from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import urlsplit
