@@ -328,7 +328,12 @@ function adviseParams() {
 }
 
 async function ask(path, params) {
-  const res = await fetch(`/api/race/${path}?${query(params)}`);
+  let res;
+  for (let tries = 0; ; tries++) { // 503: the server is busy with other players; ask again soon
+    res = await fetch(`/api/race/${path}?${query(params)}`);
+    if (res.status !== 503 || tries >= 30) break;
+    await new Promise((ok) => setTimeout(ok, 200));
+  }
   const body = await res.json();
   if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
   return body;
@@ -355,7 +360,16 @@ function changed(fromText = false) {
   timer = setTimeout(solve, DEBOUNCE_MS);
 }
 
+let inflight = false, again = false; // one question at a time from this page
+
 async function solve() {
+  if (inflight) { again = true; return; }
+  inflight = true;
+  try { await solveNow(); } finally { inflight = false; }
+  if (again) { again = false; solve(); }
+}
+
+async function solveNow() {
   const mine = ++seq, asked = changes;
   toURL();
   $("status").textContent = "solving…";
