@@ -477,7 +477,7 @@ function drawPace(advice) {
   $("pace-lane").textContent = state.mover ? `for lane ${state.mover}` : "";
   if (!state.mover) { assumes.textContent = "Mark the sheep the dice chose (moving) to compare its pace options."; return; }
   if (!state.open && !state.hidden.size) { assumes.textContent = "Mark your bets (open, hidden) to get pace advice: the options are ranked by your points."; return; }
-  if (!advice) return;
+  if (!advice || (advice.status === "fulfilled" && !advice.value)) return; // asked before the bets
   if (advice.status === "rejected") { err.hidden = false; err.textContent = advice.reason.message; return; }
   const doc = advice.value;
   const pts = (r, k = "") => r["expected_points" + k] !== undefined ? r["expected_points" + k] : r["ev" + k];
