@@ -1,0 +1,53 @@
+"""``sheepsim serve`` as a command: where it listens, the warning for a public address,
+one line on Ctrl-C, one-line errors (issue 31)."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.serve.conftest import get
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def sheepsim(*argv, **kw):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.Popen([sys.executable, "-m", "sheepsim", *argv], env=env, cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_serve_warns_on_a_public_address_answers_and_stops_on_ctrl_c():
+    proc = sheepsim("serve", "--host", "0.0.0.0", "--port", "0")
+    try:
+        warning = proc.stderr.readline()
+        assert warning.startswith("sheepsim serve: warning: listening on 0.0.0.0: everyone on "
+                                  "that network")
+        ready = proc.stderr.readline()  # after the warm-up solve
+        m = re.fullmatch(r"sheepsim serve: The Sheep Race at (http://127\.0\.0\.1:\d+/) "
+                         r"\(Ctrl-C stops it\)\n", ready)
+        assert m, ready
+        status, html = get(m.group(1))
+        assert status == 200 and "<svg id=\"board\"" in html
+        assert get(m.group(1) + "api/race/odds?stage=final")[0] == 200
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0
+    assert err == "sheepsim serve: stopped\n" and out == ""
+
+
+def test_serve_errors_are_one_line(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[race]\ntrack_length = -3\n")
+    proc = sheepsim("serve", "--rules", str(bad), "--port", "0")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2 and out == ""
+    assert err.startswith("sheepsim: error: ") and err.count("\n") == 1, err
+    proc = sheepsim("serve", "--port", "70000")
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2 and "a port is 0-65535" in err and err.count("\n") == 1
