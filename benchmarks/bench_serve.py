@@ -1,0 +1,86 @@
+"""Latency of ``sheepsim serve``'s API, as the page sees it.
+
+Run: ``python benchmarks/bench_serve.py [--requests N] [--endpoint odds|ev]``. Starts
+``sheepsim serve`` in its own process (port 0, after its warm-up), then sends ``N``
+requests one after another over one keep-alive connection for the standard semifinal
+from the starting line and for a mid-race position, and prints p50/p95/max of the wall
+time from sending a request to reading the whole answer (JSON parsing on the client
+excluded). Wall time: it is what a player waits for, so it includes the load of the
+machine; say what else was running when quoting it. The numbers in benchmarks/README.md
+come from here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+REPO = Path(__file__).resolve().parents[1]
+QUESTIONS = {
+    "standard semifinal": {},
+    "mid-race position": {"position": "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"},
+}
+
+
+def start_server():
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "sheepsim", "serve", "--port", "0"], env=env,
+                            stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()
+    m = re.search(r"http://([\d.]+):(\d+)/", line)
+    if not m:
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line}")
+    return proc, m.group(1), int(m.group(2))
+
+
+def latencies(host, port, path, n):
+    conn = http.client.HTTPConnection(host, port, timeout=300)
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        conn.request("GET", path)
+        res = conn.getresponse()
+        body = res.read()
+        out.append(time.perf_counter() - t0)
+        if res.status != 200:
+            raise SystemExit(f"{path}: HTTP {res.status} {body[:200]!r}")
+    conn.close()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--requests", type=int, default=1000)
+    ap.add_argument("--endpoint", choices=("odds", "ev", "advise"), default="odds")
+    args = ap.parse_args()
+    proc, host, port = start_server()
+    try:
+        print(f"sheepsim serve, /api/race/{args.endpoint}, {args.requests} requests each, "
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
+        for name, params in QUESTIONS.items():
+            if args.endpoint == "advise":
+                params = {"position": QUESTIONS["mid-race position"]["position"] if not params
+                          else params["position"], "lane": 2, "open": 2, "hidden": "3,5"}
+            path = f"/api/race/{args.endpoint}?{urlencode(params)}"
+            lat = sorted(latencies(host, port, path, args.requests))
+            q = statistics.quantiles(lat, n=100)
+            print(f"  {name:<20} p50 {1000 * q[49]:7.1f} ms  p95 {1000 * q[94]:7.1f} ms  "
+                  f"max {1000 * lat[-1]:7.1f} ms")
+        print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+
+
+if __name__ == "__main__":
+    main()
