@@ -51,3 +51,14 @@ def test_serve_errors_are_one_line(tmp_path):
     proc = sheepsim("serve", "--port", "70000")
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 2 and "a port is 0-65535" in err and err.count("\n") == 1
+
+
+def test_the_server_imports_no_solver_until_asked():
+    """Registering ``serve`` and loading the server module compile nothing: numba, numpy
+    and pandas load with the first question (or the warm-up), not with the command line."""
+    code = ("import sys, sheepsim.cli, sheepsim.serve.server; sheepsim.cli.build_parser(); "
+            "print(sorted(m for m in ('numba', 'numpy', 'pandas') if m in sys.modules))")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert out.stdout == "[]\n", out.stderr
