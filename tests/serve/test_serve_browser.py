@@ -133,6 +133,7 @@ def test_bets_and_pace_advice(server, browser, shots):
     rec = next(r for r in json.loads(body)["open_bet"] if r["recommended"])
     assert f"lane {rec['lane']} ({rec['card']})" in page.inner_text("#best-bet")
     assert "Ranked by" in page.inner_text("#pace-assumes")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1200
     assert page.errors == []
     page.screenshot(path=str(shots / "advice.png"), full_page=True)
     page.close()
@@ -194,4 +195,17 @@ def test_phone_width_has_no_sideways_scroll(server, browser, shots):
     assert height >= 30
     assert page.errors == []
     page.screenshot(path=str(shots / "phone.png"), full_page=True)
+    page.close()
+
+
+def test_equal_pace_options_are_shown_equal(server, browser):
+    # your only bet is on lane 6, already 1st: every option of lane 2 is worth exactly its
+    # payoff (6 points), so none is better than another
+    page = open_page(browser, f"{server.url}/?" + urlencode(
+        {"position": MID_RACE, "hidden": "6", "lane": "2"}))
+    rows = page.eval_on_selector_all(
+        "#pace tr[data-option]", "els => els.map(e => [e.className, e.lastChild.textContent])")
+    assert len(rows) >= 2
+    assert rows == [["best", "equal"]] * len(rows)
+    assert page.errors == []
     page.close()

@@ -4,7 +4,7 @@
 // /api/race/ev and /api/race/advise (the same answers as the CLI) after every change.
 "use strict";
 
-const SIMULATED_GAMES = 100000; // races per odds/EV answer when the pace policy is simulated
+const SIMULATED_GAMES = 40000; // races per odds/EV answer when the pace policy is simulated
 const DEBOUNCE_MS = 60;
 const TIE = 1e-9; // exact expected points closer than this are equal options
 const COLOURS = ["red", "blue", "white"];
@@ -421,16 +421,30 @@ function drawOdds(doc) {
   for (const row of doc.lanes) {
     const bar = el("div", { class: "bar", role: "img",
       "aria-label": keys.map((k, i) => `${PLACES[i]} ${pct(row[k])}`).join(", ") });
+    let before = 0; // the bar stacks 1st, 2nd, 3rd: each interval sits where its segment ends
     keys.forEach((k, i) => {
       const seg = el("span", { class: `seg p${i + 1}`, "data-lane": row.lane, "data-place": i + 1, "data-p": row[k] });
       seg.style.width = (100 * row[k]).toFixed(3) + "%";
       bar.append(seg);
+      const lo = row[k + "_lo"], hi = row[k + "_hi"];
+      if (lo !== undefined && lo !== hi) { // simulated: the 95% interval as a whisker
+        const whisker = el("span", { class: "whisker" });
+        whisker.style.left = (100 * (before + lo)).toFixed(3) + "%";
+        whisker.style.width = Math.max(0.3, 100 * (hi - lo)).toFixed(3) + "%";
+        bar.append(whisker);
+      }
+      before += row[k];
     });
     const text = keys.map((k, i) => `${PLACES[i]} ${pct(row[k])}${interval(row, k)}`).join(" · ");
     box.append(el("div", { class: "odds-row", "data-lane": row.lane },
       el("span", { class: "odds-name" }, `${row.lane} ${row.card}`), bar,
       el("span", { class: "odds-text" }, text)));
   }
+}
+
+// a simulated value's 95% interval, on its own line under the value ("" when exact)
+function ciSpan(lo, hi) {
+  return lo === undefined || lo === hi ? "" : el("span", { class: "ci" }, `${num(lo)}–${num(hi)}`);
 }
 
 function drawBets(doc) {
@@ -441,9 +455,9 @@ function drawBets(doc) {
   const pay = rules.payoffs;
   for (const row of doc.lanes) {
     const i = row.lane - 1;
-    const ci = row.ev_lo === row.ev_hi ? "" : ` (${num(row.ev_lo)}–${num(row.ev_hi)})`;
+    const ci = ciSpan(row.ev_lo, row.ev_hi);
     evTable.append(el("tr", { "data-lane": row.lane }, el("td", {}, String(row.lane)), el("td", {}, row.card),
-      el("td", { class: "num" }, num(row.ev, 3) + ci),
+      el("td", { class: "num" }, num(row.ev, 3), ci),
       el("td", { class: "num" }, final ? String(pay.final[i]) : pay.semifinal.map((r) => r[i]).join("/"))));
   }
   const best = $("best-bet");
@@ -460,12 +474,13 @@ function drawBets(doc) {
   sets.replaceChildren(el("tr", {}, el("th", {}, "#"), el("th", {}, "lanes"), el("th", {}, "cards"),
     el("th", {}, "EV"), el("th", {}, final ? "" : "bonus")));
   for (const row of doc.sets.slice(0, 6)) {
-    const ci = row.ev_lo === row.ev_hi ? "" : ` (${num(row.ev_lo)}–${num(row.ev_hi)})`;
+    const ci = ciSpan(row.ev_lo, row.ev_hi);
     sets.append(el("tr", { class: row.open_allowed === false ? "blocked" : "" },
-      el("td", {}, String(row.rank)), el("td", {}, row.lanes), el("td", {}, row.cards),
-      el("td", { class: "num" }, num(row.ev, 3) + ci),
-      el("td", { class: "num" }, final ? "" : num(row.bonus_ev, 2) +
-        (row.open_allowed === false ? " (no lane left to open)" : ""))));
+      el("td", {}, String(row.rank)),
+      el("td", {}, row.lanes, row.open_allowed === false ? el("span", { class: "ci" }, "no lane left to open") : ""),
+      el("td", {}, row.cards),
+      el("td", { class: "num" }, num(row.ev, 3), ci),
+      el("td", { class: "num" }, final ? "" : num(row.bonus_ev, 2))));
   }
 }
 
@@ -487,10 +502,10 @@ function drawPace(advice) {
     el("th", {}, "expected points"), el("th", {}, "vs best")));
   for (const r of doc.options) {
     const equal = r.best === true || (exact && Math.abs(pts(r) - top) <= TIE);
-    const ci = pts(r, "_lo") === pts(r, "_hi") ? "" : ` (${num(pts(r, "_lo"))}–${num(pts(r, "_hi"))})`;
+    const ci = ciSpan(pts(r, "_lo"), pts(r, "_hi"));
     table.append(el("tr", { class: equal ? "best" : "", "data-option": r.option },
       el("td", {}, equal ? "★" : ""), el("td", {}, r.option.replace(/_/g, " ").toLowerCase()),
-      el("td", {}, r.after), el("td", { class: "num" }, num(pts(r), 3) + ci),
+      el("td", {}, r.after), el("td", { class: "num" }, num(pts(r), 3), ci),
       el("td", { class: "num" }, equal ? (doc.options.filter((x) => x.best === true || (exact && Math.abs(pts(x) - top) <= TIE)).length > 1 ? "equal" : "best") : num(r.gap_to_best, 3))));
   }
   const m = doc.meta;
