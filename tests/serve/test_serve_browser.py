@@ -22,6 +22,8 @@ REQUIRED = bool(os.environ.get("CI") or os.environ.get("SHEEPSIM_REQUIRE_BROWSER
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 MID_RACE = "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"
+#: the standard lanes on the starting line, each sheep with its card's red/blue/white cubes
+START = "semifinal 0.111 0.210 0.030 0.201 0.120 0.111"
 
 
 def _missing() -> str | None:
@@ -89,8 +91,7 @@ def api_odds(server, position) -> dict:
 def test_page_loads_without_console_errors(server, browser, shots):
     page = open_page(browser, server.url + "/")
     assert page.errors == []
-    assert page.input_value("#position") == "semifinal " + " ".join(
-        ["0.111", "0.210", "0.030", "0.201", "0.120", "0.111"])
+    assert page.input_value("#position") == START
     assert len(shown_odds(page)) == 18
     page.screenshot(path=str(shots / "start.png"), full_page=True)
     page.close()
@@ -109,6 +110,10 @@ def test_clicking_a_position_gives_the_odds_the_api_gives(server, browser, shots
     assert page.input_value("#position") == position
     assert not page.is_visible("#error")
     assert shown_odds(page) == api_odds(server, position)  # the same floats, exactly
+    # a new race: every sheep back on the starting line with its card's cubes
+    page.click("#new-race")
+    settle(page)
+    assert page.input_value("#position") == START
     assert page.errors == []
     page.close()
 

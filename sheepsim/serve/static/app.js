@@ -540,6 +540,12 @@ function controls() {
     changed();
   });
   policy.addEventListener("change", (e) => { state.policy = e.target.value; changed(); });
+  $("new-race").addEventListener("click", () => {
+    state.sheep = state.lanes.map(startSheep);
+    state.supply = null; state.open = null; state.mover = null;
+    state.hidden.clear(); state.rival.clear();
+    changed();
+  });
   $("supply").addEventListener("change", (e) => {
     const v = e.target.value.trim();
     state.supply = v === "" ? null : Number(v);
