@@ -4,6 +4,7 @@ one line on Ctrl-C, one-line errors (issue 31)."""
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,15 @@ def test_serve_errors_are_one_line(tmp_path):
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 2 and out == ""
     assert err.startswith("sheepsim: error: ") and err.count("\n") == 1, err
+    with socket.socket() as busy:  # a port another program holds
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = sheepsim("serve", "--port", str(port))
+        _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2
+    assert err == (f"sheepsim: error: cannot listen on 127.0.0.1:{port} (Address already in use); "
+                   "choose another --port or --host\n")
     proc = sheepsim("serve", "--port", "70000")
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 2 and "a port is 0-65535" in err and err.count("\n") == 1
