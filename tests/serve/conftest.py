@@ -1,8 +1,21 @@
 """A ``sheepsim serve`` server in this process, on a free port, for the module's tests."""
 
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def sheepsim(*argv, **popen) -> subprocess.Popen:
+    """``python -m sheepsim ARGV`` in its own process (the live CLI), text pipes."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.Popen([sys.executable, "-m", "sheepsim", *argv], env=env, cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
 
 
 @pytest.fixture(scope="module")

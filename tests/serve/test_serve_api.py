@@ -2,25 +2,21 @@
 messages, and the bounds a web server needs (issue 31)."""
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
-from tests.serve.conftest import get
+from tests.serve.conftest import get, sheepsim
 
-REPO = Path(__file__).resolve().parents[2]
 MID_RACE = "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"
 
 
 def cli(*argv) -> subprocess.CompletedProcess:
     """``sheepsim ARGV`` in its own process (the live CLI, whatever it prints today)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "sheepsim", *argv], capture_output=True,
-                          text=True, env=env, cwd=REPO, timeout=600)
+    proc = sheepsim(*argv)
+    out, err = proc.communicate(timeout=600)
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 @pytest.mark.parametrize("endpoint, params, argv", [

@@ -7,17 +7,8 @@ import signal
 import socket
 import subprocess
 import sys
-from pathlib import Path
 
-from tests.serve.conftest import get
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def sheepsim(*argv, **kw):
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen([sys.executable, "-m", "sheepsim", *argv], env=env, cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+from tests.serve.conftest import REPO, get, sheepsim
 
 
 def test_serve_warns_on_a_public_address_answers_and_stops_on_ctrl_c():
