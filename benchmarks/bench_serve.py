@@ -6,8 +6,10 @@ requests one after another over one keep-alive connection for the standard semif
 from the starting line and for a mid-race position, and prints p50/p95/max of the wall
 time from sending a request to reading the whole answer (JSON parsing on the client
 excluded). Wall time: it is what a player waits for, so it includes the load of the
-machine; say what else was running when quoting it. The numbers in benchmarks/README.md
-come from here.
+machine; say what else was running when quoting it. ``--cpu N`` also gives the CPU
+seconds (``time.process_time``, load-independent) of ``N`` answers computed in this
+process by :class:`sheepsim.serve.api.RaceAPI`, without HTTP. The numbers in
+benchmarks/README.md come from here.
 """
 
 from __future__ import annotations
@@ -58,20 +60,51 @@ def latencies(host, port, path, n):
     return out
 
 
+def questions(endpoint):
+    """``(name, query string)`` of each question (advise: only the mid-race position,
+    lane 2, with bets on lanes 2, 3 and 5)."""
+    if endpoint == "advise":
+        yield "mid-race position", urlencode({**QUESTIONS["mid-race position"], "lane": 2,
+                                              "open": 2, "hidden": "3,5"})
+        return
+    for name, params in QUESTIONS.items():
+        yield name, urlencode(params)
+
+
+def cpu_seconds(endpoint, n):
+    sys.path.insert(0, str(REPO))
+    from sheepsim.serve.api import RaceAPI
+
+    api = RaceAPI()
+    print(f"RaceAPI.answer('/api/race/{endpoint}'), CPU seconds over {n} calls after 3 warm-up calls")
+    for name, query in questions(endpoint):
+        for _ in range(3):
+            api.answer(f"/api/race/{endpoint}", query)
+        cpu = []
+        for _ in range(n):
+            t0 = time.process_time()
+            status, _ = api.answer(f"/api/race/{endpoint}", query)
+            cpu.append(time.process_time() - t0)
+            assert status == 200
+        print(f"  {name:<20} median {1000 * statistics.median(cpu):7.1f} ms CPU  "
+              f"min {1000 * min(cpu):7.1f} ms")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--requests", type=int, default=1000)
     ap.add_argument("--endpoint", choices=("odds", "ev", "advise"), default="odds")
+    ap.add_argument("--cpu", type=int, default=0, metavar="N",
+                    help="also the CPU seconds of N answers in this process (no HTTP)")
     args = ap.parse_args()
+    if args.cpu:
+        cpu_seconds(args.endpoint, args.cpu)
     proc, host, port = start_server()
     try:
         print(f"sheepsim serve, /api/race/{args.endpoint}, {args.requests} requests each, "
               f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
-        for name, params in QUESTIONS.items():
-            if args.endpoint == "advise":
-                params = {"position": QUESTIONS["mid-race position"]["position"] if not params
-                          else params["position"], "lane": 2, "open": 2, "hidden": "3,5"}
-            path = f"/api/race/{args.endpoint}?{urlencode(params)}"
+        for name, query in questions(args.endpoint):
+            path = f"/api/race/{args.endpoint}?{query}"
             lat = sorted(latencies(host, port, path, args.requests))
             q = statistics.quantiles(lat, n=100)
             print(f"  {name:<20} p50 {1000 * q[49]:7.1f} ms  p95 {1000 * q[94]:7.1f} ms  "
