@@ -161,7 +161,8 @@ function drawBoard() {
     const x = LABEL + sq * CELL;
     const label = svg("text", { x: x + CELL / 2, y: top - 7, class: "sq-label",
                                 "font-size": Math.min(12 * k, 19) });
-    label.textContent = sq > n ? "finish" : sq === 0 ? "start" : sq;
+    const narrow = k > 1.5; // a phone: the words would overlap the next square
+    label.textContent = sq > n ? (narrow ? "F" : "finish") : sq === 0 ? (narrow ? "0" : "start") : sq;
     board.append(label);
   }
   state.sheep.forEach((s, lane) => {
