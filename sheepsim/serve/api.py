@@ -189,11 +189,11 @@ class RaceAPI:
     def rules_json(self) -> str:
         """What the page draws: board, cards, payoffs, dice, pace options, policies."""
         if self._rules_json is None:
-            self._rules_json = _rules_doc(self.rules)
+            self._rules_json = _rules_doc(self.rules, self.max_races)
         return self._rules_json
 
 
-def _rules_doc(rules) -> str:
+def _rules_doc(rules, max_races: int) -> str:
     from sheepsim.games.race import layout as L
     from sheepsim.games.race.lanegraph import BUILTIN_OWN_STATE
     from sheepsim.games.race.policies import PACE_POLICIES
@@ -218,7 +218,7 @@ def _rules_doc(rules) -> str:
         "policies": {"exact": list(BUILTIN_OWN_STATE),
                      "simulated": [p for p in PACE_POLICIES
                                    if p not in BUILTIN_OWN_STATE and p not in _NO_SERVE]},
-        "limits": {"max_races": MAX_RACES, "advise_options": _ADVISE_OPTIONS},
+        "limits": {"max_races": max_races, "advise_options": _ADVISE_OPTIONS},
     }
     return to_json(doc)
 

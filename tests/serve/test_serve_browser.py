@@ -214,3 +214,20 @@ def test_equal_pace_options_are_shown_equal(server, browser):
     assert rows == [["best", "equal"]] * len(rows)
     assert page.errors == []
     page.close()
+
+
+def test_a_simulated_policy_shows_intervals(server, browser):
+    page = open_page(browser, f"{server.url}/?" + urlencode({"position": MID_RACE, "policy": "random"}))
+    assert page.inner_text("#odds-method") == "simulated, 95% intervals"
+    assert page.inner_text("#status").startswith("simulated: 40,000 races, seed 0")
+    # every lane with a chance of a place has its interval drawn on the bar
+    assert page.eval_on_selector_all("#odds .whisker", "els => els.length") >= 5
+    assert page.eval_on_selector_all("#bet-ev .ci", "els => els.length") >= 5
+    # the page's odds are the API's for the same question and races
+    status, body = get(f"{server.url}/api/race/ev?" + urlencode(
+        {"position": MID_RACE, "policy": "random", "games": 40_000}))
+    lanes = json.loads(body)["lanes"]
+    assert shown_odds(page) == {(r["lane"], k + 1): r[key] for r in lanes
+                                for k, key in enumerate(("p_first", "p_second", "p_third"))}
+    assert page.errors == []
+    page.close()
