@@ -33,12 +33,13 @@ from sheepsim.errors import SheepsimError
 
 #: longest query string answered (characters); a position is under 100
 MAX_QUERY = 2_000
-#: races one request may simulate (odds/ev: games; advise: games x 9 options):
-#: about 0.3 s of one core for races from a mid-race position
+#: races one request may simulate (odds/ev: games; advise: games x 9 options): well
+#: under a second of CPU from a mid-race position with the random pace policy
 MAX_RACES = 200_000
-#: joint states an exact solve may visit: about 1 s of one core and 0.8 GB at the limit
-#: (the standard semifinal from the start visits 966,708 in 0.05 s; the scarce-blue
-#: variant of benchmarks/README.md 6.3 million; the solver's own limit is 50 million)
+#: joint states an exact solve may visit (the solver's own limit is 50 million): the
+#: standard semifinal from the start visits 966,708 (0.05 s of CPU), the scarce-blue
+#: variant of benchmarks/README.md 6.3 million (0.7 s); a position of 6.9 million took
+#: a 0.75 GB process
 MAX_JOINT_STATES = 8_000_000
 #: requests solved at once; more get 503 (not queued)
 MAX_BUSY = 4
@@ -49,7 +50,7 @@ PARAMETERS = {
     "advise": ("position", "lane", "open", "hidden", "rival-open", "lanes", "stage", "policy",
                "games", "seed"),
 }
-#: what the CLI simulates when --games is not given (odds/ev: the command's default)
+#: pace options ``advise`` may simulate ``games`` races for (the legal ones of these)
 _ADVISE_OPTIONS = 9
 _NO_SERVE = {"lookahead": "the lookahead pace policy solves a race at every turn (seconds per "
                           "race): run it from the CLI"}
@@ -75,7 +76,7 @@ class RaceAPI:
 
         self.rules_path = rules
         self.rules = load_rules(rules)  # a bad rules file stops the server before it starts
-        self.max_races, self.max_states = max_races, max_states
+        self.max_races, self.max_states, self.max_busy = max_races, max_states, max_busy
         self._parser = _raising(build_parser())
         self._slots = threading.BoundedSemaphore(max_busy)
         self._rules_json = None
@@ -104,7 +105,8 @@ class RaceAPI:
             raise BadRequest(f"the request is too long ({len(query):,} characters; at most "
                              f"{MAX_QUERY:,})")
         try:
-            pairs = parse_qsl(query, keep_blank_values=True, max_num_fields=2 * len(PARAMETERS[command]))
+            pairs = parse_qsl(query, keep_blank_values=True,
+                              max_num_fields=2 * len(PARAMETERS[command]))
         except ValueError:
             raise BadRequest(f"too many parameters ({command} takes "
                              f"{', '.join(PARAMETERS[command])})") from None
@@ -156,8 +158,9 @@ class RaceAPI:
         args = self._parser.parse_args(self.argv(command, params))
         self._check_work(command, args)
         if not self._slots.acquire(blocking=False):
-            raise BadRequest(f"the server is answering {MAX_BUSY} other questions; ask again "
-                             "in a moment", status=503)
+            n = self.max_busy
+            raise BadRequest(f"the server is busy: it answers {n} question{'s' * (n != 1)} at "
+                             "a time; ask again in a moment", status=503)
         try:
             with captured_output() as texts, _state_limit(self.max_states):
                 execute(args)

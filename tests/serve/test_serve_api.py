@@ -134,7 +134,9 @@ def test_work_is_bounded_and_refused_not_queued():
     assert api._slots.acquire(blocking=False)
     try:
         status, body = api.answer("/api/race/ev", urlencode({"position": MID_RACE}))
-        assert status == 503 and "ask again" in json.loads(body)["error"]
+        assert status == 503
+        assert json.loads(body)["error"] == ("the server is busy: it answers 1 question at a "
+                                             "time; ask again in a moment")
     finally:
         api._slots.release()
     assert api.answer("/api/race/ev", urlencode({"position": MID_RACE}))[0] == 200
