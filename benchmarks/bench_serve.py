@@ -35,8 +35,11 @@ QUESTIONS = {
 
 def start_server():
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    # SIGINT at its default in the server, so Ctrl-C (below) stops it even when this
+    # script runs in a shell's background, which hands its children SIGINT ignored
     proc = subprocess.Popen([sys.executable, "-m", "sheepsim", "serve", "--port", "0"], env=env,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     line = proc.stderr.readline()
     m = re.search(r"http://([\d.]+):(\d+)/", line)
     if not m:
@@ -112,7 +115,11 @@ def main() -> None:
         print(f"load average {os.getloadavg()[0]:.1f} at the end")
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 if __name__ == "__main__":

@@ -11,8 +11,14 @@ import sys
 from tests.serve.conftest import REPO, get, sheepsim
 
 
+def _ctrl_c_works():
+    """In the child: Ctrl-C's default action (a shell running the tests in the
+    background hands its children SIGINT ignored, and Python keeps it so)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_serve_warns_on_a_public_address_answers_and_stops_on_ctrl_c():
-    proc = sheepsim("serve", "--host", "0.0.0.0", "--port", "0")
+    proc = sheepsim("serve", "--host", "0.0.0.0", "--port", "0", preexec_fn=_ctrl_c_works)
     try:
         warning = proc.stderr.readline()
         assert warning.startswith("sheepsim serve: warning: listening on 0.0.0.0: everyone on "
