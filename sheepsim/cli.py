@@ -315,13 +315,14 @@ def build_parser() -> argparse.ArgumentParser:
     games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
     games.required = True
 
-    from sheepsim import cachefolders, report
+    from sheepsim import cachefolders, report, serve
     from sheepsim.game import games as registered_games
 
     for game in registered_games():
         game.register_cli(games)
     report.register(games)
     cachefolders.register(games)
+    serve.register(games)
     return parser
 
 
@@ -341,6 +342,27 @@ def _resume_hint(args) -> str:
     return f"; rerun with --resume to continue: {shlex.join(argv + ['--resume'])}"
 
 
+def execute(args) -> int:
+    """Run a parsed command: check its output options, then its function; a user error
+    raises :class:`SheepsimError`. (``sheepsim serve`` answers API requests through this,
+    so they get exactly what the command prints.)"""
+    if args.game != "report":  # the report's --out is a folder, checked by the report
+        from sheepsim.output import check_output_file
+
+        check_output_file(getattr(args, "out", None))
+        check_plot_option(args)
+    from sheepsim import output
+
+    output.TABLE_OPTIONS["all_columns"] = bool(getattr(args, "all_columns", False))
+    if hasattr(args, "format"):
+        args.format = output.output_format(args.format, getattr(args, "out", None),
+                                           args.formats)
+    try:
+        return int(args.func(args) or 0)
+    finally:
+        close_backend(getattr(args, "_backend", None))
+
+
 def main(argv: list[str] | None = None) -> int:
     import os
 
@@ -350,21 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.game != "report":  # the report's --out is a folder, checked by the report
-            from sheepsim.output import check_output_file
-
-            check_output_file(getattr(args, "out", None))
-            check_plot_option(args)
-        from sheepsim import output
-
-        output.TABLE_OPTIONS["all_columns"] = bool(getattr(args, "all_columns", False))
-        if hasattr(args, "format"):
-            args.format = output.output_format(args.format, getattr(args, "out", None),
-                                               args.formats)
-        try:
-            return int(args.func(args) or 0)
-        finally:
-            close_backend(getattr(args, "_backend", None))
+        return execute(args)
     except SheepsimError as exc:
         sys.stderr.write(f"sheepsim: error: {exc}\n")
         return EXIT_USAGE

@@ -16,6 +16,7 @@ import platform
 import sys
 import tempfile
 import textwrap
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -226,6 +227,24 @@ def check_output_file(path, option: str = "--out") -> None:
         os.unlink(probe)
 
 
+#: Where :func:`emit` prints instead of stdout in this thread (or asyncio task): see
+#: :func:`captured_output`. A context variable, so concurrent captures do not mix.
+_CAPTURE: ContextVar[list[str] | None] = ContextVar("sheepsim_output_capture", default=None)
+
+
+@contextlib.contextmanager
+def captured_output():
+    """Collect what :func:`emit` would print to stdout in this context: yields a list
+    the printed texts are appended to (``sheepsim serve`` answers with exactly what a
+    command prints, from any number of request threads at once)."""
+    texts: list[str] = []
+    token = _CAPTURE.set(texts)
+    try:
+        yield texts
+    finally:
+        _CAPTURE.reset(token)
+
+
 def emit(text: str, out: str | None, meta: dict) -> None:
     """Print ``text`` or write it to ``out`` plus a ``out.meta.json`` sidecar (none for a
     pipe or device: use ``--format json`` to keep the metadata with the tables there).
@@ -233,7 +252,11 @@ def emit(text: str, out: str | None, meta: dict) -> None:
     If the file cannot be written after all (disk full, the folder gone), the result is
     not lost: it is saved in the temporary folder and the one-line error names it."""
     if out is None:
-        sys.stdout.write(text)
+        capture = _CAPTURE.get()
+        if capture is not None:
+            capture.append(text)
+        else:
+            sys.stdout.write(text)
         return
     try:
         atomic_write_text(out, text)

@@ -21,6 +21,7 @@ Random (``random``) and bet-aware (``partisan``) policies cannot be solved this 
 from __future__ import annotations
 
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +33,9 @@ from sheepsim.games.race.rules import RaceRules, check_stage
 
 #: The solver holds 2 float64 per joint state: 50 million states is 800 MB.
 MAX_JOINT_STATES = 50_000_000
+#: The limit in force in this thread (``sheepsim serve`` lowers it while it answers a
+#: web request, to bound the solve time); a context variable, so no other caller sees it.
+JOINT_STATE_LIMIT: ContextVar[int] = ContextVar("joint_state_limit", default=MAX_JOINT_STATES)
 
 
 @dataclass
@@ -136,7 +140,7 @@ def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_f
     if over is not None:
         return (*distribution(over, stage), False, 1)
     graphs, binds = build_lane_graphs(board, race, pace_fn or pace_function(policy))
-    if graphs.n_joint > MAX_JOINT_STATES:
+    if graphs.n_joint > JOINT_STATE_LIMIT.get():
         raise SheepsimError(f"the exact solver would need {graphs.n_joint:.3g} joint states "
                             "(too many); use Monte Carlo")
     totals, tprob = dice_table(rules, stage)

@@ -1,0 +1,85 @@
+"""``sheepsim serve``: The Sheep Race at the table, as a web page on this computer.
+
+One static page (HTML, CSS, plain JavaScript and SVG shipped in ``static/``: no build
+step, no CDN, works offline) and a JSON API over the standard library's threading HTTP
+server. ``GET /api/race/odds|ev|advise`` take the CLI's options as query parameters and
+answer exactly what ``sheepsim race odds|ev|advise --format json`` prints for them
+(:mod:`sheepsim.serve.api` runs the same command); ``GET /api/race/rules`` gives the
+lanes, cards, payoffs and dice the page draws.
+
+Registering the command imports nothing heavy: the server and the solver are imported
+when it runs.
+"""
+
+from __future__ import annotations
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def register(subparsers) -> None:
+    """Add the top-level ``serve`` command."""
+    p = subparsers.add_parser(
+        "serve", help="a web page for the race in front of you: odds, best bets, best pace",
+        description="Serve a page (and its JSON API) that gives, for a Sheep Race in "
+                    "progress, P(1st/2nd/3rd) per lane, the EV of every bet, the best open "
+                    "bet and sets, and the expected points of each pace option for the sheep "
+                    "you move. The API answers GET /api/race/odds, /api/race/ev and "
+                    "/api/race/advise with the query parameters named as the CLI's options "
+                    "(position, lanes, stage, lane, open, hidden, rival-open, taken, policy, "
+                    "games, seed), and /api/race/rules. Ctrl-C stops it.",
+        epilog="example: sheepsim serve --open")
+    p.add_argument("--host", default=DEFAULT_HOST, metavar="ADDRESS",
+                   help=f"address to listen on (default {DEFAULT_HOST}: this computer only)")
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
+                   help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    p.add_argument("--rules", metavar="FILE", help="rules TOML file (default: the shipped "
+                   "standard rules)")
+    p.add_argument("--open", action="store_true", help="open the page in the web browser")
+    p.set_defaults(func=cmd_serve)
+
+
+def _port(text: str) -> int:
+    import argparse
+
+    from sheepsim.cli import non_negative_int
+
+    value = non_negative_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, got {text!r}")
+    return value
+
+
+def cmd_serve(args) -> int:
+    import sys
+
+    from sheepsim.serve.server import make_server, warm_up
+
+    server = make_server(args.host, args.port, rules=args.rules)
+    try:
+        host, port = server.server_address[:2]
+        url = f"http://{_url_host(args.host, host)}:{port}/"
+        if server.public:
+            sys.stderr.write(f"sheepsim serve: warning: listening on {args.host}: everyone on "
+                             "that network can use this page and this computer's solver\n")
+        warm_up(server.api)
+        sys.stderr.write(f"sheepsim serve: The Sheep Race at {url} (Ctrl-C stops it)\n")
+        sys.stderr.flush()
+        if args.open:
+            import webbrowser
+
+            webbrowser.open(url)
+        server.serve_forever()
+    except KeyboardInterrupt:
+        sys.stderr.write("sheepsim serve: stopped\n")
+    finally:
+        server.server_close()
+    return 0
+
+
+def _url_host(asked: str, bound: str) -> str:
+    """The host to print in the URL: the asked name, or for an any-address bind the
+    loopback address (which always reaches it from this computer)."""
+    if asked in ("0.0.0.0", "", "::"):
+        return "127.0.0.1" if asked != "::" else "[::1]"
+    return f"[{bound}]" if ":" in bound else asked

@@ -1,0 +1,253 @@
+"""The JSON API of ``sheepsim serve``: a request is a CLI command run in this process.
+
+``GET /api/race/odds?position=...&policy=saver`` becomes ``sheepsim race odds
+--position=... --policy=saver --format=json`` (plus the server's ``--rules``), parsed by
+the CLI's own parser and run by :func:`sheepsim.cli.execute`; the answer is what that
+command prints (captured by :func:`sheepsim.output.captured_output`), byte for byte. A
+bad request is HTTP 400 with ``{"error": "<the CLI's one-line message>"}``.
+
+What the server adds to the CLI's checks, because a web request is not a person at
+their own terminal:
+
+* a query of at most :data:`MAX_QUERY` characters, parameters named once, no control
+  characters;
+* no files: ``position`` is the position itself (the CLI also reads one from a file),
+  and ``--rules`` is the server's;
+* no code: pace policies are the built-in ones (a ``package.module:function`` policy
+  would import that module), and not ``lookahead`` (it solves a race at every turn);
+* bounded work: simulations up to :data:`MAX_RACES` races per request (``games`` times
+  the 9 pace options for ``advise``) and exact solves up to :data:`MAX_JOINT_STATES`
+  joint states (the standard semifinal from the start has 966,708); a request past
+  either is refused at once with a message saying so, and when :data:`MAX_BUSY`
+  requests are already being answered another gets HTTP 503 instead of waiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import threading
+from urllib.parse import parse_qsl
+
+from sheepsim.errors import SheepsimError
+
+#: longest query string answered (characters); a position is under 100
+MAX_QUERY = 2_000
+#: races one request may simulate (odds/ev: games; advise: games x 9 options): well
+#: under a second of CPU from a mid-race position with the random pace policy
+MAX_RACES = 200_000
+#: joint states an exact solve may visit (the solver's own limit is 50 million): the
+#: standard semifinal from the start visits 966,708 (0.05 s of CPU), the scarce-blue
+#: variant of benchmarks/README.md 6.3 million (0.7 s); a position of 6.9 million took
+#: a 0.75 GB process
+MAX_JOINT_STATES = 8_000_000
+#: requests solved at once; more get 503 (not queued)
+MAX_BUSY = 4
+#: the solver's parameters per endpoint, named as the CLI's options
+PARAMETERS = {
+    "odds": ("position", "lanes", "stage", "policy", "games", "seed"),
+    "ev": ("position", "lanes", "stage", "taken", "policy", "games", "seed"),
+    "advise": ("position", "lane", "open", "hidden", "rival-open", "lanes", "stage", "policy",
+               "games", "seed"),
+}
+#: pace options ``advise`` may simulate ``games`` races for (the legal ones of these)
+_ADVISE_OPTIONS = 9
+_NO_SERVE = {"lookahead": "the lookahead pace policy solves a race at every turn (seconds per "
+                          "race): run it from the CLI"}
+
+
+class BadRequest(SheepsimError):
+    """A request the API refuses: ``status`` 400 (bad input) or 503 (busy)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+class RaceAPI:
+    """Answers ``/api/race/...`` requests: :meth:`answer` ``(path, query) -> (status,
+    JSON text)``. Thread-safe; ``rules`` is the path of the server's rules file (None:
+    the standard rules)."""
+
+    def __init__(self, rules: str | None = None, *, max_races: int = MAX_RACES,
+                 max_states: int = MAX_JOINT_STATES, max_busy: int = MAX_BUSY):
+        from sheepsim.cli import build_parser
+        from sheepsim.games.race.rules import load_rules
+
+        self.rules_path = rules
+        self.rules = load_rules(rules)  # a bad rules file stops the server before it starts
+        self.max_races, self.max_states, self.max_busy = max_races, max_states, max_busy
+        self._parser = _raising(build_parser())
+        self._slots = threading.BoundedSemaphore(max_busy)
+        self._rules_json = None
+
+    # ------------------------------------------------------------------ requests
+    def answer(self, path: str, query: str) -> tuple[int, str]:
+        """``(HTTP status, JSON text)`` for ``GET path?query`` under ``/api/race/``."""
+        from sheepsim.output import to_json
+
+        name = path.removeprefix("/api/race/")
+        if name == "rules":
+            return 200, self.rules_json()
+        if name not in PARAMETERS:
+            return 404, to_json({"error": f"no such API: {path} (the API is /api/race/"
+                                          f"{', /api/race/'.join([*PARAMETERS, 'rules'])})"})
+        try:
+            return 200, self.run(name, self.params(name, query))
+        except BadRequest as exc:
+            return exc.status, to_json({"error": str(exc)})
+        except SheepsimError as exc:
+            return 400, to_json({"error": str(exc)})
+
+    def params(self, command: str, query: str) -> dict[str, str]:
+        """The query's parameters, checked (see the module docstring)."""
+        if len(query) > MAX_QUERY:
+            raise BadRequest(f"the request is too long ({len(query):,} characters; at most "
+                             f"{MAX_QUERY:,})")
+        try:
+            pairs = parse_qsl(query, keep_blank_values=True,
+                              max_num_fields=2 * len(PARAMETERS[command]))
+        except ValueError:
+            raise BadRequest(f"too many parameters ({command} takes "
+                             f"{', '.join(PARAMETERS[command])})") from None
+        params: dict[str, str] = {}
+        for key, value in pairs:
+            if key not in PARAMETERS[command]:
+                raise BadRequest(f"unknown parameter {key[:40]!r} ({command} takes "
+                                 f"{', '.join(PARAMETERS[command])})")
+            if key in params:
+                raise BadRequest(f"parameter {key!r} is given twice")
+            if any(ord(c) < 32 or c == "\x7f" for c in value):
+                raise BadRequest(f"parameter {key!r} holds a control character")
+            params[key] = value
+        position = params.get("position")
+        if position is not None and len(position.split()) < 2:
+            raise BadRequest("position: write the race itself (stage, supply and six sheep, "
+                             "e.g. 'semifinal supply=14 7.101 9.110 F1 X17 12.010 0.030'); "
+                             "the server reads no files")
+        policy = params.get("policy", "").strip()
+        if ":" in policy:
+            raise BadRequest(f"policy {policy[:80]!r}: the server runs the built-in pace policies "
+                             "(greedy, saver, steady, random, partisan); user policies run from "
+                             "the CLI")
+        if policy in _NO_SERVE:
+            raise BadRequest(_NO_SERVE[policy])
+        return params
+
+    def argv(self, command: str, params: dict[str, str]) -> list[str]:
+        """The CLI arguments (after ``sheepsim``) that ask the same question."""
+        argv = ["race", command]
+        for key, value in params.items():
+            if key == "position":
+                # a newline makes it text even if a file of that name exists
+                # (position.parse_position reads files only for one-line text)
+                value += "\n"
+            argv.append(f"--{key}={value}")
+        if self.rules_path is not None:
+            argv.append(f"--rules={self.rules_path}")
+        argv.append("--format=json")
+        if command != "advise":  # advise has no progress bar to silence
+            argv.append("--quiet")
+        return argv
+
+    def run(self, command: str, params: dict[str, str]) -> str:
+        """The JSON text the command prints for ``params``."""
+        from sheepsim.cli import execute
+        from sheepsim.output import captured_output
+
+        args = self._parser.parse_args(self.argv(command, params))
+        self._check_work(command, args)
+        if not self._slots.acquire(blocking=False):
+            n = self.max_busy
+            raise BadRequest(f"the server is busy: it answers {n} question{'s' * (n != 1)} at "
+                             "a time; ask again in a moment", status=503)
+        try:
+            with captured_output() as texts, _state_limit(self.max_states):
+                execute(args)
+        finally:
+            self._slots.release()
+        return "".join(texts)
+
+    def _check_work(self, command: str, args) -> None:
+        """Refuse a simulation past :attr:`max_races` before it starts."""
+        from sheepsim.games.race.exact import exact_reason
+        from sheepsim.games.race.policies import PACE_POLICIES
+
+        policy = args.policy.strip()
+        if policy not in PACE_POLICIES or exact_reason(policy) is None:
+            return  # exact, or an unknown name the command itself refuses
+        if command == "advise":
+            races, what = args.games * _ADVISE_OPTIONS, (f"games={args.games:,} per option "
+                                                         f"x {_ADVISE_OPTIONS} options")
+        else:
+            races = args.games if args.games is not None else args.default_games
+            what = f"games={races:,}" + ("" if args.games is not None else " (the CLI's default)")
+        if races > self.max_races:
+            most = self.max_races // (_ADVISE_OPTIONS if command == "advise" else 1)
+            raise BadRequest(f"the {policy} pace policy is simulated: {what} is more than this "
+                             f"server simulates per request ({self.max_races:,} races); ask for "
+                             f"games={most} or fewer, or run the CLI")
+
+    # ------------------------------------------------------------------ rules
+    def rules_json(self) -> str:
+        """What the page draws: board, cards, payoffs, dice, pace options, policies."""
+        if self._rules_json is None:
+            self._rules_json = _rules_doc(self.rules, self.max_races)
+        return self._rules_json
+
+
+def _rules_doc(rules, max_races: int) -> str:
+    from sheepsim.games.race import layout as L
+    from sheepsim.games.race.lanegraph import BUILTIN_OWN_STATE
+    from sheepsim.games.race.policies import PACE_POLICIES
+    from sheepsim.output import to_json
+
+    doc = {
+        "rules": rules.source, "rules_sha256": rules.sha256,
+        "track_length": int(rules.track_length), "end_zone": int(rules.end_zone),
+        "end_zone_first": int(rules.track_length - rules.end_zone + 1),
+        "max_cubes": int(rules.max_cubes),
+        "supply": dict(zip(("red", "blue", "white"), (int(x) for x in rules.supply), strict=True)),
+        "cards": [{"name": c.name, "nation": c.nation, "red": c.red, "blue": c.blue,
+                   "white": c.white, "trot": c.trot, "gallop": c.gallop} for c in rules.cards],
+        "default_lanes": rules.card_names[:6],
+        "payoffs": {"semifinal": rules.payoff_semifinal.tolist(),
+                    "final": rules.payoff_final.tolist()},
+        "bonus": {"two": int(rules.bonus_two), "three": int(rules.bonus_three)},
+        "dice": {stage: {"faces": getattr(rules, f"dice_{stage}"),
+                         "totals": {str(t): p for t, p in rules.total_distribution(stage).items()}}
+                 for stage in ("semifinal", "final")},
+        "pace_options": list(L.OPTION_NAMES),
+        "policies": {"exact": list(BUILTIN_OWN_STATE),
+                     "simulated": [p for p in PACE_POLICIES
+                                   if p not in BUILTIN_OWN_STATE and p not in _NO_SERVE]},
+        "limits": {"max_races": max_races, "advise_options": _ADVISE_OPTIONS},
+    }
+    return to_json(doc)
+
+
+def _raising(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``parser`` (and every subcommand's parser) raising :class:`BadRequest` with the
+    CLI's message where the CLI would print it and exit."""
+    def error(message):
+        raise BadRequest(message)
+
+    parser.error = error
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                _raising(sub)
+    return parser
+
+
+@contextlib.contextmanager
+def _state_limit(limit: int):
+    """The exact solver's joint-state limit lowered to ``limit`` while a request runs
+    (a context variable: only this thread sees it)."""
+    from sheepsim.games.race.exact import JOINT_STATE_LIMIT
+
+    token = JOINT_STATE_LIMIT.set(min(limit, JOINT_STATE_LIMIT.get()))
+    try:
+        yield
+    finally:
+        JOINT_STATE_LIMIT.reset(token)

@@ -1,0 +1,584 @@
+// The Sheep Race at the table: the page of `sheepsim serve`.
+// Plain JavaScript, no library. The state is the position string plus the bets; the
+// page draws the board from the rules the server sends (/api/race/rules) and asks
+// /api/race/ev and /api/race/advise (the same answers as the CLI) after every change.
+"use strict";
+
+const SIMULATED_GAMES = 40000; // races per odds/EV answer when the pace policy is simulated
+const DEBOUNCE_MS = 60;
+const TIE = 1e-9; // exact expected points closer than this are equal options
+const COLOURS = ["red", "blue", "white"];
+const PLACES = ["1st", "2nd", "3rd"];
+
+let rules = null;
+const state = {
+  stage: "semifinal",
+  lanes: [],          // six card names
+  sheep: [],          // six {status, square, red, blue, white, place}
+  supply: null,       // null: what the cards shown leave in the supply
+  policy: "greedy",
+  open: null,         // your open bet (lane 1-6)
+  hidden: new Set(),  // your hidden bets
+  rival: new Set(),   // lanes other players bet openly
+  mover: null,        // the lane the dice chose (pace advice)
+  text: "",           // the position string sent to the API
+};
+let seq = 0;          // answers to older questions are dropped
+let changes = 0;      // body[data-ready] once the answer to the latest change is shown
+let timer = null;
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+};
+const svg = (tag, attrs = {}) => {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+};
+const pct = (p) => (100 * p).toFixed(p > 0 && p < 0.001 ? 2 : 1) + "%";
+const num = (x, d = 2) => (x === null || x === undefined ? "–" : Number(x).toFixed(d));
+const card = (name) => rules.cards.find((c) => c.name === name);
+const lanesList = (set) => [...set].sort((a, b) => a - b).join(",");
+
+// ------------------------------------------------------------------ position string
+function sheepToken(s) {
+  if (s.status === "finished") return "F" + s.place;
+  if (s.status === "exhausted") return "X" + s.square;
+  return `${s.square}.${s.red}${s.blue}${s.white}`;
+}
+
+function positionText() {
+  const head = [state.stage];
+  if (state.supply !== null) head.push("supply=" + state.supply);
+  if (state.lanes.join(",") !== rules.default_lanes.join(",")) head.push("lanes=" + state.lanes.join(","));
+  return head.concat(state.sheep.map(sheepToken)).join(" ");
+}
+
+// The same grammar as sheepsim.games.race.position; returns null when the text is not
+// a whole position (the API then says what is wrong).
+function parsePosition(text) {
+  const tokens = text.split("#")[0].trim().split(/\s+/).filter(Boolean);
+  const out = { stage: "semifinal", supply: null, lanes: null, sheep: [] };
+  for (const tok of tokens) {
+    const low = tok.toLowerCase();
+    let m;
+    if (low === "semifinal" || low === "final") out.stage = low;
+    else if ((m = /^stage=(semifinal|final)$/.exec(low))) out.stage = m[1];
+    else if ((m = /^supply=(\d+)$/.exec(low))) out.supply = Number(m[1]);
+    else if (low.startsWith("lanes=")) out.lanes = tok.slice(6).split(",").map((n) => n.trim());
+    else if ((m = /^(\d+)\.(\d)(\d)(\d)$/.exec(tok)))
+      out.sheep.push({ status: "running", square: +m[1], red: +m[2], blue: +m[3], white: +m[4], place: 0 });
+    else if ((m = /^[Ff]([1-9])$/.exec(tok)))
+      out.sheep.push({ status: "finished", square: 0, red: 0, blue: 0, white: 0, place: +m[1] });
+    else if ((m = /^[Xx](\d+)$/.exec(tok)))
+      out.sheep.push({ status: "exhausted", square: +m[1], red: 0, blue: 0, white: 0, place: 0 });
+    else return null;
+  }
+  if (out.sheep.length !== 6) return null;
+  if (out.lanes) {
+    const names = out.lanes.map((n) => rules.cards.find((c) => c.name.toLowerCase() === n.toLowerCase()));
+    if (out.lanes.length !== 6 || names.some((c) => !c)) return null;
+    out.lanes = names.map((c) => c.name);
+  }
+  return out;
+}
+
+function applyPosition(p) {
+  state.stage = p.stage;
+  state.supply = p.supply;
+  state.lanes = p.lanes || rules.default_lanes.slice();
+  state.sheep = p.sheep;
+}
+
+function startSheep(name) {
+  const c = card(name);
+  return { status: "running", square: 0, red: c.red, blue: c.blue, white: c.white, place: 0 };
+}
+
+function autoSupply() {
+  let blue = 0;
+  state.sheep.forEach((s, i) => { if (s.status !== "finished") blue += s.blue; });
+  return rules.supply.blue - blue;
+}
+
+// ------------------------------------------------------------------ URL
+function toURL() {
+  const q = new URLSearchParams();
+  q.set("position", state.text);
+  if (state.policy !== "greedy") q.set("policy", state.policy);
+  if (state.open) q.set("open", state.open);
+  if (state.hidden.size) q.set("hidden", lanesList(state.hidden));
+  if (state.rival.size) q.set("rival-open", lanesList(state.rival));
+  if (state.mover) q.set("lane", state.mover);
+  history.replaceState(null, "", "?" + q.toString());
+}
+
+function lanesParam(text) {
+  return new Set((text || "").split(",").map(Number).filter((x) => x >= 1 && x <= 6));
+}
+
+function fromURL() {
+  const q = new URLSearchParams(location.search);
+  const p = q.get("position");
+  const parsed = p ? parsePosition(p) : null;
+  if (parsed) applyPosition(parsed);
+  state.text = p || positionText();
+  state.policy = q.get("policy") || "greedy";
+  const open = Number(q.get("open"));
+  state.open = open >= 1 && open <= 6 ? open : null;
+  state.hidden = lanesParam(q.get("hidden"));
+  state.rival = lanesParam(q.get("rival-open"));
+  const lane = Number(q.get("lane"));
+  state.mover = lane >= 1 && lane <= 6 ? lane : null;
+}
+
+// ------------------------------------------------------------------ the board (SVG)
+const CELL = 40, LABEL = 44, TOP = 22, FINGER = 34; // FINGER: px of a lane's row on screen
+let ROW = CELL, boardTop = TOP;
+
+function drawBoard() {
+  const board = $("board");
+  const n = rules.track_length;
+  const cols = n + 2; // squares 0..n and the Finish Line
+  const width = LABEL + cols * CELL;
+  // on a phone the track is narrow: taller rows keep each lane a finger high
+  ROW = Math.max(CELL, Math.round(FINGER * width / (board.clientWidth || width)));
+  const k = Math.max(1, width / (board.clientWidth || width)); // viewBox units per screen px
+  const top = Math.round(TOP * Math.min(k, 1.8));
+  const height = top + 6 * ROW + 4;
+  boardTop = top;
+  board.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  board.replaceChildren();
+  for (let sq = 0; sq <= n + 1; sq++) {
+    const x = LABEL + sq * CELL;
+    const label = svg("text", { x: x + CELL / 2, y: top - 7, class: "sq-label",
+                                "font-size": Math.min(12 * k, 19) });
+    const narrow = k > 1.5; // a phone: the words would overlap the next square
+    label.textContent = sq > n ? (narrow ? "F" : "finish") : sq === 0 ? (narrow ? "0" : "start") : sq;
+    board.append(label);
+  }
+  state.sheep.forEach((s, lane) => {
+    const y = top + lane * ROW;
+    const name = svg("text", { x: 4, y: y + ROW / 2 + 5, class: "lane-label", "font-size": Math.min(16 * k, 34) });
+    name.textContent = lane + 1;
+    board.append(name);
+    for (let sq = 0; sq <= n + 1; sq++) {
+      const cls = sq > n ? "finish" : sq >= rules.end_zone_first ? "endzone" : sq === 0 ? "start" : "square";
+      board.append(svg("rect", {
+        x: LABEL + sq * CELL + 1, y: y + 1, width: CELL - 2, height: ROW - 2, rx: 4,
+        class: `cell ${cls}`, "data-lane": lane + 1, "data-square": sq,
+      }));
+    }
+    const col = s.status === "finished" ? n + 1 : s.square;
+    const cx = LABEL + col * CELL + CELL / 2, cy = y + ROW / 2;
+    const g = svg("g", { class: `sheep ${s.status}${state.mover === lane + 1 ? " moving" : ""}`,
+                          "data-lane": lane + 1 });
+    g.append(svg("ellipse", { cx, cy: cy - 3, rx: 17, ry: Math.max(11, ROW * 0.3) }));
+    const t = svg("text", { x: cx, y: cy + 1, class: "sheep-label", "font-size": Math.min(12 * k, 17) });
+    t.textContent = s.status === "finished" ? PLACES[s.place - 1] || "F" + s.place : s.status === "exhausted" ? "X" : lane + 1;
+    g.append(t);
+    let m = 0;
+    COLOURS.forEach((c) => {
+      for (let i = 0; i < s[c]; i++, m++)
+        g.append(svg("rect", { x: cx - 13 + m * 9, y: cy + ROW * 0.22, width: 7, height: 7 * Math.min(k, 2), class: "cube " + c }));
+    });
+    board.append(g);
+  });
+}
+
+let drag = null;
+
+function cellAt(evt) {
+  const board = $("board");
+  const pt = board.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const p = pt.matrixTransform(board.getScreenCTM().inverse());
+  const sq = Math.floor((p.x - LABEL) / CELL), lane = Math.floor((p.y - boardTop) / ROW);
+  if (sq < 0 || sq > rules.track_length + 1 || lane < 0 || lane > 5) return null;
+  return { lane: lane + 1, square: sq };
+}
+
+function placeSheep(lane, square) {
+  const s = state.sheep[lane - 1];
+  const n = rules.track_length;
+  if (square > n) {
+    if (s.status === "finished") return false;
+    const placed = state.sheep.filter((x) => x.status === "finished").length;
+    Object.assign(s, { status: "finished", place: placed + 1, square: 0 });
+    return true;
+  }
+  if (s.status === "finished") { // back on the track: the later places move up
+    state.sheep.forEach((x) => { if (x.status === "finished" && x.place > s.place) x.place -= 1; });
+    const c = card(state.lanes[lane - 1]);
+    Object.assign(s, { red: 0, blue: Math.min(c.blue, rules.max_cubes), white: 0 });
+  }
+  if (s.status !== "finished" && s.square === square && s.status !== "exhausted") return false;
+  s.square = square;
+  s.place = 0;
+  s.status = square >= rules.end_zone_first && s.red + s.blue + s.white === 0 ? "exhausted" : "running";
+  return true;
+}
+
+function boardEvents() {
+  const board = $("board");
+  board.addEventListener("pointerdown", (evt) => {
+    const at = cellAt(evt);
+    if (!at) return;
+    drag = at.lane;
+    board.setPointerCapture(evt.pointerId);
+    if (placeSheep(at.lane, at.square)) { drawBoard(); }
+    evt.preventDefault();
+  });
+  board.addEventListener("pointermove", (evt) => {
+    if (drag === null) return;
+    const at = cellAt(evt);
+    if (at && at.square <= rules.track_length && placeSheep(drag, at.square)) drawBoard();
+  });
+  const end = () => { if (drag !== null) { drag = null; changed(); } };
+  board.addEventListener("pointerup", end);
+  board.addEventListener("pointercancel", end);
+}
+
+// ------------------------------------------------------------------ lane controls
+function drawLanes() {
+  const box = $("lanes");
+  box.replaceChildren();
+  const final = state.stage === "final";
+  state.sheep.forEach((s, i) => {
+    const lane = i + 1;
+    const c = card(state.lanes[i]);
+    const select = el("select", { "aria-label": `card in lane ${lane}`, "data-lane": lane,
+      onchange: (e) => {
+        const other = state.lanes.indexOf(e.target.value);
+        if (other >= 0) state.lanes[other] = state.lanes[i]; // swap: six different cards
+        state.lanes[i] = e.target.value;
+        state.sheep[i] = startSheep(state.lanes[i]);
+        if (other >= 0 && state.sheep[other].status === "running") state.sheep[other] = startSheep(state.lanes[other]);
+        changed();
+      } });
+    for (const k of rules.cards) select.append(el("option", { value: k.name, selected: k.name === c.name }, k.name));
+    const cubes = el("span", { class: "cubes" });
+    COLOURS.forEach((colour) => {
+      const most = colour === "blue" ? rules.max_cubes : c[colour];
+      cubes.append(el("button", {
+        type: "button", class: `cube-btn ${colour}`, "data-lane": lane, "data-colour": colour,
+        disabled: s.status !== "running" || most === 0,
+        "aria-label": `lane ${lane} ${colour} cubes: ${s[colour]} (tap to change)`,
+        onclick: () => {
+          s[colour] = (s[colour] + 1) % (most + 1);
+          if (s.red + s.blue + s.white > rules.max_cubes) s[colour] = 0;
+          changed();
+        },
+      }, String(s[colour])));
+    });
+    const status = s.status === "finished" ? `finished ${PLACES[s.place - 1] || s.place}`
+      : s.status === "exhausted" ? `exhausted on ${s.square}` : `square ${s.square}`;
+    const toggle = (label, on, cls, disabled, fn) => el("button", {
+      type: "button", class: `toggle ${cls}${on ? " on" : ""}`, "aria-pressed": on ? "true" : "false",
+      "data-lane": lane, disabled, onclick: () => { fn(); changed(); } }, label);
+    box.append(el("div", { class: "lane-row" },
+      el("span", { class: "lane-no" }, String(lane)), select, cubes,
+      el("span", { class: "lane-status" }, status),
+      el("span", { class: "bets" },
+        toggle("open", state.open === lane, "open", final, () => {
+          state.open = state.open === lane ? null : lane;
+          state.hidden.delete(lane); state.rival.delete(lane);
+        }),
+        toggle("hidden", state.hidden.has(lane), "hidden", false, () => {
+          if (state.hidden.has(lane)) state.hidden.delete(lane);
+          else { state.hidden.add(lane); if (state.open === lane) state.open = null; }
+        }),
+        toggle("rival open", state.rival.has(lane), "rival", final, () => {
+          if (state.rival.has(lane)) state.rival.delete(lane);
+          else { state.rival.add(lane); if (state.open === lane) state.open = null; }
+        }),
+        toggle("moving", state.mover === lane, "mover", s.status !== "running", () => {
+          state.mover = state.mover === lane ? null : lane;
+        }))));
+  });
+}
+
+// ------------------------------------------------------------------ asking the API
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") q.set(k, v);
+  return q.toString();
+}
+
+function simulated() { return rules.policies.simulated.includes(state.policy); }
+
+function evParams() {
+  return { position: state.text, policy: state.policy,
+           taken: state.stage === "final" ? "" : lanesList(state.rival),
+           games: simulated() ? SIMULATED_GAMES : "" };
+}
+
+function adviseParams() {
+  const final = state.stage === "final";
+  return { position: state.text, lane: state.mover, policy: state.policy,
+           open: final ? "" : state.open, hidden: lanesList(state.hidden),
+           "rival-open": final ? "" : lanesList(state.rival) };
+}
+
+async function ask(path, params) {
+  let res;
+  for (let tries = 0; ; tries++) { // 503: the server is busy with other players; ask again soon
+    res = await fetch(`/api/race/${path}?${query(params)}`);
+    if (res.status !== 503 || tries >= 30) break;
+    await new Promise((ok) => setTimeout(ok, 200));
+  }
+  const body = await res.json();
+  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
+  return body;
+}
+
+function shellQuote(s) { return /^[\w.,=\/-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
+
+function cliLine(cmd, params) {
+  const parts = ["sheepsim", "race", cmd];
+  for (const [k, v] of Object.entries(params)) {
+    if (v === null || v === undefined || v === "" || (k === "policy" && v === "greedy")) continue;
+    parts.push("--" + k, shellQuote(String(v)));
+  }
+  return parts.join(" ");
+}
+
+function changed(fromText = false) {
+  changes += 1;
+  delete document.body.dataset.ready;
+  if (!fromText) state.text = positionText();
+  if (state.mover && state.sheep[state.mover - 1] && state.sheep[state.mover - 1].status !== "running") state.mover = null;
+  render();
+  clearTimeout(timer);
+  timer = setTimeout(solve, DEBOUNCE_MS);
+}
+
+let inflight = false, again = false; // one question at a time from this page
+
+async function solve() {
+  if (inflight) { again = true; return; }
+  inflight = true;
+  try { await solveNow(); } finally { inflight = false; }
+  if (again) { again = false; solve(); }
+}
+
+async function solveNow() {
+  const mine = ++seq, asked = changes;
+  toURL();
+  $("status").textContent = "solving…";
+  document.body.classList.add("busy");
+  const wantsAdvice = state.mover && (state.open || state.hidden.size);
+  const t0 = performance.now();
+  const [ev, advice] = await Promise.allSettled([
+    ask("ev", evParams()),
+    wantsAdvice ? ask("advise", adviseParams()) : Promise.resolve(null),
+  ]);
+  if (mine !== seq) return; // a newer question is on its way
+  document.body.classList.remove("busy");
+  if (ev.status === "rejected") {
+    showError(ev.reason.message);
+    $("status").textContent = "";
+  } else {
+    showError(null);
+    drawOdds(ev.value);
+    drawBets(ev.value);
+    const m = ev.value.meta;
+    $("status").textContent = (m.method === "exact" ? `exact (${Number(m.joint_states).toLocaleString("en")} states)`
+      : `simulated: ${Number(m.games).toLocaleString("en")} races, seed ${m.seed}`) +
+      ` · answered in ${Math.round(performance.now() - t0)} ms`;
+    $("provenance").textContent = `sheepsim ${m.sheepsim_version} · rules ${m.rules} (sha256 ${String(m.rules_sha256).slice(0, 12)}) · pace policy ${m.policy}`;
+  }
+  drawPace(advice);
+  if (asked === changes) document.body.dataset.ready = "1";
+}
+
+function showError(message) {
+  const box = $("error");
+  box.hidden = !message;
+  box.textContent = message || "";
+  document.body.classList.toggle("has-error", Boolean(message));
+}
+
+// ------------------------------------------------------------------ answers
+function interval(row, key) {
+  const lo = row[key + "_lo"], hi = row[key + "_hi"];
+  return lo === undefined || lo === hi ? "" : ` (${pct(lo)}–${pct(hi)})`;
+}
+
+function drawOdds(doc) {
+  const box = $("odds");
+  box.replaceChildren();
+  const exact = doc.meta.method === "exact";
+  $("odds-method").textContent = exact ? "exact" : "simulated, 95% intervals";
+  const keys = state.stage === "final" ? ["p_first"] : ["p_first", "p_second", "p_third"];
+  for (const row of doc.lanes) {
+    const bar = el("div", { class: "bar", role: "img",
+      "aria-label": keys.map((k, i) => `${PLACES[i]} ${pct(row[k])}`).join(", ") });
+    let before = 0; // the bar stacks 1st, 2nd, 3rd: each interval sits where its segment ends
+    keys.forEach((k, i) => {
+      const seg = el("span", { class: `seg p${i + 1}`, "data-lane": row.lane, "data-place": i + 1, "data-p": row[k] });
+      seg.style.width = (100 * row[k]).toFixed(3) + "%";
+      bar.append(seg);
+      const lo = row[k + "_lo"], hi = row[k + "_hi"];
+      if (lo !== undefined && lo !== hi) { // simulated: the 95% interval as a whisker
+        const whisker = el("span", { class: "whisker" });
+        whisker.style.left = (100 * (before + lo)).toFixed(3) + "%";
+        whisker.style.width = Math.max(0.3, 100 * (hi - lo)).toFixed(3) + "%";
+        bar.append(whisker);
+      }
+      before += row[k];
+    });
+    const text = keys.map((k, i) => `${PLACES[i]} ${pct(row[k])}${interval(row, k)}`).join(" · ");
+    box.append(el("div", { class: "odds-row", "data-lane": row.lane },
+      el("span", { class: "odds-name" }, `${row.lane} ${row.card}`), bar,
+      el("span", { class: "odds-text" }, text)));
+  }
+}
+
+// a simulated value's 95% interval, on its own line under the value ("" when exact)
+function ciSpan(lo, hi) {
+  return lo === undefined || lo === hi ? "" : el("span", { class: "ci" }, `${num(lo)}–${num(hi)}`);
+}
+
+function drawBets(doc) {
+  const final = state.stage === "final";
+  const evTable = $("bet-ev");
+  evTable.replaceChildren(el("tr", {}, el("th", {}, "lane"), el("th", {}, "card"),
+    el("th", {}, "EV of one bet"), el("th", {}, final ? "payoff" : "payoffs 1st/2nd/3rd")));
+  const pay = rules.payoffs;
+  for (const row of doc.lanes) {
+    const i = row.lane - 1;
+    const ci = ciSpan(row.ev_lo, row.ev_hi);
+    evTable.append(el("tr", { "data-lane": row.lane }, el("td", {}, String(row.lane)), el("td", {}, row.card),
+      el("td", { class: "num" }, num(row.ev, 3), ci),
+      el("td", { class: "num" }, final ? String(pay.final[i]) : pay.semifinal.map((r) => r[i]).join("/"))));
+  }
+  const best = $("best-bet");
+  best.replaceChildren();
+  if (doc.open_bet) {
+    const rec = doc.open_bet.find((r) => r.recommended);
+    if (rec) best.append(el("p", { class: "best" }, "Best open bet: ",
+      el("strong", {}, `lane ${rec.lane} (${rec.card})`),
+      `, then hidden on lanes ${rec.hidden_lanes}: ${num(rec.ev_set, 2)} points expected with the bonus`,
+      state.rival.size ? ` (rivals opened on ${lanesList(state.rival)})` : ""));
+  }
+  $("sets-title").textContent = final ? "Best pairs of final bets" : "Best sets of three (bonus included)";
+  const sets = $("sets");
+  sets.replaceChildren(el("tr", {}, el("th", {}, "#"), el("th", {}, "lanes"), el("th", {}, "cards"),
+    el("th", {}, "EV"), el("th", {}, final ? "" : "bonus")));
+  for (const row of doc.sets.slice(0, 6)) {
+    const ci = ciSpan(row.ev_lo, row.ev_hi);
+    sets.append(el("tr", { class: row.open_allowed === false ? "blocked" : "" },
+      el("td", {}, String(row.rank)),
+      el("td", {}, row.lanes, row.open_allowed === false ? el("span", { class: "ci" }, "no lane left to open") : ""),
+      el("td", {}, row.cards),
+      el("td", { class: "num" }, num(row.ev, 3), ci),
+      el("td", { class: "num" }, final ? "" : num(row.bonus_ev, 2))));
+  }
+}
+
+function drawPace(advice) {
+  const table = $("pace"), assumes = $("pace-assumes"), err = $("pace-error");
+  table.replaceChildren();
+  assumes.textContent = "";
+  err.hidden = true;
+  $("pace-lane").textContent = state.mover ? `for lane ${state.mover}` : "";
+  if (!state.mover) { assumes.textContent = "Mark the sheep the dice chose (moving) to compare its pace options."; return; }
+  if (!state.open && !state.hidden.size) { assumes.textContent = "Mark your bets (open, hidden) to get pace advice: the options are ranked by your points."; return; }
+  if (!advice || (advice.status === "fulfilled" && !advice.value)) return; // asked before the bets
+  if (advice.status === "rejected") { err.hidden = false; err.textContent = advice.reason.message; return; }
+  const doc = advice.value;
+  const pts = (r, k = "") => r["expected_points" + k] !== undefined ? r["expected_points" + k] : r["ev" + k];
+  const top = Math.max(...doc.options.map((r) => pts(r)));
+  const exact = doc.meta.method === "exact";
+  table.append(el("tr", {}, el("th", {}, ""), el("th", {}, "option"), el("th", {}, "sheep after"),
+    el("th", {}, "expected points"), el("th", {}, "vs best")));
+  for (const r of doc.options) {
+    const equal = r.best === true || (exact && Math.abs(pts(r) - top) <= TIE);
+    const ci = ciSpan(pts(r, "_lo"), pts(r, "_hi"));
+    table.append(el("tr", { class: equal ? "best" : "", "data-option": r.option },
+      el("td", {}, equal ? "★" : ""), el("td", {}, r.option.replace(/_/g, " ").toLowerCase()),
+      el("td", {}, r.after), el("td", { class: "num" }, num(pts(r), 3), ci),
+      el("td", { class: "num" }, equal ? (doc.options.filter((x) => x.best === true || (exact && Math.abs(pts(x) - top) <= TIE)).length > 1 ? "equal" : "best") : num(r.gap_to_best, 3))));
+  }
+  const m = doc.meta;
+  const words = m.objective || `your expected points from this race (payoffs and bonus for your bets on lanes ${m.bets.join(", ")}), every later turn played by ${m.policy}`;
+  assumes.textContent = `Ranked by ${words}` +
+    (m.rival_open && m.rival_open.length ? `; rivals open on ${m.rival_open.join(", ")}` : "") +
+    (exact ? " (exact)." : `; simulated, ${Number(m.games).toLocaleString("en")} races per option, seed ${m.seed}${m.note ? " (" + m.note + ")" : ""}.`);
+}
+
+// ------------------------------------------------------------------ the whole page
+function render() {
+  $("stage").value = state.stage;
+  $("policy").value = state.policy;
+  const supply = $("supply");
+  supply.placeholder = `${autoSupply()} (auto)`;
+  if (document.activeElement !== supply) supply.value = state.supply === null ? "" : state.supply;
+  const pos = $("position");
+  if (document.activeElement !== pos) pos.value = state.text;
+  $("cli").textContent = cliLine("ev", { position: state.text, taken: state.stage === "final" ? "" : lanesList(state.rival), policy: state.policy }) +
+    (state.mover && (state.open || state.hidden.size) ? "\n" + cliLine("advise", adviseParams()) : "");
+  drawBoard();
+  drawLanes();
+}
+
+function controls() {
+  const policy = $("policy");
+  for (const p of rules.policies.exact) policy.append(el("option", { value: p }, p));
+  for (const p of rules.policies.simulated) policy.append(el("option", { value: p }, `${p} (simulated)`));
+  $("stage").addEventListener("change", (e) => {
+    state.stage = e.target.value;
+    if (state.stage === "final") { state.open = null; state.rival.clear(); }
+    changed();
+  });
+  policy.addEventListener("change", (e) => { state.policy = e.target.value; changed(); });
+  $("new-race").addEventListener("click", () => {
+    state.sheep = state.lanes.map(startSheep);
+    state.supply = null; state.open = null; state.mover = null;
+    state.hidden.clear(); state.rival.clear();
+    changed();
+  });
+  $("supply").addEventListener("change", (e) => {
+    const v = e.target.value.trim();
+    state.supply = v === "" ? null : Number(v);
+    changed();
+  });
+  const pos = $("position");
+  const edited = () => {
+    state.text = pos.value.trim();
+    const parsed = parsePosition(state.text);
+    if (parsed) applyPosition(parsed);
+    changed(true);
+  };
+  pos.addEventListener("change", edited);
+  pos.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); edited(); } });
+  $("copy-link").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(location.href); $("copy-link").textContent = "Copied"; }
+    catch (_) { $("copy-link").textContent = "Copy the address bar"; }
+    setTimeout(() => { $("copy-link").textContent = "Copy link"; }, 1500);
+  });
+  boardEvents();
+}
+
+async function main() {
+  const res = await fetch("/api/race/rules");
+  rules = await res.json();
+  state.lanes = rules.default_lanes.slice();
+  state.sheep = state.lanes.map(startSheep);
+  fromURL();
+  if (![...rules.policies.exact, ...rules.policies.simulated].includes(state.policy)) state.policy = "greedy";
+  controls();
+  render();
+  solve();
+}
+
+main();

@@ -1,0 +1,144 @@
+"""``sheepsim serve``'s JSON API: the CLI's answers byte for byte, the CLI's error
+messages, and the bounds a web server needs (issue 31)."""
+
+import json
+import subprocess
+from urllib.parse import urlencode
+
+import pytest
+
+from tests.serve.conftest import get, sheepsim
+
+MID_RACE = "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"
+
+
+def cli(*argv) -> subprocess.CompletedProcess:
+    """``sheepsim ARGV`` in its own process (the live CLI, whatever it prints today)."""
+    proc = sheepsim(*argv)
+    out, err = proc.communicate(timeout=600)
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize("endpoint, params, argv", [
+    ("odds", {}, ["race", "odds"]),
+    ("ev", {"position": MID_RACE, "taken": "1"},
+     ["race", "ev", "--position", MID_RACE, "--taken", "1"]),
+    ("advise", {"position": MID_RACE, "lane": "2", "open": "2", "hidden": "3,5",
+                "rival-open": "1"},
+     ["race", "advise", "--position", MID_RACE, "--lane", "2", "--open", "2", "--hidden", "3,5",
+      "--rival-open", "1"]),
+    ("odds", {"position": "final 3.101 X18 5.030 0.210 7.020 2.010", "policy": "saver"},
+     ["race", "odds", "--position", "final 3.101 X18 5.030 0.210 7.020 2.010", "--policy",
+      "saver"]),
+    # simulated: the same races for the same seed, whatever runs them
+    ("ev", {"position": MID_RACE, "policy": "random", "games": "3000", "seed": "7"},
+     ["race", "ev", "--position", MID_RACE, "--policy", "random", "--games", "3000", "--seed", "7"]),
+])
+def test_api_answers_what_the_cli_prints(server, endpoint, params, argv):
+    status, body = get(f"{server.url}/api/race/{endpoint}?{urlencode(params)}")
+    assert status == 200, body
+    run = cli(*argv, "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert body == run.stdout  # byte for byte, metadata included
+    assert json.loads(body)["meta"]["rules_sha256"]
+
+
+@pytest.mark.parametrize("endpoint, params, argv", [
+    ("advise", {"position": MID_RACE, "lane": "x"},
+     ["race", "advise", "--position", MID_RACE, "--lane", "x"]),
+    ("odds", {"position": "semifinal 7.1 0.000 0.000 0.000 0.000 0.000"},
+     ["race", "odds", "--position", "semifinal 7.1 0.000 0.000 0.000 0.000 0.000"]),
+    ("ev", {"lanes": "Feta,Feta,Brie,Gouda,Edam,Stilton"},
+     ["race", "ev", "--lanes", "Feta,Feta,Brie,Gouda,Edam,Stilton"]),
+    ("odds", {"stage": "quarterfinal"}, ["race", "odds", "--stage", "quarterfinal"]),
+    ("advise", {"position": MID_RACE, "lane": "6", "open": "2"},
+     ["race", "advise", "--position", MID_RACE, "--lane", "6", "--open", "2"]),
+])
+def test_bad_request_is_400_with_the_cli_message(server, endpoint, params, argv):
+    status, body = get(f"{server.url}/api/race/{endpoint}?{urlencode(params)}")
+    run = cli(*argv, "--format", "json")
+    assert run.returncode == 2 and run.stdout == ""
+    line = run.stderr.strip()
+    assert "\n" not in line
+    assert status == 400
+    assert line.endswith(": error: " + json.loads(body)["error"])
+
+
+def test_unknown_paths_and_parameters(server):
+    status, body = get(f"{server.url}/api/race/trace")
+    assert status == 404 and "no such API" in json.loads(body)["error"]
+    assert get(f"{server.url}/etc/passwd")[0] == 404
+    status, body = get(f"{server.url}/api/race/odds?lane=3")
+    assert status == 400
+    assert json.loads(body)["error"].startswith("unknown parameter 'lane' (odds takes position")
+    status, body = get(f"{server.url}/api/race/odds?stage=final&stage=semifinal")
+    assert (status, json.loads(body)["error"]) == (400, "parameter 'stage' is given twice")
+
+
+def test_rules_are_the_rules_file(server):
+    from sheepsim.games.race.rules import load_rules
+
+    rules = load_rules()
+    status, body = get(f"{server.url}/api/race/rules")
+    doc = json.loads(body)
+    assert status == 200
+    assert [c["name"] for c in doc["cards"]] == rules.card_names
+    assert doc["payoffs"]["semifinal"] == rules.payoff_semifinal.tolist()
+    assert doc["end_zone_first"] == rules.track_length - rules.end_zone + 1
+    assert doc["rules_sha256"] == rules.sha256
+    assert sum(doc["dice"]["semifinal"]["totals"].values()) == pytest.approx(1, abs=1e-15)
+    assert doc["policies"]["exact"] == ["greedy", "saver", "steady"]
+
+
+def test_the_page_and_its_files_are_served(server):
+    status, html = get(f"{server.url}/")
+    assert status == 200 and '<script src="app.js" defer></script>' in html
+    for name in ("app.js", "app.css", "favicon.svg"):
+        assert get(f"{server.url}/{name}")[0] == 200
+    # nothing is loaded from another site (works offline)
+    assert "http" not in html.replace("http-equiv", "")
+
+
+def test_no_files_and_no_code_from_a_request(server, tmp_path):
+    # a file holding a valid position is never read: the text is the position
+    pos_file = tmp_path / "my position.txt"
+    pos_file.write_text(MID_RACE)
+    status, body = get(f"{server.url}/api/race/odds?{urlencode({'position': str(pos_file)})}")
+    assert status == 400 and "is not a sheep" in json.loads(body)["error"]
+    status, body = get(f"{server.url}/api/race/odds?position=/etc/hostname")
+    assert status == 400 and "reads no files" in json.loads(body)["error"]
+    status, body = get(f"{server.url}/api/race/odds?policy=os:system")
+    assert status == 400 and "user policies run from the CLI" in json.loads(body)["error"]
+    status, body = get(f"{server.url}/api/race/odds?policy=lookahead")
+    assert status == 400 and "run it from the CLI" in json.loads(body)["error"]
+
+
+def test_work_is_bounded_and_refused_not_queued():
+    from sheepsim.serve.api import RaceAPI
+
+    api = RaceAPI(max_states=100_000, max_busy=1)
+    # the CLI's default of a simulated policy is 1,000,000 races: refused up front
+    status, body = api.answer("/api/race/odds", "policy=random")
+    assert status == 400 and "games=200000 or fewer" in json.loads(body)["error"]
+    status, body = api.answer("/api/race/advise", urlencode(
+        {"position": MID_RACE, "lane": 2, "open": 2, "policy": "partisan", "games": 30_000}))
+    assert status == 400 and "games=22222 or fewer" in json.loads(body)["error"]
+    # the standard semifinal visits 966,708 joint states: past this server's 100,000
+    status, body = api.answer("/api/race/odds", "")
+    assert status == 400 and "joint states" in json.loads(body)["error"]
+    # the limit held only for that request: the solver's own limit is unchanged
+    from sheepsim.games.race import exact
+
+    assert exact.JOINT_STATE_LIMIT.get() == exact.MAX_JOINT_STATES
+    # every slot busy: 503 at once
+    assert api._slots.acquire(blocking=False)
+    try:
+        status, body = api.answer("/api/race/ev", urlencode({"position": MID_RACE}))
+        assert status == 503
+        assert json.loads(body)["error"] == ("the server is busy: it answers 1 question at a "
+                                             "time; ask again in a moment")
+    finally:
+        api._slots.release()
+    assert api.answer("/api/race/ev", urlencode({"position": MID_RACE}))[0] == 200
+    status, body = api.answer("/api/race/odds", "position=" + "1" * 3000)
+    assert status == 400 and "too long" in json.loads(body)["error"]

@@ -1,0 +1,233 @@
+"""The page of ``sheepsim serve`` in a real browser: Chromium (the system's ``chromium``
+package) driven by Playwright (issue 31).
+
+Skipped when Chromium or Playwright is missing, except in CI (``CI`` or
+``SHEEPSIM_REQUIRE_BROWSER`` set), where that is a failure: .ci/run installs both.
+Screenshots of each view go to ``$SHEEPSIM_SCREENSHOTS`` (the README's come from
+``SHEEPSIM_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder.
+"""
+
+import json
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+
+from tests.serve.conftest import get
+
+CHROMIUM = os.environ.get("SHEEPSIM_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+REQUIRED = bool(os.environ.get("CI") or os.environ.get("SHEEPSIM_REQUIRE_BROWSER"))
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+MID_RACE = "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"
+#: the standard lanes on the starting line, each sheep with its card's red/blue/white cubes
+START = "semifinal 0.111 0.210 0.030 0.201 0.120 0.111"
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Python playwright is not installed (pip install -e '.[test]')"
+    if not Path(CHROMIUM).is_file():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    problem = _missing()
+    if problem:
+        if REQUIRED:
+            pytest.fail(f"browser tests must run here (CI/SHEEPSIM_REQUIRE_BROWSER): {problem}")
+        pytest.skip(problem)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("SHEEPSIM_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def open_page(browser, url, width=1200, height=900):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(url)
+    settle(page)
+    return page
+
+
+def settle(page):
+    """Wait until the page shows the answer to its latest change."""
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=180_000)
+
+
+def shown_odds(page) -> dict:
+    """``{(lane, place): probability}`` as the bars hold them."""
+    cells = page.eval_on_selector_all(
+        "#odds .seg", "els => els.map(e => [e.dataset.lane, e.dataset.place, e.dataset.p])")
+    return {(int(lane), int(place)): float(p) for lane, place, p in cells}
+
+
+def api_odds(server, position) -> dict:
+    status, body = get(f"{server.url}/api/race/odds?{urlencode({'position': position})}")
+    assert status == 200, body
+    keys = ("p_first", "p_second", "p_third")
+    return {(row["lane"], k + 1): row[key] for row in json.loads(body)["lanes"]
+            for k, key in enumerate(keys)}
+
+
+def test_page_loads_without_console_errors(server, browser, shots):
+    page = open_page(browser, server.url + "/")
+    assert page.errors == []
+    assert page.input_value("#position") == START
+    assert len(shown_odds(page)) == 18
+    page.screenshot(path=str(shots / "start.png"), full_page=True)
+    page.close()
+
+
+def test_clicking_a_position_gives_the_odds_the_api_gives(server, browser, shots):
+    page = open_page(browser, server.url + "/")
+    page.click('rect.cell[data-lane="3"][data-square="7"]')  # Feta to square 7
+    page.click('rect.cell[data-lane="1"][data-square="21"]')  # Requeijao crosses first
+    page.click('rect.cell[data-lane="5"][data-square="12"]')
+    # 2 blue -> 3 would make 4 cubes, more than max_cubes 3: back to 0
+    page.click('button.cube-btn[data-lane="5"][data-colour="blue"]')
+    page.click('button.cube-btn[data-lane="4"][data-colour="red"]')  # 2 red -> 0
+    settle(page)
+    position = "semifinal F1 0.210 7.030 0.001 12.100 0.111"
+    assert page.input_value("#position") == position
+    assert not page.is_visible("#error")
+    assert shown_odds(page) == api_odds(server, position)  # the same floats, exactly
+    # a new race: every sheep back on the starting line with its card's cubes
+    page.click("#new-race")
+    settle(page)
+    assert page.input_value("#position") == START
+    assert page.errors == []
+    page.close()
+
+
+def test_bets_and_pace_advice(server, browser, shots):
+    page = open_page(browser, f"{server.url}/?{urlencode({'position': MID_RACE})}")
+    page.click('button.toggle.open[data-lane="2"]')
+    page.click('button.toggle.hidden[data-lane="3"]')
+    page.click('button.toggle.hidden[data-lane="5"]')
+    page.click('button.toggle.rival[data-lane="1"]')
+    page.click('button.toggle.mover[data-lane="2"]')
+    settle(page)
+    status, body = get(f"{server.url}/api/race/advise?" + urlencode(
+        {"position": MID_RACE, "lane": 2, "open": 2, "hidden": "3,5", "rival-open": 1}))
+    doc = json.loads(body)
+    shown = page.eval_on_selector_all("#pace tr[data-option]", "els => els.map(e => e.dataset.option)")
+    assert shown == [row["option"] for row in doc["options"]]
+    best = page.eval_on_selector_all("#pace tr.best", "els => els.map(e => e.dataset.option)")
+    assert best == [row["option"] for row in doc["options"] if row["best"]]
+    # the best open bet the page names is the ev table's recommendation given lane 1 taken
+    status, body = get(f"{server.url}/api/race/ev?" + urlencode({"position": MID_RACE, "taken": 1}))
+    rec = next(r for r in json.loads(body)["open_bet"] if r["recommended"])
+    assert f"lane {rec['lane']} ({rec['card']})" in page.inner_text("#best-bet")
+    assert "Ranked by" in page.inner_text("#pace-assumes")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1200
+    assert page.errors == []
+    page.screenshot(path=str(shots / "advice.png"), full_page=True)
+    page.close()
+
+
+def test_the_url_restores_the_whole_state(server, browser):
+    page = open_page(browser, f"{server.url}/?{urlencode({'position': MID_RACE})}")
+    page.click('rect.cell[data-lane="4"][data-square="14"]')
+    page.click('button.toggle.hidden[data-lane="4"]')
+    page.click('button.toggle.rival[data-lane="6"]')
+    page.click('button.toggle.mover[data-lane="3"]')
+    page.select_option("#policy", "saver")
+    settle(page)
+    url = page.url
+    query = parse_qs(urlsplit(url).query)
+    assert query["position"] == ["semifinal supply=15 6.011 10.010 8.000 14.001 12.020 F1"]
+    assert (query["hidden"], query["rival-open"], query["lane"], query["policy"]) == (
+        ["4"], ["6"], ["3"], ["saver"])
+    odds = shown_odds(page)
+    pace = page.inner_text("#pace")
+    page.close()
+    again = open_page(browser, url)  # a reload or a shared link
+    assert again.input_value("#position") == query["position"][0]
+    assert again.input_value("#policy") == "saver"
+    assert again.get_attribute('button.toggle.hidden[data-lane="4"]', "aria-pressed") == "true"
+    assert again.get_attribute('button.toggle.rival[data-lane="6"]', "aria-pressed") == "true"
+    assert shown_odds(again) == odds and again.inner_text("#pace") == pace
+    assert again.url == url
+    again.close()
+
+
+def test_a_bad_position_shows_the_api_message(server, browser):
+    page = open_page(browser, server.url + "/")
+    bad = "semifinal 7.1 0.210 0.030 0.201 0.120 0.030"
+    page.fill("#position", bad)
+    page.press("#position", "Enter")
+    settle(page)
+    status, body = get(f"{server.url}/api/race/ev?{urlencode({'position': bad})}")
+    assert status == 400
+    assert page.inner_text("#error") == json.loads(body)["error"]
+    assert page.is_visible("#error")
+    # editing it right clears the message and the board follows the text
+    page.fill("#position", "semifinal 7.101 0.210 0.030 0.201 0.120 0.030")
+    page.press("#position", "Enter")
+    settle(page)
+    assert not page.is_visible("#error")
+    assert page.get_attribute('button.cube-btn[data-lane="1"][data-colour="white"]', "aria-label") \
+        == "lane 1 white cubes: 1 (tap to change)"
+    page.close()
+
+
+def test_phone_width_has_no_sideways_scroll(server, browser, shots):
+    page = open_page(browser, f"{server.url}/?" + urlencode(
+        {"position": MID_RACE, "open": 2, "hidden": "3,5", "rival-open": 1, "lane": 2}),
+        width=390, height=844)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # every lane's row of the board is at least a finger high on the phone
+    height = page.evaluate("document.querySelector('rect.cell').getBoundingClientRect().height")
+    assert height >= 30
+    assert page.errors == []
+    page.screenshot(path=str(shots / "phone.png"), full_page=True)
+    page.close()
+
+
+def test_equal_pace_options_are_shown_equal(server, browser):
+    # your only bet is on lane 6, already 1st: every option of lane 2 is worth exactly its
+    # payoff (6 points), so none is better than another
+    page = open_page(browser, f"{server.url}/?" + urlencode(
+        {"position": MID_RACE, "hidden": "6", "lane": "2"}))
+    rows = page.eval_on_selector_all(
+        "#pace tr[data-option]", "els => els.map(e => [e.className, e.lastChild.textContent])")
+    assert len(rows) >= 2
+    assert rows == [["best", "equal"]] * len(rows)
+    assert page.errors == []
+    page.close()
+
+
+def test_a_simulated_policy_shows_intervals(server, browser):
+    page = open_page(browser, f"{server.url}/?" + urlencode({"position": MID_RACE, "policy": "random"}))
+    assert page.inner_text("#odds-method") == "simulated, 95% intervals"
+    assert page.inner_text("#status").startswith("simulated: 40,000 races, seed 0")
+    # every lane with a chance of a place has its interval drawn on the bar
+    assert page.eval_on_selector_all("#odds .whisker", "els => els.length") >= 5
+    assert page.eval_on_selector_all("#bet-ev .ci", "els => els.length") >= 5
+    # the page's odds are the API's for the same question and races
+    status, body = get(f"{server.url}/api/race/ev?" + urlencode(
+        {"position": MID_RACE, "policy": "random", "games": 40_000}))
+    lanes = json.loads(body)["lanes"]
+    assert shown_odds(page) == {(r["lane"], k + 1): r[key] for r in lanes
+                                for k, key in enumerate(("p_first", "p_second", "p_third"))}
+    assert page.errors == []
+    page.close()
