@@ -213,7 +213,8 @@ def test_compare_names_the_flock_value(capsys, tmp_path):
     code, _, _ = run(capsys, "compare", "--games", "200", "--quiet", "--format", "json",
                      "--out", str(path))
     doc = json.loads(path.read_text())
-    assert [r["metric"] for r in doc["comparison"]] == ["win_rate", "mean_flock_value"]
+    assert [r["metric"] for r in doc["comparison"]] == ["win_rate", "mean_flock_value",
+                                                        "tie_rate", "tiebreak_win_rate"]
     assert "0 if out of cards" in doc["meta"]["metrics"]["mean_flock_value"]
 
 

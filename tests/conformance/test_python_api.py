@@ -140,8 +140,8 @@ def test_every_name_in_all_exists(package):
 
 #: options every game's shared simulation commands take (the CLI written once)
 SHARED_RUN_OPTIONS = {"--rules", "--games", "--precision", "--max-games", "--seed", "--threads",
-                      "--scheduler", "--workers", "--format", "--out", "--all-columns", "--table",
-                      "--plot", "--quiet"}
+                      "--worker-timeout", "--scheduler", "--workers", "--format", "--out",
+                      "--all-columns", "--table", "--plot", "--quiet"}
 
 
 def _option_strings(game_command: str, command: str) -> set[str]:

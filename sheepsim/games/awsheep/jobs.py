@@ -349,7 +349,9 @@ class AwHeadToHeadJob(HeadToHeadJob):
 
     def tables(self, counts, games):
         t = super().tables(counts, games)["comparison"]
-        return {"comparison": t.assign(metric=[COMPARISON_METRICS[m][0] for m in t["metric"]])}
+        # rows the shared table adds (tie_rate, tiebreak_win_rate) keep their names
+        return {"comparison": t.assign(metric=[COMPARISON_METRICS.get(m, (m,))[0]
+                                               for m in t["metric"]])}
 
     def meta(self) -> dict:
         return {**super().meta(), "metrics": dict(COMPARISON_METRICS.values())}
