@@ -32,6 +32,11 @@ class _Parser(argparse.ArgumentParser):
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
 
+    def format_help(self):  # noqa: D102 - argparse API
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
+
 
 def parse_raising(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
     """``parser.parse_args(argv)``, a bad option or value raising :class:`SheepsimError`
@@ -51,11 +56,6 @@ def subcommand_parser(parser: argparse.ArgumentParser, *path: str) -> argparse.A
             return None
         parser = subs[0].choices[name]
     return parser
-
-    def format_help(self):  # noqa: D102 - argparse API
-        if callable(self.epilog):
-            self.epilog = self.epilog()
-        return super().format_help()
 
 
 def whole_number(text: str) -> int:
