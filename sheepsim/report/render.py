@@ -36,7 +36,8 @@ h1 { font-size: 1.6rem; margin-top: 1.5rem; } h2 { font-size: 1.3rem; margin-top
 #key-findings li { margin: .25rem 0; }
 table { border-collapse: collapse; font-size: .85rem; white-space: nowrap; }
 th, td { padding: .25rem .55rem; border-bottom: 1px solid #8883; }
-th { text-align: left; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { text-align: left; white-space: normal; vertical-align: bottom; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
 img { max-width: 100%; height: auto; } figure { margin: 1rem 0; }
 nav ul { padding-left: 1.2rem; } a { color: #2a6fb0; }
 """
@@ -118,7 +119,9 @@ def html_table(t: DisplayTable) -> str:
     e = html.escape
     if not t.headers:  # a table shown only as its CSV link
         return "".join(f'<p class="caption">{e(_full_stop(line))}</p>' for line in t.footer)
-    head = "".join(f"<th>{e(h)}</th>" for h in t.headers)
+    # a header may wrap at its underscores and spaces (<wbr>), so a column is as wide as
+    # its values, not its name: the widest tables (race cards) then fit 1280 px
+    head = "".join(f"<th>{e(h).replace('_', '_<wbr>')}</th>" for h in t.headers)
     body = "".join(
         "<tr>" + "".join(f'<td class="num">{e(v)}</td>' if num else f"<td>{e(v)}</td>"
                          for v, num in zip(row, t.numeric, strict=True)) + "</tr>"
