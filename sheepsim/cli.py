@@ -21,6 +21,15 @@ EXIT_USAGE = 2
 _RAISE_ERRORS: contextvars.ContextVar[bool] = contextvars.ContextVar("raise_errors", default=False)
 
 
+class ArgumentsError(SheepsimError):
+    """A bad option or value, raised instead of printed under :func:`parse_raising`:
+    ``message`` is what the CLI prints after ``error:``, ``prog`` the command."""
+
+    def __init__(self, prog: str, message: str):
+        super().__init__(f"{prog}: {message}")
+        self.prog, self.message = prog, message
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (``sheepsim race odds: error: ...``) and exit 2, and
     an ``epilog`` that may be a function: it is called only when the help is printed (so
@@ -28,7 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):  # noqa: D102 - argparse API
         if _RAISE_ERRORS.get():
-            raise SheepsimError(f"{self.prog}: {message}")
+            raise ArgumentsError(self.prog, message)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
 
@@ -39,8 +48,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parse_raising(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
-    """``parser.parse_args(argv)``, a bad option or value raising :class:`SheepsimError`
-    with the CLI's message instead of printing it and exiting (for :mod:`sheepsim.api`)."""
+    """``parser.parse_args(argv)``, a bad option or value raising :class:`ArgumentsError`
+    with the CLI's message instead of printing it and exiting (the Python API and the
+    ``serve`` API). A context variable, so other threads' parsers are unaffected."""
     token = _RAISE_ERRORS.set(True)
     try:
         return parser.parse_args(argv)

@@ -24,7 +24,6 @@ their own terminal:
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import threading
 from urllib.parse import parse_qsl
@@ -77,7 +76,7 @@ class RaceAPI:
         self.rules_path = rules
         self.rules = load_rules(rules)  # a bad rules file stops the server before it starts
         self.max_races, self.max_states, self.max_busy = max_races, max_states, max_busy
-        self._parser = _raising(build_parser())
+        self._parser = build_parser()
         self._slots = threading.BoundedSemaphore(max_busy)
         self._rules_json = None
 
@@ -152,10 +151,13 @@ class RaceAPI:
 
     def run(self, command: str, params: dict[str, str]) -> str:
         """The JSON text the command prints for ``params``."""
-        from sheepsim.cli import execute
+        from sheepsim.cli import ArgumentsError, execute, parse_raising
         from sheepsim.output import captured_output
 
-        args = self._parser.parse_args(self.argv(command, params))
+        try:
+            args = parse_raising(self._parser, self.argv(command, params))
+        except ArgumentsError as exc:  # the CLI's message, without the command's name
+            raise BadRequest(exc.message) from None
         self._check_work(command, args)
         if not self._slots.acquire(blocking=False):
             n = self.max_busy
@@ -224,20 +226,6 @@ def _rules_doc(rules, max_races: int) -> str:
         "limits": {"max_races": max_races, "advise_options": _ADVISE_OPTIONS},
     }
     return to_json(doc)
-
-
-def _raising(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """``parser`` (and every subcommand's parser) raising :class:`BadRequest` with the
-    CLI's message where the CLI would print it and exit."""
-    def error(message):
-        raise BadRequest(message)
-
-    parser.error = error
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in set(action.choices.values()):
-                _raising(sub)
-    return parser
 
 
 @contextlib.contextmanager

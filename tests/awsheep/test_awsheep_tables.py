@@ -9,6 +9,7 @@ from sheepsim import driver, rng
 from sheepsim.games.awsheep import analysis as A
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.simulate import count_frames, round_counts
+from sheepsim.stats import holm_adjusted
 
 from .aw_helpers import rules_vector, scratch
 
@@ -35,7 +36,7 @@ def test_first_player_holm_adjusted_per_field():
     assert np.allclose(np.sort(g["pvalue_holm"].to_numpy()), expect)
     assert g["significant"].iloc[0] and not t[t["field"] == "random"]["significant"].any()
     assert t[t["field"] == "random"]["chi2_pvalue"].iloc[0] == 1.0
-    assert (A.holm_adjust(p) <= 0.05).tolist() == g["significant"].tolist()
+    assert (holm_adjusted(p) <= 0.05).tolist() == g["significant"].tolist()
 
 
 def test_the_turn_order_finding_names_its_field():

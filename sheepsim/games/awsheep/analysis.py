@@ -18,6 +18,7 @@ from sheepsim.stats import (
     chi_square_uniform_p,
     hist_mean_sd,
     hist_quantiles,
+    holm_adjusted,
     holm_reject,
     mcnemar_p,
     mean_interval,
@@ -92,25 +93,11 @@ def first_player_test(order: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     out["chi2_pvalue"] = np.nan
     for _, g in out.groupby(keys, sort=False):
         p = g["pvalue"].to_numpy()
-        out.loc[g.index, "pvalue_holm"] = holm_adjust(p)
+        out.loc[g.index, "pvalue_holm"] = holm_adjusted(p)
         out.loc[g.index, "significant"] = holm_reject(p, alpha)
         out.loc[g.index, "chi2_pvalue"] = chi_square_uniform_p(g["wins"])
     out["significant"] = out["significant"].astype(bool)
     return out
-
-
-def holm_adjust(pvalues) -> np.ndarray:
-    """Holm step-down adjusted p-values (``p_adj <= alpha`` exactly where
-    :func:`sheepsim.stats.holm_reject` rejects at ``alpha``)."""
-    p = np.asarray(pvalues, dtype=np.float64)
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    adj = np.empty(m)
-    running = 0.0
-    for rank, idx in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p[idx]))
-        adj[idx] = running
-    return adj
 
 
 def round_ends(ends: pd.DataFrame) -> pd.DataFrame:
