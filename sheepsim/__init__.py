@@ -11,6 +11,16 @@ DataFrames by the CLI's ``--table`` names; ``.meta``: what ``FILE.meta.json`` ho
     balance(game, **options)           the game's balance tables
     trace(game, seed=..., **options)   one game turn by turn (``Result.lines``)
 
+For designers, rules variants on common random numbers (the same deals and dice):
+
+    metrics(game)                      the game's balance metrics
+    variants(game, files=..., set=[...], **options)
+                                       variants side by side, paired differences
+    sweep(game, set=["KEY=V1,V2"], **options)
+                                       a metric grid over one or two rules keys
+    tune(game, vary=[...], target=[...], budget=...)
+                                       a balance search (needs sheepsim[tune])
+
 Game-specific functions live in the game packages: :mod:`sheepsim.games.race` (exact
 odds, bet EV, pace advice), :mod:`sheepsim.games.panic` (the flock model),
 :mod:`sheepsim.games.awsheep`; charts in :mod:`sheepsim.plots`.
@@ -20,6 +30,7 @@ pandas nor numba is imported) until a simulation runs.
 """
 
 from sheepsim._version import __version__
-from sheepsim.api import Result, balance, compare, play, trace
+from sheepsim.api import Result, balance, compare, metrics, play, sweep, trace, tune, variants
 
-__all__ = ["Result", "__version__", "balance", "compare", "play", "trace"]
+__all__ = ["Result", "__version__", "balance", "compare", "metrics", "play", "sweep", "trace", "tune",
+           "variants"]

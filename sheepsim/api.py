@@ -35,7 +35,7 @@ from sheepsim.errors import SheepsimError
 if TYPE_CHECKING:  # pandas loads with the first simulation, not with ``import sheepsim``
     import pandas as pd
 
-__all__ = ["Result", "balance", "compare", "play", "trace"]
+__all__ = ["Result", "balance", "compare", "metrics", "play", "sweep", "trace", "tune", "variants"]
 
 #: CLI options that say where and how to print; a :class:`Result` has every table instead
 PRINT_OPTIONS = ("out", "format", "table", "plot", "all_columns")
@@ -106,7 +106,40 @@ def trace(game: str, seed: int = 0, **options) -> Result:
     return _run(game, "trace", {"seed": seed, **options})
 
 
-def _run(game: str, command: str, options: dict) -> Result:
+def metrics(game: str) -> Result:
+    """The game's balance metrics (``sheepsim <game> metrics``): table ``metrics`` with
+    each one's meaning, unit, which way is better and the games it is measured on."""
+    return _run(game, "metrics", {})
+
+
+def variants(game: str, files=(), set=(), **options) -> Result:  # noqa: A002 - the CLI's --set
+    """Rules variants side by side on the same games (``sheepsim <game> variants``):
+    ``files`` rules files (the first is the base; none: the standard rules), ``set`` a
+    list of edits of the base, one variant each (``"race.payoffs.bonus_three=2"``; several
+    edits of one variant joined by ``;``). Tables ``metrics`` and ``differences``."""
+    return _run(game, "variants", {"set": list(set), **options}, positional=list(files))
+
+
+def sweep(game: str, set=(), **options) -> Result:  # noqa: A002 - the CLI's --set
+    """A grid over one or two rules keys (``sheepsim <game> sweep``): ``set`` one or two
+    ``"KEY=V1,V2,..."``. Tables ``sweep``, ``metrics``, ``differences``."""
+    if isinstance(set, str):
+        set = [set]  # noqa: A001
+    return _run(game, "sweep", {"set": list(set), **options})
+
+
+def tune(game: str, vary=(), target=(), budget: int | None = None, **options) -> Result:
+    """A balance search (``sheepsim <game> tune``): ``vary`` ``"KEY=LO..HI[:STEP]"``
+    ranges, ``target`` ``"METRIC=VALUE|min|max"`` goals, ``budget`` games in all;
+    ``out_rules=FILE`` writes the best variant. Tables ``best`` and ``trials``."""
+    if isinstance(vary, str):
+        vary = [vary]
+    if isinstance(target, str):
+        target = [target]
+    return _run(game, "tune", {"vary": list(vary), "target": list(target), "budget": budget, **options})
+
+
+def _run(game: str, command: str, options: dict, positional: list | None = None) -> Result:
     from sheepsim.cli import build_parser, close_backend, parse_raising, subcommand_parser
     from sheepsim.game import get
 
@@ -116,6 +149,8 @@ def _run(game: str, command: str, options: dict) -> Result:
     if sub is None:
         raise SheepsimError(f"{g.title} has no {command!r} command")
     argv = [g.command, command, *_argv(sub, f"sheepsim.{command}({g.name!r})", options)]
+    if positional:
+        argv += ["--", *map(str, positional)]
     args = parse_raising(parser, argv)
     args.sink = {}
     try:
@@ -145,7 +180,9 @@ def _argv(sub: argparse.ArgumentParser, where: str, options: dict) -> list[str]:
         opt, action = flags[key]
         if value is None:
             continue
-        if isinstance(action, argparse.BooleanOptionalAction):
+        if isinstance(action, argparse._AppendAction):  # a repeatable option: one word each
+            argv += [f"{opt}={v}" for v in (value if isinstance(value, list | tuple) else [value])]
+        elif isinstance(action, argparse.BooleanOptionalAction):
             if not isinstance(value, bool):
                 raise SheepsimError(f"{where}: {key}= is True or False, got {value!r}")
             argv.append(opt if value else f"--no-{opt[2:]}")

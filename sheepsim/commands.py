@@ -125,6 +125,10 @@ def register(subparsers, g: Game) -> None:
     for name in SHARED:
         if name in specs:
             _add(sub, g, name, specs[name])
+    if g.metrics:
+        from sheepsim import designer
+
+        designer.register(sub, g)
     if g.cli:
         importlib.import_module(g.cli).register(sub)
 

@@ -172,6 +172,9 @@ class Game:
     parts: str
     cli: str | None = None
     studies: str | None = None
+    #: the module declaring the game's balance metrics (:mod:`sheepsim.balance_metrics`): what
+    #: ``metrics``, ``variants``, ``sweep`` and ``tune`` read
+    metrics: str | None = None
     #: what ``--games`` counts in this game's words ("games", "rounds")
     unit: str = "games"
     default_players: int = 4

@@ -367,3 +367,72 @@ def tile_usage_chart(tiles: pd.DataFrame, *, ax=None, meta=None):
     ax.set_ylabel("times chosen per seat per game (count)")
     ax.set_title("Shear Panic: tile usage")
     return fig
+
+
+# ------------------------------------------------------------------ designers (every game)
+def variants_chart(metrics: pd.DataFrame, metric: str, *, ax=None, meta=None):
+    """One metric per rules variant with its 95% interval (the ``metrics`` table of
+    ``variants``: ``variant``, ``metric``, ``value``, ``value_lo``, ``value_hi``,
+    ``unit``); the base (first row) is drawn as a dotted line."""
+    fig, ax, _ = chart_axes(ax, meta)
+    rows = metrics[metrics["metric"] == metric]
+    xs = np.arange(len(rows))
+    ax.errorbar(xs, rows["value"], yerr=interval_error(rows, "value", "value_lo", "value_hi"),
+                fmt="o", color="tab:blue", capsize=4)
+    ax.axhline(rows["value"].iloc[0], color="black", ls=":", lw=1, label="base")
+    ax.set_xticks(xs, [textwrap_label(v) for v in rows["variant"]], fontsize=7)
+    ax.set_ylabel(f"{metric} ({rows['unit'].iloc[0]})")
+    ax.set_title(metric)
+    legend_outside(ax, fontsize=8)
+    return fig
+
+
+def textwrap_label(text: str, width: int = 18) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(str(text), width, break_on_hyphens=False)[:4])
+
+
+def sweep_chart(sweep: pd.DataFrame, metric: str, keys: list[str], *, ax=None, meta=None):
+    """One metric against the swept value with its 95% interval (the ``sweep`` table);
+    for a grid of two keys a heatmap of the metric (values printed in the cells)."""
+    fig, ax, _ = chart_axes(ax, meta)
+    rows = sweep[sweep["metric"] == metric]
+    unit = rows["unit"].iloc[0]
+    if len(keys) == 1:
+        labels = [str(v) for v in rows[keys[0]]]
+        xs = np.arange(len(rows))
+        ax.errorbar(xs, rows["value"], yerr=interval_error(rows, "value", "value_lo", "value_hi"),
+                    fmt="o-", color="tab:blue", capsize=4)
+        ax.set_xticks(xs, labels)
+        ax.set_xlabel(keys[0])
+        ax.set_ylabel(f"{metric} ({unit})")
+    else:
+        grid = rows.pivot_table(index=keys[0], columns=keys[1], values="value", sort=False)
+        im = ax.imshow(grid.to_numpy(float), cmap="viridis", aspect="auto")
+        ax.set_yticks(range(len(grid.index)), [str(v) for v in grid.index])
+        ax.set_xticks(range(len(grid.columns)), [str(v) for v in grid.columns])
+        ax.set_ylabel(keys[0])
+        ax.set_xlabel(keys[1])
+        for (i, j), v in np.ndenumerate(grid.to_numpy(float)):
+            ax.text(j, i, f"{v:.3g}", ha="center", va="center", color="white", fontsize=7)
+        ax.figure.colorbar(im, ax=ax, label=f"{metric} ({unit})")
+    ax.set_title(metric)
+    return fig
+
+
+def tune_chart(trials: pd.DataFrame, metric: str, *, ax=None, meta=None):
+    """A balance search: one metric of every trial in the order the search proposed
+    them (the ``trials`` table of ``tune``), the best so far as a line."""
+    fig, ax, _ = chart_axes(ax, meta)
+    ax.plot(trials["trial"], trials[metric], "o", color="tab:blue", label="trial")
+    obj = trials[f"objective_{metric}"].to_numpy(float)
+    best = np.minimum.accumulate(np.where(np.isnan(obj), np.inf, obj))
+    idx = [int(np.flatnonzero(obj == b)[0]) for b in best]
+    ax.plot(trials["trial"], trials[metric].to_numpy(float)[idx], "-", color="tab:orange",
+            label="best so far")
+    ax.set_xlabel("trial (in the order proposed)")
+    ax.set_ylabel(metric)
+    ax.set_title(f"Search: {metric}")
+    legend_outside(ax, fontsize=8)
+    return fig

@@ -103,8 +103,11 @@ class Source:
 
 
 def read_toml(path: str | Path | None, package: str, default_name: str) -> Source:
-    """Read ``path`` (or the package's shipped ``default_name``) as TOML."""
-    if path is None:
+    """Read ``path`` (or the package's shipped ``default_name``) as TOML; ``path`` may be
+    a :class:`sheepsim.rulesedit.RulesText` (an edited file in memory)."""
+    if hasattr(path, "text") and hasattr(path, "name") and not isinstance(path, str | Path):
+        raw, name = path.text.encode("utf-8"), path.name
+    elif path is None:
         raw = resources.files(package).joinpath(default_name).read_bytes()
         name = f"<standard>/{default_name}"
     else:

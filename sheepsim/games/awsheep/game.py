@@ -16,6 +16,7 @@ GAME = Game(
     help="Aw, Sheep! (hidden-hand card game, 3-6 players)",
     description="Simulate rounds of Aw, Sheep!.",
     studies="sheepsim.games.awsheep.studies",
+    metrics="sheepsim.games.awsheep.metrics",
     jobs={"play": "sheepsim.games.awsheep.jobs:PlayJob",
           "luck-vs-skill": "sheepsim.games.awsheep.jobs:SkillJob",
           "card-value": "sheepsim.games.awsheep.jobs:CardValueJob",

@@ -14,6 +14,7 @@ GAME = Game(
     help="Shear Panic (Fragor Games, 3-4 players)",
     description="Simulate Shear Panic.",
     studies="sheepsim.games.panic.studies",
+    metrics="sheepsim.games.panic.metrics",
     jobs={"play": "sheepsim.games.panic.jobs:PlayJob",
           "head-to-head": "sheepsim.games.panic.jobs:head_to_head"},
     sample={"job": {"players": 3, "policies": "random"},

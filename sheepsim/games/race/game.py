@@ -16,6 +16,7 @@ GAME = Game(
     help="The Sheep Race (betting on a dice-driven race)",
     description="The Sheep Race: odds, bet advice, whole games, balance, traces.",
     studies="sheepsim.games.race.studies",
+    metrics="sheepsim.games.race.metrics",
     jobs={"races": "sheepsim.games.race.jobs:RacesJob",
           "play": "sheepsim.games.race.jobs:GamesJob",
           "balance": "sheepsim.games.race.jobs:BalanceJob",

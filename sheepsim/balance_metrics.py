@@ -1,0 +1,88 @@
+"""Balance metrics of rules variants on common random numbers, for every game.
+
+A game declares its balance metrics in its metrics module (``Game.metrics``):
+
+* ``METRICS``: :class:`Metric` entries (name, meaning, unit, which way is better, the
+  metric job it reads and how it is computed from that job's tables);
+* ``metric_jobs(rules, players, seed, policies) -> {job key: Job}``: the whole-game or
+  single-race jobs one variant needs (only the keys the chosen metrics read are built);
+* ``POLICY_DEFAULTS``: the default policy of each of the game's policy roles;
+* ``invariant(job key, policies) -> (rules key prefixes, ...)``: the edits that do not
+  change that job's counts (The Sheep Race's payoffs do not move a single race paced by a
+  policy that ignores bets), so a variant differing from the base only there reuses the
+  base's counts: no simulation.
+
+:class:`sheepsim.variant_runs.VariantsJob` plays every variant on the *same* games (the same seed and game
+indices: the same deals and dice wherever the variants leave them compatible) through
+the one driver, keeping the counts of each of ``BLOCKS`` equal blocks of games apart.
+:func:`sheepsim.variant_runs.metric_tables` computes every metric on all the games, its standard error by the
+jackknife over the blocks (delete one block; the games are independent, so the blocks
+are; the jackknife handles metrics that are not means, such as a spread max - min), and
+for every variant the paired difference to the base: the same jackknife applied to the
+difference block by block, so what the two variants share cancels. The unpaired
+standard error (what two independent runs would give) is reported beside it, measured.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Game
+
+#: blocks of games the jackknife deletes one at a time (intervals use Student's t with
+#: BLOCKS - 1 degrees of freedom); a run's game count is rounded up to a multiple of it
+BLOCKS = 20
+
+BETTER = {"lower": "lower is better", "higher": "higher is better",
+          "zero": "closer to 0 is better", "none": "neither way is better in itself"}
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One balance metric of a game: ``compute(tables, rules, players) -> float`` from
+    the tables of the metric job ``job``."""
+
+    name: str
+    meaning: str
+    unit: str
+    better: str  # a key of BETTER
+    job: str
+    compute: Callable[[dict, object, int], float]
+
+
+def module(g: Game):
+    if not g.metrics:
+        raise SheepsimError(f"{g.title} declares no balance metrics")
+    return importlib.import_module(g.metrics)
+
+
+def declared(g: Game) -> dict[str, Metric]:
+    return {m.name: m for m in module(g).METRICS}
+
+
+def pick(g: Game, names) -> list[Metric]:
+    """The metrics ``names`` (a comma list or a list; None: all), one line if unknown."""
+    known = declared(g)
+    if names is None:
+        return list(known.values())
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",") if n.strip()]
+    out = []
+    for n in names:
+        if n not in known:
+            raise SheepsimError(f"{g.title} has no metric {n!r}; it has: {', '.join(known)}")
+        out.append(known[n])
+    if not out:
+        raise SheepsimError("name at least one metric")
+    return out
+
+
+def metrics_table(g: Game):
+    """``sheepsim <game> metrics``: name, meaning, unit, better, job (a DataFrame)."""
+    import pandas as pd
+
+    return pd.DataFrame([{"metric": m.name, "meaning": m.meaning, "unit": m.unit,
+                          "better": BETTER[m.better], "from": m.job} for m in module(g).METRICS])

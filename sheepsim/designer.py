@@ -1,0 +1,332 @@
+"""``sheepsim <game> metrics|variants|sweep|tune``: what designers ask, for every game.
+
+Written once here from the game contract: each game only declares its balance metrics
+(:mod:`sheepsim.balance_metrics`). Every variant of a command is validated by the game's own
+rules loader before any game is played (a bad key or value is one line naming it), and
+every variant plays the same games (:class:`sheepsim.variant_runs.VariantsJob`), so a
+difference to the base is measured on common random numbers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+
+from sheepsim.cli import (
+    add_backend_options,
+    add_output_options,
+    game_count,
+    non_negative_int,
+    positive_int,
+    publish,
+)
+from sheepsim.commands import (
+    CommandSpec,
+    _add_policy,
+    one_policy_each,
+    players_type,
+    policy_dest,
+    runner,
+)
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Game
+
+#: the designers' commands, in ``--help`` order
+COMMANDS = ("metrics", "variants", "sweep", "tune")
+#: a sweep plays every point on every game: more points than this is a mistake
+MAX_POINTS = 400
+VARIANT_TABLES = ("metrics", "differences")
+SWEEP_TABLES = ("sweep", "metrics", "differences")
+TUNE_TABLES = ("best", "trials")
+
+
+def register(sub, g: Game) -> None:
+    """Add the designers' commands to ``sheepsim <g.command>`` (games with metrics)."""
+    p = sub.add_parser("metrics", help="the balance metrics variants, sweeps and tune report",
+                       description=f"{g.title}: every balance metric with its meaning, unit, "
+                                   "which way is better and the games it is measured on.")
+    add_output_options(p)
+    p.set_defaults(func=cmd_metrics, game_entry=g)
+
+    p = sub.add_parser(
+        "variants", help="rules variants side by side on the same games",
+        description="Every variant (rules files, and --set edits of the base) plays the same "
+                    "games (same seed: the same deals and dice wherever the rules leave them "
+                    "compatible). For every metric: its value per variant with a 95% interval, "
+                    "and the paired difference to the base (the first file, or the standard "
+                    "rules) with its interval and p-value (Holm-adjusted across the variants), "
+                    "beside the standard error two independent runs would have given. "
+                    "Tables: " + ", ".join(VARIANT_TABLES) + ".",
+        epilog=f"example: sheepsim {g.command} variants my.toml --set "
+               f"{_example_key(g)}")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="rules files; the first is the base (default base: the standard rules)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE[;KEY=VALUE]",
+                   dest="edits", help="a variant: the base with these edits (dotted keys as in "
+                                      "error messages, arrays from 0); repeat for more variants")
+    _common(p, g)
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser(
+        "sweep", help="a metric grid over one or two rules keys",
+        description="Every point of the grid (one key, or every pair of two keys' values) plays "
+                    "the same games as the base rules; one row per point and metric with its "
+                    "interval and the paired difference to the base. Tables: "
+                    + ", ".join(SWEEP_TABLES) + ".",
+        epilog=f"example: sheepsim {g.command} sweep --set {_example_sweep(g)}")
+    p.add_argument("--rules", metavar="FILE", help="the base rules (default: the standard rules)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=V1,V2,...", dest="axes",
+                   required=True, help="a key and its values; twice for a grid of two keys")
+    _common(p, g)
+    p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser(
+        "tune", help="search the rules space for variants that meet balance targets",
+        description="A balance search: optuna proposes variants (TPE for one target, NSGA-II "
+                    "for several), each measured on the same games as every other; then the "
+                    "best candidates are raced on more games, allocated by OCBA, until their "
+                    "ranking settles. Prints the best variants (the Pareto front for several "
+                    "targets) with intervals; --out-rules writes the winner as a rules file. "
+                    "Needs sheepsim[tune]. Tables: " + ", ".join(TUNE_TABLES) + ".",
+        epilog=f"example: sheepsim {g.command} tune --vary {_example_vary(g)} --target "
+               f"{_example_target(g)} --budget 200000")
+    p.add_argument("--rules", metavar="FILE", help="the base rules (default: the standard rules)")
+    p.add_argument("--vary", action="append", default=[], required=True, metavar="KEY=LO..HI[:STEP]",
+                   help="a key and its range (whole numbers unless LO, HI or STEP has a point)")
+    p.add_argument("--target", action="append", default=[], required=True,
+                   metavar="METRIC=VALUE|min|max", help="what to reach; repeat for several")
+    p.add_argument("--budget", type=game_count, required=True, metavar="GAMES",
+                   help="games to simulate in all (search and racing, every candidate)")
+    p.add_argument("--trials", type=positive_int, default=24, metavar="N",
+                   help="candidates the search proposes (default 24)")
+    p.add_argument("--finalists", type=positive_int, default=4, metavar="K",
+                   help="candidates raced at the end (default 4)")
+    p.add_argument("--out-rules", metavar="FILE", help="write the best variant as a rules file")
+    _common(p, g, games=False)
+    p.set_defaults(func=cmd_tune)
+
+
+def _example_key(g: Game) -> str:
+    return {"race": "race.payoffs.bonus_three=2", "panic": "scoring.ram_row_points=[5,3,2,1]",
+            "awsheep": "scoring.golden_worth=4"}.get(g.command, "KEY=VALUE")
+
+
+def _example_sweep(g: Game) -> str:
+    return {"race": "race.payoffs.bonus_three=0,1,2,3,4", "panic": "menu[11].time=1,2,3",
+            "awsheep": "scoring.golden_worth=1,2,3,4,5"}.get(g.command, "KEY=V1,V2")
+
+
+def _example_vary(g: Game) -> str:
+    return {"race": "race.payoffs.semifinal[0][0]=6..40", "panic": "menu[11].time=1..3",
+            "awsheep": "scoring.golden_worth=1..6"}.get(g.command, "KEY=LO..HI")
+
+
+def _example_target(g: Game) -> str:
+    return {"race": "lane_ev_spread=min", "panic": "seat_win_spread=min",
+            "awsheep": "skill_edge=max"}.get(g.command, "METRIC=min")
+
+
+def _common(p, g: Game, games: bool = True) -> None:
+    from sheepsim import balance_metrics as M
+
+    mod = M.module(g)
+    p.add_argument("--players", type=players_type(g), default=g.default_players, metavar="N",
+                   help=f"{g.players_text} (default {g.default_players})")
+    spec = CommandSpec(help="", description="", policies=mod.POLICY_DEFAULTS, per_seat=False)
+    for role, default in mod.POLICY_DEFAULTS.items():
+        _add_policy(p, g, spec, role, default)
+    p.add_argument("--metric", metavar="NAME[,NAME...]",
+                   help=f"metrics to report (default all: {', '.join(M.declared(g))})")
+    if games:
+        p.add_argument("--games", type=game_count, default=mod.DEFAULT_GAMES, metavar="N",
+                       help=f"{g.unit} every variant plays (default {mod.DEFAULT_GAMES:,}; rounded "
+                            f"up to a multiple of {M.BLOCKS})")
+    p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
+    add_backend_options(p)
+    add_output_options(p)
+    p.add_argument("--table", metavar="NAME", help="print only this table")
+    p.add_argument("--plot", metavar="FILE", help="also draw the charts to FILE (.png or .svg)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(game_entry=g, precision=None, max_games=None, default_games=0)
+
+
+def _policies(g: Game, args) -> dict:
+    one_policy_each(g, args)
+    return {role: getattr(args, policy_dest(g, role)) for role in g.policies}
+
+
+# ------------------------------------------------------------------ variants
+def variant_of(g: Game, base, edits, label: str | None = None):
+    """A :class:`~sheepsim.variant_runs.Variant` of rules text ``base`` with ``edits``,
+    validated by the game's loader (one line naming the key if it is refused)."""
+    from sheepsim.rulesedit import edited
+    from sheepsim.variant_runs import Variant
+
+    text = edited(base, list(edits))
+    rules = g.load_rules(text)
+    shown = " ".join(e.text for e in edits)
+    return Variant(label or shown or "base", rules, tomllib.loads(text.text), shown, text.text), text
+
+
+def _run_variants(g: Game, args, variants, desc: str):
+    from sheepsim import balance_metrics as M
+    from sheepsim import variant_runs as V
+
+    metrics = M.pick(g, args.metric)
+    job = V.build_job(g, variants, metrics, games=args.games, seed=args.seed,
+                      players=args.players, policies=_policies(g, args))
+    run = runner(args)
+    run.options["games"] = job.games
+    return run(job, desc)
+
+
+def cmd_metrics(args) -> int:
+    from sheepsim import balance_metrics as M
+    from sheepsim.output import base_meta
+
+    g: Game = args.game_entry
+    meta = base_meta(game=g.name, analysis="balance metrics declared by the game")
+    return publish(args, {"metrics": M.metrics_table(g)}, meta, f"{g.title}: balance metrics")
+
+
+def cmd_variants(args) -> int:
+    from sheepsim import balance_metrics as M
+    from sheepsim import variant_runs as V
+    from sheepsim.rulesedit import base_text, parse_edit, split_top
+
+    g: Game = args.game_entry
+    _check_table(args, VARIANT_TABLES)
+    M.pick(g, args.metric)
+    files = list(args.files)
+    base = base_text(g, files[0] if files else None)
+    variants = [variant_of(g, base, [], "base" if not files else files[0])[0]]
+    for path in files[1:]:
+        text = base_text(g, path)
+        variants.append(V.Variant(path, g.load_rules(text), tomllib.loads(text.text), "", text.text))
+    for spec in args.edits:
+        edits = [parse_edit(part) for part in split_top(spec, ";") if part]
+        variants.append(variant_of(g, base, edits)[0])
+    if len(variants) < 2:
+        raise SheepsimError("give a variant to compare with the base: another rules file or --set KEY=VALUE")
+    res = _run_variants(g, args, variants, f"{g.name} variants")
+    t = res.tables
+    meta = res.meta(pairing=V.pairing_summary(t["differences"]))
+    title = f"{g.title}: {len(variants)} rules variants on the same {res.games:,} {g.unit}"
+
+    def plot():
+        from sheepsim.plots import panel_figure, save_figure, variants_chart
+
+        panels = [lambda ax, m=m: variants_chart(t["metrics"], m, ax=ax)
+                  for m in t["metrics"]["metric"].unique()]
+        save_figure(panel_figure(panels, meta, title), args.plot)
+
+    return publish(args, t, meta, title, plot)
+
+
+def _check_table(args, names) -> None:
+    if args.table is not None and args.table not in names:
+        raise SheepsimError(f"--table: choose from {', '.join(names)}, got {args.table!r}")
+
+
+# ------------------------------------------------------------------ sweep
+def sweep_axes(specs) -> list[tuple[str, list]]:
+    """``[(key, [values...]), ...]`` from ``KEY=V1,V2,...`` (one or two)."""
+    from sheepsim.rulesedit import parse_assignment, parse_value, split_top
+
+    if not 1 <= len(specs) <= 2:
+        raise SheepsimError(f"a sweep takes one or two --set KEY=V1,V2,... (a grid of two), got {len(specs)}")
+    axes = []
+    for spec in specs:
+        key, rest = parse_assignment(spec)
+        values = [parse_value(v) for v in split_top(rest)]
+        if len(set(map(repr, values))) != len(values):
+            raise SheepsimError(f"--set {key}: a value is given twice")
+        axes.append((key, values))
+    if len(axes) == 2 and axes[0][0] == axes[1][0]:
+        raise SheepsimError(f"--set {axes[0][0]} is given twice; a grid needs two keys")
+    return axes
+
+
+def cmd_sweep(args) -> int:
+    from sheepsim import balance_metrics as M
+    from sheepsim import variant_runs as V
+    from sheepsim.rulesedit import Edit, base_text, toml_value
+
+    g: Game = args.game_entry
+    _check_table(args, SWEEP_TABLES)
+    M.pick(g, args.metric)
+    axes = sweep_axes(args.axes)
+    points = list(itertools.product(*[vals for _, vals in axes]))
+    if len(points) > MAX_POINTS:
+        raise SheepsimError(f"the grid has {len(points)} points; a sweep takes at most {MAX_POINTS}")
+    base = base_text(g, args.rules)
+    variants = [variant_of(g, base, [], "base")[0]]
+    for values in points:
+        edits = [Edit(k, v) for (k, _), v in zip(axes, values, strict=True)]
+        variants.append(variant_of(g, base, edits)[0])
+    res = _run_variants(g, args, variants, f"{g.name} sweep")
+    t = res.tables
+    keys = [k for k, _ in axes]
+    sweep = sweep_table(t, variants, keys, points)
+    tables = {"sweep": sweep, **t}
+    meta = res.meta(pairing=V.pairing_summary(t["differences"]),
+                    sweep={k: [toml_value(v) for v in vals] for k, vals in axes})
+    title = (f"{g.title}: sweep of {' x '.join(keys)} ({len(points)} points) on the same "
+             f"{res.games:,} {g.unit}")
+
+    def plot():
+        from sheepsim.plots import panel_figure, save_figure, sweep_chart
+
+        panels = [lambda ax, m=m: sweep_chart(sweep, m, keys, ax=ax) for m in sweep["metric"].unique()]
+        save_figure(panel_figure(panels, meta, title), args.plot)
+
+    return publish(args, tables, meta, title, plot)
+
+
+def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
+    """One row per sweep point and metric: the key values, the metric with its interval
+    and its paired difference to the base with interval and Holm-adjusted p-value."""
+    import pandas as pd
+
+    from sheepsim.rulesedit import toml_value
+
+    m = t["metrics"].set_index(["variant", "metric"])
+    d = t["differences"].set_index(["variant", "metric"])
+    rows = []
+    for i, (variant, values) in enumerate(zip(variants[1:], points, strict=True), start=1):
+        for metric in t["metrics"]["metric"].unique():
+            mv, dv = m.loc[(variant.label, metric)], d.loc[(variant.label, metric)]
+            row = {"point": i}
+            for k, v in zip(keys, values, strict=True):
+                row[k] = v if isinstance(v, int | float) and not isinstance(v, bool) else toml_value(v)
+            row.update(metric=metric, value=mv["value"], value_lo=mv["value_lo"],
+                       value_hi=mv["value_hi"], diff=dv["diff"], diff_lo=dv["diff_lo"],
+                       diff_hi=dv["diff_hi"], pvalue_holm=dv["pvalue_holm"], se_ratio=dv["se_ratio"],
+                       unit=mv["unit"], games=mv["games"])
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ tune
+def cmd_tune(args) -> int:
+    from sheepsim import search as tune
+
+    g: Game = args.game_entry
+    _check_table(args, TUNE_TABLES)
+    if args.out_rules:
+        from sheepsim.output import check_output_file
+
+        check_output_file(args.out_rules, "--out-rules")
+    out = tune.run(g, args)
+    if args.out_rules and out.winner_text is not None:
+        from sheepsim.output import atomic_write_text
+
+        atomic_write_text(args.out_rules, out.winner_text)
+
+    def plot():
+        from sheepsim.plots import panel_figure, save_figure, tune_chart
+
+        panels = [lambda ax, m=m: tune_chart(out.tables["trials"], m, ax=ax) for m in out.targets]
+        save_figure(panel_figure(panels, out.meta, out.title), args.plot)
+
+    return publish(args, out.tables, out.meta, out.title, plot)

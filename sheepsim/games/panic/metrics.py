@@ -1,0 +1,49 @@
+"""Shear Panic's balance metrics (:mod:`sheepsim.balance_metrics`), from whole games."""
+
+from __future__ import annotations
+
+from sheepsim.balance_metrics import Metric
+
+#: games (rounds) every variant plays by default
+DEFAULT_GAMES = 2_000
+
+POLICY_DEFAULTS = {"play": "random"}
+
+
+def seat_win_spread(t, rules, players) -> float:
+    w = t["by_seat"]["win_rate"].to_numpy()
+    return float(w.max() - w.min())
+
+
+def tie_rate(t, rules, players) -> float:
+    return float(t["tie_breaks"]["tie_rate"].iloc[0])
+
+
+def mean_turns(t, rules, players) -> float:
+    return float(t["turns"]["mean_turns"].iloc[0])
+
+
+def tile_pick_spread(t, rules, players) -> float:
+    per_tile = t["tiles"].groupby("tile")["chosen_per_game"].sum()
+    return float(per_tile.max() - per_tile.min())
+
+
+METRICS = (
+    Metric("seat_win_spread", "largest minus smallest win rate over the seats", "probability",
+           "lower", "games", seat_win_spread),
+    Metric("tie_rate", "share of games with a tie for the most points", "probability", "lower",
+           "games", tie_rate),
+    Metric("mean_turns", "turns per game", "turns", "none", "games", mean_turns),
+    Metric("tile_pick_spread", "most minus least picked command tile, in picks per game "
+           "(all seats together)", "picks per game", "lower", "games", tile_pick_spread),
+)
+
+
+def metric_jobs(rules, players: int, seed: int, policies: dict, keys) -> dict:
+    from sheepsim.games.panic.jobs import PlayJob
+
+    return {"games": PlayJob(rules, players, policies["play"], seed)} if "games" in keys else {}
+
+
+def invariant(key: str, policies: dict) -> tuple[str, ...]:
+    return ()

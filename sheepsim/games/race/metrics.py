@@ -1,0 +1,80 @@
+"""The Sheep Race's balance metrics (:mod:`sheepsim.balance_metrics`): lanes from single
+random-deal semifinals, seats and turns from whole games."""
+
+from __future__ import annotations
+
+from sheepsim.balance_metrics import Metric
+
+#: pace policies whose single races ignore the payoffs (they look only at the board), so a
+#: payoff edit leaves the lane counts unchanged; ``lookahead`` and ``partisan`` read bets
+PAYOFF_BLIND_PACE = ("greedy", "random", "saver", "steady")
+
+#: games (rounds) every variant plays by default
+DEFAULT_GAMES = 20_000
+
+POLICY_DEFAULTS = {"bet": "ev-approx", "pace": "greedy"}
+
+
+def _lane_ev(t, rules):
+    """``(6,)`` single-bet EV by lane: sum over 1st-3rd of Table 1's payoff times P(place)."""
+    import numpy as np
+
+    p = t["lanes"][["p_first", "p_second", "p_third"]].to_numpy()
+    return (p * np.asarray(rules.payoff_semifinal).T).sum(axis=1)
+
+
+def lane_ev_spread(t, rules, players) -> float:
+    ev = _lane_ev(t, rules)
+    return float(ev.max() - ev.min())
+
+
+def lane_win_spread(t, rules, players) -> float:
+    p = t["lanes"]["p_first"].to_numpy()
+    return float(p.max() - p.min())
+
+
+def seat_win_spread(t, rules, players) -> float:
+    w = t["seats"]["win_rate"].to_numpy()
+    return float(w.max() - w.min())
+
+
+def first_player_edge(t, rules, players) -> float:
+    row = t["turn_order"].set_index("turn_order").loc[1]
+    return float(row["p_win"] - row["fair_share"])
+
+
+def mean_turns(t, rules, players) -> float:
+    return float(t["turns"]["mean_turns"].sum())
+
+
+METRICS = (
+    Metric("lane_ev_spread", "largest minus smallest single-bet EV (Table 1 payoff times "
+           "P(1st/2nd/3rd)) over the six lanes of a random-deal semifinal", "points", "lower",
+           "lanes", lane_ev_spread),
+    Metric("lane_win_spread", "largest minus smallest P(first) over the lanes of a "
+           "random-deal semifinal", "probability", "lower", "lanes", lane_win_spread),
+    Metric("seat_win_spread", "largest minus smallest win rate over the seats of whole games",
+           "probability", "lower", "games", seat_win_spread),
+    Metric("first_player_edge", "win rate of the first player of semifinal 1 minus 1/players",
+           "probability", "zero", "games", first_player_edge),
+    Metric("mean_turns", "turns per whole game (two semifinals and the final)", "turns",
+           "none", "games", mean_turns),
+)
+
+
+def metric_jobs(rules, players: int, seed: int, policies: dict, keys) -> dict:
+    from sheepsim.games.race.jobs import GamesJob, RacesJob
+
+    out = {}
+    if "lanes" in keys:
+        out["lanes"] = RacesJob(rules, None, "semifinal", policies["pace"], seed, random_deal=True)
+    if "games" in keys:
+        out["games"] = GamesJob(rules, players, policies["bet"], policies["pace"], seed)
+    return out
+
+
+def invariant(key: str, policies: dict) -> tuple[str, ...]:
+    """Rules keys an edit of which leaves job ``key``'s counts unchanged."""
+    if key == "lanes" and policies["pace"] in PAYOFF_BLIND_PACE:
+        return ("race.payoffs",)
+    return ()

@@ -1,0 +1,559 @@
+"""``sheepsim <game> tune``: a balance search over the rules space, on common random numbers.
+
+optuna proposes candidates (TPE for one target, NSGA-II for several; seeded, so the
+study is reproducible from ``--seed``); sheepsim measures each candidate on the *same*
+games as every other (the same seed and game indices), so two candidates are compared
+without the noise of different dice. With one target the search is followed by a race
+of the best ``--finalists``: the rest of the budget is given out in blocks of games by
+OCBA (optimal computing budget allocation: Chen, Lin, Yücesan & Chick 2000), more to the
+candidates whose ranking is least settled, until the budget is spent. The result: the
+best variants with intervals (the Pareto front for several targets) and the winner as a
+rules file (``--out-rules``).
+
+A candidate whose edits the game declares cannot change a job's counts (The Sheep Race's
+payoffs, for the lanes of single races under a pace policy that ignores bets) reuses the
+base's counts: a payoff search plays the base's games once and nothing else.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sheepsim.errors import SheepsimError
+
+#: the least games a trial plays (the jackknife needs games in each of its blocks)
+MIN_TRIAL_GAMES = 1_000
+#: candidates proposed and measured together (one driver run)
+BATCH = 4
+#: the search's share of the budget with one target (the rest races the finalists)
+SEARCH_SHARE = 0.6
+#: racing gives out the remaining budget in this many rounds of OCBA
+RACING_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class Vary:
+    """``--vary KEY=LO..HI[:STEP]``."""
+
+    key: str
+    lo: float
+    hi: float
+    step: float | None
+    integer: bool
+
+    def values_text(self) -> str:
+        return f"{self.lo}..{self.hi}" + (f":{self.step}" if self.step else "")
+
+
+@dataclass(frozen=True)
+class Target:
+    """``--target METRIC=VALUE|min|max``: ``goal`` is "min", "max" or a number."""
+
+    metric: str
+    goal: object
+
+    def objective(self, value: float) -> float:
+        """What the search minimises: the value, minus it, or the distance to the goal."""
+        if self.goal == "min":
+            return value
+        if self.goal == "max":
+            return -value
+        return abs(value - self.goal)
+
+    @property
+    def text(self) -> str:
+        return f"{self.metric}={self.goal}"
+
+
+_NUMBER = r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"
+
+
+def parse_vary(text: str) -> Vary:
+    from sheepsim.rulesedit import parse_assignment
+
+    key, rest = parse_assignment(text, "--vary")
+    m = re.fullmatch(rf"({_NUMBER})\s*\.\.\s*({_NUMBER})(?:\s*:\s*({_NUMBER}))?", rest)
+    if not m:
+        raise SheepsimError(f"--vary {key}: give a range LO..HI or LO..HI:STEP, got {rest!r}")
+    lo_t, hi_t, step_t = m.groups()
+    integer = not any("." in t or "e" in t.lower() for t in (lo_t, hi_t, step_t or "1"))
+    conv = int if integer else float
+    lo, hi = conv(lo_t), conv(hi_t)
+    step = conv(step_t) if step_t else (1 if integer else None)
+    if not lo < hi:
+        raise SheepsimError(f"--vary {key}: LO must be below HI, got {rest}")
+    if step is not None and step <= 0:
+        raise SheepsimError(f"--vary {key}: STEP must be positive, got {step_t}")
+    if step is not None and not integer and abs(round((hi - lo) / step) * step - (hi - lo)) > 1e-9:
+        raise SheepsimError(f"--vary {key}: HI - LO must be a multiple of STEP, got {rest}")
+    if integer and (hi - lo) % step:
+        raise SheepsimError(f"--vary {key}: HI - LO must be a multiple of STEP, got {rest}")
+    return Vary(key, lo, hi, step, integer)
+
+
+def parse_target(text: str, known) -> Target:
+    from sheepsim.rulesedit import parse_assignment
+
+    metric, rest = parse_assignment(text, "--target")
+    if metric not in known:
+        raise SheepsimError(f"--target: no metric {metric!r}; this game has: {', '.join(known)}")
+    if rest in ("min", "max"):
+        return Target(metric, rest)
+    try:
+        goal = float(rest)
+    except ValueError:
+        raise SheepsimError(f"--target {metric}: give a number, min or max, got {rest!r}") from None
+    if not math.isfinite(goal):
+        raise SheepsimError(f"--target {metric}: give a finite number, got {rest!r}")
+    return Target(metric, goal)
+
+
+def ocba(means, variances, n, delta: int) -> np.ndarray:
+    """OCBA: how many more runs each design gets out of ``delta`` more, the smallest
+    mean being the best (Chen & Lee 2011, *Stochastic Simulation Optimization*, the
+    allocation rule and its reference implementation: designs already past their share
+    keep what they have, the rest is shared in the rule's ratios, rounded down, and what
+    rounding leaves goes to the best).
+
+    ``means``/``variances``/``n``: per design, the sample mean and variance of its runs
+    so far and how many; returns the ``(k,)`` int additional runs (summing to ``delta``).
+    A design with zero variance or a mean equal to the best's is handled by flooring
+    the variance and the distance at a tiny positive number."""
+    means = np.asarray(means, float)
+    var = np.maximum(np.asarray(variances, float), 1e-12)
+    n = np.asarray(n, int)
+    k = len(means)
+    if k == 1:
+        return np.array([int(delta)])
+    total = int(n.sum() + delta)
+    b = int(np.argmin(means))
+    others = [i for i in range(k) if i != b]
+    gap = np.maximum(np.abs(means - means[b]), 1e-12)
+    s = min(others, key=lambda i: gap[i])  # the second best
+    ratio = np.zeros(k)
+    ratio[s] = 1.0
+    for i in others:
+        if i != s:
+            ratio[i] = (var[i] / gap[i] ** 2) / (var[s] / gap[s] ** 2)
+    ratio[b] = math.sqrt(var[b] * sum(ratio[i] ** 2 / var[i] for i in others))
+    alloc = np.zeros(k)
+    open_ = np.ones(k, bool)
+    budget = float(total)
+    while True:
+        more = False
+        share = ratio[open_].sum()
+        for i in range(k):
+            if open_[i]:
+                alloc[i] = budget / share * ratio[i]
+                if alloc[i] < n[i]:
+                    alloc[i] = n[i]
+                    open_[i] = False
+                    more = True
+        if not more:
+            break
+        budget = total - alloc[~open_].sum()
+    an = np.floor(alloc).astype(int)
+    an[b] += total - an.sum()
+    return an - n
+
+
+@dataclass
+class Candidate:
+    """A measured candidate: ``params`` (one value per --vary key), its variant, its
+    metric jobs and its counts by block (job key -> name -> ``(blocks, ...)``)."""
+
+    params: tuple
+    variant: object
+    jobs: dict
+    counts: dict = field(default_factory=dict)
+    trial: int = 0
+    reused: bool = False  # no simulation of its own: every job used the base's counts
+    values: dict = field(default_factory=dict)  # metric -> (value, se, df)
+
+
+@dataclass
+class TuneOutput:
+    tables: dict
+    meta: dict
+    title: str
+    winner_text: str | None
+    targets: list[str]
+
+
+def _optuna():
+    try:
+        import optuna
+    except ImportError:
+        raise SheepsimError("tune needs optuna: pip install 'sheepsim[tune]'") from None
+    return optuna
+
+
+def run(g, args) -> TuneOutput:
+    """The search behind ``sheepsim <game> tune`` (``args`` its parsed options)."""
+    from sheepsim import balance_metrics as M
+    from sheepsim.designer import _policies, variant_of
+    from sheepsim.rulesedit import Edit, base_text
+
+    optuna = _optuna()
+    known = M.declared(g)
+    varies = [parse_vary(v) for v in args.vary]
+    if len({v.key for v in varies}) != len(varies):
+        raise SheepsimError("--vary: a key is given twice")
+    targets = [parse_target(t, known) for t in args.target]
+    if len({t.metric for t in targets}) != len(targets):
+        raise SheepsimError("--target: a metric is given twice")
+    metrics = M.pick(g, [t.metric for t in targets])
+    policies = _policies(g, args)
+    base = base_text(g, args.rules)
+    base_variant, _ = variant_of(g, base, [], "base")
+    for v in varies:  # every range's ends through the game's loader, before any game
+        for end in (v.lo, v.hi):
+            variant_of(g, base, [Edit(v.key, end)])
+    single = len(targets) == 1
+    trials = args.trials
+    share = SEARCH_SHARE if single else 1.0
+    trial_games = int(args.budget * share / (trials + 1)) // M.BLOCKS * M.BLOCKS
+    if trial_games < MIN_TRIAL_GAMES:
+        need = math.ceil(MIN_TRIAL_GAMES * (trials + 1) / share)
+        raise SheepsimError(f"--budget {args.budget:,} is too small for {trials} trials: each needs at "
+                            f"least {MIN_TRIAL_GAMES:,} {g.unit} ({need:,} in all with the base run"
+                            f"{' and the racing' if single else ''}); raise --budget or lower --trials")
+    search = _Search(g, args, metrics, targets, policies, base, base_variant, trial_games)
+    dists = {v.key: (optuna.distributions.IntDistribution(v.lo, v.hi, step=v.step) if v.integer else
+                     optuna.distributions.FloatDistribution(v.lo, v.hi, step=v.step)) for v in varies}
+    if single:
+        sampler = optuna.samplers.TPESampler(seed=args.seed, n_startup_trials=max(4, trials // 3))
+    else:
+        sampler = optuna.samplers.NSGAIISampler(seed=args.seed, population_size=max(4, min(20, trials // 2)))
+    verbosity = optuna.logging.get_verbosity()
+    optuna.logging.set_verbosity(optuna.logging.WARNING)  # restored below: no global change
+    try:
+        study = optuna.create_study(directions=["minimize"] * len(targets), sampler=sampler)
+        search.base()
+        done = 0
+        while done < trials:
+            asked = [study.ask(dists) for _ in range(min(BATCH, trials - done))]
+            cands = search.measure([tuple(t.params[v.key] for v in varies) for t in asked], varies,
+                                   first_trial=done + 1)
+            for t, c in zip(asked, cands, strict=True):
+                objs = [tg.objective(c.values[tg.metric][0]) for tg in targets]
+                study.tell(t, objs if len(objs) > 1 else objs[0])
+            done += len(asked)
+            search.say_progress(done, trials)
+    finally:
+        optuna.logging.set_verbosity(verbosity)
+    trials_table = search.trials_table(varies)
+    if single:
+        best = search.race(args.finalists, args.budget)
+    else:
+        best = search.pareto()
+    best_table = search.best_table(best, varies)
+    winner = best[0]
+    winner_text = _rules_file(g, winner, search, varies)
+    title = (f"{g.title}: balance search for {', '.join(t.text for t in targets)} over "
+             f"{', '.join(f'{v.key}={v.values_text()}' for v in varies)}")
+    meta = _meta(g, args, search, varies, targets, trials, trial_games, sampler, winner)
+    return TuneOutput({"best": best_table, "trials": trials_table}, meta, title, winner_text,
+                      [t.metric for t in targets])
+
+
+def _rules_file(g, winner: Candidate, search, varies) -> str:
+    from sheepsim.output import sha256_bytes
+
+    text = winner.variant.text
+    base_sha = sha256_bytes(search.base_text.text.encode())[:12]
+    head = (f"# Written by sheepsim {g.command} tune: the best variant found, "
+            f"{' '.join(f'{v.key}={p}' for v, p in zip(varies, winner.params, strict=True))}\n"
+            f"# (base: {search.base_text.name}, SHA-256 {base_sha})\n")
+    return head + text
+
+
+def _meta(g, args, search, varies, targets, trials, trial_games, sampler, winner) -> dict:
+    from sheepsim.output import base_meta
+
+    rules = search.base_variant.rules
+    return base_meta(
+        game=g.name, rules=rules.source, rules_sha256=rules.sha256,
+        analysis="balance search on common random numbers", players=args.players,
+        policies=search.policies, seed=args.seed, budget=args.budget,
+        games=search.used, trial_games=trial_games, trials=trials,
+        vary=[{"key": v.key, "lo": v.lo, "hi": v.hi, "step": v.step} for v in varies],
+        targets=[t.text for t in targets],
+        sampler=type(sampler).__name__ + f"(seed={args.seed})",
+        racing=(f"OCBA over {len(search.finalists)} finalists in up to {RACING_ROUNDS} rounds"
+                if search.finalists else "none (several targets: the Pareto front of the search)"),
+        winner={v.key: p for v, p in zip(varies, winner.params, strict=True)},
+        winner_rules_sha256=winner.variant.rules.sha256, out_rules=args.out_rules,
+        reused=("candidates whose edits cannot change a job's counts reused the base's "
+                "counts for it (no simulation)"))
+
+
+class _Search:
+    """The state of one search: the base's counts, every candidate measured."""
+
+    def __init__(self, g, args, metrics, targets, policies, base_text, base_variant, trial_games):
+        from sheepsim import balance_metrics as M
+
+        self.g, self.args, self.metrics, self.targets = g, args, metrics, targets
+        self.policies, self.base_text, self.base_variant = policies, base_text, base_variant
+        self.trial_games = trial_games
+        self.block_games = trial_games // M.BLOCKS
+        self.keys = list(dict.fromkeys(m.job for m in metrics))
+        self.mod = M.module(g)
+        self.cands: dict[tuple, Candidate] = {}
+        self.order: list[Candidate] = []  # distinct candidates, first proposal first
+        self.proposed: list[tuple[int, Candidate]] = []  # every trial (a repeat too)
+        self.used = 0
+        self.finalists: list[Candidate] = []
+        self.base_blocks: dict[str, dict] = {}  # job key -> name -> (blocks, ...) of the base
+        self.progress = not getattr(args, "quiet", False)
+
+    # -- running ---------------------------------------------------------------------
+    def _run(self, variants, *, games: int, blocks: int, first_game: int, reuse_only: bool):
+        from sheepsim.variant_runs import build_job
+
+        job = build_job(self.g, variants, self.metrics, games=games, seed=self.args.seed,
+                        players=self.args.players, policies=self.policies)
+        job.blocks, job.first_game, job.base_for_reuse_only = blocks, first_game, reuse_only
+        job.games = games
+        job.__post_init__()
+        # a candidate reusing the base for a job reads the base counts kept here, so
+        # the base is never played twice on the same games
+        if reuse_only:
+            for src in job.source[1:]:
+                for key, s in src.items():
+                    if s == 0:
+                        src[key] = -1
+        if not any(job.simulated(v, k) for v, jobs in enumerate(job.jobs) for k in jobs):
+            return job, {}
+        from sheepsim import driver
+
+        res = driver.run(job, games=games, backend=self._backend(), progress=False, desc="tune")
+        self.used += job.variant_games()
+        return job, res.counts
+
+    def _backend(self):
+        from sheepsim.cli import backend_from_args
+
+        return backend_from_args(self.args)
+
+    def _counts(self, job, counts, v: int) -> dict:
+        out = {}
+        for key in job.jobs[v]:
+            s = job.source[v][key]
+            if s == -1:
+                continue
+            prefix = f"{s}/{key}/"
+            out[key] = {k[len(prefix):]: a for k, a in counts.items() if k.startswith(prefix)}
+        return out
+
+    def base(self) -> None:
+        job, counts = self._run([self.base_variant], games=self.trial_games, blocks=self._blocks(),
+                                first_game=0, reuse_only=False)
+        self.base_blocks = self._counts(job, counts, 0)
+        c = Candidate((), self.base_variant, job.jobs[0], self.base_blocks, trial=0)
+        self._evaluate(c)
+        self.base_cand = c
+
+    def _blocks(self) -> int:
+        from sheepsim.balance_metrics import BLOCKS
+
+        return BLOCKS
+
+    def measure(self, params_list, varies, first_trial: int) -> list[Candidate]:
+        from sheepsim.designer import variant_of
+        from sheepsim.rulesedit import Edit
+
+        new = []
+        for params in params_list:
+            if params not in self.cands and all(params != c.params for c in new):
+                edits = [Edit(v.key, p) for v, p in zip(varies, params, strict=True)]
+                variant, text = variant_of(self.g, self.base_text, edits)
+                new.append(Candidate(params, variant, {}))
+        if new:
+            job, counts = self._run([self.base_variant] + [c.variant for c in new],
+                                    games=self.trial_games, blocks=self._blocks(), first_game=0,
+                                    reuse_only=True)
+            for i, c in enumerate(new, start=1):
+                c.jobs = job.jobs[i]
+                c.counts = self._counts(job, counts, i)
+                c.reused = not c.counts
+                for key in c.jobs:
+                    if key not in c.counts:
+                        c.counts[key] = self.base_blocks[key]
+                self._evaluate(c)
+                self.cands[c.params] = c
+        out = []
+        for k, params in enumerate(params_list):
+            c = self.cands[params]
+            if not c.trial:
+                c.trial = first_trial + k
+                self.order.append(c)
+            self.proposed.append((first_trial + k, c))
+            out.append(c)
+        return out
+
+    def _evaluate(self, c: Candidate) -> None:
+        from sheepsim.variant_runs import _t, jackknife_se, jackknife_values
+
+        for key in self.keys:
+            mine = [m for m in self.metrics if m.job == key]
+            vals = jackknife_values(c.jobs[key], c.variant.rules, mine, c.counts[key],
+                                    self.block_games, self.args.players)
+            for i, m in enumerate(mine):
+                blocks = vals.shape[1] - 1
+                se = jackknife_se(vals[i])
+                c.values[m.name] = (float(vals[i, 0]), se, blocks - 1, _t(blocks - 1))
+
+    def objective(self, c: Candidate) -> tuple:
+        return tuple(t.objective(c.values[t.metric][0]) for t in self.targets)
+
+    def say_progress(self, done: int, trials: int) -> None:
+        if not self.progress:
+            return
+        from sheepsim.driver import _say
+
+        best = min(self.order, key=self.objective)
+        shown = ", ".join(f"{t.metric}={best.values[t.metric][0]:.4g}" for t in self.targets)
+        _say(f"tune: {done}/{trials} trials, best so far trial {best.trial} ({shown}), "
+             f"{self.used:,} {self.g.unit} played")
+
+    # -- racing (one target) ----------------------------------------------------------
+    def race(self, k: int, budget: int) -> list[Candidate]:
+        ranked = sorted(self.order, key=self.objective)
+        fin = ranked[:max(1, min(k, len(ranked)))]
+        self.finalists = fin
+        target = self.targets[0]
+        rounds = 0
+        start_left = budget - self.used
+        while rounds < RACING_ROUNDS and len(fin) > 1:
+            left = budget - self.used
+            if left < self.block_games:
+                break
+            delta = max(len(fin), min(left, math.ceil(start_left / RACING_ROUNDS)) // self.block_games)
+            delta = min(delta, left // self.block_games)
+            means, variances, n = [], [], []
+            for c in fin:
+                per = self._block_objectives(c, target)
+                means.append(per.mean())
+                variances.append(per.var(ddof=1))
+                n.append(len(per))
+            add = ocba(means, variances, n, delta)
+            for c, extra in zip(fin, add, strict=True):
+                if extra > 0:
+                    self._extend(c, int(extra))
+            rounds += 1
+        for c in fin:
+            self._evaluate(c)
+        fin.sort(key=self.objective)
+        self.racing_rounds = rounds
+        return fin
+
+    def _block_objectives(self, c: Candidate, target) -> np.ndarray:
+        """The target's objective on each block of ``c``'s games alone (OCBA's runs)."""
+        m = next(m for m in self.metrics if m.name == target.metric)
+        by_block = c.counts[m.job]
+        blocks = len(next(iter(by_block.values())))
+        out = np.empty(blocks)
+        for b in range(blocks):
+            tables = c.jobs[m.job].tables({k: a[b] for k, a in by_block.items()}, self.block_games)
+            out[b] = target.objective(float(m.compute(tables, c.variant.rules, self.args.players)))
+        return out
+
+    def _extend(self, c: Candidate, extra: int) -> None:
+        """``extra`` more blocks of games for ``c`` (the next game indices after its own:
+        block ``j`` is the same games for every candidate)."""
+        have = len(next(iter(c.counts[self.keys[0]].values())))
+        job, counts = self._run([self.base_variant, c.variant], games=extra * self.block_games,
+                                blocks=extra, first_game=have * self.block_games, reuse_only=True)
+        mine = self._counts(job, counts, 1)
+        for key in self.keys:
+            if key not in mine:  # reused: the base's counts on these blocks
+                mine[key] = self._base_more(key, have, extra)
+            c.counts[key] = {n: np.concatenate([c.counts[key][n], a]) for n, a in mine[key].items()}
+
+    def _base_more(self, key: str, have: int, extra: int) -> dict:
+        stored = len(next(iter(self.base_blocks[key].values())))
+        if stored < have + extra:
+            from sheepsim.variant_runs import build_job
+
+            job = build_job(self.g, [self.base_variant], self.metrics, games=(have + extra - stored)
+                            * self.block_games, seed=self.args.seed, players=self.args.players,
+                            policies=self.policies)
+            more = have + extra - stored
+            job.blocks, job.first_game, job.games = more, stored * self.block_games, more * self.block_games
+            job.__post_init__()
+            from sheepsim import driver
+
+            counts = driver.run(job, games=job.games, backend=self._backend(), progress=False,
+                                desc="tune").counts
+            self.used += job.variant_games()
+            for k2, arrs in self._counts(job, counts, 0).items():
+                self.base_blocks[k2] = {n: np.concatenate([self.base_blocks[k2][n], a])
+                                        for n, a in arrs.items()}
+        return {n: a[have:have + extra] for n, a in self.base_blocks[key].items()}
+
+    # -- several targets ----------------------------------------------------------------
+    def pareto(self) -> list[Candidate]:
+        objs = {id(c): self.objective(c) for c in self.order}
+        front = [c for c in self.order
+                 if not any(all(x <= y for x, y in zip(objs[id(o)], objs[id(c)], strict=True))
+                            and objs[id(o)] != objs[id(c)] for o in self.order)]
+        return sorted(front, key=self.objective)
+
+    # -- tables ---------------------------------------------------------------------------
+    def trials_table(self, varies):
+        import pandas as pd
+
+        rows = []
+        for trial, c in self.proposed:
+            row = {"trial": trial, "repeat_of": c.trial if c.trial != trial else None}
+            for v, p in zip(varies, c.params, strict=True):
+                row[v.key] = p
+            for t in self.targets:
+                val, se, df, tq = c.values[t.metric]
+                row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
+                            f"objective_{t.metric}": t.objective(val)})
+            row["games"] = self.trial_games
+            row["simulated"] = not c.reused
+            rows.append(row)
+        df = pd.DataFrame(rows)
+        df["repeat_of"] = df["repeat_of"].astype("Int64")
+        return df
+
+    def best_table(self, best: list[Candidate], varies):
+        import pandas as pd
+
+        rows = []
+        for rank, c in enumerate([*best, self.base_cand], start=1):
+            is_base = c is self.base_cand
+            row = {"rank": "base" if is_base else str(rank), "trial": c.trial}
+            for v, p in zip(varies, c.params or (None,) * len(varies), strict=True):
+                row[v.key] = _base_value(c.variant.data, v.key) if is_base else p
+            for t in self.targets:
+                val, se, df, tq = c.values[t.metric]
+                row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
+                            f"objective_{t.metric}": t.objective(val)})
+            blocks = len(next(iter(c.counts[self.keys[0]].values())))
+            row["games"] = blocks * self.block_games
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
+def _base_value(data: dict, key: str):
+    from sheepsim.rulesedit import check_path
+
+    node = data
+    try:
+        for tok in check_path(key):
+            if isinstance(node, list) and not isinstance(tok, int):
+                node = next(el for el in node if el.get("name") == tok)
+            else:
+                node = node[tok]
+    except (KeyError, IndexError, StopIteration, TypeError):
+        return None
+    return node if isinstance(node, int | float) else str(node)

@@ -1,0 +1,285 @@
+"""Rules variants on common random numbers: the job that plays them and the tables of
+their balance metrics (see :mod:`sheepsim.balance_metrics` for the method)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from sheepsim.balance_metrics import BLOCKS, Metric, module
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Counts, Game, Job
+
+
+def round_games(games: int) -> int:
+    """The games a metrics run plays: ``games`` rounded up to a multiple of BLOCKS."""
+    return -(-int(games) // BLOCKS) * BLOCKS
+
+
+def changed_keys(a, b, path: str = "") -> list[str]:
+    """Dotted paths where rules data ``a`` and ``b`` differ (arrays by index)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in dict.fromkeys([*a, *b]):
+            sub = f"{path}.{k}" if path else str(k)
+            out += changed_keys(a.get(k), b.get(k), sub) if k in a and k in b else [sub]
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        out = []
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            out += changed_keys(x, y, f"{path}[{i}]")
+        return out
+    return [] if a == b and type(a) is type(b) else [path]
+
+
+def _under(key: str, prefixes) -> bool:
+    return any(key == p or key.startswith(p + ".") or key.startswith(p + "[") for p in prefixes)
+
+
+@dataclass
+class Variant:
+    """One rules variant: ``label``, the loaded ``rules`` and its TOML ``data``."""
+
+    label: str
+    rules: object
+    data: dict
+    edits: str = ""
+    #: the rules file's TOML text (what ``tune --out-rules`` writes)
+    text: str = ""
+
+
+@dataclass
+class VariantsJob(Job):
+    """Every variant's metric jobs on the same games, the counts of each of ``blocks``
+    blocks of ``block_games`` games kept apart (``counts["v/job/name"]`` has a leading
+    block axis). ``variants[0]`` is the base. The run's game ``g`` is game
+    ``first_game + g`` of the seed (a balance search adds games to a candidate later)."""
+
+    game: str = ""
+    variants: list[Variant] = field(default_factory=list)
+    metrics: list[Metric] = field(default_factory=list)
+    jobs: list[dict[str, Job]] = field(default_factory=list)
+    games: int = 0
+    seed: int = 0
+    #: per variant, per job key: the variant whose counts it uses (its own, or the base's
+    #: where the variant differs from the base only in keys that job ignores)
+    source: list[dict[str, int]] = field(default_factory=list)
+    players: int = 4
+    #: the policy of each role every seat plays (the metric jobs may fix their own)
+    policies: dict = field(default_factory=dict)
+    blocks: int = BLOCKS
+    first_game: int = 0
+    #: simulate the base only where another variant uses its counts (racing in a search)
+    base_for_reuse_only: bool = False
+    chunk_games: int = 1 << 12
+    block: int = 1 << 62
+
+    def __post_init__(self):
+        self.block_games = self.games // self.blocks
+        if self.block_games * self.blocks != self.games or self.games < self.blocks:
+            raise SheepsimError(f"a metrics run plays a multiple of {self.blocks} games, got {self.games}")
+        self.max_games = self.games
+        self.block = self.games  # no precision target: one segment
+
+    def simulated(self, v: int, key: str) -> bool:
+        """Whether variant ``v``'s job ``key`` is simulated in this run."""
+        if self.source[v][key] != v:
+            return False
+        if v == 0 and self.base_for_reuse_only:
+            return any(src.get(key) == 0 for src in self.source[1:])
+        return True
+
+    def variant_games(self) -> int:
+        """Games simulated, counted once per variant that simulates anything."""
+        return self.games * sum(any(self.simulated(v, k) for k in jobs) for v, jobs in enumerate(self.jobs))
+
+    def prepare(self):
+        for v, jobs in enumerate(self.jobs):
+            for key, job in jobs.items():
+                if self.simulated(v, key):
+                    job.prepare()
+
+    def chunk(self, seed: int, first_game: int, n_games: int) -> Counts:
+        out: Counts = {}
+        stop = first_game + n_games
+        for v, jobs in enumerate(self.jobs):
+            for key, job in jobs.items():
+                if not self.simulated(v, key):
+                    continue
+                g = first_game
+                while g < stop:
+                    blk = g // self.block_games
+                    end = min(stop, (blk + 1) * self.block_games)
+                    for name, arr in job.chunk(seed, self.first_game + g, end - g).items():
+                        arr = np.asarray(arr, dtype=np.int64)
+                        slot = out.setdefault(f"{v}/{key}/{name}",
+                                              np.zeros((self.blocks, *arr.shape), dtype=np.int64))
+                        slot[blk] += arr
+                    g = end
+        return out
+
+    def job_counts(self, counts: Counts, v: int, key: str) -> dict[str, np.ndarray]:
+        """Variant ``v``'s counts of job ``key`` by block: name -> ``(blocks, ...)``."""
+        prefix = f"{self.source[v][key]}/{key}/"
+        return {k[len(prefix):]: a for k, a in counts.items() if k.startswith(prefix)}
+
+    def check(self, counts: Counts, games: int) -> None:
+        for v, jobs in enumerate(self.jobs):
+            for key, job in jobs.items():
+                if self.simulated(v, key):
+                    job.check({k: a.sum(axis=0) for k, a in self.job_counts(counts, v, key).items()},
+                              games)
+
+    def values(self, counts: Counts) -> dict[tuple[int, str], np.ndarray]:
+        """Per (variant, metric): ``(blocks + 1,)`` values, on all games, then on all
+        games but block 0, 1, ..."""
+        out = {}
+        for v, (variant, jobs) in enumerate(zip(self.variants, self.jobs, strict=True)):
+            for key, job in jobs.items():
+                if v == 0 and self.base_for_reuse_only:
+                    continue
+                mine = [m for m in self.metrics if m.job == key]
+                vals = jackknife_values(job, variant.rules, mine, self.job_counts(counts, v, key),
+                                        self.block_games, self.players)
+                out.update({(v, m.name): vals[i] for i, m in enumerate(mine)})
+        return out
+
+    def tables(self, counts: Counts, games: int) -> dict[str, pd.DataFrame]:
+        return metric_tables(self, self.values(counts))
+
+    def meta(self) -> dict:
+        base = self.variants[0].rules
+        return {"rules": base.source, "rules_sha256": base.sha256,
+                "analysis": "rules variants on common random numbers",
+                "variants": [{"label": v.label, "rules": v.rules.source, "rules_sha256": v.rules.sha256,
+                              "edits": v.edits} for v in self.variants],
+                "players": self.players, "policies": self.policies,
+                "metrics": [m.name for m in self.metrics],
+                "blocks": self.blocks, "interval": f"jackknife over {self.blocks} blocks of games, "
+                                                   f"Student t with {self.blocks - 1} degrees of freedom",
+                "simulated": [{k: ("simulated" if s == v else f"counts of {self.variants[s].label}")
+                               for k, s in src.items()} for v, src in enumerate(self.source)],
+                "variant_games": self.variant_games()}
+
+    def halfwidth(self, tables) -> float:
+        return 0.0
+
+
+def jackknife_values(job: Job, rules, metrics: list[Metric], by_block: dict, block_games: int,
+                     players: int) -> np.ndarray:
+    """``(len(metrics), blocks + 1)``: each metric on all the blocks' games, then on all
+    but block 0, 1, ... (``by_block``: count name -> ``(blocks, ...)``; ``job.tables``
+    builds the tables the metrics read)."""
+    blocks = len(next(iter(by_block.values())))
+    games = blocks * block_games
+    total = {k: a.sum(axis=0) for k, a in by_block.items()}
+    vals = np.empty((len(metrics), blocks + 1))
+    for s in range(blocks + 1):
+        c = total if s == 0 else {k: total[k] - a[s - 1] for k, a in by_block.items()}
+        tables = job.tables(c, games if s == 0 else games - block_games)
+        for i, m in enumerate(metrics):
+            vals[i, s] = float(m.compute(tables, rules, players))
+    return vals
+
+
+def jackknife_se(vals: np.ndarray) -> float:
+    """Standard error of the all-games value from the leave-one-block-out values
+    ``vals[1:]`` (``vals[0]`` the all-games value)."""
+    loo = vals[1:]
+    b = len(loo)
+    return float(math.sqrt((b - 1) / b * np.sum((loo - loo.mean()) ** 2)))
+
+
+def _t(df: int) -> float:
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
+
+
+def _p(diff: float, se: float, df: int) -> float:
+    from scipy.stats import t
+
+    if se == 0:
+        return 1.0 if diff == 0 else 0.0
+    return float(2 * t.sf(abs(diff) / se, df))
+
+
+def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
+    """``metrics``: a row per variant and metric (value with its 95% interval and
+    standard error); ``differences``: a row per non-base variant and metric (the paired
+    difference variant - base, its interval, standard error, the unpaired standard error
+    two independent runs would give, their ratio, and the p-value, Holm-adjusted across
+    the variants of each metric)."""
+    from sheepsim.stats import holm_adjusted
+
+    tq = _t(job.blocks - 1)
+    rows, diffs = [], []
+    for v, variant in enumerate(job.variants):
+        for m in job.metrics:
+            vals = values[(v, m.name)]
+            se = jackknife_se(vals)
+            rows.append({"variant": variant.label, "metric": m.name, "value": vals[0],
+                         "value_lo": vals[0] - tq * se, "value_hi": vals[0] + tq * se, "se": se,
+                         "unit": m.unit, "better": m.better, "edits": variant.edits,
+                         "rules_sha256": variant.rules.sha256, "games": job.games})
+    for m in job.metrics:
+        base = values[(0, m.name)]
+        block = []
+        for v in range(1, len(job.variants)):
+            d = values[(v, m.name)] - base
+            se = jackknife_se(d)
+            unpaired = math.hypot(jackknife_se(base), jackknife_se(values[(v, m.name)]))
+            block.append({"variant": job.variants[v].label, "metric": m.name, "diff": d[0],
+                          "diff_lo": d[0] - tq * se, "diff_hi": d[0] + tq * se, "diff_se": se,
+                          "unpaired_se": unpaired,
+                          "se_ratio": se / unpaired if unpaired > 0 else float("nan"),
+                          "pvalue": _p(d[0], se, job.blocks - 1), "unit": m.unit,
+                          "better": m.better, "games": job.games})
+        if block:
+            for row, adj in zip(block, holm_adjusted([r["pvalue"] for r in block]), strict=True):
+                row["pvalue_holm"] = float(adj)
+        diffs += block
+    out = {"metrics": pd.DataFrame(rows)}
+    cols = ["variant", "metric", "diff", "diff_lo", "diff_hi", "diff_se", "unpaired_se", "se_ratio",
+            "pvalue", "pvalue_holm", "unit", "better", "games"]
+    out["differences"] = pd.DataFrame(diffs, columns=cols)
+    return out
+
+
+def pairing_summary(differences: pd.DataFrame) -> dict:
+    """Per metric, the median paired / unpaired standard error over the variants."""
+    out = {"meaning": "paired standard error of the difference to the base / the standard "
+                      "error two independent runs of as many games would give, measured in "
+                      "this run (median over the variants; below 1: pairing narrowed the interval)"}
+    for name, grp in differences.groupby("metric", sort=False):
+        ratio = grp["se_ratio"].dropna()
+        out[f"{name}_se_ratio"] = float(ratio.median()) if len(ratio) else float("nan")
+    return out
+
+
+def build_job(g: Game, variants: list[Variant], metrics: list[Metric], *, games: int,
+              seed: int, players: int, policies: dict) -> VariantsJob:
+    """The job of ``variants`` (base first) on ``games`` games (rounded up to a multiple
+    of :data:`BLOCKS`), building each variant's metric jobs (validated now, before any
+    simulation) and sharing the base's counts where the game says an edit leaves a job's
+    counts unchanged."""
+    mod = module(g)
+    keys = list(dict.fromkeys(m.job for m in metrics))
+    jobs, source = [], []
+    for v, variant in enumerate(variants):
+        built = mod.metric_jobs(variant.rules, players, seed, policies, keys)
+        jobs.append(built)
+        src = {}
+        for key in keys:
+            src[key] = v
+            prefixes = mod.invariant(key, policies)
+            if v and prefixes:
+                changed = changed_keys(variants[0].data, variant.data)
+                if all(_under(c, prefixes) for c in changed):
+                    src[key] = 0
+        source.append(src)
+    return VariantsJob(g.name, variants, metrics, jobs, round_games(games), seed, source,
+                       players, dict(policies))
