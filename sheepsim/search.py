@@ -319,7 +319,7 @@ class _Search:
         job = build_job(self.g, variants, self.metrics, games=games, seed=self.args.seed,
                         players=self.args.players, policies=self.policies)
         job.blocks, job.first_game, job.base_for_reuse_only = blocks, first_game, reuse_only
-        job.games = games
+        job.games, job.counts_only = games, True
         job.__post_init__()
         # a candidate reusing the base for a job reads the base counts kept here, so
         # the base is never played twice on the same games
@@ -486,6 +486,7 @@ class _Search:
                             policies=self.policies)
             more = have + extra - stored
             job.blocks, job.first_game, job.games = more, stored * self.block_games, more * self.block_games
+            job.counts_only = True
             job.__post_init__()
             from sheepsim import driver
 

@@ -74,6 +74,8 @@ class VariantsJob(Job):
     first_game: int = 0
     #: simulate the base only where another variant uses its counts (racing in a search)
     base_for_reuse_only: bool = False
+    #: the driver's tables are skipped (a search reads the counts by block itself)
+    counts_only: bool = False
     chunk_games: int = 1 << 12
     block: int = 1 << 62
 
@@ -148,6 +150,8 @@ class VariantsJob(Job):
         return out
 
     def tables(self, counts: Counts, games: int) -> dict[str, pd.DataFrame]:
+        if self.counts_only:
+            return {}
         return metric_tables(self, self.values(counts))
 
     def meta(self) -> dict:
