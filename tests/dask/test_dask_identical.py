@@ -52,3 +52,29 @@ def test_cli_workers_output_is_byte_identical(tmp_path, capsys):
     assert main(argv + ["--workers", "2"]) == 0
     remote = capsys.readouterr().out
     assert remote == local and remote.count("\n") > 6
+
+
+def test_a_sweep_on_two_workers_matches_threads(cluster):
+    """Issue 30, scale: the points of a sweep times the chunks run through the one
+    driver, so a cluster gives the tables one machine gives."""
+    import tomllib
+
+    from sheepsim import driver
+    from sheepsim.balance_metrics import module, pick
+    from sheepsim.designer import variant_of
+    from sheepsim.game import get
+    from sheepsim.rulesedit import Edit, base_text
+    from sheepsim.variant_runs import build_job
+
+    g = get("awsheep")
+    base = base_text(g)
+    variants = [variant_of(g, base, [], "base")[0]] + [
+        variant_of(g, base, [Edit("scoring.golden_worth", w)])[0] for w in (1, 5)]
+    assert tomllib.loads(variants[1].text)["scoring"]["golden_worth"] == 1
+
+    def tables(**backend):
+        job = build_job(g, variants, pick(g, "skill_edge,mean_turns"), games=800, seed=2, players=4,
+                        policies=module(g).POLICY_DEFAULTS)
+        return driver.run(job, games=job.games, chunk_games=90, progress=False, **backend).tables
+
+    _assert_identical(tables(backend=cluster), tables(threads=2))
