@@ -249,7 +249,16 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
     out = {"metrics": pd.DataFrame(rows)}
     cols = ["variant", "metric", "diff", "diff_lo", "diff_hi", "diff_se", "unpaired_se", "se_ratio",
             "pvalue", "pvalue_holm", "unit", "better", "games"]
-    out["differences"] = pd.DataFrame(diffs, columns=cols)
+    df = pd.DataFrame(diffs, columns=cols)
+    if len(df):
+        ratio = df["se_ratio"].dropna()
+        ratio = ratio[ratio > 0]  # 0: the metric did not change at all (nothing to pair)
+        df["pairing_note"] = (
+            "pairing (the same games for every variant) narrowed the difference's standard "
+            f"error to {ratio.median():.2f} of two independent runs' (median se_ratio over the "
+            f"rows where the metric changed; range {ratio.min():.2f}-{ratio.max():.2f})"
+            if len(ratio) else "no metric changed between the variants")
+    out["differences"] = df
     return out
 
 
