@@ -83,9 +83,10 @@ def register(sub, g: Game) -> None:
     p = sub.add_parser(
         "tune", help="search the rules space for variants that meet balance targets",
         description="A balance search: optuna proposes variants (TPE for one target, NSGA-II "
-                    "for several), each measured on the same games as every other; then the "
-                    "best candidates are raced on more games, allocated by OCBA, until their "
-                    "ranking settles. Prints the best variants (the Pareto front for several "
+                    "for several), each measured on the same games as every other; with one "
+                    "target the best candidates are then raced: the rest of the budget goes to "
+                    "them in rounds of more games, most to those whose ranking is least settled "
+                    "(OCBA). Prints the best variants (the Pareto front for several "
                     "targets) with intervals; --out-rules writes the winner as a rules file. "
                     "Needs sheepsim[tune]. Tables: " + ", ".join(TUNE_TABLES) + ".",
         epilog=f"example: sheepsim {g.command} tune --vary {_example_vary(g)} --target "
@@ -102,8 +103,8 @@ def register(sub, g: Game) -> None:
     p.add_argument("--finalists", type=positive_int, default=4, metavar="K",
                    help="candidates raced at the end (default 4)")
     p.add_argument("--out-rules", metavar="FILE", help="write the best variant as a rules file")
-    _common(p, g, games=False)
-    p.set_defaults(func=cmd_tune)
+    _common(p, g, games=False, metric=False)
+    p.set_defaults(func=cmd_tune, metric=None)
 
 
 def _example_key(g: Game) -> str:
@@ -126,7 +127,7 @@ def _example_target(g: Game) -> str:
             "awsheep": "skill_edge=max"}.get(g.command, "METRIC=min")
 
 
-def _common(p, g: Game, games: bool = True) -> None:
+def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
     from sheepsim import balance_metrics as M
 
     mod = M.module(g)
@@ -135,8 +136,9 @@ def _common(p, g: Game, games: bool = True) -> None:
     spec = CommandSpec(help="", description="", policies=mod.POLICY_DEFAULTS, per_seat=False)
     for role, default in mod.POLICY_DEFAULTS.items():
         _add_policy(p, g, spec, role, default)
-    p.add_argument("--metric", metavar="NAME[,NAME...]",
-                   help=f"metrics to report (default all: {', '.join(M.declared(g))})")
+    if metric:
+        p.add_argument("--metric", metavar="NAME[,NAME...]",
+                       help=f"metrics to report (default all: {', '.join(M.declared(g))})")
     if games:
         p.add_argument("--games", type=game_count, default=mod.DEFAULT_GAMES, metavar="N",
                        help=f"{g.unit} every variant plays (default {mod.DEFAULT_GAMES:,}; rounded "
