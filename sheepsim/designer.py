@@ -136,6 +136,8 @@ def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
     spec = CommandSpec(help="", description="", policies=mod.POLICY_DEFAULTS, per_seat=False)
     for role, default in mod.POLICY_DEFAULTS.items():
         _add_policy(p, g, spec, role, default)
+    if hasattr(mod, "add_options"):
+        mod.add_options(p)
     if metric:
         p.add_argument("--metric", metavar="NAME[,NAME...]",
                        help=f"metrics to report (default all: {', '.join(M.declared(g))})")
@@ -150,6 +152,14 @@ def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
     p.add_argument("--plot", metavar="FILE", help="also draw the charts to FILE (.png or .svg)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(game_entry=g, precision=None, max_games=None, default_games=0)
+
+
+def game_options(g: Game, args) -> dict:
+    """The game's own options of its metric jobs (the race's ``--lanes``)."""
+    from sheepsim import balance_metrics as M
+
+    mod = M.module(g)
+    return mod.job_options(args) if hasattr(mod, "job_options") else {}
 
 
 def _policies(g: Game, args) -> dict:
@@ -176,7 +186,7 @@ def _run_variants(g: Game, args, variants, desc: str):
 
     metrics = M.pick(g, args.metric)
     job = V.build_job(g, variants, metrics, games=args.games, seed=args.seed,
-                      players=args.players, policies=_policies(g, args))
+                      players=args.players, policies=_policies(g, args), options=game_options(g, args))
     run = runner(args)
     run.options["games"] = job.games
     return run(job, desc)

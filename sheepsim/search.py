@@ -217,6 +217,12 @@ def run(g, args) -> TuneOutput:
     trials = args.trials
     share = SEARCH_SHARE if single else 1.0
     trial_games = int(args.budget * share / (trials + 1)) // M.BLOCKS * M.BLOCKS
+    from sheepsim.designer import game_options
+
+    base_jobs = M.module(g).metric_jobs(base_variant.rules, args.players, args.seed, policies,
+                                        {m.job for m in metrics}, **game_options(g, args))
+    if all(getattr(j, "exact", False) for j in base_jobs.values()):
+        trial_games = max(trial_games, MIN_TRIAL_GAMES)  # nothing is simulated: no budget needed
     if trial_games < MIN_TRIAL_GAMES:
         need = math.ceil(MIN_TRIAL_GAMES * (trials + 1) / share)
         raise SheepsimError(f"--budget {args.budget:,} is too small for {trials} trials: each needs at "
@@ -247,7 +253,9 @@ def run(g, args) -> TuneOutput:
     finally:
         optuna.logging.set_verbosity(verbosity)
     trials_table = search.trials_table(varies)
-    if single:
+    if single and search.all_exact():
+        best = sorted(search.order, key=search.objective)[:args.finalists]
+    elif single:
         best = search.race(args.finalists, args.budget)
     else:
         best = search.pareto()
@@ -311,13 +319,16 @@ class _Search:
         self.finalists: list[Candidate] = []
         self.base_blocks: dict[str, dict] = {}  # job key -> name -> (blocks, ...) of the base
         self.progress = not getattr(args, "quiet", False)
+        from sheepsim.designer import game_options
+
+        self.options = game_options(g, args)
 
     # -- running ---------------------------------------------------------------------
     def _run(self, variants, *, games: int, blocks: int, first_game: int, reuse_only: bool):
         from sheepsim.variant_runs import build_job
 
         job = build_job(self.g, variants, self.metrics, games=games, seed=self.args.seed,
-                        players=self.args.players, policies=self.policies)
+                        players=self.args.players, policies=self.policies, options=self.options)
         job.blocks, job.first_game, job.base_for_reuse_only = blocks, first_game, reuse_only
         job.games, job.counts_only = games, True
         job.__post_init__()
@@ -385,6 +396,8 @@ class _Search:
                 for key in c.jobs:
                     if key not in c.counts:
                         c.counts[key] = self.base_blocks[key]
+                    if job.source[i][key] == -1 and self._exact(key):
+                        c.jobs[key] = self.base_cand.jobs[key]  # the base's solve serves
                 self._evaluate(c)
                 self.cands[c.params] = c
         out = []
@@ -408,6 +421,13 @@ class _Search:
                 blocks = vals.shape[1] - 1
                 se = jackknife_se(vals[i])
                 c.values[m.name] = (float(vals[i, 0]), se, blocks - 1, _t(blocks - 1))
+
+    def _exact(self, key: str) -> bool:
+        return getattr(self.base_cand.jobs.get(key), "exact", False)
+
+    def all_exact(self) -> bool:
+        """Every target is computed exactly (no sampling noise: nothing to race)."""
+        return all(self._exact(m.job) for m in self.metrics)
 
     def objective(self, c: Candidate) -> tuple:
         return tuple(t.objective(c.values[t.metric][0]) for t in self.targets)
@@ -453,6 +473,11 @@ class _Search:
         self.racing_rounds = rounds
         return fin
 
+    def _blocks_of(self, c: Candidate) -> int:
+        """How many blocks of games ``c`` has been measured on (0: exact only)."""
+        sampled = [k for k in self.keys if not self._exact(k)]
+        return len(next(iter(c.counts[sampled[0]].values()))) if sampled else 0
+
     def _block_objectives(self, c: Candidate, target) -> np.ndarray:
         """The target's objective on each block of ``c``'s games alone (OCBA's runs)."""
         m = next(m for m in self.metrics if m.name == target.metric)
@@ -467,14 +492,15 @@ class _Search:
     def _extend(self, c: Candidate, extra: int) -> None:
         """``extra`` more blocks of games for ``c`` (the next game indices after its own:
         block ``j`` is the same games for every candidate)."""
-        have = len(next(iter(c.counts[self.keys[0]].values())))
+        have = self._blocks_of(c)
         job, counts = self._run([self.base_variant, c.variant], games=extra * self.block_games,
                                 blocks=extra, first_game=have * self.block_games, reuse_only=True)
         mine = self._counts(job, counts, 1)
         for key in self.keys:
-            if key not in mine:  # reused: the base's counts on these blocks
+            if key not in mine and not self._exact(key):  # reused: the base's counts on these blocks
                 mine[key] = self._base_more(key, have, extra)
-            c.counts[key] = {n: np.concatenate([c.counts[key][n], a]) for n, a in mine[key].items()}
+            if not self._exact(key):
+                c.counts[key] = {n: np.concatenate([c.counts[key][n], a]) for n, a in mine[key].items()}
 
     def _base_more(self, key: str, have: int, extra: int) -> dict:
         stored = len(next(iter(self.base_blocks[key].values())))
@@ -483,7 +509,7 @@ class _Search:
 
             job = build_job(self.g, [self.base_variant], self.metrics, games=(have + extra - stored)
                             * self.block_games, seed=self.args.seed, players=self.args.players,
-                            policies=self.policies)
+                            policies=self.policies, options=self.options)
             more = have + extra - stored
             job.blocks, job.first_game, job.games = more, stored * self.block_games, more * self.block_games
             job.counts_only = True
@@ -539,8 +565,7 @@ class _Search:
                 val, se, df, tq = c.values[t.metric]
                 row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
                             f"objective_{t.metric}": t.objective(val)})
-            blocks = len(next(iter(c.counts[self.keys[0]].values())))
-            row["games"] = blocks * self.block_games
+            row["games"] = self._blocks_of(c) * self.block_games
             rows.append(row)
         return pd.DataFrame(rows)
 

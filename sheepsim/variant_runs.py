@@ -74,6 +74,8 @@ class VariantsJob(Job):
     first_game: int = 0
     #: simulate the base only where another variant uses its counts (racing in a search)
     base_for_reuse_only: bool = False
+    #: the game's own options of its metric jobs (the race's ``lanes``)
+    options: dict = field(default_factory=dict)
     #: the driver's tables are skipped (a search reads the counts by block itself)
     counts_only: bool = False
     chunk_games: int = 1 << 12
@@ -87,8 +89,9 @@ class VariantsJob(Job):
         self.block = self.games  # no precision target: one segment
 
     def simulated(self, v: int, key: str) -> bool:
-        """Whether variant ``v``'s job ``key`` is simulated in this run."""
-        if self.source[v][key] != v:
+        """Whether variant ``v``'s job ``key`` is simulated in this run (an exact job,
+        such as the race's solved lanes, never is)."""
+        if self.source[v][key] != v or getattr(self.jobs[v][key], "exact", False):
             return False
         if v == 0 and self.base_for_reuse_only:
             return any(src.get(key) == 0 for src in self.source[1:])
@@ -144,8 +147,11 @@ class VariantsJob(Job):
                 if v == 0 and self.base_for_reuse_only:
                     continue
                 mine = [m for m in self.metrics if m.job == key]
+                src = self.jobs[self.source[v][key]][key] if self.source[v][key] >= 0 else job
+                if getattr(job, "exact", False):
+                    job = src  # the base's solve where the variant's edits cannot change it
                 vals = jackknife_values(job, variant.rules, mine, self.job_counts(counts, v, key),
-                                        self.block_games, self.players)
+                                        self.block_games, self.players, self.blocks)
                 out.update({(v, m.name): vals[i] for i, m in enumerate(mine)})
         return out
 
@@ -160,7 +166,9 @@ class VariantsJob(Job):
                 "analysis": "rules variants on common random numbers",
                 "variants": [{"label": v.label, "rules": v.rules.source, "rules_sha256": v.rules.sha256,
                               "edits": v.edits} for v in self.variants],
-                "players": self.players, "policies": self.policies,
+                "players": self.players, "policies": self.policies, **self.options,
+                "exact": sorted({k for jobs in self.jobs for k, j in jobs.items()
+                                 if getattr(j, "exact", False)}),
                 "metrics": [m.name for m in self.metrics],
                 "blocks": self.blocks, "interval": f"jackknife over {self.blocks} blocks of games, "
                                                    f"Student t with {self.blocks - 1} degrees of freedom",
@@ -173,10 +181,15 @@ class VariantsJob(Job):
 
 
 def jackknife_values(job: Job, rules, metrics: list[Metric], by_block: dict, block_games: int,
-                     players: int) -> np.ndarray:
+                     players: int, blocks: int | None = None) -> np.ndarray:
     """``(len(metrics), blocks + 1)``: each metric on all the blocks' games, then on all
     but block 0, 1, ... (``by_block``: count name -> ``(blocks, ...)``; ``job.tables``
-    builds the tables the metrics read)."""
+    builds the tables the metrics read). An exact job (``job.exact``) has no counts: its
+    value repeats, so its standard error is 0."""
+    if getattr(job, "exact", False):
+        tables = job.exact_tables()
+        vals = [float(m.compute(tables, rules, players)) for m in metrics]
+        return np.repeat(np.array(vals)[:, None], (blocks or BLOCKS) + 1, axis=1)
     blocks = len(next(iter(by_block.values())))
     games = blocks * block_games
     total = {k: a.sum(axis=0) for k, a in by_block.items()}
@@ -193,6 +206,8 @@ def jackknife_se(vals: np.ndarray) -> float:
     """Standard error of the all-games value from the leave-one-block-out values
     ``vals[1:]`` (``vals[0]`` the all-games value)."""
     loo = vals[1:]
+    if np.ptp(loo) == 0:  # an exact value, or a metric the blocks never move: exactly 0
+        return 0.0
     b = len(loo)
     return float(math.sqrt((b - 1) / b * np.sum((loo - loo.mean()) ** 2)))
 
@@ -274,7 +289,7 @@ def pairing_summary(differences: pd.DataFrame) -> dict:
 
 
 def build_job(g: Game, variants: list[Variant], metrics: list[Metric], *, games: int,
-              seed: int, players: int, policies: dict) -> VariantsJob:
+              seed: int, players: int, policies: dict, options: dict | None = None) -> VariantsJob:
     """The job of ``variants`` (base first) on ``games`` games (rounded up to a multiple
     of :data:`BLOCKS`), building each variant's metric jobs (validated now, before any
     simulation) and sharing the base's counts where the game says an edit leaves a job's
@@ -283,7 +298,7 @@ def build_job(g: Game, variants: list[Variant], metrics: list[Metric], *, games:
     keys = list(dict.fromkeys(m.job for m in metrics))
     jobs, source = [], []
     for v, variant in enumerate(variants):
-        built = mod.metric_jobs(variant.rules, players, seed, policies, keys)
+        built = mod.metric_jobs(variant.rules, players, seed, policies, keys, **(options or {}))
         jobs.append(built)
         src = {}
         for key in keys:
@@ -295,4 +310,4 @@ def build_job(g: Game, variants: list[Variant], metrics: list[Metric], *, games:
                     src[key] = 0
         source.append(src)
     return VariantsJob(g.name, variants, metrics, jobs, round_games(games), seed, source,
-                       players, dict(policies))
+                       players, dict(policies), options=dict(options or {}))

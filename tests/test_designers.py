@@ -287,3 +287,38 @@ def test_tune_refuses_an_unwritable_rules_file_before_any_game(capsys, tmp_path)
 def test_edit_objects_print_as_they_are_typed():
     assert Edit("race.payoffs.bonus_three", 2).text == "race.payoffs.bonus_three=2"
     assert Edit("scoring.ram_row_points", [5, 3]).text == "scoring.ram_row_points=[5, 3]"
+
+
+LANES = "Requeijao,Pecorino,Feta,Manchego,Roquefort,Stilton"
+
+
+def test_a_payoff_search_on_dealt_lanes_uses_the_exact_odds_and_plays_no_game(capsys):
+    """With --lanes and a pace policy the exact solver follows, the lane metrics are exact:
+    a payoff search plays no game at all, and its answer is the one the exact odds give by
+    hand (every x with lane 6's EV at or below the best other lane's is optimal)."""
+    from sheepsim.games.race.exact import exact_odds
+
+    code, out, err = run(capsys, "race", "tune", "--vary", "race.payoffs.semifinal[0][5]=0..20",
+                         "--target", "lane_ev_spread=min", "--budget", "1000", "--trials", "10",
+                         "--lanes", LANES, "--format", "json", "--quiet")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["meta"]["games"] == 0
+    p = exact_odds(None, LANES.split(","), "semifinal", "greedy").p_place  # (6, 3)
+    pay = np.asarray(get("race").load_rules(None).payoff_semifinal).T  # (6, 3)
+    ev = (p * pay).sum(axis=1)
+    x_star = (ev[:5].max() - 3 * p[5, 1] - p[5, 2]) / p[5, 0]
+    best = doc["best"][0]
+    assert best["race.payoffs.semifinal[0][5]"] <= x_star
+    ev[5] = best["race.payoffs.semifinal[0][5]"] * p[5, 0] + 3 * p[5, 1] + p[5, 2]
+    assert best["lane_ev_spread"] == pytest.approx(ev.max() - ev.min(), abs=1e-12)
+    assert best["lane_ev_spread_lo"] == best["lane_ev_spread"] == best["lane_ev_spread_hi"]
+
+
+def test_exact_lane_differences_have_no_interval_to_speak_of():
+    res = sheepsim.variants("race", set=["race.payoffs.semifinal[0][5]=3"], lanes=LANES, games=200,
+                            metric="lane_win_spread,lane_ev_spread", quiet=True)
+    d = res.tables["differences"].set_index("metric")
+    assert d.loc["lane_win_spread", "diff"] == 0 and d.loc["lane_win_spread", "pvalue"] == 1
+    assert d.loc["lane_ev_spread", "diff_se"] == 0 and d.loc["lane_ev_spread", "pvalue"] == 0
+    assert res.meta["exact"] == ["lanes"]

@@ -62,15 +62,76 @@ METRICS = (
 )
 
 
-def metric_jobs(rules, players: int, seed: int, policies: dict, keys) -> dict:
+def add_options(p) -> None:
+    """The race's extra option of the designers' commands: which semifinal the lane
+    metrics read."""
+    p.add_argument("--lanes", metavar="NAME,...",
+                   help="lane metrics on this dealt semifinal (six cards for lanes 1-6), solved "
+                        "exactly when the pace policy allows (greedy, saver, steady: no "
+                        "simulation at all); default: random deals, simulated")
+
+
+def job_options(args) -> dict:
+    return {"lanes": getattr(args, "lanes", None)}
+
+
+def metric_jobs(rules, players: int, seed: int, policies: dict, keys, lanes=None) -> dict:
+    from sheepsim.games.race.exact import exact_reason
     from sheepsim.games.race.jobs import GamesJob, RacesJob
 
     out = {}
     if "lanes" in keys:
-        out["lanes"] = RacesJob(rules, None, "semifinal", policies["pace"], seed, random_deal=True)
+        if lanes is None:
+            out["lanes"] = RacesJob(rules, None, "semifinal", policies["pace"], seed, random_deal=True)
+        elif exact_reason(policies["pace"]) is None:
+            out["lanes"] = ExactLanesJob(rules, lanes, policies["pace"])
+        else:
+            out["lanes"] = RacesJob(rules, lanes, "semifinal", policies["pace"], seed)
     if "games" in keys:
         out["games"] = GamesJob(rules, players, policies["bet"], policies["pace"], seed)
     return out
+
+
+class ExactLanesJob:
+    """The lanes of one dealt semifinal solved exactly (:func:`~sheepsim.games.race.exact.exact_odds`):
+    ``exact`` jobs are never simulated; :meth:`exact_tables` gives table ``lanes``
+    (``lane``, ``card``, ``p_first``, ``p_second``, ``p_third``) as the simulated
+    :class:`~sheepsim.games.race.jobs.RacesJob` names its columns."""
+
+    exact = True
+
+    def __init__(self, rules, lanes, policy: str):
+        from sheepsim.games.race.simulate import _rules, lane_cards
+
+        self.rules = _rules(rules)
+        self.lanes = tuple(lane_cards(self.rules, lanes).tolist())  # validated now
+        self.policy = policy
+        self._tables = None
+
+    def exact_tables(self) -> dict:
+        if self._tables is None:
+            import pandas as pd
+
+            from sheepsim.games.race.exact import exact_odds
+
+            res = exact_odds(self.rules, list(self.lanes), "semifinal", self.policy)
+            p = res.p_place
+            self._tables = {"lanes": pd.DataFrame({
+                "lane": range(1, 7), "card": [self.rules.cards[i].name for i in self.lanes],
+                "p_first": p[:, 0], "p_second": p[:, 1], "p_third": p[:, 2]})}
+        return self._tables
+
+    def tables(self, counts, games) -> dict:
+        return self.exact_tables()
+
+    def prepare(self):
+        self.exact_tables()
+
+    def check(self, counts, games) -> None:
+        pass
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_tables"} | {"_tables": None}
 
 
 def invariant(key: str, policies: dict) -> tuple[str, ...]:
