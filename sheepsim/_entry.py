@@ -53,9 +53,13 @@ def _make_twin(disp: CPUDispatcher) -> CPUDispatcher:
     """The twin of ``disp`` with numba's Python entry point: the same code, globals,
     closure and jit options, cached where ``disp`` is (the same folder, a name of its
     own) or, like ``disp``, not at all."""
-    from sheepsim.jit import VARIANT_ATTR, load_implementations, unliteral_calls
+    from sheepsim.jit import _LIGHT_LOADS, VARIANT_ATTR, before_compiling, light_loads, unliteral_calls
 
-    load_implementations()  # the first kernel Python calls: see jit.skip_blas_probe
+    cached = not isinstance(disp._cache, NullCache)
+    if not (cached and _LIGHT_LOADS["asked"]):
+        # the first kernel Python calls: see jit.skip_blas_probe (a light cache load
+        # calls it when it finds nothing: jit.skip_implementations_on_cache_loads)
+        before_compiling()
     f = disp.py_func
     twin = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__,
                               f.__closure__)
@@ -66,6 +70,6 @@ def _make_twin(disp: CPUDispatcher) -> CPUDispatcher:
     options = {k: v for k, v in disp.targetoptions.items()
                if k not in ("nopython", "no_cpython_wrapper", "cache")}
     entry = numba.njit(**options)(twin)
-    if not isinstance(disp._cache, NullCache):
+    if cached:
         entry.enable_caching()
-    return unliteral_calls(entry)
+    return unliteral_calls(light_loads(entry))

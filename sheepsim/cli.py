@@ -316,23 +316,104 @@ def check_plot_option(args) -> None:
         check_plot_path(args.plot)
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: the top-level commands besides the games', and the modules that register them
+TOOL_COMMANDS = {"report": "sheepsim.report", "cache": "sheepsim.cachefolders",
+                 "serve": "sheepsim.serve"}
+
+
+class _SubParsers(argparse._SubParsersAction):
+    """``add_subparsers`` whose ``add_parser`` builds only the command ``only`` names
+    (None: every command): the others get a :data:`_SKIPPED` stand-in, so their options
+    cost nothing on a command line that does not reach them."""
+
+    def __init__(self, *args, only: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.only = only
+
+    def add_parser(self, name, **kwargs):  # noqa: D102 - argparse API
+        if self.only is not None and name != self.only:
+            return _SKIPPED
+        return super().add_parser(name, **kwargs)
+
+
+class _Skipped:
+    """A parser the command line does not reach: every call does nothing (returning
+    itself, for ``add_mutually_exclusive_group()`` and the like)."""
+
+    def __getattr__(self, name):
+        return self._nothing
+
+    def _nothing(self, *args, **kwargs):
+        return self
+
+
+_SKIPPED = _Skipped()
+
+
+def add_subcommands(parser: argparse.ArgumentParser, **kwargs) -> argparse._SubParsersAction:
+    """``parser.add_subparsers(parser_class=_Parser, **kwargs)``; when the parser was
+    built for one command line (:func:`build_parser` with ``argv``), only the
+    subcommand that line names is built."""
+    if parser is _SKIPPED:  # a command the line does not reach: nor its subcommands
+        return _SKIPPED
+    only = getattr(parser, "_only", None)
+    action = parser.add_subparsers(parser_class=_Parser, action=_SubParsers,
+                                   only=only[0] if only else None, **kwargs)
+    action._only_rest = only[1:] if only else None
+    return action
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The ``sheepsim`` parser: every command, or with ``argv`` (the command line
+    :func:`main` parses) only the commands it names.
+
+    ``sheepsim race odds ...`` needs the ``race`` command and its ``odds``: the other
+    games' and tools' commands (their modules, hundreds of options) are left out, so a
+    warm start does not build them (benchmarks/README.md, "Warm start"). A line that
+    names no known command, asks for a help above the command it names (``sheepsim
+    -h race``, ``sheepsim race --help``) or holds anything else gets the whole parser,
+    so help and errors (``invalid choice: ... (choose from ...)``) are those of the
+    whole command line."""
+    path = _named_commands(argv)
+    if path:
+        parser = _build(path)
+        if subcommand_parser(parser, *path) is not None:
+            return parser
+    return _build(())
+
+
+def _named_commands(argv) -> tuple[str, ...]:
+    """The leading words of ``argv`` before its first option: the command path."""
+    path = []
+    for word in argv or ():
+        if word.startswith("-"):
+            break
+        path.append(word)
+        if len(path) == 2:
+            break
+    return tuple(path)
+
+
+def _build(only: tuple[str, ...]) -> argparse.ArgumentParser:
+    import importlib
+
+    from sheepsim.game import games as registered_games
+
     parser = _Parser(
         prog="sheepsim",
         description="Simulate sheep-themed board games to find the best bets and check balance.",
     )
     parser.add_argument("--version", action="version", version=f"sheepsim {__version__}")
-    games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
+    parser._only = only
+    games = add_subcommands(parser, dest="game", metavar="GAME")
     games.required = True
 
-    from sheepsim import cachefolders, report, serve
-    from sheepsim.game import games as registered_games
-
     for game in registered_games():
-        game.register_cli(games)
-    report.register(games)
-    cachefolders.register(games)
-    serve.register(games)
+        if not only or only[0] == game.command:
+            game.register_cli(games)
+    for name, module in TOOL_COMMANDS.items():
+        if not only or only[0] == name:
+            importlib.import_module(module).register(games)
     return parser
 
 
@@ -379,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     # Charts go to files: never ask for a display. (The library itself leaves the
     # user's matplotlib backend alone.)
     os.environ.setdefault("MPLBACKEND", "Agg")
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
         return execute(args)
@@ -413,7 +494,7 @@ def run() -> None:
     import gc
     import os
 
-    from sheepsim.jit import skip_blas_probe
+    from sheepsim.jit import skip_blas_probe, skip_implementations_on_cache_loads
 
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 100)  # the oldest generation's threshold (default 10)
@@ -423,6 +504,7 @@ def run() -> None:
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     skip_blas_probe()  # numba loads its implementations without scipy.linalg (0.2 s)
+    skip_implementations_on_cache_loads()  # and only to compile, not to load (0.15 s)
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -34,9 +34,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from sheepsim.cli import (
-    _Parser,
     add_backend_options,
     add_output_options,
+    add_subcommands,
     add_trace_options,
     backend_from_args,
     compiling,
@@ -119,7 +119,8 @@ def register(subparsers, g: Game) -> None:
     """``sheepsim <g.command>`` with the shared commands the game declares, then the
     game's own commands (``Game.cli``)."""
     top = subparsers.add_parser(g.command, help=g.help or g.title, description=g.description or g.title)
-    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    top._only = getattr(subparsers, "_only_rest", None)
+    sub = add_subcommands(top, dest="command", metavar="COMMAND")
     sub.required = True
     specs = parts(g).COMMANDS
     for name in SHARED:

@@ -84,6 +84,21 @@ def _package_relative(py_file: str) -> Path | None:
         return None
 
 
+@functools.cache
+def _module_folder(py_file: str) -> str | None:
+    """The cache folder name of a sheepsim module's kernels (``games_race_engine``), or
+    None if ``py_file`` is not sheepsim's."""
+    rel = _package_relative(py_file)
+    return None if rel is None else "_".join(rel.with_suffix("").parts)
+
+
+def _cache_dirs():
+    """Where kernels are cached, first choice first: :func:`cache_dir`, else a folder
+    in the temporary directory (a read-only cache root)."""
+    yield str(cache_dir())
+    yield os.path.join(tempfile.gettempdir(), f"sheepsim-{os.getuid()}", f"kernels-{source_digest()}")
+
+
 #: Cache folders already created and found writable in this process: numba checks every
 #: kernel's folder with a throw-away file, about 0.2 ms per kernel at import.
 _READY_PATHS: set[str] = set()
@@ -97,10 +112,10 @@ def _install_locator() -> None:
     class _PackageLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
         """Cache sheepsim's kernels under :func:`cache_dir`, one folder per module."""
 
-        def __init__(self, py_func, py_file, rel):
+        def __init__(self, py_func, py_file, cache_path):
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = str(self._root / "_".join(rel.with_suffix("").parts))
+            self._cache_path = cache_path
 
         def get_cache_path(self):
             return self._cache_path
@@ -114,16 +129,14 @@ def _install_locator() -> None:
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            rel = _package_relative(py_file)
-            if rel is None:
+            folder = _module_folder(py_file)
+            if folder is None:
                 return None  # not sheepsim's: numba's own locators decide
             # a kernel rebuilt around user policies: the folder of that set of policies
             variant = getattr(py_func, VARIANT_ATTR, None)
             sub = f"plugins-{variant}" if variant else ""
-            for root in (cache_dir(), Path(tempfile.gettempdir()) / f"sheepsim-{os.getuid()}"
-                         / f"kernels-{source_digest()}"):
-                cls._root = root / sub
-                self = cls(py_func, py_file, rel)
+            for root in _cache_dirs():
+                self = cls(py_func, py_file, os.path.join(root, sub, folder))
                 try:
                     self.ensure_cache_path()
                     return self
@@ -147,7 +160,7 @@ def njit(func=None, **options):
     options.setdefault("no_cpython_wrapper", True)
 
     def build(f):
-        return lazy_entry(unliteral_calls(numba.njit(**options)(f)))
+        return lazy_entry(unliteral_calls(light_loads(numba.njit(**options)(f))))
 
     return build(func) if func is not None else build
 
@@ -373,7 +386,7 @@ def _clone(disp, new_globals: dict, cells, cache_key: str | None = None):
         setattr(clone, VARIANT_ATTR, cache_key)
         _install_locator()
         options["cache"] = True
-    return lazy_entry(numba.njit(**options)(clone))
+    return lazy_entry(light_loads(numba.njit(**options)(clone)))
 
 
 def _clone_module(module, changed: dict):
@@ -487,6 +500,9 @@ def numba_loaded() -> bool:
 #: Whether the ``sheepsim`` command asked to load numba's implementations without its
 #: BLAS probe (:func:`skip_blas_probe`); set once per process by ``cli.run``.
 _NO_BLAS_PROBE = {"asked": False}
+#: Whether the ``sheepsim`` command asked to load cached kernels without numba's
+#: implementations (:func:`skip_implementations_on_cache_loads`); set by ``cli.run``.
+_LIGHT_LOADS = {"asked": False}
 _NO_BLAS_LOCK = threading.Lock()
 
 
@@ -531,3 +547,119 @@ def load_implementations() -> None:
             import numba.np.arraymath  # noqa: F401
         finally:
             sys.meta_path.remove(hide)
+
+
+def skip_implementations_on_cache_loads() -> None:
+    """Ask that sheepsim's kernels load from the cache without numba's implementations
+    (the ``sheepsim`` command calls it; library users are left alone).
+
+    Before loading a cached kernel, numba imports and registers every implementation it
+    has (``BaseContext.refresh``: typing and lowering of numpy, unicode, lists, typed
+    containers, random generators...), 0.15-0.3 s of a warm command's CPU
+    (benchmarks/README.md, "Warm start"). A cached kernel is machine code: loading and
+    running it needs numba's runtime (``rtsys.initialize``, which the refresh does
+    first) and the modules its environments name, not the implementations, which only
+    typing and lowering (compiling) use. So a kernel of a dispatcher made by
+    :func:`njit` (and its Python twin, a variant) loads with the runtime only; when the
+    cache has no entry for it, numba compiles, and compiling refreshes the context as
+    always (:func:`load_implementations` first, without the BLAS probe when asked)."""
+    _LIGHT_LOADS["asked"] = True
+
+
+def light_loads(dispatcher):
+    """``dispatcher`` whose cache loads skip numba's implementations when
+    :func:`skip_implementations_on_cache_loads` was asked (its cache's class is
+    swapped for :func:`_light_cache_class`; uncached dispatchers are unchanged)."""
+    from numba.core.caching import FunctionCache
+
+    if type(getattr(dispatcher, "_cache", None)) is FunctionCache:
+        dispatcher._cache.__class__ = _light_cache_class()
+    return dispatcher
+
+
+@functools.lru_cache(maxsize=1)
+def _light_cache_class():
+    import pickle
+
+    from numba.core.caching import FunctionCache, IndexDataCacheFile
+
+    class _LightDataFile(IndexDataCacheFile):
+        """numba's cache files, whose data are unpickled with :func:`_rebuild_env`."""
+
+        def _load_data(self, name):
+            with open(self._data_path(name), "rb") as f:
+                return _EnvUnpickler(f).load()
+
+    class _EnvUnpickler(pickle.Unpickler):
+        def find_class(self, module, name):
+            if module == "numba.core.environment" and name == "_rebuild_env":
+                return _rebuild_env
+            return super().find_class(module, name)
+
+    class _LightLoadCache(FunctionCache):
+        """numba's cache of compiled functions; under
+        :func:`skip_implementations_on_cache_loads`, a load initializes numba's
+        runtime only, not its implementations (see there)."""
+
+        def load_overload(self, sig, target_context):
+            if not _LIGHT_LOADS["asked"]:
+                return super().load_overload(sig, target_context)
+            from numba.core.runtime import rtsys
+
+            # what the refresh does first: the NRT functions the machine code calls
+            rtsys.initialize(target_context)
+            if type(self._cache_file) is IndexDataCacheFile:
+                self._cache_file.__class__ = _LightDataFile
+            with self._guard_against_spurious_io_errors():
+                data = self._load_overload(sig, target_context)
+            if data is None:  # not in the cache: numba compiles next (and refreshes)
+                before_compiling()
+            return data
+
+    return _LightLoadCache
+
+
+#: ``(module name, globals)`` of environments rebuilt before their module was imported
+_PENDING_ENVIRONMENTS: list[tuple[str, dict]] = []
+
+
+def _rebuild_env(modname, consts, env_name):
+    """numba's ``environment._rebuild_env`` for light loads: an environment of one of
+    numba's own modules not imported yet (``numba.np.arrayobj``, which imports numba's
+    unicode, hashing and more: 0.06-0.1 s) gets the module's globals later.
+
+    A cached kernel's library names the environments of the functions it links (each
+    numpy allocation inlines one of ``numba.np.arrayobj``); numba rebuilds each with the
+    globals of its module, importing it. Machine code compiled in nopython mode reads an
+    environment's constants (restored here), never its globals: only object-mode code
+    does (``pylowering``), which no numba implementation module has. The globals are
+    filled in (:func:`before_compiling`) before anything compiles in this process."""
+    from numba.core import environment
+
+    if modname in sys.modules or not str(modname).startswith("numba."):
+        return environment._rebuild_env(modname, consts, env_name)
+    env = environment.lookup_environment(env_name)
+    if env is None:
+        env = environment.Environment({"__name__": modname})
+        env.consts[:] = consts
+        env.env_name = env_name
+        environment.Environment._memo[env_name] = env
+        _PENDING_ENVIRONMENTS.append((modname, env.globals))
+    return env
+
+
+def before_compiling() -> None:
+    """Before numba compiles in a process that loaded kernels lightly: numba's
+    implementations without the BLAS probe if asked (:func:`load_implementations`), and
+    the globals of every environment :func:`_rebuild_env` left empty. Under numba's
+    compiler lock, which numba holds when it imports its implementations itself (and
+    a cache load holds when it calls this): one order of locks for every thread."""
+    import importlib
+
+    from numba.core.compiler_lock import global_compiler_lock
+
+    with global_compiler_lock:
+        load_implementations()
+        while _PENDING_ENVIRONMENTS:
+            modname, globals_ = _PENDING_ENVIRONMENTS.pop()
+            globals_.update(importlib.import_module(modname).__dict__)

@@ -36,6 +36,56 @@ def test_help_imports_no_numerics():
     assert out.stdout.strip() == "[]"
 
 
+def _command_paths(parser, path=()):
+    import argparse
+
+    yield path
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _command_paths(sub, (*path, name))
+
+
+def _parse_outcome(parser, argv):
+    """What parsing ``argv`` gives: exit code, options (functions by name), stdout, stderr."""
+    import contextlib
+    import io
+
+    out, err, code, options = io.StringIO(), io.StringIO(), None, None
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            ns = parser.parse_args(argv)
+            options = sorted((k, v.__qualname__ if callable(v) else repr(v))
+                             for k, v in vars(ns).items() if k != "game_entry")
+        except SystemExit as exc:
+            code = exc.code
+    return code, options, out.getvalue(), err.getvalue()
+
+
+def test_a_command_line_builds_only_the_commands_it_names():
+    # `sheepsim race odds ...` builds the race's `odds` only (a warm start builds no other
+    # command's options); what any command line prints or parses is the whole parser's
+    from sheepsim import cli
+
+    full = cli.build_parser()
+    lines = [[*path, *extra] for path in _command_paths(full)
+             for extra in (["--help"], [], ["--no-such-option"], ["no-such-command"])]
+    lines += [["-h", "race"], ["race", "-h", "odds"], ["racex"], ["race", "oddz"], ["--version"],
+              ["race", "odds", "--exact", "--lanes", "a,b"], ["race", "odds", "--games", "1e3"],
+              ["panic", "play", "--players", "3"], ["report", "my.toml", "--out", "dir"]]
+    for argv in lines:
+        assert _parse_outcome(cli.build_parser(argv), argv) == _parse_outcome(full, argv), argv
+    part = cli.build_parser(["race", "odds", "--exact"])
+    assert list(cli.subcommand_parser(part, "race")._actions[-1].choices) == ["odds"]
+    assert cli.subcommand_parser(part, "panic") is None
+    code = ("import sys\nfrom sheepsim.cli import build_parser\n"
+            "build_parser(['race', 'odds', '--exact'])\n"
+            "print(sorted(m for m in ('sheepsim.games.panic.commands', 'sheepsim.report', "
+            "'sheepsim.serve', 'sheepsim.games.race.cli') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['sheepsim.games.race.cli']"
+
+
 def test_advise_cli_default_is_the_library_default():
     from sheepsim.games.race.advise import DEFAULT_ADVISE_GAMES
     from sheepsim.games.race.cli_exact import DEFAULT_ADVISE_GAMES as CLI_DEFAULT
@@ -259,6 +309,72 @@ def test_a_kernel_gets_its_python_entry_point_only_when_python_calls_it(tmp_path
         sys.path.remove(str(tmp_path))
     assert type(entry_kernels.add) is LazyEntryDispatcher
     assert entry_kernels.add.targetoptions["no_cpython_wrapper"] is True
+
+
+_LIGHT_KERNELS = """
+import numpy as np
+from sheepsim.jit import njit
+
+
+@njit
+def ones(n):
+    return np.ones(n, np.int64)
+
+
+@njit
+def total(n):
+    return ones(n).sum()
+
+
+@njit
+def scaled(x):
+    return ones(3).sum() * x
+"""
+
+_LIGHT_RUN = """
+import sys
+sys.path.insert(0, {root!r})
+from numba.core.environment import Environment
+from sheepsim import jit
+if {light}:
+    jit.skip_blas_probe()
+    jit.skip_implementations_on_cache_loads()
+import entry_light as m
+LOADED = ("numba.np.arraymath", "numba.np.arrayobj", "scipy.linalg")
+print(m.total(5), m.ones(3).tolist() == [1, 1, 1], len(jit._PENDING_ENVIRONMENTS) > 0,
+      *[x in sys.modules for x in LOADED])
+if {compile_more}:
+    print(m.scaled(2.5), len(jit._PENDING_ENVIRONMENTS), *[x in sys.modules for x in LOADED])
+    envs = [e for e in list(Environment._memo.values())
+            if e.globals.get("__name__") == "numba.np.arrayobj"]
+    print(len(envs) > 0 and all(e.globals is not None and "np" in e.globals for e in envs))
+"""
+
+
+@pytest.mark.parametrize("light", [True, False])
+def test_the_command_loads_cached_kernels_without_numbas_implementations(tmp_path, light):
+    # the sheepsim command (cli.run) loads cached kernels with numba's runtime only: not
+    # its implementations (numba.np.arraymath...), nor the modules only the kernels'
+    # environments name (numba.np.arrayobj); compiling later loads them as usual, and
+    # fills those environments. The library leaves numba alone.
+    import os
+
+    (tmp_path / "entry_light.py").write_text(_LIGHT_KERNELS)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+
+    def run(compile_more):
+        code = _LIGHT_RUN.format(root=str(tmp_path), light=light, compile_more=compile_more)
+        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, check=True).stdout.split()
+
+    # cold: everything compiles (numba's implementations load; no BLAS probe if light)
+    assert run(False) == ["5", "True", "False", "True", "True", str(not light)]
+    if light:  # warm: nothing but the runtime; then a new signature compiles
+        assert run(True) == ["5", "True", "True", "False", "False", "False",
+                             "7.5", "0", "True", "True", "False", "True"]
+    else:
+        assert run(True) == ["5", "True", "False", "True", "True", "True",
+                             "7.5", "0", "True", "True", "True", "True"]
 
 
 class _SlowJob(_SumJob):

@@ -138,14 +138,14 @@ def _default_stage(args) -> None:
 
 
 def cmd_odds(args) -> int:
-    from sheepsim.games.race.analysis import lane_ev_table
-    from sheepsim.games.race.estimate import estimate_races
-
     _default_stage(args)
     size = run_size(args)
     check_plot_option(args)
     if cli_exact.handle_odds(args):
         return 0
+    from sheepsim.games.race.analysis import lane_ev_table
+    from sheepsim.games.race.estimate import estimate_races
+
     counts, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
                                  **size, backend=backend_from_args(args), progress=not args.quiet)
     trace = res.trace if size["precision"] is not None else None
