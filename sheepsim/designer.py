@@ -180,13 +180,19 @@ def variant_of(g: Game, base, edits, label: str | None = None):
     return Variant(label or shown or "base", rules, tomllib.loads(text.text), shown, text.text), text
 
 
-def _run_variants(g: Game, args, variants, desc: str):
+def variants_job(g: Game, args, variants):
+    """The :class:`~sheepsim.variant_runs.VariantsJob` of ``variants`` (base first) with
+    the command's metrics, games, seed, players and policies (validated now)."""
     from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
 
     metrics = M.pick(g, args.metric)
-    job = V.build_job(g, variants, metrics, games=args.games, seed=args.seed,
-                      players=args.players, policies=_policies(g, args), options=game_options(g, args))
+    return V.build_job(g, variants, metrics, games=args.games, seed=args.seed,
+                       players=args.players, policies=_policies(g, args), options=game_options(g, args))
+
+
+def _run_variants(g: Game, args, variants, desc: str):
+    job = variants_job(g, args, variants)
     run = runner(args)
     run.options["games"] = job.games
     return run(job, desc)
@@ -204,35 +210,67 @@ def cmd_metrics(args) -> int:
 def cmd_variants(args) -> int:
     from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
-    from sheepsim.rulesedit import base_text, parse_edit, split_top
 
     g: Game = args.game_entry
     _check_table(args, VARIANT_TABLES)
     M.pick(g, args.metric)
-    files = list(args.files)
+    base, variants = file_variants(g, args.files)
+    variants += edit_variants(g, base, args.edits)
+    check_variant_count(variants)
+    res = _run_variants(g, args, variants, f"{g.name} variants")
+    t = res.tables
+    meta = res.meta(pairing=V.pairing_summary(t["differences"]))
+    title = variants_title(g, len(variants), res.games)
+
+    def plot():
+        from sheepsim.plots import panel_figure, save_figure
+
+        save_figure(panel_figure(variants_panels(t), meta, title), args.plot)
+
+    return publish(args, t, meta, title, plot)
+
+
+def file_variants(g: Game, files) -> tuple:
+    """``(base rules text, [variants])`` of rules files (the first is the base; none: the
+    standard rules as the base), each validated by the game's loader."""
+    from sheepsim import variant_runs as V
+    from sheepsim.rulesedit import base_text
+
+    files = list(files)
     base = base_text(g, files[0] if files else None)
     variants = [variant_of(g, base, [], "base" if not files else files[0])[0]]
     for path in files[1:]:
         text = base_text(g, path)
         variants.append(V.Variant(path, g.load_rules(text), tomllib.loads(text.text), "", text.text))
-    for spec in args.edits:
+    return base, variants
+
+
+def edit_variants(g: Game, base, specs) -> list:
+    """One variant of ``base`` per ``--set KEY=VALUE[;KEY=VALUE]``, each validated."""
+    from sheepsim.rulesedit import parse_edit, split_top
+
+    out = []
+    for spec in specs:
         edits = [parse_edit(part) for part in split_top(spec, ";") if part]
-        variants.append(variant_of(g, base, edits)[0])
+        out.append(variant_of(g, base, edits)[0])
+    return out
+
+
+def check_variant_count(variants) -> None:
     if len(variants) < 2:
         raise SheepsimError("give a variant to compare with the base: another rules file or --set KEY=VALUE")
-    res = _run_variants(g, args, variants, f"{g.name} variants")
-    t = res.tables
-    meta = res.meta(pairing=V.pairing_summary(t["differences"]))
-    title = f"{g.title}: {len(variants)} rules variants on the same {res.games:,} {g.unit}"
 
-    def plot():
-        from sheepsim.plots import panel_figure, save_figure, variants_chart
 
-        panels = [lambda ax, m=m: variants_chart(t["metrics"], m, ax=ax)
-                  for m in t["metrics"]["metric"].unique()]
-        save_figure(panel_figure(panels, meta, title), args.plot)
+def variants_title(g: Game, count: int, games: int) -> str:
+    return f"{g.title}: {count} rules variants on the same {games:,} {g.unit}"
 
-    return publish(args, t, meta, title, plot)
+
+def variants_panels(t: dict) -> list:
+    """The ``variants`` chart's panels: one per metric (:func:`sheepsim.plots.variants_chart`)."""
+    from sheepsim.plots import variants_chart
+
+    return [lambda ax, m=m: variants_chart(t["metrics"], m, ax=ax)
+            for m in t["metrics"]["metric"].unique()]
 
 
 def _check_table(args, names) -> None:
@@ -262,20 +300,13 @@ def sweep_axes(specs) -> list[tuple[str, list]]:
 def cmd_sweep(args) -> int:
     from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
-    from sheepsim.rulesedit import Edit, base_text, toml_value
+    from sheepsim.rulesedit import toml_value
 
     g: Game = args.game_entry
     _check_table(args, SWEEP_TABLES)
     M.pick(g, args.metric)
     axes = sweep_axes(args.axes)
-    points = list(itertools.product(*[vals for _, vals in axes]))
-    if len(points) > MAX_POINTS:
-        raise SheepsimError(f"the grid has {len(points)} points; a sweep takes at most {MAX_POINTS}")
-    base = base_text(g, args.rules)
-    variants = [variant_of(g, base, [], "base")[0]]
-    for values in points:
-        edits = [Edit(k, v) for (k, _), v in zip(axes, values, strict=True)]
-        variants.append(variant_of(g, base, edits)[0])
+    variants, points = sweep_variants(g, args.rules, axes)
     res = _run_variants(g, args, variants, f"{g.name} sweep")
     t = res.tables
     keys = [k for k, _ in axes]
@@ -283,16 +314,43 @@ def cmd_sweep(args) -> int:
     tables = {"sweep": sweep, **t}
     meta = res.meta(pairing=V.pairing_summary(t["differences"]),
                     sweep={k: [toml_value(v) for v in vals] for k, vals in axes})
-    title = (f"{g.title}: sweep of {' x '.join(keys)} ({len(points)} points) on the same "
-             f"{res.games:,} {g.unit}")
+    title = sweep_title(g, keys, len(points), res.games)
 
     def plot():
-        from sheepsim.plots import panel_figure, save_figure, sweep_chart
+        from sheepsim.plots import panel_figure, save_figure
 
-        panels = [lambda ax, m=m: sweep_chart(sweep, m, keys, ax=ax) for m in sweep["metric"].unique()]
-        save_figure(panel_figure(panels, meta, title), args.plot)
+        save_figure(panel_figure(sweep_panels(sweep, keys), meta, title), args.plot)
 
     return publish(args, tables, meta, title, plot)
+
+
+def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
+    """``([base, one variant per point], points)`` of the grid of ``axes`` (see
+    :func:`sweep_axes`) over the base rules file ``rules`` (None: the standard rules),
+    every point validated by the game's loader."""
+    from sheepsim.rulesedit import Edit, base_text
+
+    points = list(itertools.product(*[vals for _, vals in axes]))
+    if len(points) > MAX_POINTS:
+        raise SheepsimError(f"the grid has {len(points)} points; a sweep takes at most {MAX_POINTS}")
+    base = base_text(g, rules)
+    variants = [variant_of(g, base, [], "base")[0]]
+    for values in points:
+        edits = [Edit(k, v) for (k, _), v in zip(axes, values, strict=True)]
+        variants.append(variant_of(g, base, edits)[0])
+    return variants, points
+
+
+def sweep_title(g: Game, keys: list[str], points: int, games: int) -> str:
+    return (f"{g.title}: sweep of {' x '.join(keys)} ({points} points) on the same "
+            f"{games:,} {g.unit}")
+
+
+def sweep_panels(sweep, keys: list[str]) -> list:
+    """The ``sweep`` chart's panels: one per metric (:func:`sheepsim.plots.sweep_chart`)."""
+    from sheepsim.plots import sweep_chart
+
+    return [lambda ax, m=m: sweep_chart(sweep, m, keys, ax=ax) for m in sweep["metric"].unique()]
 
 
 def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
@@ -336,9 +394,16 @@ def cmd_tune(args) -> int:
         atomic_write_text(args.out_rules, out.winner_text)
 
     def plot():
-        from sheepsim.plots import panel_figure, save_figure, tune_chart
+        from sheepsim.plots import panel_figure, save_figure
 
-        panels = [lambda ax, m=m: tune_chart(out.tables["trials"], m, ax=ax) for m in out.targets]
-        save_figure(panel_figure(panels, out.meta, out.title), args.plot)
+        save_figure(panel_figure(tune_panels(out.tables["trials"], out.targets), out.meta,
+                                 out.title), args.plot)
 
     return publish(args, out.tables, out.meta, out.title, plot)
+
+
+def tune_panels(trials, targets: list[str]) -> list:
+    """The ``tune`` chart's panels: one per target metric (:func:`sheepsim.plots.tune_chart`)."""
+    from sheepsim.plots import tune_chart
+
+    return [lambda ax, m=m: tune_chart(trials, m, ax=ax) for m in targets]

@@ -196,38 +196,20 @@ def run(g, args) -> TuneOutput:
     """The search behind ``sheepsim <game> tune`` (``args`` its parsed options)."""
     from sheepsim import balance_metrics as M
     from sheepsim.designer import _policies, variant_of
-    from sheepsim.rulesedit import Edit, base_text
+    from sheepsim.rulesedit import base_text
 
     optuna = _optuna()
-    known = M.declared(g)
-    varies = [parse_vary(v) for v in args.vary]
-    if len({v.key for v in varies}) != len(varies):
-        raise SheepsimError("--vary: a key is given twice")
-    targets = [parse_target(t, known) for t in args.target]
-    if len({t.metric for t in targets}) != len(targets):
-        raise SheepsimError("--target: a metric is given twice")
+    varies = parse_varies(args.vary)
+    targets = parse_targets(g, args.target)
     metrics = M.pick(g, [t.metric for t in targets])
     policies = _policies(g, args)
     base = base_text(g, args.rules)
     base_variant, _ = variant_of(g, base, [], "base")
-    for v in varies:  # every range's ends through the game's loader, before any game
-        for end in (v.lo, v.hi):
-            variant_of(g, base, [Edit(v.key, end)])
+    check_vary_ends(g, base, varies)
     single = len(targets) == 1
     trials = args.trials
-    share = SEARCH_SHARE if single else 1.0
-    trial_games = int(args.budget * share / (trials + 1)) // M.BLOCKS * M.BLOCKS
-    from sheepsim.designer import game_options
-
-    base_jobs = M.module(g).metric_jobs(base_variant.rules, args.players, args.seed, policies,
-                                        {m.job for m in metrics}, **game_options(g, args))
-    if all(getattr(j, "exact", False) for j in base_jobs.values()):
-        trial_games = max(trial_games, MIN_TRIAL_GAMES)  # nothing is simulated: no budget needed
-    if trial_games < MIN_TRIAL_GAMES:
-        need = math.ceil(MIN_TRIAL_GAMES * (trials + 1) / share)
-        raise SheepsimError(f"--budget {args.budget:,} is too small for {trials} trials: each needs at "
-                            f"least {MIN_TRIAL_GAMES:,} {g.unit} ({need:,} in all with the base run"
-                            f"{' and the racing' if single else ''}); raise --budget or lower --trials")
+    trial_games = trial_games_of(g, args.budget, trials, single,
+                                 exact=exact_only(g, args, base_variant, policies, metrics))
     search = _Search(g, args, metrics, targets, policies, base, base_variant, trial_games)
     dists = {v.key: (optuna.distributions.IntDistribution(v.lo, v.hi, step=v.step) if v.integer else
                      optuna.distributions.FloatDistribution(v.lo, v.hi, step=v.step)) for v in varies}
@@ -267,6 +249,64 @@ def run(g, args) -> TuneOutput:
     meta = _meta(g, args, search, varies, targets, trials, trial_games, sampler, winner)
     return TuneOutput({"best": best_table, "trials": trials_table}, meta, title, winner_text,
                       [t.metric for t in targets])
+
+
+def parse_targets(g, texts) -> list[Target]:
+    """``--target`` options checked against the game's metrics (one line if not)."""
+    from sheepsim import balance_metrics as M
+
+    known = M.declared(g)
+    targets = [parse_target(t, known) for t in texts]
+    if len({t.metric for t in targets}) != len(targets):
+        raise SheepsimError("--target: a metric is given twice")
+    return targets
+
+
+def parse_varies(texts) -> list[Vary]:
+    """``--vary`` options (one line if a range is malformed or a key given twice)."""
+    varies = [parse_vary(v) for v in texts]
+    if len({v.key for v in varies}) != len(varies):
+        raise SheepsimError("--vary: a key is given twice")
+    return varies
+
+
+def check_vary_ends(g, base, varies: list[Vary]) -> None:
+    """Every range's ends through the game's loader as edits of the base rules text
+    ``base``, so a bad key or value fails before any game."""
+    from sheepsim.designer import variant_of
+    from sheepsim.rulesedit import Edit
+
+    for v in varies:
+        for end in (v.lo, v.hi):
+            variant_of(g, base, [Edit(v.key, end)])
+
+
+def exact_only(g, args, base_variant, policies, metrics) -> bool:
+    """Whether every metric of the search is computed exactly (the race's lanes on dealt
+    lanes): then nothing is simulated and the budget does not matter."""
+    from sheepsim import balance_metrics as M
+    from sheepsim.designer import game_options
+
+    jobs = M.module(g).metric_jobs(base_variant.rules, args.players, args.seed, policies,
+                                   {m.job for m in metrics}, **game_options(g, args))
+    return all(getattr(j, "exact", False) for j in jobs.values())
+
+
+def trial_games_of(g, budget: int, trials: int, single: bool, exact: bool = False) -> int:
+    """The games each trial plays out of ``budget`` (one line if too few; ``exact``: a
+    search that simulates nothing, where any budget will do)."""
+    from sheepsim import balance_metrics as M
+
+    share = SEARCH_SHARE if single else 1.0
+    trial_games = int(budget * share / (trials + 1)) // M.BLOCKS * M.BLOCKS
+    if exact:
+        return max(trial_games, MIN_TRIAL_GAMES)
+    if trial_games < MIN_TRIAL_GAMES:
+        need = math.ceil(MIN_TRIAL_GAMES * (trials + 1) / share)
+        raise SheepsimError(f"--budget {budget:,} is too small for {trials} trials: each needs at "
+                            f"least {MIN_TRIAL_GAMES:,} {g.unit} ({need:,} in all with the base run"
+                            f"{' and the racing' if single else ''}); raise --budget or lower --trials")
+    return trial_games
 
 
 def _rules_file(g, winner: Candidate, search, varies) -> str:
