@@ -172,7 +172,9 @@ class Candidate:
     counts: dict = field(default_factory=dict)
     trial: int = 0
     reused: bool = False  # no simulation of its own: every job used the base's counts
-    values: dict = field(default_factory=dict)  # metric -> (value, se, df)
+    values: dict = field(default_factory=dict)  # metric -> (value, se, df, t quantile)
+    #: racing: the objective with the jackknife's bias correction (what finalists are ranked by)
+    corrected: float | None = None
 
 
 @dataclass
@@ -498,7 +500,7 @@ class _Search:
             delta = min(delta, left // self.block_games)
             means, variances, n = [], [], []
             for c in fin:
-                per = self._block_objectives(c, target)
+                per = self._pseudo_objectives(c, target)
                 means.append(per.mean())
                 variances.append(per.var(ddof=1))
                 n.append(len(per))
@@ -507,27 +509,57 @@ class _Search:
                 if extra > 0:
                     self._extend(c, int(extra))
             rounds += 1
-        for c in fin:
-            self._evaluate(c)
-        fin.sort(key=self.objective)
+        for c in [*fin, self.base_cand]:  # on all their games (the base's too: its
+            self._evaluate(c)             # blocks grow when racing reuses them)
+            c.corrected = float(self._pseudo_objectives(c, target).mean())
+        # ranked by what OCBA compared: the bias-corrected objective, comparable between
+        # finalists measured on different numbers of games
+        fin.sort(key=lambda c: c.corrected)
         self.racing_rounds = rounds
         return fin
+
+    def versus_winner(self, c: Candidate, winner: Candidate) -> tuple[float, int]:
+        """The paired test of ``c``'s objective against the winner's on the games both
+        were measured on (the same game indices: common random numbers), by the
+        jackknife over those blocks: ``(p-value, games)``; exact objectives: 1 if equal,
+        else 0."""
+        from sheepsim.variant_runs import _p, jackknife_se, jackknife_values
+
+        t = self.targets[0]
+        m = next(m for m in self.metrics if m.name == t.metric)
+        if self._exact(m.job):
+            same = self.objective(c) == self.objective(winner)
+            return (1.0 if same else 0.0), 0
+        shared = min(self._blocks_of(c), self._blocks_of(winner))
+        objs = []
+        for x in (c, winner):
+            vals = jackknife_values(x.jobs[m.job], x.variant.rules, [m],
+                                    {k: a[:shared] for k, a in x.counts[m.job].items()},
+                                    self.block_games, self.args.players)[0]
+            objs.append(np.array([t.objective(v) for v in vals]))
+        d = objs[0] - objs[1]
+        return _p(float(d[0]), jackknife_se(d), shared - 1), shared * self.block_games
 
     def _blocks_of(self, c: Candidate) -> int:
         """How many blocks of games ``c`` has been measured on (0: exact only)."""
         sampled = [k for k in self.keys if not self._exact(k)]
         return len(next(iter(c.counts[sampled[0]].values()))) if sampled else 0
 
-    def _block_objectives(self, c: Candidate, target) -> np.ndarray:
-        """The target's objective on each block of ``c``'s games alone (OCBA's runs)."""
+    def _pseudo_objectives(self, c: Candidate, target) -> np.ndarray:
+        """OCBA's runs: the jackknife pseudo-values of the target's objective over ``c``'s
+        blocks, ``B o(all) - (B - 1) o(all but block k)``. Their mean is the objective
+        with the jackknife's bias correction and their variance / B its squared standard
+        error, so they are replications of the quantity ranked even for a metric that is
+        not a mean (a spread measured on one block alone is biased, and by how much
+        depends on the candidate)."""
+        from sheepsim.variant_runs import jackknife_values
+
         m = next(m for m in self.metrics if m.name == target.metric)
-        by_block = c.counts[m.job]
-        blocks = len(next(iter(by_block.values())))
-        out = np.empty(blocks)
-        for b in range(blocks):
-            tables = c.jobs[m.job].tables({k: a[b] for k, a in by_block.items()}, self.block_games)
-            out[b] = target.objective(float(m.compute(tables, c.variant.rules, self.args.players)))
-        return out
+        vals = jackknife_values(c.jobs[m.job], c.variant.rules, [m], c.counts[m.job],
+                                self.block_games, self.args.players)[0]
+        obj = np.array([target.objective(v) for v in vals])
+        b = len(obj) - 1
+        return b * obj[0] - (b - 1) * obj[1:]
 
     def _extend(self, c: Candidate, extra: int) -> None:
         """``extra`` more blocks of games for ``c`` (the next game indices after its own:
@@ -606,6 +638,13 @@ class _Search:
                 row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
                             f"objective_{t.metric}": t.objective(val)})
             row["games"] = self._blocks_of(c) * self.block_games
+            if getattr(c, "corrected", None) is not None:
+                row[f"objective_{self.targets[0].metric}_corrected"] = c.corrected
+            if len(self.targets) == 1:
+                # is the ranking settled? each finalist against the winner, paired on
+                # the games both played
+                p, shared = (1.0, row["games"]) if c is best[0] else self.versus_winner(c, best[0])
+                row["pvalue_vs_winner"], row["games_shared_with_winner"] = p, shared
             rows.append(row)
         return pd.DataFrame(rows)
 
