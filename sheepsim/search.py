@@ -646,7 +646,12 @@ class _Search:
                 p, shared = (1.0, row["games"]) if c is best[0] else self.versus_winner(c, best[0])
                 row["pvalue_vs_winner"], row["games_shared_with_winner"] = p, shared
             rows.append(row)
-        return pd.DataFrame(rows)
+        df = pd.DataFrame(rows)
+        # what a reader needs first: the values, whether the winner is told apart, games
+        first = [c for c in df.columns if not c.startswith("objective_") and c not in
+                 ("games", "games_shared_with_winner")]
+        last = [c for c in ("games", "games_shared_with_winner") if c in df.columns]
+        return df[first + last + [c for c in df.columns if c.startswith("objective_")]]
 
 
 def _base_value(data: dict, key: str):
