@@ -238,7 +238,7 @@ def test_a_kernel_gets_its_python_entry_point_only_when_python_calls_it(tmp_path
     them: ``add(int64, int64)`` below; Python's float call compiles the twin."""
     import os
 
-    from sheepsim._entry import LazyEntryDispatcher
+    from sheepsim.jit import LazyEntryDispatcher
 
     (tmp_path / "entry_kernels.py").write_text(_ENTRY_KERNELS)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
