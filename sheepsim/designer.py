@@ -89,7 +89,7 @@ def register(sub, g: Game) -> None:
                     "(OCBA). Prints the best variants (the Pareto front for several "
                     "targets) with intervals; --out-rules writes the winner as a rules file. "
                     "Needs sheepsim[tune]. Tables: " + ", ".join(TUNE_TABLES) + ".",
-        epilog=f"example: sheepsim {g.command} tune --vary {_example_vary(g)} --target "
+        epilog=f"example: sheepsim {g.command} tune --vary '{_example_vary(g)}' --target "
                f"{_example_target(g)} --budget 200000")
     p.add_argument("--rules", metavar="FILE", help="the base rules (default: the standard rules)")
     p.add_argument("--vary", action="append", default=[], required=True, metavar="KEY=LO..HI[:STEP]",
@@ -97,7 +97,9 @@ def register(sub, g: Game) -> None:
     p.add_argument("--target", action="append", default=[], required=True,
                    metavar="METRIC=VALUE|min|max", help="what to reach; repeat for several")
     p.add_argument("--budget", type=game_count, required=True, metavar="GAMES",
-                   help="games to simulate in all (search and racing, every candidate)")
+                   help=f"{g.unit} to simulate in all (search and racing, every candidate; at least "
+                        f"1,000 per trial and the base run: 42,000 for the default 24 trials with "
+                        f"one target)")
     p.add_argument("--trials", type=positive_int, default=24, metavar="N",
                    help="candidates the search proposes (default 24)")
     p.add_argument("--finalists", type=positive_int, default=4, metavar="K",
@@ -200,10 +202,12 @@ def _run_variants(g: Game, args, variants, desc: str):
 
 def cmd_metrics(args) -> int:
     from sheepsim import balance_metrics as M
+    from sheepsim import output
     from sheepsim.output import base_meta
 
     g: Game = args.game_entry
     meta = base_meta(game=g.name, analysis="balance metrics declared by the game")
+    output.TABLE_OPTIONS["all_columns"] = True  # the meanings are what this command is for
     return publish(args, {"metrics": M.metrics_table(g)}, meta, f"{g.title}: balance metrics")
 
 
@@ -252,6 +256,8 @@ def edit_variants(g: Game, base, specs) -> list:
     out = []
     for spec in specs:
         edits = [parse_edit(part) for part in split_top(spec, ";") if part]
+        if not edits:
+            raise SheepsimError(f"--set takes KEY=VALUE (e.g. race.payoffs.bonus_three=2), got {spec!r}")
         out.append(variant_of(g, base, edits)[0])
     return out
 
@@ -319,7 +325,7 @@ def cmd_sweep(args) -> int:
     def plot():
         from sheepsim.plots import panel_figure, save_figure
 
-        save_figure(panel_figure(sweep_panels(sweep, keys), meta, title), args.plot)
+        save_figure(panel_figure(sweep_panels(sweep, keys, base_values(t)), meta, title), args.plot)
 
     return publish(args, tables, meta, title, plot)
 
@@ -342,15 +348,17 @@ def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
 
 
 def sweep_title(g: Game, keys: list[str], points: int, games: int) -> str:
-    return (f"{g.title}: sweep of {' x '.join(keys)} ({points} points) on the same "
-            f"{games:,} {g.unit}")
+    what = f"{points} point{'s' if points != 1 else ''}"
+    return f"{g.title}: sweep of {' x '.join(keys)} ({what}) on the same {games:,} {g.unit}"
 
 
-def sweep_panels(sweep, keys: list[str]) -> list:
+def sweep_panels(sweep, keys, base: dict | None = None) -> list:
     """The ``sweep`` chart's panels: one per metric (:func:`sheepsim.plots.sweep_chart`)."""
     from sheepsim.plots import sweep_chart
 
-    return [lambda ax, m=m: sweep_chart(sweep, m, keys, ax=ax) for m in sweep["metric"].unique()]
+    base = base or {}
+    return [lambda ax, m=m: sweep_chart(sweep, m, keys, base=base.get(m), ax=ax)
+            for m in sweep["metric"].unique()]
 
 
 def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
@@ -368,7 +376,7 @@ def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
             mv, dv = m.loc[(variant.label, metric)], d.loc[(variant.label, metric)]
             row = {"point": i}
             for k, v in zip(keys, values, strict=True):
-                row[k] = v if isinstance(v, int | float) and not isinstance(v, bool) else toml_value(v)
+                row[k] = v if isinstance(v, int | float | str) and not isinstance(v, bool) else toml_value(v)
             row.update(metric=metric, value=mv["value"], value_lo=mv["value_lo"],
                        value_hi=mv["value_hi"], diff=dv["diff"], diff_lo=dv["diff_lo"],
                        diff_hi=dv["diff_hi"], pvalue_holm=dv["pvalue_holm"], se_ratio=dv["se_ratio"],
@@ -387,6 +395,10 @@ def cmd_tune(args) -> int:
         from sheepsim.output import check_output_file
 
         check_output_file(args.out_rules, "--out-rules")
+        import os
+
+        if args.out and os.path.realpath(args.out) == os.path.realpath(args.out_rules):
+            raise SheepsimError("--out and --out-rules name the same file; give two files")
     out = tune.run(g, args)
     if args.out_rules and out.winner_text is not None:
         from sheepsim.output import atomic_write_text
@@ -396,14 +408,24 @@ def cmd_tune(args) -> int:
     def plot():
         from sheepsim.plots import panel_figure, save_figure
 
-        save_figure(panel_figure(tune_panels(out.tables["trials"], out.targets), out.meta,
+        save_figure(panel_figure(tune_panels(out.tables["trials"], out.targets, out.tables["best"]), out.meta,
                                  out.title), args.plot)
 
     return publish(args, out.tables, out.meta, out.title, plot)
 
 
-def tune_panels(trials, targets: list[str]) -> list:
-    """The ``tune`` chart's panels: one per target metric (:func:`sheepsim.plots.tune_chart`)."""
+def base_values(t: dict) -> dict:
+    """Metric -> the base rules' value, from a ``metrics`` table."""
+    m = t["metrics"]
+    return dict(zip(m.loc[m["variant"] == m["variant"].iloc[0], "metric"],
+                    m.loc[m["variant"] == m["variant"].iloc[0], "value"], strict=True))
+
+
+def tune_panels(trials, targets: list[str], best=None) -> list:
+    """The ``tune`` chart's panels: one per target metric (:func:`sheepsim.plots.tune_chart`),
+    the base rules' value from ``best`` (its ``base`` row) when given."""
     from sheepsim.plots import tune_chart
 
-    return [lambda ax, m=m: tune_chart(trials, m, ax=ax) for m in targets]
+    base = best[best["rank"] == "base"].iloc[0] if best is not None else None
+    return [lambda ax, m=m: tune_chart(trials, m, base=None if base is None else float(base[m]), ax=ax)
+            for m in targets]

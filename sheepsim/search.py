@@ -69,7 +69,7 @@ class Target:
         return f"{self.metric}={self.goal}"
 
 
-_NUMBER = r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"
+_NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 
 
 def parse_vary(text: str) -> Vary:
@@ -98,7 +98,7 @@ def parse_vary(text: str) -> Vary:
 def parse_target(text: str, known) -> Target:
     from sheepsim.rulesedit import parse_assignment
 
-    metric, rest = parse_assignment(text, "--target")
+    metric, rest = parse_assignment(text, "--target", path=False)
     if metric not in known:
         raise SheepsimError(f"--target: no metric {metric!r}; this game has: {', '.join(known)}")
     if rest in ("min", "max"):
@@ -245,10 +245,12 @@ def run(g, args) -> TuneOutput:
         best = search.pareto()
     best_table = search.best_table(best, varies)
     winner = best[0]
-    winner_text = _rules_file(g, winner, search, varies)
+    verdict = search.verdict(best_table, single)
+    winner_text = _rules_file(g, winner, search, varies, verdict)
     title = (f"{g.title}: balance search for {', '.join(t.text for t in targets)} over "
-             f"{', '.join(f'{v.key}={v.values_text()}' for v in varies)}")
+             f"{', '.join(f'{v.key}={v.values_text()}' for v in varies)}; {verdict}")
     meta = _meta(g, args, search, varies, targets, trials, trial_games, sampler, winner)
+    meta["verdict"] = verdict
     return TuneOutput({"best": best_table, "trials": trials_table}, meta, title, winner_text,
                       [t.metric for t in targets])
 
@@ -307,17 +309,19 @@ def trial_games_of(g, budget: int, trials: int, single: bool, exact: bool = Fals
         need = math.ceil(MIN_TRIAL_GAMES * (trials + 1) / share)
         raise SheepsimError(f"--budget {budget:,} is too small for {trials} trials: each needs at "
                             f"least {MIN_TRIAL_GAMES:,} {g.unit} ({need:,} in all with the base run"
-                            f"{' and the racing' if single else ''}); raise --budget or lower --trials")
+                            f"{' and the racing' if single else ''}); raise --budget"
+                            + (" or lower --trials" if trials > 1 else ""))
     return trial_games
 
 
-def _rules_file(g, winner: Candidate, search, varies) -> str:
+def _rules_file(g, winner: Candidate, search, varies, verdict: str) -> str:
     from sheepsim.output import sha256_bytes
 
     text = winner.variant.text
-    base_sha = sha256_bytes(search.base_text.text.encode())[:12]
+    base_sha = sha256_bytes(search.base_text.text.encode())
     head = (f"# Written by sheepsim {g.command} tune: the best variant found, "
             f"{' '.join(f'{v.key}={p}' for v, p in zip(varies, winner.params, strict=True))}\n"
+            f"# {verdict}\n"
             f"# (base: {search.base_text.name}, SHA-256 {base_sha})\n")
     return head + text
 
@@ -463,6 +467,24 @@ class _Search:
                 blocks = vals.shape[1] - 1
                 se = jackknife_se(vals[i])
                 c.values[m.name] = (float(vals[i, 0]), se, blocks - 1, _t(blocks - 1))
+
+    def verdict(self, best, single: bool) -> str:
+        """One sentence on the winner against the base (and, for several targets, that
+        the winner is one of the front), for the title, the meta and the rules file."""
+        if not single:
+            n = int((best["rank"] != "base").sum())
+            return (f"the winner is the first of {n} variants none of which is better in every "
+                    f"target (the Pareto front, ordered by {self.targets[0].metric}); no racing")
+        base = best[best["rank"] == "base"].iloc[0]
+        win = best.iloc[0]
+        t = self.targets[0]
+        if win[f"objective_{t.metric}"] >= base[f"objective_{t.metric}"]:
+            return "no candidate did better than the base rules"
+        p = float(base["pvalue_vs_winner"])
+        if p >= 0.05:
+            return (f"the winner is not significantly better than the base rules (paired "
+                    f"p = {p:.2g} on the games both played)")
+        return f"the winner beats the base rules (paired p = {p:.2g} on the games both played)"
 
     def _exact(self, key: str) -> bool:
         return getattr(self.base_cand.jobs.get(key), "exact", False)
@@ -618,7 +640,8 @@ class _Search:
                 row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
                             f"objective_{t.metric}": t.objective(val)})
             row["games"] = self.trial_games
-            row["simulated"] = not c.reused
+            # a repeat played no games: its values are the first proposal's
+            row["simulated"] = not c.reused and c.trial == trial
             rows.append(row)
         df = pd.DataFrame(rows)
         df["repeat_of"] = df["repeat_of"].astype("Int64")

@@ -323,3 +323,21 @@ def test_exact_lane_differences_have_no_interval_to_speak_of():
     assert d.loc["lane_win_spread", "diff"] == 0 and d.loc["lane_win_spread", "pvalue"] == 1
     assert d.loc["lane_ev_spread", "diff_se"] == 0 and d.loc["lane_ev_spread", "pvalue"] == 0
     assert res.meta["exact"] == ["lanes"]
+
+
+def test_a_metric_named_twice_and_an_empty_variant_are_refused(capsys, tmp_path):
+    out = tmp_path / "x.csv"
+    for argv in (["race", "variants", "--set", "race.payoffs.bonus_three=2", "--metric",
+                  "mean_turns,mean_turns"],
+                 ["race", "variants", "--set", " ; "],
+                 ["race", "tune", "--vary", "race.payoffs.bonus_three=0..6", "--target",
+                  "lane_ev_spread=min", "--budget", "100000", "--out-rules", str(out)]):
+        code, _, err = run(capsys, *argv, "--out", str(out), "--quiet")
+        assert code == 2 and err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_python_api_takes_one_variant_as_a_string():
+    res = sheepsim.variants("awsheep", set="scoring.golden_worth=4", games=200, metric="mean_turns",
+                            quiet=True)
+    assert res.tables["differences"]["variant"].tolist() == ["scoring.golden_worth=4"]

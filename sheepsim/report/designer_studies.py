@@ -430,7 +430,7 @@ class SweepStudy(_VariantRuns):
         return self.grid(args)[1]
 
     def results(self, counts, games) -> StudyResult:
-        from sheepsim.designer import sweep_panels, sweep_table, sweep_title
+        from sheepsim.designer import base_values, sweep_panels, sweep_table, sweep_title
 
         t = self.tables(counts, games)
         keys, variants, points = self.grid(self.args())
@@ -438,7 +438,7 @@ class SweepStudy(_VariantRuns):
         findings, ranges = sweep_findings(sweep, t["metrics"], keys)
         title = sweep_title(self.game_entry, keys, len(points), games)
         meta = self.plot_meta(games)
-        figures = {"by_point": lambda: self._figure(sweep_panels(sweep, keys), meta, title)}
+        figures = {"by_point": lambda: self._figure(sweep_panels(sweep, keys, base_values(t)), meta, title)}
         captions = {
             "sweep": "One row per grid point and metric: the metric with its 95% interval and "
                      "its paired difference to the base rules (pvalue_holm: Holm across the "
@@ -446,8 +446,8 @@ class SweepStudy(_VariantRuns):
             "metrics": "Every metric of the base and of every point with its 95% interval.",
             "differences": "Each point minus the base, per metric, with the paired 95% interval "
                            "and p-values (pvalue_holm: Holm across the points).",
-            "by_point": "Each metric against the swept values with its 95% interval (two keys: "
-                        "a heatmap).",
+            "by_point": "Each metric against the swept values with its 95% interval, the base "
+                        "rules dotted (two keys: a heatmap of the values, without intervals).",
         }
         columns = {"sweep": ["point", *keys, "metric", "value", "diff", "pvalue_holm", "unit"],
                    "metrics": ["variant", "metric", "value", "unit", "better"],
@@ -534,7 +534,7 @@ class TuneStudy(_DesignerStudy):
         notes = tune_findings(out, self.game_entry)
         meta = self.plot_meta(games)
         trials = out.tables["trials"]
-        figures = {"search": lambda: self._figure(tune_panels(trials, out.targets), meta,
+        figures = {"search": lambda: self._figure(tune_panels(trials, out.targets, out.tables["best"]), meta,
                                                   out.title)}
         single = len(out.targets) == 1
         captions = {
@@ -652,5 +652,5 @@ def tune_findings(out, g) -> list[str]:
     how = ("after racing the finalists" if len(out.targets) == 1
            else "first of the Pareto front")
     return [f"Best variant for {goal} ({how}): {at} (trial {int(winner['trial'])}), "
-            f"{'; '.join(bits)}; {out.meta['trials']} trials, {out.meta['games']:,} {g.unit} "
-            f"played in all."]
+            f"{'; '.join(bits)}: {out.meta['verdict']}; {out.meta['trials']} trials, "
+            f"{out.meta['games']:,} {g.unit} played in all."]
