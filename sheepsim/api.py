@@ -117,6 +117,10 @@ def variants(game: str, files=(), set=(), **options) -> Result:  # noqa: A002 - 
     ``files`` rules files (the first is the base; none: the standard rules), ``set`` a
     list of edits of the base, one variant each (``"race.payoffs.bonus_three=2"``; several
     edits of one variant joined by ``;``). Tables ``metrics`` and ``differences``."""
+    if isinstance(set, str):
+        set = [set]  # noqa: A001 - one variant
+    if isinstance(files, str):
+        files = [files]
     return _run(game, "variants", {"set": list(set), **options}, positional=list(files))
 
 

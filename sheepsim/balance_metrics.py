@@ -72,6 +72,8 @@ def pick(g: Game, names) -> list[Metric]:
         names = [n.strip() for n in names.split(",") if n.strip()]
     out = []
     for n in names:
+        if any(m.name == n for m in out):
+            raise SheepsimError(f"metric {n!r} is named twice")
         if n not in known:
             raise SheepsimError(f"{g.title} has no metric {n!r}; it has: {', '.join(known)}")
         out.append(known[n])

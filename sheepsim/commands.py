@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from sheepsim.cli import (
+    _SKIPPED,
     add_backend_options,
     add_output_options,
     add_subcommands,
@@ -115,6 +116,11 @@ def policy_dest(g: Game, role: str) -> str:
     return policy_option(g, role)[2:].replace("-", "_")
 
 
+#: the designers' commands (``sheepsim.designer.COMMANDS`` is this tuple), named here so
+#: a parser built for another command does not import that module
+DESIGNER_COMMANDS = ("metrics", "variants", "sweep", "tune")
+
+
 def register(subparsers, g: Game) -> None:
     """``sheepsim <g.command>`` with the shared commands the game declares, then the
     game's own commands (``Game.cli``)."""
@@ -126,7 +132,10 @@ def register(subparsers, g: Game) -> None:
     for name in SHARED:
         if name in specs:
             _add(sub, g, name, specs[name])
-    if g.metrics:
+    # the designers' commands (sheepsim.designer.COMMANDS): their module only when the
+    # parser is built for all commands or one of them (a warm ``race odds`` skips it)
+    only = "" if sub is _SKIPPED else getattr(sub, "only", None)
+    if g.metrics and (only is None or only in DESIGNER_COMMANDS):
         from sheepsim import designer
 
         designer.register(sub, g)

@@ -21,6 +21,7 @@ from sheepsim.cli import (
     publish,
 )
 from sheepsim.commands import (
+    DESIGNER_COMMANDS,
     CommandSpec,
     _add_policy,
     one_policy_each,
@@ -32,7 +33,7 @@ from sheepsim.errors import SheepsimError
 from sheepsim.game import Game
 
 #: the designers' commands, in ``--help`` order
-COMMANDS = ("metrics", "variants", "sweep", "tune")
+COMMANDS = DESIGNER_COMMANDS
 #: a sweep plays every point on every game: more points than this is a mistake
 MAX_POINTS = 400
 VARIANT_TABLES = ("metrics", "differences")
@@ -89,7 +90,7 @@ def register(sub, g: Game) -> None:
                     "(OCBA). Prints the best variants (the Pareto front for several "
                     "targets) with intervals; --out-rules writes the winner as a rules file. "
                     "Needs sheepsim[tune]. Tables: " + ", ".join(TUNE_TABLES) + ".",
-        epilog=f"example: sheepsim {g.command} tune --vary {_example_vary(g)} --target "
+        epilog=f"example: sheepsim {g.command} tune --vary '{_example_vary(g)}' --target "
                f"{_example_target(g)} --budget 200000")
     p.add_argument("--rules", metavar="FILE", help="the base rules (default: the standard rules)")
     p.add_argument("--vary", action="append", default=[], required=True, metavar="KEY=LO..HI[:STEP]",
@@ -97,7 +98,9 @@ def register(sub, g: Game) -> None:
     p.add_argument("--target", action="append", default=[], required=True,
                    metavar="METRIC=VALUE|min|max", help="what to reach; repeat for several")
     p.add_argument("--budget", type=game_count, required=True, metavar="GAMES",
-                   help="games to simulate in all (search and racing, every candidate)")
+                   help=f"{g.unit} to simulate in all (search and racing, every candidate; at least "
+                        f"1,000 per trial and the base run: 42,000 for the default 24 trials with "
+                        f"one target)")
     p.add_argument("--trials", type=positive_int, default=24, metavar="N",
                    help="candidates the search proposes (default 24)")
     p.add_argument("--finalists", type=positive_int, default=4, metavar="K",
@@ -180,13 +183,19 @@ def variant_of(g: Game, base, edits, label: str | None = None):
     return Variant(label or shown or "base", rules, tomllib.loads(text.text), shown, text.text), text
 
 
-def _run_variants(g: Game, args, variants, desc: str):
+def variants_job(g: Game, args, variants):
+    """The :class:`~sheepsim.variant_runs.VariantsJob` of ``variants`` (base first) with
+    the command's metrics, games, seed, players and policies (validated now)."""
     from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
 
     metrics = M.pick(g, args.metric)
-    job = V.build_job(g, variants, metrics, games=args.games, seed=args.seed,
-                      players=args.players, policies=_policies(g, args), options=game_options(g, args))
+    return V.build_job(g, variants, metrics, games=args.games, seed=args.seed,
+                       players=args.players, policies=_policies(g, args), options=game_options(g, args))
+
+
+def _run_variants(g: Game, args, variants, desc: str):
+    job = variants_job(g, args, variants)
     run = runner(args)
     run.options["games"] = job.games
     return run(job, desc)
@@ -194,45 +203,81 @@ def _run_variants(g: Game, args, variants, desc: str):
 
 def cmd_metrics(args) -> int:
     from sheepsim import balance_metrics as M
+    from sheepsim import output
     from sheepsim.output import base_meta
 
     g: Game = args.game_entry
     meta = base_meta(game=g.name, analysis="balance metrics declared by the game")
+    output.TABLE_OPTIONS["all_columns"] = True  # the meanings are what this command is for
     return publish(args, {"metrics": M.metrics_table(g)}, meta, f"{g.title}: balance metrics")
 
 
 def cmd_variants(args) -> int:
     from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
-    from sheepsim.rulesedit import base_text, parse_edit, split_top
 
     g: Game = args.game_entry
     _check_table(args, VARIANT_TABLES)
     M.pick(g, args.metric)
-    files = list(args.files)
+    base, variants = file_variants(g, args.files)
+    variants += edit_variants(g, base, args.edits)
+    check_variant_count(variants)
+    res = _run_variants(g, args, variants, f"{g.name} variants")
+    t = res.tables
+    meta = res.meta(pairing=V.pairing_summary(t["differences"]))
+    title = variants_title(g, len(variants), res.games)
+
+    def plot():
+        from sheepsim.plots import panel_figure, save_figure
+
+        save_figure(panel_figure(variants_panels(t), meta, title), args.plot)
+
+    return publish(args, t, meta, title, plot)
+
+
+def file_variants(g: Game, files) -> tuple:
+    """``(base rules text, [variants])`` of rules files (the first is the base; none: the
+    standard rules as the base), each validated by the game's loader."""
+    from sheepsim import variant_runs as V
+    from sheepsim.rulesedit import base_text
+
+    files = list(files)
     base = base_text(g, files[0] if files else None)
     variants = [variant_of(g, base, [], "base" if not files else files[0])[0]]
     for path in files[1:]:
         text = base_text(g, path)
         variants.append(V.Variant(path, g.load_rules(text), tomllib.loads(text.text), "", text.text))
-    for spec in args.edits:
+    return base, variants
+
+
+def edit_variants(g: Game, base, specs) -> list:
+    """One variant of ``base`` per ``--set KEY=VALUE[;KEY=VALUE]``, each validated."""
+    from sheepsim.rulesedit import parse_edit, split_top
+
+    out = []
+    for spec in specs:
         edits = [parse_edit(part) for part in split_top(spec, ";") if part]
-        variants.append(variant_of(g, base, edits)[0])
+        if not edits:
+            raise SheepsimError(f"--set takes KEY=VALUE (e.g. race.payoffs.bonus_three=2), got {spec!r}")
+        out.append(variant_of(g, base, edits)[0])
+    return out
+
+
+def check_variant_count(variants) -> None:
     if len(variants) < 2:
         raise SheepsimError("give a variant to compare with the base: another rules file or --set KEY=VALUE")
-    res = _run_variants(g, args, variants, f"{g.name} variants")
-    t = res.tables
-    meta = res.meta(pairing=V.pairing_summary(t["differences"]))
-    title = f"{g.title}: {len(variants)} rules variants on the same {res.games:,} {g.unit}"
 
-    def plot():
-        from sheepsim.plots import panel_figure, save_figure, variants_chart
 
-        panels = [lambda ax, m=m: variants_chart(t["metrics"], m, ax=ax)
-                  for m in t["metrics"]["metric"].unique()]
-        save_figure(panel_figure(panels, meta, title), args.plot)
+def variants_title(g: Game, count: int, games: int) -> str:
+    return f"{g.title}: {count} rules variants on the same {games:,} {g.unit}"
 
-    return publish(args, t, meta, title, plot)
+
+def variants_panels(t: dict) -> list:
+    """The ``variants`` chart's panels: one per metric (:func:`sheepsim.plots.variants_chart`)."""
+    from sheepsim.plots import variants_chart
+
+    return [lambda ax, m=m: variants_chart(t["metrics"], m, ax=ax)
+            for m in t["metrics"]["metric"].unique()]
 
 
 def _check_table(args, names) -> None:
@@ -262,20 +307,13 @@ def sweep_axes(specs) -> list[tuple[str, list]]:
 def cmd_sweep(args) -> int:
     from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
-    from sheepsim.rulesedit import Edit, base_text, toml_value
+    from sheepsim.rulesedit import toml_value
 
     g: Game = args.game_entry
     _check_table(args, SWEEP_TABLES)
     M.pick(g, args.metric)
     axes = sweep_axes(args.axes)
-    points = list(itertools.product(*[vals for _, vals in axes]))
-    if len(points) > MAX_POINTS:
-        raise SheepsimError(f"the grid has {len(points)} points; a sweep takes at most {MAX_POINTS}")
-    base = base_text(g, args.rules)
-    variants = [variant_of(g, base, [], "base")[0]]
-    for values in points:
-        edits = [Edit(k, v) for (k, _), v in zip(axes, values, strict=True)]
-        variants.append(variant_of(g, base, edits)[0])
+    variants, points = sweep_variants(g, args.rules, axes)
     res = _run_variants(g, args, variants, f"{g.name} sweep")
     t = res.tables
     keys = [k for k, _ in axes]
@@ -283,16 +321,45 @@ def cmd_sweep(args) -> int:
     tables = {"sweep": sweep, **t}
     meta = res.meta(pairing=V.pairing_summary(t["differences"]),
                     sweep={k: [toml_value(v) for v in vals] for k, vals in axes})
-    title = (f"{g.title}: sweep of {' x '.join(keys)} ({len(points)} points) on the same "
-             f"{res.games:,} {g.unit}")
+    title = sweep_title(g, keys, len(points), res.games)
 
     def plot():
-        from sheepsim.plots import panel_figure, save_figure, sweep_chart
+        from sheepsim.plots import panel_figure, save_figure
 
-        panels = [lambda ax, m=m: sweep_chart(sweep, m, keys, ax=ax) for m in sweep["metric"].unique()]
-        save_figure(panel_figure(panels, meta, title), args.plot)
+        save_figure(panel_figure(sweep_panels(sweep, keys, base_values(t)), meta, title), args.plot)
 
     return publish(args, tables, meta, title, plot)
+
+
+def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
+    """``([base, one variant per point], points)`` of the grid of ``axes`` (see
+    :func:`sweep_axes`) over the base rules file ``rules`` (None: the standard rules),
+    every point validated by the game's loader."""
+    from sheepsim.rulesedit import Edit, base_text
+
+    points = list(itertools.product(*[vals for _, vals in axes]))
+    if len(points) > MAX_POINTS:
+        raise SheepsimError(f"the grid has {len(points)} points; a sweep takes at most {MAX_POINTS}")
+    base = base_text(g, rules)
+    variants = [variant_of(g, base, [], "base")[0]]
+    for values in points:
+        edits = [Edit(k, v) for (k, _), v in zip(axes, values, strict=True)]
+        variants.append(variant_of(g, base, edits)[0])
+    return variants, points
+
+
+def sweep_title(g: Game, keys: list[str], points: int, games: int) -> str:
+    what = f"{points} point{'s' if points != 1 else ''}"
+    return f"{g.title}: sweep of {' x '.join(keys)} ({what}) on the same {games:,} {g.unit}"
+
+
+def sweep_panels(sweep, keys, base: dict | None = None) -> list:
+    """The ``sweep`` chart's panels: one per metric (:func:`sheepsim.plots.sweep_chart`)."""
+    from sheepsim.plots import sweep_chart
+
+    base = base or {}
+    return [lambda ax, m=m: sweep_chart(sweep, m, keys, base=base.get(m), ax=ax)
+            for m in sweep["metric"].unique()]
 
 
 def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
@@ -310,7 +377,7 @@ def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
             mv, dv = m.loc[(variant.label, metric)], d.loc[(variant.label, metric)]
             row = {"point": i}
             for k, v in zip(keys, values, strict=True):
-                row[k] = v if isinstance(v, int | float) and not isinstance(v, bool) else toml_value(v)
+                row[k] = v if isinstance(v, int | float | str) and not isinstance(v, bool) else toml_value(v)
             row.update(metric=metric, value=mv["value"], value_lo=mv["value_lo"],
                        value_hi=mv["value_hi"], diff=dv["diff"], diff_lo=dv["diff_lo"],
                        diff_hi=dv["diff_hi"], pvalue_holm=dv["pvalue_holm"], se_ratio=dv["se_ratio"],
@@ -329,6 +396,10 @@ def cmd_tune(args) -> int:
         from sheepsim.output import check_output_file
 
         check_output_file(args.out_rules, "--out-rules")
+        import os
+
+        if args.out and os.path.realpath(args.out) == os.path.realpath(args.out_rules):
+            raise SheepsimError("--out and --out-rules name the same file; give two files")
     out = tune.run(g, args)
     if args.out_rules and out.winner_text is not None:
         from sheepsim.output import atomic_write_text
@@ -336,9 +407,26 @@ def cmd_tune(args) -> int:
         atomic_write_text(args.out_rules, out.winner_text)
 
     def plot():
-        from sheepsim.plots import panel_figure, save_figure, tune_chart
+        from sheepsim.plots import panel_figure, save_figure
 
-        panels = [lambda ax, m=m: tune_chart(out.tables["trials"], m, ax=ax) for m in out.targets]
-        save_figure(panel_figure(panels, out.meta, out.title), args.plot)
+        save_figure(panel_figure(tune_panels(out.tables["trials"], out.targets, out.tables["best"]), out.meta,
+                                 out.title), args.plot)
 
     return publish(args, out.tables, out.meta, out.title, plot)
+
+
+def base_values(t: dict) -> dict:
+    """Metric -> the base rules' value, from a ``metrics`` table."""
+    m = t["metrics"]
+    return dict(zip(m.loc[m["variant"] == m["variant"].iloc[0], "metric"],
+                    m.loc[m["variant"] == m["variant"].iloc[0], "value"], strict=True))
+
+
+def tune_panels(trials, targets: list[str], best=None) -> list:
+    """The ``tune`` chart's panels: one per target metric (:func:`sheepsim.plots.tune_chart`),
+    the base rules' value from ``best`` (its ``base`` row) when given."""
+    from sheepsim.plots import tune_chart
+
+    base = best[best["rank"] == "base"].iloc[0] if best is not None else None
+    return [lambda ax, m=m: tune_chart(trials, m, base=None if base is None else float(base[m]), ax=ax)
+            for m in targets]

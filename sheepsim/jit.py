@@ -10,10 +10,19 @@ in the user's cache folder, not in the package), and concurrent processes are sa
 (numba writes each cache file atomically). ``SHEEPSIM_CACHE_DIR`` or numba's own
 ``NUMBA_CACHE_DIR`` moves the root, e.g. to a node-local disk on a cluster.
 
-**Python entry points.** numba builds, for every function it compiles, the entry point
-Python calls (unboxing each argument); most kernels are only called by other kernels,
-so :func:`njit` compiles them without it and builds it on a kernel's first call from
-Python instead (:func:`lazy_entry`, :mod:`sheepsim._entry`).
+**Python entry points.** numba compiles every jitted function with a CPython wrapper,
+the entry point Python calls: it unboxes each argument from Python objects (a named tuple
+of arrays is most of the machine code of a small kernel), and LLVM optimizes it in the
+function's library and again in every library that links it. Kernels are almost always
+called by other kernels, which call the compiled function directly, so :func:`njit`
+compiles them without it (``no_cpython_wrapper=True``) and gives the dispatcher the class
+``LazyEntryDispatcher`` (:func:`lazy_entry`): calling it from Python compiles (or loads
+from the cache) a twin of the same Python function *with* the entry point and calls
+that. The twin is a separate function to numba, with its own cache entry: numba keys a
+cache entry on the function's name and code, not on its options, so the twin's name
+gets a ``.python_entry`` suffix. Kernels calling the kernel are unaffected (numba types
+the dispatcher as before); a kernel that both Python and kernels call is compiled twice,
+once each way.
 
 **User policies.** Kernels call policies through module globals, which numba freezes at
 compile time. :func:`rebind` recompiles a kernel and, recursively, every njit function it
@@ -24,6 +33,16 @@ digest and a fingerprint of everything the user's functions reach (their source 
 the modules and constants they use), so an edit of the policy selects a fresh folder as
 an edit of sheepsim does. What cannot be fingerprinted (a function typed at the prompt)
 is compiled uncached, as numba would.
+
+**numba's internals.** Everything above needs parts of numba that are not its public API
+(the cache locators, the dispatcher class and its fields, literal types, the BLAS probe,
+the cache's load path for light loads of cached kernels).
+This module is the only one in sheepsim that touches them: each use is marked
+``# numba internal:`` with what it relies on and why no public API does it, each is
+listed in :data:`NUMBA_INTERNALS`, and ``tests/test_numba_internals.py`` checks that the
+installed numba still has every one of them, with the expected shape, and that it is a
+version in :data:`TESTED_NUMBA` (the range ``pyproject.toml`` allows). Other modules ask
+this one (:func:`is_njit_function`) instead of importing ``numba.core``.
 """
 
 from __future__ import annotations
@@ -38,6 +57,79 @@ import types
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+
+#: The numba versions (``major.minor``, lowest and highest, inclusive) the test suite has
+#: passed on: only 0.68 so far. ``pyproject.toml`` allows exactly these
+#: (``numba>=0.68,<0.69``); ``tests/test_numba_internals.py`` fails on any other. To
+#: widen the range, run the whole suite on that numba, then change both.
+TESTED_NUMBA = ("0.68", "0.68")
+
+#: Every numba internal this module relies on (see the module docstring): its dotted
+#: name and the attributes it must have (the names this module calls or overrides).
+#: ``tests/test_numba_internals.py`` resolves each in the installed numba.
+NUMBA_INTERNALS: dict[str, tuple[str, ...]] = {
+    # _install_locator: a cache locator of our own, first in numba's list
+    "numba.core.caching._CacheLocator": ("ensure_cache_path", "get_cache_path",
+                                         "get_source_stamp", "get_disambiguator",
+                                         "from_function"),
+    "numba.core.caching._SourceFileBackedLocatorMixin": ("get_source_stamp",
+                                                         "get_disambiguator"),
+    "numba.core.caching.CacheImpl": ("_locator_classes",),
+    # _make_twin: whether a kernel is cached (its ``_cache``), and caching its twin
+    "numba.core.caching.NullCache": (),
+    # lazy_entry, LazyEntryDispatcher, is_njit_function: the class of @numba.njit
+    # functions (and DISPATCHER_FIELDS of each); unliteral_calls overrides its
+    # get_call_template, _make_twin calls enable_caching
+    "numba.core.registry.CPUDispatcher": ("enable_caching", "get_call_template", "__call__"),
+    # _is_dispatcher: any numba dispatcher
+    "numba.core.dispatcher.Dispatcher": ("enable_caching",),
+    # unliteral_calls: a literal argument type made plain
+    "numba.core.types": ("unliteral",),
+    # load_implementations: the module whose import probes for scipy's BLAS
+    "numba.np.arraymath": ("_HAVE_BLAS",),
+    # light_loads, _light_cache_class: cached kernels loaded without numba's
+    # implementations (the cache class swapped, its load path overridden)
+    "numba.core.caching.FunctionCache": ("load_overload", "_load_overload",
+                                         "_guard_against_spurious_io_errors"),
+    "numba.core.caching.IndexDataCacheFile": ("_load_data", "_data_path"),
+    # _light_cache_class: the runtime a cached kernel's machine code calls
+    "numba.core.runtime.rtsys": ("initialize",),
+    # _rebuild_env: environments of numba's modules rebuilt before their import
+    "numba.core.environment": ("_rebuild_env", "lookup_environment", "Environment"),
+    "numba.core.environment.Environment": ("_memo",),
+    # before_compiling: numba's compiler lock
+    "numba.core.compiler_lock": ("global_compiler_lock",),
+    # pyproject.toml's pytest filterwarnings names it (numba's own notices)
+    "numba.core.errors": ("NumbaPendingDeprecationWarning",),
+}
+#: What this module reads of each ``@numba.njit`` function (set in numba's ``__init__``,
+#: so not on the class): the Python function, the jit options and the cache object (a
+#: ``NullCache`` when not cached); and the keys of those options it reads or drops
+#: (numba keeps ``cache`` out of them; they are filtered for ``cache`` all the same).
+DISPATCHER_FIELDS = ("py_func", "targetoptions", "_cache")
+TARGET_OPTIONS = ("nopython", "no_cpython_wrapper")
+
+
+def _minor(version: str) -> tuple[int, int]:
+    major, minor = version.split(".")[:2]
+    return int(major), int(minor)
+
+
+def untested_numba(version: str | None = None) -> str | None:
+    """Why ``version`` (the installed numba's by default) is not one the suite has passed
+    on (:data:`TESTED_NUMBA`), or None if it is."""
+    if version is None:
+        import numba
+
+        version = numba.__version__
+    low, high = TESTED_NUMBA
+    if _minor(low) <= _minor(version) <= _minor(high):
+        return None
+    tested = f"{low}.x" if low == high else f"{low}.x to {high}.x"
+    return (f"numba {version} is not a tested version: sheepsim is tested with numba "
+            f"{tested} only (sheepsim.jit.TESTED_NUMBA, pyproject.toml). sheepsim uses "
+            "numba internals (sheepsim.jit.NUMBA_INTERNALS): run the whole test suite on "
+            "this numba, then widen both, or install a tested numba")
 #: set on a function cloned by :func:`rebind` for a cached variant: its :func:`variant_key`
 VARIANT_ATTR = "_sheepsim_variant"
 
@@ -107,8 +199,16 @@ _READY_PATHS: set[str] = set()
 @functools.lru_cache(maxsize=1)
 def _install_locator() -> None:
     """Put :class:`_PackageLocator` first in numba's list of cache locators (once)."""
+    # numba internal: numba.core.caching's locator classes and CacheImpl._locator_classes,
+    # the list numba asks, in order, where a function's cache lives. numba's public
+    # settings only move every cache (NUMBA_CACHE_DIR) or replace the whole list by class
+    # paths (NUMBA_CACHE_LOCATOR_CLASSES, an environment variable read at import); neither
+    # names a folder per package digest and per set of user policies, as this one does.
     from numba.core import caching
 
+    # numba internal: the mixin stamps the cache with the source file's mtime and size
+    # (reading self._py_file) and tells functions apart by first line (self._lineno);
+    # _CacheLocator is the abstract locator (ensure_cache_path makes and tests the folder)
     class _PackageLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
         """Cache sheepsim's kernels under :func:`cache_dir`, one folder per module."""
 
@@ -144,7 +244,7 @@ def _install_locator() -> None:
                     continue
             return None
 
-    caching.CacheImpl._locator_classes.insert(0, _PackageLocator)
+    caching.CacheImpl._locator_classes.insert(0, _PackageLocator)  # numba internal: see above
 
 
 def njit(func=None, **options):
@@ -157,6 +257,8 @@ def njit(func=None, **options):
     _install_locator()
     options.setdefault("cache", True)
     options.setdefault("nogil", True)
+    # numba internal: no_cpython_wrapper is an option numba's own code passes, not a
+    # documented one of numba.njit; lazy_entry builds the entry point when it is needed
     options.setdefault("no_cpython_wrapper", True)
 
     def build(f):
@@ -167,18 +269,106 @@ def njit(func=None, **options):
 
 def lazy_entry(dispatcher):
     """``dispatcher`` (compiled without numba's Python entry point) made callable from
-    Python all the same: see :class:`sheepsim._entry.LazyEntryDispatcher`. Most kernels
-    are only ever called by other kernels, and numba builds and optimizes the entry
-    point (unboxing every argument from Python objects) for each compiled function
-    otherwise: 3-7 s of the 40-48 s a cold ``panic play`` took (benchmarks/README.md)."""
+    Python all the same: its class becomes ``LazyEntryDispatcher`` (see the module
+    docstring). Most kernels are only ever called by other kernels, and numba builds and
+    optimizes the entry point (unboxing every argument from Python objects) for each
+    compiled function otherwise: 3-7 s of the 40-48 s a cold ``panic play`` took
+    (benchmarks/README.md)."""
+    # numba internal: CPUDispatcher, the class numba.njit returns (numba exports no name
+    # for it), and its targetoptions, the jit options numba keeps on each dispatcher (no
+    # public accessor). Not under NUMBA_DISABLE_JIT (a plain function), nor when a wrapper
+    # was asked for.
     from numba.core.registry import CPUDispatcher
 
-    # not under NUMBA_DISABLE_JIT (a plain function), nor when a wrapper was asked for
     if type(dispatcher) is CPUDispatcher and dispatcher.targetoptions.get("no_cpython_wrapper"):
-        from sheepsim._entry import LazyEntryDispatcher
-
-        dispatcher.__class__ = LazyEntryDispatcher
+        # numba internal: the class swapped on the live dispatcher (a subclass adding
+        # only __call__): numba.njit has no parameter for the dispatcher class
+        dispatcher.__class__ = _lazy_entry_class()
     return dispatcher
+
+
+@functools.cache
+def _lazy_entry_class() -> type:
+    """``LazyEntryDispatcher``, a subclass of numba's ``CPUDispatcher``, made on first use
+    (importing this module imports no numba) and then a global of this module, so that
+    a pickled kernel names it ``sheepsim.jit.LazyEntryDispatcher`` (numba pickles a
+    dispatcher with its class)."""
+    from numba.core.registry import CPUDispatcher  # numba internal: see lazy_entry
+
+    class LazyEntryDispatcher(CPUDispatcher):
+        """A numba dispatcher compiled without the Python entry point (see the module
+        docstring of :mod:`sheepsim.jit`); calling it from Python calls its twin
+        :attr:`python_entry`."""
+
+        # numba internal: Dispatcher.__call__ is what Python calls; kernels calling
+        # this one are typed and linked by numba without it
+        def __call__(self, *args, **kwargs):
+            return self.python_entry(*args, **kwargs)
+
+        @property
+        def python_entry(self):
+            """The twin that Python calls (made on first use): its ``stats``,
+            ``signatures`` and ``inspect_*`` describe the calls made from Python."""
+            entry = self.__dict__.get("_python_entry")
+            if entry is None:
+                with _TWINS_LOCK:  # two threads' first calls make one twin
+                    entry = self.__dict__.get("_python_entry")
+                    if entry is None:
+                        entry = self._python_entry = _make_twin(self)
+            return entry
+
+    LazyEntryDispatcher.__qualname__ = "LazyEntryDispatcher"
+    globals()["LazyEntryDispatcher"] = LazyEntryDispatcher
+    return LazyEntryDispatcher
+
+
+def __getattr__(name: str):
+    # ``LazyEntryDispatcher`` before any kernel made it (``from sheepsim.jit import``, pickle)
+    if name == "LazyEntryDispatcher":
+        return _lazy_entry_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_TWINS_LOCK = threading.Lock()
+
+
+def _make_twin(disp):
+    """The twin of ``disp`` with numba's Python entry point: the same code, globals,
+    closure and jit options, cached where ``disp`` is (the same folder, a name of its
+    own) or, like ``disp``, not at all."""
+    import numba
+    from numba.core.caching import NullCache  # numba internal: see the _cache test below
+
+    # numba internal: a dispatcher's _cache is a NullCache unless it caches (see below)
+    cached = not isinstance(disp._cache, NullCache)
+    if not (cached and _LIGHT_LOADS["asked"]):
+        # the first kernel Python calls: see skip_blas_probe (a light cache load calls
+        # it when it finds nothing: skip_implementations_on_cache_loads)
+        before_compiling()
+    f = disp.py_func
+    twin = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__,
+                              f.__closure__)
+    twin.__qualname__ = f"{f.__qualname__}.python_entry"
+    twin.__doc__ = f.__doc__
+    if hasattr(f, VARIANT_ATTR):  # a kernel rebuilt around user policies: their folder
+        setattr(twin, VARIANT_ATTR, getattr(f, VARIANT_ATTR))
+    # numba internal: targetoptions (see lazy_entry)
+    options = {k: v for k, v in disp.targetoptions.items()
+               if k not in ("nopython", "no_cpython_wrapper", "cache")}
+    entry = numba.njit(**options)(twin)
+    # numba internal: a dispatcher's _cache is a NullCache unless it caches (numba has no
+    # public way to ask), and enable_caching() is what numba.njit(cache=True) calls: the
+    # twin is cached exactly when the kernel is (an uncached variant's twin is not)
+    if cached:
+        entry.enable_caching()
+    return unliteral_calls(light_loads(entry))
+
+
+def is_njit_function(obj) -> bool:
+    """Whether ``obj`` is an ``@numba.njit`` function (a sheepsim kernel or a user's)."""
+    from numba.core.registry import CPUDispatcher  # numba internal: see lazy_entry
+
+    return isinstance(obj, CPUDispatcher)
 
 
 def unliteral_calls(dispatcher):
@@ -193,6 +383,10 @@ def unliteral_calls(dispatcher):
     needs a literal (tuple indexing by an argument) can ask for it with
     ``numba.literally``.
     """
+    # numba internal: Dispatcher.get_call_template(args, kws), which numba's typer calls
+    # with the argument types of a call from a kernel, overridden on this dispatcher, and
+    # types.unliteral, the plain type of a literal one. numba has no option to type a
+    # callee's arguments without their literal values.
     from numba.core import types
 
     resolve = getattr(dispatcher, "get_call_template", None)
@@ -298,6 +492,7 @@ def _fingerprint(value, h, seen: set, names) -> bool:
 
 def _fingerprint_function(disp, h, seen: set) -> bool:
     py = disp.py_func
+    # numba internal: targetoptions (see lazy_entry), part of what the variant compiles
     h.update(f"njit {py.__module__}.{py.__qualname__} "
              f"{sorted((k, repr(v)) for k, v in disp.targetoptions.items())}".encode())
     if _package_relative(py.__code__.co_filename) is not None:
@@ -380,7 +575,8 @@ def _clone(disp, new_globals: dict, cells, cache_key: str | None = None):
     clone.__doc__, clone.__qualname__ = f.__doc__, f.__qualname__
     import numba
 
-    # numba.njit warns when given ``nopython`` (every njit dispatcher's targetoptions hold it)
+    # numba internal: targetoptions (see lazy_entry). numba.njit warns when given
+    # ``nopython`` (every njit dispatcher's targetoptions hold it)
     options = {k: v for k, v in disp.targetoptions.items() if k not in ("cache", "nopython")}
     if cache_key is not None:
         setattr(clone, VARIANT_ATTR, cache_key)
@@ -411,6 +607,8 @@ def _map_cells(cells, fn):
 
 
 def _is_dispatcher(obj) -> bool:
+    # numba internal: Dispatcher, the base class of every jitted function (numba exports
+    # no name for it; a duck-typed test would also take a user's objects)
     from numba.core.dispatcher import Dispatcher
 
     return isinstance(obj, Dispatcher)
@@ -544,6 +742,8 @@ def load_implementations() -> None:
         hide = _HideScipyLinalg()
         sys.meta_path.insert(0, hide)
         try:
+            # numba internal: numba.np.arraymath sets _HAVE_BLAS at import by importing
+            # scipy.linalg.cython_blas (see skip_blas_probe); numba has no setting for it
             import numba.np.arraymath  # noqa: F401
         finally:
             sys.meta_path.remove(hide)
@@ -570,6 +770,8 @@ def light_loads(dispatcher):
     """``dispatcher`` whose cache loads skip numba's implementations when
     :func:`skip_implementations_on_cache_loads` was asked (its cache's class is
     swapped for :func:`_light_cache_class`; uncached dispatchers are unchanged)."""
+    # numba internal: FunctionCache, the class of a caching dispatcher's _cache (numba has
+    # no public hook on cache loads); its class is swapped on the live object
     from numba.core.caching import FunctionCache
 
     if type(getattr(dispatcher, "_cache", None)) is FunctionCache:
@@ -581,6 +783,9 @@ def light_loads(dispatcher):
 def _light_cache_class():
     import pickle
 
+    # numba internal: FunctionCache.load_overload/_load_overload/_cache_file and
+    # _guard_against_spurious_io_errors, IndexDataCacheFile._load_data/_data_path: the
+    # load path numba takes, overridden to skip the context refresh (no public API)
     from numba.core.caching import FunctionCache, IndexDataCacheFile
 
     class _LightDataFile(IndexDataCacheFile):
@@ -604,6 +809,7 @@ def _light_cache_class():
         def load_overload(self, sig, target_context):
             if not _LIGHT_LOADS["asked"]:
                 return super().load_overload(sig, target_context)
+            # numba internal: rtsys.initialize, what BaseContext.refresh does first
             from numba.core.runtime import rtsys
 
             # what the refresh does first: the NRT functions the machine code calls
@@ -634,6 +840,8 @@ def _rebuild_env(modname, consts, env_name):
     environment's constants (restored here), never its globals: only object-mode code
     does (``pylowering``), which no numba implementation module has. The globals are
     filled in (:func:`before_compiling`) before anything compiles in this process."""
+    # numba internal: environment._rebuild_env (the name numba's cache pickles),
+    # lookup_environment, Environment (consts, env_name, globals, _memo)
     from numba.core import environment
 
     if modname in sys.modules or not str(modname).startswith("numba."):
@@ -656,6 +864,7 @@ def before_compiling() -> None:
     a cache load holds when it calls this): one order of locks for every thread."""
     import importlib
 
+    # numba internal: the lock numba compiles and refreshes its context under
     from numba.core.compiler_lock import global_compiler_lock
 
     with global_compiler_lock:

@@ -116,8 +116,10 @@ def panel_figure(panels: list[Callable], meta: dict | None = None, title: str = 
         draw(ax)
     for ax in axes.flat[n:]:
         ax.set_visible(False)
-    if title:
-        fig.suptitle(title)
+    if title:  # wrapped to the figure's width (a long title is otherwise cut at both edges)
+        import textwrap
+
+        fig.suptitle("\n".join(textwrap.wrap(title, int(11 * 6.5 * ncols))))
     fig.get_layout_engine().set(h_pad=0.15)
     add_footnote(fig, meta)
     return fig
@@ -393,9 +395,11 @@ def textwrap_label(text: str, width: int = 18) -> str:
     return "\n".join(textwrap.wrap(str(text), width, break_on_hyphens=False)[:4])
 
 
-def sweep_chart(sweep: pd.DataFrame, metric: str, keys: list[str], *, ax=None, meta=None):
-    """One metric against the swept value with its 95% interval (the ``sweep`` table);
-    for a grid of two keys a heatmap of the metric (values printed in the cells)."""
+def sweep_chart(sweep: pd.DataFrame, metric: str, keys: list[str], *, base: float | None = None,
+                ax=None, meta=None):
+    """One metric against the swept value with its 95% interval (the ``sweep`` table),
+    ``base`` (the base rules' value) as a dotted line; for a grid of two keys a heatmap
+    of the metric (values printed in the cells; no intervals)."""
     fig, ax, _ = chart_axes(ax, meta)
     rows = sweep[sweep["metric"] == metric]
     unit = rows["unit"].iloc[0]
@@ -407,6 +411,9 @@ def sweep_chart(sweep: pd.DataFrame, metric: str, keys: list[str], *, ax=None, m
         ax.set_xticks(xs, labels)
         ax.set_xlabel(keys[0])
         ax.set_ylabel(f"{metric} ({unit})")
+        if base is not None:
+            ax.axhline(base, color="black", ls=":", lw=1, label="base rules")
+            legend_outside(ax, fontsize=8)
     else:
         grid = rows.pivot_table(index=keys[0], columns=keys[1], values="value", sort=False)
         im = ax.imshow(grid.to_numpy(float), cmap="viridis", aspect="auto")
@@ -414,16 +421,22 @@ def sweep_chart(sweep: pd.DataFrame, metric: str, keys: list[str], *, ax=None, m
         ax.set_xticks(range(len(grid.columns)), [str(v) for v in grid.columns])
         ax.set_ylabel(keys[0])
         ax.set_xlabel(keys[1])
-        for (i, j), v in np.ndenumerate(grid.to_numpy(float)):
-            ax.text(j, i, f"{v:.3g}", ha="center", va="center", color="white", fontsize=7)
+        values = grid.to_numpy(float)
+        middle = np.nanmin(values) + (np.nanmax(values) - np.nanmin(values)) / 2
+        for (i, j), v in np.ndenumerate(values):  # dark text on the light (high) cells
+            ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=8,
+                    color="black" if v > middle else "white")
         ax.figure.colorbar(im, ax=ax, label=f"{metric} ({unit})")
     ax.set_title(metric)
     return fig
 
 
-def tune_chart(trials: pd.DataFrame, metric: str, *, ax=None, meta=None):
+def tune_chart(trials: pd.DataFrame, metric: str, *, base: float | None = None, ax=None, meta=None):
     """A balance search: one metric of every trial in the order the search proposed
-    them (the ``trials`` table of ``tune``), the best so far as a line."""
+    them (the ``trials`` table of ``tune``), the best so far as a line, ``base`` (the
+    base rules' value) dotted."""
+    from matplotlib.ticker import MaxNLocator
+
     fig, ax, _ = chart_axes(ax, meta)
     ax.plot(trials["trial"], trials[metric], "o", color="tab:blue", label="trial")
     obj = trials[f"objective_{metric}"].to_numpy(float)
@@ -431,6 +444,9 @@ def tune_chart(trials: pd.DataFrame, metric: str, *, ax=None, meta=None):
     idx = [int(np.flatnonzero(obj == b)[0]) for b in best]
     ax.plot(trials["trial"], trials[metric].to_numpy(float)[idx], "-", color="tab:orange",
             label="best so far")
+    if base is not None:
+        ax.axhline(base, color="black", ls=":", lw=1, label="base rules")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("trial (in the order proposed)")
     ax.set_ylabel(metric)
     ax.set_title(f"Search: {metric}")

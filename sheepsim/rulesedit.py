@@ -94,13 +94,21 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     return [p.strip() for p in out]
 
 
-def parse_assignment(text: str, option: str = "--set") -> tuple[str, str]:
-    """``"KEY=REST"`` -> ``(key, rest)``, one line naming the option if malformed."""
+#: what each option's ``KEY=...`` looks like, for its error message
+FORMS = {"--set": "KEY=VALUE (e.g. race.payoffs.bonus_three=2)",
+         "--vary": "KEY=LO..HI[:STEP] (e.g. race.payoffs.bonus_three=0..6)",
+         "--target": "METRIC=VALUE|min|max (e.g. lane_ev_spread=min)"}
+
+
+def parse_assignment(text: str, option: str = "--set", *, path: bool = True) -> tuple[str, str]:
+    """``"KEY=REST"`` -> ``(key, rest)``, one line naming the option if malformed
+    (``path``: the key must be a dotted rules key)."""
     key, eq, rest = str(text).partition("=")
     key = key.strip()
     if not eq or not key or not rest.strip():
-        raise EditError(f"{option} takes KEY=VALUE (e.g. race.payoffs.bonus_three=2), got {text!r}")
-    check_path(key)
+        raise EditError(f"{option} takes {FORMS.get(option, 'KEY=VALUE')}, got {text!r}")
+    if path:
+        check_path(key)
     return key, rest.strip()
 
 

@@ -69,7 +69,7 @@ class Target:
         return f"{self.metric}={self.goal}"
 
 
-_NUMBER = r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"
+_NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 
 
 def parse_vary(text: str) -> Vary:
@@ -98,7 +98,7 @@ def parse_vary(text: str) -> Vary:
 def parse_target(text: str, known) -> Target:
     from sheepsim.rulesedit import parse_assignment
 
-    metric, rest = parse_assignment(text, "--target")
+    metric, rest = parse_assignment(text, "--target", path=False)
     if metric not in known:
         raise SheepsimError(f"--target: no metric {metric!r}; this game has: {', '.join(known)}")
     if rest in ("min", "max"):
@@ -172,7 +172,9 @@ class Candidate:
     counts: dict = field(default_factory=dict)
     trial: int = 0
     reused: bool = False  # no simulation of its own: every job used the base's counts
-    values: dict = field(default_factory=dict)  # metric -> (value, se, df)
+    values: dict = field(default_factory=dict)  # metric -> (value, se, df, t quantile)
+    #: racing: the objective with the jackknife's bias correction (what finalists are ranked by)
+    corrected: float | None = None
 
 
 @dataclass
@@ -196,38 +198,20 @@ def run(g, args) -> TuneOutput:
     """The search behind ``sheepsim <game> tune`` (``args`` its parsed options)."""
     from sheepsim import balance_metrics as M
     from sheepsim.designer import _policies, variant_of
-    from sheepsim.rulesedit import Edit, base_text
+    from sheepsim.rulesedit import base_text
 
     optuna = _optuna()
-    known = M.declared(g)
-    varies = [parse_vary(v) for v in args.vary]
-    if len({v.key for v in varies}) != len(varies):
-        raise SheepsimError("--vary: a key is given twice")
-    targets = [parse_target(t, known) for t in args.target]
-    if len({t.metric for t in targets}) != len(targets):
-        raise SheepsimError("--target: a metric is given twice")
+    varies = parse_varies(args.vary)
+    targets = parse_targets(g, args.target)
     metrics = M.pick(g, [t.metric for t in targets])
     policies = _policies(g, args)
     base = base_text(g, args.rules)
     base_variant, _ = variant_of(g, base, [], "base")
-    for v in varies:  # every range's ends through the game's loader, before any game
-        for end in (v.lo, v.hi):
-            variant_of(g, base, [Edit(v.key, end)])
+    check_vary_ends(g, base, varies)
     single = len(targets) == 1
     trials = args.trials
-    share = SEARCH_SHARE if single else 1.0
-    trial_games = int(args.budget * share / (trials + 1)) // M.BLOCKS * M.BLOCKS
-    from sheepsim.designer import game_options
-
-    base_jobs = M.module(g).metric_jobs(base_variant.rules, args.players, args.seed, policies,
-                                        {m.job for m in metrics}, **game_options(g, args))
-    if all(getattr(j, "exact", False) for j in base_jobs.values()):
-        trial_games = max(trial_games, MIN_TRIAL_GAMES)  # nothing is simulated: no budget needed
-    if trial_games < MIN_TRIAL_GAMES:
-        need = math.ceil(MIN_TRIAL_GAMES * (trials + 1) / share)
-        raise SheepsimError(f"--budget {args.budget:,} is too small for {trials} trials: each needs at "
-                            f"least {MIN_TRIAL_GAMES:,} {g.unit} ({need:,} in all with the base run"
-                            f"{' and the racing' if single else ''}); raise --budget or lower --trials")
+    trial_games = trial_games_of(g, args.budget, trials, single,
+                                 exact=exact_only(g, args, base_variant, policies, metrics))
     search = _Search(g, args, metrics, targets, policies, base, base_variant, trial_games)
     dists = {v.key: (optuna.distributions.IntDistribution(v.lo, v.hi, step=v.step) if v.integer else
                      optuna.distributions.FloatDistribution(v.lo, v.hi, step=v.step)) for v in varies}
@@ -261,21 +245,83 @@ def run(g, args) -> TuneOutput:
         best = search.pareto()
     best_table = search.best_table(best, varies)
     winner = best[0]
-    winner_text = _rules_file(g, winner, search, varies)
+    verdict = search.verdict(best_table, single)
+    winner_text = _rules_file(g, winner, search, varies, verdict)
     title = (f"{g.title}: balance search for {', '.join(t.text for t in targets)} over "
-             f"{', '.join(f'{v.key}={v.values_text()}' for v in varies)}")
+             f"{', '.join(f'{v.key}={v.values_text()}' for v in varies)}; {verdict}")
     meta = _meta(g, args, search, varies, targets, trials, trial_games, sampler, winner)
+    meta["verdict"] = verdict
     return TuneOutput({"best": best_table, "trials": trials_table}, meta, title, winner_text,
                       [t.metric for t in targets])
 
 
-def _rules_file(g, winner: Candidate, search, varies) -> str:
+def parse_targets(g, texts) -> list[Target]:
+    """``--target`` options checked against the game's metrics (one line if not)."""
+    from sheepsim import balance_metrics as M
+
+    known = M.declared(g)
+    targets = [parse_target(t, known) for t in texts]
+    if len({t.metric for t in targets}) != len(targets):
+        raise SheepsimError("--target: a metric is given twice")
+    return targets
+
+
+def parse_varies(texts) -> list[Vary]:
+    """``--vary`` options (one line if a range is malformed or a key given twice)."""
+    varies = [parse_vary(v) for v in texts]
+    if len({v.key for v in varies}) != len(varies):
+        raise SheepsimError("--vary: a key is given twice")
+    return varies
+
+
+def check_vary_ends(g, base, varies: list[Vary]) -> None:
+    """Every range's ends through the game's loader as edits of the base rules text
+    ``base``, so a bad key or value fails before any game."""
+    from sheepsim.designer import variant_of
+    from sheepsim.rulesedit import Edit
+
+    for v in varies:
+        for end in (v.lo, v.hi):
+            variant_of(g, base, [Edit(v.key, end)])
+
+
+def exact_only(g, args, base_variant, policies, metrics) -> bool:
+    """Whether every metric of the search is computed exactly (the race's lanes on dealt
+    lanes): then nothing is simulated and the budget does not matter."""
+    from sheepsim import balance_metrics as M
+    from sheepsim.designer import game_options
+
+    jobs = M.module(g).metric_jobs(base_variant.rules, args.players, args.seed, policies,
+                                   {m.job for m in metrics}, **game_options(g, args))
+    return all(getattr(j, "exact", False) for j in jobs.values())
+
+
+def trial_games_of(g, budget: int, trials: int, single: bool, exact: bool = False) -> int:
+    """The games each trial plays out of ``budget`` (one line if too few; ``exact``: a
+    search that simulates nothing, where any budget will do)."""
+    from sheepsim import balance_metrics as M
+
+    share = SEARCH_SHARE if single else 1.0
+    trial_games = int(budget * share / (trials + 1)) // M.BLOCKS * M.BLOCKS
+    if exact:
+        return max(trial_games, MIN_TRIAL_GAMES)
+    if trial_games < MIN_TRIAL_GAMES:
+        need = math.ceil(MIN_TRIAL_GAMES * (trials + 1) / share)
+        raise SheepsimError(f"--budget {budget:,} is too small for {trials} trials: each needs at "
+                            f"least {MIN_TRIAL_GAMES:,} {g.unit} ({need:,} in all with the base run"
+                            f"{' and the racing' if single else ''}); raise --budget"
+                            + (" or lower --trials" if trials > 1 else ""))
+    return trial_games
+
+
+def _rules_file(g, winner: Candidate, search, varies, verdict: str) -> str:
     from sheepsim.output import sha256_bytes
 
     text = winner.variant.text
-    base_sha = sha256_bytes(search.base_text.text.encode())[:12]
+    base_sha = sha256_bytes(search.base_text.text.encode())
     head = (f"# Written by sheepsim {g.command} tune: the best variant found, "
             f"{' '.join(f'{v.key}={p}' for v, p in zip(varies, winner.params, strict=True))}\n"
+            f"# {verdict}\n"
             f"# (base: {search.base_text.name}, SHA-256 {base_sha})\n")
     return head + text
 
@@ -422,6 +468,24 @@ class _Search:
                 se = jackknife_se(vals[i])
                 c.values[m.name] = (float(vals[i, 0]), se, blocks - 1, _t(blocks - 1))
 
+    def verdict(self, best, single: bool) -> str:
+        """One sentence on the winner against the base (and, for several targets, that
+        the winner is one of the front), for the title, the meta and the rules file."""
+        if not single:
+            n = int((best["rank"] != "base").sum())
+            return (f"the winner is the first of {n} variants none of which is better in every "
+                    f"target (the Pareto front, ordered by {self.targets[0].metric}); no racing")
+        base = best[best["rank"] == "base"].iloc[0]
+        win = best.iloc[0]
+        t = self.targets[0]
+        if win[f"objective_{t.metric}"] >= base[f"objective_{t.metric}"]:
+            return "no candidate did better than the base rules"
+        p = float(base["pvalue_vs_winner"])
+        if p >= 0.05:
+            return (f"the winner is not significantly better than the base rules (paired "
+                    f"p = {p:.2g} on the games both played)")
+        return f"the winner beats the base rules (paired p = {p:.2g} on the games both played)"
+
     def _exact(self, key: str) -> bool:
         return getattr(self.base_cand.jobs.get(key), "exact", False)
 
@@ -458,7 +522,7 @@ class _Search:
             delta = min(delta, left // self.block_games)
             means, variances, n = [], [], []
             for c in fin:
-                per = self._block_objectives(c, target)
+                per = self._pseudo_objectives(c, target)
                 means.append(per.mean())
                 variances.append(per.var(ddof=1))
                 n.append(len(per))
@@ -467,27 +531,57 @@ class _Search:
                 if extra > 0:
                     self._extend(c, int(extra))
             rounds += 1
-        for c in fin:
-            self._evaluate(c)
-        fin.sort(key=self.objective)
+        for c in [*fin, self.base_cand]:  # on all their games (the base's too: its
+            self._evaluate(c)             # blocks grow when racing reuses them)
+            c.corrected = float(self._pseudo_objectives(c, target).mean())
+        # ranked by what OCBA compared: the bias-corrected objective, comparable between
+        # finalists measured on different numbers of games
+        fin.sort(key=lambda c: c.corrected)
         self.racing_rounds = rounds
         return fin
+
+    def versus_winner(self, c: Candidate, winner: Candidate) -> tuple[float, int]:
+        """The paired test of ``c``'s objective against the winner's on the games both
+        were measured on (the same game indices: common random numbers), by the
+        jackknife over those blocks: ``(p-value, games)``; exact objectives: 1 if equal,
+        else 0."""
+        from sheepsim.variant_runs import _p, jackknife_se, jackknife_values
+
+        t = self.targets[0]
+        m = next(m for m in self.metrics if m.name == t.metric)
+        if self._exact(m.job):
+            same = self.objective(c) == self.objective(winner)
+            return (1.0 if same else 0.0), 0
+        shared = min(self._blocks_of(c), self._blocks_of(winner))
+        objs = []
+        for x in (c, winner):
+            vals = jackknife_values(x.jobs[m.job], x.variant.rules, [m],
+                                    {k: a[:shared] for k, a in x.counts[m.job].items()},
+                                    self.block_games, self.args.players)[0]
+            objs.append(np.array([t.objective(v) for v in vals]))
+        d = objs[0] - objs[1]
+        return _p(float(d[0]), jackknife_se(d), shared - 1), shared * self.block_games
 
     def _blocks_of(self, c: Candidate) -> int:
         """How many blocks of games ``c`` has been measured on (0: exact only)."""
         sampled = [k for k in self.keys if not self._exact(k)]
         return len(next(iter(c.counts[sampled[0]].values()))) if sampled else 0
 
-    def _block_objectives(self, c: Candidate, target) -> np.ndarray:
-        """The target's objective on each block of ``c``'s games alone (OCBA's runs)."""
+    def _pseudo_objectives(self, c: Candidate, target) -> np.ndarray:
+        """OCBA's runs: the jackknife pseudo-values of the target's objective over ``c``'s
+        blocks, ``B o(all) - (B - 1) o(all but block k)``. Their mean is the objective
+        with the jackknife's bias correction and their variance / B its squared standard
+        error, so they are replications of the quantity ranked even for a metric that is
+        not a mean (a spread measured on one block alone is biased, and by how much
+        depends on the candidate)."""
+        from sheepsim.variant_runs import jackknife_values
+
         m = next(m for m in self.metrics if m.name == target.metric)
-        by_block = c.counts[m.job]
-        blocks = len(next(iter(by_block.values())))
-        out = np.empty(blocks)
-        for b in range(blocks):
-            tables = c.jobs[m.job].tables({k: a[b] for k, a in by_block.items()}, self.block_games)
-            out[b] = target.objective(float(m.compute(tables, c.variant.rules, self.args.players)))
-        return out
+        vals = jackknife_values(c.jobs[m.job], c.variant.rules, [m], c.counts[m.job],
+                                self.block_games, self.args.players)[0]
+        obj = np.array([target.objective(v) for v in vals])
+        b = len(obj) - 1
+        return b * obj[0] - (b - 1) * obj[1:]
 
     def _extend(self, c: Candidate, extra: int) -> None:
         """``extra`` more blocks of games for ``c`` (the next game indices after its own:
@@ -546,7 +640,8 @@ class _Search:
                 row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
                             f"objective_{t.metric}": t.objective(val)})
             row["games"] = self.trial_games
-            row["simulated"] = not c.reused
+            # a repeat played no games: its values are the first proposal's
+            row["simulated"] = not c.reused and c.trial == trial
             rows.append(row)
         df = pd.DataFrame(rows)
         df["repeat_of"] = df["repeat_of"].astype("Int64")
@@ -566,8 +661,20 @@ class _Search:
                 row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
                             f"objective_{t.metric}": t.objective(val)})
             row["games"] = self._blocks_of(c) * self.block_games
+            if getattr(c, "corrected", None) is not None:
+                row[f"objective_{self.targets[0].metric}_corrected"] = c.corrected
+            if len(self.targets) == 1:
+                # is the ranking settled? each finalist against the winner, paired on
+                # the games both played
+                p, shared = (1.0, row["games"]) if c is best[0] else self.versus_winner(c, best[0])
+                row["pvalue_vs_winner"], row["games_shared_with_winner"] = p, shared
             rows.append(row)
-        return pd.DataFrame(rows)
+        df = pd.DataFrame(rows)
+        # what a reader needs first: the values, whether the winner is told apart, games
+        first = [c for c in df.columns if not c.startswith("objective_") and c not in
+                 ("games", "games_shared_with_winner")]
+        last = [c for c in ("games", "games_shared_with_winner") if c in df.columns]
+        return df[first + last + [c for c in df.columns if c.startswith("objective_")]]
 
 
 def _base_value(data: dict, key: str):

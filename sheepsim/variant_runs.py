@@ -188,7 +188,7 @@ def jackknife_values(job: Job, rules, metrics: list[Metric], by_block: dict, blo
     value repeats, so its standard error is 0."""
     if getattr(job, "exact", False):
         tables = job.exact_tables()
-        vals = [float(m.compute(tables, rules, players)) for m in metrics]
+        vals = [_compute(m, tables, rules, players) for m in metrics]
         return np.repeat(np.array(vals)[:, None], (blocks or BLOCKS) + 1, axis=1)
     blocks = len(next(iter(by_block.values())))
     games = blocks * block_games
@@ -198,8 +198,18 @@ def jackknife_values(job: Job, rules, metrics: list[Metric], by_block: dict, blo
         c = total if s == 0 else {k: total[k] - a[s - 1] for k, a in by_block.items()}
         tables = job.tables(c, games if s == 0 else games - block_games)
         for i, m in enumerate(metrics):
-            vals[i, s] = float(m.compute(tables, rules, players))
+            vals[i, s] = _compute(m, tables, rules, players)
     return vals
+
+
+def _compute(m: Metric, tables: dict, rules, players: int) -> float:
+    """One metric from its job's tables; a variant whose tables lack what the metric
+    reads (a rules change that removes a lane, a tile...) is one line naming both."""
+    try:
+        return float(m.compute(tables, rules, players))
+    except (KeyError, IndexError, ValueError, TypeError, ZeroDivisionError) as exc:
+        raise SheepsimError(f"metric {m.name} cannot be computed for the rules "
+                            f"{getattr(rules, 'source', '?')}: {type(exc).__name__} {exc}") from None
 
 
 def jackknife_se(vals: np.ndarray) -> float:

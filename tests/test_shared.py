@@ -81,9 +81,21 @@ def test_a_command_line_builds_only_the_commands_it_names():
     code = ("import sys\nfrom sheepsim.cli import build_parser\n"
             "build_parser(['race', 'odds', '--exact'])\n"
             "print(sorted(m for m in ('sheepsim.games.panic.commands', 'sheepsim.report', "
-            "'sheepsim.serve', 'sheepsim.games.race.cli') if m in sys.modules))")
+            "'sheepsim.serve', 'sheepsim.designer', 'sheepsim.games.race.cli') "
+            "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['sheepsim.games.race.cli']"
+    # the designers' commands (their module skipped above) are every game's with metrics
+    from sheepsim import commands, designer
+    from sheepsim.game import games
+
+    assert designer.COMMANDS == commands.DESIGNER_COMMANDS
+    for g in games():
+        if g.metrics:
+            names = list(cli.subcommand_parser(full, g.command)._actions[-1].choices)
+            assert set(commands.DESIGNER_COMMANDS) <= set(names), g.command
+            part = cli.build_parser([g.command, "tune"])
+            assert list(cli.subcommand_parser(part, g.command)._actions[-1].choices) == ["tune"]
 
 
 def test_advise_cli_default_is_the_library_default():
@@ -288,7 +300,7 @@ def test_a_kernel_gets_its_python_entry_point_only_when_python_calls_it(tmp_path
     them: ``add(int64, int64)`` below; Python's float call compiles the twin."""
     import os
 
-    from sheepsim._entry import LazyEntryDispatcher
+    from sheepsim.jit import LazyEntryDispatcher
 
     (tmp_path / "entry_kernels.py").write_text(_ENTRY_KERNELS)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}

@@ -41,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _epilog() -> str:
     lines = ["study types (the config's `type`; every study also takes name, title, rules,",
              "seed, and games or precision + max_games [+ block]; a race-odds study solved",
-             "exactly takes no seed or games):"]
+             "exactly takes no seed or games; variants, sweep and tune take the game they",
+             "study as game = \"race\"|\"panic\"|\"awsheep\", a fixed games count (variants,",
+             "sweep) or a budget (tune), and the options of `sheepsim GAME variants|sweep|tune`):"]
     lines += [f"  {t:<18} {cls.summary}" for t, cls in _types().items()]
     lines += ["", "An out folder holding this config's report is restarted (or continued with",
               "--resume); one holding anything else is refused.",

@@ -20,7 +20,7 @@ from sheepsim.cli import close_backend, make_backend
 from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
 from sheepsim.report import figures
 from sheepsim.report.config import ReportConfig, load_config
-from sheepsim.report.execute import CHECKPOINT_DIR, checkpoint_path, simulate, solve
+from sheepsim.report.execute import CHECKPOINT_DIR, checkpoint_path, run_direct, simulate, solve
 from sheepsim.report.outdir import (
     COMPLETE,
     MANIFEST,
@@ -121,6 +121,8 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
         t0 = time.perf_counter()
         if study.exact:
             cp = solve(study, _identity_hash(study))
+        elif study.direct:
+            cp = run_direct(study, _identity_hash(study), backend, not quiet)
         else:
             cp = simulate(study.job(), study.sampling, checkpoint_path(out, study.name),
                           _identity_hash(study), resume=resume, progress=not quiet,

@@ -155,7 +155,8 @@ def _parse_study(source: str, i: int, r: StudyReader, base_dir: Path | None,
         type_name = r.str_("type")
         if type_name not in STUDY_TYPES:
             r.fail("type", f"unknown study type {type_name!r}; known: {', '.join(sorted(STUDY_TYPES))}")
-        cls = STUDY_TYPES[type_name]
+        r.base_dir = base_dir
+        cls = STUDY_TYPES[type_name].for_config(r)
         name = r.str_("name", required=False, default=f"{type_name}-{i}")
         if not NAME_RE.match(name):
             r.fail("name", f"{name!r} must be 1-64 lowercase letters, digits, '-' or '_' "
@@ -167,7 +168,7 @@ def _parse_study(source: str, i: int, r: StudyReader, base_dir: Path | None,
         sampling = _sampling(r, cls)
         rules = _rules(r, cls, base_dir, rules_cache)
         params = cls.parse_params(r, rules)
-        if not sampling.sized and params.get("method") != "exact":
+        if not sampling.sized and not cls.direct and params.get("method") != "exact":
             r.fail("games", "missing (or give precision and max_games)")
         r.no_unknown_keys()
     except RulesError as exc:
@@ -182,7 +183,7 @@ def _sampling(r: StudyReader, cls: type[Study]) -> Sampling:
     if has_games and has_precision:
         r.fail("precision", "give either games or precision (with max_games), not both")
     if not has_games and not has_precision:
-        if cls.solvable:  # its parse_params says whether it needs them (see _parse_study)
+        if cls.solvable or cls.direct:  # its parse_params says whether it needs them
             return Sampling()
         r.fail("games", "missing (or give precision and max_games)")
     if has_games:

@@ -110,3 +110,12 @@ def solve(study: Study, identity: str) -> Checkpoint:
     t0 = time.perf_counter()
     study.solve()
     return Checkpoint(identity, None, 0, True, time.perf_counter() - t0)
+
+
+def run_direct(study: Study, identity: str, backend, progress: bool) -> Checkpoint:
+    """A :attr:`~Study.direct` study (a balance search): run now in one go on ``backend``,
+    no checkpoint (a resumed report runs it again, to the same numbers); ``done`` is
+    the games it played, ``seconds`` its wall time."""
+    t0 = time.perf_counter()
+    games = study.run(backend, progress)
+    return Checkpoint(identity, None, int(games), True, time.perf_counter() - t0)

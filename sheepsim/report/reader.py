@@ -28,6 +28,10 @@ class StudyReader(Reader):
     """A :class:`Reader` over one study's table, with floats, name lists and a context
     manager that charges any :class:`SheepsimError` raised inside it to a key."""
 
+    #: the folder a relative path in this table is read from (the config's; None for the
+    #: shipped default config)
+    base_dir = None
+
     def float_(self, name: str, *, positive: bool = True, required: bool = True,
                default: float | None = None) -> float:
         value = self._get(name, default, required)

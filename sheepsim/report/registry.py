@@ -11,8 +11,10 @@ the tables and charts drawn from its totals. Each study type is a subclass of
 * ``job()`` the game's :class:`sheepsim.game.Job` the driver runs (see :mod:`.execute`);
 * ``results(counts, games)`` the named DataFrames, chart builders (figures) and notes.
 
-Study types live in each game's ``studies`` module (``sheepsim/games/<game>/studies.py``);
-importing :mod:`sheepsim.report.studies` fills the registry.
+Study types live in each game's ``studies`` module (``sheepsim/games/<game>/studies.py``),
+and the designers' studies of every game (``variants``, ``sweep``, ``tune``) in
+:mod:`sheepsim.report.designer_studies`; importing :mod:`sheepsim.report.studies` fills
+the registry.
 """
 
 from __future__ import annotations
@@ -107,6 +109,10 @@ class Study(ABC):
     #: out the game count, and its ``params()["method"]`` says which (``"exact"`` or
     #: ``"mc"``); an exact study implements :meth:`solve`
     solvable: ClassVar[bool] = False
+    #: a study that plays its own games in one go, deciding as it goes what to play (a
+    #: balance search): its config has no game count, nothing is checkpointed (a resumed
+    #: report runs it again, to the same numbers), and :meth:`run` does the work
+    direct: ClassVar[bool] = False
 
     def __init__(self, name: str, title: str, seed: int, sampling: Sampling, rules, params: dict):
         self.name = name
@@ -117,6 +123,13 @@ class Study(ABC):
         self._params = params
 
     # -- config ------------------------------------------------------------------
+    @classmethod
+    def for_config(cls, r: StudyReader) -> type[Study]:
+        """The class that reads this study's table: ``cls`` itself, or for a study type
+        written once for every game, its class bound to the game the table names (read
+        before the rules file, which belongs to that game)."""
+        return cls
+
     @classmethod
     @abstractmethod
     def load_rules(cls, path: Path | None):
@@ -175,6 +188,11 @@ class Study(ABC):
     def solve(self) -> None:
         """An exact study's computation (called once before :meth:`results`)."""
         raise NotImplementedError(f"{self.type_name} is not solved exactly")
+
+    def run(self, backend, progress: bool) -> int:
+        """A :attr:`direct` study's work on ``backend``; returns the games played (called
+        once before :meth:`results`, which then gets no counts)."""
+        raise NotImplementedError(f"{self.type_name} is not run directly")
 
     @abstractmethod
     def job(self):

@@ -31,7 +31,7 @@ def test_ev_csv_and_json_parse_back(capsys):
     assert list(sets.columns) == list(ref.columns)
     assert sets["lanes"].tolist() == ref["lanes"].tolist()
     assert np.allclose(sets["ev"], ref["ev"], rtol=1e-9) and np.allclose(
-        sets["gap_hi"], ref["gap_hi"], rtol=1e-9
+        sets["gap_to_best_hi"], ref["gap_to_best_hi"], rtol=1e-9
     )
 
     code, out, _ = run(capsys, *args, "--format", "json")

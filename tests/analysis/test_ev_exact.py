@@ -70,7 +70,7 @@ def test_best_set_equals_brute_force(rules, seed):
     second = sets.iloc[1]
     d = brute[second["lanes"]] - brute[best]
     assert second["gap_to_best"] == pytest.approx(d.mean())
-    assert second["gap_se"] == pytest.approx(d.std(ddof=1) / np.sqrt(d.size))
+    assert second["gap_to_best_se"] == pytest.approx(d.std(ddof=1) / np.sqrt(d.size))
 
 
 @pytest.mark.parametrize("taken", [(), (6,), (4, 5, 6), (1, 2, 3, 4, 5)])

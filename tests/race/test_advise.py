@@ -50,7 +50,7 @@ def test_monte_carlo_advice_agrees_with_exact():
     diff = (mc["expected_points"] - exact["expected_points"]).abs()
     assert (diff <= 4.5 * mc["expected_points_se"]).all()
     gap = (mc["gap_to_best"] - (exact["expected_points"] - exact["expected_points"].loc[mc.index[0]])).abs()
-    assert (gap <= 4.5 * mc["gap_se"] + 1e-12).all()
+    assert (gap <= 4.5 * mc["gap_to_best_se"] + 1e-12).all()
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

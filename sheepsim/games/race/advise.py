@@ -38,7 +38,8 @@ EXACT_TIE = 1e-9
 class Advice:
     """``table``: one row per legal option, best first (``option``, ``after`` the sheep
     after it in the position format, ``expected_points`` and its ``_lo``/``_hi``/``_se``:
-    the player's expected points from this race, ``gap_to_best``/``gap_lo``/``gap_hi``
+    the player's expected points from this race,
+    ``gap_to_best``/``gap_to_best_lo``/``gap_to_best_hi``
     paired with the best option, ``best``: True for every option as good as the best,
     so equal options are all marked); ``best`` the best option's name (the first of
     ``tied`` when several are equal); ``tied`` every best option's name; ``margin`` the
@@ -244,21 +245,22 @@ def _table(opts, after, sel, ev, per_race, ez_first) -> pd.DataFrame:
                "expected_points": ev[i]}
         if per_race is None:
             gap = ev[i] - ev[top]
-            row.update(expected_points_se=0.0, gap_to_best=gap, gap_se=0.0,
+            row.update(expected_points_se=0.0, gap_to_best=gap, gap_to_best_se=0.0,
                        best=bool(abs(gap) <= EXACT_TIE))
         else:
             n = per_race.shape[1]
             d = per_race[i] - per_race[top]
             row.update(expected_points_se=per_race[i].std(ddof=1) / np.sqrt(n),
-                       gap_to_best=d.mean(), gap_se=d.std(ddof=1) / np.sqrt(n),
+                       gap_to_best=d.mean(), gap_to_best_se=d.std(ddof=1) / np.sqrt(n),
                        best=bool(not d.any()))
         rows.append(row)
     df = pd.DataFrame(rows)
     df["expected_points_lo"], df["expected_points_hi"] = normal_interval(
         df["expected_points"], df["expected_points_se"])
-    df["gap_lo"], df["gap_hi"] = normal_interval(df["gap_to_best"], df["gap_se"])
+    df["gap_to_best_lo"], df["gap_to_best_hi"] = normal_interval(df["gap_to_best"], df["gap_to_best_se"])
     # equal options sort together at the top, in option order
     key = np.where(df["best"], np.inf, df["expected_points"])
     df = df.iloc[np.argsort(-key, kind="stable")].reset_index(drop=True)
     return df[["option", "after", "expected_points", "expected_points_lo", "expected_points_hi",
-               "expected_points_se", "gap_to_best", "gap_lo", "gap_hi", "gap_se", "best"]]
+               "expected_points_se", "gap_to_best", "gap_to_best_lo", "gap_to_best_hi",
+               "gap_to_best_se", "best"]]

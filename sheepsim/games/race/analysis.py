@@ -289,8 +289,8 @@ def bet_sets_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
     after every set that can.
 
     Columns: ``rank`` (1 = best placeable set), ``lanes`` ("1,4,6"), ``cards``,
-    ``ev``/``ev_lo``/``ev_hi``/``ev_se`` (points per race), ``gap_to_best``/``gap_lo``/
-    ``gap_hi`` (EV minus the EV of the best set that can be placed, with a paired
+    ``ev``/``ev_lo``/``ev_hi``/``ev_se`` (points per race), ``gap_to_best``/``gap_to_best_lo``/
+    ``gap_to_best_hi`` (EV minus the EV of the best set that can be placed, with a paired
     interval: both sets score on the same races),
     ``bonus_ev`` (expected bonus points), ``p_any_placed`` (at least one bet pays),
     ``p_two_placed``/``p_three_placed`` (exactly two / all three of the set in the top
@@ -314,7 +314,7 @@ def bet_sets_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
     rows = []
     for i, s in enumerate(sets):
         row = {"lanes": _set_label(s), "cards": ",".join(names[lane] for lane in s),
-               "ev": ev[i], "ev_se": se[i], "gap_to_best": gap[i], "gap_se": gap_se[i]}
+               "ev": ev[i], "ev_se": se[i], "gap_to_best": gap[i], "gap_to_best_se": gap_se[i]}
         for name, mask in _set_hits(s, stage).items():
             if mask is None:  # not defined for this stage
                 row[f"p_{name}"] = row[f"p_{name}_lo"] = row[f"p_{name}_hi"] = np.nan
@@ -331,14 +331,14 @@ def bet_sets_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
         rows.append(row)
     df = pd.DataFrame(rows)
     df["ev_lo"], df["ev_hi"] = normal_interval(df["ev"], df["ev_se"])
-    df["gap_lo"], df["gap_hi"] = normal_interval(df["gap_to_best"], df["gap_se"])
+    df["gap_to_best_lo"], df["gap_to_best_hi"] = normal_interval(df["gap_to_best"], df["gap_to_best_se"])
     # sets that can be placed rank first; sets on three taken lanes come last
     df = df.sort_values(["open_allowed", "ev", "lanes"], ascending=[False, False, True],
                         kind="stable").reset_index(drop=True)
     df.insert(0, "rank", np.arange(1, len(df) + 1))
     df["games"] = n
-    order = ["rank", "lanes", "cards", "ev", "ev_lo", "ev_hi", "ev_se", "gap_to_best", "gap_lo",
-             "gap_hi", "gap_se", "bonus_ev"]
+    order = ["rank", "lanes", "cards", "ev", "ev_lo", "ev_hi", "ev_se", "gap_to_best", "gap_to_best_lo",
+             "gap_to_best_hi", "gap_to_best_se", "bonus_ev"]
     order += [c for c in df.columns if c.startswith("p_")] + ["open_allowed", "games"]
     return df[order]
 

@@ -22,7 +22,7 @@ and the rules; never rivals' hidden bets or the dice stream.
 
 import numpy as np
 
-from sheepsim.games.race import engine, exact_graphs, exact_sweep
+from sheepsim.games.race import exact_graphs, exact_sweep, moves
 from sheepsim.games.race.layout import (
     BET_FINAL,
     BET_OPEN,
@@ -114,11 +114,11 @@ def deal_joint(rules, lane_cards, stage, pid, table):
     """Exact ``(216,)`` outcome distribution of the race dealt ``lane_cards`` from the
     starting line under pace policy ``pid`` (``36a + 6b + c``; the final: the winner at
     ``36a``). Sets up ``table`` as the engine does (the caller sets it up again)."""
-    engine.setup_race(table, rules, lane_cards, stage)
+    moves.setup_race(table, rules, lane_cards, stage)
     board, race = table.board, table.race
     states, nxt, sizes, _, binding = exact_graphs.build_graphs(board, race, pid, -1, board[0:1])
     _check_size(sizes)
-    faces, nfaces = engine.stage_dice(rules, stage)
+    faces, nfaces = moves.stage_dice(rules, stage)
     totals, tprob = dice_table(faces, nfaces)
     blue_total = _blue_total(board, race) if binding else exact_sweep.NO_LIMIT
     out = np.zeros(216)
@@ -246,7 +246,7 @@ def points_table(mine, payoffs, bonus, final):
 def _ended_code(board, race):
     """Outcome code of a race that is over on ``board`` (copies are modified)."""
     b, r = board.copy(), race.copy()
-    engine.place_remaining(b, r)
+    moves.place_remaining(b, r)
     code = 0
     for lane in range(6):
         p = b[lane, PLACE]
@@ -280,7 +280,7 @@ def option_values(lane, board, race, mine, rules, pid):
     (NaN where illegal) for a player holding ``mine`` ``(6,)``, every later turn played
     by the own-state pace policy ``pid``."""
     legal = np.zeros(N_OPTIONS, np.bool_)
-    engine.legal_options(board, race, lane, legal)
+    moves.legal_options(board, race, lane, legal)
     final = race[STAGE] == FINAL
     pts = points_table(mine, rules.payoffs, rules.bonus, final)
     values = np.full(N_OPTIONS, np.nan)
@@ -292,8 +292,8 @@ def option_values(lane, board, race, mine, rules, pid):
         if not legal[o]:
             continue
         b, r = board.copy(), race.copy()
-        engine.apply_option(b, r, lane, o)
-        if engine.race_over(b, r):
+        moves.apply_option(b, r, lane, o)
+        if moves.race_over(b, r):
             values[o] = pts[_ended_code(b, r)]
             continue
         roots[m] = b[lane]
@@ -305,7 +305,7 @@ def option_values(lane, board, race, mine, rules, pid):
     states, nxt, sizes, root_ids, binding = exact_graphs.build_graphs(board, race, pid, lane,
                                                                       roots[:m])
     _check_size(sizes)
-    faces, nfaces = engine.stage_dice(rules, race[STAGE])
+    faces, nfaces = moves.stage_dice(rules, race[STAGE])
     totals, tprob = dice_table(faces, nfaces)
     blue_total = _blue_total(board, race) if binding else exact_sweep.NO_LIMIT
     start = np.zeros(6, np.int64)

@@ -16,7 +16,7 @@ from numba import types
 from numba.typed import Dict
 
 from sheepsim import rng
-from sheepsim.games.race import engine  # a module: engine imports the exact game kernels
+from sheepsim.games.race import moves
 from sheepsim.games.race.layout import (
     BLUE,
     FINISHED,
@@ -114,12 +114,12 @@ def _step(pid, lane, key, template, supply, work, out):
     for j in range(N_STATE):
         board[lane, _COLS[j]] = key[j]
     race[SUPPLY_BLUE] = supply
-    engine.legal_options(board, race, lane, legal)
+    moves.legal_options(board, race, lane, legal)
     option = own_state_pace(pid, lane, board, race, seen, legal, rand)
     if option < 0 or option >= N_OPTIONS or not legal[option]:
         raise ValueError("pace policy returned an illegal option")
     race[N_RUNNING] = 6
-    engine.apply_option(board, race, lane, option)
+    moves.apply_option(board, race, lane, option)
     for j in range(N_BOARD):
         out[j] = board[lane, j]
 

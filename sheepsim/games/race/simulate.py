@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
 from sheepsim import driver
@@ -22,6 +21,7 @@ from sheepsim.games.race.policies import (
     WHOLE_GAME_PACE,
 )
 from sheepsim.games.race.rules import N_LANES, RaceRules, check_stage, load_rules
+from sheepsim.jit import is_njit_function
 from sheepsim.plugins import check_arguments, load_object
 
 #: Races behind the public odds table that bet policies use (per stage, random deals).
@@ -59,7 +59,7 @@ def _resolve(names, builtins, what):
             raise SheepsimError(f"unknown {what} {name!r}; built-in: {', '.join(builtins)}, "
                                 "or package.module:function")
         fn = load_object(name, what)
-        if not isinstance(fn, numba.core.registry.CPUDispatcher):
+        if not is_njit_function(fn):
             raise SheepsimError(f"{what} {name!r} must be a @numba.njit function")
         check_arguments(fn, USER_POLICY_ARGS[what.split()[0]], what, name)
         if fn not in users:
