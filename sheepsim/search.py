@@ -481,6 +481,8 @@ class _Search:
         if win[f"objective_{t.metric}"] >= base[f"objective_{t.metric}"]:
             return "no candidate did better than the base rules"
         p = float(base["pvalue_vs_winner"])
+        if int(base["games_shared_with_winner"]) == 0:
+            return "the winner beats the base rules (exact values)"
         if p >= 0.05:
             return (f"the winner is not significantly better than the base rules (paired "
                     f"p = {p:.2g} on the games both played)")
