@@ -200,34 +200,15 @@ def edited(base: RulesText, edits: list[Edit], label: str | None = None) -> Rule
 
 def base_text(game, path=None) -> RulesText:
     """The rules file a variant edits: ``path`` or the game's shipped standard rules,
-    read (not yet validated) as text."""
-    from importlib import resources
-    from pathlib import Path
-
-    from sheepsim.rulesfile import RulesFileError
+    read as text (checked as TOML here, validated by the game's loader later)."""
+    from sheepsim.rulesfile import parse_toml, read_bytes
 
     if isinstance(path, RulesText):
         return path
-    if path is None:
-        package = game.rules_loader.partition(":")[0].rpartition(".")[0]
-        raw = resources.files(package).joinpath("standard.toml").read_bytes()
-        return RulesText("<standard>/standard.toml", raw.decode("utf-8"))
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise RulesFileError(str(path), "file not found") from None
-    except IsADirectoryError:
-        raise RulesFileError(str(path), "is a folder, not a rules file") from None
-    except OSError as exc:
-        raise RulesFileError(str(path), f"cannot read: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise RulesFileError(str(path), "not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesFileError(str(path), f"not valid TOML ({exc})") from None
-    return RulesText(str(path), text)
+    package = game.rules_loader.partition(":")[0].rpartition(".")[0]
+    name, raw = read_bytes(path, package, "standard.toml")
+    parse_toml(name, raw)
+    return RulesText(name, raw.decode("utf-8"))
 
 
 # --- a TOML writer for rules data (tomllib reads only) --------------------------------

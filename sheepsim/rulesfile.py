@@ -105,6 +105,12 @@ class Source:
 def read_toml(path: str | Path | None, package: str, default_name: str) -> Source:
     """Read ``path`` (or the package's shipped ``default_name``) as TOML; ``path`` may be
     a :class:`sheepsim.rulesedit.RulesText` (an edited file in memory)."""
+    name, raw = read_bytes(path, package, default_name)
+    return Source(name=name, sha256=sha256_bytes(raw), data=parse_toml(name, raw))
+
+
+def read_bytes(path, package: str, default_name: str) -> tuple[str, bytes]:
+    """``(display name, bytes)`` of a rules file, or one line naming why it cannot be read."""
     if hasattr(path, "text") and hasattr(path, "name") and not isinstance(path, str | Path):
         raw, name = path.text.encode("utf-8"), path.name
     elif path is None:
@@ -121,13 +127,17 @@ def read_toml(path: str | Path | None, package: str, default_name: str) -> Sourc
             raise RulesFileError(name, "is a folder, not a rules file") from None
         except OSError as exc:
             raise RulesFileError(name, f"cannot read: {exc.strerror}") from None
+    return name, raw
+
+
+def parse_toml(name: str, raw: bytes) -> dict:
+    """A rules file's bytes as TOML data, or one line naming the file and the problem."""
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        return tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise RulesFileError(name, "not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesFileError(name, f"not valid TOML ({exc})") from None
-    return Source(name=name, sha256=sha256_bytes(raw), data=data)
 
 
 class Reader:

@@ -374,10 +374,9 @@ class _Search:
         from sheepsim.variant_runs import build_job
 
         job = build_job(self.g, variants, self.metrics, games=games, seed=self.args.seed,
-                        players=self.args.players, policies=self.policies, options=self.options)
-        job.blocks, job.first_game, job.base_for_reuse_only = blocks, first_game, reuse_only
-        job.games, job.counts_only = games, True
-        job.__post_init__()
+                        players=self.args.players, policies=self.policies, options=self.options,
+                        blocks=blocks, first_game=first_game, search=reuse_only)
+        job.counts_only = True
         # a candidate reusing the base for a job reads the base counts kept here, so
         # the base is never played twice on the same games
         if reuse_only:
@@ -601,20 +600,9 @@ class _Search:
     def _base_more(self, key: str, have: int, extra: int) -> dict:
         stored = len(next(iter(self.base_blocks[key].values())))
         if stored < have + extra:
-            from sheepsim.variant_runs import build_job
-
-            job = build_job(self.g, [self.base_variant], self.metrics, games=(have + extra - stored)
-                            * self.block_games, seed=self.args.seed, players=self.args.players,
-                            policies=self.policies, options=self.options)
             more = have + extra - stored
-            job.blocks, job.first_game, job.games = more, stored * self.block_games, more * self.block_games
-            job.counts_only = True
-            job.__post_init__()
-            from sheepsim import driver
-
-            counts = driver.run(job, games=job.games, backend=self._backend(), progress=False,
-                                desc="tune").counts
-            self.used += job.variant_games()
+            job, counts = self._run([self.base_variant], games=more * self.block_games, blocks=more,
+                                    first_game=stored * self.block_games, reuse_only=False)
             for k2, arrs in self._counts(job, counts, 0).items():
                 self.base_blocks[k2] = {n: np.concatenate([self.base_blocks[k2][n], a])
                                         for n, a in arrs.items()}

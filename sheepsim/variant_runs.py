@@ -299,11 +299,14 @@ def pairing_summary(differences: pd.DataFrame) -> dict:
 
 
 def build_job(g: Game, variants: list[Variant], metrics: list[Metric], *, games: int,
-              seed: int, players: int, policies: dict, options: dict | None = None) -> VariantsJob:
+              seed: int, players: int, policies: dict, options: dict | None = None,
+              blocks: int | None = None, first_game: int = 0, search: bool = False) -> VariantsJob:
     """The job of ``variants`` (base first) on ``games`` games (rounded up to a multiple
-    of :data:`BLOCKS`), building each variant's metric jobs (validated now, before any
+    of :data:`BLOCKS`; with ``blocks``: exactly ``games`` in that many blocks, from game
+    ``first_game``), building each variant's metric jobs (validated now, before any
     simulation) and sharing the base's counts where the game says an edit leaves a job's
-    counts unchanged."""
+    counts unchanged. ``search``: a balance search's run (counts only; the base is
+    played only where a variant reuses its counts; see :mod:`sheepsim.search`)."""
     mod = module(g)
     keys = list(dict.fromkeys(m.job for m in metrics))
     jobs, source = [], []
@@ -319,5 +322,6 @@ def build_job(g: Game, variants: list[Variant], metrics: list[Metric], *, games:
                 if all(_under(c, prefixes) for c in changed):
                     src[key] = 0
         source.append(src)
-    return VariantsJob(g.name, variants, metrics, jobs, round_games(games), seed, source,
-                       players, dict(policies), options=dict(options or {}))
+    return VariantsJob(g.name, variants, metrics, jobs, games if blocks else round_games(games), seed,
+                       source, players, dict(policies), blocks=blocks or BLOCKS, first_game=first_game,
+                       base_for_reuse_only=search, options=dict(options or {}), counts_only=search)
