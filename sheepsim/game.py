@@ -212,12 +212,6 @@ class Game:
                                 f"{', '.join(self.jobs)}")
         return _load(self.jobs[kind])(**options)
 
-    def register_cli(self, subparsers) -> None:
-        """``sheepsim <command>``: the shared commands, then the game's own."""
-        from sheepsim import commands
-
-        commands.register(subparsers, self)
-
     def register_studies(self) -> None:
         if self.studies:
             importlib.import_module(self.studies)

@@ -197,14 +197,15 @@ def _optuna():
 def run(g, args) -> TuneOutput:
     """The search behind ``sheepsim <game> tune`` (``args`` its parsed options)."""
     from sheepsim import balance_metrics as M
-    from sheepsim.designer import _policies, variant_of
+    from sheepsim.commands import role_policies
     from sheepsim.rulesedit import base_text
+    from sheepsim.variant_runs import variant_of
 
     optuna = _optuna()
     varies = parse_varies(args.vary)
     targets = parse_targets(g, args.target)
     metrics = M.pick(g, [t.metric for t in targets])
-    policies = _policies(g, args)
+    policies = role_policies(g, args)
     base = base_text(g, args.rules)
     base_variant, _ = variant_of(g, base, [], "base")
     check_vary_ends(g, base, varies)
@@ -277,8 +278,8 @@ def parse_varies(texts) -> list[Vary]:
 def check_vary_ends(g, base, varies: list[Vary]) -> None:
     """Every range's ends through the game's loader as edits of the base rules text
     ``base``, so a bad key or value fails before any game."""
-    from sheepsim.designer import variant_of
     from sheepsim.rulesedit import Edit
+    from sheepsim.variant_runs import variant_of
 
     for v in varies:
         for end in (v.lo, v.hi):
@@ -289,7 +290,7 @@ def exact_only(g, args, base_variant, policies, metrics) -> bool:
     """Whether every metric of the search is computed exactly (the race's lanes on dealt
     lanes): then nothing is simulated and the budget does not matter."""
     from sheepsim import balance_metrics as M
-    from sheepsim.designer import game_options
+    from sheepsim.balance_metrics import game_options
 
     jobs = M.module(g).metric_jobs(base_variant.rules, args.players, args.seed, policies,
                                    {m.job for m in metrics}, **game_options(g, args))
@@ -365,7 +366,7 @@ class _Search:
         self.finalists: list[Candidate] = []
         self.base_blocks: dict[str, dict] = {}  # job key -> name -> (blocks, ...) of the base
         self.progress = not getattr(args, "quiet", False)
-        from sheepsim.designer import game_options
+        from sheepsim.balance_metrics import game_options
 
         self.options = game_options(g, args)
 
@@ -393,7 +394,7 @@ class _Search:
         return job, res.counts
 
     def _backend(self):
-        from sheepsim.cli import backend_from_args
+        from sheepsim.options import backend_from_args
 
         return backend_from_args(self.args)
 
@@ -421,8 +422,8 @@ class _Search:
         return BLOCKS
 
     def measure(self, params_list, varies, first_trial: int) -> list[Candidate]:
-        from sheepsim.designer import variant_of
         from sheepsim.rulesedit import Edit
+        from sheepsim.variant_runs import variant_of
 
         new = []
         for params in params_list:

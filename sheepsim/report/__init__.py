@@ -17,7 +17,7 @@ from pathlib import Path
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the top-level ``report`` command."""
-    from sheepsim.cli import add_backend_options
+    from sheepsim.options import add_backend_options
 
     p = subparsers.add_parser(
         "report", help="run a batch of studies into an HTML/Markdown/CSV report folder",

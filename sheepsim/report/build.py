@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sheepsim.cli import close_backend, make_backend
+from sheepsim.options import close_backend, make_backend
 from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
 from sheepsim.report import figures
 from sheepsim.report.config import ReportConfig, load_config

@@ -51,7 +51,7 @@ _BOUND: dict[tuple[type, str], type] = {}
 @contextlib.contextmanager
 def _charged(r: StudyReader, key: str):
     """Any problem raised inside (a rules file's or an edit's too) is ``key``'s."""
-    from sheepsim.cli import ArgumentsError
+    from sheepsim.options import ArgumentsError
 
     try:
         yield
@@ -118,7 +118,8 @@ class _DesignerStudy(Study):
 
     @classmethod
     def _parser(cls):
-        from sheepsim.cli import build_parser, subcommand_parser
+        from sheepsim.cli import build_parser
+        from sheepsim.options import subcommand_parser
 
         parser = build_parser()
         return parser, subcommand_parser(parser, cls.game_entry.command, cls.command)
@@ -126,8 +127,8 @@ class _DesignerStudy(Study):
     @classmethod
     def parse_params(cls, r: StudyReader, rules) -> dict:
         from sheepsim.api import _argv
-        from sheepsim.cli import parse_raising
         from sheepsim.commands import one_policy_each, policy_dest
+        from sheepsim.options import parse_raising
 
         g = cls.game_entry
         params: dict = {"game": g.command}
@@ -210,7 +211,7 @@ class _DesignerStudy(Study):
 
     def args(self):
         """The command's parsed options (as ``sheepsim <game> <command>`` would have them)."""
-        from sheepsim.cli import parse_raising
+        from sheepsim.options import parse_raising
 
         parser, _ = self._parser()
         g = self.game_entry
@@ -491,9 +492,9 @@ class TuneStudy(_DesignerStudy):
     def check(cls, r, args) -> dict:
         from sheepsim import balance_metrics as M
         from sheepsim import search
-        from sheepsim.designer import _policies, variant_of
+        from sheepsim.commands import role_policies
         from sheepsim.rulesedit import base_text
-        from sheepsim.variant_runs import build_job
+        from sheepsim.variant_runs import build_job, variant_of
 
         g = cls.game_entry
         with _charged(r, "type"):
@@ -511,7 +512,7 @@ class TuneStudy(_DesignerStudy):
         metrics = M.pick(g, [t.metric for t in targets])
         cls._check_policies(r, lambda: build_job(
             g, [base_variant], metrics, games=trial_games, seed=args.seed, players=args.players,
-            policies=_policies(g, args)))
+            policies=role_policies(g, args)))
         return {"vary": list(args.vary), "target": list(args.target), "budget": args.budget,
                 "trials": args.trials, "finalists": args.finalists}
 

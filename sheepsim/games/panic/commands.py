@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from sheepsim.cli import positive_int
 from sheepsim.commands import CommandSpec, Output
 from sheepsim.errors import SheepsimError
+from sheepsim.options import positive_int
 
 #: Tables of each command in print order (``--table`` picks one; CSV prints one table).
 PLAY_TABLES = ("by_seat", "by_policy", "points_by_field", "sheep_shorn", "turns",

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 
-from sheepsim.cli import (
+from sheepsim.commands import run_size
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race import cli_exact
+from sheepsim.options import (
     add_backend_options,
     add_output_options,
     add_run_options,
@@ -22,9 +25,6 @@ from sheepsim.cli import (
     positive_float,
     publish,
 )
-from sheepsim.commands import run_size
-from sheepsim.errors import SheepsimError
-from sheepsim.games.race import cli_exact
 
 DEFAULT_ODDS_GAMES = 1_000_000
 DEFAULT_EV_GAMES = 1_000_000
