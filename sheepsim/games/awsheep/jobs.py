@@ -9,6 +9,7 @@ lazily in the process that runs them (a Dask worker too). Counts are integer arr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from sheepsim.game import Counts, Job
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
 from sheepsim.headtohead import HeadToHeadJob
+
+if TYPE_CHECKING:  # the kernels' set-up loads with the first job
+    from sheepsim.games.awsheep.simulate import Setting
 
 GAME = "aw-sheep"
 
@@ -355,3 +359,17 @@ class AwHeadToHeadJob(HeadToHeadJob):
 
     def meta(self) -> dict:
         return {**super().meta(), "metrics": dict(COMPARISON_METRICS.values())}
+
+
+def round_counts(rules=None, players: int = 4, policies=("random",), games: int = 10_000,
+                 seed: int = 0, draft=None, rotate: bool = True, chunk_size=None,
+                 progress=None, threads=None) -> tuple[Setting, np.ndarray]:
+    """``(setting, acc)``: the summed accumulator (``layout.A_*``) of rounds
+    ``0 .. games-1``. ``rotate`` moves the policies one seat per round (seat-fair
+    per-policy counts)."""
+    from sheepsim import driver
+
+    job = PlayJob(rules, players, policies, seed, draft, bool(rotate))
+    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+                     progress=progress, desc="aw sheep")
+    return job._s(), res.counts["acc"]

@@ -4,7 +4,7 @@
 column; ``neutral_colour_table`` replays 3-player games with each colour as the neutral
 one; ``compare`` plays two policies for one seat on common random numbers;
 ``balance_figure`` draws points by field and tile usage. Column names of the
-underlying tables are the panic simulator's (see ``simulate.build_tables``).
+underlying tables are the panic simulator's (see ``analysis.build_tables``).
 """
 
 from __future__ import annotations

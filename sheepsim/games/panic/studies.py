@@ -2,7 +2,7 @@
 
 Runs the engine's ``games_chunk`` kernel one chunk at a time (``start`` = games done; a
 game is keyed by ``(seed, game index)``) and builds the tables with
-:func:`~sheepsim.games.panic.simulate.build_tables` from the merged accumulator vector,
+:func:`~sheepsim.games.panic.analysis.build_tables` from the merged accumulator vector,
 exactly as :func:`~sheepsim.games.panic.simulate.play_games` does in one go.
 """
 
@@ -33,7 +33,7 @@ class PanicBalance(_PanicStudy):
     Keys: ``players`` (3 or 4, default 4), ``policies`` (one name for every seat or one
     per seat: random, greedy, rollout or ``package.module:function``; default greedy),
     ``playouts`` (rollout playouts per candidate, default 4). Tables as
-    :func:`~sheepsim.games.panic.simulate.build_tables`.
+    :func:`~sheepsim.games.panic.analysis.build_tables`.
     """
 
     type_name = "panic-balance"
