@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from sheepsim.report.game_studies import HeadToHeadStudy
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
 
@@ -163,63 +164,21 @@ def _tile_note(tiles, games: int) -> str:
 
 
 @register_study
-class PanicHeadToHead(_PanicStudy):
-    """Two policies for one seat on common random numbers (the same dice).
+class PanicHeadToHead(HeadToHeadStudy):
+    """Two policies for one seat on common random numbers (the same dice): the shared
+    ``head-to-head`` study (:mod:`sheepsim.report.game_studies`) under its older name.
 
     Every game is played twice with the same seed and game index, once with policy ``a``
-    and once with ``b`` in the focal seat (dice and policy draws come from per-game
-    streams, so both see the same dice). The kernel is run with one block per game, which
-    makes its per-block accumulators per-game results, so the paired win and points
-    differences are exact integer sums. Keys: ``a``, ``b`` (defaults greedy, random),
+    and once with ``b`` in the focal seat. Keys: ``a``, ``b`` (defaults greedy, random),
     ``field`` (the other seats, default greedy), ``seat`` (1-based, default 1),
     ``players`` (3 or 4, default 4), ``playouts`` (default 4). Table ``comparison``
-    (columns of :func:`sheepsim.headtohead.compare_table`; ``mean_score`` is
-    the seat's points).
+    (columns of :func:`sheepsim.headtohead.compare_table`; ``mean_score`` is the seat's
+    points).
     """
 
     type_name = "panic-head-to-head"
+    game = "shear-panic"
     summary = "two policies for one Shear Panic seat on the same dice (keys: a, b, field, seat, players)"
     default_block = 1_000
     default_chunk = 256
-
-    @classmethod
-    def parse_params(cls, r: StudyReader, rules) -> dict:
-        from sheepsim.games.panic.policies import resolve_policies
-
-        players = r.int_("players", required=False, default=4)
-        with r.checking("players"):
-            players = rules.check_players(players)
-        names = {}
-        for key, default in (("a", "greedy"), ("b", "random"), ("field", "greedy")):
-            names[key] = r.str_(key, required=False, default=default).strip()
-            with r.checking(key):
-                resolve_policies([names[key]])
-        seat = r.int_("seat", min_value=1, required=False, default=1)
-        if seat > players:
-            r.fail("seat", f"must be between 1 and {players}, got {seat}")
-        playouts = r.int_("playouts", min_value=1, required=False, default=4)
-        return {"players": players, **names, "seat": seat, "playouts": playouts}
-
-    def job(self):
-        from sheepsim.games.panic.jobs import head_to_head
-
-        p = self.params()
-        return self._cached_job(lambda: head_to_head(self.rules, p["players"], p["a"], p["b"],
-                                                     p["field"], p["seat"], self.seed,
-                                                     p["playouts"]))
-
-    def tables(self, counts, games) -> dict:
-        return self.job().tables(counts, games)
-
-    def results(self, totals, games) -> StudyResult:
-        from sheepsim.headtohead import COMPARISON_CAPTION, tie_sentence
-        from sheepsim.tableview import paired_change
-
-        t = self.tables(totals, games)
-        p = self.params()
-        w, pts = t["comparison"].iloc[0], t["comparison"].iloc[1]
-        notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
-                 f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
-                 f"{paired_change(pts, 'points')}.", tie_sentence(t["comparison"], p["seat"])]
-        captions = {"comparison": COMPARISON_CAPTION.format(score="mean points")}
-        return StudyResult(t, {}, notes, captions)
+    score_words = ("points", "mean points")
