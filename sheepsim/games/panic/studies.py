@@ -74,6 +74,7 @@ class PanicBalance(_PanicStudy):
         import numpy as np
 
         from sheepsim import plots
+        from sheepsim.games.panic import plots as panic_plots
         from sheepsim.games.panic.analysis_tables import tile_usage_table
         from sheepsim.stats import binomial_two_sided_p, chi_square_uniform_p, holm_adjusted
         from sheepsim.tableview import fair_share_finding, fmt_estimate, p_is
@@ -126,9 +127,9 @@ class PanicBalance(_PanicStudy):
         figures = {"seat_win_rate": partial(plots.win_rate_chart, wins, meta=meta,
                                          title=f"Shear Panic, {res.players} players: "
                                                "win rate by seat"),
-                   "field_points": partial(plots.points_by_field_chart, t["points_by_field"],
+                   "field_points": partial(panic_plots.points_by_field_chart, t["points_by_field"],
                                             meta=meta),
-                   "tile_usage": partial(plots.tile_usage_chart, t["tiles"], meta=meta)}
+                   "tile_usage": partial(panic_plots.tile_usage_chart, t["tiles"], meta=meta)}
         captions.update({"seat_win_rate": "Win rate by seat with 95% intervals.",
                          "field_points": "Mean points per game by field, stacked per seat.",
                          "tile_usage": "How often each menu tile is chosen per seat per game "

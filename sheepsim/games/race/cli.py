@@ -159,10 +159,11 @@ def _race_panels(lanes, sets, trace):
     from functools import partial
 
     from sheepsim import plots
+    from sheepsim.games.race import plots as race_plots
 
-    panels = [partial(plots.lane_place_heatmap, lanes), partial(plots.lane_ev_chart, lanes)]
+    panels = [partial(race_plots.lane_place_heatmap, lanes), partial(race_plots.lane_ev_chart, lanes)]
     if sets is not None:
-        panels.append(partial(plots.bet_sets_chart, sets))
+        panels.append(partial(race_plots.bet_sets_chart, sets))
     if trace is not None:
         panels.append(partial(plots.convergence_chart, trace))
     return [lambda ax, f=f: f(ax=ax) for f in panels]

@@ -230,7 +230,7 @@ class RaceOdds(_RaceStudy):
         return super().plot_meta(games)
 
     def results(self, totals, games) -> StudyResult:
-        from sheepsim import plots
+        from sheepsim.games.race import plots as race_plots
         from sheepsim.tableview import fmt_estimate
 
         t = self.tables(totals, games)
@@ -255,9 +255,9 @@ class RaceOdds(_RaceStudy):
             rec = t["open_bet"][t["open_bet"]["recommended"]].iloc[0]
             notes.append(f"Best open bet: lane {int(rec['lane'])}, then hidden bets on lanes "
                          f"{rec['hidden_lanes']}.")
-        figures = {"lane_places": partial(plots.lane_place_heatmap, lanes, meta=meta),
-                   "lane_ev": partial(plots.lane_ev_chart, lanes, meta=meta),
-                   "best_sets": partial(plots.bet_sets_chart, sets, meta=meta)}
+        figures = {"lane_places": partial(race_plots.lane_place_heatmap, lanes, meta=meta),
+                   "lane_ev": partial(race_plots.lane_ev_chart, lanes, meta=meta),
+                   "best_sets": partial(race_plots.bet_sets_chart, sets, meta=meta)}
         captions = _odds_captions(final, exact)
         columns = {"lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
                              "payoff_first", "fair_first"],
@@ -339,7 +339,7 @@ class RaceFairness(_RaceStudy):
         return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
-        from sheepsim import plots
+        from sheepsim.games.race import plots as race_plots
         from sheepsim.tableview import fair_share_finding, fmt_estimate
 
         t = self.tables(totals, games)
@@ -364,10 +364,10 @@ class RaceFairness(_RaceStudy):
                      f"{int(worst['lane'])}: printed {worst['printed']:g}, fair "
                      "{} (95% {} to {}).".format(*fmt_estimate(worst["fair"], worst["fair_lo"],
                                                               worst["fair_hi"])))
-        figures = {"semifinal_places": partial(plots.lane_place_heatmap, t["semifinal_lanes"],
+        figures = {"semifinal_places": partial(race_plots.lane_place_heatmap, t["semifinal_lanes"],
                                                meta=meta),
-                   "fair_payoffs": partial(plots.fair_payoff_chart, fair, meta=meta),
-                   "card_strength": partial(plots.card_strength_chart, cards, meta=meta)}
+                   "fair_payoffs": partial(race_plots.fair_payoff_chart, fair, meta=meta),
+                   "card_strength": partial(race_plots.card_strength_chart, cards, meta=meta)}
         captions = {
             "card_strength": "P(win) and P(top 3) per card with 95% intervals; dotted lines: "
                              "equal cards; marked cards are over- or under-powered.",
