@@ -65,6 +65,14 @@ class Job(ABC):
     #: does not pin its seed (the driver's ``seed`` argument decides)
     seed: int | None = None
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # the convergence hook was called ``trace`` before 0.2: a job still defining it
+        # would lose its convergence rows without a word, so it stops here
+        if "trace" in cls.__dict__:
+            raise TypeError(f"{cls.__qualname__}.trace: the convergence hook is now "
+                            "Job.convergence(tables)")
+
     @abstractmethod
     def chunk(self, seed: int, first_game: int, n_games: int) -> Counts:
         """Simulate games ``first_game .. first_game + n_games - 1`` of ``seed``."""
@@ -84,8 +92,10 @@ class Job(ABC):
 
         return max_probability_halfwidth(tables)
 
-    def trace(self, tables: dict[str, pd.DataFrame]) -> list[dict]:
-        """Quantities a convergence trace follows: dicts of quantity/estimate/lo/hi."""
+    def convergence(self, tables: dict[str, pd.DataFrame]) -> list[dict]:
+        """Quantities a precision run follows block by block: dicts of
+        quantity/estimate/lo/hi (the driver's ``Result.trace``, the ``--plot`` convergence
+        chart). Not ``trace``: that word is a game's turn log (``sheepsim <game> trace``)."""
         return []
 
     def prepare(self) -> Counts | None:  # noqa: B027 - optional hook

@@ -132,7 +132,7 @@ class PlayJob(_AwJob):
         seats = tables["by_seat"]
         return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
 
-    def trace(self, tables):
+    def convergence(self, tables):
         s = tables["by_seat"]
         return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
                 for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"],
@@ -179,7 +179,7 @@ class CardValueJob(PlayJob):
         t = tables["card_value"]
         return float(((t["value_hi"] - t["value_lo"]) / 2).max())
 
-    def trace(self, tables):
+    def convergence(self, tables):
         t = tables["card_value"]
         return [{"quantity": f"card value {p} {k}", "estimate": v, "lo": lo, "hi": hi}
                 for p, k, v, lo, hi in zip(t["policy"], t["kind"], t["value"], t["value_lo"],

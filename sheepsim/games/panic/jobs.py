@@ -140,7 +140,7 @@ class PlayJob(Job):
         seats = tables["by_seat"]
         return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
 
-    def trace(self, tables):
+    def convergence(self, tables):
         s = tables["by_seat"]
         return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
                 for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"], s["win_rate_hi"],
