@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import sys
 
+from sheepsim import commands
 from sheepsim._version import __version__
 from sheepsim.errors import SheepsimError
+from sheepsim.game import games as registered_games
+from sheepsim.jit import skip_blas_probe, skip_implementations_on_cache_loads
 from sheepsim.options import (
     EXIT_USAGE,
     _Parser,
@@ -62,8 +65,6 @@ def _named_commands(argv) -> tuple[str, ...]:
 def _build(only: tuple[str, ...]) -> _Parser:
     import importlib
 
-    from sheepsim.game import games as registered_games
-
     parser = _Parser(
         prog="sheepsim",
         description="Simulate sheep-themed board games to find the best bets and check balance.",
@@ -87,8 +88,6 @@ def register_game(subparsers, g) -> None:
     (:mod:`sheepsim.commands`), the designers' commands if it declares balance metrics
     (:mod:`sheepsim.designer`), then the game's own commands (``Game.cli``)."""
     import importlib
-
-    from sheepsim import commands
 
     sub = commands.register(subparsers, g)
     # the designers' module only when the parser is built for all commands or one of
@@ -177,8 +176,6 @@ def run() -> None:
     ``python -m`` finds them."""
     import gc
     import os
-
-    from sheepsim.jit import skip_blas_probe, skip_implementations_on_cache_loads
 
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 100)  # the oldest generation's threshold (default 10)

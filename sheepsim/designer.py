@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 
+from sheepsim import balance_metrics as M
 from sheepsim.balance_metrics import game_options
 from sheepsim.commands import (
     DESIGNER_COMMANDS,
@@ -131,8 +132,6 @@ def _example_target(g: Game) -> str:
 
 
 def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
-    from sheepsim import balance_metrics as M
-
     mod = M.module(g)
     p.add_argument("--players", type=players_type(g), default=g.default_players, metavar="N",
                    help=f"{g.players_text} (default {g.default_players})")
@@ -161,7 +160,6 @@ def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
 def variants_job(g: Game, args, variants):
     """The :class:`~sheepsim.variant_runs.VariantsJob` of ``variants`` (base first) with
     the command's metrics, games, seed, players and policies (validated now)."""
-    from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
 
     metrics = M.pick(g, args.metric)
@@ -177,7 +175,6 @@ def _run_variants(g: Game, args, variants, desc: str):
 
 
 def cmd_metrics(args) -> int:
-    from sheepsim import balance_metrics as M
     from sheepsim import output
     from sheepsim.output import base_meta
 
@@ -188,7 +185,6 @@ def cmd_metrics(args) -> int:
 
 
 def cmd_variants(args) -> int:
-    from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
 
     g: Game = args.game_entry
@@ -282,7 +278,6 @@ def sweep_axes(specs) -> list[tuple[str, list]]:
 
 
 def cmd_sweep(args) -> int:
-    from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
     from sheepsim.rulesedit import toml_value
 

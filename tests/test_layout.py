@@ -111,3 +111,69 @@ def test_function_level_imports_are_edges():
 
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+#: The sheepsim modules a shared module (``sheepsim/*.py``, ``sheepsim/report/``) may
+#: import inside a function, and why: the rule of ``sheepsim/__init__.py``'s docstring
+#: (an import inside a function keeps ``sheepsim --help``, a warm ``race odds --exact``
+#: and ``import sheepsim`` from loading what they do not need). Every other import of a
+#: sheepsim module is at the top of the file. A game's own modules
+#: (``sheepsim.games.<game>.*``) are reached through the registry and may always be.
+LAZY = {
+    # numpy, pandas, matplotlib, numba, scipy or distributed at import
+    "sheepsim.driver": "numpy, pandas",
+    "sheepsim.dask_backend": "distributed",
+    "sheepsim.headtohead": "numpy, pandas",
+    "sheepsim.plots": "matplotlib",
+    "sheepsim.stats": "numpy, scipy",
+    "sheepsim.tableview": "pandas",
+    "sheepsim.variant_runs": "numpy, pandas",
+    "sheepsim.search": "numpy (and optuna when it runs)",
+    "sheepsim.rng": "numba",
+    "sheepsim.report.build": "pandas",
+    "sheepsim.report.config": "numpy, pandas (through the driver)",
+    "sheepsim.report.execute": "numpy, pandas",
+    "sheepsim.report.render": "pandas",
+    "sheepsim.report.outdir": "numpy, pandas",
+    "sheepsim.report.figures": "matplotlib when it draws",
+    # light, but what a command line or `import sheepsim` need not load
+    "sheepsim.output": "formats and files: not needed to build the parser (`--help`)",
+    "sheepsim.rulesfile": "rules files: not needed to build the parser",
+    "sheepsim.rulesedit": "rules edits: the designers' commands when they run",
+    "sheepsim.cli": "the parser: `import sheepsim` does not build it",
+    "sheepsim.designer": "the designers' commands: built only for a command line naming one",
+    "sheepsim.report.studies": "imports every game's studies module",
+    "sheepsim.serve.server": "the HTTP server: `sheepsim serve` only",
+    "sheepsim.games": "the registry, read when the games are listed",
+    "sheepsim.report.registry": "the study types (their reader reads rules files): not "
+                                "needed to build the parser",
+}
+
+
+#: shared modules whose sheepsim imports may all wait for a function, and why
+LAZY_IN = {
+    "sheepsim.api": "`import sheepsim` loads it: the library's import stays at errors",
+}
+
+
+def _function_level_imports(mods: dict[str, Path], shared) -> list[tuple[str, int, str]]:
+    out = []
+    for name in shared:
+        path = mods[name]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = set(map(id, tree.body))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in top:
+                out += [(name, node.lineno, t) for t in _targets(node, name, path, mods)]
+    return out
+
+
+def test_function_level_imports_in_the_shared_modules_are_of_lazy_modules():
+    mods = _modules()
+    shared = [m for m in mods if m == "sheepsim" or m.count(".") == 1 and not m.startswith(
+        ("sheepsim.games", "sheepsim.serve")) or m.startswith("sheepsim.report")]
+    assert "sheepsim.cli" in shared and "sheepsim.report.build" in shared
+    bad = [f"{name}:{line} imports {target}"
+           for name, line, target in _function_level_imports(mods, shared)
+           if target not in LAZY and name not in LAZY_IN and not target.startswith("sheepsim.games.")]
+    assert bad == []

@@ -38,7 +38,13 @@ import re
 from pathlib import Path
 from typing import ClassVar
 
+from sheepsim import balance_metrics as M
+from sheepsim.api import _argv
+from sheepsim.balance_metrics import BLOCKS
+from sheepsim.commands import one_policy_each, policy_dest, role_policies
 from sheepsim.errors import SheepsimError
+from sheepsim.game import games
+from sheepsim.options import ArgumentsError, parse_raising, subcommand_parser
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Sampling, Study, StudyResult, register_study
 
@@ -51,8 +57,6 @@ _BOUND: dict[tuple[type, str], type] = {}
 @contextlib.contextmanager
 def _charged(r: StudyReader, key: str):
     """Any problem raised inside (a rules file's or an edit's too) is ``key``'s."""
-    from sheepsim.options import ArgumentsError
-
     try:
         yield
     except ArgumentsError as exc:
@@ -93,8 +97,6 @@ class _DesignerStudy(Study):
     # -- config --------------------------------------------------------------------
     @classmethod
     def for_config(cls, r: StudyReader) -> type[Study]:
-        from sheepsim.game import games
-
         known = [g for g in games() if g.metrics]
         choices = ", ".join(g.command for g in known)
         if "game" not in r.table:
@@ -119,17 +121,12 @@ class _DesignerStudy(Study):
     @classmethod
     def _parser(cls):
         from sheepsim.cli import build_parser
-        from sheepsim.options import subcommand_parser
 
         parser = build_parser()
         return parser, subcommand_parser(parser, cls.game_entry.command, cls.command)
 
     @classmethod
     def parse_params(cls, r: StudyReader, rules) -> dict:
-        from sheepsim.api import _argv
-        from sheepsim.commands import one_policy_each, policy_dest
-        from sheepsim.options import parse_raising
-
         g = cls.game_entry
         params: dict = {"game": g.command}
         options: dict = {}  # CLI option (as the Python API spells it) -> value
@@ -195,8 +192,6 @@ class _DesignerStudy(Study):
     def _check_policies(cls, r: StudyReader, build) -> None:
         """Build the jobs now (policies are resolved there): a bad policy's line is
         charged to the policy key it names."""
-        from sheepsim.commands import policy_dest
-
         g = cls.game_entry
         dests = [policy_dest(g, role) for role in g.policies]
         try:
@@ -211,8 +206,6 @@ class _DesignerStudy(Study):
 
     def args(self):
         """The command's parsed options (as ``sheepsim <game> <command>`` would have them)."""
-        from sheepsim.options import parse_raising
-
         parser, _ = self._parser()
         g = self.game_entry
         args = parse_raising(parser, [g.command, self.command, *self._params["_argv"]])
@@ -256,8 +249,6 @@ class _VariantRuns(_DesignerStudy):
 
     @classmethod
     def _metrics(cls, r, args) -> list[str]:
-        from sheepsim import balance_metrics as M
-
         with _charged(r, "metric"):
             return [m.name for m in M.pick(cls.game_entry, args.metric)]
 
@@ -282,8 +273,6 @@ class _VariantRuns(_DesignerStudy):
         return job.tables(counts, games)
 
     def methods_note(self) -> str:
-        from sheepsim.balance_metrics import BLOCKS
-
         return (f"Rules variants, sweeps and searches play every variant on the same games "
                 f"(common random numbers); a metric's 95% interval is the jackknife over "
                 f"{BLOCKS} blocks of games (Student t, {BLOCKS - 1} degrees of freedom), and so "
@@ -490,9 +479,7 @@ class TuneStudy(_DesignerStudy):
 
     @classmethod
     def check(cls, r, args) -> dict:
-        from sheepsim import balance_metrics as M
         from sheepsim import search
-        from sheepsim.commands import role_policies
         from sheepsim.rulesedit import base_text
         from sheepsim.variant_runs import build_job, variant_of
 

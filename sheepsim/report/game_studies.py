@@ -25,7 +25,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from sheepsim.api import _argv
+from sheepsim.commands import parts
 from sheepsim.errors import SheepsimError
+from sheepsim.game import games
+from sheepsim.options import ArgumentsError, _Parser, parse_raising
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
 
@@ -62,8 +66,6 @@ class HeadToHeadStudy(Study):
     # -- config --------------------------------------------------------------------
     @classmethod
     def for_config(cls, r: StudyReader) -> type[Study]:
-        from sheepsim.game import games
-
         if cls.game_entry is not None:
             return cls
         known = games()
@@ -92,8 +94,6 @@ class HeadToHeadStudy(Study):
 
     @classmethod
     def _spec(cls):
-        from sheepsim.commands import parts
-
         return parts(cls.game_entry).COMMANDS["compare"]
 
     @classmethod
@@ -101,10 +101,6 @@ class HeadToHeadStudy(Study):
         """The game's own ``compare`` options (its parts' ``add_options``), read from the
         keys of the same names and parsed as the command parses them, as the job's
         keywords (``job_options``)."""
-        from sheepsim.api import _argv
-        from sheepsim.commands import parts
-        from sheepsim.options import ArgumentsError, _Parser, parse_raising
-
         g = cls.game_entry
         p = _Parser(prog=f"sheepsim {g.command} compare")
         parts(g).add_options("compare", p)
