@@ -143,12 +143,13 @@ def wants(sub, names) -> bool:
 
 
 def players_type(g: Game) -> Callable[[str], int]:
-    """``--players``: a whole number from ``g.min_players`` to ``g.max_players``."""
+    """``--players``: a whole number the game takes (:meth:`Game.players_problem`)."""
 
     def parse(text: str) -> int:
         value = whole_number(text)
-        if not g.min_players <= value <= g.max_players:
-            raise argparse.ArgumentTypeError(f"players must be {g.players_text}, got {value}")
+        problem = g.players_problem(value)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
         return value
 
     return parse

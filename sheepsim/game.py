@@ -208,11 +208,19 @@ class Game:
         lo, hi = self.min_players, self.max_players
         return str(lo) if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
 
-    def check_players(self, players) -> int:
-        """``players`` as an int, or one line saying the game's range."""
+    def players_problem(self, players) -> str | None:
+        """What is wrong with ``players`` as a player count of this game (None: nothing):
+        the one rule the CLI's ``--players``, the Python API and the report apply."""
         if isinstance(players, bool) or not hasattr(players, "__index__") \
                 or not self.min_players <= players <= self.max_players:
-            raise SheepsimError(f"{self.title}: players must be {self.players_text}, got {players!r}")
+            return f"players must be {self.players_text}, got {players!r}"
+        return None
+
+    def check_players(self, players) -> int:
+        """``players`` as an int, or one line saying the game's range."""
+        problem = self.players_problem(players)
+        if problem:
+            raise SheepsimError(f"{self.title}: {problem}")
         return int(players)
 
     def job(self, kind: str, **options) -> Job:

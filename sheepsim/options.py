@@ -264,29 +264,6 @@ def emit_trace(args, lines: list[str], meta: dict, **result) -> None:
     emit(text, args.out, meta)
 
 
-def add_head_to_head_options(p: argparse.ArgumentParser, *, players, players_help: str,
-                             a: str | None, b: str | None, field: str,
-                             metavar: str = "NAME", players_default: int | None = 4) -> None:
-    """``--players --a --b --field --seat`` of every game's ``compare`` command: seat
-    ``--seat`` plays A, then B, in the same games; the others play ``--field``. ``a``/``b``
-    None: required (no sensible default)."""
-    if players_default is None:
-        p.add_argument("--players", type=players, required=True, metavar="N", help=players_help)
-    else:
-        p.add_argument("--players", type=players, default=players_default, metavar="N",
-                       help=players_help)
-    for opt, default in (("--a", a), ("--b", b)):
-        if default is None:
-            p.add_argument(opt, required=True, metavar=metavar, help=f"policy {opt[2:].upper()}")
-        else:
-            p.add_argument(opt, default=default, metavar=metavar,
-                           help=f"policy {opt[2:].upper()} (default {default})")
-    p.add_argument("--field", default=field, metavar=metavar,
-                   help=f"policy of the other seats (default {field})")
-    p.add_argument("--seat", type=positive_int, default=1, metavar="S",
-                   help="the seat that switches between A and B (default 1)")
-
-
 def add_table_option(p: argparse.ArgumentParser, tables) -> None:
     """``--table NAME``: print only one of the command's ``tables`` (CSV prints one table,
     the first unless this picks another)."""
