@@ -46,12 +46,10 @@ from sheepsim.errors import SheepsimError
 from sheepsim.game import games
 from sheepsim.options import ArgumentsError, parse_raising, subcommand_parser
 from sheepsim.report.reader import StudyReader
-from sheepsim.report.registry import Sampling, Study, StudyResult, register_study
+from sheepsim.report.registry import Sampling, Study, StudyResult, bind, register_study, study_game
 
 #: the Holm-adjusted p-value below which a difference is called significant
 ALPHA = 0.05
-
-_BOUND: dict[tuple[type, str], type] = {}
 
 
 @contextlib.contextmanager
@@ -97,22 +95,11 @@ class _DesignerStudy(Study):
     # -- config --------------------------------------------------------------------
     @classmethod
     def for_config(cls, r: StudyReader) -> type[Study]:
-        known = [g for g in games() if g.metrics]
-        choices = ", ".join(g.command for g in known)
-        if "game" not in r.table:
-            r.fail("game", f"missing: the game to study, one of {choices}")
-        name = r.str_("game")
-        g = next((g for g in known if name in (g.command, g.name)), None)
-        if g is None:
-            r.fail("game", f"unknown game {name!r} (or one without balance metrics); give one "
-                           f"of {choices}")
+        g = study_game(r, [g for g in games() if g.metrics],
+                       note=" (or one without balance metrics)")
         if "rules" in r.table and cls.command == "variants":
             r.fail("rules", "a variants study takes files = [...] (the first is the base)")
-        key = (cls, g.name)
-        if key not in _BOUND:
-            _BOUND[key] = type(f"{cls.__name__}[{g.command}]", (cls,),
-                               {"game": g.name, "game_entry": g, "__module__": cls.__module__})
-        return _BOUND[key]
+        return bind(cls, g)
 
     @classmethod
     def load_rules(cls, path: Path | None):

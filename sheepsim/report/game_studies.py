@@ -31,12 +31,11 @@ from sheepsim.errors import SheepsimError
 from sheepsim.game import games
 from sheepsim.options import ArgumentsError, _Parser, parse_raising
 from sheepsim.report.reader import StudyReader
-from sheepsim.report.registry import Study, StudyResult, register_study
+from sheepsim.report.registry import Study, StudyResult, bind, register_study, study_game
 
 #: a game's own head-to-head study class (a subclass of :class:`HeadToHeadStudy`), by
 #: the game's registry name: what ``type = "head-to-head"`` binds to for that game
 _GAME_CLASSES: dict[str, type] = {}
-_BOUND: dict[tuple, type] = {}
 
 
 @register_study
@@ -68,25 +67,10 @@ class HeadToHeadStudy(Study):
     def for_config(cls, r: StudyReader) -> type[Study]:
         if cls.game_entry is not None:
             return cls
-        known = games()
         if cls.game:  # an older type name of one game: no game key
-            g = next(g for g in known if g.name == cls.game)
-            special, names_game, type_name = cls, False, cls.type_name
-        else:
-            choices = ", ".join(g.command for g in known)
-            if "game" not in r.table:
-                r.fail("game", f"missing: the game to study, one of {choices}")
-            name = r.str_("game")
-            g = next((g for g in known if name in (g.command, g.name)), None)
-            if g is None:
-                r.fail("game", f"unknown game {name!r}; give one of {choices}")
-            special, names_game, type_name = _game_class(g), True, cls.type_name
-        key = (special, g.name, type_name)
-        if key not in _BOUND:
-            _BOUND[key] = type(f"{special.__name__}[{g.command}]", (special,),
-                               {"game": g.name, "game_entry": g, "names_game": names_game,
-                                "type_name": type_name, "__module__": special.__module__})
-        return _BOUND[key]
+            return bind(cls, next(g for g in games() if g.name == cls.game), names_game=False)
+        g = study_game(r, games())
+        return bind(_game_class(g), g, names_game=True, type_name=cls.type_name)
 
     @classmethod
     def load_rules(cls, path: Path | None):
