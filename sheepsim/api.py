@@ -144,8 +144,9 @@ def tune(game: str, vary=(), target=(), budget: int | None = None, **options) ->
 
 
 def _run(game: str, command: str, options: dict, positional: list | None = None) -> Result:
-    from sheepsim.cli import build_parser, close_backend, parse_raising, subcommand_parser
+    from sheepsim.cli import build_parser
     from sheepsim.game import get
+    from sheepsim.options import close_backend, parse_raising, subcommand_parser
 
     g = get(game)
     parser = build_parser()

@@ -88,3 +88,9 @@ def metrics_table(g: Game):
 
     return pd.DataFrame([{"metric": m.name, "meaning": m.meaning, "unit": m.unit,
                           "better": BETTER[m.better], "from": m.job} for m in module(g).METRICS])
+
+
+def game_options(g: Game, args) -> dict:
+    """The game's own options of its metric jobs (the race's ``--lanes``)."""
+    mod = module(g)
+    return mod.job_options(args) if hasattr(mod, "job_options") else {}

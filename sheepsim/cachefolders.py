@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sheepsim.errors import SheepsimError
+from sheepsim.jit import cache_root, source_digest
 
 _KERNELS = re.compile(r"kernels-([0-9a-f]{16})")
 _ODDS = re.compile(r"odds-[0-9a-f]{20}-([0-9a-f]{16})-\d+-\d+\.npz")
@@ -61,8 +62,6 @@ def _entry(path: Path, kind: str, current: bool) -> CacheEntry:
 def cache_entries(root: Path | None = None) -> list[CacheEntry]:
     """Every sheepsim folder and file in ``root`` (default: the cache root), this
     version's (its source digest) first, then the most recently changed."""
-    from sheepsim.jit import cache_root, source_digest
-
     root = cache_root() if root is None else Path(root)
     digest = source_digest()
     entries = []
@@ -149,8 +148,6 @@ def register(subparsers) -> None:
 
 
 def cmd_cache(args) -> int:
-    from sheepsim.jit import cache_root
-
     root = cache_root()
     entries = cache_entries(root)
     if args.prune or args.clear:

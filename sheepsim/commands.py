@@ -33,7 +33,9 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from sheepsim.cli import (
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Game
+from sheepsim.options import (
     _SKIPPED,
     add_backend_options,
     add_output_options,
@@ -49,8 +51,6 @@ from sheepsim.cli import (
     publish,
     whole_number,
 )
-from sheepsim.errors import SheepsimError
-from sheepsim.game import Game
 
 #: the shared commands, in the order ``sheepsim <game> --help`` lists them
 SHARED = ("play", "compare", "balance", "trace")
@@ -121,9 +121,10 @@ def policy_dest(g: Game, role: str) -> str:
 DESIGNER_COMMANDS = ("metrics", "variants", "sweep", "tune")
 
 
-def register(subparsers, g: Game) -> None:
-    """``sheepsim <g.command>`` with the shared commands the game declares, then the
-    game's own commands (``Game.cli``)."""
+def register(subparsers, g: Game):
+    """``sheepsim <g.command>`` with the shared commands the game declares; returns its
+    subcommands, to which :func:`sheepsim.cli.register_game` adds the designers' and the
+    game's own commands."""
     top = subparsers.add_parser(g.command, help=g.help or g.title, description=g.description or g.title)
     top._only = getattr(subparsers, "_only_rest", None)
     sub = add_subcommands(top, dest="command", metavar="COMMAND")
@@ -132,24 +133,23 @@ def register(subparsers, g: Game) -> None:
     for name in SHARED:
         if name in specs:
             _add(sub, g, name, specs[name])
-    # the designers' commands (sheepsim.designer.COMMANDS): their module only when the
-    # parser is built for all commands or one of them (a warm ``race odds`` skips it)
-    only = "" if sub is _SKIPPED else getattr(sub, "only", None)
-    if g.metrics and (only is None or only in DESIGNER_COMMANDS):
-        from sheepsim import designer
+    return sub
 
-        designer.register(sub, g)
-    if g.cli:
-        importlib.import_module(g.cli).register(sub)
+
+def wants(sub, names) -> bool:
+    """Whether the parser ``sub`` is built for every command or one of ``names``."""
+    only = "" if sub is _SKIPPED else getattr(sub, "only", None)
+    return only is None or only in names
 
 
 def players_type(g: Game) -> Callable[[str], int]:
-    """``--players``: a whole number from ``g.min_players`` to ``g.max_players``."""
+    """``--players``: a whole number the game takes (:meth:`Game.players_problem`)."""
 
     def parse(text: str) -> int:
         value = whole_number(text)
-        if not g.min_players <= value <= g.max_players:
-            raise argparse.ArgumentTypeError(f"players must be {g.players_text}, got {value}")
+        problem = g.players_problem(value)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
         return value
 
     return parse
@@ -271,6 +271,13 @@ def one_policy_each(g: Game, args) -> None:
         if value is not None and ("," in value or not value.strip()):
             raise SheepsimError(f"{args.command} takes one {policy_option(g, role)} name for "
                                 f"every seat, got {value!r}")
+
+
+def role_policies(g: Game, args) -> dict:
+    """``{role: name}`` of a command that takes one policy name per role for every seat
+    (the designers' commands; one line if a list is given)."""
+    one_policy_each(g, args)
+    return {role: getattr(args, policy_dest(g, role)) for role in g.policies}
 
 
 def _check(g: Game, args) -> None:

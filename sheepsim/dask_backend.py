@@ -39,6 +39,8 @@ import uuid
 from collections import deque
 from collections.abc import Iterator
 
+from sheepsim import jit
+from sheepsim._version import __version__
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 
@@ -328,9 +330,6 @@ _JOBS: dict[str, Job] = {}
 
 def local_identity() -> tuple[str, str]:
     """``(sheepsim version, package source digest)`` of this process."""
-    from sheepsim import jit
-    from sheepsim._version import __version__
-
     return __version__, jit.source_digest()
 
 

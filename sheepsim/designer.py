@@ -12,7 +12,19 @@ from __future__ import annotations
 import itertools
 import tomllib
 
-from sheepsim.cli import (
+from sheepsim import balance_metrics as M
+from sheepsim.balance_metrics import game_options
+from sheepsim.commands import (
+    DESIGNER_COMMANDS,
+    CommandSpec,
+    _add_policy,
+    players_type,
+    role_policies,
+    runner,
+)
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Game
+from sheepsim.options import (
     add_backend_options,
     add_output_options,
     game_count,
@@ -20,17 +32,6 @@ from sheepsim.cli import (
     positive_int,
     publish,
 )
-from sheepsim.commands import (
-    DESIGNER_COMMANDS,
-    CommandSpec,
-    _add_policy,
-    one_policy_each,
-    players_type,
-    policy_dest,
-    runner,
-)
-from sheepsim.errors import SheepsimError
-from sheepsim.game import Game
 
 #: the designers' commands, in ``--help`` order
 COMMANDS = DESIGNER_COMMANDS
@@ -131,8 +132,6 @@ def _example_target(g: Game) -> str:
 
 
 def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
-    from sheepsim import balance_metrics as M
-
     mod = M.module(g)
     p.add_argument("--players", type=players_type(g), default=g.default_players, metavar="N",
                    help=f"{g.players_text} (default {g.default_players})")
@@ -157,41 +156,15 @@ def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
     p.set_defaults(game_entry=g, precision=None, max_games=None, default_games=0)
 
 
-def game_options(g: Game, args) -> dict:
-    """The game's own options of its metric jobs (the race's ``--lanes``)."""
-    from sheepsim import balance_metrics as M
-
-    mod = M.module(g)
-    return mod.job_options(args) if hasattr(mod, "job_options") else {}
-
-
-def _policies(g: Game, args) -> dict:
-    one_policy_each(g, args)
-    return {role: getattr(args, policy_dest(g, role)) for role in g.policies}
-
-
 # ------------------------------------------------------------------ variants
-def variant_of(g: Game, base, edits, label: str | None = None):
-    """A :class:`~sheepsim.variant_runs.Variant` of rules text ``base`` with ``edits``,
-    validated by the game's loader (one line naming the key if it is refused)."""
-    from sheepsim.rulesedit import edited
-    from sheepsim.variant_runs import Variant
-
-    text = edited(base, list(edits))
-    rules = g.load_rules(text)
-    shown = " ".join(e.text for e in edits)
-    return Variant(label or shown or "base", rules, tomllib.loads(text.text), shown, text.text), text
-
-
 def variants_job(g: Game, args, variants):
     """The :class:`~sheepsim.variant_runs.VariantsJob` of ``variants`` (base first) with
     the command's metrics, games, seed, players and policies (validated now)."""
-    from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
 
     metrics = M.pick(g, args.metric)
     return V.build_job(g, variants, metrics, games=args.games, seed=args.seed,
-                       players=args.players, policies=_policies(g, args), options=game_options(g, args))
+                       players=args.players, policies=role_policies(g, args), options=game_options(g, args))
 
 
 def _run_variants(g: Game, args, variants, desc: str):
@@ -202,7 +175,6 @@ def _run_variants(g: Game, args, variants, desc: str):
 
 
 def cmd_metrics(args) -> int:
-    from sheepsim import balance_metrics as M
     from sheepsim import output
     from sheepsim.output import base_meta
 
@@ -213,7 +185,6 @@ def cmd_metrics(args) -> int:
 
 
 def cmd_variants(args) -> int:
-    from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
 
     g: Game = args.game_entry
@@ -241,6 +212,7 @@ def file_variants(g: Game, files) -> tuple:
     from sheepsim import variant_runs as V
     from sheepsim.rulesedit import base_text
 
+    variant_of = V.variant_of
     files = list(files)
     base = base_text(g, files[0] if files else None)
     variants = [variant_of(g, base, [], "base" if not files else files[0])[0]]
@@ -253,6 +225,7 @@ def file_variants(g: Game, files) -> tuple:
 def edit_variants(g: Game, base, specs) -> list:
     """One variant of ``base`` per ``--set KEY=VALUE[;KEY=VALUE]``, each validated."""
     from sheepsim.rulesedit import parse_edit, split_top
+    from sheepsim.variant_runs import variant_of
 
     out = []
     for spec in specs:
@@ -305,7 +278,6 @@ def sweep_axes(specs) -> list[tuple[str, list]]:
 
 
 def cmd_sweep(args) -> int:
-    from sheepsim import balance_metrics as M
     from sheepsim import variant_runs as V
     from sheepsim.rulesedit import toml_value
 
@@ -336,6 +308,7 @@ def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
     :func:`sweep_axes`) over the base rules file ``rules`` (None: the standard rules),
     every point validated by the game's loader."""
     from sheepsim.rulesedit import Edit, base_text
+    from sheepsim.variant_runs import variant_of
 
     points = list(itertools.product(*[vals for _, vals in axes]))
     if len(points) > MAX_POINTS:

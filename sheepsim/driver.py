@@ -125,6 +125,7 @@ class Result:
     games: int
     stopped_by: str
     halfwidth: float
+    #: the convergence rows (:meth:`Job.convergence`); ``trace`` is its public name since 0.1.0
     trace: pd.DataFrame
     precision: float | None
     max_games: int | None
@@ -273,7 +274,7 @@ def _stop_here(job: Job, state: State, limit: int, precision) -> bool:
     tables = job.tables(state.counts, state.done)
     half = float(job.halfwidth(tables))
     state.checks.append((state.done, half))
-    state.trace += [{"games": state.done, **row, "halfwidth_max": half} for row in job.trace(tables)]
+    state.trace += [{"games": state.done, **row, "halfwidth_max": half} for row in job.convergence(tables)]
     return half <= precision or state.done >= limit
 
 
@@ -282,7 +283,7 @@ def _result(job: Job, seed: int, state: State, precision, limit: int, chunk: int
     tables = job.tables(state.counts, state.done)
     half = float(job.halfwidth(tables))
     if precision is None or not state.trace:
-        state.trace = [{"games": state.done, **row, "halfwidth_max": half} for row in job.trace(tables)]
+        state.trace = [{"games": state.done, **row, "halfwidth_max": half} for row in job.convergence(tables)]
     trace = pd.DataFrame(state.trace)
     if precision is None:
         stopped = "games"

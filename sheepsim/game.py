@@ -65,6 +65,14 @@ class Job(ABC):
     #: does not pin its seed (the driver's ``seed`` argument decides)
     seed: int | None = None
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # the convergence hook was called ``trace`` before 0.2: a job still defining it
+        # would lose its convergence rows without a word, so it stops here
+        if "trace" in cls.__dict__:
+            raise TypeError(f"{cls.__qualname__}.trace: the convergence hook is now "
+                            "Job.convergence(tables)")
+
     @abstractmethod
     def chunk(self, seed: int, first_game: int, n_games: int) -> Counts:
         """Simulate games ``first_game .. first_game + n_games - 1`` of ``seed``."""
@@ -84,8 +92,10 @@ class Job(ABC):
 
         return max_probability_halfwidth(tables)
 
-    def trace(self, tables: dict[str, pd.DataFrame]) -> list[dict]:
-        """Quantities a convergence trace follows: dicts of quantity/estimate/lo/hi."""
+    def convergence(self, tables: dict[str, pd.DataFrame]) -> list[dict]:
+        """Quantities a precision run follows block by block: dicts of
+        quantity/estimate/lo/hi (the driver's ``Result.trace``, the ``--plot`` convergence
+        chart). Not ``trace``: that word is a game's turn log (``sheepsim <game> trace``)."""
         return []
 
     def prepare(self) -> Counts | None:  # noqa: B027 - optional hook
@@ -198,11 +208,19 @@ class Game:
         lo, hi = self.min_players, self.max_players
         return str(lo) if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
 
-    def check_players(self, players) -> int:
-        """``players`` as an int, or one line saying the game's range."""
+    def players_problem(self, players) -> str | None:
+        """What is wrong with ``players`` as a player count of this game (None: nothing):
+        the one rule the CLI's ``--players``, the Python API and the report apply."""
         if isinstance(players, bool) or not hasattr(players, "__index__") \
                 or not self.min_players <= players <= self.max_players:
-            raise SheepsimError(f"{self.title}: players must be {self.players_text}, got {players!r}")
+            return f"players must be {self.players_text}, got {players!r}"
+        return None
+
+    def check_players(self, players) -> int:
+        """``players`` as an int, or one line saying the game's range."""
+        problem = self.players_problem(players)
+        if problem:
+            raise SheepsimError(f"{self.title}: {problem}")
         return int(players)
 
     def job(self, kind: str, **options) -> Job:
@@ -211,12 +229,6 @@ class Game:
             raise SheepsimError(f"{self.title} has no {kind!r} simulation; it has: "
                                 f"{', '.join(self.jobs)}")
         return _load(self.jobs[kind])(**options)
-
-    def register_cli(self, subparsers) -> None:
-        """``sheepsim <command>``: the shared commands, then the game's own."""
-        from sheepsim import commands
-
-        commands.register(subparsers, self)
 
     def register_studies(self) -> None:
         if self.studies:

@@ -131,7 +131,7 @@ class HeadToHeadJob(Job):
         row = tables["comparison"].iloc[0]  # the win-rate row
         return float(max(row[f"{k}_hi"] - row[f"{k}_lo"] for k in ("a", "b", "diff"))) / 2
 
-    def trace(self, tables) -> list[dict]:
+    def convergence(self, tables) -> list[dict]:
         row = tables["comparison"].iloc[0]
         return [{"quantity": f"win rate {label}", "estimate": row[k], "lo": row[f"{k}_lo"],
                  "hi": row[f"{k}_hi"]} for k, label in (("a", "a"), ("b", "b"), ("diff", "a - b"))]

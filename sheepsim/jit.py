@@ -56,6 +56,8 @@ import threading
 import types
 from pathlib import Path
 
+from sheepsim._version import __version__
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 #: The numba versions (``major.minor``, lowest and highest, inclusive) the test suite has
@@ -139,8 +141,6 @@ def source_digest() -> str:
     """SHA-256 (hex, first 16) of every ``.py`` file of the package, the sheepsim version
     and the numba version: the name of the kernel cache directory."""
     import numba
-
-    from sheepsim._version import __version__
 
     h = hashlib.sha256()
     h.update(f"sheepsim {__version__} numba {numba.__version__}".encode())

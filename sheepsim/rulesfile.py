@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from sheepsim.errors import RulesError
+from sheepsim.game import games
 from sheepsim.output import sha256_bytes
 
 
@@ -54,8 +55,6 @@ def toml_type(value) -> str:
 
 def _shipped_rules() -> list[tuple[str, dict]]:
     """``("Title (sheepsim command)", data)`` of every registered game's shipped rules."""
-    from sheepsim.game import games
-
     out = []
     for game in games():
         package = game.rules_loader.partition(":")[0].rpartition(".")[0]

@@ -23,7 +23,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sheepsim import balance_metrics as M
+from sheepsim.balance_metrics import BLOCKS, game_options
+from sheepsim.commands import role_policies
 from sheepsim.errors import SheepsimError
+from sheepsim.options import backend_from_args
 
 #: the least games a trial plays (the jackknife needs games in each of its blocks)
 MIN_TRIAL_GAMES = 1_000
@@ -196,15 +200,14 @@ def _optuna():
 
 def run(g, args) -> TuneOutput:
     """The search behind ``sheepsim <game> tune`` (``args`` its parsed options)."""
-    from sheepsim import balance_metrics as M
-    from sheepsim.designer import _policies, variant_of
     from sheepsim.rulesedit import base_text
+    from sheepsim.variant_runs import variant_of
 
     optuna = _optuna()
     varies = parse_varies(args.vary)
     targets = parse_targets(g, args.target)
     metrics = M.pick(g, [t.metric for t in targets])
-    policies = _policies(g, args)
+    policies = role_policies(g, args)
     base = base_text(g, args.rules)
     base_variant, _ = variant_of(g, base, [], "base")
     check_vary_ends(g, base, varies)
@@ -257,8 +260,6 @@ def run(g, args) -> TuneOutput:
 
 def parse_targets(g, texts) -> list[Target]:
     """``--target`` options checked against the game's metrics (one line if not)."""
-    from sheepsim import balance_metrics as M
-
     known = M.declared(g)
     targets = [parse_target(t, known) for t in texts]
     if len({t.metric for t in targets}) != len(targets):
@@ -277,8 +278,8 @@ def parse_varies(texts) -> list[Vary]:
 def check_vary_ends(g, base, varies: list[Vary]) -> None:
     """Every range's ends through the game's loader as edits of the base rules text
     ``base``, so a bad key or value fails before any game."""
-    from sheepsim.designer import variant_of
     from sheepsim.rulesedit import Edit
+    from sheepsim.variant_runs import variant_of
 
     for v in varies:
         for end in (v.lo, v.hi):
@@ -288,9 +289,6 @@ def check_vary_ends(g, base, varies: list[Vary]) -> None:
 def exact_only(g, args, base_variant, policies, metrics) -> bool:
     """Whether every metric of the search is computed exactly (the race's lanes on dealt
     lanes): then nothing is simulated and the budget does not matter."""
-    from sheepsim import balance_metrics as M
-    from sheepsim.designer import game_options
-
     jobs = M.module(g).metric_jobs(base_variant.rules, args.players, args.seed, policies,
                                    {m.job for m in metrics}, **game_options(g, args))
     return all(getattr(j, "exact", False) for j in jobs.values())
@@ -299,8 +297,6 @@ def exact_only(g, args, base_variant, policies, metrics) -> bool:
 def trial_games_of(g, budget: int, trials: int, single: bool, exact: bool = False) -> int:
     """The games each trial plays out of ``budget`` (one line if too few; ``exact``: a
     search that simulates nothing, where any budget will do)."""
-    from sheepsim import balance_metrics as M
-
     share = SEARCH_SHARE if single else 1.0
     trial_games = int(budget * share / (trials + 1)) // M.BLOCKS * M.BLOCKS
     if exact:
@@ -350,8 +346,6 @@ class _Search:
     """The state of one search: the base's counts, every candidate measured."""
 
     def __init__(self, g, args, metrics, targets, policies, base_text, base_variant, trial_games):
-        from sheepsim import balance_metrics as M
-
         self.g, self.args, self.metrics, self.targets = g, args, metrics, targets
         self.policies, self.base_text, self.base_variant = policies, base_text, base_variant
         self.trial_games = trial_games
@@ -365,7 +359,6 @@ class _Search:
         self.finalists: list[Candidate] = []
         self.base_blocks: dict[str, dict] = {}  # job key -> name -> (blocks, ...) of the base
         self.progress = not getattr(args, "quiet", False)
-        from sheepsim.designer import game_options
 
         self.options = game_options(g, args)
 
@@ -393,8 +386,6 @@ class _Search:
         return job, res.counts
 
     def _backend(self):
-        from sheepsim.cli import backend_from_args
-
         return backend_from_args(self.args)
 
     def _counts(self, job, counts, v: int) -> dict:
@@ -416,13 +407,11 @@ class _Search:
         self.base_cand = c
 
     def _blocks(self) -> int:
-        from sheepsim.balance_metrics import BLOCKS
-
         return BLOCKS
 
     def measure(self, params_list, varies, first_trial: int) -> list[Candidate]:
-        from sheepsim.designer import variant_of
         from sheepsim.rulesedit import Edit
+        from sheepsim.variant_runs import variant_of
 
         new = []
         for params in params_list:

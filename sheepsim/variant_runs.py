@@ -4,6 +4,7 @@ their balance metrics (see :mod:`sheepsim.balance_metrics` for the method)."""
 from __future__ import annotations
 
 import math
+import tomllib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -12,6 +13,7 @@ import pandas as pd
 from sheepsim.balance_metrics import BLOCKS, Metric, module
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Game, Job
+from sheepsim.rulesedit import edited
 
 
 def round_games(games: int) -> int:
@@ -49,6 +51,16 @@ class Variant:
     edits: str = ""
     #: the rules file's TOML text (what ``tune --out-rules`` writes)
     text: str = ""
+
+
+def variant_of(g: Game, base, edits, label: str | None = None):
+    """A :class:`Variant` of rules text ``base`` with ``edits`` and that text
+    (:func:`sheepsim.rulesedit.edited`), validated by the game's loader (one line naming
+    the key if it is refused)."""
+    text = edited(base, list(edits))
+    rules = g.load_rules(text)
+    shown = " ".join(e.text for e in edits)
+    return Variant(label or shown or "base", rules, tomllib.loads(text.text), shown, text.text), text
 
 
 @dataclass

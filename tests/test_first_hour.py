@@ -284,7 +284,7 @@ def test_one_game_count_rule_everywhere(capsys, tmp_path, text):
 
 
 def test_the_limit_itself_is_accepted_by_the_parser():
-    from sheepsim.cli import game_count
+    from sheepsim.options import game_count
 
     assert game_count("1e12") == driver.MAX_GAMES and game_count("2_000") == 2000
 
@@ -802,7 +802,7 @@ def test_a_change_in_win_rate_is_in_percentage_points():
 ])
 def test_every_trace_writes_text_or_json_to_a_file_and_refuses_csv(capsys, tmp_path, game,
                                                                     extra, result_key):
-    """The three games' traces share their output options (``cli.add_trace_options``):
+    """The three games' traces share their output options (``options.add_trace_options``):
     ``--out FILE.json`` writes the lines, the result and the metadata; ``--out FILE.csv``
     is refused in one line before anything runs; ``--quiet`` is accepted."""
     out = tmp_path / "t.json"

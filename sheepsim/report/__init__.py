@@ -14,11 +14,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from sheepsim.options import add_backend_options
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the top-level ``report`` command."""
-    from sheepsim.cli import add_backend_options
-
     p = subparsers.add_parser(
         "report", help="run a batch of studies into an HTML/Markdown/CSV report folder",
         description="Run the studies listed in CONFIG (default: the shipped study of all three "

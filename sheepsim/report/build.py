@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from sheepsim.cli import close_backend, make_backend
+from sheepsim._version import __version__
+from sheepsim.options import close_backend, make_backend
 from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
 from sheepsim.report import figures
 from sheepsim.report.config import ReportConfig, load_config
@@ -192,8 +193,6 @@ def _identity_hash(study: Study) -> str:
     (another version may simulate differently, so its totals must not be mixed in)."""
     import hashlib
     import json
-
-    from sheepsim._version import __version__
 
     doc = {"study": study.identity(), "sheepsim": __version__}
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()

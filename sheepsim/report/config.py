@@ -63,7 +63,7 @@ class ReportConfig:
     sha256: str  # of the config file's bytes
     text: str  # the config file itself, kept in the manifest
     #: the ``[run]`` table: ``threads``/``scheduler``/``workers`` for
-    #: :func:`sheepsim.cli.make_backend` (not part of the hash: it never changes a number)
+    #: :func:`sheepsim.options.make_backend` (not part of the hash: it never changes a number)
     run: dict = field(default_factory=dict)
 
     @property

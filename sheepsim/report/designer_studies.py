@@ -38,21 +38,23 @@ import re
 from pathlib import Path
 from typing import ClassVar
 
+from sheepsim import balance_metrics as M
+from sheepsim.api import _argv
+from sheepsim.balance_metrics import BLOCKS
+from sheepsim.commands import one_policy_each, policy_dest, role_policies
 from sheepsim.errors import SheepsimError
+from sheepsim.game import games
+from sheepsim.options import ArgumentsError, parse_raising, subcommand_parser
 from sheepsim.report.reader import StudyReader
-from sheepsim.report.registry import Sampling, Study, StudyResult, register_study
+from sheepsim.report.registry import Sampling, Study, StudyResult, bind, register_study, study_game
 
 #: the Holm-adjusted p-value below which a difference is called significant
 ALPHA = 0.05
-
-_BOUND: dict[tuple[type, str], type] = {}
 
 
 @contextlib.contextmanager
 def _charged(r: StudyReader, key: str):
     """Any problem raised inside (a rules file's or an edit's too) is ``key``'s."""
-    from sheepsim.cli import ArgumentsError
-
     try:
         yield
     except ArgumentsError as exc:
@@ -93,24 +95,11 @@ class _DesignerStudy(Study):
     # -- config --------------------------------------------------------------------
     @classmethod
     def for_config(cls, r: StudyReader) -> type[Study]:
-        from sheepsim.game import games
-
-        known = [g for g in games() if g.metrics]
-        choices = ", ".join(g.command for g in known)
-        if "game" not in r.table:
-            r.fail("game", f"missing: the game to study, one of {choices}")
-        name = r.str_("game")
-        g = next((g for g in known if name in (g.command, g.name)), None)
-        if g is None:
-            r.fail("game", f"unknown game {name!r} (or one without balance metrics); give one "
-                           f"of {choices}")
+        g = study_game(r, [g for g in games() if g.metrics],
+                       note=" (or one without balance metrics)")
         if "rules" in r.table and cls.command == "variants":
             r.fail("rules", "a variants study takes files = [...] (the first is the base)")
-        key = (cls, g.name)
-        if key not in _BOUND:
-            _BOUND[key] = type(f"{cls.__name__}[{g.command}]", (cls,),
-                               {"game": g.name, "game_entry": g, "__module__": cls.__module__})
-        return _BOUND[key]
+        return bind(cls, g)
 
     @classmethod
     def load_rules(cls, path: Path | None):
@@ -118,17 +107,13 @@ class _DesignerStudy(Study):
 
     @classmethod
     def _parser(cls):
-        from sheepsim.cli import build_parser, subcommand_parser
+        from sheepsim.cli import build_parser
 
         parser = build_parser()
         return parser, subcommand_parser(parser, cls.game_entry.command, cls.command)
 
     @classmethod
     def parse_params(cls, r: StudyReader, rules) -> dict:
-        from sheepsim.api import _argv
-        from sheepsim.cli import parse_raising
-        from sheepsim.commands import one_policy_each, policy_dest
-
         g = cls.game_entry
         params: dict = {"game": g.command}
         options: dict = {}  # CLI option (as the Python API spells it) -> value
@@ -194,8 +179,6 @@ class _DesignerStudy(Study):
     def _check_policies(cls, r: StudyReader, build) -> None:
         """Build the jobs now (policies are resolved there): a bad policy's line is
         charged to the policy key it names."""
-        from sheepsim.commands import policy_dest
-
         g = cls.game_entry
         dests = [policy_dest(g, role) for role in g.policies]
         try:
@@ -210,8 +193,6 @@ class _DesignerStudy(Study):
 
     def args(self):
         """The command's parsed options (as ``sheepsim <game> <command>`` would have them)."""
-        from sheepsim.cli import parse_raising
-
         parser, _ = self._parser()
         g = self.game_entry
         args = parse_raising(parser, [g.command, self.command, *self._params["_argv"]])
@@ -255,8 +236,6 @@ class _VariantRuns(_DesignerStudy):
 
     @classmethod
     def _metrics(cls, r, args) -> list[str]:
-        from sheepsim import balance_metrics as M
-
         with _charged(r, "metric"):
             return [m.name for m in M.pick(cls.game_entry, args.metric)]
 
@@ -281,8 +260,6 @@ class _VariantRuns(_DesignerStudy):
         return job.tables(counts, games)
 
     def methods_note(self) -> str:
-        from sheepsim.balance_metrics import BLOCKS
-
         return (f"Rules variants, sweeps and searches play every variant on the same games "
                 f"(common random numbers); a metric's 95% interval is the jackknife over "
                 f"{BLOCKS} blocks of games (Student t, {BLOCKS - 1} degrees of freedom), and so "
@@ -489,11 +466,9 @@ class TuneStudy(_DesignerStudy):
 
     @classmethod
     def check(cls, r, args) -> dict:
-        from sheepsim import balance_metrics as M
         from sheepsim import search
-        from sheepsim.designer import _policies, variant_of
         from sheepsim.rulesedit import base_text
-        from sheepsim.variant_runs import build_job
+        from sheepsim.variant_runs import build_job, variant_of
 
         g = cls.game_entry
         with _charged(r, "type"):
@@ -511,7 +486,7 @@ class TuneStudy(_DesignerStudy):
         metrics = M.pick(g, [t.metric for t in targets])
         cls._check_policies(r, lambda: build_job(
             g, [base_variant], metrics, games=trial_games, seed=args.seed, players=args.players,
-            policies=_policies(g, args)))
+            policies=role_policies(g, args)))
         return {"vary": list(args.vary), "target": list(args.target), "budget": args.budget,
                 "trials": args.trials, "finalists": args.finalists}
 

@@ -41,6 +41,34 @@ def register_study(cls: type[Study]) -> type[Study]:
     return cls
 
 
+def study_game(r: StudyReader, known, *, note: str = ""):
+    """The game a study type written once for every game studies: its ``game`` key (a
+    CLI command or a registry name) among the games ``known``; one line naming the key
+    if it is missing or names another game (``note`` says which games are known)."""
+    choices = ", ".join(g.command for g in known)
+    if "game" not in r.table:
+        r.fail("game", f"missing: the game to study, one of {choices}")
+    name = r.str_("game")
+    g = next((g for g in known if name in (g.command, g.name)), None)
+    if g is None:
+        r.fail("game", f"unknown game {name!r}{note}; give one of {choices}")
+    return g
+
+
+_BOUND: dict[tuple, type] = {}
+
+
+def bind(cls: type, g, **attrs) -> type:
+    """``cls`` bound to the game ``g``: its subclass ``cls[command]`` with ``game``,
+    ``game_entry`` and ``attrs`` set, made once per class, game and attributes (what
+    ``for_config`` of a study type written once for every game returns)."""
+    key = (cls, g.name, tuple(sorted(attrs.items())))
+    if key not in _BOUND:
+        _BOUND[key] = type(f"{cls.__name__}[{g.command}]", (cls,),
+                           {"game": g.name, "game_entry": g, **attrs, "__module__": cls.__module__})
+    return _BOUND[key]
+
+
 @dataclass(frozen=True)
 class Sampling:
     """How many games: a fixed count, or a precision target checked every ``block`` games

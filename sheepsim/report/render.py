@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from sheepsim.errors import SheepsimError
+from sheepsim.game import get
 from sheepsim.report.registry import Study, StudyResult
 from sheepsim.tableview import table_view
 
@@ -211,9 +213,6 @@ def key_findings(studies: list[RenderedStudy]) -> list[tuple[str, RenderedStudy]
 
 def game_title(game: str) -> str:
     """``"The Sheep Race"`` for ``"sheep-race"`` (the registry's titles)."""
-    from sheepsim.errors import SheepsimError
-    from sheepsim.game import get
-
     try:
         return get(game).title
     except SheepsimError:  # a study of a game outside the registry: its own name

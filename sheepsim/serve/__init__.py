@@ -42,7 +42,7 @@ def register(subparsers) -> None:
 def _port(text: str) -> int:
     import argparse
 
-    from sheepsim.cli import non_negative_int
+    from sheepsim.options import non_negative_int
 
     value = non_negative_int(text)
     if value > 65535:

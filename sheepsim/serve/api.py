@@ -151,7 +151,8 @@ class RaceAPI:
 
     def run(self, command: str, params: dict[str, str]) -> str:
         """The JSON text the command prints for ``params``."""
-        from sheepsim.cli import ArgumentsError, execute, parse_raising
+        from sheepsim.cli import execute
+        from sheepsim.options import ArgumentsError, parse_raising
         from sheepsim.output import captured_output
 
         try:

@@ -8,7 +8,9 @@ from analysis_helpers import counts_from_outcomes, random_outcomes
 from sheepsim import plots
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import plots as aw_plots
+from sheepsim.games.panic import plots as panic_plots
 from sheepsim.games.race import analysis as an
+from sheepsim.games.race import plots as race_plots
 
 META = {"games": 500, "seed": 3, "rules": "standard.toml"}
 AW_LUCK = pd.DataFrame({"players": [4], "draft": [False], "policy": ["counter"], "baseline": ["random"],
@@ -104,31 +106,32 @@ def race_tables(rules):
             "win rate (share of rounds, 95% interval)",
         ),
         "heatmap": (
-            lambda **kw: plots.lane_place_heatmap(lanes, **kw),
+            lambda **kw: race_plots.lane_place_heatmap(lanes, **kw),
             "P(place) by lane (± 95% interval half-width)",
             "place",
             "lane (card)",
         ),
         "ev": (
-            lambda **kw: plots.lane_ev_chart(lanes, **kw),
+            lambda **kw: race_plots.lane_ev_chart(lanes, **kw),
             "Single-bet EV by lane",
             "lane (card)",
             "expected points per bet (points)",
         ),
         "sets": (
-            lambda **kw: plots.bet_sets_chart(an.bet_sets_table(counts), **kw),
+            lambda **kw: race_plots.bet_sets_chart(an.bet_sets_table(counts), **kw),
             "Best 10 sets of bets by EV",
             "expected points per race, bonus included (points)",
             "set of bets",
         ),
         "fair": (
-            lambda **kw: plots.fair_payoff_chart(fair, **kw),
+            lambda **kw: race_plots.fair_payoff_chart(fair, **kw),
             "Fair (same mean EV) vs printed payoffs",
             "lane",
             "payoff (points, log scale)",
         ),
         "cards": (
-            lambda **kw: plots.card_strength_chart(an.card_strength_table(card_place, 10_000, rules), **kw),
+            lambda **kw: race_plots.card_strength_chart(
+                an.card_strength_table(card_place, 10_000, rules), **kw),
             "Card strength over random deals",
             "probability per race the card runs in (dotted: equal cards)",
             "card (win, top-3 flags: ▲ over, ▼ under; Holm + effect size)",
@@ -146,13 +149,13 @@ def race_tables(rules):
             "estimate with 95% interval (probability)",
         ),
         "fields": (
-            lambda **kw: plots.points_by_field_chart(fields, **kw),
+            lambda **kw: panic_plots.points_by_field_chart(fields, **kw),
             "Shear Panic: points by field",
             "seat (colour, policy)",
             "mean points per game (points)",
         ),
         "tiles": (
-            lambda **kw: plots.tile_usage_chart(tiles, **kw),
+            lambda **kw: panic_plots.tile_usage_chart(tiles, **kw),
             "Shear Panic: tile usage",
             "menu tile (number, action, time cost)",
             "times chosen per seat per game (count)",
@@ -246,13 +249,13 @@ def test_exact_ev_charts_draw_no_interval_and_the_final_no_bonus(rules):
 
     counts = counts_from_outcomes(rules, random_outcomes(4))
     lanes, sets = an.lane_ev_table(counts), an.bet_sets_table(counts)
-    simulated = [plots.lane_ev_chart(lanes), plots.bet_sets_chart(sets)]
+    simulated = [race_plots.lane_ev_chart(lanes), race_plots.bet_sets_chart(sets)]
     assert all(_has_error_bars(f) for f in simulated)
     assert "95% interval" in _legend_texts(simulated[0])
     assert simulated[1].axes[0].get_xlabel() == "expected points per race, bonus included (points)"
     exact_lanes = lanes.assign(ev_lo=lanes["ev"], ev_hi=lanes["ev"])
     exact_sets = sets.assign(ev_lo=sets["ev"], ev_hi=sets["ev"], bonus_ev=0.0)
-    exact = [plots.lane_ev_chart(exact_lanes), plots.bet_sets_chart(exact_sets)]
+    exact = [race_plots.lane_ev_chart(exact_lanes), race_plots.bet_sets_chart(exact_sets)]
     assert not any(_has_error_bars(f) for f in exact)
     assert "95% interval" not in _legend_texts(exact[0])
     assert exact[1].axes[0].get_xlabel() == "expected points per race (points)"
@@ -307,7 +310,7 @@ def test_lane_heatmap_over_random_deals_says_the_cards_are_dealt_at_random(race_
 
     lanes = pd.DataFrame({"lane": range(1, 7), "card": ["(random deal)"] * 6,
                           "p_first": [1 / 6] * 6, "p_second": [1 / 6] * 6, "p_third": [1 / 6] * 6})
-    fig = plots.lane_place_heatmap(lanes)
+    fig = race_plots.lane_place_heatmap(lanes)
     assert fig.axes[0].get_ylabel() == "lane (cards dealt at random)"
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [str(k) for k in range(1, 7)]
     plt.close(fig)
@@ -320,18 +323,28 @@ def test_simulated_heatmap_shows_half_widths_and_ev_chart_names_the_cards(rules)
 
     counts = counts_from_outcomes(rules, random_outcomes(4))
     lanes = an.lane_ev_table(counts)
-    fig = plots.lane_place_heatmap(lanes)
+    fig = race_plots.lane_place_heatmap(lanes)
     texts = [t.get_text() for t in fig.axes[0].texts]
     half = (lanes["p_first_hi"].iloc[0] - lanes["p_first_lo"].iloc[0]) / 2
     assert texts[0] == f"{lanes['p_first'].iloc[0]:.3f}\n±{half:.3f}"
     exact = lanes.assign(**{f"p_{k}_{e}": lanes[f"p_{k}"] for k in ("first", "second", "third")
                             for e in ("lo", "hi")})
-    fig2 = plots.lane_place_heatmap(exact)
+    fig2 = race_plots.lane_place_heatmap(exact)
     assert "±" not in "".join(t.get_text() for t in fig2.axes[0].texts)
     assert fig2.axes[0].get_title() == "P(place) by lane"
-    fig3 = plots.lane_ev_chart(lanes)
+    fig3 = race_plots.lane_ev_chart(lanes)
     labels = [t.get_text() for t in fig3.axes[0].get_xticklabels()]
     assert labels == [f"{lane}\n{card}" for lane, card in zip(lanes["lane"], lanes["card"],
                                                                strict=True)]
     for f in (fig, fig2, fig3):
         plt.close(f)
+
+
+def test_each_games_charts_live_in_its_folder():
+    # sheepsim.plots keeps the shared charts; a game's own charts moved to its folder and
+    # are still found under their old names there (0.1.0's examples used them)
+    assert plots.lane_ev_chart is race_plots.lane_ev_chart
+    assert plots.tile_usage_chart is panic_plots.tile_usage_chart
+    assert race_plots.lane_ev_chart.__module__ == "sheepsim.games.race.plots"
+    assert panic_plots.points_by_field_chart.__module__ == "sheepsim.games.panic.plots"
+    assert not hasattr(plots, "no_such_chart")

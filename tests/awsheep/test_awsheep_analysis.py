@@ -13,7 +13,8 @@ import pytest  # noqa: E402
 from sheepsim.games.awsheep import analysis as A  # noqa: E402
 from sheepsim.games.awsheep import layout as L  # noqa: E402
 from sheepsim.games.awsheep import plots  # noqa: E402
-from sheepsim.games.awsheep.simulate import count_frames, round_counts  # noqa: E402
+from sheepsim.games.awsheep.jobs import round_counts  # noqa: E402
+from sheepsim.games.awsheep.simulate import count_frames  # noqa: E402
 from sheepsim.stats import wilson_interval  # noqa: E402
 
 

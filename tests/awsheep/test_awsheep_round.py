@@ -10,9 +10,9 @@ from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.cards import hand_size
 from sheepsim.games.awsheep.ending import check_end
 from sheepsim.games.awsheep.engine import deal, draft, next_seat, play_turn
+from sheepsim.games.awsheep.jobs import round_counts
 from sheepsim.games.awsheep.knowledge import build_view
 from sheepsim.games.awsheep.policies import DRAFT_ORDER
-from sheepsim.games.awsheep.simulate import round_counts
 
 from .aw_helpers import hand, rules_vector, scratch, state, total_cards
 

@@ -8,7 +8,8 @@ import pytest
 from sheepsim import driver, rng
 from sheepsim.games.awsheep import analysis as A
 from sheepsim.games.awsheep import layout as L
-from sheepsim.games.awsheep.simulate import count_frames, round_counts
+from sheepsim.games.awsheep.jobs import round_counts
+from sheepsim.games.awsheep.simulate import count_frames
 from sheepsim.stats import holm_adjusted
 
 from .aw_helpers import rules_vector, scratch

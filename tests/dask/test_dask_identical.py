@@ -61,10 +61,9 @@ def test_a_sweep_on_two_workers_matches_threads(cluster):
 
     from sheepsim import driver
     from sheepsim.balance_metrics import module, pick
-    from sheepsim.designer import variant_of
     from sheepsim.game import get
     from sheepsim.rulesedit import Edit, base_text
-    from sheepsim.variant_runs import build_job
+    from sheepsim.variant_runs import build_job, variant_of
 
     g = get("awsheep")
     base = base_text(g)

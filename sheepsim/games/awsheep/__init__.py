@@ -13,7 +13,7 @@ from sheepsim.jit import lazy_exports
 _LAZY = {
     "AwSheepRules": "sheepsim.games.awsheep.rules",
     "load_rules": "sheepsim.games.awsheep.rules",
-    "round_counts": "sheepsim.games.awsheep.simulate",
+    "round_counts": "sheepsim.games.awsheep.jobs",
     "count_frames": "sheepsim.games.awsheep.simulate",
     "play_tables": "sheepsim.games.awsheep.analysis",
     "balance_tables": "sheepsim.games.awsheep.commands",

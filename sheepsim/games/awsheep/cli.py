@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from sheepsim.cli import (
+from sheepsim.errors import SheepsimError
+from sheepsim.games.awsheep.commands import GAME, add_options
+from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
+from sheepsim.options import (
     add_run_options,
     add_table_option,
     backend_from_args,
     publish,
 )
-from sheepsim.errors import SheepsimError
-from sheepsim.games.awsheep.commands import GAME, add_options
-from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
 
 CARD_VALUE_TABLES = ("card_value", "golden_value", "card_use")
 

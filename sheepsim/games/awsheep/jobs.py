@@ -9,6 +9,7 @@ lazily in the process that runs them (a Dask worker too). Counts are integer arr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from sheepsim.game import Counts, Job
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
 from sheepsim.headtohead import HeadToHeadJob
+
+if TYPE_CHECKING:  # the kernels' set-up loads with the first job
+    from sheepsim.games.awsheep.simulate import Setting
 
 GAME = "aw-sheep"
 
@@ -128,7 +132,7 @@ class PlayJob(_AwJob):
         seats = tables["by_seat"]
         return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
 
-    def trace(self, tables):
+    def convergence(self, tables):
         s = tables["by_seat"]
         return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
                 for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"],
@@ -175,7 +179,7 @@ class CardValueJob(PlayJob):
         t = tables["card_value"]
         return float(((t["value_hi"] - t["value_lo"]) / 2).max())
 
-    def trace(self, tables):
+    def convergence(self, tables):
         t = tables["card_value"]
         return [{"quantity": f"card value {p} {k}", "estimate": v, "lo": lo, "hi": hi}
                 for p, k, v, lo, hi in zip(t["policy"], t["kind"], t["value"], t["value_lo"],
@@ -355,3 +359,17 @@ class AwHeadToHeadJob(HeadToHeadJob):
 
     def meta(self) -> dict:
         return {**super().meta(), "metrics": dict(COMPARISON_METRICS.values())}
+
+
+def round_counts(rules=None, players: int = 4, policies=("random",), games: int = 10_000,
+                 seed: int = 0, draft=None, rotate: bool = True, chunk_size=None,
+                 progress=None, threads=None) -> tuple[Setting, np.ndarray]:
+    """``(setting, acc)``: the summed accumulator (``layout.A_*``) of rounds
+    ``0 .. games-1``. ``rotate`` moves the policies one seat per round (seat-fair
+    per-policy counts)."""
+    from sheepsim import driver
+
+    job = PlayJob(rules, players, policies, seed, draft, bool(rotate))
+    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+                     progress=progress, desc="aw sheep")
+    return job._s(), res.counts["acc"]

@@ -1,7 +1,8 @@
 """Python entry points: validated runs of the kernels and their raw count tables.
 
-:func:`round_counts` runs many rounds and returns integer counts (the jobs in
-:mod:`.jobs` do the same for the driver); :func:`count_frames` turns counts into raw-count DataFrames that
+:func:`setting` validates a line-up and builds its kernels (the jobs in :mod:`.jobs`
+run them on the driver; :func:`.jobs.round_counts` runs many rounds and returns integer
+counts); :func:`count_frames` turns counts into raw-count DataFrames that
 :mod:`.analysis` turns into rates with intervals. Input is validated here; the kernels
 trust it. Totals depend only on the inputs and the seed (never on chunks or threads).
 """
@@ -68,21 +69,6 @@ def setting(rules, players, policies, draft=None) -> Setting:
     R = rules.kernel_array(players, draft=draft)
     return Setting(rules, players, bool(R[L.R_DRAFT]), [policy_name(p) for p in chosen],
                    np.array(ids, dtype=np.int64), kernels_for(users), R)
-
-
-def round_counts(rules=None, players: int = 4, policies=("random",), games: int = 10_000,
-                 seed: int = 0, draft=None, rotate: bool = True, chunk_size=None,
-                 progress=None, threads=None) -> tuple[Setting, np.ndarray]:
-    """``(setting, acc)``: the summed accumulator (``layout.A_*``) of rounds
-    ``0 .. games-1``. ``rotate`` moves the policies one seat per round (seat-fair
-    per-policy counts)."""
-    from sheepsim import driver
-    from sheepsim.games.awsheep.jobs import PlayJob
-
-    job = PlayJob(rules, players, policies, seed, draft, bool(rotate))
-    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
-                     progress=progress, desc="aw sheep")
-    return job._s(), res.counts["acc"]
 
 
 def count_frames(acc, players: int, names: list[str], draft: bool) -> dict[str, pd.DataFrame]:
@@ -200,5 +186,5 @@ def pair_frame(pairs, players: int, names_a, names_b, draft: bool, games: int) -
                          "a_only": pairs[:, 1], "b_only": pairs[:, 2]})
 
 
-__all__ = ["round_counts", "count_frames", "card_value_frame", "pair_frame", "setting",
+__all__ = ["count_frames", "card_value_frame", "pair_frame", "setting",
            "seat_policies", "field_name"]

@@ -14,8 +14,9 @@ Simulating
     plus ``tile_usage``; ``compare(rules, players, a, b, ...)`` two policies for one
     seat on the same dice.
 Tables and charts
-    ``tile_usage_table(tiles, games)``; :mod:`sheepsim.plots`: ``win_rate_chart``,
-    ``points_by_field_chart``, ``tile_usage_chart`` (each on a given ``ax``).
+    ``tile_usage_table(tiles, games)``; :mod:`sheepsim.games.panic.plots`:
+    ``points_by_field_chart``, ``tile_usage_chart``; :mod:`sheepsim.plots`:
+    ``win_rate_chart`` (each on a given ``ax``).
 The flock model (pure Python, for experiments)
     ``Flock``, ``ram_scores``, ``shear``, ``together_scores``, ``black_scores``.
 """

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from sheepsim.cli import positive_int
 from sheepsim.commands import CommandSpec, Output
 from sheepsim.errors import SheepsimError
+from sheepsim.options import positive_int
 
 #: Tables of each command in print order (``--table`` picks one; CSV prints one table).
 PLAY_TABLES = ("by_seat", "by_policy", "points_by_field", "sheep_shorn", "turns",
@@ -66,7 +66,7 @@ def check(command: str, args) -> None:
 
 def _panels(tables_by_players: dict) -> list:
     """Points by field and tile usage, one row of panels per player count."""
-    from sheepsim import plots
+    from sheepsim.games.panic import plots as panic_plots
     from sheepsim.games.panic.analysis_tables import tile_usage_table
 
     panels = []
@@ -76,9 +76,9 @@ def _panels(tables_by_players: dict) -> list:
         tiles = tiles.rename(columns={"chosen_per_seat_game": "chosen_per_game"})
         tiles = tiles.assign(seat=1, counter_sum=tiles["mean_counter"].fillna(0) * tiles["chosen"])
         panels.append(lambda ax, f=fields, n=players: (
-            plots.points_by_field_chart(f, ax=ax), ax.set_title(f"Points by field, {n} players")))
+            panic_plots.points_by_field_chart(f, ax=ax), ax.set_title(f"Points by field, {n} players")))
         panels.append(lambda ax, t=tiles, n=players: (
-            plots.tile_usage_chart(t, ax=ax), ax.set_title(f"Tile usage, {n} players")))
+            panic_plots.tile_usage_chart(t, ax=ax), ax.set_title(f"Tile usage, {n} players")))
     return panels
 
 

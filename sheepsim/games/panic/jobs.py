@@ -3,7 +3,7 @@
 :class:`PlayJob` is plain data (rules, player count, policy names, playouts); it builds
 its kernels lazily in the process that runs it (a Dask worker too). Its counts are the
 game kernel's accumulator vector (``layout.A_*``); tables come from
-:func:`.simulate.build_tables`.
+:func:`.analysis.build_tables`.
 """
 
 from __future__ import annotations
@@ -43,19 +43,13 @@ def policy_list(policies, players: int) -> list[str]:
     return out
 
 
-def policy_groups(policies: list[str]) -> tuple[np.ndarray, list[str]]:
-    """The group index of each seat ``(players,)`` and the distinct policies in order of
-    first appearance."""
-    names = list(dict.fromkeys(policies))
-    return np.array([names.index(p) for p in policies], dtype=np.int64), names
-
-
 def game_sums(rows: np.ndarray, players: int, policies: list[str]) -> Counts:
     """From per-game accumulator rows ``(n, ACC_LEN)``: ``policy_win_sq`` and
     ``policy_points_sq`` ``(n_policies,)``, sums over games of the squared per-game
     total wins / points of the seats playing each policy (:func:`policy_groups` order;
     the game as the unit of pooled intervals), and ``tie_wins`` ``(players,)``, wins
     from a tie for most points (decided by sheep left or turn order)."""
+    from sheepsim.games.panic.analysis import policy_groups
     from sheepsim.stats import group_sums
 
     groups, names = policy_groups(policies)
@@ -132,7 +126,7 @@ class PlayJob(Job):
         self.check_choices(int(counts["acc"][L.A_BAD_CHOICES]), self.policies)
 
     def result(self, counts: Counts, games: int):
-        from sheepsim.games.panic.simulate import PanicResult, build_tables
+        from sheepsim.games.panic.analysis import PanicResult, build_tables
 
         res = PanicResult(self.rules, self.players, list(self.policies), self.seed, games,
                           counts["acc"], {k: v for k, v in counts.items() if k != "acc"})
@@ -146,7 +140,7 @@ class PlayJob(Job):
         seats = tables["by_seat"]
         return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
 
-    def trace(self, tables):
+    def convergence(self, tables):
         s = tables["by_seat"]
         return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
                 for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"], s["win_rate_hi"],

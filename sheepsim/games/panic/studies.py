@@ -2,7 +2,7 @@
 
 Runs the engine's ``games_chunk`` kernel one chunk at a time (``start`` = games done; a
 game is keyed by ``(seed, game index)``) and builds the tables with
-:func:`~sheepsim.games.panic.simulate.build_tables` from the merged accumulator vector,
+:func:`~sheepsim.games.panic.analysis.build_tables` from the merged accumulator vector,
 exactly as :func:`~sheepsim.games.panic.simulate.play_games` does in one go.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from sheepsim.report.game_studies import HeadToHeadStudy
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
 
@@ -33,7 +34,7 @@ class PanicBalance(_PanicStudy):
     Keys: ``players`` (3 or 4, default 4), ``policies`` (one name for every seat or one
     per seat: random, greedy, rollout or ``package.module:function``; default greedy),
     ``playouts`` (rollout playouts per candidate, default 4). Tables as
-    :func:`~sheepsim.games.panic.simulate.build_tables`.
+    :func:`~sheepsim.games.panic.analysis.build_tables`.
     """
 
     type_name = "panic-balance"
@@ -73,6 +74,7 @@ class PanicBalance(_PanicStudy):
         import numpy as np
 
         from sheepsim import plots
+        from sheepsim.games.panic import plots as panic_plots
         from sheepsim.games.panic.analysis_tables import tile_usage_table
         from sheepsim.stats import binomial_two_sided_p, chi_square_uniform_p, holm_adjusted
         from sheepsim.tableview import fair_share_finding, fmt_estimate, p_is
@@ -125,9 +127,9 @@ class PanicBalance(_PanicStudy):
         figures = {"seat_win_rate": partial(plots.win_rate_chart, wins, meta=meta,
                                          title=f"Shear Panic, {res.players} players: "
                                                "win rate by seat"),
-                   "field_points": partial(plots.points_by_field_chart, t["points_by_field"],
+                   "field_points": partial(panic_plots.points_by_field_chart, t["points_by_field"],
                                             meta=meta),
-                   "tile_usage": partial(plots.tile_usage_chart, t["tiles"], meta=meta)}
+                   "tile_usage": partial(panic_plots.tile_usage_chart, t["tiles"], meta=meta)}
         captions.update({"seat_win_rate": "Win rate by seat with 95% intervals.",
                          "field_points": "Mean points per game by field, stacked per seat.",
                          "tile_usage": "How often each menu tile is chosen per seat per game "
@@ -163,63 +165,21 @@ def _tile_note(tiles, games: int) -> str:
 
 
 @register_study
-class PanicHeadToHead(_PanicStudy):
-    """Two policies for one seat on common random numbers (the same dice).
+class PanicHeadToHead(HeadToHeadStudy):
+    """Two policies for one seat on common random numbers (the same dice): the shared
+    ``head-to-head`` study (:mod:`sheepsim.report.game_studies`) under its older name.
 
     Every game is played twice with the same seed and game index, once with policy ``a``
-    and once with ``b`` in the focal seat (dice and policy draws come from per-game
-    streams, so both see the same dice). The kernel is run with one block per game, which
-    makes its per-block accumulators per-game results, so the paired win and points
-    differences are exact integer sums. Keys: ``a``, ``b`` (defaults greedy, random),
+    and once with ``b`` in the focal seat. Keys: ``a``, ``b`` (defaults greedy, random),
     ``field`` (the other seats, default greedy), ``seat`` (1-based, default 1),
     ``players`` (3 or 4, default 4), ``playouts`` (default 4). Table ``comparison``
-    (columns of :func:`sheepsim.headtohead.compare_table`; ``mean_score`` is
-    the seat's points).
+    (columns of :func:`sheepsim.headtohead.compare_table`; ``mean_score`` is the seat's
+    points).
     """
 
     type_name = "panic-head-to-head"
+    game = "shear-panic"
     summary = "two policies for one Shear Panic seat on the same dice (keys: a, b, field, seat, players)"
     default_block = 1_000
     default_chunk = 256
-
-    @classmethod
-    def parse_params(cls, r: StudyReader, rules) -> dict:
-        from sheepsim.games.panic.policies import resolve_policies
-
-        players = r.int_("players", required=False, default=4)
-        with r.checking("players"):
-            players = rules.check_players(players)
-        names = {}
-        for key, default in (("a", "greedy"), ("b", "random"), ("field", "greedy")):
-            names[key] = r.str_(key, required=False, default=default).strip()
-            with r.checking(key):
-                resolve_policies([names[key]])
-        seat = r.int_("seat", min_value=1, required=False, default=1)
-        if seat > players:
-            r.fail("seat", f"must be between 1 and {players}, got {seat}")
-        playouts = r.int_("playouts", min_value=1, required=False, default=4)
-        return {"players": players, **names, "seat": seat, "playouts": playouts}
-
-    def job(self):
-        from sheepsim.games.panic.jobs import head_to_head
-
-        p = self.params()
-        return self._cached_job(lambda: head_to_head(self.rules, p["players"], p["a"], p["b"],
-                                                     p["field"], p["seat"], self.seed,
-                                                     p["playouts"]))
-
-    def tables(self, counts, games) -> dict:
-        return self.job().tables(counts, games)
-
-    def results(self, totals, games) -> StudyResult:
-        from sheepsim.headtohead import COMPARISON_CAPTION, tie_sentence
-        from sheepsim.tableview import paired_change
-
-        t = self.tables(totals, games)
-        p = self.params()
-        w, pts = t["comparison"].iloc[0], t["comparison"].iloc[1]
-        notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
-                 f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
-                 f"{paired_change(pts, 'points')}.", tie_sentence(t["comparison"], p["seat"])]
-        captions = {"comparison": COMPARISON_CAPTION.format(score="mean points")}
-        return StudyResult(t, {}, notes, captions)
+    score_words = ("points", "mean points")

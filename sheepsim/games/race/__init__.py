@@ -19,8 +19,9 @@ Tables (pandas DataFrames; column names are public API)
     EV (``.iloc[0]`` is the best); ``open_bet_table(counts, taken)``;
     ``fair_payoff_table``, ``card_strength_table``, ``game_tables(results)``.
 Charts (draw on a given matplotlib ``ax``, or make a figure)
-    :mod:`sheepsim.plots`: ``lane_ev_chart``, ``lane_place_heatmap``, ``bet_sets_chart``,
-    ``fair_payoff_chart``, ``card_strength_chart``, ``win_rate_chart``.
+    :mod:`sheepsim.games.race.plots`: ``lane_ev_chart``, ``lane_place_heatmap``,
+    ``bet_sets_chart``, ``fair_payoff_chart``, ``card_strength_chart``; :mod:`sheepsim.plots`:
+    ``win_rate_chart`` (every game's).
 """
 
 from sheepsim.jit import lazy_exports

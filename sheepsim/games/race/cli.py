@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 
-from sheepsim.cli import (
+from sheepsim.commands import run_size
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race import cli_exact
+from sheepsim.options import (
     add_backend_options,
     add_output_options,
     add_run_options,
@@ -22,9 +25,6 @@ from sheepsim.cli import (
     positive_float,
     publish,
 )
-from sheepsim.commands import run_size
-from sheepsim.errors import SheepsimError
-from sheepsim.games.race import cli_exact
 
 DEFAULT_ODDS_GAMES = 1_000_000
 DEFAULT_EV_GAMES = 1_000_000
@@ -159,10 +159,11 @@ def _race_panels(lanes, sets, trace):
     from functools import partial
 
     from sheepsim import plots
+    from sheepsim.games.race import plots as race_plots
 
-    panels = [partial(plots.lane_place_heatmap, lanes), partial(plots.lane_ev_chart, lanes)]
+    panels = [partial(race_plots.lane_place_heatmap, lanes), partial(race_plots.lane_ev_chart, lanes)]
     if sets is not None:
-        panels.append(partial(plots.bet_sets_chart, sets))
+        panels.append(partial(race_plots.bet_sets_chart, sets))
     if trace is not None:
         panels.append(partial(plots.convergence_chart, trace))
     return [lambda ax, f=f: f(ax=ax) for f in panels]

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import argparse
 
-from sheepsim.cli import (
+from sheepsim.errors import SheepsimError
+from sheepsim.options import (
     add_output_options,
     backend_from_args,
     compiling,
     non_negative_int,
     positive_int,
 )
-from sheepsim.errors import SheepsimError
 
 POSITION_HELP = ("race in progress: a position string or a file holding one, e.g. "
                  "'semifinal supply=14 7.101 9.110 F1 X17 12.010 0.030' (per lane "

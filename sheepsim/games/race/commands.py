@@ -88,10 +88,11 @@ def balance(args, run) -> Output:
         from functools import partial
 
         from sheepsim import plots
+        from sheepsim.games.race import plots as race_plots
 
-        panels = [partial(plots.fair_payoff_chart, t["fair_payoffs"]),
-                  partial(plots.card_strength_chart, t["cards"]),
-                  partial(plots.lane_place_heatmap, t["semifinal_lanes"]),
+        panels = [partial(race_plots.fair_payoff_chart, t["fair_payoffs"]),
+                  partial(race_plots.card_strength_chart, t["cards"]),
+                  partial(race_plots.lane_place_heatmap, t["semifinal_lanes"]),
                   partial(plots.convergence_chart, res.trace)]
         return [lambda ax, f=f: f(ax=ax) for f in panels]
 

@@ -110,7 +110,7 @@ class RacesJob(_RaceJob):
             tables["open_bet"] = an.open_bet_table(c, self.taken)
         return tables
 
-    def trace(self, tables):
+    def convergence(self, tables):
         return _trace_column(tables["lanes"], "p_first", "lane", "lane ")
 
     def meta(self) -> dict:
@@ -188,7 +188,7 @@ class GamesJob(_RaceJob):
 
         return game_tables(self.results(counts, games))
 
-    def trace(self, tables):
+    def convergence(self, tables):
         return _trace_column(tables["seats"], "win_rate", "seat", "seat ")
 
     def meta(self) -> dict:
@@ -245,7 +245,7 @@ class BalanceJob(_RaceJob):
         return balance_tables(self._semis.race_counts(counts, games), counts["final_lane_wins"],
                               counts["final_card_wins"], games)
 
-    def trace(self, tables):
+    def convergence(self, tables):
         return _trace_column(tables["semifinal_lanes"], "p_first", "lane", "lane ")
 
     def meta(self) -> dict:

@@ -165,7 +165,7 @@ class PositionJob(Job):
             tables["open_bet"] = an.open_bet_table(c, self.taken)
         return tables
 
-    def trace(self, tables):
+    def convergence(self, tables):
         df = tables["lanes"]
         return [{"quantity": f"p_first lane {lane}", "estimate": p, "lo": lo, "hi": hi}
                 for lane, p, lo, hi in zip(df["lane"], df["p_first"], df["p_first_lo"],

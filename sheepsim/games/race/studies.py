@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from sheepsim.report.game_studies import HeadToHeadStudy
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
 
@@ -89,18 +90,6 @@ def _players(r: StudyReader, rules, default: int = 4) -> int:
     with r.checking("players"):
         check_players(rules, players)
     return players
-
-
-def _policy_pair(r: StudyReader, key: str, default: str) -> str:
-    """A ``"BET,PACE"`` pair, validated against the built-in (or plugin) policies."""
-    from sheepsim.games.race.jobs import parse_policy_pair
-    from sheepsim.games.race.simulate import resolve_policies
-
-    text = r.str_(key, required=False, default=default)
-    with r.checking(key):
-        bet, pace = parse_policy_pair(text)
-        resolve_policies([pace], [bet], 1)
-    return f"{bet},{pace}"
 
 
 # ---------------------------------------------------------------- one dealt race
@@ -241,7 +230,7 @@ class RaceOdds(_RaceStudy):
         return super().plot_meta(games)
 
     def results(self, totals, games) -> StudyResult:
-        from sheepsim import plots
+        from sheepsim.games.race import plots as race_plots
         from sheepsim.tableview import fmt_estimate
 
         t = self.tables(totals, games)
@@ -266,9 +255,9 @@ class RaceOdds(_RaceStudy):
             rec = t["open_bet"][t["open_bet"]["recommended"]].iloc[0]
             notes.append(f"Best open bet: lane {int(rec['lane'])}, then hidden bets on lanes "
                          f"{rec['hidden_lanes']}.")
-        figures = {"lane_places": partial(plots.lane_place_heatmap, lanes, meta=meta),
-                   "lane_ev": partial(plots.lane_ev_chart, lanes, meta=meta),
-                   "best_sets": partial(plots.bet_sets_chart, sets, meta=meta)}
+        figures = {"lane_places": partial(race_plots.lane_place_heatmap, lanes, meta=meta),
+                   "lane_ev": partial(race_plots.lane_ev_chart, lanes, meta=meta),
+                   "best_sets": partial(race_plots.bet_sets_chart, sets, meta=meta)}
         captions = _odds_captions(final, exact)
         columns = {"lanes": ["lane", "card", "p_first", "p_second", "p_third", "ev",
                              "payoff_first", "fair_first"],
@@ -350,7 +339,7 @@ class RaceFairness(_RaceStudy):
         return self.job().tables(counts, games)
 
     def results(self, totals, games) -> StudyResult:
-        from sheepsim import plots
+        from sheepsim.games.race import plots as race_plots
         from sheepsim.tableview import fair_share_finding, fmt_estimate
 
         t = self.tables(totals, games)
@@ -375,10 +364,10 @@ class RaceFairness(_RaceStudy):
                      f"{int(worst['lane'])}: printed {worst['printed']:g}, fair "
                      "{} (95% {} to {}).".format(*fmt_estimate(worst["fair"], worst["fair_lo"],
                                                               worst["fair_hi"])))
-        figures = {"semifinal_places": partial(plots.lane_place_heatmap, t["semifinal_lanes"],
+        figures = {"semifinal_places": partial(race_plots.lane_place_heatmap, t["semifinal_lanes"],
                                                meta=meta),
-                   "fair_payoffs": partial(plots.fair_payoff_chart, fair, meta=meta),
-                   "card_strength": partial(plots.card_strength_chart, cards, meta=meta)}
+                   "fair_payoffs": partial(race_plots.fair_payoff_chart, fair, meta=meta),
+                   "card_strength": partial(race_plots.card_strength_chart, cards, meta=meta)}
         captions = {
             "card_strength": "P(win) and P(top 3) per card with 95% intervals; dotted lines: "
                              "equal cards; marked cards are over- or under-powered.",
@@ -522,8 +511,10 @@ class RaceBalance(_RaceStudy):
 
 
 @register_study
-class RaceHeadToHead(_RaceStudy):
-    """Two policies for one seat on common random numbers (the same dice).
+class RaceHeadToHead(HeadToHeadStudy, _RaceStudy):
+    """Two policies for one seat on common random numbers (the same dice): the shared
+    ``head-to-head`` study (:mod:`sheepsim.report.game_studies`) under its older name,
+    plus which odds the bet policies read.
 
     Keys: ``a`` and ``b`` (``"BET,PACE"`` pairs; defaults ``ev-approx,greedy`` and
     ``random,greedy``), ``field`` (the other seats, default ``ev-approx,greedy``), ``seat``
@@ -531,20 +522,12 @@ class RaceHeadToHead(_RaceStudy):
     """
 
     type_name = "race-head-to-head"
+    game = "sheep-race"
     summary = "two BET,PACE policy pairs for one seat on the same dice (keys: a, b, field, seat, players)"
     default_block = 2_000
     default_chunk = 1 << 13
-
-    @classmethod
-    def parse_params(cls, r: StudyReader, rules) -> dict:
-        players = _players(r, rules)
-        a = _policy_pair(r, "a", "ev-approx,greedy")
-        b = _policy_pair(r, "b", "random,greedy")
-        field = _policy_pair(r, "field", "ev-approx,greedy")
-        seat = r.int_("seat", min_value=1, required=False, default=1)
-        if seat > players:
-            r.fail("seat", f"must be between 1 and {players}, got {seat}")
-        return {"players": players, "a": a, "b": b, "field": field, "seat": seat}
+    defaults = {"a": "ev-approx,greedy", "b": "random,greedy"}
+    score_words = ("mean score", "mean score")
 
     def bet_lineups(self):
         from sheepsim.headtohead import lineups
@@ -553,30 +536,16 @@ class RaceHeadToHead(_RaceStudy):
         return [tuple(list(x) for x in zip(*(pair.split(",") for pair in lineup), strict=True))
                 for lineup in lineups(p["a"], p["b"], p["field"], p["players"], p["seat"])]
 
-    def job(self):
-        from sheepsim.games.race.jobs import head_to_head
+    def tie_note(self, comparison) -> str:
+        return super().tie_note(comparison).replace("tie-break", "token stack")
 
-        p = self.params()
-        return self._cached_job(lambda: head_to_head(self.rules, p["players"], p["a"], p["b"],
-                                                     p["field"], p["seat"], self.seed))
-
-    def tables(self, counts, games) -> dict:
-        return self.job().tables(counts, games)
-
-    def results(self, totals, games) -> StudyResult:
+    def methods(self) -> list[str]:
         from sheepsim.games.race.exact_bets import bet_odds_notes
-        from sheepsim.headtohead import COMPARISON_CAPTION, tie_sentence
-        from sheepsim.tableview import paired_change
 
-        t = self.tables(totals, games)
-        p = self.params()
-        w, score = t["comparison"].iloc[0], t["comparison"].iloc[1]
-        notes = [f"Seat {p['seat']} playing {p['a']} instead of {p['b']} (others {p['field']}) "
-                 f"changes {paired_change(w, 'win rate', rate=True, test='McNemar')} and "
-                 f"{paired_change(score, 'mean score')}.",
-                 tie_sentence(t["comparison"], p["seat"]).replace("tie-break", "token stack")]
         methods = []
         for lineup in self.bet_lineups():
             methods += [n for n in bet_odds_notes(*lineup) if n not in methods]
-        captions = {"comparison": COMPARISON_CAPTION.format(score="mean score")}
-        return StudyResult(t, {}, notes, captions, key_findings=notes[:2], methods=methods)
+        return methods
+
+    def key_findings(self, notes):
+        return notes[:2]
