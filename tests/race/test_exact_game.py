@@ -11,15 +11,16 @@ Exact quantities: tolerances are rounding (1e-9 on points of order 10).
 import numpy as np
 import pytest
 
-from sheepsim.games.race import engine, exact_game
+from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
 from sheepsim.games.race import policies as P
 from sheepsim.games.race.advise import advise
 from sheepsim.games.race.exact import exact_odds, pace_function, start_position
-from sheepsim.games.race.exact_bets import best_bets, set_ev
-from sheepsim.games.race.exact_graphs import build_graphs
-from sheepsim.games.race.lanegraph import build_lane_graphs
-from sheepsim.games.race.position_odds import board_from
+from sheepsim.games.race.exact import game as exact_game
+from sheepsim.games.race.exact.bets import best_bets, set_ev
+from sheepsim.games.race.exact.from_position import board_from
+from sheepsim.games.race.exact.graphs import build_graphs
+from sheepsim.games.race.exact.lanegraph import build_lane_graphs
 from sheepsim.games.race.rules import load_rules
 from sheepsim.rng import new_streams
 
@@ -169,7 +170,7 @@ def test_meta_says_which_odds_the_bets_read(capsys):
     import json
 
     from sheepsim.cli import main
-    from sheepsim.games.race.exact_bets import bet_odds_meta
+    from sheepsim.games.race.exact.bets import bet_odds_meta
 
     assert bet_odds_meta(["ev"] * 4, ["saver"] * 4)["ev_odds"] == {
         "method": "exact", "solved": "each dealt race from the start", "pace": "saver"}
@@ -187,7 +188,7 @@ def test_meta_says_which_odds_the_bets_read(capsys):
 
 
 def test_compare_records_the_odds_its_bet_policies_read_as_play_does():
-    from sheepsim.games.race.exact_bets import bet_odds_meta
+    from sheepsim.games.race.exact.bets import bet_odds_meta
     from sheepsim.games.race.jobs import head_to_head
 
     meta = head_to_head(None, 3, "ev,greedy", "favourite,greedy", "ev-approx,greedy").meta()

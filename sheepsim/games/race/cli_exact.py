@@ -4,7 +4,7 @@ Method rule for ``odds`` and ``ev``: ``--exact`` solves exactly (an error if the
 policy is random or bet-aware); ``--mc``, ``--games`` or ``--precision`` simulate;
 otherwise the answer is exact when the policy allows it and simulated (with a note
 saying why) when it does not. ``--position`` starts from a race in progress
-(:mod:`~sheepsim.games.race.position`). :mod:`~sheepsim.games.race.cli` calls the
+(:mod:`~sheepsim.games.race.exact.position`). :mod:`~sheepsim.games.race.cli` calls the
 hooks here; each returns False when the plain simulation path should run instead.
 """
 
@@ -24,7 +24,7 @@ from sheepsim.errors import SheepsimError
 POSITION_HELP = ("race in progress: a position string or a file holding one, e.g. "
                  "'semifinal supply=14 7.101 9.110 F1 X17 12.010 0.030' (per lane "
                  "SQUARE.RBW running with red/blue/white cubes, F1-F3 finished with its "
-                 "place, X<square> exhausted; see sheepsim.games.race.position)")
+                 "place, X<square> exhausted; see sheepsim.games.race.exact.position)")
 
 
 def position_text(text: str) -> str:
@@ -52,7 +52,7 @@ def add_exact_options(p: argparse.ArgumentParser) -> None:
 
 def _method(args) -> tuple[bool, str]:
     """``(exact?, note)`` from the method options and the pace policy."""
-    from sheepsim.games.race.exact import exact_reason
+    from sheepsim.games.race.exact.solver import exact_reason
 
     sized = args.games is not None or args.precision is not None
     if args.exact and sized:
@@ -74,8 +74,8 @@ def _method(args) -> tuple[bool, str]:
 
 
 def _solve(args, rules):
-    from sheepsim.games.race.exact import exact_odds
-    from sheepsim.games.race.position_odds import exact_from_position
+    from sheepsim.games.race.exact.from_position import exact_from_position
+    from sheepsim.games.race.exact.solver import exact_odds
 
     if args.position:
         return exact_from_position(args.position, rules, args.policy, stage=args.stage,
@@ -86,7 +86,7 @@ def _solve(args, rules):
 def _simulate_position(args, report: str, taken=()):
     """Monte Carlo from ``--position`` with the usual --games/--precision driver."""
     from sheepsim.commands import run_size
-    from sheepsim.games.race.position_odds import estimate_from_position
+    from sheepsim.games.race.exact.from_position import estimate_from_position
 
     return estimate_from_position(args.position, args.rules, args.policy, args.seed,
                                   report=report, taken=taken, stage=args.stage, lanes=args.lanes,
@@ -97,7 +97,7 @@ def _simulate_position(args, report: str, taken=()):
 def _exact_meta(res, args, **extra) -> dict:
     meta = {**res.meta(), **extra}
     if args.position:
-        from sheepsim.games.race.position import as_position
+        from sheepsim.games.race.exact.position import as_position
 
         meta["position"] = as_position(args.position, stage=args.stage, lanes=args.lanes).text()
     return meta
@@ -110,7 +110,7 @@ def handle_odds(args) -> bool:
 
     exact, note = _method(args)
     if exact:
-        from sheepsim.games.race.position_odds import exact_tables
+        from sheepsim.games.race.exact.from_position import exact_tables
         from sheepsim.games.race.rules import load_rules
 
         with compiling(args):
@@ -164,7 +164,7 @@ def handle_ev(args, taken) -> bool:
     if not exact and not args.position:
         return False  # the plain simulation validates the rest
     if exact:
-        from sheepsim.games.race.position_odds import exact_tables
+        from sheepsim.games.race.exact.from_position import exact_tables
         from sheepsim.games.race.rules import load_rules
 
         with compiling(args):

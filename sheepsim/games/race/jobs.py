@@ -192,7 +192,7 @@ class GamesJob(_RaceJob):
         return _trace_column(tables["seats"], "win_rate", "seat", "seat ")
 
     def meta(self) -> dict:
-        from sheepsim.games.race.exact_bets import bet_odds_meta
+        from sheepsim.games.race.exact.bets import bet_odds_meta
 
         return {**self.meta_common(), "players": self.players,
                 "bet_policies": list(self.bet_policy), "pace_policies": list(self.pace_policy),
@@ -278,7 +278,7 @@ def head_to_head(rules=None, players: int = 4, a: str = "ev-approx,greedy",
 def _odds_meta(job_a: GamesJob, job_b: GamesJob) -> dict:
     """The odds the bet policies read (as ``race play`` records them), once when both
     line-ups read the same odds, else per line-up (``_a``/``_b`` suffixes)."""
-    from sheepsim.games.race.exact_bets import bet_odds_meta
+    from sheepsim.games.race.exact.bets import bet_odds_meta
 
     ma, mb = (bet_odds_meta(j.bet_policy, j.pace_policy) for j in (job_a, job_b))
     out = {}

@@ -1,4 +1,4 @@
-"""The lane-graph builder of :mod:`~sheepsim.games.race.lanegraph` as a numba kernel.
+"""The lane-graph builder of :mod:`~sheepsim.games.race.exact.lanegraph` as a numba kernel.
 
 Whole-game kernels solve races exactly (the ``ev`` bet policy, the ``lookahead`` pace
 policy), so they cannot call the Python builder. :func:`build_graphs` builds the same
@@ -36,7 +36,7 @@ from sheepsim.games.race.policies import GREEDY, SAVER, STEADY, greedy, saver, s
 from sheepsim.jit import njit
 
 #: Supply classes (0, 1, 2+ blue cubes in the supply) and lane-state row columns, as in
-#: :mod:`~sheepsim.games.race.lanegraph`.
+#: :mod:`~sheepsim.games.race.exact.lanegraph`.
 N_CLASSES = 3
 S_POS, S_RED, S_BLUE, S_WHITE, S_STATUS = range(5)
 N_STATE = 5

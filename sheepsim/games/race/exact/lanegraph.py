@@ -11,7 +11,7 @@ edge per *supply class* 0, 1, 2+; the dice only decide which lane takes its next
 The graphs are built in Python by calling the engine's own rule functions
 (``legal_options``, ``apply_option``) and the policy itself on a one-sheep board, so the
 solver plays exactly the rules and the policy the simulation plays. Whole-game kernels
-use the numba port :func:`~sheepsim.games.race.exact_graphs.build_graphs` (the same
+use the numba port :func:`~sheepsim.games.race.exact.graphs.build_graphs` (the same
 graphs, numbered the same, for the built-in own-state policies).
 """
 

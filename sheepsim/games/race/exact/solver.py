@@ -2,9 +2,9 @@
 
 For a pace policy whose choice depends only on the selected sheep's own state (the
 built-in ``greedy``, ``saver``, ``steady``; a user policy marked with
-:func:`~sheepsim.games.race.lanegraph.own_state`), every sheep follows its own state
+:func:`~sheepsim.games.race.exact.lanegraph.own_state`), every sheep follows its own state
 graph and the dice only decide which sheep moves when. A forward pass over the joint
-states (:func:`~sheepsim.games.race.exact_sweep.forward`) then gives the exact distribution of
+states (:func:`~sheepsim.games.race.exact.sweep.forward`) then gives the exact distribution of
 the top three: all 120 orders (the 216-cell table ``36a + 6b + c`` the simulation
 counts), hence exact P(place), EV of every bet and set of bets with the bonus.
 
@@ -28,7 +28,7 @@ import numpy as np
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
-from sheepsim.games.race.lanegraph import BUILTIN_OWN_STATE, build_lane_graphs
+from sheepsim.games.race.exact.lanegraph import BUILTIN_OWN_STATE, build_lane_graphs
 from sheepsim.games.race.rules import RaceRules, check_stage
 
 #: The solver holds 2 float64 per joint state: 50 million states is 800 MB.
@@ -86,7 +86,7 @@ def exact_reason(policy: str) -> str | None:
     if ":" in name:
         if getattr(_load_user(name), "sheepsim_own_state", False):
             return None
-        return (f"{name} is not declared own-state (sheepsim.games.race.lanegraph.own_state), "
+        return (f"{name} is not declared own-state (sheepsim.games.race.exact.own_state), "
                 "so the exact solver cannot follow it")
     return f"unknown pace policy {name!r}"
 
@@ -133,7 +133,7 @@ def start_position(rules: RaceRules, lane_cards, stage: str):
 def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_fn=None):
     """Exact result from a validated position ``board`` ``(6, N_BOARD)``/``race``
     ``(N_RACE,)``: ``(joint (216,), winner (6,), p_place (6, 3), binds, states)``."""
-    from sheepsim.games.race.exact_sweep import NO_LIMIT, forward
+    from sheepsim.games.race.exact.sweep import NO_LIMIT, forward
 
     stage = "final" if race[L.STAGE] == L.FINAL else "semifinal"
     over = finished_result(board, race)
