@@ -156,7 +156,7 @@ def test_lookahead_values_every_option_as_race_advise(position):
 
 
 def test_whole_games_with_exact_policies_do_not_depend_on_threads_or_chunks():
-    from sheepsim.games.race.simulate import play_games
+    from sheepsim.games.race.jobs import play_games
 
     kw = dict(players=4, bet_policy="ev,ev-approx,random,favourite",
               pace_policy="lookahead,greedy,saver,partisan", games=8, seed=3, progress=False)
