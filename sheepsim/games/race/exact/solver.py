@@ -98,18 +98,26 @@ def _load_user(name: str):
     return pol.user_pace[0]
 
 
-def pace_function(policy: str):
-    """``fn(lane, board, race, seen, legal, rand) -> option`` for an exact policy (the
-    pace policy signature; ``rand`` the policy stream, see ``policies.policy_stream``)."""
+def exact_pace(policy: str):
+    """What the lane-graph builder plays for ``policy`` (a name): the name of a built-in
+    own-state policy, or the user's own-state njit function; else one error line."""
     reason = exact_reason(policy)
     if reason is not None:
         raise SheepsimError(f"no exact solution: {reason}; use Monte Carlo")
     name = policy.strip()
-    if ":" in name:
-        return _load_user(name)
+    return _load_user(name) if ":" in name else name
+
+
+def pace_function(policy: str):
+    """``fn(lane, board, race, seen, legal, rand) -> option`` for an exact policy (the
+    pace policy signature; ``rand`` the policy stream, see ``policies.policy_stream``),
+    callable from Python."""
+    pace = exact_pace(policy)
+    if not isinstance(pace, str):
+        return pace
     from sheepsim.games.race.policies import PACE_POLICIES, choose_pace
 
-    pid = PACE_POLICIES.index(name)
+    pid = PACE_POLICIES.index(pace)
     return lambda lane, board, race, seen, legal, rand: choose_pace(
         pid, lane, board, race, seen, legal, rand)
 
@@ -132,14 +140,15 @@ def start_position(rules: RaceRules, lane_cards, stage: str):
 
 def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_fn=None):
     """Exact result from a validated position ``board`` ``(6, N_BOARD)``/``race``
-    ``(N_RACE,)``: ``(joint (216,), winner (6,), p_place (6, 3), binds, states)``."""
+    ``(N_RACE,)``: ``(joint (216,), winner (6,), p_place (6, 3), binds, states)``.
+    ``pace_fn``: an own-state njit pace function to play instead of ``policy``."""
     from sheepsim.games.race.exact.sweep import NO_LIMIT, forward
 
     stage = "final" if race[L.STAGE] == L.FINAL else "semifinal"
     over = finished_result(board, race)
     if over is not None:
         return (*distribution(over, stage), False, 1)
-    graphs, binds = build_lane_graphs(board, race, pace_fn or pace_function(policy))
+    graphs, binds = build_lane_graphs(board, race, pace_fn or exact_pace(policy))
     if graphs.n_joint > JOINT_STATE_LIMIT.get():
         raise SheepsimError(f"the exact solver would need {graphs.n_joint:.3g} joint states "
                             "(too many); use Monte Carlo")
