@@ -57,7 +57,7 @@ def main() -> None:
             secs, res = best_of(lambda r=r, s=stage, p=policy: exact_odds(r, None, s, p), args.repeat)
             print(f"| {label} | {stage} | {policy} | {secs:.3f} | {res.states:,} | "
                   f"{'yes' if res.supply_binds else 'no (proved)'} |")
-    from sheepsim.games.race.position_odds import exact_from_position
+    from sheepsim.games.race.exact.from_position import exact_from_position
 
     secs, res = best_of(lambda: exact_from_position(MID_RACE, rules, "greedy"), args.repeat)
     print(f"mid-race semifinal position {MID_RACE!r}, greedy: {secs:.3f} s, {res.states:,} states")
@@ -73,8 +73,8 @@ def decisions(rules, repeat: int) -> None:
     (one forward solve per option), at the start of a semifinal and mid-race."""
     import numpy as np
 
-    from sheepsim.games.race.exact_game import option_values
-    from sheepsim.games.race.position_odds import board_from
+    from sheepsim.games.race.exact.from_position import board_from
+    from sheepsim.games.race.exact.game import option_values
 
     start = "semifinal 0.111 0.210 0.030 0.201 0.120 0.111"  # the starting line
     mine = np.array([0, 0, 0, 1, 1, 1], np.int64)  # bets on lanes 4, 5, 6

@@ -31,8 +31,8 @@ sys.path.insert(0, str(HERE))
 
 from pure_python_race import run_semifinal  # noqa: E402
 
+from sheepsim.games.race.jobs import play_games, race_counts  # noqa: E402
 from sheepsim.games.race.rules import load_rules  # noqa: E402
-from sheepsim.games.race.simulate import play_games, race_counts  # noqa: E402
 
 STANDARD_LANES = ["Requeijao", "Pecorino", "Feta", "Manchego", "Roquefort", "Stilton"]
 
@@ -132,7 +132,7 @@ def startup(cache_dir: str) -> tuple[float, float]:
 
 def peak_rss_mb(n: int) -> float:
     """Peak resident memory of a process simulating ``n`` races."""
-    code = ("import resource; from sheepsim.games.race.simulate import race_counts;"
+    code = ("import resource; from sheepsim.games.race.jobs import race_counts;"
             f"race_counts(games={n}, threads=1, progress=False);"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)

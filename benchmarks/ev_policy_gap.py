@@ -5,7 +5,7 @@ deals (the first bettor: no lane taken) it compares the set ``ev-approx`` picks 
 open bet by single-lane EV, then the best hidden pair with the bonus from independent
 marginals, reading the deal-averaged public odds table; the ``ev`` of earlier versions)
 with the set ``race ev`` recommends from this deal's exact joint distribution
-(``sheepsim.games.race.exact_bets.best_bets``), both valued exactly; and checks that the
+(``sheepsim.games.race.exact.bets.best_bets``), both valued exactly; and checks that the
 whole-game kernel's ``ev`` seat (``engine.bet_on_race``) places exactly that set. Pace:
 ``greedy``. The numbers in benchmarks/README.md come from this script.
 """
@@ -19,7 +19,7 @@ import numpy as np
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.engine import race_odds
 from sheepsim.games.race.exact import exact_odds
-from sheepsim.games.race.exact_bets import best_bets, set_ev
+from sheepsim.games.race.exact.bets import best_bets, set_ev
 from sheepsim.games.race.policies import EV_APPROX, builtin_bets
 from sheepsim.games.race.rules import load_rules
 from sheepsim.games.race.simulate import odds_tables

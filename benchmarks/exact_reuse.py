@@ -3,7 +3,7 @@
 Run: ``python benchmarks/exact_reuse.py [--games N] [--seed S]``.
 
 **`lookahead`.** Plays ``N`` 4-player games' races in Python, seat 1 ``lookahead`` (its
-choice from :func:`~sheepsim.games.race.exact_game.option_values`, one backward sweep per
+choice from :func:`~sheepsim.games.race.exact.game.option_values`, one backward sweep per
 decision, as the whole-game kernel does), the other seats ``greedy``, random deals and
 bets, dice from numpy (this measures costs, not results). At the start of every race
 it also runs the prototype: one backward sweep of the player's points over the race's
@@ -23,7 +23,7 @@ and the joint states of both.
 
 **`ev`.** CPU time per dealt race of the numba lane-graph builder against the whole
 exact solve (graphs + forward sweep) that ``ev`` bets make once per race for every
-seat (:func:`~sheepsim.games.race.exact_game.deal_joint`).
+seat (:func:`~sheepsim.games.race.exact.game.deal_joint`).
 
 CPU seconds of this process (``time.process_time``); kernels are loaded (or compiled)
 before timing.
@@ -36,8 +36,11 @@ import time
 
 import numpy as np
 
-from sheepsim.games.race import engine, exact_game, exact_graphs, exact_sweep
+from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
+from sheepsim.games.race.exact import game as exact_game
+from sheepsim.games.race.exact import graphs as exact_graphs
+from sheepsim.games.race.exact import sweep as exact_sweep
 from sheepsim.games.race.policies import GREEDY
 from sheepsim.games.race.rules import load_rules
 

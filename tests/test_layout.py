@@ -85,18 +85,10 @@ def test_no_module_level_import_cycle():
     assert _cycles(_module_level_imports(_modules())) == []
 
 
-#: left out of the whole-package check until the race's restructuring (the exact solver
-#: in ``race/exact/``, one jobs layer) lands: that branch breaks the race's own cycles,
-#: and then this exclusion goes
-NOT_YET = ("sheepsim.games.race",)
-
-
 def test_no_import_cycle_counting_imports_inside_functions():
     # a cycle through a function-level import is still a cycle: the two modules need
     # each other, whichever runs first
-    mods = {m: p for m, p in _modules().items()
-            if not any(m == x or m.startswith(x + ".") for x in NOT_YET)}
-    assert _cycles(_imports(mods, inside_functions=True)) == []
+    assert _cycles(_imports(_modules(), inside_functions=True)) == []
 
 
 def test_function_level_imports_are_edges():

@@ -110,7 +110,7 @@ def test_kernels_run_as_plain_python_with_numba_jit_disabled():
     # njit then returns the plain function, which every game's kernels must accept
     import os
 
-    code = ("from sheepsim.games.race.simulate import race_counts\n"
+    code = ("from sheepsim.games.race.jobs import race_counts\n"
             "import sheepsim.games.panic.engine, sheepsim.games.awsheep.kernels\n"
             "print(race_counts(games=3, seed=1, progress=False).place_counts.sum())")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")

@@ -173,7 +173,7 @@ class RaceAPI:
 
     def _check_work(self, command: str, args) -> None:
         """Refuse a simulation past :attr:`max_races` before it starts."""
-        from sheepsim.games.race.exact import exact_reason
+        from sheepsim.games.race.exact.solver import exact_reason
         from sheepsim.games.race.policies import PACE_POLICIES
 
         policy = args.policy.strip()
@@ -201,7 +201,7 @@ class RaceAPI:
 
 def _rules_doc(rules, max_races: int) -> str:
     from sheepsim.games.race import layout as L
-    from sheepsim.games.race.lanegraph import BUILTIN_OWN_STATE
+    from sheepsim.games.race.exact.lanegraph import BUILTIN_OWN_STATE
     from sheepsim.games.race.policies import PACE_POLICIES
     from sheepsim.output import to_json
 
@@ -233,7 +233,7 @@ def _rules_doc(rules, max_races: int) -> str:
 def _state_limit(limit: int):
     """The exact solver's joint-state limit lowered to ``limit`` while a request runs
     (a context variable: only this thread sees it)."""
-    from sheepsim.games.race.exact import JOINT_STATE_LIMIT
+    from sheepsim.games.race.exact.solver import JOINT_STATE_LIMIT
 
     token = JOINT_STATE_LIMIT.set(min(limit, JOINT_STATE_LIMIT.get()))
     try:

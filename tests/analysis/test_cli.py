@@ -10,7 +10,7 @@ import pytest
 
 from sheepsim.cli import main
 from sheepsim.games.race import analysis as an
-from sheepsim.games.race import estimate as est_mod
+from sheepsim.games.race import jobs as est_mod
 
 LANES = "Requeijao,Pecorino,Feta,Manchego,Roquefort,Stilton"
 

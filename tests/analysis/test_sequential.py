@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from sheepsim.games.race import estimate as an
-from sheepsim.games.race.analysis import lane_ev_table
-from sheepsim.games.race.simulate import play_games, race_counts
+from sheepsim.games.race import jobs as an
+from sheepsim.games.race.analysis import lane_ev_table, odds_table
+from sheepsim.games.race.jobs import play_games, race_counts
 
 BLOCK = 2_000
 
@@ -21,7 +21,7 @@ def test_precision_stops_at_requested_width():
     assert widths.index.max() == est.games
     assert (widths.iloc[:-1] > precision).all()
     # and the reported tables agree with the counts it returns
-    assert an.odds_table(counts).equals(est.tables["lanes"])
+    assert odds_table(counts).equals(est.tables["lanes"])
 
 
 def test_precision_is_reproducible_across_chunk_sizes_and_threads():

@@ -17,11 +17,11 @@ def run_tables(kind: str, *, seed: int = 5, **backend) -> dict:
     """The result tables of run ``kind`` on ``backend`` (``backend=`` or ``threads=``)."""
     size = RUNS[kind]
     if kind == "race-odds":
-        from sheepsim.games.race.estimate import estimate_races
+        from sheepsim.games.race.jobs import estimate_races
 
         return estimate_races(seed=seed, progress=False, **size, **backend)[1].tables
     if kind == "race-play":
-        from sheepsim.games.race.estimate import estimate_games
+        from sheepsim.games.race.jobs import estimate_games
 
         return estimate_games(players=4, seed=seed, progress=False, **size, **backend)[1].tables
     from sheepsim.games.panic.simulate import play_games

@@ -34,7 +34,7 @@ def test_one_worker_matches_threads(one_worker, reference, kind):
 
 
 def test_precision_stops_at_the_same_block_on_dask(cluster):
-    from sheepsim.games.race.estimate import estimate_races
+    from sheepsim.games.race.jobs import estimate_races
 
     args = dict(seed=9, precision=0.02, max_games=200_000, chunk_size=7_000, progress=False)
     _, local = estimate_races(threads=1, **args)

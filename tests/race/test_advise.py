@@ -4,7 +4,7 @@ import pytest
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.advise import advise, points_per_outcome
-from sheepsim.games.race.position_odds import exact_from_position
+from sheepsim.games.race.exact.from_position import exact_from_position
 from sheepsim.games.race.rules import load_rules
 
 # lanes 1-6: Requeijao, Pecorino, Feta, Manchego, Roquefort, Stilton; lane 4 holds 2 red

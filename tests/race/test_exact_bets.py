@@ -5,8 +5,8 @@ import pytest
 
 from sheepsim.games.race.cli_exact import ev_builders
 from sheepsim.games.race.exact import exact_odds
-from sheepsim.games.race.exact_bets import best_bets, set_ev
-from sheepsim.games.race.position_odds import exact_tables
+from sheepsim.games.race.exact.bets import best_bets, set_ev
+from sheepsim.games.race.exact.from_position import exact_tables
 from sheepsim.games.race.rules import load_rules
 
 

@@ -76,7 +76,7 @@ def test_exact_reproduces_the_default_report_race_odds_studies(capsys):
     # them apart (the recommended lane's EV interval above every other's).
     import tomllib
 
-    from sheepsim.games.race.estimate import estimate_races
+    from sheepsim.games.race.jobs import estimate_races
     from sheepsim.report import __file__ as report_init
 
     config = tomllib.loads((Path(report_init).parent / "default.toml").read_text())

@@ -1,6 +1,8 @@
 """The exact policies of whole games (issue 13 parts 3 and 4) against the Python tools.
 
-* the numba lane-graph builder builds the very graphs of ``lanegraph.build_lane_graphs``;
+* the one lane-graph builder (numba) builds the very graphs of a plain-Python
+  exploration (``graph_reference.py``), for built-in and user own-state policies, and
+  refuses a user policy that is not own-state;
 * ``ev`` bets in the game kernel (``engine.bet_on_race``) are ``race ev``'s
   recommendation (``exact_bets.best_bets``, itself checked against the ``race ev``
   tables in test_exact_bets.py) on random deals, for every seat in turn order;
@@ -8,21 +10,28 @@
 Exact quantities: tolerances are rounding (1e-9 on points of order 10).
 """
 
+import importlib
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
-from sheepsim.games.race import engine, exact_game
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
 from sheepsim.games.race import policies as P
 from sheepsim.games.race.advise import advise
 from sheepsim.games.race.exact import exact_odds, pace_function, start_position
-from sheepsim.games.race.exact_bets import best_bets, set_ev
-from sheepsim.games.race.exact_graphs import build_graphs
-from sheepsim.games.race.lanegraph import build_lane_graphs
-from sheepsim.games.race.position_odds import board_from
+from sheepsim.games.race.exact import game as exact_game
+from sheepsim.games.race.exact.bets import best_bets, set_ev
+from sheepsim.games.race.exact.from_position import board_from
+from sheepsim.games.race.exact.graphs import build_graphs
+from sheepsim.games.race.exact.lanegraph import build_lane_graphs
 from sheepsim.games.race.rules import load_rules
 from sheepsim.rng import new_streams
 
+from .graph_reference import python_lane_graphs
 from .helpers import load_text
 from .test_exact_solver import tiny_rules_text
 
@@ -63,13 +72,61 @@ def test_numba_lane_graphs_equal_the_python_builder(tmp_path, policy):
     cases += [_random_walk(rules, gen, ("semifinal", "final")[k % 2], k * 4) for k in range(8)]
     cases += [board_from(p, rules)[:2] for p in POSITIONS]
     for board, race in cases:
-        want, binds = build_lane_graphs(board, race, pace_function(policy))
+        want, binds = python_lane_graphs(board, race, pace_function(policy))
         states, nxt, sizes, roots, binding = build_graphs(board, race, PACE_ID[policy], -1,
                                                           board[0:1])
         assert binding == binds
         assert np.array_equal(sizes, want.sizes)
         assert np.array_equal(states, want.states) and np.array_equal(nxt, want.nxt)
         assert roots.tolist() == [0]
+        # the solver's entry is the same builder
+        got, got_binds = build_lane_graphs(board, race, policy)
+        assert got_binds == binds and np.array_equal(got.states, want.states)
+        assert np.array_equal(got.nxt, want.nxt) and np.array_equal(got.sizes, want.sizes)
+
+
+PEEKING = textwrap.dedent("""
+    import numba
+
+    from sheepsim.games.race import layout as L
+    from sheepsim.games.race.exact import own_state
+    from sheepsim.games.race.policies import greedy
+
+
+    @own_state  # a false claim: it looks at the next lane's sheep
+    @numba.njit
+    def peeks(lane, board, race, seen, legal, rand):
+        if board[(lane + 1) % 6, L.POS] > board[lane, L.POS] and legal[L.REST]:
+            return L.REST
+        return greedy(lane, board, race, seen, legal, rand)
+""")
+
+
+def test_user_own_state_graphs_equal_the_python_exploration(tmp_path):
+    from sheepsim.games.race.examples import always_gallop
+
+    rules = load_rules()
+    cases = [start_position(rules, np.arange(6), s) for s in ("semifinal", "final")]
+    cases += [board_from(p, rules)[:2] for p in POSITIONS[:3]]
+    for board, race in cases:
+        want, binds = python_lane_graphs(board, race, always_gallop)
+        got, got_binds = build_lane_graphs(board, race, always_gallop)
+        assert got_binds == binds and np.array_equal(got.sizes, want.sizes)
+        assert np.array_equal(got.states, want.states) and np.array_equal(got.nxt, want.nxt)
+
+
+def test_a_user_policy_falsely_declared_own_state_is_refused(tmp_path, monkeypatch):
+    name = f"race_peeks_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(PEEKING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(SheepsimError, match="it is not own-state"):
+            exact_odds(None, None, "semifinal", f"{name}:peeks")
+        board, race = start_position(load_rules(), np.arange(6), "semifinal")
+        with pytest.raises(SheepsimError, match="it is not own-state"):
+            python_lane_graphs(board, race, importlib.import_module(name).peeks)
+    finally:
+        sys.modules.pop(name, None)
 
 
 def _kernel_bets(rules, lane_cards, stage, n_players, first, pace_ids):
@@ -155,7 +212,7 @@ def test_lookahead_values_every_option_as_race_advise(position):
 
 
 def test_whole_games_with_exact_policies_do_not_depend_on_threads_or_chunks():
-    from sheepsim.games.race.simulate import play_games
+    from sheepsim.games.race.jobs import play_games
 
     kw = dict(players=4, bet_policy="ev,ev-approx,random,favourite",
               pace_policy="lookahead,greedy,saver,partisan", games=8, seed=3, progress=False)
@@ -169,7 +226,7 @@ def test_meta_says_which_odds_the_bets_read(capsys):
     import json
 
     from sheepsim.cli import main
-    from sheepsim.games.race.exact_bets import bet_odds_meta
+    from sheepsim.games.race.exact.bets import bet_odds_meta
 
     assert bet_odds_meta(["ev"] * 4, ["saver"] * 4)["ev_odds"] == {
         "method": "exact", "solved": "each dealt race from the start", "pace": "saver"}
@@ -187,7 +244,7 @@ def test_meta_says_which_odds_the_bets_read(capsys):
 
 
 def test_compare_records_the_odds_its_bet_policies_read_as_play_does():
-    from sheepsim.games.race.exact_bets import bet_odds_meta
+    from sheepsim.games.race.exact.bets import bet_odds_meta
     from sheepsim.games.race.jobs import head_to_head
 
     meta = head_to_head(None, 3, "ev,greedy", "favourite,greedy", "ev-approx,greedy").meta()

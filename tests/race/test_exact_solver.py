@@ -16,9 +16,9 @@ from sheepsim.errors import SheepsimError
 from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.exact import exact_odds, exact_reason, pace_function, start_position
+from sheepsim.games.race.jobs import race_counts
 from sheepsim.games.race.policies import policy_stream
 from sheepsim.games.race.rules import load_rules
-from sheepsim.games.race.simulate import race_counts
 from sheepsim.rng import new_streams
 
 from .helpers import load_text, standard_text

@@ -7,13 +7,13 @@ import pytest
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.exact import exact_odds
-from sheepsim.games.race.position import as_position, parse_position, position_arrays
-from sheepsim.games.race.position_odds import (
+from sheepsim.games.race.exact.from_position import (
     exact_from_position,
     exact_tables,
     mc_from_position,
     position_odds,
 )
+from sheepsim.games.race.exact.position import as_position, parse_position, position_arrays
 from sheepsim.games.race.rules import load_rules
 
 # standard lanes 1-6: Requeijao 1/1/1, Pecorino 2/1/0, Feta 0/3/0, Manchego 2/0/1,

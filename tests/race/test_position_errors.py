@@ -61,7 +61,7 @@ def test_position_grammar_blames_the_right_part(capsys, tmp_path, argv, words):
 
 
 def test_space_after_a_comma_in_lanes_is_accepted():
-    from sheepsim.games.race.position import parse_position
+    from sheepsim.games.race.exact.position import parse_position
 
     pos = parse_position(f"lanes=Feta, Karoo,Jumbuck , Crowdie,Stilton,Limburger {SHEEP}")
     assert pos.lanes == ("Feta", "Karoo", "Jumbuck", "Crowdie", "Stilton", "Limburger")

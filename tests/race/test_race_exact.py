@@ -14,7 +14,7 @@ import numpy as np
 from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
 from sheepsim.games.race import policies as P
-from sheepsim.games.race.simulate import race_counts
+from sheepsim.games.race.jobs import race_counts
 from sheepsim.rng import new_streams
 
 from .helpers import load_text, standard_text

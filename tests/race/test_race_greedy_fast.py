@@ -16,10 +16,11 @@ import numpy as np
 
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.engine import N_LOG, legal_options
+from sheepsim.games.race.jobs import play_games
 from sheepsim.games.race.kernels import empty_race_counts, race_chunk, trace_race
 from sheepsim.games.race.policies import GREEDY, greedy, greedy_option
 from sheepsim.games.race.rules import load_rules
-from sheepsim.games.race.simulate import GAME_COUNTS, play_games
+from sheepsim.games.race.simulate import GAME_COUNTS
 
 
 @numba.njit(cache=False)

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
+from sheepsim.games.race.jobs import play_games, race_counts
 from sheepsim.games.race.rules import load_rules
-from sheepsim.games.race.simulate import play_games, race_counts
 
 RULES = load_rules()
 

@@ -18,8 +18,7 @@ from sheepsim.games.race.analysis import (
     lane_ev_table,
     open_bet_table,
 )
-from sheepsim.games.race.estimate import estimate_balance, estimate_compare
-from sheepsim.games.race.simulate import play_games, race_counts
+from sheepsim.games.race.jobs import estimate_balance, estimate_compare, play_games, race_counts
 
 from .helpers import write_config
 

@@ -12,7 +12,13 @@ Simulating
     ``play_games(rules, players, bet_policy, pace_policy, games, seed)`` whole games;
     ``estimate_races`` / ``estimate_balance`` / ``estimate_games`` /
     ``estimate_compare``: the same for a number of games *or* a ``precision`` target,
-    returning the driver's result (``.tables``, ``.trace``, ``.meta()``).
+    returning the driver's result (``.tables``, ``.trace``, ``.meta()``); all in
+    :mod:`~sheepsim.games.race.jobs`, the jobs they run.
+Exact odds (:mod:`sheepsim.games.race.exact`)
+    ``exact_odds(rules, lanes, stage, policy)`` from the starting line;
+    ``position_odds(position, ...)`` from a race in progress (exact when the pace
+    policy allows, else simulated); ``own_state``: the decorator that lets the exact
+    solver follow a user pace policy.
 Tables (pandas DataFrames; column names are public API)
     ``odds_table(counts)`` P(1st/2nd/3rd) per lane; ``lane_ev_table(counts)`` EV of one
     bet and fair payoffs; ``bet_sets_table(counts, taken)`` every set of bets ranked by
@@ -29,12 +35,15 @@ from sheepsim.jit import lazy_exports
 _LAZY = {
     "load_rules": "sheepsim.games.race.rules",
     "RaceRules": "sheepsim.games.race.rules",
-    "race_counts": "sheepsim.games.race.simulate",
-    "play_games": "sheepsim.games.race.simulate",
-    "estimate_races": "sheepsim.games.race.estimate",
-    "estimate_balance": "sheepsim.games.race.estimate",
-    "estimate_games": "sheepsim.games.race.estimate",
-    "estimate_compare": "sheepsim.games.race.estimate",
+    "race_counts": "sheepsim.games.race.jobs",
+    "play_games": "sheepsim.games.race.jobs",
+    "estimate_races": "sheepsim.games.race.jobs",
+    "estimate_balance": "sheepsim.games.race.jobs",
+    "estimate_games": "sheepsim.games.race.jobs",
+    "estimate_compare": "sheepsim.games.race.jobs",
+    "exact_odds": "sheepsim.games.race.exact.solver",
+    "position_odds": "sheepsim.games.race.exact.from_position",
+    "own_state": "sheepsim.games.race.exact.lanegraph",
     "odds_table": "sheepsim.games.race.analysis",
     "lane_ev_table": "sheepsim.games.race.analysis",
     "bet_sets_table": "sheepsim.games.race.analysis",

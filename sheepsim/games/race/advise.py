@@ -21,9 +21,9 @@ import pandas as pd
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
-from sheepsim.games.race.exact import exact_reason, solve_position
-from sheepsim.games.race.position import as_position, position_arrays
-from sheepsim.games.race.position_odds import _rules
+from sheepsim.games.race.exact.from_position import _rules
+from sheepsim.games.race.exact.position import as_position, position_arrays
+from sheepsim.games.race.exact.solver import exact_reason, solve_position
 from sheepsim.stats import normal_interval
 
 DEFAULT_ADVISE_GAMES = 20_000
@@ -158,7 +158,7 @@ def _exact_points(options, board, race, rules, policy, pts, stage) -> np.ndarray
 
 def _mc_points(options, rules, policy, pts, stage, games, seed, seen) -> np.ndarray:
     """Points per race ``(len(options), games)``, every option on the same dice."""
-    from sheepsim.games.race.position_odds import continuation_args, continuation_kernel
+    from sheepsim.games.race.exact.from_position import continuation_args, continuation_kernel
 
     pol, dice, pace_ids, seen = continuation_args(rules, stage, policy, seen)
     kernel = continuation_kernel(pol.user_pace, "race_outcomes")

@@ -2,9 +2,9 @@
 
 The table functions are pure: they take merged counts (:class:`RaceCounts`,
 :class:`GameResults` or plain arrays) and return a DataFrame, so each number can be
-checked exactly against a distribution built by hand. The simulation drivers
-(``estimate_*``, sequential stopping, convergence traces) live in
-:mod:`sheepsim.games.race.estimate`.
+checked exactly against a distribution built by hand. The jobs that simulate them
+(``race_counts``, ``play_games``, ``estimate_*``: sequential stopping, convergence
+traces) live in :mod:`sheepsim.games.race.jobs`.
 
 Column conventions (stable; other tools parse them): lanes are numbered 1-6, places
 are ``first``/``second``/``third``, probabilities are ``p_*`` with Wilson 95% bounds

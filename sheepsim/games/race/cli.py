@@ -13,6 +13,7 @@ import argparse
 from sheepsim.commands import run_size
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import cli_exact
+from sheepsim.games.race.cli_exact import race_panels, write_tables
 from sheepsim.options import (
     add_backend_options,
     add_output_options,
@@ -23,7 +24,6 @@ from sheepsim.options import (
     game_count,
     non_negative_int,
     positive_float,
-    publish,
 )
 
 DEFAULT_ODDS_GAMES = 1_000_000
@@ -117,20 +117,6 @@ def _add_sim_options(p, default_games: int, tables: tuple[str, ...]) -> None:
     _add_analysis_options(p, default_games)
 
 
-def _write(tables: dict, meta: dict, title: str, args, panels=None) -> None:
-    """Print or write the tables, then draw the charts to --plot.
-
-    ``panels()`` returns the chart callables; it is only called with --plot, so plain
-    runs never import matplotlib (start-up time).
-    """
-    def plot():
-        from sheepsim.plots import panel_figure, save_figure
-
-        save_figure(panel_figure(panels(), meta, title), args.plot)
-
-    publish(args, tables, meta, title, plot if panels else None)
-
-
 def _default_stage(args) -> None:
     """--stage semifinal unless given or left to --position (which may name the final)."""
     if not getattr(args, "position", None):
@@ -144,29 +130,15 @@ def cmd_odds(args) -> int:
     if cli_exact.handle_odds(args):
         return 0
     from sheepsim.games.race.analysis import lane_ev_table
-    from sheepsim.games.race.estimate import estimate_races
+    from sheepsim.games.race.jobs import estimate_races
 
     counts, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
                                  **size, backend=backend_from_args(args), progress=not args.quiet)
     trace = res.trace if size["precision"] is not None else None
     title = f"The Sheep Race: {args.stage} odds"
-    _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
-           lambda: _race_panels(lane_ev_table(counts), None, trace))
+    write_tables(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
+           lambda: race_panels(lane_ev_table(counts), None, trace))
     return 0
-
-
-def _race_panels(lanes, sets, trace):
-    from functools import partial
-
-    from sheepsim import plots
-    from sheepsim.games.race import plots as race_plots
-
-    panels = [partial(race_plots.lane_place_heatmap, lanes), partial(race_plots.lane_ev_chart, lanes)]
-    if sets is not None:
-        panels.append(partial(race_plots.bet_sets_chart, sets))
-    if trace is not None:
-        panels.append(partial(plots.convergence_chart, trace))
-    return [lambda ax, f=f: f(ax=ax) for f in panels]
 
 
 def _parse_taken(text: str) -> tuple[int, ...]:
@@ -182,7 +154,7 @@ def _parse_taken(text: str) -> tuple[int, ...]:
 
 
 def cmd_ev(args) -> int:
-    from sheepsim.games.race.estimate import estimate_races
+    from sheepsim.games.race.jobs import estimate_races
 
     _default_stage(args)
     size = run_size(args)
@@ -195,6 +167,6 @@ def cmd_ev(args) -> int:
                             report="ev", taken=_parse_taken(args.taken), **size,
                             backend=backend_from_args(args), progress=not args.quiet)
     title = f"The Sheep Race: {args.stage} bet EV"
-    _write(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
-           lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
+    write_tables(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
+           lambda: race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
     return 0

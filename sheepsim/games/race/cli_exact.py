@@ -4,8 +4,10 @@ Method rule for ``odds`` and ``ev``: ``--exact`` solves exactly (an error if the
 policy is random or bet-aware); ``--mc``, ``--games`` or ``--precision`` simulate;
 otherwise the answer is exact when the policy allows it and simulated (with a note
 saying why) when it does not. ``--position`` starts from a race in progress
-(:mod:`~sheepsim.games.race.position`). :mod:`~sheepsim.games.race.cli` calls the
+(:mod:`~sheepsim.games.race.exact.position`). :mod:`~sheepsim.games.race.cli` calls the
 hooks here; each returns False when the plain simulation path should run instead.
+Both print through :func:`write_tables` and draw :func:`race_panels` (kept here, so this
+module never imports :mod:`~sheepsim.games.race.cli` back).
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ from sheepsim.options import (
     compiling,
     non_negative_int,
     positive_int,
+    publish,
 )
 
 POSITION_HELP = ("race in progress: a position string or a file holding one, e.g. "
                  "'semifinal supply=14 7.101 9.110 F1 X17 12.010 0.030' (per lane "
                  "SQUARE.RBW running with red/blue/white cubes, F1-F3 finished with its "
-                 "place, X<square> exhausted; see sheepsim.games.race.position)")
+                 "place, X<square> exhausted; see sheepsim.games.race.exact.position)")
 
 
 def position_text(text: str) -> str:
@@ -52,7 +55,7 @@ def add_exact_options(p: argparse.ArgumentParser) -> None:
 
 def _method(args) -> tuple[bool, str]:
     """``(exact?, note)`` from the method options and the pace policy."""
-    from sheepsim.games.race.exact import exact_reason
+    from sheepsim.games.race.exact.solver import exact_reason
 
     sized = args.games is not None or args.precision is not None
     if args.exact and sized:
@@ -74,8 +77,8 @@ def _method(args) -> tuple[bool, str]:
 
 
 def _solve(args, rules):
-    from sheepsim.games.race.exact import exact_odds
-    from sheepsim.games.race.position_odds import exact_from_position
+    from sheepsim.games.race.exact.from_position import exact_from_position
+    from sheepsim.games.race.exact.solver import exact_odds
 
     if args.position:
         return exact_from_position(args.position, rules, args.policy, stage=args.stage,
@@ -86,7 +89,7 @@ def _solve(args, rules):
 def _simulate_position(args, report: str, taken=()):
     """Monte Carlo from ``--position`` with the usual --games/--precision driver."""
     from sheepsim.commands import run_size
-    from sheepsim.games.race.position_odds import estimate_from_position
+    from sheepsim.games.race.exact.from_position import estimate_from_position
 
     return estimate_from_position(args.position, args.rules, args.policy, args.seed,
                                   report=report, taken=taken, stage=args.stage, lanes=args.lanes,
@@ -97,7 +100,7 @@ def _simulate_position(args, report: str, taken=()):
 def _exact_meta(res, args, **extra) -> dict:
     meta = {**res.meta(), **extra}
     if args.position:
-        from sheepsim.games.race.position import as_position
+        from sheepsim.games.race.exact.position import as_position
 
         meta["position"] = as_position(args.position, stage=args.stage, lanes=args.lanes).text()
     return meta
@@ -106,11 +109,10 @@ def _exact_meta(res, args, **extra) -> dict:
 def handle_odds(args) -> bool:
     """``race odds`` exact or from a position; False: run the plain simulation."""
     from sheepsim.games.race.analysis import lane_ev_table, odds_table
-    from sheepsim.games.race.cli import _race_panels, _write
 
     exact, note = _method(args)
     if exact:
-        from sheepsim.games.race.position_odds import exact_tables
+        from sheepsim.games.race.exact.from_position import exact_tables
         from sheepsim.games.race.rules import load_rules
 
         with compiling(args):
@@ -118,8 +120,8 @@ def handle_odds(args) -> bool:
         meta = _exact_meta(res, args)
         title = f"The Sheep Race: {res.stage} odds (exact){_from(meta)}"
         tables = exact_tables(res, {"lanes": odds_table, "ev": lane_ev_table})
-        _write({"lanes": tables["lanes"]}, meta, title, args,
-               lambda: _race_panels(tables["ev"], None, None))
+        write_tables({"lanes": tables["lanes"]}, meta, title, args,
+               lambda: race_panels(tables["ev"], None, None))
         return True
     args.method_note = note
     if not args.position:  # the plain simulation; method_meta adds the note
@@ -127,8 +129,8 @@ def handle_odds(args) -> bool:
     counts, res = _simulate_position(args, "odds")
     trace = res.trace if args.precision is not None else None
     meta = res.meta(**method_meta(args))
-    _write(res.tables, meta, f"The Sheep Race: {counts.stage} odds{_from(meta)}", args,
-           lambda: _race_panels(lane_ev_table(counts), None, trace))
+    write_tables(res.tables, meta, f"The Sheep Race: {counts.stage} odds{_from(meta)}", args,
+           lambda: race_panels(lane_ev_table(counts), None, trace))
     return True
 
 
@@ -156,7 +158,6 @@ def handle_ev(args, taken) -> bool:
     """``race ev`` exact or from a position; False: run the plain simulation.
     ``taken``: lanes (1-6) opened by others, not yet validated."""
     from sheepsim.games.race.analysis import _check_taken
-    from sheepsim.games.race.cli import _race_panels, _write
 
     exact, note = _method(args)
     taken = _check_taken(taken)
@@ -164,7 +165,7 @@ def handle_ev(args, taken) -> bool:
     if not exact and not args.position:
         return False  # the plain simulation validates the rest
     if exact:
-        from sheepsim.games.race.position_odds import exact_tables
+        from sheepsim.games.race.exact.from_position import exact_tables
         from sheepsim.games.race.rules import load_rules
 
         with compiling(args):
@@ -172,14 +173,14 @@ def handle_ev(args, taken) -> bool:
         _check_final_taken(res.stage, taken)
         tables = exact_tables(res, ev_builders(res.stage, taken))
         meta = _exact_meta(res, args, taken=list(taken))
-        _write(tables, meta, f"The Sheep Race: {res.stage} bet EV (exact){_from(meta)}", args,
-               lambda: _race_panels(tables["lanes"], tables["sets"], None))
+        write_tables(tables, meta, f"The Sheep Race: {res.stage} bet EV (exact){_from(meta)}", args,
+               lambda: race_panels(tables["lanes"], tables["sets"], None))
         return True
     _, res = _simulate_position(args, "ev", taken)
     _check_final_taken(res.job.stage, taken)
     meta = res.meta(**method_meta(args))
-    _write(res.tables, meta, f"The Sheep Race: {res.job.stage} bet EV{_from(meta)}", args,
-           lambda: _race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
+    write_tables(res.tables, meta, f"The Sheep Race: {res.job.stage} bet EV{_from(meta)}", args,
+           lambda: race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
     return True
 
 
@@ -253,3 +254,35 @@ def cmd_advise(args) -> int:
                 if a.meta_fields["rival_open"] else ""))
     emit(render({"options": a.table}, args.format, meta, title), args.out, meta)
     return 0
+
+
+# ------------------------------------------------------------------ output (odds and ev)
+def write_tables(tables: dict, meta: dict, title: str, args, panels=None) -> None:
+    """Print or write the tables, then draw the charts to --plot.
+
+    ``panels()`` returns the chart callables; it is only called with --plot, so plain
+    runs never import matplotlib (start-up time).
+    """
+    def plot():
+        from sheepsim.plots import panel_figure, save_figure
+
+        save_figure(panel_figure(panels(), meta, title), args.plot)
+
+    publish(args, tables, meta, title, plot if panels else None)
+
+
+def race_panels(lanes, sets, trace):
+    """The charts of ``race odds``/``race ev``: the lanes' place heatmap and EV, the bet
+    sets (``sets`` None: none) and the convergence trace (``trace`` None: none)."""
+    from functools import partial
+
+    from sheepsim import plots
+    from sheepsim.games.race import plots as race_plots
+
+    panels = [partial(race_plots.lane_place_heatmap, lanes),
+              partial(race_plots.lane_ev_chart, lanes)]
+    if sets is not None:
+        panels.append(partial(race_plots.bet_sets_chart, sets))
+    if trace is not None:
+        panels.append(partial(plots.convergence_chart, trace))
+    return [lambda ax, f=f: f(ax=ax) for f in panels]

@@ -22,7 +22,7 @@ user's policy (so a user policy runs the very same engine code).
 
 
 from sheepsim import rng
-from sheepsim.games.race import exact_game  # the ev bets and lookahead pace
+from sheepsim.games.race.exact import game as exact_game  # the ev bets and lookahead pace
 from sheepsim.games.race.layout import (
     BET_FINAL,
     BET_HIDDEN,

@@ -12,7 +12,7 @@ time (several seconds) and caches them on disk for the next run.
 import numba as nb
 
 from sheepsim.games.race import layout as L
-from sheepsim.games.race.lanegraph import own_state
+from sheepsim.games.race.exact.lanegraph import own_state
 from sheepsim.games.race.policies import greedy
 
 

@@ -1,19 +1,33 @@
-"""The Sheep Race's jobs for the driver: single races, balance over deals, whole games.
+"""The Sheep Race's jobs for the driver, and the Python functions that run them.
 
-Each job is plain data (rules, lanes, policy names, options) and builds its kernels'
-chunk function lazily in the process that runs it (a Dask worker too). Counts are the
-integer accumulators of :mod:`.simulate`; tables come from :mod:`.analysis`.
+Jobs: single races (:class:`RacesJob`), balance over deals (:class:`BalanceJob`), whole
+games (:class:`GamesJob`), a head-to-head (:func:`head_to_head`). Each job is plain data
+(rules, lanes, policy names, options) and builds its kernels' chunk function lazily in
+the process that runs it (a Dask worker too). Counts are the integer accumulators of
+:mod:`.simulate`; tables come from :mod:`.analysis`.
+
+Running them (:func:`sheepsim.driver.run`, for a fixed number of games or to a
+precision): :func:`race_counts` and :func:`play_games` return the merged counts;
+``estimate_races``, ``estimate_balance``, ``estimate_games`` and ``estimate_compare``
+the driver's :class:`~sheepsim.driver.Result` (``tables``, ``trace``, ``games``,
+``stopped_by``, ``halfwidth``, ``meta()``), plus the merged counts where a caller needs
+them. ``backend``/``threads``/``chunk_size`` never change a result.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
+
+if TYPE_CHECKING:  # the kernels load with the first job run, not with this module
+    from sheepsim.games.race.simulate import GameResults, RaceCounts
 
 GAME = "sheep-race"
 #: ``--precision`` is checked after every block of this many races / games.
@@ -192,7 +206,7 @@ class GamesJob(_RaceJob):
         return _trace_column(tables["seats"], "win_rate", "seat", "seat ")
 
     def meta(self) -> dict:
-        from sheepsim.games.race.exact_bets import bet_odds_meta
+        from sheepsim.games.race.exact.bets import bet_odds_meta
 
         return {**self.meta_common(), "players": self.players,
                 "bet_policies": list(self.bet_policy), "pace_policies": list(self.pace_policy),
@@ -278,7 +292,7 @@ def head_to_head(rules=None, players: int = 4, a: str = "ev-approx,greedy",
 def _odds_meta(job_a: GamesJob, job_b: GamesJob) -> dict:
     """The odds the bet policies read (as ``race play`` records them), once when both
     line-ups read the same odds, else per line-up (``_a``/``_b`` suffixes)."""
-    from sheepsim.games.race.exact_bets import bet_odds_meta
+    from sheepsim.games.race.exact.bets import bet_odds_meta
 
     ma, mb = (bet_odds_meta(j.bet_policy, j.pace_policy) for j in (job_a, job_b))
     out = {}
@@ -288,3 +302,85 @@ def _odds_meta(job_a: GamesJob, job_b: GamesJob) -> dict:
         else:
             out.update({f"{key}_{s}": m[key] for s, m in (("a", ma), ("b", mb)) if key in m})
     return out
+
+
+# ------------------------------------------------------------------ running jobs
+def race_counts(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
+                games: int = 1_000_000, seed: int = 0, *, random_deal: bool = False,
+                threads: int | None = None, chunk_size: int | None = None,
+                progress: bool | None = None) -> RaceCounts:
+    """Simulate ``games`` single races of ``stage`` with one pace ``policy`` for all turns
+    (arguments as for :func:`~.simulate.race_job`)."""
+    job = RacesJob(rules, lanes, stage, policy, seed, random_deal=random_deal)
+    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+                     progress=progress, desc=f"{stage} races")
+    return job.race_counts(res.counts, res.games)
+
+
+def play_games(rules=None, players: int = 4, bet_policy="ev-approx", pace_policy="greedy",
+               games: int = 100_000, seed: int = 0, *, threads: int | None = None,
+               chunk_size: int | None = None, progress: bool | None = None) -> GameResults:
+    """Simulate whole games. ``bet_policy``/``pace_policy``: one name for every seat or a
+    list with one per seat."""
+    job = GamesJob(rules, players, bet_policy, pace_policy, seed)
+    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+                     progress=progress, desc="games")
+    return job.results(res.counts, res.games)
+
+
+def _run(job, desc, *, games, precision, max_games, chunk_size, threads, progress, backend=None,
+         block=None):
+    if block is not None:
+        job.block = driver.check_games(block, "block")
+    return driver.run(job, seed=job.seed, games=games, precision=precision, max_games=max_games,
+                      chunk_games=chunk_size, threads=threads, progress=progress, desc=desc,
+                      backend=backend)
+
+
+def estimate_races(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
+                   seed: int = 0, *, random_deal: bool = False, report: str = "odds", taken=(),
+                   games=None, precision=None, max_games=None, chunk_size=None, threads=None,
+                   progress=None, backend=None, block=None):
+    """Single races (:class:`~.jobs.RacesJob`); ``report`` ``"odds"`` or ``"ev"``.
+    Returns ``(RaceCounts, Result)``."""
+    job = RacesJob(rules, lanes, stage, policy, seed, random_deal=random_deal, report=report,
+                   taken=taken)
+    res = _run(job, f"{job.stage} races", games=games, precision=precision, max_games=max_games,
+               chunk_size=chunk_size, threads=threads, progress=progress, backend=backend,
+               block=block)
+    return job.race_counts(res.counts, res.games), res
+
+
+def estimate_balance(rules=None, policy: str = "greedy", seed: int = 0, *, players: int = 4,
+                     bet_policy: str = "ev-approx", games=None, precision=None, max_games=None,
+                     chunk_size=None, threads=None, progress=None, backend=None, block=None):
+    """Balance over random deals (:class:`~.jobs.BalanceJob`); tables from
+    :func:`~.analysis.balance_tables`."""
+    job = BalanceJob(rules, policy, seed, players, bet_policy)
+    return _run(job, "balance", games=games, precision=precision, max_games=max_games,
+                chunk_size=chunk_size, threads=threads, progress=progress, backend=backend,
+                block=block)
+
+
+def estimate_games(rules=None, players: int = 4, bet_policy="ev-approx", pace_policy="greedy", seed: int = 0,
+                   *, games=None, precision=None, max_games=None, chunk_size=None, threads=None,
+                   progress=None, backend=None, block=None):
+    """Whole games (:class:`~.jobs.GamesJob`). Returns ``(GameResults, Result)``."""
+    job = GamesJob(rules, players, bet_policy, pace_policy, seed)
+    res = _run(job, "games", games=games, precision=precision, max_games=max_games,
+               chunk_size=chunk_size, threads=threads, progress=progress, backend=backend,
+               block=block)
+    return job.results(res.counts, res.games), res
+
+
+def estimate_compare(rules=None, players: int = 4, a: str = "ev-approx,greedy",
+                     b: str = "random,greedy", field: str = "ev-approx,greedy", seat: int = 1,
+                     seed: int = 0, *, games=None,
+                     precision=None, max_games=None, chunk_size=None, threads=None,
+                     progress=None, backend=None, block=None):
+    """Head-to-head of ``a`` and ``b`` ("BET,PACE") at ``seat`` (1-based) on common
+    random numbers (:func:`~.jobs.head_to_head`); table ``comparison``."""
+    job = head_to_head(rules, players, a, b, field, seat, seed)
+    return _run(job, "head-to-head", games=games, precision=precision, max_games=max_games,
+                chunk_size=chunk_size, threads=threads, progress=progress, backend=backend,
+                block=block)

@@ -76,7 +76,7 @@ def job_options(args) -> dict:
 
 
 def metric_jobs(rules, players: int, seed: int, policies: dict, keys, lanes=None) -> dict:
-    from sheepsim.games.race.exact import exact_reason
+    from sheepsim.games.race.exact.solver import exact_reason
     from sheepsim.games.race.jobs import GamesJob, RacesJob
 
     out = {}
@@ -112,7 +112,7 @@ class ExactLanesJob:
         if self._tables is None:
             import pandas as pd
 
-            from sheepsim.games.race.exact import exact_odds
+            from sheepsim.games.race.exact.solver import exact_odds
 
             res = exact_odds(self.rules, list(self.lanes), "semifinal", self.policy)
             p = res.p_place

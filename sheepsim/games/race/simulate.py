@@ -1,8 +1,10 @@
-"""Friendly Python layer over the Sheep Race kernels: validate, seed, allocate, merge.
+"""The Sheep Race's kernels for Python: policies resolved, inputs validated, chunk functions.
 
-``race_counts`` simulates single races (fixed lanes or random deals); ``play_games``
-whole games. Both return integer counts that are identical for any thread count or
-chunk size; :mod:`~sheepsim.games.race.analysis` turns them into DataFrames.
+:func:`race_job` (single races) and :func:`game_chunk_fn` (whole games) give the chunk
+functions the jobs of :mod:`~sheepsim.games.race.jobs` run (``race_counts``,
+``play_games`` and the ``estimate_*`` functions are there); their integer counts
+(:class:`RaceCounts`, :class:`GameResults`) are identical for any thread count or chunk
+size; :mod:`~sheepsim.games.race.analysis` turns them into DataFrames.
 """
 
 from __future__ import annotations
@@ -185,20 +187,6 @@ def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "gr
     return RaceJob(rules, stage, pol.pace_names[0], seed, lane_cards_, run_chunk)
 
 
-def race_counts(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
-                games: int = 1_000_000, seed: int = 0, *, random_deal: bool = False,
-                threads: int | None = None, chunk_size: int | None = None,
-                progress: bool | None = None) -> RaceCounts:
-    """Simulate ``games`` single races of ``stage`` with one pace ``policy`` for all turns
-    (arguments as for :func:`race_job`)."""
-    from sheepsim.games.race.jobs import RacesJob
-
-    job = RacesJob(rules, lanes, stage, policy, seed, random_deal=random_deal)
-    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
-                     progress=progress, desc=f"{stage} races")
-    return job.race_counts(res.counts, res.games)
-
-
 def lane_cards(rules: RaceRules, lanes) -> np.ndarray:
     if lanes is None or isinstance(lanes, str) or (len(lanes) and isinstance(lanes[0], str)):
         return rules.lanes(lanes)
@@ -230,11 +218,14 @@ def odds_tables(rules: RaceRules) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _simulate_odds(rules: RaceRules, stage: str) -> np.ndarray:
-    c = race_counts(rules, stage=stage, policy="greedy", games=ODDS_TABLE_GAMES,
-                    seed=ODDS_TABLE_SEED, random_deal=True, progress=False)
+    # the races' kernel straight, in one chunk: the counts of any chunking are the same,
+    # and going through the driver's jobs (jobs.race_counts) would make this module,
+    # which the jobs build on, import them back
+    job = race_job(rules, stage=stage, policy="greedy", seed=ODDS_TABLE_SEED, random_deal=True)
+    card_place = job.run_chunk(0, ODDS_TABLE_GAMES)[1]
     # a given card runs in a given lane in 1/n_cards of random deals
     runs_per_cell = ODDS_TABLE_GAMES / len(rules.cards)
-    return np.ascontiguousarray(c.card_place / runs_per_cell)
+    return np.ascontiguousarray(card_place / runs_per_cell)
 
 
 def odds_cache_file(rules: RaceRules):
@@ -402,19 +393,6 @@ def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int):
                 group_sums(scores, groups, len(pairs))[1]]
 
     return run_chunk
-
-
-def play_games(rules=None, players: int = 4, bet_policy="ev-approx", pace_policy="greedy",
-               games: int = 100_000, seed: int = 0, *, threads: int | None = None,
-               chunk_size: int | None = None, progress: bool | None = None) -> GameResults:
-    """Simulate whole games. ``bet_policy``/``pace_policy``: one name for every seat or a
-    list with one per seat."""
-    from sheepsim.games.race.jobs import GamesJob
-
-    job = GamesJob(rules, players, bet_policy, pace_policy, seed)
-    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
-                     progress=progress, desc="games")
-    return job.results(res.counts, res.games)
 
 
 def board_array() -> np.ndarray:

@@ -58,7 +58,7 @@ class _RaceStudy(Study):
     def describe(self) -> dict:
         """The manifest entry, with ``bet_odds`` (one per line-up) where bets read odds:
         ``ev_odds`` (exact odds of each dealt race) and/or ``odds_table`` (simulated)."""
-        from sheepsim.games.race.exact_bets import bet_odds_meta
+        from sheepsim.games.race.exact.bets import bet_odds_meta
 
         d = super().describe()
         odds = [bet_odds_meta(*lineup) for lineup in self.bet_lineups()]
@@ -102,7 +102,7 @@ def _method(r: StudyReader, policy: str) -> str:
     count (nothing is simulated) or a pace policy the solver cannot follow; ``mc``
     needs a game count; left out, the study is exact when the policy allows it and no
     game count is given, else simulated."""
-    from sheepsim.games.race.exact import exact_reason
+    from sheepsim.games.race.exact.solver import exact_reason
 
     method = r.str_("method", choices=METHODS) if "method" in r.table else None
     sized = "games" in r.table or "precision" in r.table
@@ -133,7 +133,7 @@ def _method(r: StudyReader, policy: str) -> str:
 def _dealt_position(r: StudyReader, rules) -> tuple[str, list[str], str]:
     """``position`` (the ``race odds --position`` text; ``lanes``/``stage`` fill what it
     leaves out): ``(canonical text, lane card names, stage)``."""
-    from sheepsim.games.race.position import as_position, position_arrays
+    from sheepsim.games.race.exact.position import as_position, position_arrays
 
     text = r.str_("position")
     lanes = r.names("lanes") if "lanes" in r.table else None
@@ -188,8 +188,8 @@ class RaceOdds(_RaceStudy):
         return params
 
     def job(self):
+        from sheepsim.games.race.exact.from_position import PositionJob
         from sheepsim.games.race.jobs import RacesJob
-        from sheepsim.games.race.position_odds import PositionJob
 
         p = self.params()
         if "position" in p:
@@ -202,8 +202,8 @@ class RaceOdds(_RaceStudy):
         """The exact odds (method ``exact``), solved once: an
         :class:`~sheepsim.games.race.exact.ExactOdds`."""
         if getattr(self, "_solved", None) is None:
-            from sheepsim.games.race.exact import exact_odds
-            from sheepsim.games.race.position_odds import exact_from_position
+            from sheepsim.games.race.exact.from_position import exact_from_position
+            from sheepsim.games.race.exact.solver import exact_odds
 
             p = self.params()
             if "position" in p:
@@ -215,7 +215,7 @@ class RaceOdds(_RaceStudy):
     def tables(self, counts, games) -> dict:
         if self.exact:  # the tables of `race ev --exact` (cli_exact.handle_ev)
             from sheepsim.games.race.cli_exact import ev_builders
-            from sheepsim.games.race.position_odds import exact_tables
+            from sheepsim.games.race.exact.from_position import exact_tables
 
             p = self.params()
             t = exact_tables(self.solve(), ev_builders(p["stage"], tuple(p["taken"])))
@@ -397,7 +397,7 @@ class RaceFairness(_RaceStudy):
         methods = [f"Cards are flagged over- or under-powered by {_flag_rule()}; fair shares: "
                    "a card wins 1/6 and places in 1/2 of the races it runs in."]
         if self.params()["bet_policy"] == "ev":  # the whole games read exact odds
-            from sheepsim.games.race.exact_bets import bet_odds_notes
+            from sheepsim.games.race.exact.bets import bet_odds_notes
 
             methods += bet_odds_notes(*self.bet_lineups()[0])
         return StudyResult(t, figures, notes, captions, key_findings=key, columns=columns,
@@ -456,7 +456,7 @@ class RaceBalance(_RaceStudy):
 
     def results(self, totals, games) -> StudyResult:
         from sheepsim import plots
-        from sheepsim.games.race.exact_bets import bet_odds_notes
+        from sheepsim.games.race.exact.bets import bet_odds_notes
         from sheepsim.tableview import fair_share_finding, fmt_estimate
 
         t = self.tables(totals, games)
@@ -540,7 +540,7 @@ class RaceHeadToHead(HeadToHeadStudy, _RaceStudy):
         return super().tie_note(comparison).replace("tie-break", "token stack")
 
     def methods(self) -> list[str]:
-        from sheepsim.games.race.exact_bets import bet_odds_notes
+        from sheepsim.games.race.exact.bets import bet_odds_notes
 
         methods = []
         for lineup in self.bet_lineups():

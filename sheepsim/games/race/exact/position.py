@@ -195,7 +195,7 @@ def as_position(spec, *, stage: str | None = None, supply: int | None = None, la
 def position_arrays(pos: Position, rules: RaceRules):
     """Validate ``pos`` against ``rules``; return ``(board (6, N_BOARD), race (N_RACE,),
     lane_cards (6,))`` as the engine holds a race in progress."""
-    from sheepsim.games.race.exact import start_position
+    from sheepsim.games.race.exact.solver import start_position
 
     lane_cards = rules.lanes(list(pos.lanes) if pos.lanes else None)
     stage = check_stage(pos.stage or "semifinal")

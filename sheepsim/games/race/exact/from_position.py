@@ -19,8 +19,8 @@ from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.race import layout as L
-from sheepsim.games.race.exact import ExactOdds, exact_reason, solve_position
-from sheepsim.games.race.position import as_position, position_arrays
+from sheepsim.games.race.exact.position import as_position, position_arrays
+from sheepsim.games.race.exact.solver import ExactOdds, exact_reason, solve_position
 from sheepsim.games.race.rules import RaceRules
 
 
@@ -55,7 +55,8 @@ def continuation_kernel(user_pace: tuple = (), name: str = "races_from"):
     user pace policies (ids past the built-ins, as in ``kernels.kernels_for``, which
     supplies the dispatch; :func:`sheepsim.jit.rebind` finds what reaches it; compiled
     once per process, cached on disk by :func:`sheepsim.jit.variant_key`)."""
-    from sheepsim.games.race import kernels, policies, position_kernel
+    from sheepsim.games.race import kernels, policies
+    from sheepsim.games.race.exact import position_kernel
     from sheepsim.jit import rebind, variant_key
 
     kernel = getattr(position_kernel, name)

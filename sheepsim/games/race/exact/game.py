@@ -22,7 +22,9 @@ and the rules; never rivals' hidden bets or the dice stream.
 
 import numpy as np
 
-from sheepsim.games.race import exact_graphs, exact_sweep, moves
+from sheepsim.games.race import moves
+from sheepsim.games.race.exact import graphs as exact_graphs
+from sheepsim.games.race.exact import sweep as exact_sweep
 from sheepsim.games.race.layout import (
     BET_FINAL,
     BET_OPEN,

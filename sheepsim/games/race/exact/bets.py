@@ -17,7 +17,7 @@ from itertools import combinations
 
 import numpy as np
 
-from sheepsim.games.race.exact import ExactOdds
+from sheepsim.games.race.exact.solver import ExactOdds
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def ev_odds_pace(pace_names) -> tuple[str, str]:
     """``(pace policy, note)``: what the ``ev`` bet policy's exact odds assume in games
     where the seats play ``pace_names`` (``exact_game.odds_pace`` in the kernel); the
     note is empty when those are the odds of the races as played."""
-    from sheepsim.games.race.lanegraph import BUILTIN_OWN_STATE
+    from sheepsim.games.race.exact.lanegraph import BUILTIN_OWN_STATE
 
     names = {p.strip() for p in pace_names}
     if len(names) == 1 and next(iter(names)) in BUILTIN_OWN_STATE:

@@ -1,11 +1,21 @@
-"""The lane-graph builder of :mod:`~sheepsim.games.race.lanegraph` as a numba kernel.
+"""The lane-graph builder: each sheep's possible futures as a small state graph (numba).
 
-Whole-game kernels solve races exactly (the ``ev`` bet policy, the ``lookahead`` pace
-policy), so they cannot call the Python builder. :func:`build_graphs` builds the same
-graphs with the same state numbering (the same exploration, the same depth-first
-topological order; ``tests/race/test_exact_graphs.py`` compares them array for array)
-for the built-in own-state pace policies (``greedy``, ``saver``, ``steady``, by id),
-called on a one-sheep board exactly as the Python builder calls them.
+When the pace policy's choice depends only on the selected sheep's own state (see
+:mod:`~sheepsim.games.race.exact.lanegraph`), a sheep's next state depends only on its
+current state and on how many blue cubes the supply can give it: ``min(supply, 2)`` (a
+rest recovers up to 2, a walk up to 1). So every lane is a graph over its own states
+with one edge per *supply class* 0, 1, 2+; the dice only decide which lane takes its
+next edge. The graphs are built by calling the engine's own rule functions
+(``legal_options``, ``apply_option``) and the policy itself on a one-sheep board, so the
+solver plays exactly the rules and the policy the simulation plays.
+
+This is the one builder: whole-game kernels call :func:`build_graphs` (the ``ev`` bet
+policy, the ``lookahead`` pace policy solve races exactly) with a built-in own-state
+pace policy (``greedy``, ``saver``, ``steady``, by id); the exact solver calls it through
+``lanegraph.build_lane_graphs``, which rebuilds it around a user's own-state policy
+(:func:`sheepsim.jit.rebind`) and then uses :func:`build_checked`, which also calls the
+policy in a second context on every state (other sheep, bets, turn and random streams
+changed) and stops if its choice changes: the claim ``own_state`` makes is checked.
 
 One extension: the selected lane may start from several roots (the states after each
 pace option), so one joint graph serves every option of a decision.
@@ -23,6 +33,7 @@ from sheepsim.games.race.layout import (
     MAX_CUBES,
     N_BOARD,
     N_OPTIONS,
+    N_PLACED,
     N_RUNNING,
     POS,
     RED,
@@ -30,14 +41,15 @@ from sheepsim.games.race.layout import (
     STATUS,
     SUPPLY_BLUE,
     TRACK,
+    TURN,
     WHITE,
 )
 from sheepsim.games.race.policies import GREEDY, SAVER, STEADY, greedy, saver, steady
 from sheepsim.jit import njit
 
-#: Supply classes (0, 1, 2+ blue cubes in the supply) and lane-state row columns, as in
-#: :mod:`~sheepsim.games.race.lanegraph`.
+#: Supply classes: the supply holds 0, 1, or at least 2 blue cubes.
 N_CLASSES = 3
+#: Columns of a lane state row.
 S_POS, S_RED, S_BLUE, S_WHITE, S_STATUS = range(5)
 N_STATE = 5
 _COLS = (POS, RED, BLUE, WHITE, STATUS)
@@ -52,7 +64,7 @@ def _code(key, span):
 @njit
 def _key_of(row, track, binding, key):
     """``key`` ``(5,)`` = the lane state of board ``row``; a finished sheep's cubes matter
-    only to the supply (lanegraph._key)."""
+    only to the supply (when it never binds, they are forgotten)."""
     if row[STATUS] == FINISHED and not binding:
         key[0], key[1], key[2], key[3], key[4] = track + 1, 0, 0, 0, FINISHED
     else:
@@ -104,10 +116,9 @@ def own_state_pace(pid, lane, board, race, seen, legal, rand):
 
 
 @njit
-def _step(pid, lane, key, template, supply, work, out):
-    """Write into ``out`` ``(N_BOARD,)`` the lane's row after the policy's move from
-    ``key`` with ``supply`` blue cubes in the supply (lanegraph._Caller.step); ``work`` =
-    ``(board, race, seen, legal, rand)`` the policy's table, overwritten."""
+def _place(work, lane, key, template, supply):
+    """Put the lane state ``key`` on ``lane`` of the table ``work`` (the rest of the row
+    from ``template``) with ``supply`` blue cubes in the supply; its legal options."""
     board, race, seen, legal, rand = work
     for j in range(N_BOARD):
         board[lane, j] = template[j]
@@ -115,7 +126,23 @@ def _step(pid, lane, key, template, supply, work, out):
         board[lane, _COLS[j]] = key[j]
     race[SUPPLY_BLUE] = supply
     moves.legal_options(board, race, lane, legal)
+
+
+@njit
+def _step(pid, lane, key, template, supply, work, other, check, out):
+    """Write into ``out`` ``(N_BOARD,)`` the lane's row after the policy's move from
+    ``key`` with ``supply`` blue cubes in the supply; ``work`` = ``(board, race, seen,
+    legal, rand)`` the policy's table, overwritten. ``check``: the policy is also called
+    on the table ``other`` (other sheep, bets, turn and random stream changed), and a
+    different choice raises (it is not own-state)."""
+    board, race, seen, legal, rand = work
+    _place(work, lane, key, template, supply)
     option = own_state_pace(pid, lane, board, race, seen, legal, rand)
+    if check:
+        _place(other, lane, key, template, supply)
+        if own_state_pace(pid, lane, other[0], other[1], other[2], other[3], other[4]) != option:
+            raise ValueError("the pace policy's choice changed with other sheep, bets or "
+                             "random draws: it is not own-state (use Monte Carlo)")
     if option < 0 or option >= N_OPTIONS or not legal[option]:
         raise ValueError("pace policy returned an illegal option")
     race[N_RUNNING] = 6
@@ -125,23 +152,40 @@ def _step(pid, lane, key, template, supply, work, out):
 
 
 @njit
-def explore(pid, lane, template, roots, binding, race0, span):
-    """States reachable from the rows ``roots`` ``(k, N_BOARD)`` of ``lane``.
+def _table(template, race0, context):
+    """The policy's table ``(board, race, seen, legal, rand)`` for a lane's exploration:
+    every row ``template``, no bets seen (``context`` 0); ``context`` 1 the second
+    context of the own-state check: the other sheep spread over the track, turn 7, one
+    sheep placed, every bet seen, another random stream."""
+    board = np.zeros((6, N_BOARD), np.int64)
+    for ln in range(6):
+        board[ln] = template
+    race = race0.copy()
+    seen = np.zeros((2, 6), np.int64)
+    streams = np.zeros((rng.N_PURPOSES, 2), np.uint64)
+    if context == 1:
+        for ln in range(6):
+            board[ln, POS] = (ln * 3) % (race0[TRACK] + 1)
+        race[TURN] = 7
+        race[N_PLACED] = 1
+        seen[:] = 1
+        rng.seed_streams(streams, 3, 4)
+    rand = streams[rng.POLICY:rng.POLICY + 1]
+    return board, race, seen, np.zeros(N_OPTIONS, np.bool_), rand
+
+
+@njit
+def explore(pid, lane, template, roots, binding, race0, span, check):
+    """States reachable from the rows ``roots`` ``(k, N_BOARD)`` of ``lane`` (``check``:
+    the policy's own-state claim checked on every state, see :func:`_step`).
 
     Returns ``(keys (n, 5), succ (n, 3), n, most_blue, root_ids (k,))``: ``succ[i, c]``
     the state after a move with supply class ``c`` (-1 where the class is not explored:
     every class if ``binding``, else class 2 only), absorbing states pointing to
     themselves; ``most_blue`` the most blue cubes the sheep ever holds."""
     track = race0[TRACK]
-    board = np.zeros((6, N_BOARD), np.int64)
-    for ln in range(6):
-        board[ln] = template
-    race = race0.copy()
-    seen = np.zeros((2, 6), np.int64)
-    legal = np.zeros(N_OPTIONS, np.bool_)
-    streams = np.zeros((rng.N_PURPOSES, 2), np.uint64)
-    rand = streams[rng.POLICY:rng.POLICY + 1]
-    work = (board, race, seen, legal, rand)
+    work = _table(template, race0, 0)
+    other = _table(template, race0, 1)
     index = Dict.empty(key_type=types.int64, value_type=types.int64)
     keys = np.zeros((16, N_STATE), np.int64)
     succ = np.full((16, N_CLASSES), -1, np.int64)
@@ -172,7 +216,7 @@ def explore(pid, lane, template, roots, binding, race0, span):
         for c in range(N_CLASSES):
             if not binding and c < 2:
                 continue
-            _step(pid, lane, keys[i].copy(), template, c, work, new)
+            _step(pid, lane, keys[i].copy(), template, c, work, other, check, new)
             most_blue = max(most_blue, new[BLUE])
             _key_of(new, track, binding, key)
             j, keys, n = _intern(_code(key, span), key, index, keys, n)
@@ -186,8 +230,8 @@ def explore(pid, lane, template, roots, binding, race0, span):
 @njit
 def topological(succ, n, root_ids):
     """``order`` ``(n,)``: the states in an order where every edge except self-loops goes
-    forward; ``order[0]`` a root. The depth-first search of lanegraph._topological,
-    from each root in turn (one root: the same order). A cycle raises ``ValueError``."""
+    forward; ``order[0]`` a root: a depth-first search from each root in turn. A cycle
+    raises ``ValueError``."""
     state = np.zeros(n, np.int64)  # 0 new, 1 on the stack, 2 done
     post = np.zeros(n, np.int64)
     n_post = 0
@@ -232,23 +276,44 @@ def topological(succ, n, root_ids):
 
 
 @njit
-def _lane(pid, board, race, lane, roots, binding, span):
+def _lane(pid, board, race, lane, roots, binding, span, check):
     """``(keys, succ, order, most_blue, root_ids)`` of one lane from ``roots``."""
     keys, succ, n, most_blue, root_ids = explore(pid, lane, board[lane], roots, binding,
-                                                 race, span)
+                                                 race, span, check)
     return keys, succ, topological(succ, n, root_ids), most_blue, root_ids
 
 
 @njit
 def build_graphs(board, race, pid, sel, roots):
     """The six lanes' graphs from the position ``board`` ``(6, N_BOARD)``/``race``
-    ``(N_RACE,)`` under the built-in pace policy ``pid``, as
-    ``lanegraph.build_lane_graphs``; lane ``sel`` starts from the rows ``roots``
-    ``(k, N_BOARD)`` instead of its own row (``sel`` -1: every lane from its row).
+    ``(N_RACE,)`` under the built-in pace policy ``pid``; lane ``sel`` starts from the
+    rows ``roots`` ``(k, N_BOARD)`` instead of its own row (``sel`` -1: every lane from
+    its row).
+
+    First every lane is explored assuming the supply always holds at least 2 blue cubes.
+    Blue cubes only move between cards and the supply, so the supply never holds fewer
+    than ``blue_total - sum(most blue each lane ever holds)``; if that bound is at least
+    2 the assumption is proved for every future of this position and ``binding`` is
+    False. Otherwise the graphs are rebuilt with an edge for each supply class, and the
+    solver tracks the supply exactly.
 
     Returns ``(states (6, S, 5), nxt (6, S, 3), sizes (6,), root_ids (k,), binding)``:
-    every other lane starts at state 0, lane ``sel``'s roots are states ``root_ids``.
+    ``states`` rows (pos, red, blue, white, status), numbered so that every edge other
+    than a self-loop goes to a higher number; ``nxt`` the next state per supply class
+    (absorbing states point to themselves); every other lane starts at state 0, lane
+    ``sel``'s roots are states ``root_ids``.
     """
+    return _build(board, race, pid, sel, roots, False)
+
+
+@njit
+def build_checked(board, race, pid, sel, roots):
+    """:func:`build_graphs` checking on every state that the policy is own-state."""
+    return _build(board, race, pid, sel, roots, True)
+
+
+@njit
+def _build(board, race, pid, sel, roots, check):
     span = race[TRACK] + 2
     for ln in range(6):
         for c in (RED, BLUE, WHITE):
@@ -267,7 +332,7 @@ def build_graphs(board, race, pid, sel, roots):
         most = 0
         for ln in range(6):
             own = roots if ln == sel else board[ln:ln + 1]
-            found.append(_lane(pid, board, race, ln, own, binding, span))
+            found.append(_lane(pid, board, race, ln, own, binding, span, check))
             most += found[ln][3]
         if blue_total - most >= 2:
             break

@@ -2,9 +2,9 @@
 
 For a pace policy whose choice depends only on the selected sheep's own state (the
 built-in ``greedy``, ``saver``, ``steady``; a user policy marked with
-:func:`~sheepsim.games.race.lanegraph.own_state`), every sheep follows its own state
+:func:`~sheepsim.games.race.exact.lanegraph.own_state`), every sheep follows its own state
 graph and the dice only decide which sheep moves when. A forward pass over the joint
-states (:func:`~sheepsim.games.race.exact_sweep.forward`) then gives the exact distribution of
+states (:func:`~sheepsim.games.race.exact.sweep.forward`) then gives the exact distribution of
 the top three: all 120 orders (the 216-cell table ``36a + 6b + c`` the simulation
 counts), hence exact P(place), EV of every bet and set of bets with the bonus.
 
@@ -28,7 +28,7 @@ import numpy as np
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
-from sheepsim.games.race.lanegraph import BUILTIN_OWN_STATE, build_lane_graphs
+from sheepsim.games.race.exact.lanegraph import BUILTIN_OWN_STATE, build_lane_graphs
 from sheepsim.games.race.rules import RaceRules, check_stage
 
 #: The solver holds 2 float64 per joint state: 50 million states is 800 MB.
@@ -86,7 +86,7 @@ def exact_reason(policy: str) -> str | None:
     if ":" in name:
         if getattr(_load_user(name), "sheepsim_own_state", False):
             return None
-        return (f"{name} is not declared own-state (sheepsim.games.race.lanegraph.own_state), "
+        return (f"{name} is not declared own-state (sheepsim.games.race.exact.own_state), "
                 "so the exact solver cannot follow it")
     return f"unknown pace policy {name!r}"
 
@@ -98,18 +98,26 @@ def _load_user(name: str):
     return pol.user_pace[0]
 
 
-def pace_function(policy: str):
-    """``fn(lane, board, race, seen, legal, rand) -> option`` for an exact policy (the
-    pace policy signature; ``rand`` the policy stream, see ``policies.policy_stream``)."""
+def exact_pace(policy: str):
+    """What the lane-graph builder plays for ``policy`` (a name): the name of a built-in
+    own-state policy, or the user's own-state njit function; else one error line."""
     reason = exact_reason(policy)
     if reason is not None:
         raise SheepsimError(f"no exact solution: {reason}; use Monte Carlo")
     name = policy.strip()
-    if ":" in name:
-        return _load_user(name)
+    return _load_user(name) if ":" in name else name
+
+
+def pace_function(policy: str):
+    """``fn(lane, board, race, seen, legal, rand) -> option`` for an exact policy (the
+    pace policy signature; ``rand`` the policy stream, see ``policies.policy_stream``),
+    callable from Python."""
+    pace = exact_pace(policy)
+    if not isinstance(pace, str):
+        return pace
     from sheepsim.games.race.policies import PACE_POLICIES, choose_pace
 
-    pid = PACE_POLICIES.index(name)
+    pid = PACE_POLICIES.index(pace)
     return lambda lane, board, race, seen, legal, rand: choose_pace(
         pid, lane, board, race, seen, legal, rand)
 
@@ -132,14 +140,15 @@ def start_position(rules: RaceRules, lane_cards, stage: str):
 
 def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_fn=None):
     """Exact result from a validated position ``board`` ``(6, N_BOARD)``/``race``
-    ``(N_RACE,)``: ``(joint (216,), winner (6,), p_place (6, 3), binds, states)``."""
-    from sheepsim.games.race.exact_sweep import NO_LIMIT, forward
+    ``(N_RACE,)``: ``(joint (216,), winner (6,), p_place (6, 3), binds, states)``.
+    ``pace_fn``: an own-state njit pace function to play instead of ``policy``."""
+    from sheepsim.games.race.exact.sweep import NO_LIMIT, forward
 
     stage = "final" if race[L.STAGE] == L.FINAL else "semifinal"
     over = finished_result(board, race)
     if over is not None:
         return (*distribution(over, stage), False, 1)
-    graphs, binds = build_lane_graphs(board, race, pace_fn or pace_function(policy))
+    graphs, binds = build_lane_graphs(board, race, pace_fn or exact_pace(policy))
     if graphs.n_joint > JOINT_STATE_LIMIT.get():
         raise SheepsimError(f"the exact solver would need {graphs.n_joint:.3g} joint states "
                             "(too many); use Monte Carlo")

@@ -1,65 +1,20 @@
-"""Each sheep's possible futures under an own-state pace policy, as a small state graph.
+"""A plain-Python lane-graph builder: the oracle the one builder
+(``sheepsim.games.race.exact.graphs``, numba) is checked against in test_exact_game.py.
 
-When the pace policy's choice depends only on the selected sheep's own state (its
-square, cubes and status; the built-in ``greedy``, ``saver`` and ``steady``), a sheep's
-next state depends only on its current state and on how many blue cubes the supply can
-give it: ``min(supply, 2)`` (a rest recovers up to 2, a walk up to 1; with more than 2
-in the supply nothing differs). So every lane is a graph over its own states with one
-edge per *supply class* 0, 1, 2+; the dice only decide which lane takes its next edge.
-:mod:`~sheepsim.games.race.exact` combines the six graphs.
-
-The graphs are built in Python by calling the engine's own rule functions
-(``legal_options``, ``apply_option``) and the policy itself on a one-sheep board, so the
-solver plays exactly the rules and the policy the simulation plays. Whole-game kernels
-use the numba port :func:`~sheepsim.games.race.exact_graphs.build_graphs` (the same
-graphs, numbered the same, for the built-in own-state policies).
+It explores each lane by calling the engine's rule functions and the pace policy from
+Python (twice, in two contexts, to check the policy is own-state), numbers the states in
+a depth-first topological order and pads the six lanes, as the solver needs; the
+numba builder must give the very same arrays.
 """
-
-from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
+from sheepsim.games.race.exact.lanegraph import LaneGraphs
 
-#: Supply classes: the supply holds 0, 1, or at least 2 blue cubes.
 N_CLASSES = 3
-#: Columns of a lane state row.
-S_POS, S_RED, S_BLUE, S_WHITE, S_STATUS = range(5)
 N_STATE = 5
-BUILTIN_OWN_STATE = ("greedy", "saver", "steady")
-
-
-def own_state(fn):
-    """Declare that a user pace policy's choice depends only on the selected sheep's own
-    row of ``board``, on ``legal`` and on the fixed race entries (``TRACK``,
-    ``EZ_FIRST``, ``MAX_CUBES``, ``STAGE``), never on other sheep, bets, the turn or
-    random draws. The exact solver then accepts it (and checks the claim on every state
-    it visits). Use it as a decorator above numba's decorator."""
-    fn.sheepsim_own_state = True
-    return fn
-
-
-@dataclass
-class LaneGraphs:
-    """Six lanes' state graphs, padded to a common size.
-
-    ``states`` ``(6, S, N_STATE)`` int64 rows (pos, red, blue, white, status), numbered
-    so that every edge other than a self-loop goes to a higher number;
-    ``nxt`` ``(6, S, N_CLASSES)`` next state per supply class (absorbing states point
-    to themselves); ``sizes`` ``(6,)`` states per lane; ``start`` ``(6,)`` the lanes'
-    current states (always 0).
-    """
-
-    states: np.ndarray
-    nxt: np.ndarray
-    sizes: np.ndarray
-
-    @property
-    def n_joint(self) -> int:
-        return int(np.prod(self.sizes.astype(np.float64)))
 
 
 class _Caller:
@@ -172,7 +127,7 @@ def _topological(start, edges) -> list[tuple]:
     return order[::-1]
 
 
-def build_lane_graphs(board, race, pace_fn) -> tuple[LaneGraphs, bool]:
+def python_lane_graphs(board, race, pace_fn) -> tuple[LaneGraphs, bool]:
     """The six lanes' graphs from the position ``board`` ``(6, N_BOARD)``/``race``
     ``(N_RACE,)`` under ``pace_fn(lane, board, race, seen, legal, rand)``.
 

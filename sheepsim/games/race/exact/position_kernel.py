@@ -4,7 +4,7 @@ Race ``g`` draws its dice from the streams keyed by ``(seed, g)``, so two calls 
 same seed and different starting boards (say, after two different pace choices) see the
 same dice: common random numbers for paired comparisons.
 
-User pace policies: :func:`~sheepsim.games.race.position_odds.continuation_kernel`
+User pace policies: :func:`~sheepsim.games.race.exact.from_position.continuation_kernel`
 recompiles these kernels with :func:`sheepsim.jit.rebind`, as ``kernels.kernels_for``
 does for the whole-game kernels.
 """

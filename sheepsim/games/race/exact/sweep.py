@@ -1,6 +1,6 @@
 """The exact race solver's sweeps over the joint lane states (numba).
 
-A joint state is one state per lane (:mod:`~sheepsim.games.race.lanegraph` graphs) plus,
+A joint state is one state per lane (:mod:`~sheepsim.games.race.exact.lanegraph` graphs) plus,
 in a semifinal with two sheep across the line, which of them crossed first (``hf``: 1
 if the higher-numbered lane did). Joint states are numbered in mixed radix over the
 lanes' state numbers; every move raises one lane's number, so increasing numbers visit

@@ -1,0 +1,96 @@
+"""Each sheep's possible futures under an own-state pace policy, as a small state graph.
+
+When the pace policy's choice depends only on the selected sheep's own state (its
+square, cubes and status; the built-in ``greedy``, ``saver`` and ``steady``, or a user
+policy declared with :func:`own_state`), every lane is a graph over its own states with
+one edge per supply class (0, 1, 2+ blue cubes in the supply) and the dice only decide
+which lane takes its next edge; :mod:`~sheepsim.games.race.exact.solver` combines the
+six graphs. They are built by the one builder,
+:mod:`~sheepsim.games.race.exact.graphs` (a numba kernel the whole-game kernels call
+too); :func:`build_lane_graphs` is its entry for the solver.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race.exact import graphs
+
+#: The built-in pace policies that are own-state (the exact solver plays them).
+BUILTIN_OWN_STATE = ("greedy", "saver", "steady")
+
+
+def own_state(fn):
+    """Declare that a user pace policy's choice depends only on the selected sheep's own
+    row of ``board``, on ``legal`` and on the fixed race entries (``TRACK``,
+    ``EZ_FIRST``, ``MAX_CUBES``, ``STAGE``), never on other sheep, bets, the turn or
+    random draws. The exact solver then accepts it (and checks the claim on every state
+    it visits). Use it as a decorator above numba's decorator."""
+    fn.sheepsim_own_state = True
+    return fn
+
+
+@dataclass
+class LaneGraphs:
+    """Six lanes' state graphs, padded to a common size.
+
+    ``states`` ``(6, S, 5)`` int64 rows (pos, red, blue, white, status), numbered
+    so that every edge other than a self-loop goes to a higher number;
+    ``nxt`` ``(6, S, 3)`` next state per supply class (absorbing states point
+    to themselves); ``sizes`` ``(6,)`` states per lane. Every lane starts at state 0.
+    """
+
+    states: np.ndarray
+    nxt: np.ndarray
+    sizes: np.ndarray
+
+    @property
+    def n_joint(self) -> int:
+        return int(np.prod(self.sizes.astype(np.float64)))
+
+
+def build_lane_graphs(board, race, pace) -> tuple[LaneGraphs, bool]:
+    """The six lanes' graphs from the position ``board`` ``(6, N_BOARD)``/``race``
+    ``(N_RACE,)`` under the pace policy ``pace``: a built-in own-state policy's name
+    (``greedy``, ``saver``, ``steady``) or a user's own-state njit function.
+
+    Returns ``(graphs, binding)`` from the one builder,
+    :func:`~sheepsim.games.race.exact.graphs.build_graphs` (``binding``: whether the
+    blue supply can run short, so the solver must track it). A user policy whose choice
+    changes with other sheep, bets or random draws, that returns an illegal option or
+    that can return a sheep to an earlier state raises :class:`SheepsimError`.
+    """
+    build, pid = _builder(pace)
+    try:
+        states, nxt, sizes, _, binding = build(board, race, pid, -1, board[0:1])
+    except ValueError as exc:  # the builder's own checks (the policy's, the rules')
+        raise SheepsimError(str(exc)) from None
+    return LaneGraphs(states, nxt, sizes), bool(binding)
+
+
+def _builder(pace):
+    """``(build, pid)``: the builder kernel and the policy id it plays."""
+    from sheepsim.games.race.policies import N_PACE_POLICIES, PACE_POLICIES
+
+    if isinstance(pace, str):
+        if pace not in BUILTIN_OWN_STATE:
+            raise SheepsimError(f"the exact solver plays {', '.join(BUILTIN_OWN_STATE)} or an "
+                                f"own-state user policy, not {pace!r}")
+        return graphs.build_graphs, PACE_POLICIES.index(pace)
+    return _user_builder(pace), N_PACE_POLICIES
+
+
+@functools.lru_cache(maxsize=8)
+def _user_builder(fn):
+    """:func:`~sheepsim.games.race.exact.graphs.build_checked` recompiled so that pace id
+    ``N_PACE_POLICIES`` calls ``fn`` (once per process; cached on disk per policy by
+    :func:`sheepsim.jit.variant_key`, as the simulation kernels around user policies)."""
+    from sheepsim.games.race.kernels import pace_dispatch
+    from sheepsim.jit import rebind, variant_key
+
+    return rebind(graphs.build_checked, {graphs.own_state_pace: pace_dispatch((fn,))},
+                  variant_key((fn,)))
