@@ -7,8 +7,9 @@ order). A turn plays one card on the pile and resolves it. The end of the round
 (:mod:`.ending`) is checked after every turn.
 
 Streams: the deal (``S_DEAL``), the first player and random Doghouse draws
-(``S_CHANCE``), draft picks (``S_DRAFT + seat``), play decisions (``S_POLICY + seat``:
-every seat its own), the final fair draw (``S_TIE``).
+(``S_CHANCE``), draft picks (``S_DRAFT + seat``, phase 1 of the seat's stream), play
+decisions (``S_POLICY + seat``, phase 0: every seat its own), the final fair draw
+(``S_TIE``).
 """
 
 from sheepsim import rng
@@ -18,7 +19,7 @@ from .cards import hand_size, hix, move_card, random_kind, sheep_value, swap_han
 from .ending import check_end
 from .knowledge import seen_leave, seen_move, seen_pig, seen_swap
 from .layout import (
-    CTX_PURPOSE,
+    CTX_PHASE,
     DOGHOUSE,
     EV_DEAL,
     EV_DISCARD,
@@ -39,6 +40,8 @@ from .layout import (
     METHANE,
     N_KINDS,
     NO_TARGET,
+    PHASE_DRAFT,
+    PHASE_PLAY,
     PIG,
     R_ASIDE_RANDOM,
     R_DECK,
@@ -51,8 +54,6 @@ from .layout import (
     RANDOM,
     S_CHANCE,
     S_DEAL,
-    S_DRAFT,
-    S_POLICY,
     SHEEP,
     ST_ASIDE,
     ST_ENDED,
@@ -132,7 +133,7 @@ def draft(st, R, w):
     seat), until every card is kept."""
     n = R[R_N_PLAYERS]
     opts, ctx = w[0], w[2]
-    ctx[CTX_PURPOSE] = S_DRAFT
+    ctx[CTX_PHASE] = PHASE_DRAFT
     for i in range(n * N_KINDS):
         st[ST_START_HAND + i] = st[ST_HAND + i]
         st[ST_HAND + i] = 0
@@ -148,7 +149,7 @@ def draft(st, R, w):
             for s in range(n - 1, 0, -1):
                 st[ST_START_HAND + s * N_KINDS + k] = st[ST_START_HAND + (s - 1) * N_KINDS + k]
             st[ST_START_HAND + k] = last
-    ctx[CTX_PURPOSE] = S_POLICY
+    ctx[CTX_PHASE] = PHASE_PLAY
 
 
 @njit
