@@ -47,10 +47,10 @@ def scratch(policies, seed=0, game=0, log_rows=256):
 
     w = new_scratch(log_rows)
     key_streams(w, seed, game, len(policies))
-    w[2][L.CTX_LOG_ON] = 1
-    w[2][L.CTX_PHASE] = L.PHASE_PLAY
+    w.ctx[L.CTX_LOG_ON] = 1
+    w.ctx[L.CTX_PHASE] = L.PHASE_PLAY
     for s, p in enumerate(policies):
-        w[5][s] = POLICY_IDS[p]
+        w.seat_pid[s] = POLICY_IDS[p]
     return w
 
 
@@ -59,10 +59,10 @@ def key_streams(w, seed, game, seats):
     game's rows by ``(seed, game, row)``, each seat's play and draft rows by ``(seed,
     game, seat, phase)``."""
     for row in range(L.N_GAME_STREAMS):
-        rng.seed_stream(w[4], row, seed, game)
+        rng.seed_stream(w.streams, row, seed, game)
     for s in range(seats):
-        rng.seed_policy_stream(w[4], L.S_POLICY + s, seed, game, s, L.PHASE_PLAY)
-        rng.seed_policy_stream(w[4], L.S_DRAFT + s, seed, game, s, L.PHASE_DRAFT)
+        rng.seed_policy_stream(w.streams, L.S_POLICY + s, seed, game, s, L.PHASE_PLAY)
+        rng.seed_policy_stream(w.streams, L.S_DRAFT + s, seed, game, s, L.PHASE_DRAFT)
 
 
 def hand(st, seat):
@@ -77,7 +77,7 @@ def pile(st):
 
 def events(w):
     """The trace log rows as ``(event, seat, kind, target, a, b)`` tuples."""
-    log = w[3][:w[2][L.CTX_LOG_N]]
+    log = w.log[:w.ctx[L.CTX_LOG_N]]
     return [tuple(int(x) for x in row[:6]) for row in log]
 
 

@@ -178,7 +178,7 @@ def test_the_replayed_round_replaces_one_card_and_keeps_the_deal_and_streams():
         R = rules_vector(4, draft=draft)
         for game in range(10):
             w = scratch(["counter"] * 4, seed=5, game=game)
-            w[2][L.CTX_LOG_ON] = 0
+            w.ctx[L.CTX_LOG_ON] = 0
             st = np.zeros(L.ST_LEN, dtype=np.int64)
             play_round(st, R, w)
             start = st[L.ST_START_HAND:L.ST_START_HAND + 4 * L.N_KINDS].reshape(4, L.N_KINDS).copy()

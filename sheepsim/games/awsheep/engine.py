@@ -86,7 +86,7 @@ def deal(st, R, w):
     n = R[R_N_PLAYERS]
     st[:] = 0
     st[ST_N_PLAYERS] = n
-    seat_pid = w[5]
+    seat_pid = w.seat_pid
     for s in range(n):
         if seat_pid[s] != RANDOM:
             st[ST_TRACK] = 1
@@ -97,7 +97,7 @@ def deal(st, R, w):
             st[ST_PILE + size] = k
             size += 1
     cards = st[ST_PILE:ST_PILE + size]
-    rng.shuffle(w[4], S_DEAL, cards)
+    rng.shuffle(w.streams, S_DEAL, cards)
     aside = R[R_ASIDE_RANDOM]
     h = R[R_HAND_SIZE]
     for i in range(aside):
@@ -106,7 +106,7 @@ def deal(st, R, w):
         for i in range(aside + s * h, aside + (s + 1) * h):
             st[hix(s, cards[i])] += 1
     cards[:] = 0
-    st[ST_FIRST] = rng.randbelow(w[4], S_CHANCE, n)
+    st[ST_FIRST] = rng.randbelow(w.streams, S_CHANCE, n)
     st[ST_TURN_SEAT] = st[ST_FIRST]
     # a: cards set aside unseen (random), b: the named removals (public)
     log_event(st, w, EV_DEAL, st[ST_FIRST], -1, -1, aside,
@@ -132,7 +132,7 @@ def draft(st, R, w):
     player keeps one card of the pack in hand, then every pack passes left (to the next
     seat), until every card is kept."""
     n = R[R_N_PLAYERS]
-    opts, ctx = w[0], w[2]
+    opts, ctx = w.opts, w.ctx
     ctx[CTX_PHASE] = PHASE_DRAFT
     for i in range(n * N_KINDS):
         st[ST_START_HAND + i] = st[ST_HAND + i]
@@ -199,7 +199,7 @@ def doghouse(st, R, w, actor, target):
     from that hand with ``doghouse_cards = "drawn_at_random"``); fewer than two: all it
     has. The given card arrives last, so it is never handed back, and a target with one
     card gives it, keeps the actor's card and stays in."""
-    opts = w[0]
+    opts = w.opts
     m = hand_options(st, actor, opts, target)
     give = opts[ask(st, R, w, actor, K_GIVE, target, m, -1), 0]
     # the target's cards leave its pre-trade hand before the given card arrives; the
@@ -209,7 +209,7 @@ def doghouse(st, R, w, actor, target):
         if hand_size(st, target) == 0:
             break
         if R[R_TAKER_CHOOSES]:
-            k = random_kind(st, target, w[4], S_CHANCE)
+            k = random_kind(st, target, w.streams, S_CHANCE)
         else:
             m = hand_options(st, target, opts, actor)
             k = opts[ask(st, R, w, target, K_RETURN, actor, m, -1), 0]
@@ -226,7 +226,7 @@ def doghouse(st, R, w, actor, target):
 @njit
 def methane(st, R, w, actor, target):
     """The target discards two cards of its choice onto the pile (all if fewer)."""
-    opts = w[0]
+    opts = w.opts
     for _ in range(2):
         if hand_size(st, target) == 0:
             break
@@ -278,7 +278,7 @@ def play_turn(st, R, w, seat):
     n = st[ST_N_PLAYERS]
     for s in range(n):
         st[ST_IN_BEFORE + s] = 1 if hand_size(st, s) > 0 else 0
-    opts = w[0]
+    opts = w.opts
     i = ask(st, R, w, seat, K_PLAY, -1, play_options(st, seat, opts), -1)
     kind = opts[i, 0]
     target = opts[i, 1]

@@ -98,20 +98,23 @@ from .layout import (
     USE_SUMS,
     USE_WIDTH,
     V_LEN,
+    Scratch,
 )
 from .policies import decide
 
 
-def new_scratch(log_rows):
-    """``(opts, view, ctx, log, streams, seat_pid, hands, decisions)`` for one block of
-    games: numpy arrays, allocated in Python (see :class:`Kernels`); ``hands``
-    ``(MAX_PLAYERS * N_KINDS,)`` keeps a round's starting hands while it is replayed (card
-    value); ``log`` and ``decisions`` have ``log_rows`` rows (filled only when tracing)."""
-    return (np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64), np.zeros(V_LEN, dtype=np.int64),
-            np.zeros(CTX_LEN, dtype=np.int64), np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
-            np.zeros((N_STREAMS, 2), dtype=np.uint64), np.zeros(MAX_PLAYERS, dtype=np.int64),
-            np.zeros(MAX_PLAYERS * N_KINDS, dtype=np.int64),
-            np.zeros((log_rows, DEC_WIDTH), dtype=np.int64))
+def new_scratch(log_rows) -> Scratch:
+    """The :class:`~.layout.Scratch` record of one block of games: numpy arrays, allocated
+    in Python (see :class:`Kernels`); ``log`` and ``decisions`` have ``log_rows`` rows
+    (filled only when tracing)."""
+    return Scratch(opts=np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64),
+                   player_view=np.zeros(V_LEN, dtype=np.int64),
+                   ctx=np.zeros(CTX_LEN, dtype=np.int64),
+                   log=np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
+                   streams=np.zeros((N_STREAMS, 2), dtype=np.uint64),
+                   seat_pid=np.zeros(MAX_PLAYERS, dtype=np.int64),
+                   hands=np.zeros(MAX_PLAYERS * N_KINDS, dtype=np.int64),
+                   decisions=np.zeros((log_rows, DEC_WIDTH), dtype=np.int64))
 
 
 @njit
@@ -119,7 +122,7 @@ def start_game(w, pids, R, seed, game, rotate):
     """Key the streams for ``game`` and seat the policies (rotated if ``rotate``): the
     game's own rows by ``(seed, game, row)``, each seat's play (and, with the draft,
     draft) stream by ``(seed, game, seat, phase)``."""
-    ctx, streams, seat_pid = w[2], w[4], w[5]
+    ctx, streams, seat_pid = w.ctx, w.streams, w.seat_pid
     n = R[R_N_PLAYERS]
     for p in range(N_GAME_STREAMS):
         rng.seed_stream(streams, p, seed, game)
@@ -139,7 +142,7 @@ def start_game(w, pids, R, seed, game, rotate):
 def failed(w, acc):
     """Whether a policy failed in this chunk; if so its record goes to ``acc``'s
     ``A_FAILURE`` fields (the caller stops: the Python layer raises)."""
-    ctx = w[2]
+    ctx = w.ctx
     if ctx[CTX_FAILURE + F_CODE] == 0:
         return False
     for j in range(FAIL_WIDTH):
@@ -150,7 +153,7 @@ def failed(w, acc):
 @njit
 def winner_slot(st, w):
     n = st[ST_N_PLAYERS]
-    return (st[ST_WINNER] - w[2][CTX_ROTATION]) % n
+    return (st[ST_WINNER] - w.ctx[CTX_ROTATION]) % n
 
 
 @njit
@@ -158,8 +161,8 @@ def seat_group(w, st, s):
     """Policy group of seat ``s``: the first slot whose policy is the seat's (slots of
     one policy share a group, so per-round clusters are per policy)."""
     n = st[ST_N_PLAYERS]
-    r = w[2][CTX_ROTATION]
-    seat_pid = w[5]
+    r = w.ctx[CTX_ROTATION]
+    seat_pid = w.seat_pid
     g = n
     for t in range(n):
         if seat_pid[t] == seat_pid[s]:
@@ -172,7 +175,7 @@ def accumulate(acc, st, w):
     """Add one finished round to ``acc`` (``ACC_LEN`` int64)."""
     n = st[ST_N_PLAYERS]
     win = st[ST_WINNER]
-    r = w[2][CTX_ROTATION]
+    r = w.ctx[CTX_ROTATION]
     tie = st[ST_END_REASON] == END_SHEEP_SHOW or st[ST_END_REASON] == END_DRAW
     acc[A_GAMES] += 1
     acc[A_WINS + win] += 1
@@ -198,7 +201,7 @@ def accumulate(acc, st, w):
     acc[A_OUT_HIST + out] += 1
     # per policy group (seats of one policy): starting hands, one cluster per count of
     # a kind, and card use (the group's round totals), so the round is the unit
-    seat_pid = w[5]
+    seat_pid = w.seat_pid
     for s in range(n):
         g = seat_group(w, st, s)
         if g != (s - r) % n:
@@ -302,25 +305,25 @@ def fill_card_value(R, pids, seed, first_game, n_games, rotate, acc, cv, w, st):
     ``cv`` ``(MAX_PLAYERS, N_KINDS, CV_WIDTH)`` gets, per policy group and kind, the
     round's holders H and the paired win difference D (layout ``CV_*``)."""
     n = R[R_N_PLAYERS]
-    seat_pid = w[5]
+    seat_pid = w.seat_pid
     for g in range(first_game, first_game + n_games):
         start_game(w, pids, R, seed, g, rotate)
         win = play_round(st, R, w)
         accumulate(acc, st, w)
         for i in range(n * N_KINDS):
-            w[6][i] = st[ST_START_HAND + i]
+            w.hands[i] = st[ST_START_HAND + i]
         for k in range(N_KINDS):
             if k == SHEEP:
                 continue
             for s in range(n):
                 grp = seat_group(w, st, s)
-                if grp != (s - w[2][CTX_ROTATION]) % n:
+                if grp != (s - w.ctx[CTX_ROTATION]) % n:
                     continue  # each policy group once, at the seat of its first slot
                 pid = seat_pid[s]
                 h = 0
                 d = 0
                 for t in range(n):
-                    if seat_pid[t] != pid or w[6][t * N_KINDS + k] == 0:
+                    if seat_pid[t] != pid or w.hands[t * N_KINDS + k] == 0:
                         continue
                     start_game(w, pids, R, seed, g, rotate)
                     won_with = 1 if t == win else 0
@@ -348,7 +351,7 @@ def fill_trace(R, pids, seed, game, rotate, st, w):
     final state is left in ``st``, the log lengths and any policy failure in ``w``'s
     context (``CTX_LOG_N``, ``CTX_DEC_N``, ``CTX_FAILURE``)."""
     start_game(w, pids, R, seed, game, rotate)
-    w[2][CTX_LOG_ON] = 1
+    w.ctx[CTX_LOG_ON] = 1
     play_round(st, R, w)
 
 
@@ -382,8 +385,8 @@ class Kernels(types.SimpleNamespace):
 
     def trace_round(self, R, pids, seed, game, rotate, st):
         """One round traced (:func:`fill_trace`); the final state is left in ``st``.
-        Returns the scratch: its event log ``w[3][:ctx[CTX_LOG_N]]``, its decision log
-        ``w[7][:ctx[CTX_DEC_N]]`` and any policy failure ``ctx[CTX_FAILURE:]``."""
+        Returns the scratch: its event log ``w.log[:ctx[CTX_LOG_N]]``, its decision log
+        ``w.decisions[:ctx[CTX_DEC_N]]`` and any policy failure ``ctx[CTX_FAILURE:]``."""
         w = new_scratch(MAX_LOG)
         self.fill_trace(R, pids, seed, game, rotate, st, w)
         return w

@@ -11,9 +11,17 @@ kernels work on flat ``int64`` vectors:
 * the **view vector** ``view`` (``V_LEN``, offsets ``V_*``): what one player sees, the
   only game data a policy receives;
 * the **option rows** ``opts`` (``(n, OPT_WIDTH)``, columns by decision kind ``K_*``);
-* the **accumulator** ``acc`` (``ACC_LEN``): integer counts summed over games.
+* the **accumulator** ``acc`` (``ACC_LEN``): integer counts summed over games;
+* the per-block **scratch** ``w``, a :data:`Scratch` record of arrays
+  (:func:`~.kernels.new_scratch`).
+
+Vectors are laid out with :func:`sheepsim.kernelstate.alloc` (the conventions shared by
+the games).
 """
 
+from collections import namedtuple
+
+from sheepsim.kernelstate import alloc
 
 # ------------------------------------------------------------------------- cards
 DOGHOUSE, METHANE, HORSE, PIG, SHEEP, GOLDEN = range(6)
@@ -67,17 +75,8 @@ END_LAST, END_FLOCK_OFF, END_SHEEP_SHOW, END_DRAW = range(4)
 END_NAMES = ("last_with_cards", "flock_off", "sheep_show", "draw")
 
 
-def _alloc(spec):
-    """Consecutive offsets for ``(name, size)`` pairs; returns ``(offsets, total)``."""
-    out, pos = {}, 0
-    for name, size in spec:
-        out[name] = pos
-        pos += size
-    return out, pos
-
-
 # ------------------------------------------------------------------- rules R
-_r, R_LEN = _alloc([
+_r, R_LEN = alloc([
     ("n_players", 1), ("deck", N_KINDS), ("remove", N_KINDS), ("aside_random", 1),
     ("hand_size", 1), ("golden_worth", 1), ("draft", 1), ("taker_chooses", 1),
     ("tie_break", 1), ("run_passes", 1),
@@ -114,7 +113,7 @@ TRIGGER_NONE, TRIGGER_RUN_EQUALS, TRIGGER_RUN_PASSES, TRIGGER_EVERYONE_OUT = ran
 TRIGGER_NAMES = ("none", "run_equals", "run_passes", "everyone_out")
 
 P, K = MAX_PLAYERS, N_KINDS
-_s, ST_LEN = _alloc([
+_s, ST_LEN = alloc([
     ("n_players", 1), ("hand", P * K), ("start_hand", P * K), ("aside", K),
     ("pile", MAX_DECK), ("pile_len", 1), ("run", 1), ("turn_seat", 1), ("first", 1),
     ("turns", 1), ("ended", 1), ("end_reason", 1), ("winner", 1), ("in_before", P),
@@ -150,7 +149,7 @@ ST_MARGIN = _s["margin"]         # Flock Off: best flock value minus the next co
 
 
 # ------------------------------------------------------------------ view
-_v, V_LEN = _alloc([
+_v, V_LEN = alloc([
     ("seat", 1), ("n_players", 1), ("hand", K), ("sizes", P), ("first", 1), ("turns", 1),
     ("run", 1), ("players_in", 1), ("pile_counts", K), ("pile_len", 1), ("pile", MAX_DECK),
     ("known", P * N_KNOW), ("no_sheep", P), ("deck", K), ("aside_total", 1),
@@ -192,7 +191,7 @@ FAIL_WIDTH = 6
 MAX_TURNS = MAX_DECK + 1
 MAX_MARGIN = 64  # winning margins above this count as this
 USE_SUMS = 3     # per use quantity X and round g: sum X_g, sum X_g^2, sum X_g * plays_g
-_a, ACC_LEN = _alloc([
+_a, ACC_LEN = alloc([
     ("games", 1), ("wins", P), ("wins_by_order", P), ("end", 4), ("turns", 1),
     ("turns_sq", 1), ("turn_hist", MAX_TURNS + 1), ("start_n", P * K * (MAX_DECK + 1)),
     ("start_wins", P * K * (MAX_DECK + 1)),
@@ -246,7 +245,7 @@ CV_WIDTH = 9
 # seat s draws from row S_POLICY + phase * MAX_PLAYERS + s), the seat rotation and index of
 # the current game, rows used in the decision log, and the first policy failure (F_*
 # fields, the chunk stops after its round).
-_c, CTX_LEN = _alloc([
+_c, CTX_LEN = alloc([
     ("log_on", 1), ("log_n", 1), ("phase", 1), ("rotation", 1), ("game", 1), ("dec_n", 1),
     ("failure", FAIL_WIDTH),
 ])
@@ -265,6 +264,17 @@ CTX_FAILURE = _c["failure"]  # [F_*], F_CODE 0 until a policy fails
 # sub-decisions, and one guess per tied player and pile card in a Sheep Show).
 D_SEAT, D_PHASE, D_KIND, D_N, D_CHOICE = range(5)
 DEC_WIDTH = 5
+
+# ------------------------------------------------------------- scratch w
+#: A block's scratch arrays (allocated in Python by :func:`~.kernels.new_scratch`, reused
+#: for every game of a chunk): ``opts`` option rows ``(MAX_OPTS, OPT_WIDTH)``;
+#: ``player_view`` the view vector ``(V_LEN,)`` (not ``view``: numba would read that as
+#: numpy's ``.view`` method); ``ctx`` ``(CTX_LEN,)``; ``log`` the trace log ``(rows, LOG_WIDTH)``;
+#: ``streams`` ``(N_STREAMS, 2)`` uint64; ``seat_pid`` the policy id of each seat in the
+#: current game; ``hands`` ``(MAX_PLAYERS * N_KINDS,)`` a round's starting hands while it
+#: is replayed (card value); ``decisions`` the decision log ``(rows, DEC_WIDTH)``.
+Scratch = namedtuple("Scratch", ["opts", "player_view", "ctx", "log", "streams", "seat_pid",
+                                 "hands", "decisions"])
 
 # Built-in policy ids (stable: they are baked into cached kernels).
 RANDOM, GREEDY, COUNTER = 0, 1, 2

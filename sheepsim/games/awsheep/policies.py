@@ -52,7 +52,7 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.jit import njit
 
-from .estimate import counter_score
+from .inference import counter_score
 from .layout import (
     ANY_SHEEP,
     BUILTIN_POLICIES,

@@ -1,11 +1,9 @@
 """Asking a policy and logging events: the two things every rules step does.
 
-The per-block scratch ``w`` is a tuple ``(opts, view, ctx, log, streams, seat_pid,
-hands, decisions)`` (:func:`~.kernels.new_scratch`):
-option rows ``(MAX_OPTS, 2)``, the view vector, the context vector (``CTX_*``), the trace
-log ``(rows, LOG_WIDTH)``, the game's random streams ``(N_STREAMS, 2)``, the policy id
-of each seat for the current game, a round's starting hands (card value) and the
-decision log ``(rows, DEC_WIDTH)``.
+``w`` is the block's scratch record (:class:`~.layout.Scratch`, from
+:func:`~.kernels.new_scratch`): option rows ``w.opts``, the view ``w.player_view``, the
+context ``w.ctx`` (``CTX_*``), the trace log ``w.log``, the streams ``w.streams``, each
+seat's policy id ``w.seat_pid`` and the decision log ``w.decisions``.
 """
 
 from sheepsim import rng
@@ -47,7 +45,7 @@ from .policies import decide
 
 @njit
 def ask(st, R, w, seat, kind, other, n, show_pos):
-    """Index of the option ``seat``'s policy picks among ``w[0][:n]`` (``n >= 1``).
+    """Index of the option ``seat``'s policy picks among ``w.opts[:n]`` (``n >= 1``).
 
     The policy gets the seat's view, exactly the ``n`` option rows of this decision
     (``opts.shape[0] == n``) and the seat's own stream of the phase only (row
@@ -58,7 +56,7 @@ def ask(st, R, w, seat, kind, other, n, show_pos):
     again, and the chunk stops after the round (the Python layer raises)."""
     if n == 1:
         return 0
-    opts, view, ctx, streams, seat_pid = w[0], w[1], w[2], w[4], w[5]
+    opts, view, ctx, streams, seat_pid = w.opts, w.player_view, w.ctx, w.streams, w.seat_pid
     if ctx[CTX_FAILURE + F_CODE] != 0:
         return 0  # the run is failing: finish this round without asking anyone
     pid = seat_pid[seat]
@@ -80,8 +78,8 @@ def ask(st, R, w, seat, kind, other, n, show_pos):
         ctx[f + F_CHOICE] = i
         ctx[f + F_N] = n
         return 0
-    if ctx[CTX_LOG_ON] != 0 and ctx[CTX_DEC_N] < w[7].shape[0]:
-        d = w[7][ctx[CTX_DEC_N]]
+    if ctx[CTX_LOG_ON] != 0 and ctx[CTX_DEC_N] < w.decisions.shape[0]:
+        d = w.decisions[ctx[CTX_DEC_N]]
         ctx[CTX_DEC_N] += 1
         d[D_SEAT] = seat
         d[D_PHASE] = ctx[CTX_PHASE]
@@ -95,7 +93,7 @@ def ask(st, R, w, seat, kind, other, n, show_pos):
 def log_event(st, w, ev, seat, kind, target, a, b):
     """Append a trace row ``[ev, seat, kind, target, a, b, run, pile_len, sizes, hands]``
     when tracing (``ctx[CTX_LOG_ON]``) and the log has room."""
-    ctx, log = w[2], w[3]
+    ctx, log = w.ctx, w.log
     if ctx[CTX_LOG_ON] == 0 or ctx[CTX_LOG_N] >= log.shape[0]:
         return
     row = log[ctx[CTX_LOG_N]]

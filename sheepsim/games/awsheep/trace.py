@@ -37,15 +37,15 @@ def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 
         raise SheepsimError(f"game must be a whole number >= 0, got {game!r}")
     st = np.zeros(L.ST_LEN, dtype=np.int64)
     w = s.kernels.trace_round(s.R, s.pids, seed, game, False, st)
-    ctx = w[2]
+    ctx = w.ctx
     check_failure(ctx[L.CTX_FAILURE:L.CTX_FAILURE + L.FAIL_WIDTH], s)
-    log = w[3][:ctx[L.CTX_LOG_N]]
+    log = w.log[:ctx[L.CTX_LOG_N]]
     head = [f"Aw, Sheep!, {s.players} players, draft {'on' if s.draft else 'off'}, seed {seed}, "
             f"round {game}: " + "; ".join(f"seat {i + 1} ({p})" for i, p in enumerate(s.names)),
             f"rules {s.rules.source} (sha256 {s.rules.sha256[:12]}), sheepsim {__version__}"]
     lines = head + render_log(log, s.players, st)
     return Trace(lines, int(st[L.ST_WINNER]), L.END_NAMES[int(st[L.ST_END_REASON])],
-                 log.copy(), st, decisions_frame(w[7][:ctx[L.CTX_DEC_N]]))
+                 log.copy(), st, decisions_frame(w.decisions[:ctx[L.CTX_DEC_N]]))
 
 
 def decisions_frame(rows) -> pd.DataFrame:
