@@ -48,8 +48,9 @@ class Result:
     ``tables``: every table of the command by the names ``--table`` takes (pandas
     DataFrames; column names are public API); ``meta``: the metadata the CLI writes to
     ``FILE.meta.json`` (seed, games, rules file and SHA-256, policies, versions);
-    ``title``: the heading the CLI prints. A trace has no tables: ``lines`` holds its text
-    and ``outcome`` what ``--format json`` adds (winner, scores, ...)."""
+    ``title``: the heading the CLI prints. A trace's ``lines`` hold its text and
+    ``outcome`` what ``--format json`` adds (winner, scores, ...); its tables (the
+    policies' ``decisions``) are what its ``--table`` prints instead."""
 
     tables: dict[str, pd.DataFrame]
     meta: dict
@@ -62,7 +63,7 @@ class Result:
         ``"csv"`` (the first table); a trace's text for a trace."""
         from sheepsim.output import render, to_json
 
-        if not self.tables:
+        if self.lines or not self.tables:  # a trace: its text, as the CLI prints it
             if fmt == "json":
                 return to_json({"meta": self.meta, "lines": self.lines, **self.outcome})
             return "\n".join(self.lines) + "\n"

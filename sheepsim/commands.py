@@ -182,6 +182,9 @@ def _add(sub, g: Game, name: str, spec: CommandSpec) -> None:
         p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help=f"which of the seed's {g.unit} (default 0)")
         add_trace_options(p)
+        if spec.tables:  # a trace's tables besides its text (the decisions table)
+            p.add_argument("--table", choices=spec.tables, metavar="NAME",
+                           help=f"print this table instead of the text ({', '.join(spec.tables)})")
     else:
         _add_run_size(p, g, spec.games)
         _add_seed(p)
@@ -293,8 +296,13 @@ def _convergence(res) -> list:
 
 
 def _finish(args, out: Output) -> int:
-    if out.lines or not out.tables:
+    if out.lines or not out.tables:  # a trace: its text, or with --table one of its tables
+        if getattr(args, "table", None):
+            return publish(args, out.tables, out.meta, out.title)
         emit_trace(args, out.lines, out.meta, **out.outcome)
+        sink = getattr(args, "sink", None)
+        if sink is not None:  # the Python API: the trace's tables too
+            sink["tables"] = dict(out.tables)
         return 0
 
     def plot():

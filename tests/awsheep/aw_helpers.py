@@ -46,12 +46,23 @@ def scratch(policies, seed=0, game=0, log_rows=256):
     from sheepsim.games.awsheep.policies import POLICY_IDS
 
     w = new_scratch(log_rows)
-    rng.seed_streams(w[4], seed, game)
-    w[2][L.CTX_LOG_ON] = 1
-    w[2][L.CTX_PURPOSE] = L.S_POLICY
+    key_streams(w, seed, game, len(policies))
+    w.ctx[L.CTX_LOG_ON] = 1
+    w.ctx[L.CTX_PHASE] = L.PHASE_PLAY
     for s, p in enumerate(policies):
-        w[5][s] = POLICY_IDS[p]
+        w.seat_pid[s] = POLICY_IDS[p]
     return w
+
+
+def key_streams(w, seed, game, seats):
+    """Key ``w``'s streams for ``game`` of ``seed`` as ``kernels.start_game`` does: the
+    game's rows by ``(seed, game, row)``, each seat's play and draft rows by ``(seed,
+    game, seat, phase)``."""
+    for row in range(L.N_GAME_STREAMS):
+        rng.seed_stream(w.streams, row, seed, game)
+    for s in range(seats):
+        rng.seed_policy_stream(w.streams, L.S_POLICY + s, seed, game, s, L.PHASE_PLAY)
+        rng.seed_policy_stream(w.streams, L.S_DRAFT + s, seed, game, s, L.PHASE_DRAFT)
 
 
 def hand(st, seat):
@@ -66,7 +77,7 @@ def pile(st):
 
 def events(w):
     """The trace log rows as ``(event, seat, kind, target, a, b)`` tuples."""
-    log = w[3][:w[2][L.CTX_LOG_N]]
+    log = w.log[:w.ctx[L.CTX_LOG_N]]
     return [tuple(int(x) for x in row[:6]) for row in log]
 
 

@@ -45,7 +45,7 @@ def test_draft_keeps_one_and_passes_the_rest_left():
         assert np.array_equal(hands_array(st, n), kept)
         assert np.array_equal(hands_array(st, n).sum(axis=0), before)
         assert st[L.ST_START_HAND:L.ST_START_HAND + n * L.N_KINDS].sum() == 0
-        assert w[2][L.CTX_PURPOSE] == L.S_POLICY
+        assert w.ctx[L.CTX_PHASE] == L.PHASE_PLAY
 
 
 def check_knowledge(st, n):

@@ -5,14 +5,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sheepsim import driver, rng
+from sheepsim import driver
 from sheepsim.games.awsheep import analysis as A
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.jobs import round_counts
 from sheepsim.games.awsheep.simulate import count_frames
 from sheepsim.stats import holm_adjusted
 
-from .aw_helpers import rules_vector, scratch
+from .aw_helpers import key_streams, rules_vector, scratch
 
 
 def test_a_policy_on_every_seat_wins_exactly_one_in_n_and_has_no_interval():
@@ -179,14 +179,14 @@ def test_the_replayed_round_replaces_one_card_and_keeps_the_deal_and_streams():
         R = rules_vector(4, draft=draft)
         for game in range(10):
             w = scratch(["counter"] * 4, seed=5, game=game)
-            w[2][L.CTX_LOG_ON] = 0
+            w.ctx[L.CTX_LOG_ON] = 0
             st = np.zeros(L.ST_LEN, dtype=np.int64)
             play_round(st, R, w)
             start = st[L.ST_START_HAND:L.ST_START_HAND + 4 * L.N_KINDS].reshape(4, L.N_KINDS).copy()
             first = st[L.ST_FIRST]
             seat = game % 4
             kind = int(np.nonzero(start[seat][:L.SHEEP])[0][0])  # an action card it holds
-            rng.seed_streams(w[4], 5, game)
+            key_streams(w, 5, game, 4)
             play_round_replaced(st, R, w, seat, kind)
             again = st[L.ST_START_HAND:L.ST_START_HAND + 4 * L.N_KINDS].reshape(4, L.N_KINDS)
             expect = start.copy()

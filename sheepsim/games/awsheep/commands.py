@@ -48,8 +48,10 @@ COMMANDS = {
     "trace": CommandSpec(
         help="one round, turn by turn, hands shown",
         description="Play one round and print every turn: the card played, its target, the "
-                    "cards moved, hand sizes, the run of sheep and every hand.",
-        policies={"play": "random"}),
+                    "cards moved, hand sizes, the run of sheep and every hand. Table "
+                    "decisions (--table decisions): one row per decision a policy was asked "
+                    "(decision, seat and phase from 0, kind, n_options, choice).",
+        tables=("decisions",), policies={"play": "random"}),
 }
 
 
@@ -153,4 +155,6 @@ def trace(args) -> Output:
                      players=args.players, policy=args.policy,
                      draft=rules.draft if args.draft is None else args.draft,
                      seed=args.seed, game_index=args.game)
-    return Output(meta, lines=tr.lines, outcome={"winner_seat": tr.winner + 1, "end": tr.end})
+    title = f"Aw, Sheep! round {args.game} of seed {args.seed}: the policies' decisions"
+    return Output(meta, title, {"decisions": tr.decisions}, lines=tr.lines,
+                  outcome={"winner_seat": tr.winner + 1, "end": tr.end})

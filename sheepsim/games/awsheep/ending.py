@@ -80,7 +80,7 @@ def only_tied(st):
 @njit
 def fair_draw(st, w):
     """A uniform pick among the seats still tied."""
-    j = rng.randbelow(w[4], S_TIE, tied_count(st))
+    j = rng.randbelow(w.streams, S_TIE, tied_count(st))
     for s in range(st[ST_N_PLAYERS]):
         if st[ST_TIED + s]:
             if j == 0:
@@ -95,7 +95,7 @@ def guess_card(st, R, w, pos):
     """Every tied player guesses pile card ``pos``; wrong guessers drop out unless all
     are wrong."""
     n = st[ST_N_PLAYERS]
-    opts = w[0]
+    opts = w.opts
     truth = 1 if is_sheep(st[ST_PILE + pos]) else 0
     alive = tied_count(st)
     wrong = 0

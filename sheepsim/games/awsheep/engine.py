@@ -7,8 +7,9 @@ order). A turn plays one card on the pile and resolves it. The end of the round
 (:mod:`.ending`) is checked after every turn.
 
 Streams: the deal (``S_DEAL``), the first player and random Doghouse draws
-(``S_CHANCE``), draft picks (``S_DRAFT + seat``), play decisions (``S_POLICY + seat``:
-every seat its own), the final fair draw (``S_TIE``).
+(``S_CHANCE``), draft picks (``S_DRAFT + seat``, phase 1 of the seat's stream), play
+decisions (``S_POLICY + seat``, phase 0: every seat its own), the final fair draw
+(``S_TIE``).
 """
 
 from sheepsim import rng
@@ -18,7 +19,7 @@ from .cards import hand_size, hix, move_card, random_kind, sheep_value, swap_han
 from .ending import check_end
 from .knowledge import seen_leave, seen_move, seen_pig, seen_swap
 from .layout import (
-    CTX_PURPOSE,
+    CTX_PHASE,
     DOGHOUSE,
     EV_DEAL,
     EV_DISCARD,
@@ -39,6 +40,8 @@ from .layout import (
     METHANE,
     N_KINDS,
     NO_TARGET,
+    PHASE_DRAFT,
+    PHASE_PLAY,
     PIG,
     R_ASIDE_RANDOM,
     R_DECK,
@@ -51,8 +54,6 @@ from .layout import (
     RANDOM,
     S_CHANCE,
     S_DEAL,
-    S_DRAFT,
-    S_POLICY,
     SHEEP,
     ST_ASIDE,
     ST_ENDED,
@@ -85,7 +86,7 @@ def deal(st, R, w):
     n = R[R_N_PLAYERS]
     st[:] = 0
     st[ST_N_PLAYERS] = n
-    seat_pid = w[5]
+    seat_pid = w.seat_pid
     for s in range(n):
         if seat_pid[s] != RANDOM:
             st[ST_TRACK] = 1
@@ -96,7 +97,7 @@ def deal(st, R, w):
             st[ST_PILE + size] = k
             size += 1
     cards = st[ST_PILE:ST_PILE + size]
-    rng.shuffle(w[4], S_DEAL, cards)
+    rng.shuffle(w.streams, S_DEAL, cards)
     aside = R[R_ASIDE_RANDOM]
     h = R[R_HAND_SIZE]
     for i in range(aside):
@@ -105,7 +106,7 @@ def deal(st, R, w):
         for i in range(aside + s * h, aside + (s + 1) * h):
             st[hix(s, cards[i])] += 1
     cards[:] = 0
-    st[ST_FIRST] = rng.randbelow(w[4], S_CHANCE, n)
+    st[ST_FIRST] = rng.randbelow(w.streams, S_CHANCE, n)
     st[ST_TURN_SEAT] = st[ST_FIRST]
     # a: cards set aside unseen (random), b: the named removals (public)
     log_event(st, w, EV_DEAL, st[ST_FIRST], -1, -1, aside,
@@ -131,8 +132,8 @@ def draft(st, R, w):
     player keeps one card of the pack in hand, then every pack passes left (to the next
     seat), until every card is kept."""
     n = R[R_N_PLAYERS]
-    opts, ctx = w[0], w[2]
-    ctx[CTX_PURPOSE] = S_DRAFT
+    opts, ctx = w.opts, w.ctx
+    ctx[CTX_PHASE] = PHASE_DRAFT
     for i in range(n * N_KINDS):
         st[ST_START_HAND + i] = st[ST_HAND + i]
         st[ST_HAND + i] = 0
@@ -148,7 +149,7 @@ def draft(st, R, w):
             for s in range(n - 1, 0, -1):
                 st[ST_START_HAND + s * N_KINDS + k] = st[ST_START_HAND + (s - 1) * N_KINDS + k]
             st[ST_START_HAND + k] = last
-    ctx[CTX_PURPOSE] = S_POLICY
+    ctx[CTX_PHASE] = PHASE_PLAY
 
 
 @njit
@@ -198,7 +199,7 @@ def doghouse(st, R, w, actor, target):
     from that hand with ``doghouse_cards = "drawn_at_random"``); fewer than two: all it
     has. The given card arrives last, so it is never handed back, and a target with one
     card gives it, keeps the actor's card and stays in."""
-    opts = w[0]
+    opts = w.opts
     m = hand_options(st, actor, opts, target)
     give = opts[ask(st, R, w, actor, K_GIVE, target, m, -1), 0]
     # the target's cards leave its pre-trade hand before the given card arrives; the
@@ -208,7 +209,7 @@ def doghouse(st, R, w, actor, target):
         if hand_size(st, target) == 0:
             break
         if R[R_TAKER_CHOOSES]:
-            k = random_kind(st, target, w[4], S_CHANCE)
+            k = random_kind(st, target, w.streams, S_CHANCE)
         else:
             m = hand_options(st, target, opts, actor)
             k = opts[ask(st, R, w, target, K_RETURN, actor, m, -1), 0]
@@ -225,7 +226,7 @@ def doghouse(st, R, w, actor, target):
 @njit
 def methane(st, R, w, actor, target):
     """The target discards two cards of its choice onto the pile (all if fewer)."""
-    opts = w[0]
+    opts = w.opts
     for _ in range(2):
         if hand_size(st, target) == 0:
             break
@@ -277,7 +278,7 @@ def play_turn(st, R, w, seat):
     n = st[ST_N_PLAYERS]
     for s in range(n):
         st[ST_IN_BEFORE + s] = 1 if hand_size(st, s) > 0 else 0
-    opts = w[0]
+    opts = w.opts
     i = ask(st, R, w, seat, K_PLAY, -1, play_options(st, seat, opts), -1)
     kind = opts[i, 0]
     target = opts[i, 1]

@@ -33,6 +33,11 @@ def policy_list(policies, players: int) -> list[str]:
     return [policy_name(p) for p in seat_policies(policies, players)]
 
 
+def _failure(acc):
+    """The ``F_*`` fields of an accumulator: the chunk's first policy failure."""
+    return acc[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH]
+
+
 class _AwJob(Job):
     game = GAME
     chunk_games = 1 << 14
@@ -116,7 +121,9 @@ class PlayJob(_AwJob):
         return winners, scores
 
     def check(self, counts, games) -> None:
-        self.check_choices(int(counts["acc"][L.A_BAD_CHOICES]), self.policies)
+        from sheepsim.games.awsheep.simulate import check_failure
+
+        check_failure(_failure(counts["acc"]), self._s())
 
     def frames(self, counts: Counts):
         from sheepsim.games.awsheep.simulate import count_frames
@@ -305,7 +312,9 @@ class SkillJob(_AwJob):
         return {"acc_a": acc_a, "acc_b": acc_b, "pairs": pairs}
 
     def check(self, counts, games) -> None:
-        self.check_choices(int(counts["acc_a"][L.A_BAD_CHOICES]), [self.policy, self.baseline])
+        from sheepsim.games.awsheep.simulate import check_failure
+
+        check_failure(_failure(counts["acc_a"]), *self._s())
 
     def pair_frame(self, counts, games):
         from sheepsim.games.awsheep.simulate import pair_frame

@@ -17,13 +17,13 @@ import warnings
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.jit import fresh_copies, njit, rebind, variant_key
+from sheepsim.jit import njit, rebind, user_policy_chain, variant_key
 
 from .cards import hand_size, sheep_value
 from .engine import play_round, play_round_replaced
 from .layout import (
-    A_BAD_CHOICES,
     A_END,
+    A_FAILURE,
     A_GAMES,
     A_MARGIN,
     A_OUT,
@@ -43,11 +43,11 @@ from .layout import (
     A_WINS,
     A_WINS_BY_ORDER,
     A_WINS_BY_SLOT,
-    CTX_BAD,
+    CTX_FAILURE,
+    CTX_GAME,
     CTX_LEN,
-    CTX_LOG_N,
     CTX_LOG_ON,
-    CTX_PURPOSE,
+    CTX_PHASE,
     CTX_ROTATION,
     CV_D,
     CV_D_SQ,
@@ -58,19 +58,27 @@ from .layout import (
     CV_ONLY_WITH,
     CV_WINS,
     CV_WINS_REPLACED,
+    DEC_WIDTH,
     END_DRAW,
     END_SHEEP_SHOW,
+    F_CODE,
+    FAIL_WIDTH,
     LOG_WIDTH,
     MAX_LOG,
     MAX_MARGIN,
     MAX_OPTS,
     MAX_PLAYERS,
     MAX_TURNS,
+    N_GAME_STREAMS,
     N_KINDS,
     N_STREAMS,
     OPT_WIDTH,
+    PHASE_DRAFT,
+    PHASE_PLAY,
+    R_DRAFT,
     R_GOLDEN_WORTH,
     R_N_PLAYERS,
+    S_DRAFT,
     S_POLICY,
     SHEEP,
     ST_END_REASON,
@@ -90,36 +98,62 @@ from .layout import (
     USE_SUMS,
     USE_WIDTH,
     V_LEN,
+    Scratch,
 )
 from .policies import decide
 
 
-def new_scratch(log_rows):
-    """``(opts, view, ctx, log, streams, seat_pid, hands)`` for one block of games: numpy
-    arrays, allocated in Python (see :class:`Kernels`); ``hands`` ``(MAX_PLAYERS *
-    N_KINDS,)`` keeps a round's starting hands while it is replayed (card value)."""
-    return (np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64), np.zeros(V_LEN, dtype=np.int64),
-            np.zeros(CTX_LEN, dtype=np.int64), np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
-            np.zeros((N_STREAMS, 2), dtype=np.uint64), np.zeros(MAX_PLAYERS, dtype=np.int64),
-            np.zeros(MAX_PLAYERS * N_KINDS, dtype=np.int64))
+def new_scratch(log_rows) -> Scratch:
+    """The :class:`~.layout.Scratch` record of one block of games: numpy arrays, allocated
+    in Python (see :class:`Kernels`); ``log`` and ``decisions`` have ``log_rows`` rows
+    (filled only when tracing)."""
+    return Scratch(opts=np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64),
+                   player_view=np.zeros(V_LEN, dtype=np.int64),
+                   ctx=np.zeros(CTX_LEN, dtype=np.int64),
+                   log=np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
+                   streams=np.zeros((N_STREAMS, 2), dtype=np.uint64),
+                   seat_pid=np.zeros(MAX_PLAYERS, dtype=np.int64),
+                   hands=np.zeros(MAX_PLAYERS * N_KINDS, dtype=np.int64),
+                   decisions=np.zeros((log_rows, DEC_WIDTH), dtype=np.int64))
 
 
 @njit
-def start_game(w, pids, n, seed, game, rotate):
-    """Key the streams for ``game`` and seat the policies (rotated if ``rotate``)."""
-    ctx, streams, seat_pid = w[2], w[4], w[5]
-    rng.seed_streams(streams, seed, game)
+def start_game(w, pids, R, seed, game, rotate):
+    """Key the streams for ``game`` and seat the policies (rotated if ``rotate``): the
+    game's own rows by ``(seed, game, row)``, each seat's play (and, with the draft,
+    draft) stream by ``(seed, game, seat, phase)``."""
+    ctx, streams, seat_pid = w.ctx, w.streams, w.seat_pid
+    n = R[R_N_PLAYERS]
+    for p in range(N_GAME_STREAMS):
+        rng.seed_stream(streams, p, seed, game)
+    for s in range(n):
+        rng.seed_policy_stream(streams, S_POLICY + s, seed, game, s, PHASE_PLAY)
+        if R[R_DRAFT]:
+            rng.seed_policy_stream(streams, S_DRAFT + s, seed, game, s, PHASE_DRAFT)
     r = game % n if rotate else 0
     ctx[CTX_ROTATION] = r
-    ctx[CTX_PURPOSE] = S_POLICY
+    ctx[CTX_PHASE] = PHASE_PLAY
+    ctx[CTX_GAME] = game
     for s in range(n):
         seat_pid[s] = pids[(s - r) % n]
 
 
 @njit
+def failed(w, acc):
+    """Whether a policy failed in this chunk; if so its record goes to ``acc``'s
+    ``A_FAILURE`` fields (the caller stops: the Python layer raises)."""
+    ctx = w.ctx
+    if ctx[CTX_FAILURE + F_CODE] == 0:
+        return False
+    for j in range(FAIL_WIDTH):
+        acc[A_FAILURE + j] = ctx[CTX_FAILURE + j]
+    return True
+
+
+@njit
 def winner_slot(st, w):
     n = st[ST_N_PLAYERS]
-    return (st[ST_WINNER] - w[2][CTX_ROTATION]) % n
+    return (st[ST_WINNER] - w.ctx[CTX_ROTATION]) % n
 
 
 @njit
@@ -127,8 +161,8 @@ def seat_group(w, st, s):
     """Policy group of seat ``s``: the first slot whose policy is the seat's (slots of
     one policy share a group, so per-round clusters are per policy)."""
     n = st[ST_N_PLAYERS]
-    r = w[2][CTX_ROTATION]
-    seat_pid = w[5]
+    r = w.ctx[CTX_ROTATION]
+    seat_pid = w.seat_pid
     g = n
     for t in range(n):
         if seat_pid[t] == seat_pid[s]:
@@ -141,7 +175,7 @@ def accumulate(acc, st, w):
     """Add one finished round to ``acc`` (``ACC_LEN`` int64)."""
     n = st[ST_N_PLAYERS]
     win = st[ST_WINNER]
-    r = w[2][CTX_ROTATION]
+    r = w.ctx[CTX_ROTATION]
     tie = st[ST_END_REASON] == END_SHEEP_SHOW or st[ST_END_REASON] == END_DRAW
     acc[A_GAMES] += 1
     acc[A_WINS + win] += 1
@@ -167,7 +201,7 @@ def accumulate(acc, st, w):
     acc[A_OUT_HIST + out] += 1
     # per policy group (seats of one policy): starting hands, one cluster per count of
     # a kind, and card use (the group's round totals), so the round is the unit
-    seat_pid = w[5]
+    seat_pid = w.seat_pid
     for s in range(n):
         g = seat_group(w, st, s)
         if g != (s - r) % n:
@@ -214,12 +248,12 @@ def accumulate(acc, st, w):
 def fill_rounds(R, pids, seed, first_game, n_games, rotate, acc, w, st):
     """Rounds ``first_game .. first_game + n_games - 1`` added to ``acc`` (``ACC_LEN``);
     ``w`` (:func:`new_scratch`) and the state ``st`` ``(ST_LEN,)`` the chunk's."""
-    n = R[R_N_PLAYERS]
     for g in range(first_game, first_game + n_games):
-        start_game(w, pids, n, seed, g, rotate)
+        start_game(w, pids, R, seed, g, rotate)
         play_round(st, R, w)
         accumulate(acc, st, w)
-    acc[A_BAD_CHOICES] += w[2][CTX_BAD]
+        if failed(w, acc):
+            return
 
 
 @njit
@@ -228,13 +262,12 @@ def fill_compare(R, pids_a, pids_b, seed, first_game, n_games, rotate, acc_a, ac
     """Every round played twice on the same streams, with slot policies ``pids_a`` and
     ``pids_b``; ``pairs[slot]`` counts ``[both won, only a won, only b won]`` for the
     policy in that slot (``(MAX_PLAYERS, 3)`` int64)."""
-    n = R[R_N_PLAYERS]
     for g in range(first_game, first_game + n_games):
-        start_game(w, pids_a, n, seed, g, rotate)
+        start_game(w, pids_a, R, seed, g, rotate)
         play_round(st, R, w)
         accumulate(acc_a, st, w)
         wa = winner_slot(st, w)
-        start_game(w, pids_b, n, seed, g, rotate)
+        start_game(w, pids_b, R, seed, g, rotate)
         play_round(st, R, w)
         accumulate(acc_b, st, w)
         wb = winner_slot(st, w)
@@ -243,7 +276,8 @@ def fill_compare(R, pids_a, pids_b, seed, first_game, n_games, rotate, acc_a, ac
         else:
             pairs[wa, 1] += 1
             pairs[wb, 2] += 1
-    acc_a[A_BAD_CHOICES] += w[2][CTX_BAD]
+        if failed(w, acc_a):
+            return
 
 
 @njit
@@ -253,12 +287,13 @@ def fill_outcomes(R, pids, seed, first_game, n_games, rotate, winners, scores, a
     n = R[R_N_PLAYERS]
     worth = R[R_GOLDEN_WORTH]
     for i in range(n_games):
-        start_game(w, pids, n, seed, first_game + i, rotate)
+        start_game(w, pids, R, seed, first_game + i, rotate)
         winners[i] = play_round(st, R, w)
         for s in range(n):
             scores[i, s] = sheep_value(st, s, worth)
         accumulate(acc, st, w)
-    acc[A_BAD_CHOICES] += w[2][CTX_BAD]
+        if failed(w, acc):
+            return
 
 
 @njit
@@ -270,27 +305,27 @@ def fill_card_value(R, pids, seed, first_game, n_games, rotate, acc, cv, w, st):
     ``cv`` ``(MAX_PLAYERS, N_KINDS, CV_WIDTH)`` gets, per policy group and kind, the
     round's holders H and the paired win difference D (layout ``CV_*``)."""
     n = R[R_N_PLAYERS]
-    seat_pid = w[5]
+    seat_pid = w.seat_pid
     for g in range(first_game, first_game + n_games):
-        start_game(w, pids, n, seed, g, rotate)
+        start_game(w, pids, R, seed, g, rotate)
         win = play_round(st, R, w)
         accumulate(acc, st, w)
         for i in range(n * N_KINDS):
-            w[6][i] = st[ST_START_HAND + i]
+            w.hands[i] = st[ST_START_HAND + i]
         for k in range(N_KINDS):
             if k == SHEEP:
                 continue
             for s in range(n):
                 grp = seat_group(w, st, s)
-                if grp != (s - w[2][CTX_ROTATION]) % n:
+                if grp != (s - w.ctx[CTX_ROTATION]) % n:
                     continue  # each policy group once, at the seat of its first slot
                 pid = seat_pid[s]
                 h = 0
                 d = 0
                 for t in range(n):
-                    if seat_pid[t] != pid or w[6][t * N_KINDS + k] == 0:
+                    if seat_pid[t] != pid or w.hands[t * N_KINDS + k] == 0:
                         continue
-                    start_game(w, pids, n, seed, g, rotate)
+                    start_game(w, pids, R, seed, g, rotate)
                     won_with = 1 if t == win else 0
                     won_replaced = 1 if play_round_replaced(st, R, w, t, k) == t else 0
                     h += 1
@@ -306,21 +341,18 @@ def fill_card_value(R, pids, seed, first_game, n_games, rotate, acc, cv, w, st):
                 cv[grp, k, CV_D] += d
                 cv[grp, k, CV_D_SQ] += d * d
                 cv[grp, k, CV_DH] += d * h
-    acc[A_BAD_CHOICES] += w[2][CTX_BAD]
+        if failed(w, acc):
+            return
 
 
 @njit
 def fill_trace(R, pids, seed, game, rotate, st, w):
-    """One round with its event log (``w``'s log ``(MAX_LOG, LOG_WIDTH)``); the final
-    state is left in ``st``. Returns the number of log rows and of refused choices."""
-    start_game(w, pids, R[R_N_PLAYERS], seed, game, rotate)
-    w[2][CTX_LOG_ON] = 1
+    """One round with its event log and decision log (``w``'s ``(MAX_LOG, ...)``); the
+    final state is left in ``st``, the log lengths and any policy failure in ``w``'s
+    context (``CTX_LOG_N``, ``CTX_DEC_N``, ``CTX_FAILURE``)."""
+    start_game(w, pids, R, seed, game, rotate)
+    w.ctx[CTX_LOG_ON] = 1
     play_round(st, R, w)
-    return w[2][CTX_LOG_N], w[2][CTX_BAD]
-
-
-def new_log() -> np.ndarray:
-    return np.zeros((MAX_LOG, LOG_WIDTH), dtype=np.int64)
 
 
 # ---------------------------------------------------------- user-policy variants
@@ -351,11 +383,13 @@ class Kernels(types.SimpleNamespace):
         self.fill_card_value(R, pids, seed, first_game, n_games, rotate, acc, cv,
                              new_scratch(1), _state())
 
-    def trace_round(self, R, pids, seed, game, rotate, st, log):
-        """One round with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``, filled in
-        place); the final state is left in ``st``. Returns ``(log rows, refused choices)``."""
-        w = new_scratch(1)
-        return self.fill_trace(R, pids, seed, game, rotate, st, (*w[:3], log, *w[4:]))
+    def trace_round(self, R, pids, seed, game, rotate, st):
+        """One round traced (:func:`fill_trace`); the final state is left in ``st``.
+        Returns the scratch: its event log ``w.log[:ctx[CTX_LOG_N]]``, its decision log
+        ``w.decisions[:ctx[CTX_DEC_N]]`` and any policy failure ``ctx[CTX_FAILURE:]``."""
+        w = new_scratch(MAX_LOG)
+        self.fill_trace(R, pids, seed, game, rotate, st, w)
+        return w
 
 
 def _state():
@@ -367,19 +401,6 @@ ENTRY_KERNELS = ("fill_rounds", "fill_compare", "fill_outcomes", "fill_card_valu
 BUILTIN = Kernels(**{name: globals()[name] for name in ENTRY_KERNELS})
 
 
-def _chain(prev, fn, policy_id):
-    """A ``decide`` that sends ``policy_id`` to the user's ``fn`` and the rest on."""
-    from numba import njit as plain_njit
-
-    @plain_njit
-    def user_decide(pid, kind, view, opts, n, pstream):
-        if pid == policy_id:
-            return fn(kind, view, opts, n, pstream)
-        return prev(pid, kind, view, opts, n, pstream)
-
-    return user_decide
-
-
 @functools.lru_cache(maxsize=16)
 def kernels_for(user_fns: tuple = ()) -> Kernels:
     """Kernels where policy id ``FIRST_USER_ID + k`` calls ``user_fns[k]`` (one variant
@@ -389,10 +410,7 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
 
     if not user_fns:
         return BUILTIN
-    d = decide
-    for k, fn in enumerate(fresh_copies(user_fns)):
-        d = _chain(d, fn, FIRST_USER_ID + k)
-    repl = {decide: d}
+    repl = {decide: user_policy_chain(decide, user_fns, FIRST_USER_ID)}
     with warnings.catch_warnings():
         # rebind passes the kernels' own jit options on, numba's "nopython" among
         # them, which numba.njit reports as ignored: harmless

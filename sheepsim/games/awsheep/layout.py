@@ -8,11 +8,20 @@ kernels work on flat ``int64`` vectors:
   (:meth:`sheepsim.games.awsheep.rules.AwSheepRules.kernel_array`);
 * the **state vector** ``st`` (``ST_LEN``): hands, pile, set-aside cards, turn, run,
   and the public-knowledge bookkeeping (what each player has seen of each hand);
-* the **view vector** ``view`` (``V_LEN``): what one player sees, the only game data
-  a policy receives;
-* the **accumulator** ``acc`` (``ACC_LEN``): integer counts summed over games.
+* the **view vector** ``view`` (``V_LEN``, offsets ``V_*``): what one player sees, the
+  only game data a policy receives;
+* the **option rows** ``opts`` (``(n, OPT_WIDTH)``, columns by decision kind ``K_*``);
+* the **accumulator** ``acc`` (``ACC_LEN``): integer counts summed over games;
+* the per-block **scratch** ``w``, a :data:`Scratch` record of arrays
+  (:func:`~.kernels.new_scratch`).
+
+Vectors are laid out with :func:`sheepsim.kernelstate.alloc` (the conventions shared by
+the games).
 """
 
+from collections import namedtuple
+
+from sheepsim.kernelstate import alloc
 
 # ------------------------------------------------------------------------- cards
 DOGHOUSE, METHANE, HORSE, PIG, SHEEP, GOLDEN = range(6)
@@ -31,26 +40,31 @@ MAX_DECK = 64  # a variant deck may hold at most this many cards
 NO_TARGET = -1
 
 # ------------------------------------------------------------ random purposes
-# Rows of this game's stream array, each keyed by ``(seed, game, row)`` with
-# ``sheepsim.rng.seed_streams`` (the keyed streams every game uses). Every seat draws
-# its decisions from its own row, so a seat's random choices are keyed by ``(seed, game,
-# seat)``: changing one seat's policy leaves every other seat's draws as they were
-# (common random numbers for head-to-heads and card values).
+# Rows of this game's stream array. The game's own rows (S_CHANCE, S_DEAL, S_TIE) are
+# keyed by ``(seed, game, row)`` with ``sheepsim.rng.seed_stream`` (the keyed streams every
+# game uses). Every seat draws its decisions from its own rows, keyed by ``(seed, game,
+# seat, phase)`` with ``sheepsim.rng.seed_policy_stream`` (Philox: a policy's stream tells
+# nothing about the deal): changing one seat's policy leaves every other seat's draws as
+# they were (common random numbers for head-to-heads and card values).
 S_CHANCE = 0     # first player, random Doghouse draws (the shared DICE number)
 S_DEAL = 1       # shuffle, set aside, deal (the shared DEAL number)
 S_TIE = 2        # the fair draw that ends an undecided Sheep Show
-S_POLICY = 3     # play decisions of seat s: row S_POLICY + s
+N_GAME_STREAMS = 3  # rows 0..2: the game's own streams
+PHASE_PLAY, PHASE_DRAFT = 0, 1  # a seat's stream phases (seed_policy_stream's ``phase``)
+PHASE_NAMES = ("play", "draft")
+S_POLICY = 3     # decisions of seat s in phase p: row S_POLICY + p * MAX_PLAYERS + s
 S_DRAFT = S_POLICY + MAX_PLAYERS  # draft picks of seat s: row S_DRAFT + s (play-phase
 #                  decisions stay the same streams whether the draft is on or off)
 N_STREAMS = S_DRAFT + MAX_PLAYERS
 
 # ------------------------------------------------------------------ decisions
-# A policy answers one of these; options are rows ``[card kind, target seat]``.
+# A policy answers one of these (its ``kind`` argument; the name in the trace's
+# ``decisions`` table is KIND_DECISIONS[kind]); options are rows ``[a, b]``:
 K_PLAY = 0      # [kind, target or NO_TARGET]: the card to play and its target
 K_GIVE = 1      # [kind, target]: Doghouse, the card given to the target
 K_RETURN = 2    # [kind, actor]: Doghouse target, one of the two cards handed over
 K_DISCARD = 3   # [kind, actor]: Methane target, one of the two cards discarded
-K_DRAFT = 4     # [kind, NO_TARGET]: the card kept from the pack in hand
+K_DRAFT = 4     # [kind, copies in the pack]: the card kept from the pack in hand
 K_GUESS = 5     # [1 sheep / 0 not a sheep, pile position]: Sheep Show guess
 KIND_DECISIONS = ("play", "give", "return", "discard", "draft", "guess")
 OPT_WIDTH = 2
@@ -61,17 +75,8 @@ END_LAST, END_FLOCK_OFF, END_SHEEP_SHOW, END_DRAW = range(4)
 END_NAMES = ("last_with_cards", "flock_off", "sheep_show", "draw")
 
 
-def _alloc(spec):
-    """Consecutive offsets for ``(name, size)`` pairs; returns ``(offsets, total)``."""
-    out, pos = {}, 0
-    for name, size in spec:
-        out[name] = pos
-        pos += size
-    return out, pos
-
-
 # ------------------------------------------------------------------- rules R
-_r, R_LEN = _alloc([
+_r, R_LEN = alloc([
     ("n_players", 1), ("deck", N_KINDS), ("remove", N_KINDS), ("aside_random", 1),
     ("hand_size", 1), ("golden_worth", 1), ("draft", 1), ("taker_chooses", 1),
     ("tie_break", 1), ("run_passes", 1),
@@ -108,7 +113,7 @@ TRIGGER_NONE, TRIGGER_RUN_EQUALS, TRIGGER_RUN_PASSES, TRIGGER_EVERYONE_OUT = ran
 TRIGGER_NAMES = ("none", "run_equals", "run_passes", "everyone_out")
 
 P, K = MAX_PLAYERS, N_KINDS
-_s, ST_LEN = _alloc([
+_s, ST_LEN = alloc([
     ("n_players", 1), ("hand", P * K), ("start_hand", P * K), ("aside", K),
     ("pile", MAX_DECK), ("pile_len", 1), ("run", 1), ("turn_seat", 1), ("first", 1),
     ("turns", 1), ("ended", 1), ("end_reason", 1), ("winner", 1), ("in_before", P),
@@ -144,7 +149,7 @@ ST_MARGIN = _s["margin"]         # Flock Off: best flock value minus the next co
 
 
 # ------------------------------------------------------------------ view
-_v, V_LEN = _alloc([
+_v, V_LEN = alloc([
     ("seat", 1), ("n_players", 1), ("hand", K), ("sizes", P), ("first", 1), ("turns", 1),
     ("run", 1), ("players_in", 1), ("pile_counts", K), ("pile_len", 1), ("pile", MAX_DECK),
     ("known", P * N_KNOW), ("no_sheep", P), ("deck", K), ("aside_total", 1),
@@ -178,14 +183,19 @@ LOG_WIDTH = LOG_HEAD + P + P * K
 MAX_LOG = 1024
 
 # --------------------------------------------------------------- accumulator
+# The first policy failure of a chunk (the chunk stops after that round): F_CODE is
+# ``sheepsim.plugins.ILLEGAL_CHOICE`` or ``WROTE_INPUTS`` (0: none), then the round, the
+# seat, its policy id, the returned index and the number of options.
+F_CODE, F_GAME, F_SEAT, F_PID, F_CHOICE, F_N = range(6)
+FAIL_WIDTH = 6
 MAX_TURNS = MAX_DECK + 1
 MAX_MARGIN = 64  # winning margins above this count as this
 USE_SUMS = 3     # per use quantity X and round g: sum X_g, sum X_g^2, sum X_g * plays_g
-_a, ACC_LEN = _alloc([
+_a, ACC_LEN = alloc([
     ("games", 1), ("wins", P), ("wins_by_order", P), ("end", 4), ("turns", 1),
     ("turns_sq", 1), ("turn_hist", MAX_TURNS + 1), ("start_n", P * K * (MAX_DECK + 1)),
     ("start_wins", P * K * (MAX_DECK + 1)),
-    ("out", P), ("show_cards", 1), ("bad_choices", 1), ("wins_by_slot", P),
+    ("out", P), ("show_cards", 1), ("failure", FAIL_WIDTH), ("wins_by_slot", P),
     ("start_sq", P * K * (MAX_DECK + 1)), ("start_wh", P * K * (MAX_DECK + 1)),
     ("use", P * K * USE_WIDTH * USE_SUMS), ("trigger", 4),
     ("margin", MAX_MARGIN + 1), ("out_hist", P + 1), ("tie_wins", P),
@@ -203,7 +213,7 @@ A_START_N = _a["start_n"]      # [(slot * K + kind) * START_STRIDE + count]: pla
 A_START_WINS = _a["start_wins"]  # same index: of whom won
 A_OUT = _a["out"]                      # by seat: rounds ended without cards
 A_SHOW_CARDS = _a["show_cards"]        # pile cards read in Sheep Shows
-A_BAD_CHOICES = _a["bad_choices"]      # a user policy answered out of range
+A_FAILURE = _a["failure"]              # [F_*]: the chunk's first policy failure
 A_WINS_BY_SLOT = _a["wins_by_slot"]    # by policy slot (seat before rotation)
 # Starting hands are counted by policy group (the first slot of the seat's policy), so
 # that per round the seats of one policy with one count of a kind form one cluster:
@@ -231,11 +241,40 @@ CV_HOLDERS, CV_HOLDERS_SQ, CV_WINS, CV_WINS_REPLACED, CV_D, CV_D_SQ, CV_DH, \
 CV_WIDTH = 9
 
 # --------------------------------------------------------------- context ctx
-# Small per-block scratch: trace switch and length, bad answers, the first policy stream
-# row of the current phase (S_POLICY or S_DRAFT; seat s draws from that row + s), and the
-# seat rotation of the current game.
-CTX_LOG_ON, CTX_LOG_N, CTX_BAD, CTX_PURPOSE, CTX_ROTATION = range(5)
-CTX_LEN = 5
+# Small per-block scratch: trace switch and length, the current stream phase (PHASE_*;
+# seat s draws from row S_POLICY + phase * MAX_PLAYERS + s), the seat rotation and index of
+# the current game, rows used in the decision log, and the first policy failure (F_*
+# fields, the chunk stops after its round).
+_c, CTX_LEN = alloc([
+    ("log_on", 1), ("log_n", 1), ("phase", 1), ("rotation", 1), ("game", 1), ("dec_n", 1),
+    ("failure", FAIL_WIDTH),
+])
+CTX_LOG_ON = _c["log_on"]
+CTX_LOG_N = _c["log_n"]
+CTX_PHASE = _c["phase"]
+CTX_ROTATION = _c["rotation"]
+CTX_GAME = _c["game"]
+CTX_DEC_N = _c["dec_n"]
+CTX_FAILURE = _c["failure"]  # [F_*], F_CODE 0 until a policy fails
+
+# --------------------------------------------------------------- decision log
+# One row per decision a policy was asked while tracing (a lone option is taken without
+# asking and is not a row): [seat, phase, kind, n options, choice]. A round asks far
+# fewer than MAX_LOG (at most 64 cards to play or draft, each with a handful of
+# sub-decisions, and one guess per tied player and pile card in a Sheep Show).
+D_SEAT, D_PHASE, D_KIND, D_N, D_CHOICE = range(5)
+DEC_WIDTH = 5
+
+# ------------------------------------------------------------- scratch w
+#: A block's scratch arrays (allocated in Python by :func:`~.kernels.new_scratch`, reused
+#: for every game of a chunk): ``opts`` option rows ``(MAX_OPTS, OPT_WIDTH)``;
+#: ``player_view`` the view vector ``(V_LEN,)`` (not ``view``: numba would read that as
+#: numpy's ``.view`` method); ``ctx`` ``(CTX_LEN,)``; ``log`` the trace log ``(rows, LOG_WIDTH)``;
+#: ``streams`` ``(N_STREAMS, 2)`` uint64; ``seat_pid`` the policy id of each seat in the
+#: current game; ``hands`` ``(MAX_PLAYERS * N_KINDS,)`` a round's starting hands while it
+#: is replayed (card value); ``decisions`` the decision log ``(rows, DEC_WIDTH)``.
+Scratch = namedtuple("Scratch", ["opts", "player_view", "ctx", "log", "streams", "seat_pid",
+                                 "hands", "decisions"])
 
 # Built-in policy ids (stable: they are baked into cached kernels).
 RANDOM, GREEDY, COUNTER = 0, 1, 2

@@ -1,11 +1,13 @@
 """Aw, Sheep! policies: ``random``, ``greedy``, ``counter`` and user policies.
 
-Every decision is one call ``decide(pid, kind, view, opts, n, pstream)`` returning an
-index into ``opts[:n]``. ``view`` (layout ``V_*``) holds only what the deciding player
-sees at the table (own hand, hand sizes, the face-up pile, what it saw of other hands,
-see :mod:`.knowledge`); ``pstream`` is its one random stream (a ``(1, 2)`` stream
-array: draw with ``sheepsim.rng.randbelow(pstream, 0, k)``), the deciding seat's own,
-keyed by ``(seed, game, seat)``: what one seat draws never shifts another seat's draws.
+Every decision is one call ``decide(pid, kind, view, opts, n, rand)`` returning an
+index into ``opts[:n]`` (the engine checks it: an index outside ``0..n-1`` stops the run).
+``view`` (layout ``V_*``) holds only what the deciding player sees at the table (own
+hand, hand sizes, the face-up pile, what it saw of other hands, see :mod:`.knowledge`);
+``rand`` is its one random stream (a ``(1, 2)`` stream array: draw with
+``sheepsim.rng.policy_randbelow(rand, k)`` or ``policy_uniform(rand)``), the deciding
+seat's own, keyed by ``(seed, game, seat, phase)`` (phase 0 play, 1 draft):
+what one seat draws never shifts another seat's draws.
 
 Decisions (``kind``) and option rows ``[a, b]``:
 
@@ -36,9 +38,11 @@ exact tie.
 
 User policies
 -------------
-An ``@numba.njit`` function ``my_policy(kind, view, opts, n, pstream) -> int``, given
-as ``--policy package.module:my_policy``. An answer outside ``0..n-1`` stops the run with
-an error naming the policy.
+An ``@numba.njit`` function ``my_policy(kind, view, opts, n, rand) -> int``, given as
+``--policy package.module:my_policy`` (or the function itself in Python). It is handed
+copies of ``view`` and ``opts[:n]`` (:func:`sheepsim.jit.user_policy_chain`): a policy
+that writes to them, or answers outside ``0..n-1``, stops the run with one line naming
+the policy, its seat, the round and the answer.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.jit import njit
 
-from .estimate import counter_score
+from .inference import counter_score
 from .layout import (
     ANY_SHEEP,
     BUILTIN_POLICIES,
@@ -89,8 +93,8 @@ DRAFT_ORDER = np.array([4.0, 3.0, 5.0, 6.0, 1.0, 2.0])
 
 
 @njit
-def argmax_random_ties(scores, n, pstream):
-    """Index of the largest of ``scores[:n]``; ties broken uniformly with ``pstream``."""
+def argmax_random_ties(scores, n, rand):
+    """Index of the largest of ``scores[:n]``; ties broken uniformly with ``rand``."""
     best = scores[0]
     for i in range(1, n):
         if scores[i] > best:
@@ -99,7 +103,7 @@ def argmax_random_ties(scores, n, pstream):
     for i in range(n):
         if scores[i] == best:
             ties += 1
-    j = rng.randbelow(pstream, 0, ties) if ties > 1 else 0
+    j = rng.policy_randbelow(rand, ties) if ties > 1 else 0
     for i in range(n):
         if scores[i] == best:
             if j == 0:
@@ -109,7 +113,7 @@ def argmax_random_ties(scores, n, pstream):
 
 
 @njit
-def default_guess(view, opts, n, pstream):
+def default_guess(view, opts, n, rand):
     """Sheep Show: guess the majority of the unread pile cards (coin on a tie)."""
     sheep = 0
     pos = view[V_SHOW_POS]
@@ -121,7 +125,7 @@ def default_guess(view, opts, n, pstream):
     other = (m - pos) - sheep
     want = 1 if sheep > other else 0
     if sheep == other:
-        want = rng.randbelow(pstream, 0, 2)
+        want = rng.policy_randbelow(rand, 2)
     for i in range(n):
         if opts[i, 0] == want:
             return i
@@ -172,7 +176,7 @@ def greedy_play_score(view, kind, target):
 
 
 @njit
-def greedy(kind, view, opts, n, pstream):
+def greedy(kind, view, opts, n, rand):
     scores = np.empty(n)
     for i in range(n):
         k = opts[i, 0]
@@ -182,34 +186,34 @@ def greedy(kind, view, opts, n, pstream):
             scores[i] = DRAFT_ORDER[k]
         else:
             scores[i] = SHED_ORDER[k]
-    return argmax_random_ties(scores, n, pstream)
+    return argmax_random_ties(scores, n, rand)
 
 
 @njit
-def counter(kind, view, opts, n, pstream):
+def counter(kind, view, opts, n, rand):
     if kind != K_PLAY:
-        return greedy(kind, view, opts, n, pstream)
+        return greedy(kind, view, opts, n, rand)
     scores = np.empty(n)
     for i in range(n):
         scores[i] = counter_score(view, opts[i, 0], opts[i, 1])
-    return argmax_random_ties(scores, n, pstream)
+    return argmax_random_ties(scores, n, rand)
 
 
 @njit
-def decide(pid, kind, view, opts, n, pstream):
+def decide(pid, kind, view, opts, n, rand):
     """Index of the chosen row of ``opts[:n]`` for built-in policy ``pid``."""
     if kind == K_GUESS:
-        return default_guess(view, opts, n, pstream)
+        return default_guess(view, opts, n, rand)
     if pid == GREEDY:
-        return greedy(kind, view, opts, n, pstream)
+        return greedy(kind, view, opts, n, rand)
     if pid == COUNTER:
-        return counter(kind, view, opts, n, pstream)
-    return rng.randbelow(pstream, 0, n)
+        return counter(kind, view, opts, n, rand)
+    return rng.policy_randbelow(rand, n)
 
 
 #: The arguments a user policy is called with (see "User policies" above): a plug-in is
 #: checked against these before anything compiles.
-USER_POLICY_ARGS = ("kind", "view", "opts", "n", "pstream")
+USER_POLICY_ARGS = ("kind", "view", "opts", "n", "rand")
 
 
 def policy_name(policy) -> str:

@@ -57,6 +57,23 @@ class Setting:
     R: np.ndarray
 
 
+def check_failure(record, *settings: Setting) -> None:
+    """Raise the one-line error (:func:`sheepsim.plugins.policy_failure`) for a policy
+    failure a kernel recorded (``record``: the ``F_*`` fields, ``layout.A_FAILURE`` of an
+    accumulator or ``CTX_FAILURE`` of a scratch context); nothing if none. The policy is
+    named as the ``settings`` name the failing policy id."""
+    from sheepsim.plugins import policy_failure
+
+    code = int(record[L.F_CODE])
+    if code == 0:
+        return
+    pid = int(record[L.F_PID])
+    name = next((name for s in settings for name, p in zip(s.names, s.pids, strict=True)
+                 if p == pid), f"policy id {pid}")
+    raise policy_failure(code, name, int(record[L.F_SEAT]), int(record[L.F_GAME]),
+                         int(record[L.F_CHOICE]), int(record[L.F_N]))
+
+
 def setting(rules, players, policies, draft=None) -> Setting:
     from sheepsim.games.awsheep.kernels import kernels_for
     from sheepsim.games.awsheep.policies import policy_name, resolve_policies
@@ -186,5 +203,5 @@ def pair_frame(pairs, players: int, names_a, names_b, draft: bool, games: int) -
                          "a_only": pairs[:, 1], "b_only": pairs[:, 2]})
 
 
-__all__ = ["count_frames", "card_value_frame", "pair_frame", "setting",
+__all__ = ["check_failure", "count_frames", "card_value_frame", "pair_frame", "setting",
            "seat_policies", "field_name"]

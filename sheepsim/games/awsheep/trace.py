@@ -1,15 +1,17 @@
-"""One round described turn by turn, every hand shown (``sheepsim awsheep trace``)."""
+"""One round described turn by turn, every hand shown (``sheepsim awsheep trace``), and
+the decisions its policies were asked."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
-from sheepsim.games.awsheep.simulate import setting
+from sheepsim.games.awsheep.simulate import check_failure, setting
 
 
 @dataclass
@@ -19,30 +21,45 @@ class Trace:
     end: str
     log: np.ndarray
     state: np.ndarray
+    decisions: pd.DataFrame  # see :func:`decisions_frame`
 
 
 def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 0,
                 game: int = 0, draft=None) -> Trace:
     """Play round ``game`` of ``seed`` (policies not rotated: seat order as given) and
-    describe every step."""
+    describe every step. A policy that breaks the contract (an illegal choice, a write
+    to its inputs) raises the one-line :class:`SheepsimError` naming it."""
     from sheepsim._version import __version__
-    from sheepsim.games.awsheep.kernels import new_log
 
     s = setting(rules, players, policies, draft)
     seed = driver.check_seed(seed)
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise SheepsimError(f"game must be a whole number >= 0, got {game!r}")
     st = np.zeros(L.ST_LEN, dtype=np.int64)
-    log = new_log()
-    n_log, bad = s.kernels.trace_round(s.R, s.pids, seed, game, False, st, log)
-    if bad:
-        raise SheepsimError(f"policy returned an option index out of range {int(bad)} times")
+    w = s.kernels.trace_round(s.R, s.pids, seed, game, False, st)
+    ctx = w.ctx
+    check_failure(ctx[L.CTX_FAILURE:L.CTX_FAILURE + L.FAIL_WIDTH], s)
+    log = w.log[:ctx[L.CTX_LOG_N]]
     head = [f"Aw, Sheep!, {s.players} players, draft {'on' if s.draft else 'off'}, seed {seed}, "
             f"round {game}: " + "; ".join(f"seat {i + 1} ({p})" for i, p in enumerate(s.names)),
             f"rules {s.rules.source} (sha256 {s.rules.sha256[:12]}), sheepsim {__version__}"]
-    lines = head + render_log(log[:n_log], s.players, st)
+    lines = head + render_log(log, s.players, st)
     return Trace(lines, int(st[L.ST_WINNER]), L.END_NAMES[int(st[L.ST_END_REASON])],
-                 log[:n_log].copy(), st)
+                 log.copy(), st, decisions_frame(w.decisions[:ctx[L.CTX_DEC_N]]))
+
+
+def decisions_frame(rows) -> pd.DataFrame:
+    """The decision log as a table, one row per decision a policy was asked, in order (a
+    lone option is taken without asking and is not a row): ``decision`` (0-based order),
+    ``seat`` (0-based), ``phase`` (the seat stream it drew from: 0 play, 1 draft, as
+    ``sheepsim.rng.seed_policy_stream``'s phase), ``kind`` (``play``, ``give``,
+    ``return``, ``discard``, ``draft``, ``guess``), ``n_options`` and ``choice`` (the
+    0-based row of the options it picked)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    return pd.DataFrame({"decision": np.arange(len(rows), dtype=np.int64),
+                         "seat": rows[:, L.D_SEAT], "phase": rows[:, L.D_PHASE],
+                         "kind": [L.KIND_DECISIONS[k] for k in rows[:, L.D_KIND]],
+                         "n_options": rows[:, L.D_N], "choice": rows[:, L.D_CHOICE]})
 
 
 def hand_text(row, seat) -> str:

@@ -15,6 +15,7 @@ Grid coordinates: ``row`` grows downwards, ``col`` to the right, both unbounded
 (positions, not array indices: the flock never hits an edge and never needs re-centring).
 """
 
+from sheepsim.kernelstate import alloc as _alloc  # the one layout helper of every game
 
 # --------------------------------------------------------------------------- colours
 BLUE, GREEN, RED, YELLOW, BLACK = range(5)
@@ -79,15 +80,6 @@ MAX_TRACK = 128
 MAX_FACES = 12
 MAX_ROW_POINTS = 8
 MAX_ROUTE_STEPS = 24  # a straight regroup route never needs more than the flock's span
-
-
-def _alloc(spec):
-    """Consecutive offsets for ``(name, size)`` pairs; returns ``(offsets, total)``."""
-    out, pos = {}, 0
-    for name, size in spec:
-        out[name] = pos
-        pos += size
-    return out, pos
 
 
 # ------------------------------------------------------------------------ rules R

@@ -1,4 +1,5 @@
-"""The ``counter`` policy's estimate of the rivals' sheep from the public card flow.
+"""The ``counter`` policy's inference of the rivals' hidden sheep from the public card
+flow (what each rival's unseen cards are likely worth).
 
 Unseen cards are the deck (after the public removals) minus the pile, the viewer's own
 hand and every card it has seen in other hands. Each card the viewer does not know
