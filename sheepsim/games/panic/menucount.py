@@ -144,12 +144,17 @@ def nth_action(st, R, seat, i, opts, box, lines):
 
 @kernel
 def random_option(st, R, seat, opts, streams):
-    """The ``random`` policy's menu choice for ``seat``: the row of ``opts`` holding the
-    option drawn uniformly (POLICY stream of ``streams``) among the legal ones, as
-    ``randbelow(count)`` picks among the rows of :func:`.flockops.legal_actions`; -1 if
-    there is none (the seat passes, nothing is drawn)."""
+    """The ``random`` policy's menu choice for ``seat``: ``(row, i, n)``, the row of
+    ``opts`` holding the option ``i`` drawn uniformly (POLICY stream of ``streams``)
+    among the ``n`` legal ones, as ``randbelow(n)`` picks among the rows of
+    :func:`.flockops.legal_actions`; ``(-1, -1, 0)`` if there is none (the seat passes).
+    Nothing is drawn for none or a lone option (taken without asking, as for every
+    policy: :func:`.turns.play_turn`)."""
     box, lines = flock_lines(st)
     n = count_actions(st, R, seat, opts, box, lines)
     if n == 0:
-        return ZERO - 1
-    return nth_action(st, R, seat, randbelow(policy_stream(streams), n), opts, box, lines)
+        return ZERO - 1, ZERO - 1, n
+    i = ZERO
+    if n > 1:
+        i = randbelow(policy_stream(streams), n)
+    return nth_action(st, R, seat, i, opts, box, lines), i, n
