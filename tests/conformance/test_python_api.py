@@ -72,7 +72,8 @@ def test_compare_runs_the_head_to_head_on_common_random_numbers(g, tmp_path):
 
 def test_trace_gives_the_cli_text(g, tmp_path, capsys):
     res = sheepsim.trace(g.name, seed=5)
-    assert not res.tables and res.lines and res.meta["seed"] == 5
+    # the turn log's text, and the policies' decisions as a table (test_policy_contract)
+    assert list(res.tables) == ["decisions"] and res.lines and res.meta["seed"] == 5
     capsys.readouterr()
     assert cli.main([g.command, "trace", "--seed", "5", "--quiet"]) == 0
     assert capsys.readouterr().out == res.text()

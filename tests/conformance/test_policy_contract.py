@@ -1,0 +1,164 @@
+"""The policy contract, for every registered game and player count (issue 29, item 3).
+
+* **One signature.** Every game calls a plug-in as ``policy(kind, view, opts, n, rand)``
+  and takes the index it returns (the plug-ins below are written once and run in every
+  game).
+* **A seat's own stream.** Seat ``s`` draws only from its own stream, keyed by
+  ``(seed, game, seat, phase)`` (``sheepsim.rng.seed_policy_stream``), so replacing seat
+  0's policy leaves every other seat's draws unchanged.
+* **Read-only inputs, checked choices.** A plug-in that writes to ``view`` or ``opts``,
+  or returns an index that is not one of its ``n`` options, stops the run with one line
+  naming it, its seat and the game number (exit 2 in the CLI, no file written).
+
+The trace's ``decisions`` table has one row per call of a policy (a lone option taken
+without asking is not a row), with the ``phase`` of the stream it drew from.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+import sheepsim
+from sheepsim import cli, game
+from sheepsim.errors import SheepsimError
+
+GAMES = game.games()
+IDS = [g.name for g in GAMES]
+COUNTS = [(g, p) for g in GAMES for p in range(g.min_players, g.max_players + 1)]
+COUNT_IDS = [f"{g.name}-{p}" for g, p in COUNTS]
+
+PLUGINS = '''
+import numba
+
+from sheepsim.rng import policy_uniform
+
+
+@numba.njit
+def uniform_pick(kind, view, opts, n, rand):
+    """Exactly one draw per call: the option at the draw's position in [0, 1)."""
+    return min(n - 1, int(policy_uniform(rand) * n))
+
+
+@numba.njit
+def first(kind, view, opts, n, rand):
+    return 0
+
+
+@numba.njit
+def opts_vandal(kind, view, opts, n, rand):
+    opts[0, 0] += 1
+    return 0
+
+
+@numba.njit
+def view_vandal(kind, view, opts, n, rand):
+    view[0] += 1
+    return 0
+
+
+@numba.njit
+def off_the_end(kind, view, opts, n, rand):
+    return n
+'''
+
+
+@pytest.fixture(scope="module")
+def mod(tmp_path_factory):
+    """The module name of the plug-ins above, importable for the module's tests."""
+    folder = tmp_path_factory.mktemp("contract_plugins")
+    (folder / "contract_plugins.py").write_text(textwrap.dedent(PLUGINS))
+    mp = pytest.MonkeyPatch()
+    mp.syspath_prepend(str(folder))
+    yield "contract_plugins"
+    mp.undo()
+
+
+def _decisions(g, seed, players, policies):
+    res = sheepsim.trace(g.name, seed=seed, players=players, policy=policies, quiet=True)
+    table = res.tables["decisions"]
+    assert {"decision", "seat", "phase", "kind", "n_options", "choice"} <= set(table.columns)
+    return table
+
+
+def _overlap(ca, na, cb, nb) -> bool:
+    """Do ``[ca/na, (ca+1)/na)`` and ``[cb/nb, (cb+1)/nb)`` meet? (exact, in integers)"""
+    return ca * nb < (cb + 1) * na and cb * na < (ca + 1) * nb
+
+
+@pytest.mark.parametrize("g, players", COUNTS, ids=COUNT_IDS)
+def test_replacing_one_seats_policy_leaves_the_other_seats_draws(g, players, mod):
+    """Seats 1.. draw once per decision (``uniform_pick``); seat 0 plays ``random`` in run
+    A and ``first`` (no draw at all) in run B. The games then differ, but seat ``s``'s
+    k-th draw from each of its streams is the same number, so the intervals its choices
+    pin that number to must meet, decision by decision. With one shared stream seat 0's
+    draws would shift everyone's, and the intervals would part within a few decisions."""
+    others = [f"{mod}:uniform_pick"] * (players - 1)
+    compared = 0
+    for seed in range(4):
+        a = _decisions(g, seed, players, ["random", *others])
+        b = _decisions(g, seed, players, [f"{mod}:first", *others])
+        for (seat, phase), rows_a in a[a.seat > 0].groupby(["seat", "phase"]):
+            rows_b = b[(b.seat == seat) & (b.phase == phase)]
+            k = min(len(rows_a), len(rows_b))
+            for ra, rb in zip(rows_a.head(k).itertuples(), rows_b.head(k).itertuples(),
+                              strict=True):
+                assert _overlap(ra.choice, ra.n_options, rb.choice, rb.n_options), (
+                    f"seed {seed}, seat {seat}, phase {phase}, decision {ra.decision}/"
+                    f"{rb.decision}: {ra.choice}/{ra.n_options} vs {rb.choice}/{rb.n_options}")
+                compared += 1
+    assert compared >= 20  # not vacuous: enough decisions were compared
+
+
+@pytest.mark.parametrize("g, players", COUNTS, ids=COUNT_IDS)
+def test_the_decisions_table_is_what_the_policies_were_asked(g, players, mod):
+    table = _decisions(g, 3, players, [f"{mod}:uniform_pick"] * players)
+    assert len(table) > 0
+    assert list(table.decision) == list(range(len(table)))
+    assert set(table.seat) == set(range(players))  # every seat is asked something
+    assert (table.n_options >= 2).all()  # a lone option is taken without asking
+    assert ((table.choice >= 0) & (table.choice < table.n_options)).all()
+
+
+PLAY_FAULTS = [("opts_vandal", "wrote to its read-only inputs"),
+               ("view_vandal", "wrote to its read-only inputs"),
+               ("off_the_end", "returned option")]
+
+
+def _policy_option(g) -> str:
+    """The option that seats a policy in play: ``policy``, or the first role's
+    ``<role>_policy`` in a game with several roles (the race: pace)."""
+    return "policy" if len(g.policies) == 1 else f"{next(iter(g.policies))}_policy"
+
+
+@pytest.mark.parametrize("fault, says", PLAY_FAULTS, ids=[f for f, _ in PLAY_FAULTS])
+@pytest.mark.parametrize("g", GAMES, ids=IDS)
+def test_a_plugin_that_breaks_the_contract_stops_the_run(g, fault, says, mod):
+    p = g.min_players
+    seats = ["random"] * p
+    seats[1] = f"{mod}:{fault}"
+    pattern = (rf"policy '{mod}:{fault}' \(seat 2\) in game (\d+) {says}")
+    with pytest.raises(SheepsimError, match=pattern) as trace_err:
+        sheepsim.trace(g.name, seed=1, players=p, policy=seats, quiet=True)
+    assert "\n" not in str(trace_err.value)
+    # whole games (the chunk kernels, not the trace's): the game number is the first
+    # game in which seat 2 was asked
+    with pytest.raises(SheepsimError, match=pattern) as play_err:
+        sheepsim.play(g.name, players=p, seed=1, games=200, quiet=True,
+                      **{_policy_option(g): seats})
+    assert int(re.search(pattern, str(play_err.value)).group(1)) < 200
+
+
+@pytest.mark.parametrize("g", GAMES, ids=IDS)
+def test_the_cli_says_one_line_exits_2_and_writes_nothing(g, mod, tmp_path, capsys):
+    p = g.min_players
+    seats = ",".join([f"{mod}:off_the_end"] + ["random"] * (p - 1))
+    out = tmp_path / "trace.json"
+    code = cli.main([g.command, "trace", "--players", str(p), "--policy", seats, "--quiet",
+                     "--format", "json", "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1 and "off_the_end' (seat 1) in game 0 returned option" in err
+    assert not out.exists() and not list(tmp_path.iterdir())
