@@ -48,8 +48,9 @@ class Result:
     ``tables``: every table of the command by the names ``--table`` takes (pandas
     DataFrames; column names are public API); ``meta``: the metadata the CLI writes to
     ``FILE.meta.json`` (seed, games, rules file and SHA-256, policies, versions);
-    ``title``: the heading the CLI prints. A trace has no tables: ``lines`` holds its text
-    and ``outcome`` what ``--format json`` adds (winner, scores, ...)."""
+    ``title``: the heading the CLI prints. A trace's ``lines`` hold its text and
+    ``outcome`` what ``--format json`` adds (winner, scores, ...); its tables, if the
+    game has any, are what ``--table`` prints instead (the policies' ``decisions``)."""
 
     tables: dict[str, pd.DataFrame]
     meta: dict
@@ -62,14 +63,14 @@ class Result:
         ``"csv"`` (the first table); a trace's text for a trace."""
         from sheepsim.output import render, to_json
 
-        if not self.tables:
+        if self.lines or not self.tables:  # a trace: the text, as the CLI prints it
             if fmt == "json":
                 return to_json({"meta": self.meta, "lines": self.lines, **self.outcome})
             return "\n".join(self.lines) + "\n"
         return render(self.tables, fmt, self.meta, self.title)
 
     def __repr__(self) -> str:
-        what = f"tables={list(self.tables)}" if self.tables else f"lines={len(self.lines)}"
+        what = f"lines={len(self.lines)}" if self.lines else f"tables={list(self.tables)}"
         return (f"Result({self.meta.get('game', '?')}, {what}, games={self.meta.get('games')}, "
                 f"seed={self.meta.get('seed')})")
 

@@ -182,6 +182,9 @@ def _add(sub, g: Game, name: str, spec: CommandSpec) -> None:
         p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help=f"which of the seed's {g.unit} (default 0)")
         add_trace_options(p)
+        if spec.tables:  # a trace's tables (the policies' decisions) instead of its text
+            p.add_argument("--table", choices=spec.tables, metavar="NAME",
+                           help=f"print this table instead of the text ({', '.join(spec.tables)})")
     else:
         _add_run_size(p, g, spec.games)
         _add_seed(p)
@@ -286,8 +289,10 @@ def _convergence(res) -> list:
 
 
 def _finish(args, out: Output) -> int:
-    if out.lines or not out.tables:
-        emit_trace(args, out.lines, out.meta, **out.outcome)
+    if out.lines or not out.tables:  # a trace: its text, with its tables for the API
+        if getattr(args, "table", None) and getattr(args, "sink", None) is None:
+            return publish(args, out.tables, out.meta, out.title)
+        emit_trace(args, out.lines, out.meta, tables=out.tables, **out.outcome)
         return 0
 
     def plot():

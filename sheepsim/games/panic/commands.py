@@ -42,8 +42,9 @@ COMMANDS = {
     "trace": CommandSpec(
         help="one game, turn by turn",
         description="Play one game and print every turn: the flock, the tile and its "
-                    "parameters, regrouping, counter, points.",
-        policies={"play": "random"}),
+                    "parameters, regrouping, counter, points. Table (--table): decisions, "
+                    "one row per decision a policy was asked.",
+        tables=("decisions",), policies={"play": "random"}),
 }
 
 
@@ -125,4 +126,6 @@ def trace(args) -> Output:
     meta = base_meta(game="shear-panic", rules=rules.source, rules_sha256=rules.sha256,
                      players=args.players, policy=args.policy, seed=args.seed,
                      game_index=args.game)
-    return Output(meta, lines=tr.lines, outcome={"winner_seat": tr.winner + 1, "scores": tr.scores})
+    return Output(meta, f"Shear Panic trace, seed {args.seed}, game {args.game}",
+                  tables={"decisions": tr.decisions}, lines=tr.lines,
+                  outcome={"winner_seat": tr.winner + 1, "scores": tr.scores})
