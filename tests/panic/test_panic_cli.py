@@ -139,3 +139,33 @@ def test_a_plugin_answering_past_the_last_option_stops_the_run(tmp_path, capsys)
     with pytest.raises(SheepsimError) as exc:
         trace_game(players=3, policies=["random", past_last, "random"], seed=2, game=0)
     assert str(exc.value) in err
+
+
+def test_trace_decisions_table_is_what_the_policies_were_asked(capsys):
+    """``trace --table decisions``: one row per decision a policy was asked, in order; the
+    menu choices are the turns the text shows (no lone option in this game), and the
+    Python API gives the same table beside the same text."""
+    argv = ["panic", "trace", "--players", "3", "--seed", "3", "--policy", "greedy,random,random",
+            "--quiet"]
+    code, text, err = run(capsys, *argv)
+    assert code == 0, err
+    code, out, err = run(capsys, *argv, "--table", "decisions", "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)["decisions"]
+    assert [r["decision"] for r in rows] == list(range(len(rows)))
+    assert {r["kind"] for r in rows} <= {"action", "group", "route", "panic_push", "panic_turn"}
+    assert all(r["n_options"] >= 2 and 0 <= r["choice"] < r["n_options"] for r in rows)
+    assert all(r["phase"] == 0 for r in rows) and {r["seat"] for r in rows} == {0, 1, 2}
+    actions = [r for r in rows if r["kind"] == "action"]
+    assert len(actions) == text.count("\nTurn ")
+    # the opening: each seat in turn rolls the panic die and pushes (8 directions for
+    # each sheep of the colour) or turns the flock
+    first_action = next(i for i, r in enumerate(rows) if r["kind"] == "action")
+    assert [r["seat"] for r in rows[:first_action]
+            if r["kind"] in ("panic_push", "panic_turn")] == [0, 1, 2]
+    assert all(r["n_options"] % 8 == 0 for r in rows if r["kind"] == "panic_push")
+    import sheepsim
+
+    res = sheepsim.trace("panic", seed=3, players=3, policy="greedy,random,random", quiet=True)
+    assert res.text() == text and list(res.tables) == ["decisions"]
+    assert res.tables["decisions"].to_dict("records") == rows
