@@ -10,8 +10,8 @@ import pytest
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import layout as L
-from sheepsim.games.panic.decide import FIRST_USER_ID, GREEDY, RANDOM
 from sheepsim.games.panic.policies import randbelow, uniform
+from sheepsim.games.panic.policies.decide import FIRST_USER_ID, GREEDY, RANDOM
 
 SEED, GAME, PLAYOUTS = 5, 2, 4
 

@@ -32,9 +32,9 @@ _LAZY = {
     "PanicRules": "sheepsim.games.panic.rules",
     "play_games": "sheepsim.games.panic.simulate",
     "trace_game": "sheepsim.games.panic.simulate",
-    "balance_tables": "sheepsim.games.panic.analysis_tables",
-    "compare": "sheepsim.games.panic.analysis_tables",
-    "tile_usage_table": "sheepsim.games.panic.analysis_tables",
+    "balance_tables": "sheepsim.games.panic.analysis",
+    "compare": "sheepsim.games.panic.analysis",
+    "tile_usage_table": "sheepsim.games.panic.analysis",
 }
 
 __all__ = sorted(_LAZY)

@@ -68,7 +68,7 @@ def check(command: str, args) -> None:
 def _panels(tables_by_players: dict) -> list:
     """Points by field and tile usage, one row of panels per player count."""
     from sheepsim import plots
-    from sheepsim.games.panic.analysis_tables import tile_usage_table
+    from sheepsim.games.panic.analysis import tile_usage_table
 
     panels = []
     for players, (tables, games) in tables_by_players.items():
@@ -88,7 +88,7 @@ def play_charts(res) -> list:
 
 
 def balance(args, run) -> Output:
-    from sheepsim.games.panic.analysis_tables import balance_tables, neutral_colour_table
+    from sheepsim.games.panic.analysis import balance_tables, neutral_colour_table
     from sheepsim.games.panic.rules import load_rules
     from sheepsim.output import base_meta
 

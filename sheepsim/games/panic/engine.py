@@ -3,13 +3,13 @@
 A game is keyed by ``(seed, game index)``: dice come from the DICE stream, every policy
 choice from the deciding seat's own policy stream (common random numbers across
 policies; replacing one seat's policy leaves the other seats' draws unchanged: see
-:mod:`.decide`). A choice that breaks the policy contract stops the game and the chunk
-(:func:`.decide.checked`); :meth:`Kernels.games_chunk` reports it. The kernels are
+:mod:`.policies.decide`). A choice that breaks the policy contract stops the game and the chunk
+(:func:`.policies.decide.checked`); :meth:`Kernels.games_chunk` reports it. The kernels are
 serial and release the GIL: the driver runs chunks on a thread pool.
 :meth:`Kernels.games_chunk` allocates a scratch once per chunk and :func:`fill_games`
 fills one integer accumulator vector per block of games (layout ``A_*``); summing the
 blocks gives the same totals for any thread count or chunk size. The turns are in
-:mod:`.turns`, the rollout policy in :mod:`.rollout`.
+:mod:`.turns`, the rollout policy in :mod:`.policies.rollout`.
 
 **What gets compiled.** ``pids`` is None when every seat plays ``random`` and
 ``playouts`` is None when no seat plays ``rollout`` (:func:`kernel_policies`); numba
@@ -34,14 +34,6 @@ from collections import namedtuple
 
 import numpy as np
 
-from sheepsim.games.panic import decide as _decide
-from sheepsim.games.panic.decide import (
-    RANDOM,
-    ROLLOUT,
-    park_seat_stream,
-    seed_game_streams,
-    take_seat_stream,
-)
 from sheepsim.games.panic.layout import (
     A_END,
     A_FIELD_PTS,
@@ -103,7 +95,15 @@ from sheepsim.games.panic.layout import (
     ST_TIE_BREAK,
     ST_TURNS,
 )
-from sheepsim.games.panic.rollout import rollout_turn
+from sheepsim.games.panic.policies import decide as _decide
+from sheepsim.games.panic.policies.decide import (
+    RANDOM,
+    ROLLOUT,
+    park_seat_stream,
+    seed_game_streams,
+    take_seat_stream,
+)
+from sheepsim.games.panic.policies.rollout import rollout_turn
 from sheepsim.games.panic.scratch import ZERO, kernel, new_scratch
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, opening, play_turn, policy_of
@@ -321,7 +321,7 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
     unknown id raises. With no user policy: the cached built-in kernels. One variant per
     tuple of functions per process, cached on disk by :func:`sheepsim.jit.variant_key`.
 
-    The one policy dispatch :func:`.decide.decide` is extended to them by
+    The one policy dispatch :func:`.policies.decide.decide` is extended to them by
     :func:`sheepsim.jit.user_policy_chain` (copies of the view and options, writes
     reported); which functions are recompiled is derived (:func:`sheepsim.jit.rebind`):
     every kernel function that reaches ``decide``, nothing listed here.

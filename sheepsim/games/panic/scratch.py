@@ -40,7 +40,7 @@ from sheepsim.jit import njit
 
 #: Row of ``streams`` holding seat 0's own policy stream (seat ``s``: ``SEAT_STREAMS + s``),
 #: after the game's DICE, DEAL and POLICY rows; the POLICY row holds the stream of the
-#: seat whose turn it is (see :func:`.decide.take_seat_stream`).
+#: seat whose turn it is (see :func:`.policies.decide.take_seat_stream`).
 SEAT_STREAMS = rng.N_PURPOSES
 
 # The look-ahead memo's shape (see .lookahead; not imported from there: it imports this).
@@ -71,9 +71,9 @@ OPT_MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + 2 * (2 * N_SHEEP)
 #: * ``play``: a rollout playout's state;
 #: * ``log`` ``(rows, LOG_WIDTH)``: the trace (one row when no trace is kept);
 #: * ``memo`` ``(MEMO_SLOTS, MEMO_WIDTH)``, ``memo_values`` ``(MEMO_SLOTS, MEMO_ROUTES)``
-#:   float64: greedy's look-ahead memo of routes and their values (:mod:`.lookahead`);
+#:   float64: greedy's look-ahead memo of routes and their values (:mod:`.policies.lookahead`);
 #: * ``opt_memo`` ``(OPT_MEMO_SLOTS, OPT_MEMO_WIDTH)``: greedy's memo of the flocks its
-#:   options leave (:mod:`.optionmemo`);
+#:   options leave (:mod:`.policies.optionmemo`);
 #: * ``policy_view`` ``(VIEW_LEN,)``: what a user policy is shown (``layout.V_*``; not
 #:   ``view``, which numba reads as the array method);
 #: * ``decisions`` ``(rows, DECISION_WIDTH)``: the trace's decision log (``layout.D_*``;

@@ -12,7 +12,7 @@ from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.rules import PanicRules, load_rules
-from sheepsim.games.panic.tracetext import TIE_NAMES
+from sheepsim.games.panic.trace import TIE_NAMES
 from sheepsim.stats import (
     mean_interval,
     pooled_mean_interval,
@@ -234,7 +234,7 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
     from sheepsim.games.panic.engine import kernel_policies, kernels_for, new_log
     from sheepsim.games.panic.jobs import _playouts, policy_list, raise_failure
     from sheepsim.games.panic.policies import policy_name, resolve_policies
-    from sheepsim.games.panic.tracetext import render_log
+    from sheepsim.games.panic.trace import render_log
 
     rules = _rules(rules)
     players = rules.check_players(players)

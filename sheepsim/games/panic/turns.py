@@ -7,18 +7,11 @@ run out and the final shearing happens.
 
 Every kernel takes the state ``st``, the rules ``R`` and the scratch record ``w``
 (:mod:`.scratch`); ``pid`` is the deciding seat's policy id, or None when every seat
-plays random (see :func:`.decide.decide_sub`).
+plays random (see :func:`.policies.decide.decide_sub`).
 """
 
 import numpy as np
 
-from sheepsim.games.panic.decide import (
-    RANDOM,
-    checked,
-    decide_sub,
-    park_seat_stream,
-    take_seat_stream,
-)
 from sheepsim.games.panic.flockops import (
     apply_action,
     count_colour,
@@ -79,8 +72,15 @@ from sheepsim.games.panic.layout import (
     TURN_RIGHT,
     WHITE_FACE,
 )
-from sheepsim.games.panic.menucount import random_option
-from sheepsim.games.panic.policies import decide_action
+from sheepsim.games.panic.policies.decide import (
+    RANDOM,
+    checked,
+    decide_sub,
+    park_seat_stream,
+    take_seat_stream,
+)
+from sheepsim.games.panic.policies.greedy import decide_action
+from sheepsim.games.panic.policies.menucount import random_option
 from sheepsim.games.panic.regroup import ROLL, log_event, regroup, roll_die
 from sheepsim.games.panic.scratch import ZERO, kernel
 from sheepsim.games.panic.track import advance_and_score, final_event, own_sheep

@@ -3,7 +3,7 @@ every choice; the sub-decisions (which smallest group, which route, which sheep 
 which way to turn) and the positional score the greedy policy uses.
 
 * :func:`decide` ``(pid, kind, view, opts, n, rand) -> i`` is the dispatch with the one
-  policy signature (:mod:`.policies`); :func:`.engine.kernels_for` chains the user
+  policy signature (:mod:`.policies`); :func:`..engine.kernels_for` chains the user
   policies onto it (:func:`sheepsim.jit.user_policy_chain`). The built-ins keep fast
   paths on the engine's own state (greedy and rollout value moves on ``st``/``R``;
   random draws its menu option without listing them, :mod:`.menucount`), so
@@ -135,7 +135,7 @@ def decide(pid, kind, view, opts, n, rand):
     """Index of the option chosen among ``opts[:n]`` by policy ``pid``, with the one
     policy signature (:mod:`.policies`). Built in here: ``random`` (``randbelow(rand,
     n)``: the choice its fast paths make); the user policies are chained onto this
-    function (:func:`.engine.kernels_for`); any other id raises ValueError."""
+    function (:func:`..engine.kernels_for`); any other id raises ValueError."""
     if pid == RANDOM:
         return randbelow(rand, n)
     raise ValueError("unknown Shear Panic policy id")
@@ -186,7 +186,7 @@ def checked(i, n, seat, kind, w):
 
 @kernel
 def next_scripted(ctx, n):
-    """Next explicit choice given to :class:`~.flock.Flock` (0 when the script is used up)."""
+    """Next explicit choice given to :class:`~..flock.Flock` (0 when the script is used up)."""
     pos = ctx[CTX_SCRIPT_POS]
     if pos < ctx[CTX_SCRIPT_LEN]:
         ctx[CTX_SCRIPT_POS] = pos + 1
@@ -347,7 +347,7 @@ def decide_sub(pid, kind, st, R, seat, opts, n, w):
     asking (nothing drawn, nothing logged). Every answer passes :func:`checked`: -1 for
     one that is not a legal index (scripted choices out of range too); an id that is
     neither built-in nor a user policy compiled into the kernels (see
-    :func:`.engine.kernels_for`) raises ValueError.
+    :func:`..engine.kernels_for`) raises ValueError.
     """
     if n == 1:
         return 0

@@ -1,13 +1,12 @@
 """The ``rollout`` policy's turn (kernels): random playouts of every menu choice.
 
 Compiled only into kernels of line-ups with a rollout seat (the game loop prunes it by
-the type of ``playouts``; see :func:`.engine.play_game`).
+the type of ``playouts``; see :func:`..engine.play_game`).
 """
 
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.games.panic.decide import GREEDY, RANDOM, ROLLOUT, argmax_random_ties, checked
 from sheepsim.games.panic.flockops import legal_actions
 from sheepsim.games.panic.layout import (
     CTX_DICE_PURPOSE,
@@ -19,6 +18,7 @@ from sheepsim.games.panic.layout import (
     ST_LEN,
     ST_SCORE,
 )
+from sheepsim.games.panic.policies.decide import GREEDY, RANDOM, ROLLOUT, argmax_random_ties, checked
 from sheepsim.games.panic.scratch import copy_state, kernel
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, execute_turn, log_refusals, play_turn
