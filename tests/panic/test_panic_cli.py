@@ -82,6 +82,13 @@ def test_user_policy_plugs_in(capsys):
 
     tr = trace_game(players=3, policies=[first_option, "random", "greedy"], seed=1)
     assert "\n".join(tr.lines) + "\n" == out
+    # and through the one Python path, a policy per seat, the function among them
+    import sheepsim
+
+    res = sheepsim.trace("panic", seed=1, players=3, policy=[first_option, "random", "greedy"],
+                         quiet=True)
+    assert res.text() == out
+    assert res.meta["policy"] == "test_panic_cli:first_option,random,greedy"
 
 
 @pytest.mark.parametrize("argv,needle", [
