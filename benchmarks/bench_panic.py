@@ -65,7 +65,7 @@ def games_per_cpu_second(policies: str, players: int, games: int, seed: int = 1)
     pids = np.array(ids, dtype=np.int64)
     kernels.games_chunk(R, pids, seed, 0, 1, 1, PLAYOUTS)  # compile or load from the cache
     t0 = time.process_time()
-    acc = kernels.games_chunk(R, pids, seed, 0, games, 1, PLAYOUTS)
+    acc, _ = kernels.games_chunk(R, pids, seed, 0, games, 1, PLAYOUTS)
     dt = time.process_time() - t0
     assert acc.sum(axis=0)[0] == games
     return games / dt

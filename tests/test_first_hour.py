@@ -443,7 +443,7 @@ def test_wrong_plugin_signatures_are_one_line_before_compiling(capsys, plugin):
         (["race", "play", "--players", "3", "--bet-policy", f"{plugin}:bets_short"],
          "bet policy", ),
         (["panic", "play", "--policy", f"{plugin}:panic_short"],
-         f"policy '{plugin}:panic_short' takes (kind, st, R) but is called with 7 arguments"),
+         f"policy '{plugin}:panic_short' takes (kind, st, R) but is called with 5 arguments"),
     ]
     for argv, words in cases:
         code, _, err = run(capsys, *argv, "--games", "10", "--quiet")

@@ -5,7 +5,7 @@ import pytest
 
 from sheepsim.plots import save_figure
 
-at = pytest.importorskip("sheepsim.games.panic.analysis_tables")
+at = pytest.importorskip("sheepsim.games.panic.balance")
 
 GAMES = 20
 

@@ -10,9 +10,15 @@ from sheepsim.cli import main
 
 
 @numba.njit
-def first_option(kind, st, R, seat, opts, n, rand):
+def first_option(kind, view, opts, n, rand):
     """A user policy for the test: always the first legal option."""
     return 0
+
+
+@numba.njit
+def past_last(kind, view, opts, n, rand):
+    """A user policy that breaks the contract: it answers ``n``, one past the last option."""
+    return n
 
 
 def run(capsys, *argv):
@@ -76,6 +82,13 @@ def test_user_policy_plugs_in(capsys):
 
     tr = trace_game(players=3, policies=[first_option, "random", "greedy"], seed=1)
     assert "\n".join(tr.lines) + "\n" == out
+    # and through the one Python path, a policy per seat, the function among them
+    import sheepsim
+
+    res = sheepsim.trace("panic", seed=1, players=3, policy=[first_option, "random", "greedy"],
+                         quiet=True)
+    assert res.text() == out
+    assert res.meta["policy"] == "test_panic_cli:first_option,random,greedy"
 
 
 @pytest.mark.parametrize("argv,needle", [
@@ -110,3 +123,56 @@ def test_argparse_errors_exit_2(capsys):
         main(["panic", "play", "--games", "0"])
     assert exc.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_plugin_answering_past_the_last_option_stops_the_run(tmp_path, capsys):
+    """The engine checks every answer: the first illegal one stops the run with one line
+    naming the policy, its seat, the game and the choice; exit 2, no output file. Its
+    first decision is the opening's panic push, among 8 directions for each sheep of the
+    colour rolled (8 or 16 options)."""
+    out_file = tmp_path / "out.csv"
+    code, out, err = run(capsys, "panic", "play", "--players", "3", "--games", "50",
+                         "--policy", "random,test_panic_cli:past_last,random", "--seed", "2",
+                         "--out", str(out_file), "--quiet")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "policy 'test_panic_cli:past_last' (seat 2) in game 0 returned option " in err
+    assert "not one of its" in err
+    assert not list(tmp_path.iterdir())
+    # the trace stops at the same choice, with the same line
+    from sheepsim.errors import SheepsimError
+    from sheepsim.games.panic.simulate import trace_game
+
+    with pytest.raises(SheepsimError) as exc:
+        trace_game(players=3, policies=["random", past_last, "random"], seed=2, game=0)
+    assert str(exc.value) in err
+
+
+def test_trace_decisions_table_is_what_the_policies_were_asked(capsys):
+    """``trace --table decisions``: one row per decision a policy was asked, in order; the
+    menu choices are the turns the text shows (no lone option in this game), and the
+    Python API gives the same table beside the same text."""
+    argv = ["panic", "trace", "--players", "3", "--seed", "3", "--policy", "greedy,random,random",
+            "--quiet"]
+    code, text, err = run(capsys, *argv)
+    assert code == 0, err
+    code, out, err = run(capsys, *argv, "--table", "decisions", "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)["decisions"]
+    assert [r["decision"] for r in rows] == list(range(len(rows)))
+    assert {r["kind"] for r in rows} <= {"action", "group", "route", "panic_push", "panic_turn"}
+    assert all(r["n_options"] >= 2 and 0 <= r["choice"] < r["n_options"] for r in rows)
+    assert all(r["phase"] == 0 for r in rows) and {r["seat"] for r in rows} == {0, 1, 2}
+    actions = [r for r in rows if r["kind"] == "action"]
+    assert len(actions) == text.count("\nTurn ")
+    # the opening: each seat in turn rolls the panic die and pushes (8 directions for
+    # each sheep of the colour) or turns the flock
+    first_action = next(i for i, r in enumerate(rows) if r["kind"] == "action")
+    assert [r["seat"] for r in rows[:first_action]
+            if r["kind"] in ("panic_push", "panic_turn")] == [0, 1, 2]
+    assert all(r["n_options"] % 8 == 0 for r in rows if r["kind"] == "panic_push")
+    import sheepsim
+
+    res = sheepsim.trace("panic", seed=3, players=3, policy="greedy,random,random", quiet=True)
+    assert res.text() == text and list(res.tables) == ["decisions"]
+    assert res.tables["decisions"].to_dict("records") == rows

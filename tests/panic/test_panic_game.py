@@ -6,7 +6,7 @@ import pytest
 from panic_helpers import legal_set, state_from
 
 from sheepsim.games.panic import layout as L
-from sheepsim.games.panic.decide import SCRIPTED
+from sheepsim.games.panic.policies.decide import SCRIPTED
 from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.simulate import play_games, trace_game
 

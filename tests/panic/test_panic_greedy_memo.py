@@ -1,5 +1,5 @@
 """Greedy's shortcuts must not change a single choice: the option memo
-(:mod:`sheepsim.games.panic.optionmemo`) and the "slides only" reuse of the "+" look-ahead
+(:mod:`sheepsim.games.panic.policies.optionmemo`) and the "slides only" reuse of the "+" look-ahead
 regrouping for "X". The pinned digests of ``test_panic_pinned.py`` check whole greedy
 games byte for byte; these tests check the two facts the shortcuts rest on."""
 
@@ -11,8 +11,8 @@ from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.engine import init_state
 from sheepsim.games.panic.flockops import alive_mask, apply_action, legal_actions
 from sheepsim.games.panic.groups import is_connected, side_contacts
-from sheepsim.games.panic.lookahead import lookahead_regroup
-from sheepsim.games.panic.optionmemo import CONNECTED, O_STATUS, option_slot
+from sheepsim.games.panic.policies.lookahead import lookahead_regroup
+from sheepsim.games.panic.policies.optionmemo import CONNECTED, O_STATUS, option_slot
 from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.scratch import OPT_MEMO_SLOTS, OPT_MEMO_WIDTH, new_scratch
 

@@ -1,4 +1,4 @@
-"""The random policy's shortcut (:mod:`sheepsim.games.panic.menucount`) must count exactly
+"""The random policy's shortcut (:mod:`sheepsim.games.panic.policies.menucount`) must count exactly
 the options :func:`~sheepsim.games.panic.flockops.legal_actions` lists and find each of
 them in the same place, so that a random seat draws the same index and plays the same
 option as before. Rulebook, step A: "choose one of your command tiles that you have not
@@ -16,7 +16,7 @@ from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.engine import init_state
 from sheepsim.games.panic.flockops import flock_lines, legal_actions
 from sheepsim.games.panic.groups import popcount
-from sheepsim.games.panic.menucount import count_actions, nth_action
+from sheepsim.games.panic.policies.menucount import count_actions, nth_action
 from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.scratch import new_scratch
 from sheepsim.games.panic.turns import opening, play_turn

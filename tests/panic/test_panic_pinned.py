@@ -2,7 +2,7 @@
 trace, must stay byte-identical to those of the code before the speed work (issue 11).
 
 Every speed-up of the kernels must keep the dice streams, the order of every draw and
-greedy's floating-point values exactly as they were (greedy breaks ties with the POLICY
+greedy's floating-point values exactly as they were (greedy breaks ties with the seat's policy
 stream at a 1e-9 tolerance, so even a tiny float difference can change a game). The
 digests were first computed with the code before the speed work (commit 2a02cf6) and the
 speed work kept every one; a change that alters any game fails here. If a change of the
@@ -10,6 +10,10 @@ rules or policies is *meant* to change results, recompute them and say so in the
 Recomputed once since, for a rules fix: with several equally large groups the player
 chooses which is the main flock (routes to each are options; before, a route stopped at
 the first of them it reached). The second trace changed with it; the first did not.
+Recomputed again for issue 29's policy contract: each seat draws from its own policy
+stream (random choices, greedy's tie-breaks and the rollout playouts' draws all come
+from the deciding seat's stream; the dice are the same), and the accumulator vector lost
+its always-zero ``bad_choices`` entry (so every digest changed, random or not).
 """
 
 import hashlib
@@ -31,28 +35,28 @@ VARIANT = {
 #: (rules, players, policies, seed, games, playouts, digest of the summed counts)
 CASES = [
     ("standard", 4, "random", 11, 3000, 4,
-     "92d3d72255260a6d"),
+     "59648d2ca14218d8"),
     ("standard", 3, "random", 12, 3000, 4,
-     "1b5322a03766e5bb"),
+     "2f99e297142ecef3"),
     ("variant", 3, "random", 19, 2000, 4,
-     "d75475764b1c6e63"),
+     "974be52fc45b17a5"),
     ("standard", 4, "greedy", 13, 60, 4,
-     "2d1e8706f9191717"),
+     "6e09fa37d5c3f3ee"),
     ("standard", 3, "greedy", 14, 60, 4,
-     "00ae7484cf958d32"),
+     "2a10709383d732b8"),
     ("variant", 4, "greedy", 18, 40, 4,
-     "96d33923e9a17cd8"),
+     "d7b6f5e8c64afe59"),
     ("standard", 4, "greedy,random,greedy,random", 15, 60, 4,
-     "0fd2293aa04466b8"),
+     "8175b0149ae2fcd1"),
     ("standard", 3, "rollout,greedy,random", 16, 2, 2,
-     "b4ffaf2f245f38cb"),
+     "064a287fc671792f"),
     ("variant", 4, "random,rollout,random,greedy", 20, 1, 1,
-     "3496909cde23cae2"),
+     "93df07050c2e62e1"),
 ]
 #: (rules, players, policies, seed, game, playouts, digest of the trace's text)
 TRACES = [
-    ("standard", 4, "greedy", 21, 3, 4, "67c5fed358b77739"),
-    ("variant", 3, "rollout,greedy,random", 22, 1, 2, "844800db72f75792"),
+    ("standard", 4, "greedy", 21, 3, 4, "6b3d1e9f695db69c"),
+    ("variant", 3, "rollout,greedy,random", 22, 1, 2, "c8aa661163a0d72f"),
 ]
 
 

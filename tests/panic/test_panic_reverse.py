@@ -15,9 +15,9 @@ import pytest
 from panic_helpers import legal_set, state_from
 
 from sheepsim.games.panic import layout as L
-from sheepsim.games.panic.decide import SCRIPTED
 from sheepsim.games.panic.flock import Flock
 from sheepsim.games.panic.flockops import apply_action
+from sheepsim.games.panic.policies.decide import SCRIPTED
 
 START = "byg\nrkb\nygr"
 # Standard menu tiles, 0-based: 2 Line Push 1 (no reverse), 3 Line Push 3 (no reverse

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sheepsim.games.panic.analysis_tables import tile_usage_table
+from sheepsim.games.panic.balance import tile_usage_table
 from sheepsim.games.panic.simulate import play_games as panic_play_games
 from sheepsim.games.race.analysis import (
     bet_sets_table,

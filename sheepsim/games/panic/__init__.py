@@ -33,9 +33,9 @@ _LAZY = {
     "PanicRules": "sheepsim.games.panic.rules",
     "play_games": "sheepsim.games.panic.simulate",
     "trace_game": "sheepsim.games.panic.simulate",
-    "balance_tables": "sheepsim.games.panic.analysis_tables",
-    "compare": "sheepsim.games.panic.analysis_tables",
-    "tile_usage_table": "sheepsim.games.panic.analysis_tables",
+    "balance_tables": "sheepsim.games.panic.balance",
+    "compare": "sheepsim.games.panic.balance",
+    "tile_usage_table": "sheepsim.games.panic.balance",
 }
 
 __all__ = sorted(_LAZY)

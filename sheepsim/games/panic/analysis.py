@@ -15,7 +15,7 @@ import pandas as pd
 
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.rules import PanicRules
-from sheepsim.games.panic.tracetext import TIE_NAMES
+from sheepsim.games.panic.trace import TIE_NAMES
 from sheepsim.stats import (
     mean_interval,
     pooled_mean_interval,

@@ -42,8 +42,9 @@ COMMANDS = {
     "trace": CommandSpec(
         help="one game, turn by turn",
         description="Play one game and print every turn: the flock, the tile and its "
-                    "parameters, regrouping, counter, points.",
-        policies={"play": "random"}),
+                    "parameters, regrouping, counter, points. Table (--table): decisions, "
+                    "one row per decision a policy was asked.",
+        tables=("decisions",), policies={"play": "random"}),
 }
 
 
@@ -67,7 +68,7 @@ def check(command: str, args) -> None:
 def _panels(tables_by_players: dict) -> list:
     """Points by field and tile usage, one row of panels per player count."""
     from sheepsim.games.panic import plots as panic_plots
-    from sheepsim.games.panic.analysis_tables import tile_usage_table
+    from sheepsim.games.panic.balance import tile_usage_table
 
     panels = []
     for players, (tables, games) in tables_by_players.items():
@@ -87,7 +88,7 @@ def play_charts(res) -> list:
 
 
 def balance(args, run) -> Output:
-    from sheepsim.games.panic.analysis_tables import balance_tables, neutral_colour_table
+    from sheepsim.games.panic.balance import balance_tables, neutral_colour_table
     from sheepsim.games.panic.rules import load_rules
     from sheepsim.output import base_meta
 
@@ -125,4 +126,6 @@ def trace(args) -> Output:
     meta = base_meta(game="shear-panic", rules=rules.source, rules_sha256=rules.sha256,
                      players=args.players, policy=args.policy, seed=args.seed,
                      game_index=args.game)
-    return Output(meta, lines=tr.lines, outcome={"winner_seat": tr.winner + 1, "scores": tr.scores})
+    return Output(meta, f"Shear Panic trace, seed {args.seed}, game {args.game}",
+                  tables={"decisions": tr.decisions}, lines=tr.lines,
+                  outcome={"winner_seat": tr.winner + 1, "scores": tr.scores})

@@ -1,12 +1,15 @@
 """Whole Shear Panic games as numba kernels: the game loop, the winner, entry kernels.
 
 A game is keyed by ``(seed, game index)``: dice come from the DICE stream, every policy
-choice from the POLICY stream (common random numbers across policies). The kernels are
+choice from the deciding seat's own policy stream (common random numbers across
+policies; replacing one seat's policy leaves the other seats' draws unchanged: see
+:mod:`.policies.decide`). A choice that breaks the policy contract stops the game and the chunk
+(:func:`.policies.decide.checked`); :meth:`Kernels.games_chunk` reports it. The kernels are
 serial and release the GIL: the driver runs chunks on a thread pool.
 :meth:`Kernels.games_chunk` allocates a scratch once per chunk and :func:`fill_games`
 fills one integer accumulator vector per block of games (layout ``A_*``); summing the
 blocks gives the same totals for any thread count or chunk size. The turns are in
-:mod:`.turns`, the rollout policy in :mod:`.rollout`.
+:mod:`.turns`, the rollout policy in :mod:`.policies.rollout`.
 
 **What gets compiled.** ``pids`` is None when every seat plays ``random`` and
 ``playouts`` is None when no seat plays ``rollout`` (:func:`kernel_policies`); numba
@@ -27,15 +30,11 @@ games run as fast as before. ``play_turn`` stays a kernel: numba prunes its bran
 
 import functools
 import types
+from collections import namedtuple
 
 import numpy as np
 
-from sheepsim import rng
-from sheepsim.games.panic import decide as _decide
-from sheepsim.games.panic import policies as _policies
-from sheepsim.games.panic.decide import RANDOM, ROLLOUT
 from sheepsim.games.panic.layout import (
-    A_BAD_CHOICES,
     A_END,
     A_FIELD_PTS,
     A_GAMES,
@@ -54,13 +53,18 @@ from sheepsim.games.panic.layout import (
     A_TURNS_SQ,
     A_WINS,
     ACC_LEN,
-    CTX_BAD_CHOICES,
+    CTX_DECISIONS_N,
+    CTX_FAIL_CHOICE,
+    CTX_FAIL_CODE,
+    CTX_FAIL_GAME,
+    CTX_FAIL_N,
+    CTX_FAIL_SEAT,
+    CTX_GAME,
     CTX_LAST_COUNTER,
     CTX_LAST_GAIN,
     CTX_LAST_TILE,
     CTX_LOG_N,
     CTX_LOG_ON,
-    K_ACTION,
     LOG_WIDTH,
     MAX_FIELDS,
     MAX_LOG,
@@ -91,11 +95,19 @@ from sheepsim.games.panic.layout import (
     ST_TIE_BREAK,
     ST_TURNS,
 )
-from sheepsim.games.panic.rollout import rollout_turn
+from sheepsim.games.panic.policies import decide as _decide
+from sheepsim.games.panic.policies.decide import (
+    RANDOM,
+    ROLLOUT,
+    park_seat_stream,
+    seed_game_streams,
+    take_seat_stream,
+)
+from sheepsim.games.panic.policies.rollout import rollout_turn
 from sheepsim.games.panic.scratch import ZERO, kernel, new_scratch
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, opening, play_turn, policy_of
-from sheepsim.jit import fresh_copies, njit, rebind, variant_key
+from sheepsim.jit import rebind, user_policy_chain, variant_key
 
 
 # ------------------------------------------------------------------------- setup
@@ -125,9 +137,10 @@ def play_game(st, R, pids, playouts, w, acc):
     init_state(st, R)
     opening(st, R, pids, w)
     seat = ZERO
-    while st[ST_ENDED] == 0:
+    while st[ST_ENDED] == 0 and ctx[CTX_FAIL_CODE] == 0:
         ctx[CTX_LAST_TILE] = -1
         acted = False
+        take_seat_stream(w.streams, seat)
         if playouts is not None:
             if pids[seat] == ROLLOUT:
                 acted = rollout_turn(st, R, seat, w)
@@ -135,13 +148,12 @@ def play_game(st, R, pids, playouts, w, acc):
                 acted = play_turn(st, R, seat, pids[seat], w.opts, w)
         else:
             acted = play_turn(st, R, seat, policy_of(pids, seat), w.opts, w)
+        park_seat_stream(w.streams, seat)
         if acted:
             k = seat * MAX_TILES + ctx[CTX_LAST_TILE]
             acc[A_TILE_N + k] += 1
             acc[A_TILE_COUNTER + k] += ctx[CTX_LAST_COUNTER]
             acc[A_TILE_GAIN + k] += ctx[CTX_LAST_GAIN]
-        acc[A_BAD_CHOICES] += ctx[CTX_BAD_CHOICES]
-        ctx[CTX_BAD_CHOICES] = 0
         seat = after_turn(st, R, seat, acted, w)
     return winner(st, R)
 
@@ -211,25 +223,44 @@ def fill_games(R, pids, seed, start, count, playouts, w, st, acc):
     ACC_LEN)`` int64 (zeroed): the sums over consecutive blocks of games (``n_blocks =
     count``: one row per game). ``pids`` and ``playouts`` as :func:`play_game` (see
     :func:`kernel_policies`); ``w`` a :func:`.scratch.new_scratch` record and ``st`` a
-    state vector for the chunk (a game starts from init_state and fresh streams)."""
+    state vector for the chunk (a game starts from init_state and fresh streams).
+    Returns early, the game unfinished, at a choice that broke the policy contract
+    (recorded in ``w.ctx``: :func:`failure`)."""
     n_blocks = acc.shape[0]
     per = (count + n_blocks - 1) // n_blocks
     for b in range(n_blocks):
         row = acc[b]
         for i in range(b * per, min(count, (b + 1) * per)):
-            rng.seed_streams(w.streams, seed, start + i)
+            w.ctx[CTX_GAME] = start + i
+            seed_game_streams(w.streams, seed, start + i)
             win = play_game(st, R, pids, playouts, w, row)
+            if w.ctx[CTX_FAIL_CODE] != 0:
+                return
             accumulate(row, st, R, win)
 
 
 @kernel
 def fill_trace(R, pids, seed, game, playouts, w, st, acc):
     """One game with its event log in ``w.log`` (``w`` with the trace switched on); the
-    final state is left in ``st`` and the game added to ``acc``. Returns the winner."""
-    rng.seed_streams(w.streams, seed, game)
+    final state is left in ``st`` and the game added to ``acc``. Returns the winner (-1
+    if a choice broke the policy contract: :func:`failure`)."""
+    w.ctx[CTX_GAME] = game
+    seed_game_streams(w.streams, seed, game)
     win = play_game(st, R, pids, playouts, w, acc)
+    if w.ctx[CTX_FAIL_CODE] != 0:
+        return ZERO - 1
     accumulate(acc, st, R, win)
     return win
+
+
+def failure(ctx) -> tuple | None:
+    """``(code, game, seat, choice, n)`` of the first choice that broke the policy
+    contract in the kernels whose context vector is ``ctx`` (``sheepsim.plugins``
+    codes), or None."""
+    if ctx[CTX_FAIL_CODE] == 0:
+        return None
+    return tuple(int(ctx[k]) for k in (CTX_FAIL_CODE, CTX_FAIL_GAME, CTX_FAIL_SEAT,
+                                       CTX_FAIL_CHOICE, CTX_FAIL_N))
 
 
 def new_log() -> np.ndarray:
@@ -253,52 +284,35 @@ class Kernels(types.SimpleNamespace):
     compile, measured with the compile listener of ``benchmarks/bench_compile.py``)."""
 
     def games_chunk(self, R, pids, seed, start, count, n_blocks, playouts):
-        """Games ``start .. start+count-1``; returns ``(n_blocks, ACC_LEN)`` int64 sums
-        over consecutive blocks of games (:func:`fill_games`)."""
+        """Games ``start .. start+count-1``; returns ``(acc, failure)``: the
+        ``(n_blocks, ACC_LEN)`` int64 sums over consecutive blocks of games
+        (:func:`fill_games`) and None, or the first choice that broke the policy
+        contract (:func:`failure`; the sums are then incomplete)."""
         acc = np.zeros((n_blocks, ACC_LEN), dtype=np.int64)
         w = new_scratch(1, playouts)  # one scratch for the chunk
         self.fill_games(R, pids, seed, start, count, playouts, w,
                         np.zeros(ST_LEN, dtype=np.int64), acc)
-        return acc
+        return acc, failure(w.ctx)
 
     def trace_game(self, R, pids, seed, game, playouts, st, log, acc):
         """One game with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``, filled in
         place); the final state is left in ``st`` and the game added to ``acc``. Returns
-        ``(log rows, winner)``."""
+        a :class:`TraceRun`."""
         w = new_scratch(MAX_LOG, playouts)
         w.ctx[CTX_LOG_ON] = 1
         win = self.fill_trace(R, pids, seed, game, playouts, w, st, acc)
         n = int(w.ctx[CTX_LOG_N])
         log[:n] = w.log[:n]
-        return n, win
+        decisions = w.decisions[:int(w.ctx[CTX_DECISIONS_N])].copy()
+        return TraceRun(n, int(win), decisions, failure(w.ctx))
 
+
+#: What :meth:`Kernels.trace_game` returns: the event log's rows, the winner (-1 if the
+#: game stopped at a failure), the decision log ``(rows, DECISION_WIDTH)`` (``layout.D_*``)
+#: and the failure (:func:`failure`) or None.
+TraceRun = namedtuple("TraceRun", ["log_rows", "winner", "decisions", "failure"])
 
 BUILTIN = Kernels(fill_games=fill_games, fill_trace=fill_trace)
-
-
-def _chain(prev_action, prev_sub, fn, policy_id):
-    """Dispatchers that send ``policy_id`` to the user's ``fn`` (with only the POLICY
-    stream row) and the rest onwards. They keep numba's reference counting on
-    (``_nrt=True``): the user's function is compiled with its caller's setting and may
-    allocate."""
-
-    @njit(cache=False, _nrt=True)
-    def action(pid, st, R, seat, opts, n, w):
-        if pid == policy_id:
-            return fn(K_ACTION, st, R, seat, opts, n, w.streams[rng.POLICY:rng.POLICY + 1])
-        return prev_action(pid, st, R, seat, opts, n, w)
-
-    @njit(cache=False, _nrt=True)
-    def sub(pid, kind, st, R, seat, opts, n, w):
-        if pid == policy_id:
-            i = fn(kind, st, R, seat, opts, n, w.streams[rng.POLICY:rng.POLICY + 1])
-            if 0 <= i < n:
-                return i
-            w.ctx[CTX_BAD_CHOICES] += 1
-            return 0
-        return prev_sub(pid, kind, st, R, seat, opts, n, w)
-
-    return action, sub
 
 
 @functools.lru_cache(maxsize=16)
@@ -307,14 +321,13 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
     unknown id raises. With no user policy: the cached built-in kernels. One variant per
     tuple of functions per process, cached on disk by :func:`sheepsim.jit.variant_key`.
 
-    Which functions are recompiled is derived (:func:`sheepsim.jit.rebind`): every
-    kernel function that reaches ``decide_action`` or ``decide_sub``, nothing listed here.
+    The one policy dispatch :func:`.policies.decide.decide` is extended to them by
+    :func:`sheepsim.jit.user_policy_chain` (copies of the view and options, writes
+    reported); which functions are recompiled is derived (:func:`sheepsim.jit.rebind`):
+    every kernel function that reaches ``decide``, nothing listed here.
     """
     if not user_fns:
         return BUILTIN
-    action, sub = _policies.decide_action, _decide.decide_sub
-    for k, fn in enumerate(fresh_copies(user_fns)):
-        action, sub = _chain(action, sub, fn, _decide.FIRST_USER_ID + k)
-    swap = {_policies.decide_action: action, _decide.decide_sub: sub}
+    swap = {_decide.decide: user_policy_chain(_decide.decide, user_fns, _decide.FIRST_USER_ID)}
     key = variant_key(user_fns)
     return Kernels(**{name: rebind(kernel, swap, key) for name, kernel in vars(BUILTIN).items()})

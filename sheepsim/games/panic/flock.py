@@ -358,8 +358,8 @@ class Flock:
         :meth:`routes`); missing choices take the first option. Raises ``FlockError``
         if more die rolls are needed than faces given or a choice is out of range.
         """
-        from sheepsim.games.panic.decide import SCRIPTED
         from sheepsim.games.panic.groups import side_contacts
+        from sheepsim.games.panic.policies.decide import SCRIPTED
         from sheepsim.games.panic.regroup import regroup
         from sheepsim.games.panic.scratch import scripted_scratch
 

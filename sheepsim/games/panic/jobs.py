@@ -43,6 +43,16 @@ def policy_list(policies, players: int) -> list[str]:
     return out
 
 
+def raise_failure(failed: tuple, policies: list[str]):
+    """Raise the one error line for a choice that broke the policy contract:
+    ``failed`` is ``(code, game, seat, choice, n)`` (:func:`.engine.failure`),
+    ``policies`` the seats' policy names."""
+    from sheepsim.plugins import policy_failure
+
+    code, game, seat, choice, n = failed
+    raise policy_failure(code, policies[seat], seat, game, choice, n)
+
+
 def game_sums(rows: np.ndarray, players: int, policies: list[str]) -> Counts:
     """From per-game accumulator rows ``(n, ACC_LEN)``: ``policy_win_sq`` and
     ``policy_points_sq`` ``(n_policies,)``, sums over games of the squared per-game
@@ -101,10 +111,15 @@ class PlayJob(Job):
         return self._k
 
     def per_game(self, seed: int, first_game: int, n_games: int, per_game: bool) -> np.ndarray:
-        """The accumulator rows: ``(1, ACC_LEN)`` summed, or ``(n_games, ACC_LEN)``."""
+        """The accumulator rows: ``(1, ACC_LEN)`` summed, or ``(n_games, ACC_LEN)``.
+        Raises :func:`sheepsim.plugins.policy_failure` for a choice that broke the policy
+        contract (the kernels stopped there)."""
         R, pids, playouts, kernels = self._kernels()
         blocks = n_games if per_game else 1
-        return kernels.games_chunk(R, pids, seed, first_game, n_games, blocks, playouts)
+        acc, failed = kernels.games_chunk(R, pids, seed, first_game, n_games, blocks, playouts)
+        if failed is not None:
+            raise_failure(failed, self.policies)
+        return acc
 
     def prepare(self) -> Counts:
         return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels now
@@ -118,12 +133,8 @@ class PlayJob(Job):
     def outcomes(self, seed, first_game, n_games):
         """Per game: winning seat ``(n,)`` and points ``(n, players)`` (head-to-heads)."""
         acc = self.per_game(seed, first_game, n_games, True)
-        self.check_choices(int(acc[:, L.A_BAD_CHOICES].sum()), self.policies)
         P = self.players
         return acc[:, L.A_WINS:L.A_WINS + P].argmax(axis=1), acc[:, L.A_POINTS:L.A_POINTS + P]
-
-    def check(self, counts, games) -> None:
-        self.check_choices(int(counts["acc"][L.A_BAD_CHOICES]), self.policies)
 
     def result(self, counts: Counts, games: int):
         from sheepsim.games.panic.analysis import PanicResult, build_tables

@@ -67,6 +67,8 @@ K_GROUP = 1       # [group mask, size, 0, 0]: which smallest group to regroup
 K_ROUTE = 2       # [direction, steps, slide direction or NO_SLIDE, group mask]
 K_PANIC_PUSH = 3  # [sheep id, direction, 0, 0]: the panic (or opening) Lamb Push
 K_PANIC_TURN = 4  # [turn (TURN_RIGHT/TURN_LEFT), 0, 0, 0]: white face, Ewe Turn
+#: The decision kinds by name (the ``kind`` column of trace's ``decisions`` table).
+KIND_NAMES = ("action", "group", "route", "panic_push", "panic_turn")
 OPT_WIDTH = 4
 MAX_OPTS = 1024
 MAX_SUB_OPTS = 64
@@ -168,8 +170,9 @@ MAX_SCRIPT = 64
 _c, CTX_LEN = _alloc([
     ("dice_purpose", 1), ("log_on", 1), ("log_n", 1), ("script_pos", 1), ("script_len", 1),
     ("script", MAX_SCRIPT), ("face_pos", 1), ("face_len", 1), ("faces", MAX_SCRIPT),
-    ("rollout_playouts", 1), ("bad_choices", 1), ("last_tile", 1), ("last_gain", 1),
-    ("last_counter", 1), ("memo_gen", 1),
+    ("rollout_playouts", 1), ("last_tile", 1), ("last_gain", 1),
+    ("last_counter", 1), ("memo_gen", 1), ("game", 1), ("fail_code", 1), ("fail_game", 1),
+    ("fail_seat", 1), ("fail_choice", 1), ("fail_n", 1), ("decisions_n", 1),
 ])
 CTX_DICE_PURPOSE = _c["dice_purpose"]
 CTX_LOG_ON = _c["log_on"]
@@ -181,11 +184,34 @@ CTX_FACE_POS = _c["face_pos"]
 CTX_FACE_LEN = _c["face_len"]
 CTX_FACES = _c["faces"]
 CTX_ROLLOUT_PLAYOUTS = _c["rollout_playouts"]
-CTX_BAD_CHOICES = _c["bad_choices"]  # user policy answers out of range (run fails)
 CTX_LAST_TILE = _c["last_tile"]  # the tile of the turn just played (-1: passed)
 CTX_LAST_GAIN = _c["last_gain"]  # points the active player gained in that turn
 CTX_LAST_COUNTER = _c["last_counter"]  # counter position when the tile was chosen
 CTX_MEMO_GEN = _c["memo_gen"]  # generation of greedy's look-ahead memo (see .lookahead)
+CTX_GAME = _c["game"]  # the game index being played (for the failure record)
+# The first choice that broke the policy contract (0 code: none; plugins.ILLEGAL_CHOICE or
+# WROTE_INPUTS): the game stops there and the chunk returns (see .decide.checked).
+CTX_FAIL_CODE = _c["fail_code"]
+CTX_FAIL_GAME = _c["fail_game"]
+CTX_FAIL_SEAT = _c["fail_seat"]
+CTX_FAIL_CHOICE = _c["fail_choice"]
+CTX_FAIL_N = _c["fail_n"]
+CTX_DECISIONS_N = _c["decisions_n"]  # rows of the trace's decision log (scratch.decisions)
+
+# ------------------------------------------------------------------ policy view
+# What a policy is shown (``view``, 1-D int64, length VIEW_LEN; see .policies): Shear
+# Panic has no hidden information (every tile, sheep and score is on the table; only
+# the dice to come are unknown), so the view is the deciding seat, the whole state
+# vector and the rules vector. ``view[V_STATE:V_STATE + ST_LEN]`` and
+# ``view[V_RULES:V_RULES + R_LEN]`` are laid out as ``st`` and ``R`` above, so a policy
+# can run the engine's own kernels (flockops.apply_action, scoring ...) on copies of them.
+V_SEAT = 0  # the deciding seat (0-based); its colour is R_SEAT_COLOUR + seat of the rules
+V_STATE = 1
+V_RULES = V_STATE + ST_LEN
+VIEW_LEN = V_RULES + R_LEN
+# The trace's decision log (scratch.decisions): one row per decision a policy was asked.
+D_SEAT, D_KIND, D_N, D_CHOICE = range(4)
+DECISION_WIDTH = 4
 
 # ------------------------------------------------------------------------ trace log
 # Each row: [event, a, b, c, d, rows (9), cols (9), alive (9), facing, counter, scores (4)]
@@ -205,7 +231,7 @@ _a, ACC_LEN = _alloc([
     ("shorn", N_COLOURS), ("turns", 1), ("turns_sq", 1), ("turn_hist", MAX_TURN_HIST),
     ("end", 2), ("tie_break", 3), ("tile_n", MAX_PLAYERS * MAX_TILES),
     ("tile_counter", MAX_PLAYERS * MAX_TILES), ("tile_gain", MAX_PLAYERS * MAX_TILES),
-    ("panics", 1), ("regroup_rolls", 1), ("bad_choices", 1),
+    ("panics", 1), ("regroup_rolls", 1),
 ])
 A_GAMES = _a["games"]
 A_WINS = _a["wins"]
@@ -224,4 +250,3 @@ A_TILE_COUNTER = _a["tile_counter"]
 A_TILE_GAIN = _a["tile_gain"]
 A_PANICS = _a["panics"]
 A_REGROUP_ROLLS = _a["regroup_rolls"]
-A_BAD_CHOICES = _a["bad_choices"]  # a user policy returned an index out of range

@@ -3,7 +3,6 @@
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.games.panic.decide import decide_sub
 from sheepsim.games.panic.flockops import alive_mask
 from sheepsim.games.panic.groups import (
     link_group,
@@ -38,6 +37,7 @@ from sheepsim.games.panic.layout import (
     ST_ROW,
     ST_SCORE,
 )
+from sheepsim.games.panic.policies.decide import decide_sub
 from sheepsim.games.panic.scratch import ZERO, kernel
 
 # More rounds than sheep can ever need: each round merges the smallest group into

@@ -26,14 +26,22 @@ from sheepsim.games.panic.layout import (
     CTX_DICE_PURPOSE,
     CTX_LEN,
     CTX_ROLLOUT_PLAYOUTS,
+    DECISION_WIDTH,
     LOG_WIDTH,
     MAX_OPTS,
+    MAX_PLAYERS,
     MAX_SUB_OPTS,
     N_SHEEP,
     OPT_WIDTH,
     ST_LEN,
+    VIEW_LEN,
 )
 from sheepsim.jit import njit
+
+#: Row of ``streams`` holding seat 0's own policy stream (seat ``s``: ``SEAT_STREAMS + s``),
+#: after the game's DICE, DEAL and POLICY rows; the POLICY row holds the stream of the
+#: seat whose turn it is (see :func:`.policies.decide.take_seat_stream`).
+SEAT_STREAMS = rng.N_PURPOSES
 
 # The look-ahead memo's shape (see .lookahead; not imported from there: it imports this).
 MEMO_SLOTS = 256
@@ -45,7 +53,9 @@ OPT_MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + 2 * (2 * N_SHEEP)
 
 #: Fields of the scratch record (shapes; ``ST_LEN`` rows are state vectors):
 #:
-#: * ``streams`` ``(N_PURPOSES, 2)`` uint64: the game's random streams (DICE, POLICY ...);
+#: * ``streams`` ``(N_PURPOSES + MAX_PLAYERS, 2)`` uint64: the game's random streams
+#:   (DICE, DEAL, POLICY: the deciding seat's stream), then each seat's own policy
+#:   stream (:data:`SEAT_STREAMS`);
 #: * ``ctx`` ``(CTX_LEN,)``: dice purpose, trace switch, scripted choices, last turn;
 #: * ``opts`` ``(MAX_OPTS, OPT_WIDTH)``: the legal menu options of the turn;
 #: * ``play_opts``: the same for the turns inside rollout playouts;
@@ -61,13 +71,17 @@ OPT_MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + 2 * (2 * N_SHEEP)
 #: * ``play``: a rollout playout's state;
 #: * ``log`` ``(rows, LOG_WIDTH)``: the trace (one row when no trace is kept);
 #: * ``memo`` ``(MEMO_SLOTS, MEMO_WIDTH)``, ``memo_values`` ``(MEMO_SLOTS, MEMO_ROUTES)``
-#:   float64: greedy's look-ahead memo of routes and their values (:mod:`.lookahead`);
+#:   float64: greedy's look-ahead memo of routes and their values (:mod:`.policies.lookahead`);
 #: * ``opt_memo`` ``(OPT_MEMO_SLOTS, OPT_MEMO_WIDTH)``: greedy's memo of the flocks its
-#:   options leave (:mod:`.optionmemo`).
+#:   options leave (:mod:`.policies.optionmemo`);
+#: * ``policy_view`` ``(VIEW_LEN,)``: what a user policy is shown (``layout.V_*``; not
+#:   ``view``, which numba reads as the array method);
+#: * ``decisions`` ``(rows, DECISION_WIDTH)``: the trace's decision log (``layout.D_*``;
+#:   as many rows as ``log``).
 Scratch = namedtuple("Scratch", ["streams", "ctx", "opts", "play_opts", "groups", "routes",
                                  "values", "sub_values", "cand", "reg", "reg2", "sub",
                                  "shear", "play", "log", "memo", "memo_values",
-                                 "opt_memo"])
+                                 "opt_memo", "policy_view", "decisions"])
 
 
 def kernel(func=None, **options):
@@ -97,7 +111,7 @@ def new_scratch(log_rows, playouts):
     if playouts is not None:
         ctx[CTX_ROLLOUT_PLAYOUTS] = playouts
     return Scratch(
-        rng.new_streams(), ctx,
+        np.zeros((SEAT_STREAMS + MAX_PLAYERS, 2), dtype=np.uint64), ctx,
         np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64),
         np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64),
         np.zeros((MAX_SUB_OPTS, OPT_WIDTH), dtype=np.int64),
@@ -109,7 +123,9 @@ def new_scratch(log_rows, playouts):
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
         np.zeros((MEMO_SLOTS, MEMO_WIDTH), dtype=np.int64),
         np.zeros((MEMO_SLOTS, MEMO_ROUTES), dtype=np.float64),
-        np.zeros((OPT_MEMO_SLOTS, OPT_MEMO_WIDTH), dtype=np.int64))
+        np.zeros((OPT_MEMO_SLOTS, OPT_MEMO_WIDTH), dtype=np.int64),
+        np.zeros(VIEW_LEN, dtype=np.int64),
+        np.zeros((log_rows, DECISION_WIDTH), dtype=np.int64))
 
 
 @kernel

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from sheepsim import driver
 from sheepsim.errors import SheepsimError
@@ -49,20 +50,42 @@ def play_games(rules=None, players: int = 4, policies=("random",), games: int | 
 # ----------------------------------------------------------------------- trace
 @dataclass
 class Trace:
+    """A traced game: its text ``lines``, the ``winner`` (0-based seat), the ``scores``,
+    the event ``log`` and final ``state`` vectors, and ``decisions``
+    (:func:`decisions_table`)."""
+
     lines: list[str]
     winner: int
     scores: list[int]
     log: np.ndarray
     state: np.ndarray
+    decisions: pd.DataFrame
+
+
+def decisions_table(rows: np.ndarray) -> pd.DataFrame:
+    """One row per decision a policy was asked, in order (``rows`` the kernels' decision
+    log, ``layout.D_*``): ``decision`` (0-based), ``seat`` (0-based), ``phase`` (of the
+    seat's stream it drew from: always 0, Shear Panic has one), ``kind``
+    (``layout.KIND_NAMES``: action, group, route, panic_push, panic_turn), ``n_options``
+    and ``choice`` (the index played among them). A lone option is taken without asking
+    and not listed."""
+    return pd.DataFrame({
+        "decision": np.arange(len(rows), dtype=np.int64),
+        "seat": rows[:, L.D_SEAT].astype(np.int64),
+        "phase": np.zeros(len(rows), dtype=np.int64),
+        "kind": [L.KIND_NAMES[k] for k in rows[:, L.D_KIND]],
+        "n_options": rows[:, L.D_N].astype(np.int64),
+        "choice": rows[:, L.D_CHOICE].astype(np.int64),
+    })
 
 
 def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0,
                game: int = 0, playouts: int = 4) -> Trace:
     """Play game ``game`` of ``seed`` and describe every step in text."""
     from sheepsim.games.panic.engine import kernel_policies, kernels_for, new_log
-    from sheepsim.games.panic.jobs import _playouts, policy_list
+    from sheepsim.games.panic.jobs import _playouts, policy_list, raise_failure
     from sheepsim.games.panic.policies import policy_name, resolve_policies
-    from sheepsim.games.panic.tracetext import render_log
+    from sheepsim.games.panic.trace import render_log
 
     rules = _rules(rules)
     players = rules.check_players(players)
@@ -79,7 +102,10 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
     log = new_log()
     acc = np.zeros(L.ACC_LEN, dtype=np.int64)
     pids, playouts = kernel_policies(ids, playouts)
-    n_log, win = kernels.trace_game(R, pids, seed, game, playouts, st, log, acc)
-    lines = render_log(log[:n_log], rules, players, names, st, int(win))
-    return Trace(lines, int(win), [int(st[L.ST_SCORE + s]) for s in range(players)],
-                 log[:n_log].copy(), st)
+    run = kernels.trace_game(R, pids, seed, game, playouts, st, log, acc)
+    if run.failure is not None:
+        raise_failure(run.failure, names)
+    n_log, win = run.log_rows, run.winner
+    lines = render_log(log[:n_log], rules, players, names, st, win)
+    return Trace(lines, win, [int(st[L.ST_SCORE + s]) for s in range(players)],
+                 log[:n_log].copy(), st, decisions_table(run.decisions))

@@ -75,7 +75,7 @@ class PanicBalance(_PanicStudy):
 
         from sheepsim import plots
         from sheepsim.games.panic import plots as panic_plots
-        from sheepsim.games.panic.analysis_tables import tile_usage_table
+        from sheepsim.games.panic.balance import tile_usage_table
         from sheepsim.stats import binomial_two_sided_p, chi_square_uniform_p, holm_adjusted
         from sheepsim.tableview import fair_share_finding, fmt_estimate, p_is
 
@@ -153,7 +153,7 @@ class PanicBalance(_PanicStudy):
 
 def _tile_note(tiles, games: int) -> str:
     """The menu tile players lean on most, and the one that gains most per use."""
-    from sheepsim.games.panic.analysis_tables import tile_usage_table
+    from sheepsim.games.panic.balance import tile_usage_table
 
     use = tile_usage_table(tiles, games)
     most = use.loc[use["chosen_per_seat_game"].idxmax()]

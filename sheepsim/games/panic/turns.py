@@ -7,12 +7,11 @@ run out and the final shearing happens.
 
 Every kernel takes the state ``st``, the rules ``R`` and the scratch record ``w``
 (:mod:`.scratch`); ``pid`` is the deciding seat's policy id, or None when every seat
-plays random (see :func:`.decide.decide_sub`).
+plays random (see :func:`.policies.decide.decide_sub`).
 """
 
 import numpy as np
 
-from sheepsim.games.panic.decide import RANDOM, decide_sub
 from sheepsim.games.panic.flockops import (
     apply_action,
     count_colour,
@@ -23,7 +22,6 @@ from sheepsim.games.panic.flockops import (
 )
 from sheepsim.games.panic.groups import side_contacts
 from sheepsim.games.panic.layout import (
-    CTX_BAD_CHOICES,
     CTX_LAST_COUNTER,
     CTX_LAST_GAIN,
     CTX_LAST_TILE,
@@ -41,6 +39,7 @@ from sheepsim.games.panic.layout import (
     EV_SCORE,
     EV_SHEAR,
     EWE_TURN,
+    K_ACTION,
     K_PANIC_PUSH,
     K_PANIC_TURN,
     MAX_TILES,
@@ -73,8 +72,15 @@ from sheepsim.games.panic.layout import (
     TURN_RIGHT,
     WHITE_FACE,
 )
-from sheepsim.games.panic.menucount import random_option
-from sheepsim.games.panic.policies import decide_action
+from sheepsim.games.panic.policies.decide import (
+    RANDOM,
+    checked,
+    decide_sub,
+    park_seat_stream,
+    take_seat_stream,
+)
+from sheepsim.games.panic.policies.greedy import decide_action
+from sheepsim.games.panic.policies.menucount import random_option
 from sheepsim.games.panic.regroup import ROLL, log_event, regroup, roll_die
 from sheepsim.games.panic.scratch import ZERO, kernel
 from sheepsim.games.panic.track import advance_and_score, final_event, own_sheep
@@ -105,6 +111,8 @@ def panic_push(st, R, seat, pid, w):
             opts[0, 0] = TURN_RIGHT
             opts[1, 0] = TURN_LEFT
             i = decide_sub(pid, np.int64(K_PANIC_TURN), st, R, seat, opts, np.int64(2), w)
+            if i < 0:  # a choice that broke the contract: the game stops (decide.checked)
+                return
             apply_action(st, np.int64(EWE_TURN), ZERO, opts[i, 0])
             log_event(st, w, np.int64(EV_PANIC_TURN), opts[i, 0], np.int64(seat), ZERO, ZERO)
             return
@@ -119,6 +127,8 @@ def panic_push(st, R, seat, pid, w):
                         opts[n, 3] = 0
                         n += 1
             i = decide_sub(pid, np.int64(K_PANIC_PUSH), st, R, seat, opts, n, w)
+            if i < 0:
+                return
             s = opts[i, 0]
             d = opts[i, 1]
             push_from(st, s, d)
@@ -142,7 +152,9 @@ def opening(st, R, pids, w):
     ``pids`` ``(players,)`` or None (every seat random)."""
     for seat in range(R[R_N_PLAYERS]):
         log_event(st, w, np.int64(EV_OPENING), np.int64(seat), ZERO, ZERO, ZERO)
+        take_seat_stream(w.streams, seat)
         panic_push(st, R, seat, policy_of(pids, seat), w)
+        park_seat_stream(w.streams, seat)
     st[ST_PREV_KIND] = -1  # the opening pushes are not menu actions
     st[ST_PREV_DIE] = 0
 
@@ -201,19 +213,28 @@ def play_turn(st, R, seat, pid, opts, w):
         return False
     log_refusals(st, R, seat, w)
     # A random seat draws among the options without listing them all (menucount); a
-    # random-only line-up (pid None) compiles nothing else.
+    # random-only line-up (pid None) compiles nothing else. Its draw is a legal index by
+    # construction: checked only to log it in a trace. A lone option is taken without
+    # asking any policy (nothing drawn, nothing logged), as in every sub-decision.
     if pid is None:
-        i = random_option(st, R, seat, opts, w.streams)
+        i, k, n = random_option(st, R, seat, opts, w.streams)
+        if n == 0:
+            return False
+        if n > 1:
+            checked(k, n, seat, np.int64(K_ACTION), w)
     elif pid == RANDOM:
-        i = random_option(st, R, seat, opts, w.streams)
+        i, k, n = random_option(st, R, seat, opts, w.streams)
+        if n == 0:
+            return False
+        if n > 1:
+            checked(k, n, seat, np.int64(K_ACTION), w)
     else:
         n = legal_actions(st, R, seat, opts)
         if n == 0:
             return False
-        i = decide_action(pid, st, R, seat, opts, n, w)
-        if i < 0 or i >= n:
-            w.ctx[CTX_BAD_CHOICES] += 1  # a user policy answered out of range
-            i = 0
+        i = ZERO
+        if n > 1:
+            i = decide_action(pid, st, R, seat, opts, n, w)  # checked: -1 stops the game
     if i < 0:
         return False
     execute_turn(st, R, seat, pid, opts[i, 0], opts[i, 1], opts[i, 2], w)

@@ -1,11 +1,24 @@
-"""Sub-decisions (which smallest group, which route, which sheep panics, which way to
-turn) and the positional score the greedy policy uses.
+"""How a seat decides: the one policy dispatch, the seats' own streams, the check of
+every choice; the sub-decisions (which smallest group, which route, which sheep panics,
+which way to turn) and the positional score the greedy policy uses.
 
-``decide_sub`` is the one entry point the regrouping and panic kernels call; it
-dispatches on an integer policy id so that cached kernels never receive a function
-object (see :mod:`.policies` for why and for user policies). The id is None when every
-seat plays ``random``: numba then prunes the other branches by type, so a random-only
-run never compiles the greedy machinery.
+* :func:`decide` ``(pid, kind, view, opts, n, rand) -> i`` is the dispatch with the one
+  policy signature (:mod:`.policies`); :func:`..engine.kernels_for` chains the user
+  policies onto it (:func:`sheepsim.jit.user_policy_chain`). The built-ins keep fast
+  paths on the engine's own state (greedy and rollout value moves on ``st``/``R``;
+  random draws its menu option without listing them, :mod:`.menucount`), so
+  :func:`ask_policy` builds a view only for a user policy.
+* :func:`decide_sub` is the one entry point the regrouping and panic kernels call (and
+  :func:`.policies.decide_action` the menu's): it branches on an integer policy id so
+  that cached kernels never receive a function object (see :mod:`.policies` for why).
+  The id is None when every seat plays ``random``: numba then prunes the other branches
+  by type, so a random-only run never compiles the greedy machinery.
+* :func:`checked`: every returned choice, built-in or plug-in, passes it; the first one
+  that is not a legal index is recorded (``layout.CTX_FAIL_*``) and the game stops.
+* Each seat draws from its own stream (:func:`seed_game_streams`): the POLICY row of the
+  streams holds the stream of the seat whose turn it is (:func:`take_seat_stream`), so
+  every draw of the turn, the sub-decisions' and the rollout playouts' included, comes
+  from that seat's stream and no other seat's draws depend on it.
 """
 
 from sheepsim import rng
@@ -26,17 +39,31 @@ from sheepsim.games.panic.groups import (
 )
 from sheepsim.games.panic.layout import (
     BLACK_SHEEP,
+    CTX_DECISIONS_N,
+    CTX_FAIL_CHOICE,
+    CTX_FAIL_CODE,
+    CTX_FAIL_GAME,
+    CTX_FAIL_N,
+    CTX_FAIL_SEAT,
+    CTX_GAME,
+    CTX_LOG_ON,
     CTX_SCRIPT,
     CTX_SCRIPT_LEN,
     CTX_SCRIPT_POS,
+    D_CHOICE,
+    D_KIND,
+    D_N,
+    D_SEAT,
     EWE_TURN,
     FACE_DIAG,
     K_GROUP,
     K_PANIC_PUSH,
     K_PANIC_TURN,
     K_ROUTE,
+    MAX_PLAYERS,
     N_SHEEP,
     R_FIELD_KIND,
+    R_LEN,
     R_N_REGROUP_FACES,
     R_PLUS_FALLBACK,
     R_REGROUP_FACES,
@@ -46,7 +73,11 @@ from sheepsim.games.panic.layout import (
     SHEARING,
     ST_COLOUR,
     ST_COUNTER,
+    ST_LEN,
     TEAMMATES,
+    V_RULES,
+    V_SEAT,
+    V_STATE,
 )
 from sheepsim.games.panic.scoring import (
     black_points,
@@ -55,8 +86,10 @@ from sheepsim.games.panic.scoring import (
     shear_points,
     together_points,
 )
-from sheepsim.games.panic.scratch import ZERO, kernel
+from sheepsim.games.panic.scratch import SEAT_STREAMS, ZERO, kernel
 from sheepsim.games.panic.track import field_of
+from sheepsim.jit import WROTE_INPUTS_CHOICE
+from sheepsim.plugins import ILLEGAL_CHOICE, WROTE_INPUTS
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_stream  # noqa: F401
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401
@@ -69,9 +102,91 @@ FIRST_USER_ID = 4
 POSITION_WEIGHT = 0.5
 
 
+# ------------------------------------------------------------------ seat streams
+@kernel
+def seed_game_streams(streams, seed, game):
+    """Key one game's streams: the DICE, DEAL and POLICY rows as every game is keyed
+    (:func:`sheepsim.rng.seed_streams`: the same dice for the same seed), then each
+    seat's own policy stream from ``(seed, game, seat)`` (Philox:
+    :func:`sheepsim.rng.seed_policy_stream`, one phase)."""
+    rng.seed_streams(streams[:SEAT_STREAMS], seed, game)
+    for seat in range(MAX_PLAYERS):
+        rng.seed_policy_stream(streams, SEAT_STREAMS + seat, seed, game, seat, 0)
+
+
+@kernel(inline="always")
+def take_seat_stream(streams, seat):
+    """Put ``seat``'s own stream in the POLICY row, where every policy draw of its turn
+    comes from (:func:`park_seat_stream` puts it back when the turn ends)."""
+    streams[rng.POLICY, 0] = streams[SEAT_STREAMS + seat, 0]
+    streams[rng.POLICY, 1] = streams[SEAT_STREAMS + seat, 1]
+
+
+@kernel(inline="always")
+def park_seat_stream(streams, seat):
+    """Store the POLICY row, advanced by ``seat``'s turn, back as ``seat``'s stream."""
+    streams[SEAT_STREAMS + seat, 0] = streams[rng.POLICY, 0]
+    streams[SEAT_STREAMS + seat, 1] = streams[rng.POLICY, 1]
+
+
+# --------------------------------------------------------- dispatch and checking
+@kernel
+def decide(pid, kind, view, opts, n, rand):
+    """Index of the option chosen among ``opts[:n]`` by policy ``pid``, with the one
+    policy signature (:mod:`.policies`). Built in here: ``random`` (``randbelow(rand,
+    n)``: the choice its fast paths make); the user policies are chained onto this
+    function (:func:`..engine.kernels_for`); any other id raises ValueError."""
+    if pid == RANDOM:
+        return randbelow(rand, n)
+    raise ValueError("unknown Shear Panic policy id")
+
+
+@kernel
+def ask_policy(pid, kind, st, R, seat, opts, n, w):
+    """:func:`decide` asked with ``seat``'s view of the table (``layout.V_*``: the seat,
+    the state and the rules vectors, all public in Shear Panic), ``opts[:n]`` and the
+    seat's own stream (the POLICY row: :func:`take_seat_stream`)."""
+    view = w.policy_view
+    view[V_SEAT] = seat
+    for j in range(ST_LEN):
+        view[V_STATE + j] = st[j]
+    for j in range(R_LEN):
+        view[V_RULES + j] = R[j]
+    return decide(pid, kind, view, opts[:n], n, policy_stream(w.streams))
+
+
+@kernel
+def checked(i, n, seat, kind, w):
+    """``i`` if it is a legal index (``0 <= i < n``), logged in the trace's decision log
+    when the trace is on. Otherwise the first such failure is recorded (code
+    ``WROTE_INPUTS`` for :data:`sheepsim.jit.WROTE_INPUTS_CHOICE`, else
+    ``ILLEGAL_CHOICE``; the game, seat, choice and ``n``) and -1 returned: the callers
+    stop the turn, the game loop stops the game and the chunk returns (the Python layer
+    raises :func:`sheepsim.plugins.policy_failure`)."""
+    ctx = w.ctx
+    if 0 <= i < n:
+        if ctx[CTX_LOG_ON]:
+            k = ctx[CTX_DECISIONS_N]
+            log = w.decisions
+            if k < log.shape[0]:
+                log[k, D_SEAT] = seat
+                log[k, D_KIND] = kind
+                log[k, D_N] = n
+                log[k, D_CHOICE] = i
+                ctx[CTX_DECISIONS_N] = k + 1
+        return i
+    if ctx[CTX_FAIL_CODE] == 0:
+        ctx[CTX_FAIL_CODE] = WROTE_INPUTS if i == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
+        ctx[CTX_FAIL_GAME] = ctx[CTX_GAME]
+        ctx[CTX_FAIL_SEAT] = seat
+        ctx[CTX_FAIL_CHOICE] = i
+        ctx[CTX_FAIL_N] = n
+    return ZERO - 1
+
+
 @kernel
 def next_scripted(ctx, n):
-    """Next explicit choice given to :class:`~.flock.Flock` (0 when the script is used up)."""
+    """Next explicit choice given to :class:`~..flock.Flock` (0 when the script is used up)."""
     pos = ctx[CTX_SCRIPT_POS]
     if pos < ctx[CTX_SCRIPT_LEN]:
         ctx[CTX_SCRIPT_POS] = pos + 1
@@ -228,19 +343,23 @@ def decide_sub(pid, kind, st, R, seat, opts, n, w):
     """Index of the chosen option among ``opts[:n]`` for a sub-decision of ``kind``.
 
     ``st`` is the live state (do not modify); ``pid`` the policy id, or None when every
-    seat plays random (then nothing else is compiled). Scripted choices out of range
-    return -1; an id that is neither built-in nor a user policy compiled into the
-    kernels (see :func:`.engine.kernels_for`) raises ValueError.
+    seat plays random (then nothing else is compiled). A lone option is taken without
+    asking (nothing drawn, nothing logged). Every answer passes :func:`checked`: -1 for
+    one that is not a legal index (scripted choices out of range too); an id that is
+    neither built-in nor a user policy compiled into the kernels (see
+    :func:`..engine.kernels_for`) raises ValueError.
     """
     if n == 1:
         return 0
     if pid is None:
-        return randbelow(policy_stream(w.streams), n)
+        return checked(randbelow(policy_stream(w.streams), n), n, seat, kind, w)
     if pid == RANDOM:
-        return randbelow(policy_stream(w.streams), n)
-    if pid == SCRIPTED:
-        return next_scripted(w.ctx, n)
-    if pid == GREEDY or pid == ROLLOUT:  # rollout spends its playouts on the menu action
-        return greedy_sub(kind, st, R, seat, opts, n, w)
-    raise ValueError("unknown Shear Panic policy id")
+        i = randbelow(policy_stream(w.streams), n)
+    elif pid == SCRIPTED:
+        i = next_scripted(w.ctx, n)
+    elif pid == GREEDY or pid == ROLLOUT:  # rollout spends its playouts on the menu action
+        i = greedy_sub(kind, st, R, seat, opts, n, w)
+    else:
+        i = ask_policy(pid, kind, st, R, seat, opts, n, w)
+    return checked(i, n, seat, kind, w)
 

@@ -25,7 +25,7 @@ computed for every option from these positions, as before.
 """
 
 from sheepsim import rng
-from sheepsim.games.panic.lookahead import (
+from sheepsim.games.panic.policies.lookahead import (
     KEY_LEN,
     M_GEN,
     M_KEY,

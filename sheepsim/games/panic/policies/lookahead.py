@@ -14,7 +14,7 @@ greedy value of each route are computed once and kept in a memo (``w.memo``,
 ``w.memo_values``), keyed by the flock (positions, facing, the mask of live sheep; the
 colours of the sheep slots never change in a game), the group and the kind;
 :func:`lookahead_regroup` and the group valuation read them from there. Results are
-exactly those of :func:`.regroup.regroup` with the greedy policy: the same routes in the
+exactly those of :func:`..regroup.regroup` with the greedy policy: the same routes in the
 same order, the same float values, and every tie is still broken by a POLICY-stream
 draw at the same moment (the memo saves computations, never draws).
 
@@ -24,7 +24,6 @@ flock connected; its cells after each face's regrouping when no tie was broken),
 same flock is known from the "+" one.
 """
 
-from sheepsim.games.panic.decide import argmax_random_ties, face_mean, first_face, positional
 from sheepsim.games.panic.flockops import alive_mask, copy_flock
 from sheepsim.games.panic.groups import (
     link_group,
@@ -45,10 +44,11 @@ from sheepsim.games.panic.layout import (
     ST_FACING,
     ST_ROW,
 )
+from sheepsim.games.panic.policies.decide import argmax_random_ties, face_mean, first_face, positional
 from sheepsim.games.panic.regroup import MAX_REGROUP_ROUNDS
 from sheepsim.games.panic.scratch import MEMO_ROUTES, MEMO_SLOTS, MEMO_WIDTH, ZERO, kernel
 
-#: Memo slots (a power of two; :mod:`.scratch` allocates them) and how many slots a
+#: Memo slots (a power of two; :mod:`..scratch` allocates them) and how many slots a
 #: key may probe; a greedy decision meets a few dozen distinct (flock, group, kind) keys.
 #: ``MEMO_ROUTES``: most routes one (flock, group, kind) can have: a slide or a straight
 #: route per direction, two slides per diagonal direction, or one step per orthogonal
@@ -124,7 +124,7 @@ def memo_find(memo, st, alive, mask, kind, gen):
 
 @kernel
 def _memo_store(st, R, seat, links, mask, kind, w, slot):
-    """Compute the routes of ``kind`` for group ``mask`` (as :func:`.regroup.regroup`
+    """Compute the routes of ``kind`` for group ``mask`` (as :func:`..regroup.regroup`
     lists them) and their greedy values into memo row ``slot``."""
     routes = w.routes
     lo, hi = links
@@ -193,7 +193,7 @@ def group_value(st, R, seat, links, mask, w):
 
 @kernel
 def lookahead_regroup(st, R, seat, w, face, links):
-    """:func:`.regroup.regroup` of the look-ahead copy ``st`` for the greedy policy of
+    """:func:`..regroup.regroup` of the look-ahead copy ``st`` for the greedy policy of
     ``seat`` with every die showing ``face`` (no trace, no dice), through the memo;
     ``links`` the side contacts of ``st``. Returns True when every move was a corner
     slide (the die was never read: any face gives the same flock, and the same draws)."""

@@ -1,23 +1,24 @@
 """The ``rollout`` policy's turn (kernels): random playouts of every menu choice.
 
 Compiled only into kernels of line-ups with a rollout seat (the game loop prunes it by
-the type of ``playouts``; see :func:`.engine.play_game`).
+the type of ``playouts``; see :func:`..engine.play_game`).
 """
 
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.games.panic.decide import GREEDY, RANDOM, ROLLOUT, argmax_random_ties
 from sheepsim.games.panic.flockops import legal_actions
 from sheepsim.games.panic.layout import (
     CTX_DICE_PURPOSE,
     CTX_LOG_ON,
     CTX_ROLLOUT_PLAYOUTS,
+    K_ACTION,
     R_N_PLAYERS,
     ST_ENDED,
     ST_LEN,
     ST_SCORE,
 )
+from sheepsim.games.panic.policies.decide import GREEDY, RANDOM, ROLLOUT, argmax_random_ties, checked
 from sheepsim.games.panic.scratch import copy_state, kernel
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, execute_turn, log_refusals, play_turn
@@ -37,8 +38,9 @@ def margin(st, R, seat):
 def rollout_choose(st, R, seat, opts, n, w):
     """The rollout policy's menu choice among ``opts[:n]`` (see :mod:`.policies`): for
     each option, ``ctx[CTX_ROLLOUT_PLAYOUTS]`` playouts to the end of the game (the
-    option with greedy sub-decisions, then every seat random, every die from the POLICY
-    stream); the best mean score margin wins."""
+    option with greedy sub-decisions, then every seat random, every die and choice from
+    the POLICY row: the rollout seat's own stream during its turn); the best mean score
+    margin wins."""
     ctx = w.ctx
     playouts = ctx[CTX_ROLLOUT_PLAYOUTS]
     purpose_was = ctx[CTX_DICE_PURPOSE]
@@ -75,6 +77,10 @@ def rollout_turn(st, R, seat, w):
     n = legal_actions(st, R, seat, opts)
     if n == 0:
         return False
-    i = rollout_choose(st, R, seat, opts, n, w)
+    i = np.int64(0)  # a lone option: taken without playouts, as without asking
+    if n > 1:
+        i = checked(rollout_choose(st, R, seat, opts, n, w), n, seat, np.int64(K_ACTION), w)
+        if i < 0:
+            return False
     execute_turn(st, R, seat, np.int64(ROLLOUT), opts[i, 0], opts[i, 1], opts[i, 2], w)
     return True

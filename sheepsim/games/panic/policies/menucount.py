@@ -1,13 +1,13 @@
 """Counting a seat's legal menu options, and listing only the one the random policy drew.
 
 The ``random`` policy draws an index below the number of legal options and plays that
-option. Listing every option first (:func:`.flockops.legal_actions`, about 60-100 rows
+option. Listing every option first (:func:`..flockops.legal_actions`, about 60-100 rows
 of four numbers) was about a third of a random turn, and random turns are most of a
 ``rollout`` playout. Here each unused tile's count comes from the flock's line masks and the
 sheep's move masks (a line push tile that refuses the reverse of the previous push loses
-that one line when the masks hold it: :func:`.flockops.reverse_is_listed`, next to the
+that one line when the masks hold it: :func:`..flockops.reverse_is_listed`, next to the
 ``_drop_reverse`` that removes the same row from a list), and only the drawn tile's
-options are listed, with :func:`.flockops.tile_options` in the same order: the count and the
+options are listed, with :func:`..flockops.tile_options` in the same order: the count and the
 option are exactly those of ``legal_actions`` (``tests/panic/test_panic_menucount.py``
 checks it on every option of thousands of positions and of flocks on one line, after
 every reverse a tile may refuse), so the draws and the games are unchanged. The
@@ -49,7 +49,7 @@ from sheepsim.rng import policy_stream
 def movable_sheep(st, R, seat, own):
     """``(sheep, Lamb Roll options, Leapfrog options)`` of the live sheep a tile may move
     (``own``: only ``seat``'s colour): each sheep's roll directions and leapfrog sides
-    from one :func:`.flockops.sheep_moves`, for every roll and leapfrog tile at once."""
+    from one :func:`..flockops.sheep_moves`, for every roll and leapfrog tile at once."""
     colour = R[R_SEAT_COLOUR + seat]
     sheep = ZERO
     rolls = ZERO
@@ -67,7 +67,7 @@ def movable_sheep(st, R, seat, own):
 @kernel(inline="always")
 def line_count(kind, lines):
     """Options of a Line (``kind`` LINE_PUSH) or Diagonal Push tile: every occupied line
-    in each of its four directions; ``lines`` from :func:`.flockops.flock_lines`."""
+    in each of its four directions; ``lines`` from :func:`..flockops.flock_lines`."""
     small, row_m, col_m, diag_m, anti_m = lines
     if kind == LINE_PUSH:  # columns pushed up and down, rows left and right
         return 2 * (popcount(col_m) + popcount(row_m))
@@ -81,8 +81,8 @@ FIRST_ROW = MAX_TILES
 
 @kernel
 def count_actions(st, R, seat, opts, box, lines):
-    """Number of legal menu options of ``seat`` (that of :func:`.flockops.legal_actions`);
-    ``box``, ``lines`` from :func:`.flockops.flock_lines` of ``st``. ``opts``
+    """Number of legal menu options of ``seat`` (that of :func:`..flockops.legal_actions`);
+    ``box``, ``lines`` from :func:`..flockops.flock_lines` of ``st``. ``opts``
     ``(MAX_OPTS, OPT_WIDTH)`` is scratch; it keeps each tile's count for
     :func:`nth_action`. Sheep tiles are counted from the sheep's move masks, line
     pushes from the flock's line masks (less the reverse a tile refuses, when it is
@@ -129,7 +129,7 @@ def count_actions(st, R, seat, opts, box, lines):
 @kernel
 def nth_action(st, R, seat, i, opts, box, lines):
     """Row of ``opts`` holding ``seat``'s legal option ``i``, the ``i``-th row
-    :func:`.flockops.legal_actions` would fill (``0 <= i <`` the count; ``opts``, ``box``
+    :func:`..flockops.legal_actions` would fill (``0 <= i <`` the count; ``opts``, ``box``
     and ``lines`` as :func:`count_actions` had them, for the same state and seat): only
     the tile holding it is listed."""
     before = ZERO
@@ -144,12 +144,17 @@ def nth_action(st, R, seat, i, opts, box, lines):
 
 @kernel
 def random_option(st, R, seat, opts, streams):
-    """The ``random`` policy's menu choice for ``seat``: the row of ``opts`` holding the
-    option drawn uniformly (POLICY stream of ``streams``) among the legal ones, as
-    ``randbelow(count)`` picks among the rows of :func:`.flockops.legal_actions`; -1 if
-    there is none (the seat passes, nothing is drawn)."""
+    """The ``random`` policy's menu choice for ``seat``: ``(row, i, n)``, the row of
+    ``opts`` holding the option ``i`` drawn uniformly (POLICY stream of ``streams``)
+    among the ``n`` legal ones, as ``randbelow(n)`` picks among the rows of
+    :func:`..flockops.legal_actions`; ``(-1, -1, 0)`` if there is none (the seat passes).
+    Nothing is drawn for none or a lone option (taken without asking, as for every
+    policy: :func:`..turns.play_turn`)."""
     box, lines = flock_lines(st)
     n = count_actions(st, R, seat, opts, box, lines)
     if n == 0:
-        return ZERO - 1
-    return nth_action(st, R, seat, randbelow(policy_stream(streams), n), opts, box, lines)
+        return ZERO - 1, ZERO - 1, n
+    i = ZERO
+    if n > 1:
+        i = randbelow(policy_stream(streams), n)
+    return nth_action(st, R, seat, i, opts, box, lines), i, n

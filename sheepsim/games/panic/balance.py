@@ -88,15 +88,14 @@ def neutral_colour_table(rules=None, policies="greedy", games: int = 10_000, see
 def balance_figure(tables: dict[str, pd.DataFrame], players: int, meta: dict | None = None):
     """Points by field (stacked per seat) and tile usage for one player count."""
     from sheepsim import plots
-    from sheepsim.games.panic import plots as panic_plots
 
     fields = tables["points_by_field"]
     fields = fields[fields["players"] == players].drop(columns="players")
     tiles = tables["tile_usage"]
     tiles = tiles[tiles["players"] == players].rename(columns={"chosen_per_seat_game": "chosen_per_game"})
     tiles = tiles.assign(seat=1, counter_sum=tiles["mean_counter"].fillna(0) * tiles["chosen"])
-    return plots.panel_figure([lambda ax: panic_plots.points_by_field_chart(fields, ax=ax),
-                               lambda ax: panic_plots.tile_usage_chart(tiles, ax=ax)],
+    return plots.panel_figure([lambda ax: plots.points_by_field_chart(fields, ax=ax),
+                               lambda ax: plots.tile_usage_chart(tiles, ax=ax)],
                               meta, f"Shear Panic balance, {players} players")
 
 

@@ -1,0 +1,126 @@
+"""Shear Panic policies: ``random``, ``greedy``, ``rollout`` and user policies.
+
+Built-in policies
+-----------------
+* ``random``: uniform over the legal (tile, parameters) choices, and uniform over the
+  options of every sub-decision (which smallest group, which route, which sheep panics
+  and where it goes, which way to turn).
+* ``greedy``: one ply. For each legal choice it applies the action, regroups (expected
+  value over the regroup die: each face type weighted by its share of the die; when a
+  regrouping needs several rolls the look-ahead assumes the later rolls show the same
+  face as the first), moves the counter and scores, then values
+  ``points gained now + 0.5 * positional score`` where the positional score is what the
+  player's sheep are worth for the field the counter is in (see
+  :func:`~.decide.positional`). Panic dice are not anticipated. Sub-decisions maximise
+  the positional score. Ties are broken uniformly with the seat's own policy stream.
+* ``rollout``: for each legal menu choice, ``playouts`` random playouts to the end of the
+  game (every player ``random``, every die and every choice drawn from the rollout
+  seat's own policy stream, never the real dice); picks the best mean score margin (own
+  points minus the best opponent's). Its sub-decisions are the greedy ones (playouts for
+  every group and route choice would multiply the cost for little gain). Cost grows as
+  (legal choices ~100) x playouts x remaining turns: about 8-11 games/s on one thread
+  with one rollout seat among 3 players and 4 playouts (greedy: ~300-470 games/s,
+  random: ~11,000-16,000; benchmarks/README.md).
+
+Every seat draws from its own policy stream, keyed by ``(seed, game, seat)``
+(:func:`~.decide.seed_game_streams`): replacing one seat's policy leaves every other
+seat's draws unchanged.
+
+Decision kinds and options
+--------------------------
+Every choice is one of these kinds (``layout.K_*``); its legal options are the rows of
+``opts[:n]``, four int64 columns each:
+
+* ``K_ACTION`` (0, "action"), the turn's menu choice: ``[tile, a, b, 0]``, the menu
+  tile (0-based), then the sheep slot (Lamb Push, Lamb Roll, Leapfrog) or line key
+  (Line/Diagonal Push) or 0, then the direction 0-7 (N, NE, ... clockwise), the side
+  (Alignment) or the turn (Ewe Turn: ``TURN_RIGHT`` 1, ``TURN_LEFT`` 3);
+* ``K_GROUP`` (1, "group"), which smallest group regroups: ``[group mask, size, 0, 0]``
+  (bit ``s`` of the mask: sheep slot ``s``);
+* ``K_ROUTE`` (2, "route"), where it goes: ``[direction, steps, slide direction or -1,
+  group mask]``;
+* ``K_PANIC_PUSH`` (3, "panic_push"), the panic die's (or the opening's) Lamb Push:
+  ``[sheep slot, direction, 0, 0]``;
+* ``K_PANIC_TURN`` (4, "panic_turn"), the white face's Ewe Turn: ``[turn, 0, 0, 0]``.
+
+A policy is asked every decision with more than one option (a lone option is taken
+without asking: nothing drawn, so ``n >= 2``); each answer is checked: an index outside
+``0..n-1`` stops the run with one error line naming the policy, its seat, the game and
+the choice.
+
+Why integer ids
+---------------
+numba's on-disk cache (``cache=True``) does not hit across processes for a kernel that
+receives a dispatcher as an argument or captures one in a closure. So the cached kernels
+call :func:`decide_action` / :func:`~.decide.decide_sub`, which branch on an integer
+policy id and ask :func:`~.decide.decide`, the one dispatch with the policy signature,
+for anything that is not a built-in's fast path. User policies get ids from
+:data:`~.decide.FIRST_USER_ID` upwards and a variant of the kernels is compiled for them
+(:func:`..engine.kernels_for`): :func:`sheepsim.jit.user_policy_chain` extends ``decide``
+to them and :func:`sheepsim.jit.rebind` re-jits every function that reaches it. Each new
+set of user policies costs one compilation (about 30-60 s); the variant is cached on
+disk, keyed by a fingerprint of the policies (:func:`sheepsim.jit.variant_key`), so the
+next process loads it.
+
+Writing a user policy
+---------------------
+::
+
+    import numba
+    from sheepsim.games.panic import layout as L
+    from sheepsim.games.panic.policies import randbelow
+
+    @numba.njit
+    def my_policy(kind, view, opts, n, rand):
+        if kind == L.K_ACTION:
+            return n - 1  # the last legal menu option
+        return randbelow(rand, n)  # index of the chosen row of opts[:n]
+
+``kind`` is one of the kinds above, ``opts[:n]`` their rows (``n >= 2``). ``view`` is
+what the seat sees at the table, a 1-D int64 array (``layout.V_*``): Shear Panic hides
+nothing but the dice to come, so it holds the deciding seat ``view[L.V_SEAT]``, the whole
+state vector ``view[L.V_STATE:L.V_STATE + L.ST_LEN]`` (flock, facing, counter, menus
+used, scores, the previous action; offsets ``L.ST_*``) and the rules vector
+``view[L.V_RULES:L.V_RULES + L.R_LEN]`` (menu, track, seat colours, dice; offsets
+``L.R_*``). ``rand`` is the seat's own policy random stream (``(1, 2)`` uint64), the only
+one a policy receives: draw from it with :func:`randbelow` ``(rand, k)`` (uniform in
+``0..k-1``) or :func:`uniform` ``(rand)`` (float in ``[0, 1)``) from this module. The
+view and the options are copies: a policy that writes to them stops the run, as does
+one returning an index outside ``0..n-1``. Useful helpers on copies of the state and
+rules slices: :mod:`..flockops` (``apply_action``), :mod:`..groups` (``is_connected``),
+:mod:`..scoring` (points). Pass it as ``--policy package.module:my_policy``.
+"""
+
+from __future__ import annotations
+
+from sheepsim.games.panic.policies.decide import FIRST_USER_ID, GREEDY, RANDOM, ROLLOUT
+from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
+from sheepsim.rng import policy_uniform as uniform  # noqa: F401 - the policies' API
+
+POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
+#: The arguments a user policy is called with (see "Writing a user policy" above): a
+#: plug-in is checked against these before anything compiles.
+USER_POLICY_ARGS = ("kind", "view", "opts", "n", "rand")
+DEFAULT_PLAYOUTS = 4
+
+
+def policy_name(policy) -> str:
+    """Display name: built-in names and specs as given; a function as ``module:name``."""
+    if hasattr(policy, "py_func"):
+        return f"{policy.py_func.__module__}:{policy.py_func.__name__}"
+    return str(policy).strip()
+
+
+def policy_spec(name):
+    """``(id or None, user function or None)`` for a policy name, a
+    ``package.module:function`` spec or an ``@numba.njit`` function itself."""
+    from sheepsim.plugins import policy_spec as spec
+
+    return spec(name, POLICY_IDS, USER_POLICY_ARGS)
+
+
+def resolve_policies(names: list) -> tuple[list[int], tuple]:
+    """Policy ids per seat and the user functions (user ids start at FIRST_USER_ID)."""
+    from sheepsim.plugins import resolve_policy_ids
+
+    return resolve_policy_ids(names, POLICY_IDS, FIRST_USER_ID, USER_POLICY_ARGS)
