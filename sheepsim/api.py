@@ -59,17 +59,19 @@ class Result:
 
     def text(self, fmt: str = "table") -> str:
         """The result as the CLI prints it: ``"table"`` (every table), ``"json"``, or
-        ``"csv"`` (the first table); a trace's text for a trace."""
+        ``"csv"`` (the first table); a trace's text for a trace (its tables, e.g. the
+        policies' ``decisions``, are printed with the CLI's ``--table``)."""
         from sheepsim.output import render, to_json
 
-        if not self.tables:
+        if self.lines or not self.tables:
             if fmt == "json":
                 return to_json({"meta": self.meta, "lines": self.lines, **self.outcome})
             return "\n".join(self.lines) + "\n"
         return render(self.tables, fmt, self.meta, self.title)
 
     def __repr__(self) -> str:
-        what = f"tables={list(self.tables)}" if self.tables else f"lines={len(self.lines)}"
+        what = f"tables={list(self.tables)}" if self.tables and not self.lines \
+            else f"lines={len(self.lines)}"
         return (f"Result({self.meta.get('game', '?')}, {what}, games={self.meta.get('games')}, "
                 f"seed={self.meta.get('seed')})")
 

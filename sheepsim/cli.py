@@ -245,13 +245,21 @@ def publish(args, tables: dict, meta: dict, title: str, plot=None) -> int:
     return 0
 
 
-def emit_trace(args, lines: list[str], meta: dict, **result) -> None:
+def emit_trace(args, lines: list[str], meta: dict, tables: dict | None = None,
+               **result) -> None:
     """Write a trace to stdout or ``--out`` (plus its metadata file): its ``lines`` as
-    text, or with ``--format json`` ``{"meta", "lines", **result}``. With ``args.sink``
-    (the Python API, as in :func:`publish`) they go there instead."""
+    text, or with ``--format json`` ``{"meta", "lines", **result}``; with ``--table
+    NAME``, that one of its ``tables`` instead (e.g. the policies' ``decisions``). With
+    ``args.sink`` (the Python API, as in :func:`publish`) they all go there instead."""
     sink = getattr(args, "sink", None)
     if sink is not None:
-        sink.update(lines=list(lines), meta=meta, outcome=result)
+        sink.update(lines=list(lines), meta=meta, outcome=result, tables=dict(tables or {}))
+        return
+    name = getattr(args, "table", None)
+    if name is not None:
+        from sheepsim.output import emit, render
+
+        emit(render({name: tables[name]}, args.format or "table", meta, ""), args.out, meta)
         return
     from sheepsim.output import emit, to_json
 

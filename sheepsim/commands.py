@@ -92,7 +92,7 @@ class Output:
     """What a command produced, before it is printed (or handed to the Python API):
     ``tables`` by name, ``meta``, ``title``; ``charts()`` the panels ``--plot`` draws
     (called only with ``--plot``, so plain runs never import matplotlib); a trace has
-    ``lines`` and ``outcome`` instead of tables."""
+    ``lines`` and ``outcome`` (and may have tables, e.g. the policies' ``decisions``)."""
 
     meta: dict
     title: str = ""
@@ -182,6 +182,10 @@ def _add(sub, g: Game, name: str, spec: CommandSpec) -> None:
         p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help=f"which of the seed's {g.unit} (default 0)")
         add_trace_options(p)
+        if spec.tables:
+            p.add_argument("--table", choices=spec.tables, metavar="NAME",
+                           help=f"print this table of the trace instead of its text "
+                                f"({', '.join(spec.tables)})")
     else:
         _add_run_size(p, g, spec.games)
         _add_seed(p)
@@ -287,7 +291,7 @@ def _convergence(res) -> list:
 
 def _finish(args, out: Output) -> int:
     if out.lines or not out.tables:
-        emit_trace(args, out.lines, out.meta, **out.outcome)
+        emit_trace(args, out.lines, out.meta, out.tables, **out.outcome)
         return 0
 
     def plot():

@@ -119,8 +119,8 @@ def test_traces_of_fixed_seeds_are_unchanged():
     for (seed, stage, pace_id), pinned in PINNED_TRACES.items():
         log = np.zeros((400, N_LOG), dtype=np.int64)
         board = np.zeros((6, L.N_BOARD), dtype=np.int64)
-        turns = trace_race(seed, 0, rules.kernel_rules(), np.arange(6, dtype=np.int64), stage,
-                           pace_id, log, board)
+        turns, _ = trace_race(seed, 0, rules.kernel_rules(), np.arange(6, dtype=np.int64),
+                              stage, pace_id, log, board)
         assert (turns, _digest(log, board)) == pinned, (seed, stage, pace_id)
 
 

@@ -105,8 +105,12 @@ def pace_function(policy: str):
     if reason is not None:
         raise SheepsimError(f"no exact solution: {reason}; use Monte Carlo")
     name = policy.strip()
-    if ":" in name:
-        return _load_user(name)
+    if ":" in name:  # a plug-in takes the one signature: asked through it
+        from sheepsim.games.race.policies import user_pace_option
+
+        fn = _load_user(name)
+        return lambda lane, board, race, seen, legal, rand: user_pace_option(
+            fn, lane, board, race, seen, legal, rand)
     from sheepsim.games.race.policies import PACE_POLICIES, choose_pace
 
     pid = PACE_POLICIES.index(name)
