@@ -27,18 +27,11 @@ TOKEN = {token!r}  # a new file on every test run: the first process must compil
 
 
 @numba.njit
-def pick(lane, board, race, seen, legal, rand):
+def pick(kind, view, opts, n, rand):
     """The WHICH-th legal option (the first if there are fewer)."""
-    k = 0
-    for o in range(L.N_OPTIONS):
-        if legal[o]:
-            if k == H.WHICH:
-                return o
-            k += 1
-    for o in range(L.N_OPTIONS):
-        if legal[o]:
-            return o
-    return -1
+    if kind == L.PACE and H.WHICH < n:
+        return H.WHICH
+    return 0
 '''
 
 RUN = '''
@@ -56,8 +49,8 @@ if {trace}:
     k = kernels_for((P.pick,), ())
     log = np.zeros((2000, engine.N_LOG), dtype=np.int64)
     board = np.zeros((6, L.N_BOARD), dtype=np.int64)
-    n = k.trace_race(8, 3, load_rules().kernel_rules(), np.arange(6), L.SEMIFINAL,
-                     policies.N_PACE_POLICIES, log, board)
+    n, _ = k.trace_race(8, 3, load_rules().kernel_rules(), np.arange(6), L.SEMIFINAL,
+                        policies.FIRST_USER_ID, log, board)
     st = k.fill_trace.python_entry.stats
     out.update(hits=sum(st.cache_hits.values()), misses=sum(st.cache_misses.values()),
                log=hashlib.sha256(log[:n].tobytes()).hexdigest())
@@ -102,7 +95,7 @@ def test_an_edit_of_the_plugin_or_what_it_reads_selects_another_folder(plugin):
     original = _run(plugin, trace=False)["key"]
     assert _run(plugin, trace=False)["key"] == original  # deterministic
     source = (folder / f"{name}.py").read_text()
-    (folder / f"{name}.py").write_text(source.replace("if k == H.WHICH", "if k >= H.WHICH"))
+    (folder / f"{name}.py").write_text(source.replace("H.WHICH < n", "H.WHICH + 1 < n"))
     assert _run(plugin, trace=False)["key"] not in (original, None)
     (folder / f"{name}.py").write_text(source)
     assert _run(plugin, trace=False)["key"] == original

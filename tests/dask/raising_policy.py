@@ -5,8 +5,8 @@ import numba
 
 
 @numba.njit
-def balk(lane, board, race, seen, legal, rand):
+def balk(kind, view, opts, n, rand):
     """Refuses to move any sheep: raises on its first decision."""
-    if lane >= 0:  # always; the return below only types the function as returning an int
+    if n >= 0:  # always; the return below only types the function as returning an int
         raise ValueError("the sheep balks")
     return 0

@@ -166,65 +166,160 @@ def test_near_ev_draws_among_bets_within_its_share_of_the_best():
     assert set(picks) == {p for p, v in pairs.items() if v >= best * (1 - P.NEAR_EV_SHARE)}
 
 
+# ------------------------------------------------- the one signature: decide(kind, view, opts)
+PAYOFFS = np.array([[12, 11, 9, 8, 7, 6], [9, 8, 6, 5, 4, 3], [7, 6, 4, 3, 2, 1],
+                    [18, 17, 16, 15, 14, 13]], dtype=np.int64)
+BONUS = np.array([1, 3], dtype=np.int64)
+
+
+def _pace_inputs(board, race, lane, seen):
+    legal = _legal(board, race, lane)
+    opts = np.zeros((L.MAX_OPTS, 1), dtype=np.int64)
+    n = P.pace_rows(legal, opts)
+    view = np.zeros(L.N_VIEW)
+    P.fill_pace_view(view, lane, 1, 3, board, race, seen)
+    return legal, view, opts[:n], n
+
+
+def test_pace_rows_are_the_legal_options_in_order_and_the_view_has_the_table():
+    board, race = make_state(positions=[3, 0, 0, 0, 0, 0], cubes=[(1, 2, 1)] + [(1, 1, 1)] * 5)
+    seen = np.array([[1, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0]], dtype=np.int64)
+    legal, view, opts, n = _pace_inputs(board, race, 0, seen)
+    assert opts[:, 0].tolist() == np.flatnonzero(legal).tolist() and n == legal.sum() >= 2
+    assert view[L.V_LANE] == 0 and view[L.V_SEAT] == 1 and view[L.V_PLAYERS] == 3
+    assert view[L.V_BOARD + L.POS] == 3 and view[L.V_BOARD + L.BLUE] == 2
+    assert view[L.V_RACE + L.TRACK] == race[L.TRACK]
+    assert view[L.V_MY_BETS:L.V_MY_BETS + 6].tolist() == [1, 0, 0, 0, 0, 0]
+    assert view[L.V_RIVAL_OPEN:L.V_RIVAL_OPEN + 6].tolist() == [0, 2, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("pid", [P.GREEDY, P.RANDOM_PACE, P.SAVER, P.STEADY, P.PARTISAN])
+def test_built_in_pace_policies_choose_the_same_through_the_one_signature(pid):
+    """decide(pid, PACE, view, opts) returns the row of the option choose_pace returns on
+    the engine's own arrays, over many states (random: the same draws of the same stream)."""
+    gen = np.random.default_rng(7)
+    asked = 0
+    for _ in range(300):
+        pos = gen.integers(0, 19, 6).tolist()
+        cubes = [tuple(gen.integers(0, 3, 3).tolist()) for _ in range(6)]
+        board, race = make_state(positions=pos, cubes=cubes)
+        race[L.SUPPLY_BLUE] = gen.integers(0, 4)
+        lane = int(gen.integers(0, 6))
+        seen = gen.integers(0, 2, (2, 6)).astype(np.int64)
+        legal, view, opts, n = _pace_inputs(board, race, lane, seen)
+        if n < 2:
+            continue
+        a, b = new_streams(), new_streams()
+        rng.seed_streams(a, 1, asked)
+        rng.seed_streams(b, 1, asked)
+        option = P.choose_pace(pid, lane, board, race, seen, legal, P.policy_stream(a))
+        row = P.decide(pid, L.PACE, view, opts, n, P.policy_stream(b))
+        assert opts[row, 0] == option
+        asked += 1
+    assert asked > 100
+
+
+def _bet_inputs(kind, odds, taken, my_open):
+    opts = np.zeros((L.MAX_OPTS, 1 if kind == L.BET_OPEN else 2), dtype=np.int64)
+    n = P.bet_rows(kind, taken, my_open, opts)
+    view = np.zeros(L.N_VIEW)
+    P.fill_bet_view(view, 0, 4, my_open, np.zeros(6, dtype=np.int64),
+                    np.zeros(6, dtype=np.int64), odds, PAYOFFS, BONUS, taken)
+    return view, opts[:n], n
+
+
+def test_bet_rows_are_the_legal_choices():
+    taken = np.array([0, 1, 0, 0, 1, 0], dtype=np.bool_)
+    odds = np.full((6, 3), 1 / 6)
+    _, opts, n = _bet_inputs(L.BET_OPEN, odds, taken, -1)
+    assert opts[:, 0].tolist() == [0, 2, 3, 5] and n == 4
+    _, opts, n = _bet_inputs(L.BET_HIDDEN, odds, taken, 2)
+    assert [tuple(r) for r in opts] == [(a, b) for a in range(6) for b in range(a + 1, 6)
+                                        if 2 not in (a, b)] and n == 10
+    view, opts, n = _bet_inputs(L.BET_FINAL, odds, taken, -1)
+    assert n == 15 and all(a < b for a, b in opts)
+    assert view[L.V_LANE] == -1 and view[L.V_MY_OPEN] == -1
+    assert view[L.V_TAKEN:L.V_TAKEN + 6].tolist() == [0, 1, 0, 0, 1, 0]
+    assert view[L.V_PAYOFFS + 6 * 3 + 5] == 13 and view[L.V_BONUS + 1] == 3
+
+
+@pytest.mark.parametrize("pid", [P.RANDOM_BET, P.FAVOURITE, P.LONGSHOT, P.NEAR_EV, P.EV_APPROX])
+def test_built_in_bet_policies_choose_the_same_through_the_one_signature(pid):
+    gen = np.random.default_rng(11)
+    for g in range(60):
+        odds = gen.dirichlet(np.ones(6), 3).T.copy()
+        taken = gen.random(6) < 0.3
+        my_open = int(gen.integers(0, 6))
+        for kind in (L.BET_OPEN, L.BET_HIDDEN, L.BET_FINAL):
+            mo = my_open if kind == L.BET_HIDDEN else -1
+            view, opts, n = _bet_inputs(kind, odds, taken, mo)
+            a, b = new_streams(), new_streams()
+            rng.seed_streams(a, 2, g)
+            rng.seed_streams(b, 2, g)
+            out = np.full(2, -1, dtype=np.int64)
+            P.choose_bets(pid, kind, odds, PAYOFFS, BONUS, taken, mo, out, P.policy_stream(a))
+            row = P.decide(pid, kind, view, opts, n, P.policy_stream(b))
+            if kind == L.BET_OPEN:
+                assert opts[row, 0] == out[0]
+            else:
+                assert sorted(opts[row]) == sorted(out)
+
+
 # ------------------------------------------------------------------ user policies
 @numba.njit
-def reverse_random(lane, board, race, seen, legal, rand):
-    """Sentinel user policy: the k-th legal option counted from the end, k drawn from
-    the policy stream (no built-in plays like this, so a fallback would show)."""
-    n = 0
-    for o in range(L.N_OPTIONS):
-        if legal[o]:
-            n += 1
-    k = P.randbelow(rand, n)
-    for o in range(L.N_OPTIONS - 1, -1, -1):
-        if legal[o]:
-            if k == 0:
-                return o
-            k -= 1
-    return -1
+def reverse_random(kind, view, opts, n, rand):
+    """Sentinel user policy: the k-th option counted from the end, k drawn from its
+    stream (no built-in plays like this, so a fallback would show)."""
+    return n - 1 - P.randbelow(rand, n)
 
 
-def _trace(kernels, pace_id, seed=8, game=3):
+def _trace(kernels, pace_ids, seed=8, game=3):
     rules = load_rules()
     log = np.zeros((2000, engine.N_LOG), dtype=np.int64)
     board = np.zeros((6, L.N_BOARD), dtype=np.int64)
-    turns = kernels.trace_race(seed, game, rules.kernel_rules(), np.arange(6), L.SEMIFINAL,
-                               pace_id, log, board)
-    return rules, log[:turns]
+    turns, asks = kernels.trace_race(seed, game, rules.kernel_rules(), np.arange(6),
+                                     L.SEMIFINAL, pace_ids, log, board, 2000)
+    return rules, log[:turns], asks
 
 
 def test_user_pace_policy_makes_its_own_choices_from_its_own_stream():
-    """Replay the sentinel's trace in Python: every logged option is the one the
-    sentinel picks from the legal options with draws from the game's POLICY stream; the
-    dice are those of a built-in policy under the same seed (it never saw them)."""
+    """Replay the sentinel's trace (seat 1 of 2; seat 0 greedy) in Python: every option
+    seat 1 took is the one the sentinel picks from the legal options with draws from its
+    own pace stream, keyed by (seed, game, seat 1, pace phase); the dice are those of a
+    built-in policy under the same seed (it never saw them)."""
     from sheepsim.games.race.kernels import BUILTIN, kernels_for
 
-    rules, log = _trace(kernels_for((reverse_random,), ()), P.N_PACE_POLICIES)
-    _, greedy_log = _trace(BUILTIN, P.GREEDY)
+    rules, log, asks = _trace(kernels_for((reverse_random,), ()), [P.GREEDY, P.FIRST_USER_ID])
+    _, greedy_log, _ = _trace(BUILTIN, [P.GREEDY, P.GREEDY])
     n = min(len(log), len(greedy_log))
     assert np.array_equal(log[:n, engine.LOG_TOTAL], greedy_log[:n, engine.LOG_TOTAL])
-    streams = new_streams()
-    rng.seed_streams(streams, 8, 3)
-    rand = P.policy_stream(streams)
+    streams = np.zeros((1, 2), dtype=np.uint64)
+    rng.seed_policy_stream(streams, 0, 8, 3, 1, L.PACE_PHASE)
     table = engine.new_table()
     engine.setup_race(table, rules.kernel_rules(), np.arange(6), L.SEMIFINAL)
     board, race = table.board, table.race
     legal = np.zeros(L.N_OPTIONS, dtype=np.bool_)
+    asked = 0
     for row in log:
         lane = int(row[engine.LOG_LANE])
         assert engine.select_sheep(board, int(row[engine.LOG_TOTAL]))[0] == lane
         engine.legal_options(board, race, lane, legal)
-        options = np.flatnonzero(legal)[::-1]
-        expected = options[P.randbelow(rand, len(options))]
-        assert row[engine.LOG_OPTION] == expected
-        engine.apply_option(board, race, lane, expected)
-    assert engine.race_over(board, race)
+        if row[engine.LOG_PLAYER] == 1 and legal.sum() > 1:
+            options = np.flatnonzero(legal)[::-1]
+            assert row[engine.LOG_OPTION] == options[P.randbelow(streams, len(options))]
+            asked += 1
+        engine.apply_option(board, race, lane, int(row[engine.LOG_OPTION]))
+    assert engine.race_over(board, race) and asked > 5
+    # the decisions log: every seat-1 decision, its choice counted from the end
+    logged = asks.log[:asks.fail[L.F_LOGGED]]
+    assert (logged[:, L.D_SEAT] == 1).sum() == asked
+    assert (logged[:, L.D_KIND] == L.PACE).all() and asks.fail[L.F_CODE] == 0
 
 
 def test_unknown_policy_ids_raise():
-    from sheepsim.games.race.kernels import BUILTIN
-
+    view = np.zeros(L.N_VIEW)
+    opts = np.array([[0], [1]], dtype=np.int64)
     with pytest.raises(ValueError, match="unknown pace policy"):
-        _trace(BUILTIN, P.N_PACE_POLICIES)
+        P.decide(P.FIRST_USER_ID, L.PACE, view, opts, 2, P.policy_stream(new_streams()))
     with pytest.raises(ValueError, match="unknown bet policy"):
         _bets(P.N_BET_POLICIES, L.BET_OPEN, np.full((6, 3), 1 / 6))

@@ -1,8 +1,8 @@
-"""A plug-in race policy that breaks a rule, or does not compile, stops the run with one
-line naming the rule, the policy and the game (README "Writing your own policy": "a
-policy that breaks a rule while running (an illegal option, a taken lane) stops the run
-with one line naming the rule and the games")."""
+"""A plug-in race policy that breaks the contract, or does not compile, stops the run with
+one line naming the policy, its seat and the game (exit 2, no file written): the race's
+own cases beside the generic ones of tests/conformance/test_policy_contract.py."""
 
+import re
 import sys
 import textwrap
 
@@ -14,12 +14,19 @@ PLUGIN = textwrap.dedent("""
     import numba
 
     @numba.njit
-    def option_99(lane, board, race, seen, legal, rand):
+    def option_99(kind, view, opts, n, rand):
         return 99
 
     @numba.njit
-    def always_raises(lane, board, race, seen, legal, rand):
+    def always_raises(kind, view, opts, n, rand):
         raise ValueError("boom")
+
+    @numba.njit
+    def hidden_vandal(kind, view, opts, n, rand):
+        # a bet policy that rewrites the pair it is offered, in the hidden round only
+        if kind == 1:
+            opts[0, 1] = opts[0, 0]
+        return 0
 """)
 
 
@@ -39,20 +46,28 @@ def _one_error_line(capsys, argv):
     return err.strip()
 
 
-def test_an_illegal_option_names_the_rule_the_policy_and_the_games(tmp_path, capsys, plugin):
+def test_an_illegal_option_names_the_policy_its_seat_and_the_game(tmp_path, capsys, plugin):
     out = tmp_path / "games.csv"
     err = _one_error_line(capsys, ["race", "play", "--players", "3", "--pace-policy",
-                                   f"{plugin}:option_99", "--games", "20", "--quiet",
-                                   "--out", str(out)])
-    assert err.startswith("sheepsim: error: pace policy returned an illegal option"), err
-    assert f"plug-in policies in play: {plugin}:option_99" in err
-    assert "(in the warm-up game" in err or " of seed 0)" in err
-    assert not out.exists()
+                                   f"greedy,{plugin}:option_99,greedy", "--games", "20",
+                                   "--quiet", "--out", str(out)])
+    assert re.match(rf"sheepsim: error: policy '{plugin}:option_99' \(seat 2\) in game 0 "
+                    r"returned option 99, not one of its (\d) legal options 0\.\.\d", err), err
+    assert not out.exists() and not list(tmp_path.glob("games*"))
     # the trace names the game it played
     err = _one_error_line(capsys, ["race", "trace", "--seed", "3", "--game", "5", "--policy",
                                    f"{plugin}:option_99"])
-    assert err == (f"sheepsim: error: pace policy returned an illegal option; pace policy "
-                   f"{plugin}:option_99 (in game 5 of seed 3)")
+    assert f"policy '{plugin}:option_99' (seat 1) in game 5 returned option 99" in err
+
+
+def test_a_bet_policy_that_rewrites_its_options_is_caught(tmp_path, capsys, plugin):
+    out = tmp_path / "games.csv"
+    err = _one_error_line(capsys, ["race", "play", "--players", "4", "--bet-policy",
+                                   f"ev-approx,ev-approx,ev-approx,{plugin}:hidden_vandal",
+                                   "--games", "20", "--quiet", "--out", str(out)])
+    assert (f"policy '{plugin}:hidden_vandal' (seat 4) in game 0 wrote to its read-only "
+            "inputs") in err, err
+    assert not out.exists()
 
 
 def test_a_policy_without_an_integer_result_is_one_line_not_a_numba_traceback(capsys, plugin):
@@ -67,8 +82,8 @@ def test_a_policy_that_does_not_type_says_what_numba_could_not_type(tmp_path, mo
     # numba's heading ("Failed in nopython mode pipeline") is not the message: its next line is
     name = f"race_untyped_{tmp_path.name.replace('-', '_')}"
     (tmp_path / f"{name}.py").write_text(
-        "import numba\n\n\n@numba.njit\ndef reads_nothing(lane, board, race, seen, legal, rand):\n"
-        "    return board.no_such_attribute\n")
+        "import numba\n\n\n@numba.njit\ndef reads_nothing(kind, view, opts, n, rand):\n"
+        "    return opts.no_such_attribute\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         err = _one_error_line(capsys, ["race", "trace", "--policy", f"{name}:reads_nothing"])

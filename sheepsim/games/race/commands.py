@@ -50,10 +50,12 @@ COMMANDS = {
                      "policies that look at bets, e.g. partisan)"),
     "trace": CommandSpec(
         help="print one race turn by turn",
-        description="Play one race and print every turn: the dice, the lane they select and "
-                    "why, the option the pace policy takes, the sheep and the cubes; then the "
-                    "result.",
-        policies={"pace": "greedy"}, per_seat=False, policy_alias="pace", players=False),
+        description="Play one race, the players taking turns (seat 1 first), and print every "
+                    "turn: the dice, the lane they select and why, the option the seat's pace "
+                    "policy takes, the sheep and the cubes; then the result. Table decisions "
+                    "(--table decisions): every decision a policy was asked.",
+        tables=("decisions",), policies={"pace": "greedy"}, policy_alias="pace",
+        players_help="players taking turns (the seats' pace policies in --pace-policy)"),
 }
 
 

@@ -15,9 +15,13 @@ array. Functions inlined into the turn loop that take ``board`` either only load
 only store (:func:`sheep_values`, :func:`write_sheep`): numba then prunes the reference
 counting of the copies inlining makes, which otherwise costs atomic calls every turn.
 
-Pace and bet decisions go through the global names ``choose_pace`` and ``choose_bets``;
-:mod:`~sheepsim.games.race.kernels` recompiles the kernels with those names bound to a
-user's policy (so a user policy runs the very same engine code).
+Built-in policies are called on the engine's arrays (``choose_pace``, ``choose_bets``);
+plug-ins through the global name ``decide`` with the one signature ``(kind, view, opts, n,
+rand)``, which :mod:`~sheepsim.games.race.kernels` rebinds to the plug-ins' chain (so a
+user policy runs the very same engine code). Every choice is checked
+(:func:`~sheepsim.games.race.policies.record`): the first bad one is written to
+``asks.fail`` and the race, the game and the chunk return early (a negative result).
+A lone legal choice is taken without asking any policy.
 """
 
 
@@ -27,13 +31,17 @@ from sheepsim.games.race.layout import (
     BET_FINAL,
     BET_HIDDEN,
     BET_OPEN,
+    BET_PHASE,
     EZ_FIRST,
     FINAL,
     MAX_CUBES,
     N_LANES,
     N_OPTIONS,
+    N_PHASES,
     N_PLACED,
     N_RUNNING,
+    PACE,
+    PACE_PHASE,
     PLACE,
     RUNNING,
     SEMIFINAL,
@@ -89,21 +97,80 @@ from sheepsim.games.race.moves import (  # noqa: F401 - engine.<name> is public
 )
 from sheepsim.games.race.policies import (
     EV,
+    FIRST_USER_ID,
     LOOKAHEAD,
+    bet_row,
+    bet_rows,
     choose_bets,
     choose_pace,
+    decide,
+    fill_bet_view,
+    fill_pace_view,
+    fill_table_view,
+    option_row,
+    pace_rows,
+    record,
 )
 from sheepsim.jit import njit
 
 
 @njit
-def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log, rules=None):
-    """Play a set-up race to its end; return the number of turns.
+def ask_user_pace(pid, player, n_players, lane, table, asks, n, rand):
+    """A plug-in's option for ``lane`` (one of ``n >= 2`` legal ones), or -1 (a failure,
+    in ``asks.fail``). The view is built here only: built-ins never need it."""
+    board, race, seen, legal = table
+    opts = asks.opts1
+    pace_rows(legal, opts)
+    fill_pace_view(asks.pview, lane, player, n_players, board, race, seen)
+    i = decide(pid, PACE, asks.pview, opts[:n], n, rand)
+    if not record(asks.fail, asks.log, player, PACE_PHASE, PACE, n, i):
+        return -1
+    return opts[i, 0]
 
-    ``dice`` ``(faces, nfaces)``; dice come from the DICE row of ``streams``; ``rand``
-    the policy stream, all a pace policy gets; ``pace_ids`` ``(n_players,)`` per seat,
-    or None when every seat plays ``greedy``: numba then prunes the policy dispatch by
-    type and plays :func:`~sheepsim.games.race.policies.greedy_option` (filling neither
+
+@njit
+def pace_turn(pace_ids, player, n_players, lane, table, asks, rules):
+    """The option seat ``player``'s pace policy takes for ``lane``, checked and logged
+    (:func:`~sheepsim.games.race.policies.record`), or -1 on a failure (in
+    ``asks.fail``). A lone legal option is taken without asking. A call, not inlined into
+    :func:`run_race`'s turn loop: the loop stays small, and ``rules is not None`` is
+    pruned by type here as there."""
+    board, race, seen, legal = table
+    legal_options(board, race, lane, legal)
+    n = 0
+    option = -1
+    for o in range(N_OPTIONS):
+        if legal[o]:
+            n += 1
+            option = o
+    if n == 0:
+        raise ValueError("the selected sheep has no legal option")
+    if n == 1:
+        return option
+    pid = pace_ids[player]
+    srow = N_PHASES * player + PACE_PHASE
+    rand = asks.streams[srow:srow + 1]
+    if pid >= FIRST_USER_ID:
+        return ask_user_pace(pid, player, n_players, lane, table, asks, n, rand)
+    if rules is not None and pid == LOOKAHEAD:
+        option = exact_game.lookahead(lane, board, race, seen, legal, rules)
+    else:
+        option = choose_pace(pid, lane, board, race, seen, legal, rand)
+    if not record(asks.fail, asks.log, player, PACE_PHASE, PACE, n, option_row(legal, option)):
+        return -1
+    return option
+
+
+@njit
+def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rules=None):
+    """Play a set-up race to its end; return the number of turns, or -1 when a policy
+    failed (the failure in ``asks.fail``).
+
+    ``dice`` ``(faces, nfaces)``; dice come from the DICE row of ``streams``; ``asks``
+    (:class:`~sheepsim.games.race.layout.Asks`) the seats' policy streams (all a policy
+    gets), the plug-ins' inputs and the decisions log; ``pace_ids`` ``(n_players,)`` per
+    seat, or None when every seat plays ``greedy``: numba then prunes the policy dispatch
+    by type and plays :func:`~sheepsim.games.race.policies.greedy_option` (filling neither
     ``legal`` nor the race counters: no policy reads them). ``seats``
     (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
     ``first_player``. ``log`` ``(rows, N_LOG)``: one row per turn while rows last.
@@ -132,13 +199,10 @@ def run_race(table, dice, streams, rand, pace_ids, seats, first_player, log, rul
             option, sheep = _greedy_move(board, lane, supply, track, ez_first, max_cubes)
         else:
             _store_counters(race, supply, n_placed, turn, n_running)  # as the policy sees them
-            legal_options(board, race, lane, legal)
-            if rules is not None and pace_ids[player] == LOOKAHEAD:
-                option = exact_game.lookahead(lane, board, race, seen, legal, rules)
-            else:
-                option = choose_pace(pace_ids[player], lane, board, race, seen, legal, rand)
-            if option < 0 or option >= N_OPTIONS or not legal[option]:
-                raise ValueError("pace policy returned an illegal option")
+            option = pace_turn(pace_ids, player, n_players, lane, table, asks, rules)
+            if option < 0:
+                streams[rng.DICE, 0] = dice_state
+                return -1
             sheep = sheep_values(board, lane)
         row, supply = sheep_moved(option, sheep, supply, track, ez_first, n_placed)
         write_sheep(board, lane, row)
@@ -238,46 +302,58 @@ def score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter
 
 
 @njit
-def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, rand, joint):
+def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, asks, joint):
     """One betting round of ``kind`` in turn order from ``start``: fills ``seats.bets``
-    and ``seats.rival_open`` and ``bet_round`` (see the records in ``layout``).
-    ``joint`` ``(216,)`` the deal's exact outcome distribution, read by ``ev`` seats."""
+    and ``seats.rival_open`` and ``bet_round`` (see the records in ``layout``); False
+    when a policy failed (in ``asks.fail``). ``joint`` ``(216,)`` the deal's exact
+    outcome distribution, read by ``ev`` seats."""
     bets, rival_open = seats.bets, seats.rival_open
     open_lane, taken, pick = bet_round
+    opts = asks.opts1 if kind == BET_OPEN else asks.opts2
     n = bet_ids.shape[0]
     for i in range(n):
         p = (start + i) % n
-        if bet_ids[p] == EV:
-            exact_game.exact_ev_bets(kind, joint, rules.payoffs, rules.bonus, taken, open_lane[p],
-                                     pick)
-        else:
-            choose_bets(bet_ids[p], kind, odds, rules.payoffs, rules.bonus, taken, open_lane[p],
-                        pick, rand)
+        m = bet_rows(kind, taken, open_lane[p], opts)
+        choice = 0
+        if m > 1:  # a lone choice is taken without asking
+            pid = bet_ids[p]
+            row = N_PHASES * p + BET_PHASE
+            rand = asks.streams[row:row + 1]
+            if pid >= FIRST_USER_ID:
+                fill_bet_view(asks.pview, p, n, open_lane[p], bets[p], rival_open[p], odds,
+                              rules.payoffs, rules.bonus, taken)
+                choice = decide(pid, kind, asks.pview, opts[:m], m, rand)
+            else:
+                if pid == EV:
+                    exact_game.exact_ev_bets(kind, joint, rules.payoffs, rules.bonus, taken,
+                                             open_lane[p], pick)
+                else:
+                    choose_bets(pid, kind, odds, rules.payoffs, rules.bonus, taken,
+                                open_lane[p], pick, rand)
+                choice = bet_row(kind, opts, m, pick)
+            if not record(asks.fail, asks.log, p, BET_PHASE, kind, m, choice):
+                return False
+        a = opts[choice, 0]
         if kind == BET_OPEN:
-            lane = pick[0]
-            if lane < 0 or lane > 5 or taken[lane]:
-                raise ValueError("bet policy chose a taken or invalid open lane")
-            taken[lane] = True
-            open_lane[p] = lane
-            bets[p, lane] = 1
+            taken[a] = True
+            open_lane[p] = a
+            bets[p, a] = 1
             for q in range(n):
                 if q != p:
-                    rival_open[q, lane] += 1
+                    rival_open[q, a] += 1
         else:
-            a = pick[0]
-            b = pick[1]
-            if a < 0 or a > 5 or b < 0 or b > 5 or a == b or bets[p, a] or bets[p, b]:
-                raise ValueError("bet policy chose invalid lanes")
             bets[p, a] = 1
-            bets[p, b] = 1
+            bets[p, opts[choice, 1]] = 1
+    return True
 
 
 @njit
-def bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids, exact):
-    """Clear last race's bets, then the open and hidden rounds (semifinal) or the final's.
-    If a seat bets ``ev``, the dealt race is first solved exactly (once for every seat)
-    under :func:`~sheepsim.games.race.exact_game.odds_pace` of ``pace_ids``. ``exact``
-    None (no seat bets ``ev``): numba prunes the solver by type (see :func:`run_game`)."""
+def bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, exact):
+    """Clear last race's bets, then the open and hidden rounds (semifinal) or the final's;
+    False when a policy failed. If a seat bets ``ev``, the dealt race is first solved
+    exactly (once for every seat) under
+    :func:`~sheepsim.games.race.exact.game.odds_pace` of ``pace_ids``. ``exact`` None (no
+    seat bets ``ev``): numba prunes the solver by type (see :func:`run_game`)."""
     joint = scratch.odds[0]  # a placeholder: only ev seats read the exact joint
     if exact is not None:
         if exact_game.wants_exact_odds(bet_ids):
@@ -288,13 +364,13 @@ def bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids, ex
     scratch.bet_round.taken[:] = False
     scratch.bet_round.open_lane[:] = -1
     if stage == FINAL:
-        place_bets(bet_ids, BET_FINAL, start, scratch.odds, rules, seats, scratch.bet_round, rand,
-                   joint)
-    else:
-        place_bets(bet_ids, BET_OPEN, start, scratch.odds, rules, seats, scratch.bet_round, rand,
-                   joint)
-        place_bets(bet_ids, BET_HIDDEN, start, scratch.odds, rules, seats, scratch.bet_round,
-                   rand, joint)
+        return place_bets(bet_ids, BET_FINAL, start, scratch.odds, rules, seats,
+                          scratch.bet_round, asks, joint)
+    if not place_bets(bet_ids, BET_OPEN, start, scratch.odds, rules, seats, scratch.bet_round,
+                      asks, joint):
+        return False
+    return place_bets(bet_ids, BET_HIDDEN, start, scratch.odds, rules, seats,
+                      scratch.bet_round, asks, joint)
 
 
 @njit
@@ -312,12 +388,14 @@ def deal(streams, scratch, n_players):
 
 
 @njit
-def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, out, exact):
-    """Play one whole game; returns ``(winner seat, first player of semifinal 1)``.
+def run_game(rules, card_odds, bet_ids, pace_ids, streams, asks, scratch, out, exact):
+    """Play one whole game; returns ``(winner seat, first player of semifinal 1)``, or
+    ``(-1, -1)`` when a policy failed (in ``asks.fail``).
 
     ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
     ``bet_ids`` ``(n_players,)``; ``pace_ids`` ``(n_players,)`` or None (all ``greedy``,
-    see :func:`run_race`); ``rand`` the policy stream. Fills ``out`` = ``(scores
+    see :func:`run_race`); ``asks`` the seats' policy streams, keyed for this game, and
+    the plug-ins' inputs (:class:`~sheepsim.games.race.layout.Asks`). Fills ``out`` = ``(scores
     (n_players,), turns (3,) per race, race_cards (3, 3))``: card of 1st-3rd per race
     (final: 1st only, -1 elsewhere). ``exact``: ``rules`` when a seat bets ``ev`` or
     plays ``lookahead``, else None, so that numba compiles neither exact solver (about
@@ -339,10 +417,15 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, rand, scratch, out, e
             lane_cards[lane] = scratch.final_cards[lane] if stage == FINAL \
                 else scratch.deck[N_LANES * r + lane]
         race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
-        bet_on_race(bet_ids, stage, start, rules, seats, scratch, rand, pace_ids, exact)
+        if not bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, exact):
+            return -1, -1
         setup_race(scratch.table, rules, lane_cards, stage)
-        turns[r] = run_race(scratch.table, stage_dice(rules, stage), streams, rand, pace_ids,
+        fill_table_view(asks.pview, scratch.odds, rules.payoffs, rules.bonus,
+                        scratch.bet_round.taken)
+        turns[r] = run_race(scratch.table, stage_dice(rules, stage), streams, asks, pace_ids,
                             seats, start, scratch.log, exact)
+        if turns[r] < 0:
+            return -1, -1
         placed_lanes(scratch.table.board, places)
         for k in range(3):
             race_cards[r, k] = lane_cards[places[k]] if places[k] >= 0 else -1

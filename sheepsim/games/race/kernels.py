@@ -7,9 +7,16 @@ index)``, so results never depend on chunks or threads.
 
 Built-in policies are chosen by integer id inside these cached kernels. For user
 policies (``@numba.njit`` functions) :func:`kernels_for` recompiles the kernels with the
-policy dispatch rebound (:func:`sheepsim.jit.rebind` derives which functions reach it):
-one copy of the engine source, compiled once per policy set and cached in that set's
-own folder (:func:`sheepsim.jit.variant_key`).
+policy dispatch ``policies.decide`` rebound to the plug-ins' chain
+(:func:`sheepsim.jit.user_policy_chain`; :func:`sheepsim.jit.rebind` derives which
+functions reach it): one copy of the engine source, compiled once per policy set and
+cached in that set's own folder (:func:`sheepsim.jit.variant_key`).
+
+Seat ``s`` draws from its own policy streams, keyed by ``(seed, game, s, phase)``
+(:func:`sheepsim.rng.seed_policy_stream`; ``phase`` pace or bets); the dice and deal
+streams are keyed as before. A policy's bad choice stops the chunk: the kernels return
+early with the failure and its game in ``asks.fail``, which the Python layer turns into
+one line (:func:`check_asks`).
 """
 
 from __future__ import annotations
@@ -31,8 +38,62 @@ from sheepsim.games.race.engine import (
     setup_race,
     stage_dice,
 )
-from sheepsim.games.race.layout import FINAL, N_JOINT, N_LANES, Seats
-from sheepsim.jit import fresh_copies, njit, rebind, variant_key
+from sheepsim.games.race.layout import (
+    F_CHOICE,
+    F_CODE,
+    F_GAME,
+    F_N,
+    F_PHASE,
+    F_SEAT,
+    FINAL,
+    MAX_OPTS,
+    N_DEC,
+    N_FAIL,
+    N_JOINT,
+    N_LANES,
+    N_PHASES,
+    N_VIEW,
+    PACE_PHASE,
+    V_BONUS,
+    V_PAYOFFS,
+    Asks,
+    Seats,
+)
+from sheepsim.jit import njit, rebind, user_policy_chain, variant_key
+from sheepsim.plugins import policy_failure
+
+
+def new_asks(seats: int, log_rows: int = 0, rules=None) -> Asks:
+    """An :class:`~sheepsim.games.race.layout.Asks` for ``seats`` seats (numpy arrays,
+    allocated in Python) with room for ``log_rows`` decisions in its log; ``rules`` (a
+    ``KernelRules``, single races) puts their payoffs and bonus in the view (whole games
+    write the view's race parts every race, ``policies.fill_table_view``)."""
+    view = np.zeros(N_VIEW, dtype=np.float64)
+    if rules is not None:
+        view[V_PAYOFFS:V_PAYOFFS + 4 * N_LANES] = rules.payoffs.ravel()
+        view[V_BONUS:V_BONUS + 2] = rules.bonus
+    return Asks(np.zeros((N_PHASES * seats, 2), dtype=np.uint64), view,
+                np.zeros((MAX_OPTS, 1), dtype=np.int64), np.zeros((MAX_OPTS, 2), dtype=np.int64),
+                np.zeros(N_FAIL, dtype=np.int64), np.zeros((log_rows, N_DEC), dtype=np.int64))
+
+
+@njit(inline="always")
+def seed_seats(asks, seed, game, seats):
+    """Key the policy streams of seats ``0..seats-1`` (both phases) for ``game``."""
+    for s in range(seats):
+        for phase in range(N_PHASES):
+            rng.seed_policy_stream(asks.streams, N_PHASES * s + phase, seed, game, s, phase)
+
+
+def check_asks(asks: Asks, names) -> None:
+    """Raise the one-line error of the run's first policy failure, if any; ``names``
+    ``(pace names, bet names)`` per seat, as the user gave them."""
+    fail = asks.fail
+    if fail[F_CODE] != 0:
+        seat = int(fail[F_SEAT])
+        role = names[0] if fail[F_PHASE] == PACE_PHASE else names[1]
+        raise policy_failure(int(fail[F_CODE]), role[seat], seat, int(fail[F_GAME]),
+                             int(fail[F_CHOICE]), int(fail[F_N]))
 
 
 @njit
@@ -45,7 +106,8 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     Adds to ``out`` = ``(joint, card_place, turns)``: ``joint`` ``(N_JOINT,)`` counts of
     (1st, 2nd, 3rd) lanes as ``36*a + 6*b + c`` (semifinal only); ``card_place``
     ``(n_cards, 6, 3)`` counts of card in lane finishing 1st/2nd/3rd; ``turns`` ``(1,)``.
-    ``work`` the chunk's arrays (:meth:`Kernels.race_chunk`).
+    ``work`` the chunk's arrays (:meth:`Kernels.race_chunk`), its ``asks`` (seat 0's
+    streams) last; a policy's failure ends the chunk early (``asks.fail``).
 
     Every sheep ``greedy`` (``pace_ids`` None) and a supply that never binds (the chunk's
     ``greedy`` tables are not empty, :func:`greedy_table.new_tables`): each race is
@@ -53,9 +115,8 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     :func:`engine.run_race` and about twice as fast (``benchmarks/bench_c_yardstick.py``).
     """
     joint, card_place, turns = out
-    streams, table, no_bets, no_log, deck, lanes, places, gtables, gwork = work
+    streams, table, no_bets, no_log, deck, lanes, places, gtables, gwork, asks = work
     n_cards = rules.cards.shape[0]
-    rand = streams[rng.POLICY:rng.POLICY + 1]
     seats = Seats(no_bets, no_bets)
     dice = stage_dice(rules, stage)
     tabled = gtables.shape[0] > 0
@@ -69,7 +130,7 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
         # ``greedy`` (pace_ids None) draws nothing from the policy stream
         rng.seed_stream(streams, rng.DICE, seed, g)
         if pace_ids is not None:
-            rng.seed_stream(streams, rng.POLICY, seed, g)
+            rng.seed_policy_stream(asks.streams, PACE_PHASE, seed, g, 0, PACE_PHASE)
         if random_deal:
             rng.seed_stream(streams, rng.DEAL, seed, g)
             for i in range(n_cards):
@@ -82,7 +143,11 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
                                               gwork, places)
         else:
             setup_race(table, rules, lanes, stage)
-            turns[0] += run_race(table, dice, streams, rand, pace_ids, seats, 0, no_log)
+            t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log)
+            if t < 0:
+                asks.fail[F_GAME] = g
+                return
+            turns[0] += t
             placed_lanes(table.board, places)
         for k in range(3):
             if places[k] >= 0:
@@ -93,7 +158,7 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
 
 @njit
 def fill_games(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact, streams,
-               scratch):
+               scratch, asks):
     """Simulate whole games ``start .. start+count-1``, ``count = rows[0].shape[0]``.
 
     ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
@@ -101,25 +166,36 @@ def fill_games(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact, st
     ``greedy``). Fills the per-game ``rows`` =
     ``(scores (count, n_players), winner (count,), first (count,), turns (count, 3),
     race_cards (count, 3, 3))`` (see :func:`engine.run_game`, also for ``exact``: ``rules``
-    or None). ``streams`` and ``scratch`` (:func:`engine.new_game_scratch`) the chunk's."""
+    or None). ``streams``, ``scratch`` (:func:`engine.new_game_scratch`) and ``asks``
+    (:func:`new_asks`) the chunk's; a policy's failure ends the chunk early
+    (``asks.fail``)."""
     scores, winner, first, turns, race_cards = rows
-    rand = streams[rng.POLICY:rng.POLICY + 1]
+    n = bet_ids.shape[0]
     for i in range(scores.shape[0]):
         rng.seed_streams(streams, seed, start + i)
-        winner[i], first[i] = run_game(rules, card_odds, bet_ids, pace_ids, streams, rand,
+        seed_seats(asks, seed, start + i, n)
+        winner[i], first[i] = run_game(rules, card_odds, bet_ids, pace_ids, streams, asks,
                                        scratch, (scores[i], turns[i], race_cards[i]), exact)
+        if winner[i] < 0:
+            asks.fail[F_GAME] = start + i
+            return
 
 
 @njit
 def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, streams, table,
-               no_bets):
-    """One race with its per-turn ``log`` ``(rows, N_LOG)`` (for ``sheepsim race trace``);
-    ``board`` ``(6, N_BOARD)`` receives the final board. Returns the turns."""
+               no_bets, asks):
+    """One race with its per-turn ``log`` ``(rows, N_LOG)`` (for ``sheepsim race trace``),
+    seat ``s`` of ``no_bets.shape[0]`` playing ``pace_ids[s]`` (turns clockwise from seat
+    0); ``board`` ``(6, N_BOARD)`` receives the final board, ``asks.log`` the decisions.
+    Returns the turns, or -1 when a policy failed (``asks.fail``)."""
     rng.seed_streams(streams, seed, game)
+    seed_seats(asks, seed, game, no_bets.shape[0])
     setup_race(table, rules, lane_cards, stage)
-    turns = run_race(table, stage_dice(rules, stage), streams,
-                     streams[rng.POLICY:rng.POLICY + 1], pace_ids,
+    turns = run_race(table, stage_dice(rules, stage), streams, asks, pace_ids,
                      Seats(no_bets, no_bets), 0, log)
+    if turns < 0:
+        asks.fail[F_GAME] = game
+        return turns
     for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
         for col in range(board.shape[1]):
             board[lane, col] = table.board[lane, col]
@@ -140,26 +216,38 @@ class Kernels(types.SimpleNamespace):
         turn loop even where the ``greedy`` tables apply, for tests and benchmarks)."""
         n_cards = rules.cards.shape[0]
         no_bets = np.zeros((1, N_LANES), dtype=np.int64)
+        asks = new_asks(1, rules=rules)
         gtables = greedy_table.new_tables(rules) if tables and pace_ids is None else \
             np.zeros(0, dtype=np.int64)
         work = (rng.new_streams(), new_table(), no_bets, np.zeros((0, N_LOG), dtype=np.int64),
                 np.arange(n_cards, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
-                np.zeros(3, dtype=np.int64), gtables, np.zeros((3, N_LANES), dtype=np.int64))
+                np.zeros(3, dtype=np.int64), gtables, np.zeros((3, N_LANES), dtype=np.int64),
+                asks)
         self.fill_races(seed, start, count, rules, np.asarray(lane_cards, dtype=np.int64),
                         random_deal, stage, pace_ids, out, work)
+        return asks
 
     def game_chunk(self, seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact):
-        """:func:`fill_games` with the chunk's arrays."""
+        """:func:`fill_games` with the chunk's arrays; returns its ``asks`` (a failure
+        in ``asks.fail``: see :func:`check_asks`)."""
         scratch = new_game_scratch(rules.cards.shape[0], bet_ids.shape[0])
+        asks = new_asks(bet_ids.shape[0])
         self.fill_games(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact,
-                        rng.new_streams(), scratch)
+                        rng.new_streams(), scratch, asks)
+        return asks
 
-    def trace_race(self, seed, game, rules, lane_cards, stage, pace_id, log, board):
-        """One race with its per-turn ``log`` and final ``board`` (:func:`fill_trace`);
-        returns the turns."""
-        return self.fill_trace(seed, game, rules, np.asarray(lane_cards, dtype=np.int64),
-                               stage, np.full(1, pace_id, dtype=np.int64), log, board,
-                               rng.new_streams(), new_table(), np.zeros((1, N_LANES), dtype=np.int64))
+    def trace_race(self, seed, game, rules, lane_cards, stage, pace_ids, log, board,
+                   decisions=0):
+        """One race with its per-turn ``log`` and final ``board`` (:func:`fill_trace`),
+        ``pace_ids`` one per seat (an int: one seat); returns ``(turns, asks)``, the
+        first ``decisions`` decisions in ``asks.log``."""
+        pace_ids = np.atleast_1d(np.asarray(pace_ids, dtype=np.int64))
+        seats = pace_ids.shape[0]
+        asks = new_asks(seats, decisions, rules)
+        turns = self.fill_trace(seed, game, rules, np.asarray(lane_cards, dtype=np.int64),
+                                stage, pace_ids, log, board, rng.new_streams(), new_table(),
+                                np.zeros((seats, N_LANES), dtype=np.int64), asks)
+        return turns, asks
 
 
 BUILTIN = Kernels(fill_races=fill_races, fill_games=fill_games, fill_trace=fill_trace)
@@ -167,53 +255,27 @@ BUILTIN = Kernels(fill_races=fill_races, fill_games=fill_games, fill_trace=fill_
 race_chunk, game_chunk, trace_race = BUILTIN.race_chunk, BUILTIN.game_chunk, BUILTIN.trace_race
 
 
-def _chain_pace(previous, fn, policy_id):
-    @njit(cache=False)
-    def dispatch(pid, lane, board, race, seen, legal, rand):
-        if pid == policy_id:
-            return fn(lane, board, race, seen, legal, rand)
-        return previous(pid, lane, board, race, seen, legal, rand)
-
-    return dispatch
-
-
-def _chain_bets(previous, fn, policy_id):
-    @njit(cache=False)
-    def dispatch(pid, kind, odds, payoffs, bonus, taken, my_open, out, rand):
-        if pid == policy_id:
-            fn(kind, odds, payoffs, bonus, taken, my_open, out, rand)
-        else:
-            previous(pid, kind, odds, payoffs, bonus, taken, my_open, out, rand)
-
-    return dispatch
-
-
 @functools.lru_cache(maxsize=16)
 def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
-    """Kernels where pace id ``N_PACE_POLICIES + k`` calls ``user_pace[k]`` (and the same
-    for bets); any other unknown id raises. With no user policies: the cached built-ins.
+    """Kernels where id ``FIRST_USER_ID + k`` calls ``user_pace[k]`` and the ids after
+    them ``user_bets`` (:func:`decide_for`); any other unknown id raises. With no user
+    policies: the cached built-ins.
 
     Which functions are recompiled is derived (:func:`sheepsim.jit.rebind`): every
-    kernel function that reaches ``choose_pace`` or ``choose_bets``, nothing listed here.
+    kernel function that reaches ``policies.decide``, nothing listed here.
     """
     if not user_pace and not user_bets:
         return BUILTIN
-    bets = policies.choose_bets
-    for k, fn in enumerate(fresh_copies(user_bets)):
-        bets = _chain_bets(bets, fn, policies.N_BET_POLICIES + k)
-    swap = {policies.choose_pace: pace_dispatch(user_pace), policies.choose_bets: bets}
+    swap = {policies.decide: decide_for(user_pace, user_bets)}
     key = variant_key(user_pace, user_bets)
     return Kernels(**{name: rebind(kernel, swap, key) for name, kernel in vars(BUILTIN).items()})
 
 
-def pace_dispatch(user_pace: tuple):
-    """``choose_pace`` extended so that id ``N_PACE_POLICIES + k`` calls ``user_pace[k]``
-    (``choose_pace`` itself when there are none): what :func:`sheepsim.jit.rebind` puts in
-    place of ``policies.choose_pace`` in any kernel that plays a race."""
-    pace = policies.choose_pace
-    for k, fn in enumerate(fresh_copies(user_pace)):
-        pace = _chain_pace(pace, fn, policies.N_PACE_POLICIES + k)
-    return pace
+def decide_for(user_pace: tuple, user_bets: tuple = ()):
+    """``policies.decide`` extended with the plug-ins (:func:`sheepsim.jit.user_policy_chain`):
+    what :func:`sheepsim.jit.rebind` puts in place of it in any kernel that asks a policy."""
+    return user_policy_chain(policies.decide, tuple(user_pace) + tuple(user_bets),
+                             policies.FIRST_USER_ID)
 
 
 def kernel_pace_ids(pace_ids: np.ndarray):

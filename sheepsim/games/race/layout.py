@@ -1,6 +1,8 @@
 """Names for the plain arrays the Sheep Race kernels and policies share.
 
-Policies (built-in and user-written) receive the race as two int64 arrays:
+The built-in policies read the race as two int64 arrays (a plug-in gets them inside its
+``view``, at the ``V_*`` offsets below, with the decision ``kind`` and its ``opts`` rows;
+see :mod:`~sheepsim.games.race.policies`):
 
 ``board`` ``(6, N_BOARD)``, one row per lane (lane 1 is row 0):
     ``POS`` square (0 = starting line, > track_length = crossed), ``RED``, ``BLUE``,
@@ -61,8 +63,43 @@ BY_DICE, LAZY_NINE, LAZY_EXHAUSTED, LAZY_FINISHED = range(4)
 REASON_NAMES = ("dice", "Lazy Sheep (total 9)", "Lazy Sheep (selected sheep exhausted)",
                 "Lazy Sheep (selected sheep finished)")
 
-# Bet decisions a bet policy is asked for.
-BET_OPEN, BET_HIDDEN, BET_FINAL = range(3)
+# The decision kinds a policy is asked (``kind``, the first argument of every policy):
+# the three bet rounds and the pace of the selected sheep. ``KIND_NAMES`` name them in
+# the trace's ``decisions`` table.
+BET_OPEN, BET_HIDDEN, BET_FINAL, PACE = range(4)
+KIND_NAMES = ("BET_OPEN", "BET_HIDDEN", "BET_FINAL", "PACE")
+#: A seat's two policy streams (the ``phase`` of :func:`sheepsim.rng.seed_policy_stream`):
+#: pace decisions draw from one, bets from the other, so how many turns a seat played
+#: never shifts its bets' draws. Row ``N_PHASES * seat + phase`` of a game's policy streams.
+PACE_PHASE, BET_PHASE = 0, 1
+N_PHASES = 2
+
+# --------------------------------------------------------------------- policy inputs
+# What a policy sees: ``view`` (N_VIEW,) float64, everything public at the table plus the
+# deciding seat's own bets (never rivals' hidden bets, never the dice to come):
+V_LANE = 0        # the selected sheep's lane 0-5 (PACE); -1 when betting
+V_SEAT = 1        # the deciding seat, 0-based
+V_PLAYERS = 2     # seats at the table (1 in single races)
+V_MY_OPEN = 3     # this seat's open bet this race (BET_HIDDEN), else -1
+V_BOARD = 4       # 6 x N_BOARD, row-major: the board (zeros while betting)
+V_RACE = V_BOARD + 6 * N_BOARD       # N_RACE: the race entries (zeros while betting)
+V_MY_BETS = V_RACE + N_RACE          # 6: 1 where this seat bet this race (open or hidden)
+V_RIVAL_OPEN = V_MY_BETS + N_LANES   # 6: rivals' open bets per lane
+V_TAKEN = V_RIVAL_OPEN + N_LANES     # 6: 1 where a lane is bet openly
+V_ODDS = V_TAKEN + N_LANES           # 6 x 3: the public odds table, P(lane 1st/2nd/3rd)
+V_PAYOFFS = V_ODDS + 3 * N_LANES     # 4 x 6: payoffs (semifinal 1st-3rd, final)
+V_BONUS = V_PAYOFFS + 4 * N_LANES    # 2: bonus for two, three placed
+N_VIEW = V_BONUS + 2
+# ``opts`` rows: PACE and BET_OPEN one column (the option 0-8 / the lane), in increasing
+# order; BET_HIDDEN and BET_FINAL two columns ``[a, b]``, ``a < b``, in increasing order.
+MAX_OPTS = 15  # C(6, 2) pairs: the most rows a decision has
+# A run's first policy failure (``fail`` ``(N_FAIL,)`` int64; code 0: none), see
+# :data:`sheepsim.plugins.ILLEGAL_CHOICE`.
+F_CODE, F_GAME, F_SEAT, F_PHASE, F_CHOICE, F_N, F_LOGGED = range(7)
+N_FAIL = 7
+# The trace's decisions log (``(rows, N_DEC)`` int64, one row per policy asked).
+D_SEAT, D_PHASE, D_KIND, D_N, D_CHOICE = range(5)
+N_DEC = 5
 
 # --------------------------------------------------------------------- kernel records
 #: The rules as kernels read them. ``track``, ``ez_first`` (first End Zone square),
@@ -82,6 +119,13 @@ Seats = namedtuple("Seats", ["bets", "rival_open"])
 #: Betting scratch of one race: ``open_lane`` ``(n,)`` each seat's open bet (-1 before),
 #: ``taken`` ``(6,)`` bool lanes bet openly, ``pick`` ``(2,)`` a bet policy's answer.
 BetRound = namedtuple("BetRound", ["open_lane", "taken", "pick"])
+#: A run's policy plumbing: ``streams`` ``(N_PHASES * seats, 2)`` uint64 the seats' own
+#: policy streams; ``pview`` ``(N_VIEW,)`` float64 (a policy's ``view``: numba's arrays
+#: have a ``view`` attribute, so a record field cannot take that name), ``opts1``
+#: ``(MAX_OPTS, 1)`` and ``opts2`` ``(MAX_OPTS, 2)`` int64 the plug-ins' inputs; ``fail``
+#: ``(N_FAIL,)`` the first failure; ``log`` ``(rows, N_DEC)`` the decisions asked (0 rows:
+#: none kept).
+Asks = namedtuple("Asks", ["streams", "pview", "opts1", "opts2", "fail", "log"])
 #: Everything one whole game writes besides its outputs, allocated once per chunk by
 #: :func:`~sheepsim.games.race.engine.new_game_scratch`: ``table``, ``deck`` ``(n_cards,)``,
 #: ``stamp`` ``(n,)`` stack order of the score tokens, ``lane_cards``/``final_cards``

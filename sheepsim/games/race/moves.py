@@ -1,6 +1,6 @@
 """The Sheep Race's rules as kernels (numba, no validation): the board records, the dice,
 the legal pace options and their moves, the end of a race. :mod:`.engine` plays races and
-games with them, and the exact solvers (:mod:`.exact_game`, :mod:`.exact_graphs`) follow
+games with them, and the exact solvers (:mod:`.exact.game`, :mod:`.exact.graphs`) follow
 the same rules through them; keeping them here lets the engine import the exact solvers
 (its ``ev`` bets and ``lookahead`` pace) without a cycle."""
 

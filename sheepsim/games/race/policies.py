@@ -1,56 +1,60 @@
 """Built-in Sheep Race policies (numba) and the dispatch the kernels call.
 
-Pace policies
--------------
-A pace policy picks one of the 9 options (:mod:`~sheepsim.games.race.layout`) for the
-selected sheep. Signature (all arguments are what the active player sees at the table)::
+The one policy signature
+------------------------
+Every decision goes through :func:`decide` ``(pid, kind, view, opts, n, rand) -> int``,
+and a plug-in (``package.module:function``, ``@numba.njit``) is::
 
     @numba.njit
-    def my_pace(lane, board, race, seen, legal, rand) -> int
+    def my_policy(kind, view, opts, n, rand) -> int
 
-``lane`` 0-5 (the selected sheep); ``board`` ``(6, N_BOARD)`` and ``race`` ``(N_RACE,)``
-int64 as described in ``layout``; ``seen`` ``(2, 6)`` int64 holds the bets this player
-can see: ``seen[MY_BETS, l]`` is 1 where *this player* bet (open or hidden) and
-``seen[RIVAL_OPEN, l]`` counts *other* players' open bets on lane ``l`` (hidden bets are
-never shown); ``legal`` ``(9,)`` bool; ``rand`` the policy random stream, the only
-randomness a policy gets (the dice stream is the future and is never handed over): draw
-with :func:`randbelow` ``(rand, n)`` or :func:`uniform` ``(rand)`` from this module.
-Return an option with ``legal[o]`` true.
+``kind`` the decision (:mod:`~sheepsim.games.race.layout`): ``PACE`` (the option for the
+selected sheep; ``--pace-policy``), ``BET_OPEN``, ``BET_HIDDEN``, ``BET_FINAL`` (the bet
+rounds; ``--bet-policy``). ``view`` ``(N_VIEW,)`` float64 is what the deciding seat sees
+at the table, at the named offsets of ``layout`` (``V_LANE`` the selected lane,
+``V_SEAT``, ``V_PLAYERS``, ``V_MY_OPEN``, ``V_BOARD`` the 6 x ``N_BOARD`` board and
+``V_RACE`` the race entries (both zeros while betting), ``V_MY_BETS`` its own bets,
+``V_RIVAL_OPEN`` rivals' open bets (hidden bets are never shown), ``V_TAKEN``, ``V_ODDS``
+the public 6 x 3 odds table (zeros in single races), ``V_PAYOFFS`` 4 x 6 and
+``V_BONUS``). ``opts`` ``(n, columns)`` int64 holds the ``n >= 2`` legal choices, one
+per row, in increasing order: ``PACE`` rows ``[option]`` (0-8, ``layout``'s option
+names), ``BET_OPEN`` rows ``[lane]`` (lanes not taken), ``BET_HIDDEN`` rows ``[a, b]``
+(``a < b``, neither this seat's open bet), ``BET_FINAL`` rows ``[a, b]``. A lone legal
+choice is taken without asking. ``rand`` ``(1, 2)`` uint64 is the seat's own stream
+(one for pace, one for bets), the only randomness a policy gets (the dice are the
+future and are never handed over): draw with :func:`randbelow` ``(rand, k)`` or
+:func:`uniform` ``(rand)``. Return the chosen row's index ``0 <= i < n``.
 
+``view`` and ``opts`` are copies (:func:`sheepsim.jit.user_policy_chain`): a policy that
+writes to them, or returns an index outside ``0..n-1``, stops the run with one line
+naming it, its seat and the game (:func:`sheepsim.plugins.policy_failure`).
+
+Pace policies
+-------------
 Built-in: ``greedy`` (exactly as specified: cross if possible, else farthest without
 exhausting), ``random`` (uniform over legal options), ``saver`` (greedy that keeps white
 cubes for the End Zone), ``steady`` (saver that rests early to bring breath into the End
 Zone), ``partisan`` (bet-aware: pushes own bets, stalls and exhausts rivals' open bets),
 ``lookahead`` (whole games only: the option with the most expected points this race for
 the player's own bets if every later turn is ``greedy``, solved exactly; see
-:mod:`~sheepsim.games.race.exact_game`).
+:mod:`~sheepsim.games.race.exact.game`). The engine calls them on its own arrays
+(:func:`choose_pace` ``(pid, lane, board, race, seen, legal, rand)``, no view built):
+:func:`decide` gives the very same choices from a view.
 
 Bet policies
 ------------
-Signature::
-
-    @numba.njit
-    def my_bets(kind, odds, payoffs, bonus, taken, my_open, out, rand) -> None
-
-``kind`` is ``BET_OPEN`` (write one lane to ``out[0]``; it must not be ``taken``),
-``BET_HIDDEN`` (write two different lanes to ``out[0]``, ``out[1]``, neither ``my_open``)
-or ``BET_FINAL`` (two different lanes). ``odds`` ``(6, 3)`` float64 is the table's public
-estimate of P(lane finishes 1st/2nd/3rd) for the dealt cards; ``payoffs`` ``(4, 6)``
-int64 (rows 0-2: semifinal 1st-3rd, row 3: final); ``bonus`` ``(2,)`` int64 (two, three
-placed); ``taken`` ``(6,)`` bool, lanes already bet openly this race; ``rand`` the policy
-random stream as for pace policies.
-
-A policy id that is neither built in nor given to the kernels raises ``ValueError``.
-
 Built-in: ``random``, ``favourite`` (highest P(1st)), ``longshot`` (highest 1st-place
 payoff), ``ev`` (whole games: the bets ``race ev`` recommends from the deal's *exact*
 odds, bonus from the joint top-3 distribution; see
-:mod:`~sheepsim.games.race.exact_game`), ``ev-approx`` (fast: highest expected payoff
+:mod:`~sheepsim.games.race.exact.game`), ``ev-approx`` (fast: highest expected payoff
 from the public ``odds`` table, the three lanes treated as independent, the open bet
 by single-lane EV), ``near-ev`` (like ``ev-approx``, but a choice drawn at random from
 the policy stream among the bets whose EV is within :data:`NEAR_EV_SHARE` of the best:
 identical ``ev`` players place the same bets, tie and let the tie-break decide;
-``near-ev`` breaks that symmetry).
+``near-ev`` breaks that symmetry). The engine calls them on its own arrays
+(:func:`choose_bets`, writing lanes into ``out``) and takes the row of ``opts`` they name.
+
+A policy id that is neither built in nor given to the kernels raises ``ValueError``.
 """
 
 import numpy as np
@@ -60,13 +64,29 @@ from sheepsim.games.race.layout import (
     BET_HIDDEN,
     BET_OPEN,
     BLUE,
+    D_CHOICE,
+    D_KIND,
+    D_N,
+    D_PHASE,
+    D_SEAT,
     EZ_FIRST,
+    F_CHOICE,
+    F_CODE,
+    F_LOGGED,
+    F_N,
+    F_PHASE,
+    F_SEAT,
     GALLOP,
     GALLOP_BLUE2,
     GALLOP_RED,
     GALLOP_WHITE,
     MY_BETS,
+    N_BOARD,
+    N_LANES,
     N_OPTIONS,
+    N_RACE,
+    N_VIEW,
+    PACE,
     POS,
     RED,
     REST,
@@ -75,32 +95,44 @@ from sheepsim.games.race.layout import (
     TROT,
     TROT_BLUE,
     TROT_WHITE,
+    V_BOARD,
+    V_BONUS,
+    V_LANE,
+    V_MY_BETS,
+    V_MY_OPEN,
+    V_ODDS,
+    V_PAYOFFS,
+    V_PLAYERS,
+    V_RACE,
+    V_RIVAL_OPEN,
+    V_SEAT,
+    V_TAKEN,
     WALK_FREE,
     WALK_RECOVER,
     WALK_WHITE,
     WHITE,
 )
-from sheepsim.jit import njit
+from sheepsim.jit import WROTE_INPUTS_CHOICE, njit
+from sheepsim.plugins import ILLEGAL_CHOICE, WROTE_INPUTS
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_stream  # noqa: F401
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401
 
 PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan", "lookahead")
 BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev", "ev-approx")
-#: The arguments a user policy of each role is called with (as documented above): a
-#: plug-in is checked against these before anything compiles. Keep in step with the
-#: signatures in this docstring.
-USER_POLICY_ARGS = {
-    "pace": ("lane", "board", "race", "seen", "legal", "rand"),
-    "bet": ("kind", "odds", "payoffs", "bonus", "taken", "my_open", "out", "rand"),
-}
+#: The arguments a user policy of every role is called with (the one signature above):
+#: a plug-in is checked against these before anything compiles.
+USER_POLICY_ARGS = ("kind", "view", "opts", "n", "rand")
 GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN, LOOKAHEAD = range(6)
 RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV, EV_APPROX = range(6)
 #: Policies that exist only inside whole games: they need the rules' payoffs and the
 #: seats' bets (``lookahead``), or the deal's exact odds (``ev``), which only
-#: ``engine.run_game`` provides (see :mod:`~sheepsim.games.race.exact_game`).
+#: ``engine.run_game`` provides (see :mod:`~sheepsim.games.race.exact.game`).
 WHOLE_GAME_PACE = ("lookahead",)
 N_PACE_POLICIES, N_BET_POLICIES = len(PACE_POLICIES), len(BET_POLICIES)
+#: The first user policy's id: pace plug-ins take ``FIRST_USER_ID + k``, bet plug-ins the
+#: ids after them (one id space, so one :func:`decide` chain serves both roles).
+FIRST_USER_ID = max(N_PACE_POLICIES, N_BET_POLICIES)
 #: ``near-ev`` draws among bets whose EV is at least (1 - this) times the best EV
 NEAR_EV_SHARE = 0.15
 
@@ -396,7 +428,7 @@ def choose_pace(policy_id, lane, board, race, seen, legal, rand):
         return steady(lane, board, race, seen, legal, rand)
     if policy_id == PARTISAN:
         return partisan(lane, board, race, seen, legal, rand)
-    if policy_id == LOOKAHEAD:  # engine.run_race calls exact_game.lookahead in whole games
+    if policy_id == LOOKAHEAD:  # engine.run_race calls exact.game.lookahead in whole games
         raise ValueError("the lookahead pace policy plays whole games only")
     raise ValueError("unknown pace policy id")
 
@@ -529,7 +561,204 @@ def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, ran
 def choose_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand):
     """Dispatch to a built-in bet policy by id (index into ``BET_POLICIES``). ``ev``
     is not here: it reads the deal's exact odds, which ``engine.place_bets`` passes to
-    ``exact_game.exact_ev_bets`` itself."""
+    ``exact.game.exact_ev_bets`` itself."""
     if policy_id < 0 or policy_id >= N_BET_POLICIES or policy_id == EV:
         raise ValueError("unknown bet policy id")
     builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand)
+
+
+# --------------------------------------------------------- the one policy signature
+@njit
+def fill_table_view(view, odds, payoffs, bonus, taken):
+    """The parts of a ``view`` that change once a race: odds, payoffs, bonus, taken."""
+    for lane in range(N_LANES):
+        for k in range(3):
+            view[V_ODDS + 3 * lane + k] = odds[lane, k]
+        view[V_TAKEN + lane] = 1.0 if taken[lane] else 0.0
+    for r in range(4):
+        for lane in range(N_LANES):
+            view[V_PAYOFFS + N_LANES * r + lane] = payoffs[r, lane]
+    view[V_BONUS] = bonus[0]
+    view[V_BONUS + 1] = bonus[1]
+
+
+@njit
+def fill_pace_view(view, lane, seat, n_players, board, race, seen):
+    """A pace decision's ``view`` (the odds, payoffs... are the race's, already there)."""
+    view[V_LANE] = lane
+    view[V_SEAT] = seat
+    view[V_PLAYERS] = n_players
+    view[V_MY_OPEN] = -1
+    for ln in range(N_LANES):
+        for c in range(N_BOARD):
+            view[V_BOARD + N_BOARD * ln + c] = board[ln, c]
+        view[V_MY_BETS + ln] = seen[MY_BETS, ln]
+        view[V_RIVAL_OPEN + ln] = seen[RIVAL_OPEN, ln]
+    for c in range(N_RACE):
+        view[V_RACE + c] = race[c]
+
+
+@njit
+def fill_bet_view(view, seat, n_players, my_open, my_bets, rival_open, odds, payoffs, bonus,
+                  taken):
+    """A bet decision's ``view``: no sheep selected, the board and race zeros."""
+    fill_table_view(view, odds, payoffs, bonus, taken)
+    view[V_LANE] = -1
+    view[V_SEAT] = seat
+    view[V_PLAYERS] = n_players
+    view[V_MY_OPEN] = my_open
+    for i in range(V_BOARD, V_MY_BETS):
+        view[i] = 0.0
+    for ln in range(N_LANES):
+        view[V_MY_BETS + ln] = my_bets[ln]
+        view[V_RIVAL_OPEN + ln] = rival_open[ln]
+
+
+@njit
+def pace_rows(legal, opts):
+    """Write the legal options as ``opts`` rows ``[option]``; return how many."""
+    n = 0
+    for o in range(N_OPTIONS):
+        if legal[o]:
+            opts[n, 0] = o
+            n += 1
+    return n
+
+
+@njit
+def bet_rows(kind, taken, my_open, opts):
+    """Write a bet round's legal choices as ``opts`` rows (``BET_OPEN`` ``[lane]``, not
+    taken; ``BET_HIDDEN`` ``[a, b]``, ``a < b``, neither ``my_open``; ``BET_FINAL``
+    ``[a, b]``); return how many."""
+    n = 0
+    if kind == BET_OPEN:
+        for lane in range(N_LANES):
+            if not taken[lane]:
+                opts[n, 0] = lane
+                n += 1
+        return n
+    for a in range(N_LANES):
+        for b in range(a + 1, N_LANES):
+            if kind == BET_HIDDEN and (a == my_open or b == my_open):
+                continue
+            opts[n, 0] = a
+            opts[n, 1] = b
+            n += 1
+    return n
+
+
+@njit
+def option_row(legal, option):
+    """The row of ``option`` among :func:`pace_rows`' rows, or -1 if it is not legal."""
+    if option < 0 or option >= N_OPTIONS or not legal[option]:
+        return -1
+    i = 0
+    for o in range(option):
+        if legal[o]:
+            i += 1
+    return i
+
+
+@njit
+def bet_row(kind, opts, n, pick):
+    """The row of ``opts[:n]`` holding the lane ``pick[0]`` (``BET_OPEN``) or the pair
+    ``pick[0]``, ``pick[1]`` in either order; -1 if none does."""
+    for i in range(n):
+        if kind == BET_OPEN:
+            if opts[i, 0] == pick[0]:
+                return i
+        elif (opts[i, 0] == pick[0] and opts[i, 1] == pick[1]) or \
+                (opts[i, 0] == pick[1] and opts[i, 1] == pick[0]):
+            return i
+    return -1
+
+
+@njit
+def record(fail, log, seat, phase, kind, n, choice):
+    """Log one decision (while ``log`` has rows) and check its ``choice``: True if it is
+    one of the ``n`` options, else the run's first failure goes to ``fail`` (the caller
+    adds the game) and False."""
+    k = fail[F_LOGGED]
+    if k < log.shape[0]:
+        log[k, D_SEAT] = seat
+        log[k, D_PHASE] = phase
+        log[k, D_KIND] = kind
+        log[k, D_N] = n
+        log[k, D_CHOICE] = choice
+    fail[F_LOGGED] = k + 1
+    if 0 <= choice < n:
+        return True
+    if fail[F_CODE] == 0:
+        fail[F_CODE] = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
+        fail[F_SEAT] = seat
+        fail[F_PHASE] = phase
+        fail[F_CHOICE] = choice
+        fail[F_N] = n
+    return False
+
+
+@njit
+def _view_table(view):
+    """The engine's arrays back from a ``view``: ``(board, race, seen, odds, payoffs,
+    bonus, taken)`` (new arrays, of the engine's own types)."""
+    board = np.empty((N_LANES, N_BOARD), dtype=np.int64)
+    race = np.empty(N_RACE, dtype=np.int64)
+    seen = np.empty((2, N_LANES), dtype=np.int64)
+    odds = np.empty((N_LANES, 3), dtype=np.float64)
+    payoffs = np.empty((4, N_LANES), dtype=np.int64)
+    bonus = np.empty(2, dtype=np.int64)
+    taken = np.empty(N_LANES, dtype=np.bool_)
+    for ln in range(N_LANES):
+        for c in range(N_BOARD):
+            board[ln, c] = np.int64(view[V_BOARD + N_BOARD * ln + c])
+        seen[MY_BETS, ln] = np.int64(view[V_MY_BETS + ln])
+        seen[RIVAL_OPEN, ln] = np.int64(view[V_RIVAL_OPEN + ln])
+        for k in range(3):
+            odds[ln, k] = view[V_ODDS + 3 * ln + k]
+        for r in range(4):
+            payoffs[r, ln] = np.int64(view[V_PAYOFFS + N_LANES * r + ln])
+        taken[ln] = view[V_TAKEN + ln] != 0
+    for c in range(N_RACE):
+        race[c] = np.int64(view[V_RACE + c])
+    bonus[0] = np.int64(view[V_BONUS])
+    bonus[1] = np.int64(view[V_BONUS + 1])
+    return board, race, seen, odds, payoffs, bonus, taken
+
+
+@njit
+def decide(pid, kind, view, opts, n, rand):
+    """The built-in policy ``pid`` through the one signature: the row of ``opts[:n]`` it
+    chooses, read from ``view`` alone (the same choice as the engine's direct calls,
+    :func:`choose_pace` and :func:`choose_bets`; tests/race/test_race_policies.py).
+    :func:`sheepsim.jit.user_policy_chain` extends it with the plug-ins (ids from
+    :data:`FIRST_USER_ID`) in the kernels, which call it for plug-ins only."""
+    board, race, seen, odds, payoffs, bonus, taken = _view_table(view)
+    if kind == PACE:
+        if pid < 0 or pid >= N_PACE_POLICIES or pid == LOOKAHEAD:
+            raise ValueError("unknown pace policy id (lookahead is called by the engine)")
+        legal = np.zeros(N_OPTIONS, dtype=np.bool_)
+        for i in range(n):
+            legal[opts[i, 0]] = True
+        lane = np.int64(view[V_LANE])
+        return option_row(legal, choose_pace(pid, lane, board, race, seen, legal, rand))
+    out = np.full(2, -1, dtype=np.int64)
+    choose_bets(pid, kind, odds, payoffs, bonus, taken, np.int64(view[V_MY_OPEN]), out, rand)
+    return bet_row(kind, opts, n, out)
+
+
+def user_pace_option(fn, lane, board, race, seen, legal, rand) -> int:
+    """The option the plug-in ``fn`` takes for ``lane`` where a Python caller has the
+    engine's arrays (the exact solver's lane graphs), asked as the engine asks it (one
+    seat, a lone option taken without asking, copies of its inputs); -1 if it wrote to
+    them or returned no row of its options."""
+    opts = np.flatnonzero(legal).astype(np.int64).reshape(-1, 1)
+    n = opts.shape[0]
+    if n == 1:
+        return int(opts[0, 0])
+    view = np.zeros(N_VIEW, dtype=np.float64)
+    fill_pace_view(view, lane, 0, 1, board, race, seen)
+    v, o = view.copy(), opts.copy()
+    i = int(fn(PACE, v, o, n, rand))
+    if not 0 <= i < n or (v != view).any() or (o != opts).any():
+        return -1
+    return int(opts[i, 0])

@@ -18,6 +18,7 @@ from sheepsim.errors import SheepsimError
 from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
 from sheepsim.games.race.policies import (
     BET_POLICIES,
+    FIRST_USER_ID,
     PACE_POLICIES,
     USER_POLICY_ARGS,
     WHOLE_GAME_PACE,
@@ -49,8 +50,17 @@ class PolicySet:
 
         return kernels_for(self.user_pace, self.user_bets)
 
+    def check(self, asks) -> None:
+        """Raise the one-line error of a chunk's policy failure (``asks.fail``), naming
+        the policy as the user gave it."""
+        from sheepsim.games.race.kernels import check_asks
 
-def _resolve(names, builtins, what):
+        check_asks(asks, (self.pace_names, self.bet_names))
+
+
+def _resolve(names, builtins, what, first_user_id):
+    """Ids of ``names``: a built-in's index, or ``first_user_id + k`` for the k-th
+    distinct plug-in (returned in that order)."""
     ids, users = [], []
     for name in names:
         name = name.strip()
@@ -63,10 +73,10 @@ def _resolve(names, builtins, what):
         fn = load_object(name, what)
         if not is_njit_function(fn):
             raise SheepsimError(f"{what} {name!r} must be a @numba.njit function")
-        check_arguments(fn, USER_POLICY_ARGS[what.split()[0]], what, name)
+        check_arguments(fn, USER_POLICY_ARGS, what, name)
         if fn not in users:
             users.append(fn)
-        ids.append(len(builtins) + users.index(fn))
+        ids.append(first_user_id + users.index(fn))
     return np.array(ids, dtype=np.int64), tuple(users)
 
 
@@ -93,8 +103,10 @@ def resolve_policies(pace, bets=None, players: int = 1) -> PolicySet:
             raise SheepsimError(f"give 1 or {players} {what}, got {len(lst)}")
     pace = pace * players if len(pace) == 1 else pace
     bets = bets * players if len(bets) == 1 else bets
-    pace_ids, user_pace = _resolve(pace, PACE_POLICIES, "pace policy")
-    bet_ids, user_bets = _resolve(bets, BET_POLICIES, "bet policy")
+    # one id space for both roles (one dispatch chain): bet plug-ins after pace plug-ins
+    pace_ids, user_pace = _resolve(pace, PACE_POLICIES, "pace policy", FIRST_USER_ID)
+    bet_ids, user_bets = _resolve(bets, BET_POLICIES, "bet policy",
+                                  FIRST_USER_ID + len(user_pace))
     return PolicySet(tuple(pace), pace_ids, tuple(bets), bet_ids, user_pace, user_bets)
 
 
@@ -180,8 +192,8 @@ def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "gr
         from sheepsim.games.race.kernels import empty_race_counts, kernel_pace_ids
 
         out = empty_race_counts(len(rules.cards))
-        k.race_chunk(seed, start, count, kernel_rules, lanes_arr, random_deal, stage_id,
-                     kernel_pace_ids(pol.pace_ids), out)
+        pol.check(k.race_chunk(seed, start, count, kernel_rules, lanes_arr, random_deal, stage_id,
+                               kernel_pace_ids(pol.pace_ids), out))
         return list(out)
 
     return RaceJob(rules, stage, pol.pace_names[0], seed, lane_cards_, run_chunk)
@@ -351,11 +363,11 @@ def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
 
     kernel_rules = rules.kernel_rules()
     exact = kernel_rules if EV in pol.bet_ids or LOOKAHEAD in pol.pace_ids else None
-    # a policy breaking a rule raises ValueError(rule): the driver names the games and
-    # the plug-in policies in play (driver.chunk_error)
-    pol.kernels().game_chunk(seed, start, kernel_rules, odds_tables(rules), pol.bet_ids,
-                             kernel_pace_ids(pol.pace_ids), (scores, winner, first, turns, race_cards),
-                             exact)
+    # a policy's bad choice stops the chunk and comes back in asks.fail (one line naming
+    # it, its seat and the game); the driver adds the chunk's games
+    pol.check(pol.kernels().game_chunk(seed, start, kernel_rules, odds_tables(rules), pol.bet_ids,
+                                       kernel_pace_ids(pol.pace_ids),
+                                       (scores, winner, first, turns, race_cards), exact))
     return scores, winner, first, turns, race_cards
 
 

@@ -1,18 +1,21 @@
 """One race of The Sheep Race turn by turn (``sheepsim race trace``): the dice, the lane
-they select and why, the option the pace policy takes, the cubes and every position."""
+they select and why, the option the seat's pace policy takes, the cubes and every
+position; and the ``decisions`` table, one row per decision a policy was asked."""
 
 from __future__ import annotations
 
 
 def trace(args):
-    """``sheepsim race trace``: one race of ``--seed``/``--game`` turn by turn (an
-    :class:`~sheepsim.commands.Output` with its ``lines``)."""
+    """``sheepsim race trace``: one race of ``--seed``/``--game`` turn by turn, ``--players``
+    seats taking turns (seat 1 first) with their own pace policies (an
+    :class:`~sheepsim.commands.Output` with its ``lines`` and the ``decisions`` table)."""
     import io
 
     import numpy as np
 
     from sheepsim.commands import Output
     from sheepsim.driver import chunk_error
+    from sheepsim.errors import SheepsimError
     from sheepsim.games.race import engine
     from sheepsim.games.race.jobs import GAME
     from sheepsim.games.race.layout import FINAL, SEMIFINAL
@@ -22,19 +25,22 @@ def trace(args):
 
     rules = load_rules(args.rules)
     lanes = lane_cards(rules, args.lanes)
-    pol = resolve_policies(args.pace_policy)
+    pol = resolve_policies(args.pace_policy, players=args.players)
     log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)
     board = board_array()
     try:
-        pol.kernels().trace_race(args.seed, args.game, rules.kernel_rules(), lanes,
-                                 FINAL if args.stage == "final" else SEMIFINAL,
-                                 int(pol.pace_ids[0]), log, board)
+        _, asks = pol.kernels().trace_race(args.seed, args.game, rules.kernel_rules(), lanes,
+                                           FINAL if args.stage == "final" else SEMIFINAL,
+                                           pol.pace_ids, log, board, engine.MAX_TURNS)
+    except SheepsimError:
+        raise
     except Exception as exc:  # a policy breaking a rule, or one that does not compile
         raise chunk_error(exc, args.seed, args.game, 1,
-                          context=f"; pace policy {pol.pace_names[0]}") from None
+                          context=f"; pace policy {_policies_text(pol.pace_names)}") from None
+    pol.check(asks)
     n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
     out = io.StringIO()
-    _write_trace_header(out, args, pol.pace_names[0], rules, lanes)
+    _write_trace_header(out, args, _policies_text(pol.pace_names), rules, lanes)
     _write_trace_turns(out, log[:n_turns], rules)
     places = np.full(3, -1, dtype=np.int64)
     engine.placed_lanes(board, places)
@@ -44,18 +50,41 @@ def trace(args):
              for k in range(n_places)]
     out.write(f"Result after {n_turns} turns: " + ", ".join(parts) + "\n")
     meta = base_meta(game=GAME, rules=rules.source, rules_sha256=rules.sha256,
-                     stage=args.stage, policy=pol.pace_names[0], seed=args.seed,
+                     stage=args.stage, policy=_policies_text(pol.pace_names),
+                     pace_policies=list(pol.pace_names), players=args.players, seed=args.seed,
                      game_index=args.game,
                      lanes=[rules.cards[c].name for c in lanes])
     return Output(meta, lines=out.getvalue().splitlines(),
+                  tables={"decisions": decisions_table(asks)},
                   outcome={"turns": n_turns, "placed_lanes": [int(places[k]) + 1 for k in range(n_places)]})
+
+
+def decisions_table(asks):
+    """The decisions the policies were asked, in order (``asks.log``): ``decision``
+    (0-based), ``seat`` (0-based), ``phase`` (of the seat's stream: 0 pace, 1 bets),
+    ``kind`` (``PACE``, ``BET_OPEN``...), ``n_options`` and ``choice`` (the row chosen).
+    A lone legal option is taken without asking, so it is not a row."""
+    import pandas as pd
+
+    from sheepsim.games.race.layout import D_CHOICE, D_KIND, D_N, D_PHASE, D_SEAT, F_LOGGED, KIND_NAMES
+
+    rows = asks.log[:min(int(asks.fail[F_LOGGED]), asks.log.shape[0])]
+    return pd.DataFrame({"decision": range(len(rows)), "seat": rows[:, D_SEAT],
+                         "phase": rows[:, D_PHASE],
+                         "kind": [KIND_NAMES[k] for k in rows[:, D_KIND]],
+                         "n_options": rows[:, D_N], "choice": rows[:, D_CHOICE]})
+
+
+def _policies_text(names) -> str:
+    """One name when every seat plays it, else the seats' names in order."""
+    return names[0] if len(set(names)) == 1 else ", ".join(names)
 
 
 def _write_trace_header(out, args, pace_name: str, rules, lanes) -> None:
     """The trace's provenance line, the track and the lanes' cards, and the column heads."""
     from sheepsim import __version__
 
-    out.write(f"The Sheep Race trace: {args.stage}, pace policy {pace_name}, "
+    out.write(f"The Sheep Race trace: {args.stage}, {args.players} players, pace policy {pace_name}, "
               f"seed {args.seed}, game {args.game}, rules {rules.source} "
               f"(sha256 {rules.sha256[:12]}), sheepsim {__version__}\n")
     ez = rules.track_length - rules.end_zone + 1

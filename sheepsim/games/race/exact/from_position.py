@@ -62,7 +62,7 @@ def continuation_kernel(user_pace: tuple = (), name: str = "races_from"):
     kernel = getattr(position_kernel, name)
     if not user_pace:
         return kernel
-    return rebind(kernel, {policies.choose_pace: kernels.pace_dispatch(user_pace)},
+    return rebind(kernel, {policies.decide: kernels.decide_for(user_pace)},
                   variant_key(user_pace))
 
 

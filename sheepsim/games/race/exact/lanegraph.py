@@ -89,8 +89,41 @@ def _user_builder(fn):
     """:func:`~sheepsim.games.race.exact.graphs.build_checked` recompiled so that pace id
     ``N_PACE_POLICIES`` calls ``fn`` (once per process; cached on disk per policy by
     :func:`sheepsim.jit.variant_key`, as the simulation kernels around user policies)."""
-    from sheepsim.games.race.kernels import pace_dispatch
     from sheepsim.jit import rebind, variant_key
 
-    return rebind(graphs.build_checked, {graphs.own_state_pace: pace_dispatch((fn,))},
+    return rebind(graphs.build_checked, {graphs.own_state_pace: _user_pace(fn)},
                   variant_key((fn,)))
+
+
+def _user_pace(fn):
+    """``own_state_pace`` for a plug-in: it is asked with the one policy signature, as the
+    engine asks it (its legal options as rows ``[option]``, a lone option taken without
+    asking, a pace ``view`` of the board; copies through
+    :func:`sheepsim.jit.user_policy_chain`); -1 (the builder's illegal-option error) for
+    a choice outside its options or a write to its inputs."""
+    import numba
+
+    from sheepsim.games.race.kernels import decide_for
+    from sheepsim.games.race.layout import N_OPTIONS, N_VIEW, PACE
+    from sheepsim.games.race.policies import FIRST_USER_ID, fill_pace_view
+
+    ask = decide_for((fn,), ())
+
+    @numba.njit(cache=False, nogil=True, _nrt=True)  # the arrays below allocate
+    def pace(pid, lane, board, race, seen, legal, rand):
+        opts = np.zeros((N_OPTIONS, 1), dtype=np.int64)
+        n = 0
+        for o in range(N_OPTIONS):
+            if legal[o]:
+                opts[n, 0] = o
+                n += 1
+        if n == 1:
+            return opts[0, 0]
+        view = np.zeros(N_VIEW, dtype=np.float64)
+        fill_pace_view(view, lane, 0, 1, board, race, seen)
+        i = ask(FIRST_USER_ID, PACE, view, opts[:n], n, rand)
+        if i < 0 or i >= n:
+            return -1
+        return opts[i, 0]
+
+    return pace

@@ -13,35 +13,56 @@ import numpy as np
 
 from sheepsim import rng
 from sheepsim.games.race.engine import N_LOG, placed_lanes, run_race
-from sheepsim.games.race.layout import N_LANES, N_OPTIONS, TURN, Seats, Table
+from sheepsim.games.race.layout import (
+    MAX_OPTS,
+    N_DEC,
+    N_FAIL,
+    N_LANES,
+    N_OPTIONS,
+    N_PHASES,
+    N_VIEW,
+    PACE_PHASE,
+    TURN,
+    Asks,
+    Seats,
+    Table,
+)
 from sheepsim.jit import njit
 
 
 @njit
 def _continuation_table(board0, race0, seen_bets):
-    """Scratch for continuing ``board0``/``race0``: ``(table, seats, places (3,), no_log)``.
-    ``seen_bets`` ``(2, 6)`` (rows MY_BETS, RIVAL_OPEN) becomes the one seat's bets."""
+    """Scratch for continuing ``board0``/``race0``: ``(table, seats, places (3,), no_log,
+    asks)``. ``seen_bets`` ``(2, 6)`` (rows MY_BETS, RIVAL_OPEN) becomes the one seat's
+    bets; ``asks`` its policy stream and a plug-in's inputs (the view's odds, payoffs and
+    bonus zeros: a position has none)."""
     table = Table(board0.copy(), race0.copy(), np.zeros((2, N_LANES), dtype=np.int64),
                   np.zeros(N_OPTIONS, dtype=np.bool_))
     seats = Seats(seen_bets[0:1].copy(), seen_bets[1:2].copy())
-    return table, seats, np.empty(3, dtype=np.int64), np.zeros((0, N_LOG), dtype=np.int64)
+    asks = Asks(np.zeros((N_PHASES, 2), dtype=np.uint64), np.zeros(N_VIEW, dtype=np.float64),
+                np.zeros((MAX_OPTS, 1), dtype=np.int64), np.zeros((MAX_OPTS, 2), dtype=np.int64),
+                np.zeros(N_FAIL, dtype=np.int64), np.zeros((0, N_DEC), dtype=np.int64))
+    return (table, seats, np.empty(3, dtype=np.int64), np.zeros((0, N_LOG), dtype=np.int64),
+            asks)
 
 
 @njit(inline="always")
-def _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log):
+def _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log, asks):
     """Play the race on from ``board0``/``race0`` on the dice of ``streams`` (the policy
-    gets their POLICY row only); returns the turns it added."""
+    gets its own stream in ``asks`` only); returns the turns it added."""
     table.board[:] = board0
     table.race[:] = race0
-    rand = streams[rng.POLICY:rng.POLICY + 1]
-    return run_race(table, dice, streams, rand, pace_ids, seats, 0, no_log) - race0[TURN]
+    turns = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log)
+    if turns < 0:
+        raise ValueError("pace policy returned an illegal option or wrote to its inputs")
+    return turns - race0[TURN]
 
 
 @njit(inline="always")
-def _seed(streams, seed, g):
+def _seed(streams, asks, seed, g):
     """Key the only streams a race draws from (the others are independent of them)."""
     rng.seed_stream(streams, rng.DICE, seed, g)
-    rng.seed_stream(streams, rng.POLICY, seed, g)
+    rng.seed_policy_stream(asks.streams, PACE_PHASE, seed, g, 0, PACE_PHASE)
 
 
 @njit
@@ -57,10 +78,10 @@ def races_from(board0, race0, seed, start, count, dice, pace_ids, seen_bets, out
     """
     joint, place, turns = out
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
-    table, seats, places, no_log = _continuation_table(board0, race0, seen_bets)
+    table, seats, places, no_log, asks = _continuation_table(board0, race0, seen_bets)
     for g in range(start, start + count):
-        _seed(streams, seed, g)
-        turns[0] += _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log)
+        _seed(streams, asks, seed, g)
+        turns[0] += _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log, asks)
         placed_lanes(table.board, places)
         for k in range(3):
             if places[k] >= 0:
@@ -75,9 +96,9 @@ def race_outcomes(board0, race0, seed, start, dice, pace_ids, seen_bets, out):
     ``36a + 6b + c`` for races ``start..start+count-1`` (the final: the winner ``a`` at
     ``36a``), for paired comparisons of several starting boards on the same dice."""
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
-    table, seats, places, no_log = _continuation_table(board0, race0, seen_bets)
+    table, seats, places, no_log, asks = _continuation_table(board0, race0, seen_bets)
     for i in range(out.shape[0]):
-        _seed(streams, seed, start + i)
-        _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log)
+        _seed(streams, asks, seed, start + i)
+        _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log, asks)
         placed_lanes(table.board, places)
         out[i] = 36 * places[0] + 6 * max(places[1], 0) + max(places[2], 0)

@@ -110,11 +110,15 @@ def exact_pace(policy: str):
 
 def pace_function(policy: str):
     """``fn(lane, board, race, seen, legal, rand) -> option`` for an exact policy (the
-    pace policy signature; ``rand`` the policy stream, see ``policies.policy_stream``),
-    callable from Python."""
+    engine's own pace signature; ``rand`` the policy stream), callable from Python; a
+    plug-in (the one policy signature) is asked through
+    :func:`~sheepsim.games.race.policies.user_pace_option`, as the engine asks it."""
     pace = exact_pace(policy)
     if not isinstance(pace, str):
-        return pace
+        from sheepsim.games.race.policies import user_pace_option
+
+        return lambda lane, board, race, seen, legal, rand: user_pace_option(
+            pace, lane, board, race, seen, legal, rand)
     from sheepsim.games.race.policies import PACE_POLICIES, choose_pace
 
     pid = PACE_POLICIES.index(pace)
