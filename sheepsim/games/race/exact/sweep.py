@@ -26,7 +26,7 @@ import numpy as np
 from sheepsim.games.race.layout import FINAL, FINISHED, RUNNING, STAGE
 from sheepsim.jit import njit
 
-#: Columns of a lane state row (as in lanegraph).
+#: Columns of a lane state row (as in :mod:`.graphs`, which builds the lane graphs).
 S_POS, S_RED, S_BLUE, S_WHITE, S_STATUS = range(5)
 #: A self-loop probability this close to 1 means the race can never end.
 STUCK = 1.0 - 1e-12
