@@ -58,7 +58,6 @@ from .layout import (
     CV_ONLY_WITH,
     CV_WINS,
     CV_WINS_REPLACED,
-    DEC_WIDTH,
     END_DRAW,
     END_SHEEP_SHOW,
     F_CODE,
@@ -105,16 +104,15 @@ from .policies import decide
 
 def new_scratch(log_rows) -> Scratch:
     """The :class:`~.layout.Scratch` record of one block of games: numpy arrays, allocated
-    in Python (see :class:`Kernels`); ``log`` and ``decisions`` have ``log_rows`` rows
-    (filled only when tracing)."""
+    in Python (see :class:`Kernels`); ``log`` has ``log_rows`` rows (filled only when
+    tracing: events from the top, decisions from the bottom)."""
     return Scratch(opts=np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64),
                    player_view=np.zeros(V_LEN, dtype=np.int64),
                    ctx=np.zeros(CTX_LEN, dtype=np.int64),
                    log=np.zeros((log_rows, LOG_WIDTH), dtype=np.int64),
                    streams=np.zeros((N_STREAMS, 2), dtype=np.uint64),
                    seat_pid=np.zeros(MAX_PLAYERS, dtype=np.int64),
-                   hands=np.zeros(MAX_PLAYERS * N_KINDS, dtype=np.int64),
-                   decisions=np.zeros((log_rows, DEC_WIDTH), dtype=np.int64))
+                   hands=np.zeros(MAX_PLAYERS * N_KINDS, dtype=np.int64))
 
 
 @njit
@@ -386,7 +384,8 @@ class Kernels(types.SimpleNamespace):
     def trace_round(self, R, pids, seed, game, rotate, st):
         """One round traced (:func:`fill_trace`); the final state is left in ``st``.
         Returns the scratch: its event log ``w.log[:ctx[CTX_LOG_N]]``, its decision log
-        ``w.decisions[:ctx[CTX_DEC_N]]`` and any policy failure ``ctx[CTX_FAILURE:]``."""
+        (``w.log``'s last ``ctx[CTX_DEC_N]`` rows, last row first) and any policy failure
+        ``ctx[CTX_FAILURE:]``."""
         w = new_scratch(MAX_LOG)
         self.fill_trace(R, pids, seed, game, rotate, st, w)
         return w

@@ -180,7 +180,7 @@ EV_DEAL, EV_DRAFT, EV_PLAY, EV_GIVE, EV_TAKE, EV_DISCARD, EV_SWAP, EV_PIG, EV_OU
     EV_FLOCK_OFF, EV_GUESS, EV_DROP, EV_DRAW, EV_END = range(14)
 LOG_HEAD = 8
 LOG_WIDTH = LOG_HEAD + P + P * K
-MAX_LOG = 1024
+MAX_LOG = 2048  # events from the top and decisions from the bottom
 
 # --------------------------------------------------------------- accumulator
 # The first policy failure of a chunk (the chunk stops after that round): F_CODE is
@@ -259,9 +259,11 @@ CTX_FAILURE = _c["failure"]  # [F_*], F_CODE 0 until a policy fails
 
 # --------------------------------------------------------------- decision log
 # One row per decision a policy was asked while tracing (a lone option is taken without
-# asking and is not a row): [seat, phase, kind, n options, choice]. A round asks far
-# fewer than MAX_LOG (at most 64 cards to play or draft, each with a handful of
-# sub-decisions, and one guess per tied player and pile card in a Sheep Show).
+# asking and is not a row): [seat, phase, kind, n options, choice], in the first
+# DEC_WIDTH columns of the trace log's rows counted from its *end* (decision k in row
+# rows - 1 - k), so that the log, events from the top and decisions from the bottom,
+# is the scratch's one log array: every array more in the scratch record is one more
+# reference count on each of the engine's many calls (measured: ~10% of a round).
 D_SEAT, D_PHASE, D_KIND, D_N, D_CHOICE = range(5)
 DEC_WIDTH = 5
 
@@ -272,9 +274,9 @@ DEC_WIDTH = 5
 #: numpy's ``.view`` method); ``ctx`` ``(CTX_LEN,)``; ``log`` the trace log ``(rows, LOG_WIDTH)``;
 #: ``streams`` ``(N_STREAMS, 2)`` uint64; ``seat_pid`` the policy id of each seat in the
 #: current game; ``hands`` ``(MAX_PLAYERS * N_KINDS,)`` a round's starting hands while it
-#: is replayed (card value); ``decisions`` the decision log ``(rows, DEC_WIDTH)``.
+#: is replayed (card value). The trace log ``log`` holds the decision log too (``D_*``).
 Scratch = namedtuple("Scratch", ["opts", "player_view", "ctx", "log", "streams", "seat_pid",
-                                 "hands", "decisions"])
+                                 "hands"])
 
 # Built-in policy ids (stable: they are baked into cached kernels).
 RANDOM, GREEDY, COUNTER = 0, 1, 2

@@ -3,7 +3,7 @@
 ``w`` is the block's scratch record (:class:`~.layout.Scratch`, from
 :func:`~.kernels.new_scratch`): option rows ``w.opts``, the view ``w.player_view``, the
 context ``w.ctx`` (``CTX_*``), the trace log ``w.log``, the streams ``w.streams``, each
-seat's policy id ``w.seat_pid`` and the decision log ``w.decisions``.
+seat's policy id ``w.seat_pid``.
 """
 
 from sheepsim import rng
@@ -78,8 +78,8 @@ def ask(st, R, w, seat, kind, other, n, show_pos):
         ctx[f + F_CHOICE] = i
         ctx[f + F_N] = n
         return 0
-    if ctx[CTX_LOG_ON] != 0 and ctx[CTX_DEC_N] < w.decisions.shape[0]:
-        d = w.decisions[ctx[CTX_DEC_N]]
+    if ctx[CTX_LOG_ON] != 0 and ctx[CTX_LOG_N] + ctx[CTX_DEC_N] < w.log.shape[0]:
+        d = w.log[w.log.shape[0] - 1 - ctx[CTX_DEC_N]]  # decisions fill the log from its end
         ctx[CTX_DEC_N] += 1
         d[D_SEAT] = seat
         d[D_PHASE] = ctx[CTX_PHASE]
@@ -94,7 +94,7 @@ def log_event(st, w, ev, seat, kind, target, a, b):
     """Append a trace row ``[ev, seat, kind, target, a, b, run, pile_len, sizes, hands]``
     when tracing (``ctx[CTX_LOG_ON]``) and the log has room."""
     ctx, log = w.ctx, w.log
-    if ctx[CTX_LOG_ON] == 0 or ctx[CTX_LOG_N] >= log.shape[0]:
+    if ctx[CTX_LOG_ON] == 0 or ctx[CTX_LOG_N] + ctx[CTX_DEC_N] >= log.shape[0]:
         return
     row = log[ctx[CTX_LOG_N]]
     ctx[CTX_LOG_N] += 1

@@ -39,13 +39,18 @@ def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 
     w = s.kernels.trace_round(s.R, s.pids, seed, game, False, st)
     ctx = w.ctx
     check_failure(ctx[L.CTX_FAILURE:L.CTX_FAILURE + L.FAIL_WIDTH], s)
-    log = w.log[:ctx[L.CTX_LOG_N]]
+    n_log, n_dec = int(ctx[L.CTX_LOG_N]), int(ctx[L.CTX_DEC_N])
+    if n_log + n_dec >= len(w.log):  # cannot happen in a round of at most 64 cards
+        raise SheepsimError(f"round {game} outgrew the trace log ({len(w.log)} rows)")
+    log = w.log[:n_log]
+    # decisions fill the log's rows from its end (layout D_*): last row first
+    decisions = w.log[len(w.log) - n_dec:][::-1, :L.DEC_WIDTH]
     head = [f"Aw, Sheep!, {s.players} players, draft {'on' if s.draft else 'off'}, seed {seed}, "
             f"round {game}: " + "; ".join(f"seat {i + 1} ({p})" for i, p in enumerate(s.names)),
             f"rules {s.rules.source} (sha256 {s.rules.sha256[:12]}), sheepsim {__version__}"]
     lines = head + render_log(log, s.players, st)
     return Trace(lines, int(st[L.ST_WINNER]), L.END_NAMES[int(st[L.ST_END_REASON])],
-                 log.copy(), st, decisions_frame(w.decisions[:ctx[L.CTX_DEC_N]]))
+                 log.copy(), st, decisions_frame(decisions))
 
 
 def decisions_frame(rows) -> pd.DataFrame:
