@@ -129,39 +129,6 @@ def ask_user_pace(pid, player, n_players, lane, table, asks, n, rand):
 
 
 @njit
-def pace_turn(pace_ids, player, n_players, lane, table, asks, rules):
-    """The option seat ``player``'s pace policy takes for ``lane``, checked and logged
-    (:func:`~sheepsim.games.race.policies.record`), or -1 on a failure (in
-    ``asks.fail``). A lone legal option is taken without asking. A call, not inlined into
-    :func:`run_race`'s turn loop: the loop stays small, and ``rules is not None`` is
-    pruned by type here as there."""
-    board, race, seen, legal = table
-    legal_options(board, race, lane, legal)
-    n = 0
-    option = -1
-    for o in range(N_OPTIONS):
-        if legal[o]:
-            n += 1
-            option = o
-    if n == 0:
-        raise ValueError("the selected sheep has no legal option")
-    if n == 1:
-        return option
-    pid = pace_ids[player]
-    srow = N_PHASES * player + PACE_PHASE
-    rand = asks.streams[srow:srow + 1]
-    if pid >= FIRST_USER_ID:
-        return ask_user_pace(pid, player, n_players, lane, table, asks, n, rand)
-    if rules is not None and pid == LOOKAHEAD:
-        option = exact_game.lookahead(lane, board, race, seen, legal, rules)
-    else:
-        option = choose_pace(pid, lane, board, race, seen, legal, rand)
-    if not record(asks.fail, asks.log, player, PACE_PHASE, PACE, n, option_row(legal, option)):
-        return -1
-    return option
-
-
-@njit
 def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rules=None):
     """Play a set-up race to its end; return the number of turns, or -1 when a policy
     failed (the failure in ``asks.fail``).
@@ -199,10 +166,36 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
             option, sheep = _greedy_move(board, lane, supply, track, ez_first, max_cubes)
         else:
             _store_counters(race, supply, n_placed, turn, n_running)  # as the policy sees them
-            option = pace_turn(pace_ids, player, n_players, lane, table, asks, rules)
-            if option < 0:
-                streams[rng.DICE, 0] = dice_state
-                return -1
+            legal_options(board, race, lane, legal)
+            n = 0
+            option = -1
+            for o in range(N_OPTIONS):
+                if legal[o]:
+                    n += 1
+                    option = o
+            if n == 0:
+                raise ValueError("the selected sheep has no legal option")
+            if n > 1:  # a lone option is taken without asking
+                pid = pace_ids[player]
+                srow = N_PHASES * player + PACE_PHASE
+                rand = asks.streams[srow:srow + 1]
+                if pid >= FIRST_USER_ID:
+                    option = ask_user_pace(pid, player, n_players, lane, table, asks, n, rand)
+                else:
+                    if rules is not None and pid == LOOKAHEAD:
+                        option = exact_game.lookahead(lane, board, race, seen, legal, rules)
+                    else:
+                        option = choose_pace(pid, lane, board, race, seen, legal, rand)
+                    # record (a call) only to log (a trace) or on a failure: the check
+                    # itself stays inline in the turn loop
+                    if option < 0 or option >= N_OPTIONS or not legal[option] \
+                            or asks.log.shape[0] > 0:
+                        if not record(asks.fail, asks.log, player, PACE_PHASE, PACE, n,
+                                      option_row(legal, option)):
+                            option = -1
+                if option < 0:
+                    streams[rng.DICE, 0] = dice_state
+                    return -1
             sheep = sheep_values(board, lane)
         row, supply = sheep_moved(option, sheep, supply, track, ez_first, n_placed)
         write_sheep(board, lane, row)
