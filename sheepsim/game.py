@@ -98,6 +98,21 @@ class Job(ABC):
         chart). Not ``trace``: that word is a game's turn log (``sheepsim <game> trace``)."""
         return []
 
+    @staticmethod
+    def seat_win_halfwidth(tables: dict[str, pd.DataFrame]) -> float:
+        """For whole-game jobs whose ``by_seat`` table has ``win_rate_lo/_hi``: the widest
+        half-width of a seat's win rate (what ``--precision`` bounds there)."""
+        seats = tables["by_seat"]
+        return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
+
+    @staticmethod
+    def seat_win_convergence(tables: dict[str, pd.DataFrame]) -> list[dict]:
+        """The seats' win rates with their intervals, as :meth:`convergence` gives them."""
+        s = tables["by_seat"]
+        return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
+                for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"],
+                                        s["win_rate_hi"], strict=True)]
+
     def prepare(self) -> Counts | None:  # noqa: B027 - optional hook
         """Work to do once per process before the first chunk (compile, tables): the
         driver calls it before the progress bar starts; Dask workers call it too. A job

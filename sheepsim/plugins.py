@@ -92,11 +92,47 @@ WROTE_INPUTS = 2
 
 
 def policy_name(policy) -> str:
-    """How an error names a policy: its ``module:function`` spec, or a function's name."""
+    """A policy's display name (outputs, metadata, error lines): built-in names and
+    ``module:function`` specs as given, an njit function as ``module:name``."""
     if hasattr(policy, "py_func"):
-        fn = policy.py_func
-        return f"{fn.__module__}:{fn.__qualname__}"
-    return str(policy)
+        return f"{policy.py_func.__module__}:{policy.py_func.__name__}"
+    return str(policy).strip()
+
+
+#: The arguments every game calls a plug-in with: ``policy(kind, view, opts, n, rand)``
+USER_POLICY_ARGS = ("kind", "view", "opts", "n", "rand")
+
+
+class PolicyTable:
+    """A game's policies in one place: its built-in names -> ids, the first id a
+    plug-in gets, and the arguments a plug-in is checked against (:data:`USER_POLICY_ARGS`)."""
+
+    def __init__(self, ids: dict, first_user_id: int, user_args: tuple = USER_POLICY_ARGS):
+        self.ids, self.first_user_id, self.user_args = dict(ids), first_user_id, user_args
+
+    def spec(self, name):
+        """``(id or None, user function or None)`` (:func:`policy_spec`)."""
+        return policy_spec(name, self.ids, self.user_args)
+
+    def resolve(self, names) -> tuple[list[int], tuple]:
+        """Ids per seat and the distinct user functions (:func:`resolve_policy_ids`)."""
+        return resolve_policy_ids(names, self.ids, self.first_user_id, self.user_args)
+
+
+def seat_policies(policies, players: int, builtin: tuple) -> list:
+    """One policy per seat from a name, an njit function, a comma-separated string or a
+    list (one policy is repeated for every seat); names are stripped, functions kept.
+    ``builtin``: the game's names, for the error line."""
+    if isinstance(policies, str) or hasattr(policies, "py_func"):
+        policies = policies.split(",") if isinstance(policies, str) else [policies]
+    out = [p if hasattr(p, "py_func") else str(p).strip() for p in policies]
+    if not out or any(isinstance(p, str) and not p for p in out):
+        raise SheepsimError(f"give at least one policy name (e.g. {', '.join(builtin)})")
+    if len(out) == 1:
+        out = out * players
+    if len(out) != players:
+        raise SheepsimError(f"give 1 policy or one per player ({players}), got {len(out)}")
+    return out
 
 
 def policy_failure(code: int, policy, seat: int, game: int, choice: int, n: int) -> SheepsimError:

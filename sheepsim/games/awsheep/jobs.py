@@ -136,14 +136,10 @@ class PlayJob(_AwJob):
         return play_tables(self.frames(counts))
 
     def halfwidth(self, tables) -> float:
-        seats = tables["by_seat"]
-        return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
+        return self.seat_win_halfwidth(tables)
 
     def convergence(self, tables):
-        s = tables["by_seat"]
-        return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
-                for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"],
-                                        s["win_rate_hi"], strict=True)]
+        return self.seat_win_convergence(tables)
 
     def meta(self) -> dict:
         return {**self.meta_common(), "players": self.players, "policies": list(self.policies),

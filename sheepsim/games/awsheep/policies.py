@@ -49,8 +49,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sheepsim import rng
+from sheepsim import plugins, rng
 from sheepsim.jit import njit
+from sheepsim.plugins import PolicyTable, policy_name  # noqa: F401 - policy_name: the game API
 
 from .inference import counter_score
 from .layout import (
@@ -213,29 +214,15 @@ def decide(pid, kind, view, opts, n, rand):
 
 #: The arguments a user policy is called with (see "User policies" above): a plug-in is
 #: checked against these before anything compiles.
-USER_POLICY_ARGS = ("kind", "view", "opts", "n", "rand")
+USER_POLICY_ARGS = plugins.USER_POLICY_ARGS
 
 
-def policy_name(policy) -> str:
-    """Display name: built-in names and specs as given; a function as ``module:name``."""
-    if hasattr(policy, "py_func"):
-        return f"{policy.py_func.__module__}:{policy.py_func.__name__}"
-    return str(policy).strip()
-
-
-def policy_spec(name):
-    """``(id or None, user function or None)`` for a policy name, a
-    ``package.module:function`` spec or an ``@numba.njit`` function itself."""
-    from sheepsim.plugins import policy_spec as spec
-
-    return spec(name, POLICY_IDS, USER_POLICY_ARGS)
-
-
-def resolve_policies(names: list) -> tuple[list[int], tuple]:
-    """Policy ids per seat and the user functions (user ids start at FIRST_USER_ID)."""
-    from sheepsim.plugins import resolve_policy_ids
-
-    return resolve_policy_ids(names, POLICY_IDS, FIRST_USER_ID, USER_POLICY_ARGS)
+#: the game's policy table (the shared machinery's one convention, sheepsim.plugins)
+TABLE = PolicyTable(POLICY_IDS, FIRST_USER_ID, USER_POLICY_ARGS)
+#: ``(id or None, user function or None)`` for a policy name, spec or njit function
+policy_spec = TABLE.spec
+#: policy ids per seat and the user functions (user ids start at FIRST_USER_ID)
+resolve_policies = TABLE.resolve
 
 
 __all__ = ["POLICY_IDS", "RANDOM", "GREEDY", "COUNTER", "decide", "resolve_policies",

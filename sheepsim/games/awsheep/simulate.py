@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sheepsim import plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
@@ -26,16 +27,7 @@ def as_rules(rules) -> AwSheepRules:
 def seat_policies(policies, players: int) -> list:
     """One policy per seat: names, ``package.module:function`` specs or njit functions;
     a comma-separated string works too; one policy is repeated for every seat."""
-    if isinstance(policies, str) or hasattr(policies, "py_func"):
-        policies = policies.split(",") if isinstance(policies, str) else [policies]
-    out = [p if hasattr(p, "py_func") else str(p).strip() for p in policies]
-    if not out or any(isinstance(p, str) and not p for p in out):
-        raise SheepsimError("give at least one policy name (e.g. random, greedy or counter)")
-    if len(out) == 1:
-        out = out * players
-    if len(out) != players:
-        raise SheepsimError(f"give 1 policy or one per player ({players}), got {len(out)}")
-    return out
+    return plugins.seat_policies(policies, players, L.BUILTIN_POLICIES)
 
 
 def check_draft(draft):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sheepsim import plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.panic import layout as L
@@ -29,18 +30,10 @@ def _playouts(playouts) -> int:
 def policy_list(policies, players: int) -> list[str]:
     """One policy name per seat from a name, a comma-separated string or a list (a
     single name is used by every seat); njit functions become ``module:function``."""
-    from sheepsim.games.panic.policies import policy_name
+    from sheepsim.games.panic.policies import POLICY_IDS
 
-    if isinstance(policies, str) or hasattr(policies, "py_func"):
-        policies = policies.split(",") if isinstance(policies, str) else [policies]
-    out = [policy_name(p) for p in policies]
-    if not out or any(not p for p in out):
-        raise SheepsimError("give at least one policy name (e.g. random or greedy)")
-    if len(out) == 1:
-        out = out * players
-    if len(out) != players:
-        raise SheepsimError(f"give 1 policy or one per player ({players}), got {len(out)}")
-    return out
+    return [plugins.policy_name(p)
+            for p in plugins.seat_policies(policies, players, tuple(POLICY_IDS))]
 
 
 def raise_failure(failed: tuple, policies: list[str]):
@@ -148,14 +141,10 @@ class PlayJob(Job):
         return self.result(counts, games).tables
 
     def halfwidth(self, tables) -> float:
-        seats = tables["by_seat"]
-        return float(((seats["win_rate_hi"] - seats["win_rate_lo"]) / 2).max())
+        return self.seat_win_halfwidth(tables)
 
     def convergence(self, tables):
-        s = tables["by_seat"]
-        return [{"quantity": f"win_rate seat {k}", "estimate": w, "lo": lo, "hi": hi}
-                for k, w, lo, hi in zip(s["seat"], s["win_rate"], s["win_rate_lo"], s["win_rate_hi"],
-                                              strict=True)]
+        return self.seat_win_convergence(tables)
 
     def meta_common(self) -> dict:
         return {"rules": self.rules.source, "rules_sha256": self.rules.sha256,

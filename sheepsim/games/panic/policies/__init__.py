@@ -93,34 +93,22 @@ rules slices: :mod:`..flockops` (``apply_action``), :mod:`..groups` (``is_connec
 
 from __future__ import annotations
 
+from sheepsim import plugins
 from sheepsim.games.panic.policies.decide import FIRST_USER_ID, GREEDY, RANDOM, ROLLOUT
+from sheepsim.plugins import PolicyTable, policy_name  # noqa: F401 - policy_name: the game API
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401 - the policies' API
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
 #: The arguments a user policy is called with (see "Writing a user policy" above): a
 #: plug-in is checked against these before anything compiles.
-USER_POLICY_ARGS = ("kind", "view", "opts", "n", "rand")
+USER_POLICY_ARGS = plugins.USER_POLICY_ARGS
 DEFAULT_PLAYOUTS = 4
 
 
-def policy_name(policy) -> str:
-    """Display name: built-in names and specs as given; a function as ``module:name``."""
-    if hasattr(policy, "py_func"):
-        return f"{policy.py_func.__module__}:{policy.py_func.__name__}"
-    return str(policy).strip()
-
-
-def policy_spec(name):
-    """``(id or None, user function or None)`` for a policy name, a
-    ``package.module:function`` spec or an ``@numba.njit`` function itself."""
-    from sheepsim.plugins import policy_spec as spec
-
-    return spec(name, POLICY_IDS, USER_POLICY_ARGS)
-
-
-def resolve_policies(names: list) -> tuple[list[int], tuple]:
-    """Policy ids per seat and the user functions (user ids start at FIRST_USER_ID)."""
-    from sheepsim.plugins import resolve_policy_ids
-
-    return resolve_policy_ids(names, POLICY_IDS, FIRST_USER_ID, USER_POLICY_ARGS)
+#: the game's policy table (the shared machinery's one convention, sheepsim.plugins)
+TABLE = PolicyTable(POLICY_IDS, FIRST_USER_ID, USER_POLICY_ARGS)
+#: ``(id or None, user function or None)`` for a policy name, spec or njit function
+policy_spec = TABLE.spec
+#: policy ids per seat and the user functions (user ids start at FIRST_USER_ID)
+resolve_policies = TABLE.resolve
