@@ -14,7 +14,8 @@ tables built by the same function), and returns a :class:`Result` instead of pri
 ``"shear-panic"`` or ``"panic"``, ``"aw-sheep"`` or ``"awsheep"``). Options are the
 CLI's, with ``_`` for ``-`` (``bet_policy=`` for ``--bet-policy``), and so are their
 defaults (100,000 games where the CLI says so). A list or tuple is joined with commas
-(``policy=["greedy", "random", "greedy"]``); ``True`` turns a flag on, ``False`` turns an
+(``policy=["greedy", "random", "greedy"]``; an ``@numba.njit`` policy stands for its
+``module:function``); ``True`` turns a flag on, ``False`` turns an
 on/off option off (``draft=False``). Options that only say where and how to print
 (``out``, ``format``, ``table``, ``plot``, ``all_columns``) are refused: the result
 holds every table, and :mod:`sheepsim.plots` draws them. A bad option or value raises
@@ -70,7 +71,8 @@ class Result:
         return render(self.tables, fmt, self.meta, self.title)
 
     def __repr__(self) -> str:
-        what = f"tables={list(self.tables)}" if self.tables else f"lines={len(self.lines)}"
+        what = f"tables={list(self.tables)}" if self.tables and not self.lines \
+            else f"lines={len(self.lines)}"
         return (f"Result({self.meta.get('game', '?')}, {what}, games={self.meta.get('games')}, "
                 f"seed={self.meta.get('seed')})")
 
@@ -168,6 +170,15 @@ def _run(game: str, command: str, options: dict, positional: list | None = None)
                   lines=sink.get("lines", []), outcome=sink.get("outcome", {}))
 
 
+def _word(value) -> str:
+    """A value as a command-line word; an ``@numba.njit`` policy as the
+    ``module:function`` spec that names it (the CLI imports it back)."""
+    fn = getattr(value, "py_func", None)
+    if fn is not None:
+        return f"{fn.__module__}:{fn.__qualname__}"
+    return str(value)
+
+
 def _argv(sub: argparse.ArgumentParser, where: str, options: dict) -> list[str]:
     """The command-line words for ``options``, checked against the command's options."""
     flags = {}
@@ -199,6 +210,6 @@ def _argv(sub: argparse.ArgumentParser, where: str, options: dict) -> list[str]:
                 argv.append(opt)
         else:
             if isinstance(value, list | tuple):
-                value = ",".join(str(v) for v in value)
-            argv.append(f"{opt}={value}")  # '=' keeps a value that starts with '-' a value
+                value = ",".join(_word(v) for v in value)
+            argv.append(f"{opt}={_word(value)}")  # '=' keeps a value that starts with '-' a value
     return argv
