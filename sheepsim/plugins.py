@@ -82,3 +82,31 @@ def resolve_policy_ids(names, builtin_ids: dict, first_user_id: int,
             pid = first_user_id + users.index(fn)
         ids.append(pid)
     return ids, tuple(users)
+
+
+#: What a kernel records when a policy misbehaves (the first failure of a run stops it):
+#: ``ILLEGAL_CHOICE``, the returned index is not one of the ``n`` legal options;
+#: ``WROTE_INPUTS``, the policy changed the ``view`` or ``opts`` it was handed.
+ILLEGAL_CHOICE = 1
+WROTE_INPUTS = 2
+
+
+def policy_name(policy) -> str:
+    """How an error names a policy: its ``module:function`` spec, or a function's name."""
+    if hasattr(policy, "py_func"):
+        fn = policy.py_func
+        return f"{fn.__module__}:{fn.__qualname__}"
+    return str(policy)
+
+
+def policy_failure(code: int, policy, seat: int, game: int, choice: int, n: int) -> SheepsimError:
+    """The one-line error for a policy that broke the contract (see :data:`ILLEGAL_CHOICE`):
+    names the policy, its seat, the game number and what it did."""
+    who = f"policy {policy_name(policy)!r} (seat {seat + 1}) in game {game}"
+    if code == ILLEGAL_CHOICE:
+        return SheepsimError(f"{who} returned option {choice}, not one of its {n} legal options "
+                             f"0..{n - 1}")
+    if code == WROTE_INPUTS:
+        return SheepsimError(f"{who} wrote to its read-only inputs (view or opts); "
+                             "a policy must not change what it is shown")
+    return SheepsimError(f"{who} failed (code {code})")

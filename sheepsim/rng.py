@@ -14,6 +14,15 @@ one sequence (which would overlap with ~1e8 games x 1e3 draws each).
 A stream is two ``uint64`` words ``[state, gamma]``; kernels keep a small
 ``(N_PURPOSES, 2)`` scratch array per thread block and re-key it for every game with
 :func:`seed_streams`. numba's global ``np.random`` state is never used.
+
+**A seat's policy stream** is keyed differently (:func:`seed_policy_stream`): by
+``(seed, game, seat, phase)`` through Philox4x32-10 (Salmon et al. 2011, the counter-based
+generator behind numpy's ``Philox``), a keyed bijection whose key is the seed. The game
+streams above are keyed by an invertible mix, so a stream's state would give back the
+seed and with it the deal and the dice; a policy holds only its Philox-derived state,
+from which neither the seed nor another stream follows without breaking Philox. Each
+seat drawing from its own stream also means replacing one seat's policy leaves every
+other seat's draws unchanged (common random numbers for head-to-heads).
 """
 
 import numpy as np
@@ -137,6 +146,42 @@ def shuffle(streams, purpose, arr):
         t = arr[i]
         arr[i] = arr[j]
         arr[j] = t
+
+
+_PHILOX_M0 = np.uint64(0xD2511F53)
+_PHILOX_M1 = np.uint64(0xCD9E8D57)
+_PHILOX_W0 = np.uint64(0x9E3779B9)
+_PHILOX_W1 = np.uint64(0xBB67AE85)
+
+
+@njit(inline="always")
+def philox4x32(c0, c1, c2, c3, k0, k1):
+    """Philox4x32-10 of the counter ``(c0, c1, c2, c3)`` under the key ``(k0, k1)``, all
+    32-bit words held in ``uint64``; returns the four output words. Checked against the
+    Random123 known-answer vectors in ``tests/test_rng_streams.py``."""
+    for r in range(10):
+        if r > 0:  # the key is bumped before every round but the first
+            k0 = (k0 + _PHILOX_W0) & _MASK32
+            k1 = (k1 + _PHILOX_W1) & _MASK32
+        p0 = _PHILOX_M0 * c0  # 32 x 32 -> 64 bits: no overflow in uint64
+        p1 = _PHILOX_M1 * c2
+        c0, c1, c2, c3 = ((p1 >> _S32) ^ c1 ^ k0, p1 & _MASK32,
+                          (p0 >> _S32) ^ c3 ^ k1, p0 & _MASK32)
+    return c0, c1, c2, c3
+
+
+@njit(inline="always")
+def seed_policy_stream(streams, row, seed, game, seat, phase):
+    """Key row ``row`` of ``streams`` as the policy stream of ``seat`` in ``game`` of
+    ``seed`` (``phase``: a game's separate decision phases, 0 if it has one): Philox4x32-10
+    with the seed as key and ``(game, seat, phase)`` as counter (see the module notes).
+    ``seed`` and ``game`` below ``2**64``, ``seat`` and ``phase`` below ``2**32``."""
+    s = np.uint64(seed)
+    g = np.uint64(game)
+    o0, o1, o2, o3 = philox4x32(g & _MASK32, g >> _S32, np.uint64(seat), np.uint64(phase),
+                                s & _MASK32, s >> _S32)
+    streams[row, 0] = o0 | (o1 << _S32)
+    streams[row, 1] = o2 | (o3 << _S32) | _ONE  # odd: a valid Weyl increment
 
 
 def new_streams() -> np.ndarray:
