@@ -677,6 +677,52 @@ def _code_names(code) -> set[str]:
     return names
 
 
+#: What a user policy's dispatcher returns in place of its choice when the policy wrote
+#: to its inputs: a value no legal index can take, so the engine's one range check on every
+#: returned choice catches it and names it (:func:`sheepsim.plugins.policy_failure`).
+WROTE_INPUTS_CHOICE = -(1 << 40)
+
+
+def user_policy_chain(decide, user_fns: tuple, first_id: int):
+    """``decide(pid, kind, view, opts, n, rand) -> int``, a game's built-in policy
+    dispatch, extended so that id ``first_id + k`` calls ``user_fns[k]`` with the one
+    policy signature ``fn(kind, view, opts, n, rand)``; what :func:`rebind` then puts in
+    place of ``decide`` in every kernel that asks a policy.
+
+    A user policy is handed *copies* of ``view`` and ``opts`` (numba has no read-only
+    view of a slice), so nothing it writes can reach the game; if it wrote anyway, its
+    dispatcher returns :data:`WROTE_INPUTS_CHOICE` instead of its choice and the engine
+    stops the run. The copies are made only for user policies: the built-ins, tested
+    code, are called on the engine's scratch directly."""
+    d = decide
+    for k, fn in enumerate(fresh_copies(user_fns)):
+        d = _user_dispatch(d, fn, first_id + k)
+    return d
+
+
+def _user_dispatch(prev, fn, policy_id):
+    import numba  # the plain decorator: these closures are compiled uncached, per variant
+
+    # _nrt: the copies allocate (and the user's function may too)
+    @numba.njit(cache=False, nogil=True, _nrt=True)
+    def dispatch(pid, kind, view, opts, n, rand):
+        if pid != policy_id:
+            return prev(pid, kind, view, opts, n, rand)
+        v = view.copy()
+        o = opts.copy()
+        i = fn(kind, v, o, n, rand)
+        for j in range(v.shape[0]):
+            if v[j] != view[j]:
+                return WROTE_INPUTS_CHOICE
+        for r in range(o.shape[0]):
+            for c in range(o.shape[1]):
+                if o[r, c] != opts[r, c]:
+                    return WROTE_INPUTS_CHOICE
+        return i
+
+    return dispatch
+
+
 def lazy_exports(module_name: str, names: dict[str, str]):
     """A module ``__getattr__`` that imports ``names[attr]`` on first use, so importing a
     game package compiles nothing."""

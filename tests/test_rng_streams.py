@@ -66,3 +66,39 @@ def test_policy_failure_lines():
     e = plugins.policy_failure(plugins.WROTE_INPUTS, "mymod:pick", 0, 3, 0, 5)
     assert "'mymod:pick' (seat 1) in game 3 wrote to its read-only inputs" in str(e)
     assert "\n" not in str(e)
+
+
+def test_user_policy_chain_copies_checks_and_dispatches():
+    """The one chain builder (``jit.user_policy_chain``): ids past the built-ins reach the
+    user's functions with copies; a function that writes to them is reported with
+    ``WROTE_INPUTS_CHOICE`` and the engine's arrays are untouched."""
+    import numba
+
+    from sheepsim import jit
+
+    @numba.njit
+    def builtin(pid, kind, view, opts, n, rand):
+        return 0
+
+    @numba.njit
+    def last(kind, view, opts, n, rand):
+        return n - 1
+
+    @numba.njit
+    def vandal(kind, view, opts, n, rand):
+        opts[0, 0] = 99
+        return 0
+
+    chain = jit.user_policy_chain(builtin, (last, vandal), 5)
+
+    @numba.njit
+    def ask(pid, view, opts, n, rand):
+        return chain(pid, 0, view, opts, n, rand)
+
+    view = np.arange(4, dtype=np.int64)
+    opts = np.arange(6, dtype=np.int64).reshape(3, 2)
+    rand = np.zeros((1, 2), dtype=np.uint64)
+    assert ask(0, view, opts, 3, rand) == 0
+    assert ask(5, view, opts, 3, rand) == 2
+    assert ask(6, view, opts, 3, rand) == jit.WROTE_INPUTS_CHOICE
+    assert opts[0, 0] == 0 and (view == np.arange(4)).all()
