@@ -20,7 +20,7 @@ import types
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.games.race import policies
+from sheepsim.games.race import greedy_table, policies
 from sheepsim.games.race.engine import (
     N_LOG,
     new_game_scratch,
@@ -31,7 +31,7 @@ from sheepsim.games.race.engine import (
     setup_race,
     stage_dice,
 )
-from sheepsim.games.race.layout import N_JOINT, N_LANES, Seats
+from sheepsim.games.race.layout import FINAL, N_JOINT, N_LANES, Seats
 from sheepsim.jit import fresh_copies, njit, rebind, variant_key
 
 
@@ -46,13 +46,22 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     (1st, 2nd, 3rd) lanes as ``36*a + 6*b + c`` (semifinal only); ``card_place``
     ``(n_cards, 6, 3)`` counts of card in lane finishing 1st/2nd/3rd; ``turns`` ``(1,)``.
     ``work`` the chunk's arrays (:meth:`Kernels.race_chunk`).
+
+    Every sheep ``greedy`` (``pace_ids`` None) and a supply that never binds (the chunk's
+    ``greedy`` tables are not empty, :func:`greedy_table.new_tables`): each race is
+    played from per-card transition tables, race by race identical to
+    :func:`engine.run_race` and about twice as fast (``benchmarks/bench_c_yardstick.py``).
     """
     joint, card_place, turns = out
-    streams, table, no_bets, no_log, deck, lanes, places = work
+    streams, table, no_bets, no_log, deck, lanes, places, gtables, gwork = work
     n_cards = rules.cards.shape[0]
     rand = streams[rng.POLICY:rng.POLICY + 1]
     seats = Seats(no_bets, no_bets)
     dice = stage_dice(rules, stage)
+    tabled = gtables.shape[0] > 0
+    if pace_ids is None and tabled:
+        greedy_table.fill_tables(rules, gtables)
+    need = 1 if stage == FINAL else 3
     for lane in range(N_LANES):
         lanes[lane] = lane_cards[lane]
     for g in range(start, start + count):
@@ -68,9 +77,13 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
             rng.shuffle(streams, rng.DEAL, deck)
             for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
                 lanes[lane] = deck[lane]
-        setup_race(table, rules, lanes, stage)
-        turns[0] += run_race(table, dice, streams, rand, pace_ids, seats, 0, no_log)
-        placed_lanes(table.board, places)
+        if pace_ids is None and tabled:
+            turns[0] += greedy_table.run_race(rules, gtables, lanes, dice, streams, need,
+                                              gwork, places)
+        else:
+            setup_race(table, rules, lanes, stage)
+            turns[0] += run_race(table, dice, streams, rand, pace_ids, seats, 0, no_log)
+            placed_lanes(table.board, places)
         for k in range(3):
             if places[k] >= 0:
                 card_place[lanes[places[k]], places[k], k] += 1
@@ -122,13 +135,16 @@ class Kernels(types.SimpleNamespace):
     ``benchmarks/bench_compile.py``)."""
 
     def race_chunk(self, seed, start, count, rules, lane_cards, random_deal, stage,
-                   pace_ids, out):
-        """:func:`fill_races` with the chunk's arrays."""
+                   pace_ids, out, tables=True):
+        """:func:`fill_races` with the chunk's arrays (``tables=False``: the engine's
+        turn loop even where the ``greedy`` tables apply, for tests and benchmarks)."""
         n_cards = rules.cards.shape[0]
         no_bets = np.zeros((1, N_LANES), dtype=np.int64)
+        gtables = greedy_table.new_tables(rules) if tables and pace_ids is None else \
+            np.zeros(0, dtype=np.int64)
         work = (rng.new_streams(), new_table(), no_bets, np.zeros((0, N_LOG), dtype=np.int64),
                 np.arange(n_cards, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
-                np.zeros(3, dtype=np.int64))
+                np.zeros(3, dtype=np.int64), gtables, np.zeros((3, N_LANES), dtype=np.int64))
         self.fill_races(seed, start, count, rules, np.asarray(lane_cards, dtype=np.int64),
                         random_deal, stage, pace_ids, out, work)
 
