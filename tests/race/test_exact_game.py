@@ -10,7 +10,6 @@
 Exact quantities: tolerances are rounding (1e-9 on points of order 10).
 """
 
-import importlib
 import sys
 import textwrap
 
@@ -28,8 +27,8 @@ from sheepsim.games.race.exact.bets import best_bets, set_ev
 from sheepsim.games.race.exact.from_position import board_from
 from sheepsim.games.race.exact.graphs import build_graphs
 from sheepsim.games.race.exact.lanegraph import build_lane_graphs
+from sheepsim.games.race.kernels import new_asks
 from sheepsim.games.race.rules import load_rules
-from sheepsim.rng import new_streams
 
 from .graph_reference import python_lane_graphs
 from .helpers import load_text
@@ -90,26 +89,34 @@ PEEKING = textwrap.dedent("""
 
     from sheepsim.games.race import layout as L
     from sheepsim.games.race.exact import own_state
-    from sheepsim.games.race.policies import greedy
+    from sheepsim.games.race.policies import GREEDY, decide
 
 
     @own_state  # a false claim: it looks at the next lane's sheep
     @numba.njit
-    def peeks(lane, board, race, seen, legal, rand):
-        if board[(lane + 1) % 6, L.POS] > board[lane, L.POS] and legal[L.REST]:
-            return L.REST
-        return greedy(lane, board, race, seen, legal, rand)
+    def peeks(kind, view, opts, n, rand):
+        lane = int(view[L.V_LANE])
+        pos = L.V_BOARD + L.POS
+        if view[pos + L.N_BOARD * ((lane + 1) % 6)] > view[pos + L.N_BOARD * lane]:
+            for i in range(n):
+                if opts[i, 0] == L.REST:
+                    return i
+        return decide(GREEDY, kind, view, opts, n, rand)
 """)
 
 
 def test_user_own_state_graphs_equal_the_python_exploration(tmp_path):
     from sheepsim.games.race.examples import always_gallop
 
+    # the oracle asks the plug-in as the engine does (pace_function: its legal options
+    # as rows, copies of its inputs); the numba builder gets the plug-in itself
+    asked = pace_function("sheepsim.games.race.examples:always_gallop")
+
     rules = load_rules()
     cases = [start_position(rules, np.arange(6), s) for s in ("semifinal", "final")]
     cases += [board_from(p, rules)[:2] for p in POSITIONS[:3]]
     for board, race in cases:
-        want, binds = python_lane_graphs(board, race, always_gallop)
+        want, binds = python_lane_graphs(board, race, asked)
         got, got_binds = build_lane_graphs(board, race, always_gallop)
         assert got_binds == binds and np.array_equal(got.sizes, want.sizes)
         assert np.array_equal(got.states, want.states) and np.array_equal(got.nxt, want.nxt)
@@ -124,7 +131,7 @@ def test_a_user_policy_falsely_declared_own_state_is_refused(tmp_path, monkeypat
             exact_odds(None, None, "semifinal", f"{name}:peeks")
         board, race = start_position(load_rules(), np.arange(6), "semifinal")
         with pytest.raises(SheepsimError, match="it is not own-state"):
-            python_lane_graphs(board, race, importlib.import_module(name).peeks)
+            python_lane_graphs(board, race, pace_function(f"{name}:peeks"))
     finally:
         sys.modules.pop(name, None)
 
@@ -136,7 +143,7 @@ def _kernel_bets(rules, lane_cards, stage, n_players, first, pace_ids):
     seats = L.Seats(scratch.bets, scratch.rival_open)
     bet_ids = np.full(n_players, P.EV, np.int64)
     engine.bet_on_race(bet_ids, L.FINAL if stage == "final" else L.SEMIFINAL, first,
-                       rules.kernel_rules(), seats, scratch, P.policy_stream(new_streams()),
+                       rules.kernel_rules(), seats, scratch, new_asks(n_players),
                        pace_ids, rules.kernel_rules())
     return scratch.bets.copy(), scratch.bet_round.open_lane.copy()
 

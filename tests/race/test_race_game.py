@@ -5,9 +5,9 @@ import numpy as np
 from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
 from sheepsim.games.race import policies as P
+from sheepsim.games.race.kernels import new_asks
 from sheepsim.games.race.rules import load_rules
 from sheepsim.games.race.simulate import game_rows, resolve_policies
-from sheepsim.rng import new_streams
 
 from .helpers import make_state
 
@@ -99,12 +99,12 @@ def test_open_bets_are_unique_and_hidden_bets_may_repeat_them():
     rules = load_rules().kernel_rules()._replace(payoffs=PAYOFFS, bonus=BONUS)
     seats = L.Seats(bets, rival_open)
     bet_round = L.BetRound(open_lane, taken, pick)
-    rand = P.policy_stream(new_streams())
-    engine.place_bets(bet_ids, L.BET_OPEN, 2, odds, rules, seats, bet_round, rand, odds[0])
+    asks = new_asks(n)  # the seats' streams and decision scratch
+    engine.place_bets(bet_ids, L.BET_OPEN, 2, odds, rules, seats, bet_round, asks, odds[0])
     assert sorted(open_lane.tolist()) == list(range(6))
     assert open_lane[2] == 5  # the first bettor takes the favourite
     assert rival_open[0].tolist() == [1 if lane != open_lane[0] else 0 for lane in range(6)]
-    engine.place_bets(bet_ids, L.BET_HIDDEN, 2, odds, rules, seats, bet_round, rand, odds[0])
+    engine.place_bets(bet_ids, L.BET_HIDDEN, 2, odds, rules, seats, bet_round, asks, odds[0])
     assert (bets.sum(axis=1) == 3).all()
     assert bets[:, 5].sum() >= 2  # favourite lane 6 bet again, hidden
 

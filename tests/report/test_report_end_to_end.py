@@ -291,10 +291,28 @@ def test_the_page_groups_findings_by_game_and_keeps_methods_apart(report):
     assert "rows, in the CSV" in tiles and "| seat" not in tiles
 
 
+def _table_cells(md):
+    """``(column header, cell)`` of every cell of every Markdown table in ``md``."""
+    header = None
+    for line in md.splitlines():
+        if not line.startswith("|"):
+            header = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if header is None:
+            header = cells
+        elif not line.startswith("|---"):
+            yield from zip(header, cells, strict=True)
+
+
 def test_p_values_and_intervals_read_right_on_the_page(report):
     out, _ = report
     md = (out / "report.md").read_text()
-    assert "| 0 |" not in md and "p = 0)" not in md and "p = 0 " not in md
+    assert "p = 0)" not in md and "p = 0 " not in md
+    # no probability, p-value or rate column shows a bare 0 (a count or a score may be 0)
+    for col, cell in _table_cells(md):
+        if col == "p" or col.startswith(("p_", "pvalue", "win_rate", "tie_rate", "share")):
+            assert cell not in ("0", "0.0"), (col, cell)
     h2h = md[md.index('<a id="h2h"></a>'):]
     row = next(line for line in h2h.splitlines() if line.startswith("| win_rate"))
     cells = [c.strip() for c in row.strip("|").split("|")]

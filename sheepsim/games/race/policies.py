@@ -59,6 +59,7 @@ A policy id that is neither built in nor given to the kernels raises ``ValueErro
 
 import numpy as np
 
+from sheepsim import plugins
 from sheepsim.games.race.layout import (
     BET_FINAL,
     BET_HIDDEN,
@@ -122,7 +123,7 @@ PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan", "lookahead")
 BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev", "ev-approx")
 #: The arguments a user policy of every role is called with (the one signature above):
 #: a plug-in is checked against these before anything compiles.
-USER_POLICY_ARGS = ("kind", "view", "opts", "n", "rand")
+USER_POLICY_ARGS = plugins.USER_POLICY_ARGS
 GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN, LOOKAHEAD = range(6)
 RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV, EV_APPROX = range(6)
 #: Policies that exist only inside whole games: they need the rules' payoffs and the
