@@ -160,6 +160,8 @@ def _run(game: str, command: str, options: dict, positional: list | None = None)
     if positional:
         argv += ["--", *map(str, positional)]
     args = parse_raising(parser, argv)
+    if options.get("quiet") is None and hasattr(args, "quiet"):
+        args.quiet = None  # not said: only a long run's estimate, and only on a terminal
     args.sink = {}
     try:
         args.func(args)

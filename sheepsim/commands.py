@@ -48,6 +48,7 @@ from sheepsim.options import (
     non_negative_int,
     positive_float,
     positive_int,
+    progress_of,
     publish,
     whole_number,
 )
@@ -250,7 +251,7 @@ def runner(args) -> Callable:
     progress bar (what ``balance`` parts call for each of their jobs)."""
     from sheepsim import driver
 
-    options = {**run_size(args), "backend": backend_from_args(args), "progress": not args.quiet}
+    options = {**run_size(args), "backend": backend_from_args(args), "progress": progress_of(args)}
 
     def run(job, desc: str):
         return driver.run(job, **options, desc=desc)

@@ -278,13 +278,22 @@ def select_table(tables: dict, args) -> dict:
     return {name: tables[name]} if name else tables
 
 
+def progress_of(args) -> bool | None:
+    """The driver's ``progress`` for a parsed command: ``--quiet`` False, the command
+    line True (a bar on a terminal, a line now and then in a log); ``quiet=None``, which
+    the Python API sets when the caller did not say, None (only the long-run estimate,
+    and only on a terminal)."""
+    quiet = getattr(args, "quiet", False)
+    return None if quiet is None else not quiet
+
+
 def compiling(args):
     """A context for work outside the driver that may compile kernels (exact solves,
     traces): on a terminal, ``compiling kernels (first run only)... N s`` while it takes
     more than a second and a half (never with ``--quiet``, in pipes or CI logs)."""
     from sheepsim.driver import _show, compile_notice
 
-    return compile_notice(_show(not getattr(args, "quiet", False)))
+    return compile_notice(_show(progress_of(args)))
 
 
 def check_plot_option(args) -> None:

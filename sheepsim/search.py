@@ -27,7 +27,7 @@ from sheepsim import balance_metrics as M
 from sheepsim.balance_metrics import BLOCKS, game_options
 from sheepsim.commands import role_policies
 from sheepsim.errors import SheepsimError
-from sheepsim.options import backend_from_args
+from sheepsim.options import backend_from_args, progress_of
 
 #: the least games a trial plays (the jackknife needs games in each of its blocks)
 MIN_TRIAL_GAMES = 1_000
@@ -358,7 +358,7 @@ class _Search:
         self.used = 0
         self.finalists: list[Candidate] = []
         self.base_blocks: dict[str, dict] = {}  # job key -> name -> (blocks, ...) of the base
-        self.progress = not getattr(args, "quiet", False)
+        self.progress = progress_of(args)
 
         self.options = game_options(g, args)
 

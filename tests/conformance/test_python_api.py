@@ -207,3 +207,18 @@ def test_precision_works_in_every_game(g):
                         precision=0.2, max_games=2_000, quiet=True)
     assert res.meta["precision"] == 0.2 and res.meta["stopped_by"] in ("precision", "max_games")
     assert res.meta["games"] <= 2_000
+
+
+def test_the_api_writes_no_progress_to_a_log_unless_asked(monkeypatch, capsys):
+    """A script's stderr is no terminal: the API says nothing there unless the caller
+    asks (``quiet=False``, the CLI's default, gives its progress lines and estimate).
+    Every threshold is 0 here, so each of those lines would be written at once."""
+    from sheepsim import driver
+
+    for name in ("ESTIMATE_AFTER_SECONDS", "PROGRESS_LINE_SECONDS", "LONG_RUN_SECONDS"):
+        monkeypatch.setattr(driver, name, 0)
+    options = {"games": 20_000, "seed": 5, "threads": 1}
+    sheepsim.play("panic", **options)
+    assert capsys.readouterr().err == ""
+    sheepsim.play("panic", quiet=False, **options)
+    assert "sheepsim: this run will take" in capsys.readouterr().err

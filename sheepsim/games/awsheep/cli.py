@@ -12,6 +12,7 @@ from sheepsim.options import (
     add_run_options,
     add_table_option,
     backend_from_args,
+    progress_of,
     publish,
 )
 
@@ -82,7 +83,7 @@ def cmd_card_value(args) -> int:
         raise SheepsimError("give at least one field policy name (e.g. counter)")
     rules, tables = card_value_tables(args.rules, args.players, fields, args.games, args.seed,
                                       args.draft, backend=backend_from_args(args),
-                                      progress=not args.quiet)
+                                      progress=progress_of(args))
     meta = base_meta(game=GAME, analysis="card value (one card replaced by a plain sheep, "
                                          "common random numbers)",
                      rules=rules.source, rules_sha256=rules.sha256, players=args.players,

@@ -24,6 +24,7 @@ from sheepsim.options import (
     game_count,
     non_negative_int,
     positive_float,
+    progress_of,
 )
 
 DEFAULT_ODDS_GAMES = 1_000_000
@@ -133,7 +134,7 @@ def cmd_odds(args) -> int:
     from sheepsim.games.race.jobs import estimate_races
 
     counts, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
-                                 **size, backend=backend_from_args(args), progress=not args.quiet)
+                                 **size, backend=backend_from_args(args), progress=progress_of(args))
     trace = res.trace if size["precision"] is not None else None
     title = f"The Sheep Race: {args.stage} odds"
     write_tables(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
@@ -165,7 +166,7 @@ def cmd_ev(args) -> int:
         return 0
     _, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
                             report="ev", taken=_parse_taken(args.taken), **size,
-                            backend=backend_from_args(args), progress=not args.quiet)
+                            backend=backend_from_args(args), progress=progress_of(args))
     title = f"The Sheep Race: {args.stage} bet EV"
     write_tables(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
            lambda: race_panels(res.tables["lanes"], res.tables["sets"], res.trace))

@@ -21,6 +21,7 @@ from sheepsim.options import (
     compiling,
     non_negative_int,
     positive_int,
+    progress_of,
     publish,
 )
 
@@ -93,7 +94,7 @@ def _simulate_position(args, report: str, taken=()):
 
     return estimate_from_position(args.position, args.rules, args.policy, args.seed,
                                   report=report, taken=taken, stage=args.stage, lanes=args.lanes,
-                                  backend=backend_from_args(args), progress=not args.quiet,
+                                  backend=backend_from_args(args), progress=progress_of(args),
                                   **run_size(args))
 
 
