@@ -196,6 +196,29 @@ def render(tables: dict[str, pd.DataFrame], fmt: str, meta: dict, title: str = "
     return "\n".join(parts)
 
 
+def decisions_table(rows, columns, kind_names, phase_column=None) -> pd.DataFrame:
+    """A trace's ``decisions`` table, the same in every game: one row per decision a
+    policy was asked, in order (a lone legal option is taken without asking and is not a
+    row). ``rows`` ``(n, k)`` the kernel's decision log; ``columns`` the log's columns of
+    ``(seat 0-based, kind, n_options, choice)``; ``kind_names`` the game's decision kinds
+    by id; ``phase_column`` the column of the seat stream's phase (None: one stream per
+    seat, phase 0).
+
+    Columns: ``decision`` (0-based order), ``seat`` (1-based, as every other table and
+    error line), ``phase`` (of ``sheepsim.rng.seed_policy_stream``), ``kind`` (lower
+    case), ``n_options`` and ``choice`` (the 0-based row of the options it picked)."""
+    import numpy as np
+    import pandas as pd
+
+    rows = np.asarray(rows, dtype=np.int64)
+    seat, kind, n_options, choice = columns
+    phase = rows[:, phase_column] if phase_column is not None else np.zeros(len(rows), np.int64)
+    return pd.DataFrame({"decision": np.arange(len(rows), dtype=np.int64),
+                         "seat": rows[:, seat] + 1, "phase": phase,
+                         "kind": [kind_names[k].lower() for k in rows[:, kind]],
+                         "n_options": rows[:, n_options], "choice": rows[:, choice]})
+
+
 def check_output_file(path, option: str = "--out") -> None:
     """One-line error, before any work, for a file path that cannot be written: empty, an
     existing folder, a missing folder, or a folder where no file can be created (tried:

@@ -122,7 +122,7 @@ def test_decision_kinds_option_rows_and_the_decisions_table(players):
         expected = _expected_decisions(tr.log, players)
         assert len(asked) == len(expected)
         for r, (seat, kind, rows, happened) in zip(asked.itertuples(), expected, strict=True):
-            assert (r.seat, r.kind, r.n_options) == (seat, kind, len(rows))
+            assert (r.seat - 1, r.kind, r.n_options) == (seat, kind, len(rows))
             assert rows[r.choice] == happened
             checked[kind] += 1
     assert checked["play"] > 100 and checked["discard"] > 5

@@ -5,7 +5,8 @@
   game).
 * **A seat's own stream.** Seat ``s`` draws only from its own stream, keyed by
   ``(seed, game, seat, phase)`` (``sheepsim.rng.seed_policy_stream``), so replacing seat
-  0's policy leaves every other seat's draws unchanged.
+  1's policy leaves every other seat's draws unchanged (seats are 1-based, as in every
+  table).
 * **Read-only inputs, checked choices.** A plug-in that writes to ``view`` or ``opts``,
   or returns an index that is not one of its ``n`` options, stops the run with one line
   naming it, its seat and the game number (exit 2 in the CLI, no file written).
@@ -90,17 +91,17 @@ def _overlap(ca, na, cb, nb) -> bool:
 
 @pytest.mark.parametrize("g, players", COUNTS, ids=COUNT_IDS)
 def test_replacing_one_seats_policy_leaves_the_other_seats_draws(g, players, mod):
-    """Seats 1.. draw once per decision (``uniform_pick``); seat 0 plays ``random`` in run
+    """Seats 2.. draw once per decision (``uniform_pick``); seat 1 plays ``random`` in run
     A and ``first`` (no draw at all) in run B. The games then differ, but seat ``s``'s
     k-th draw from each of its streams is the same number, so the intervals its choices
-    pin that number to must meet, decision by decision. With one shared stream seat 0's
+    pin that number to must meet, decision by decision. With one shared stream seat 1's
     draws would shift everyone's, and the intervals would part within a few decisions."""
     others = [f"{mod}:uniform_pick"] * (players - 1)
     compared = 0
     for seed in range(4):
         a = _decisions(g, seed, players, ["random", *others])
         b = _decisions(g, seed, players, [f"{mod}:first", *others])
-        for (seat, phase), rows_a in a[a.seat > 0].groupby(["seat", "phase"]):
+        for (seat, phase), rows_a in a[a.seat > 1].groupby(["seat", "phase"]):
             rows_b = b[(b.seat == seat) & (b.phase == phase)]
             k = min(len(rows_a), len(rows_b))
             for ra, rb in zip(rows_a.head(k).itertuples(), rows_b.head(k).itertuples(),
@@ -117,7 +118,7 @@ def test_the_decisions_table_is_what_the_policies_were_asked(g, players, mod):
     table = _decisions(g, 3, players, [f"{mod}:uniform_pick"] * players)
     assert len(table) > 0
     assert list(table.decision) == list(range(len(table)))
-    assert set(table.seat) == set(range(players))  # every seat is asked something
+    assert set(table.seat) == set(range(1, players + 1))  # every seat is asked something
     assert (table.n_options >= 2).all()  # a lone option is taken without asking
     assert ((table.choice >= 0) & (table.choice < table.n_options)).all()
 

@@ -162,14 +162,14 @@ def test_trace_decisions_table_is_what_the_policies_were_asked(capsys):
     assert [r["decision"] for r in rows] == list(range(len(rows)))
     assert {r["kind"] for r in rows} <= {"action", "group", "route", "panic_push", "panic_turn"}
     assert all(r["n_options"] >= 2 and 0 <= r["choice"] < r["n_options"] for r in rows)
-    assert all(r["phase"] == 0 for r in rows) and {r["seat"] for r in rows} == {0, 1, 2}
+    assert all(r["phase"] == 0 for r in rows) and {r["seat"] for r in rows} == {1, 2, 3}
     actions = [r for r in rows if r["kind"] == "action"]
     assert len(actions) == text.count("\nTurn ")
     # the opening: each seat in turn rolls the panic die and pushes (8 directions for
     # each sheep of the colour) or turns the flock
     first_action = next(i for i, r in enumerate(rows) if r["kind"] == "action")
     assert [r["seat"] for r in rows[:first_action]
-            if r["kind"] in ("panic_push", "panic_turn")] == [0, 1, 2]
+            if r["kind"] in ("panic_push", "panic_turn")] == [1, 2, 3]
     assert all(r["n_options"] % 8 == 0 for r in rows if r["kind"] == "panic_push")
     import sheepsim
 

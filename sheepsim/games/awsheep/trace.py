@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sheepsim import driver
+from sheepsim import driver, output
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.simulate import check_failure, setting
@@ -21,7 +21,7 @@ class Trace:
     end: str
     log: np.ndarray
     state: np.ndarray
-    decisions: pd.DataFrame  # see :func:`decisions_frame`
+    decisions: pd.DataFrame  # see :func:`decisions_table`
 
 
 def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 0,
@@ -50,21 +50,14 @@ def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 
             f"rules {s.rules.source} (sha256 {s.rules.sha256[:12]}), sheepsim {__version__}"]
     lines = head + render_log(log, s.players, st)
     return Trace(lines, int(st[L.ST_WINNER]), L.END_NAMES[int(st[L.ST_END_REASON])],
-                 log.copy(), st, decisions_frame(decisions))
+                 log.copy(), st, decisions_table(decisions))
 
 
-def decisions_frame(rows) -> pd.DataFrame:
-    """The decision log as a table, one row per decision a policy was asked, in order (a
-    lone option is taken without asking and is not a row): ``decision`` (0-based order),
-    ``seat`` (0-based), ``phase`` (the seat stream it drew from: 0 play, 1 draft, as
-    ``sheepsim.rng.seed_policy_stream``'s phase), ``kind`` (``play``, ``give``,
-    ``return``, ``discard``, ``draft``, ``guess``), ``n_options`` and ``choice`` (the
-    0-based row of the options it picked)."""
-    rows = np.asarray(rows, dtype=np.int64)
-    return pd.DataFrame({"decision": np.arange(len(rows), dtype=np.int64),
-                         "seat": rows[:, L.D_SEAT], "phase": rows[:, L.D_PHASE],
-                         "kind": [L.KIND_DECISIONS[k] for k in rows[:, L.D_KIND]],
-                         "n_options": rows[:, L.D_N], "choice": rows[:, L.D_CHOICE]})
+def decisions_table(rows) -> pd.DataFrame:
+    """The decision log as a table (phase 0 play, 1 draft; kinds ``play``, ``give``,
+    ``return``, ``discard``, ``draft``, ``guess``): :func:`sheepsim.output.decisions_table`."""
+    return output.decisions_table(rows, (L.D_SEAT, L.D_KIND, L.D_N, L.D_CHOICE),
+                                  L.KIND_DECISIONS, L.D_PHASE)
 
 
 def hand_text(row, seat) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sheepsim import driver
+from sheepsim import driver, output
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.analysis import PanicResult
@@ -63,20 +63,9 @@ class Trace:
 
 
 def decisions_table(rows: np.ndarray) -> pd.DataFrame:
-    """One row per decision a policy was asked, in order (``rows`` the kernels' decision
-    log, ``layout.D_*``): ``decision`` (0-based), ``seat`` (0-based), ``phase`` (of the
-    seat's stream it drew from: always 0, Shear Panic has one), ``kind``
-    (``layout.KIND_NAMES``: action, group, route, panic_push, panic_turn), ``n_options``
-    and ``choice`` (the index played among them). A lone option is taken without asking
-    and not listed."""
-    return pd.DataFrame({
-        "decision": np.arange(len(rows), dtype=np.int64),
-        "seat": rows[:, L.D_SEAT].astype(np.int64),
-        "phase": np.zeros(len(rows), dtype=np.int64),
-        "kind": [L.KIND_NAMES[k] for k in rows[:, L.D_KIND]],
-        "n_options": rows[:, L.D_N].astype(np.int64),
-        "choice": rows[:, L.D_CHOICE].astype(np.int64),
-    })
+    """The decisions a policy was asked (``rows`` the kernels' decision log,
+    ``layout.D_*``; one stream per seat, phase 0): :func:`sheepsim.output.decisions_table`."""
+    return output.decisions_table(rows, (L.D_SEAT, L.D_KIND, L.D_N, L.D_CHOICE), L.KIND_NAMES)
 
 
 def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0,

@@ -32,7 +32,8 @@ COMMANDS = {
                     "McNemar test; score: paired z test). --precision bounds the half-widths "
                     "of both win rates and of their difference. Table: comparison.",
         epilog="example: sheepsim race compare --players 4 --a ev,greedy --b favourite,greedy",
-        games=50_000, tables=("comparison",), a=None, b=None, field="ev-approx,greedy",
+        games=50_000, tables=("comparison",), a="ev-approx,greedy", b="random,greedy",
+        field="ev-approx,greedy",
         metavar="BET,PACE"),
     "balance": CommandSpec(
         help="balance over random deals: fair payoff tables, card strength",

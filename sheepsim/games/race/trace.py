@@ -4,6 +4,8 @@ position; and the ``decisions`` table, one row per decision a policy was asked."
 
 from __future__ import annotations
 
+from sheepsim import output
+
 
 def trace(args):
     """``sheepsim race trace``: one race of ``--seed``/``--game`` turn by turn, ``--players``
@@ -60,19 +62,12 @@ def trace(args):
 
 
 def decisions_table(asks):
-    """The decisions the policies were asked, in order (``asks.log``): ``decision``
-    (0-based), ``seat`` (0-based), ``phase`` (of the seat's stream: 0 pace, 1 bets),
-    ``kind`` (``PACE``, ``BET_OPEN``...), ``n_options`` and ``choice`` (the row chosen).
-    A lone legal option is taken without asking, so it is not a row."""
-    import pandas as pd
-
+    """The decisions the policies were asked, in order (``asks.log``; phase 0 pace, 1
+    bets): :func:`sheepsim.output.decisions_table`."""
     from sheepsim.games.race.layout import D_CHOICE, D_KIND, D_N, D_PHASE, D_SEAT, F_LOGGED, KIND_NAMES
 
     rows = asks.log[:min(int(asks.fail[F_LOGGED]), asks.log.shape[0])]
-    return pd.DataFrame({"decision": range(len(rows)), "seat": rows[:, D_SEAT],
-                         "phase": rows[:, D_PHASE],
-                         "kind": [KIND_NAMES[k] for k in rows[:, D_KIND]],
-                         "n_options": rows[:, D_N], "choice": rows[:, D_CHOICE]})
+    return output.decisions_table(rows, (D_SEAT, D_KIND, D_N, D_CHOICE), KIND_NAMES, D_PHASE)
 
 
 def _policies_text(names) -> str:
