@@ -390,6 +390,27 @@ def open_bet_table(counts: RaceCounts, taken=()) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ balance over random deals
+def race_tables(counts: RaceCounts, report: str, taken=()) -> dict[str, pd.DataFrame]:
+    """The tables of single races (``race odds``/``race ev``, from the start or from a
+    position): ``report`` ``"odds"`` the lanes' odds; ``"ev"`` the lanes' bet EVs, the
+    bet sets and, in a semifinal, the open bet (``taken``: lanes already bet openly)."""
+    if report == "odds":
+        return {"lanes": odds_table(counts)}
+    tables = {"lanes": lane_ev_table(counts), "sets": bet_sets_table(counts, taken)}
+    if counts.stage == "semifinal":
+        tables["open_bet"] = open_bet_table(counts, taken)
+    return tables
+
+
+def convergence_rows(df: pd.DataFrame, col: str, label_col: str, prefix: str) -> list[dict]:
+    """A run's convergence quantities (:meth:`sheepsim.game.Job.convergence`): column
+    ``col`` of ``df`` with its ``_lo``/``_hi`` interval, one per row, named
+    ``"{col} {prefix}{label}"`` (``"p_first lane 3"``)."""
+    return [{"quantity": f"{col} {prefix}{label}", "estimate": est, "lo": lo, "hi": hi}
+            for label, est, lo, hi in zip(df[label_col], df[col], df[f"{col}_lo"],
+                                          df[f"{col}_hi"], strict=True)]
+
+
 def fair_payoff_table(p_place: np.ndarray, payoff: np.ndarray, stage: str, by: str = "lane",
                       games: int | None = None, bonus_share=None) -> pd.DataFrame:
     """Implied fair payoffs next to the printed table (Table 1 or Table 2), long format.

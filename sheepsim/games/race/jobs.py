@@ -39,12 +39,6 @@ def _rules(rules) -> RaceRules:
     return rules if isinstance(rules, RaceRules) else load_rules(rules)
 
 
-def _trace_column(df, col: str, label_col: str, prefix: str) -> list[dict]:
-    return [{"quantity": f"{col} {prefix}{label}", "estimate": est, "lo": lo, "hi": hi}
-            for label, est, lo, hi in zip(df[label_col], df[col], df[f"{col}_lo"], df[f"{col}_hi"],
-                                          strict=True)]
-
-
 class _RaceJob(Job):
     game = GAME
 
@@ -114,18 +108,14 @@ class RacesJob(_RaceJob):
                           lanes, counts["joint"], counts["card_place"], int(counts["turns"][0]))
 
     def tables(self, counts, games):
-        from sheepsim.games.race import analysis as an
+        from sheepsim.games.race.analysis import race_tables
 
-        c = self.race_counts(counts, games)
-        if self.report == "odds":
-            return {"lanes": an.odds_table(c)}
-        tables = {"lanes": an.lane_ev_table(c), "sets": an.bet_sets_table(c, self.taken)}
-        if self.stage == "semifinal":
-            tables["open_bet"] = an.open_bet_table(c, self.taken)
-        return tables
+        return race_tables(self.race_counts(counts, games), self.report, self.taken)
 
     def convergence(self, tables):
-        return _trace_column(tables["lanes"], "p_first", "lane", "lane ")
+        from sheepsim.games.race.analysis import convergence_rows
+
+        return convergence_rows(tables["lanes"], "p_first", "lane", "lane ")
 
     def meta(self) -> dict:
         lanes = None if self.lanes is None else [self.rules.cards[i].name for i in self.lanes]
@@ -203,7 +193,9 @@ class GamesJob(_RaceJob):
         return game_tables(self.results(counts, games))
 
     def convergence(self, tables):
-        return _trace_column(tables["seats"], "win_rate", "seat", "seat ")
+        from sheepsim.games.race.analysis import convergence_rows
+
+        return convergence_rows(tables["seats"], "win_rate", "seat", "seat ")
 
     def meta(self) -> dict:
         from sheepsim.games.race.exact.bets import bet_odds_meta
@@ -260,7 +252,9 @@ class BalanceJob(_RaceJob):
                               counts["final_card_wins"], games)
 
     def convergence(self, tables):
-        return _trace_column(tables["semifinal_lanes"], "p_first", "lane", "lane ")
+        from sheepsim.games.race.analysis import convergence_rows
+
+        return convergence_rows(tables["semifinal_lanes"], "p_first", "lane", "lane ")
 
     def meta(self) -> dict:
         return {**self.meta_common(), "analysis": "balance over random deals",

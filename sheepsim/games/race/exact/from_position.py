@@ -156,21 +156,14 @@ class PositionJob(Job):
                            self._arrays[2], totals)
 
     def tables(self, counts, games):
-        from sheepsim.games.race import analysis as an
+        from sheepsim.games.race.analysis import race_tables
 
-        c = self.race_counts(counts, games)
-        if self.report == "odds":
-            return {"lanes": an.odds_table(c)}
-        tables = {"lanes": an.lane_ev_table(c), "sets": an.bet_sets_table(c, self.taken)}
-        if self.stage == "semifinal":
-            tables["open_bet"] = an.open_bet_table(c, self.taken)
-        return tables
+        return race_tables(self.race_counts(counts, games), self.report, self.taken)
 
     def convergence(self, tables):
-        df = tables["lanes"]
-        return [{"quantity": f"p_first lane {lane}", "estimate": p, "lo": lo, "hi": hi}
-                for lane, p, lo, hi in zip(df["lane"], df["p_first"], df["p_first_lo"],
-                                           df["p_first_hi"], strict=True)]
+        from sheepsim.games.race.analysis import convergence_rows
+
+        return convergence_rows(tables["lanes"], "p_first", "lane", "lane ")
 
     def meta(self) -> dict:
         out = {"rules": self.rules.source, "rules_sha256": self.rules.sha256, "stage": self.stage,
