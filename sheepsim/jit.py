@@ -1,4 +1,7 @@
-"""numba for the whole package: one jit decorator, one sound kernel cache, derived re-jits.
+"""numba for the whole package: its jit decorators, one sound kernel cache, derived re-jits.
+
+The decorators are :func:`njit` and :func:`kernel` (:func:`njit` without numba's
+reference counting and C-callable wrapper, for kernels that allocate nothing).
 
 **The cache.** numba keys a cached kernel on the file that defines it, not on the modules
 it calls and inlines, so an edit of ``policies.py`` or of a constants-only ``layout.py``
@@ -265,6 +268,28 @@ def njit(func=None, **options):
         return lazy_entry(unliteral_calls(light_loads(numba.njit(**options)(f))))
 
     return build(func) if func is not None else build
+
+
+def kernel(func=None, **options):
+    """:func:`njit` for kernels that allocate nothing, with two numba options off:
+
+    * ``_nrt=False``: no reference counting. numba's runtime (NRT) emits incref/decref
+      calls around each array argument and view (about a sixth of the run time of a
+      random Shear Panic game); a kernel that never allocates touches only arrays owned
+      by the Python caller that allocated them (a scratch record allocated once per
+      chunk of games), so it needs none, and numba compiles none of numpy's allocation
+      routines for it. Calls into user policies (which may allocate) keep the NRT
+      (:func:`user_policy_chain`).
+    * ``no_cfunc_wrapper=True``: no C-callable wrapper, which numba builds for a
+      function's use as a first-class function value; kernels only call each other
+      directly.
+
+    Use as ``@kernel`` (Shear Panic's kernels)."""
+    # numba internal: _nrt and no_cfunc_wrapper are options numba's own code passes, not
+    # documented ones of numba.njit (as no_cpython_wrapper in njit)
+    options.setdefault("_nrt", False)
+    options.setdefault("no_cfunc_wrapper", True)
+    return njit(func, **options)
 
 
 def lazy_entry(dispatcher):

@@ -24,7 +24,7 @@ def state_from(text, facing="up", free_form=False):
 
 
 def legal_set(st, R, seat):
-    from sheepsim.games.panic.flockops import legal_actions
+    from sheepsim.games.panic.geometry.flockops import legal_actions
 
     opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
     n = legal_actions(st, R, seat, opts)

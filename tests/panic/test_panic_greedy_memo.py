@@ -9,8 +9,8 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.engine import init_state
-from sheepsim.games.panic.flockops import alive_mask, apply_action, legal_actions
-from sheepsim.games.panic.groups import is_connected, side_contacts
+from sheepsim.games.panic.geometry.flockops import alive_mask, apply_action, legal_actions
+from sheepsim.games.panic.geometry.groups import is_connected, side_contacts
 from sheepsim.games.panic.policies.lookahead import lookahead_regroup
 from sheepsim.games.panic.policies.optionmemo import CONNECTED, O_STATUS, option_slot
 from sheepsim.games.panic.rules import load_rules

@@ -1,5 +1,5 @@
 """The random policy's shortcut (:mod:`sheepsim.games.panic.policies.menucount`) must count exactly
-the options :func:`~sheepsim.games.panic.flockops.legal_actions` lists and find each of
+the options :func:`~sheepsim.games.panic.geometry.flockops.legal_actions` lists and find each of
 them in the same place, so that a random seat draws the same index and plays the same
 option as before. Rulebook, step A: "choose one of your command tiles that you have not
 used yet" and carry out its action; the rules README fixes which options each action has
@@ -14,8 +14,8 @@ from panic_helpers import state_from
 from sheepsim import rng
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.engine import init_state
-from sheepsim.games.panic.flockops import flock_lines, legal_actions
-from sheepsim.games.panic.groups import popcount
+from sheepsim.games.panic.geometry.flockops import flock_lines, legal_actions
+from sheepsim.games.panic.geometry.groups import popcount
 from sheepsim.games.panic.policies.menucount import count_actions, nth_action
 from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.scratch import new_scratch

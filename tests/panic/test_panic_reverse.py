@@ -16,7 +16,7 @@ from panic_helpers import legal_set, state_from
 
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.flock import Flock
-from sheepsim.games.panic.flockops import apply_action
+from sheepsim.games.panic.geometry.flockops import apply_action
 from sheepsim.games.panic.policies.decide import SCRIPTED
 
 START = "byg\nrkb\nygr"

@@ -126,7 +126,7 @@ def test_sentinel_menu_choices_are_the_last_legal_option(user_kernels, rules):
     """Replay the trace: before each of seat 0's menu actions, rebuild the state from the
     log, list the legal options as the kernel does, and check the action played is the
     last one (what ``last_option`` answers); the decision log agrees (n, n - 1)."""
-    from sheepsim.games.panic.flockops import legal_actions
+    from sheepsim.games.panic.geometry.flockops import legal_actions
 
     R = rules.kernel_array(3)
     log, final, run = _trace(user_kernels, R, [LAST, RANDOM, RANDOM])

@@ -104,10 +104,10 @@ from sheepsim.games.panic.policies.decide import (
     take_seat_stream,
 )
 from sheepsim.games.panic.policies.rollout import rollout_turn
-from sheepsim.games.panic.scratch import ZERO, kernel, new_scratch
+from sheepsim.games.panic.scratch import ZERO, new_scratch
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, opening, play_turn, policy_of
-from sheepsim.jit import rebind, user_policy_chain, variant_key
+from sheepsim.jit import kernel, rebind, user_policy_chain, variant_key
 
 
 # ------------------------------------------------------------------------- setup

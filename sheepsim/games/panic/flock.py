@@ -1,7 +1,8 @@
 """The friendly :class:`Flock`: text in, actions, regrouping and scoring out.
 
-Every method calls the same numba kernels the game uses (:mod:`.flockops`,
-:mod:`.groups`, :mod:`.scoring`, :mod:`.regroup`); nothing here re-implements a rule.
+Every method calls the same numba kernels the game uses (:mod:`.geometry.flockops`,
+:mod:`.geometry.groups`, :mod:`.geometry.scoring`, :mod:`.geometry.regroup`); nothing
+here re-implements a rule.
 Coordinates are ``(row, col)`` in the flock's current text picture (``str(flock)``:
 row 0 is the top line, col 0 the first character), directions are compass names on that
 picture (``n`` = up the page, ``ne``, ``e`` ... ``nw``; ``up``/``down``/``left``/``right``
@@ -242,7 +243,7 @@ class Flock:
         nothing to jump, an empty line). The menu's reverse restriction is a game rule,
         not a flock one: it is not checked here.
         """
-        from sheepsim.games.panic import flockops as F
+        from sheepsim.games.panic.geometry import flockops as F
 
         if not isinstance(action, str) or action not in L.ACTION_NAMES:
             raise FlockError(f"unknown action {action!r}; use one of "
@@ -272,7 +273,7 @@ class Flock:
 
     def _sheep_action(self, kind: int, action: str, params: dict) -> tuple[int, int]:
         """Sheep slot and direction of a Lamb Push, Lamb Roll or Leapfrog (checked)."""
-        from sheepsim.games.panic import flockops as F
+        from sheepsim.games.panic.geometry import flockops as F
 
         s = self._slot(_required(action, params, "sheep"))
         d = _direction(_required(action, params, "direction"), orthogonal=kind == L.LEAPFROG)
@@ -287,7 +288,7 @@ class Flock:
 
     def _line_action(self, kind: int, action: str, params: dict) -> tuple[int, int]:
         """Line key and direction of a Line or Diagonal Push (checked)."""
-        from sheepsim.games.panic import flockops as F
+        from sheepsim.games.panic.geometry import flockops as F
 
         d = _direction(_required(action, params, "direction"), orthogonal=kind == L.LINE_PUSH,
                        diagonal=kind == L.DIAG_PUSH)
@@ -308,7 +309,7 @@ class Flock:
         return key, d
 
     def is_connected(self) -> bool:
-        from sheepsim.games.panic.groups import is_connected
+        from sheepsim.games.panic.geometry.groups import is_connected
 
         return bool(is_connected(self.st))
 
@@ -316,7 +317,7 @@ class Flock:
     def smallest_groups(self) -> list[list[tuple[int, int]]]:
         """The smallest groups (cells in text coordinates), in the order ``regroup``
         numbers its group choices; empty if the flock is connected."""
-        from sheepsim.games.panic.groups import smallest_groups
+        from sheepsim.games.panic.geometry.groups import smallest_groups
 
         opts = np.zeros((L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
         n = smallest_groups(self.st, opts)
@@ -332,7 +333,7 @@ class Flock:
         ``group``: with ``face=None`` the corner-contact slides towards the main flock (no
         die roll), else the routes to the main flock for that regroup die face ("+" or
         "X", with the rules' fallbacks), in ``regroup``'s choice order."""
-        from sheepsim.games.panic import groups as G
+        from sheepsim.games.panic.geometry import groups as G
 
         group = _whole(group, "group")
         groups = np.zeros((L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
@@ -358,9 +359,9 @@ class Flock:
         :meth:`routes`); missing choices take the first option. Raises ``FlockError``
         if more die rolls are needed than faces given or a choice is out of range.
         """
-        from sheepsim.games.panic.groups import side_contacts
+        from sheepsim.games.panic.geometry.groups import side_contacts
+        from sheepsim.games.panic.geometry.regroup import regroup
         from sheepsim.games.panic.policies.decide import SCRIPTED
-        from sheepsim.games.panic.regroup import regroup
         from sheepsim.games.panic.scratch import scripted_scratch
 
         if not isinstance(faces, (str, list, tuple)):
@@ -449,7 +450,7 @@ def _by_colour(flock: Flock, fn) -> dict[str, int]:
 
 def ram_scores(flock: Flock) -> dict[str, int]:
     """Ram scoring: points per colour letter (b g r y) for the rows from the front."""
-    from sheepsim.games.panic.scoring import ram_points
+    from sheepsim.games.panic.geometry.scoring import ram_points
 
     return _by_colour(flock, lambda c: ram_points(flock.st, flock.R, c))
 
@@ -458,7 +459,7 @@ def shear(flock: Flock) -> tuple[dict[str, int], list[str]]:
     """Shear the front row (in place, no regrouping) unless the flock is of one colour,
     then score the rows from the back. Returns ``(points per colour letter, removed
     sheep letters left to right)``."""
-    from sheepsim.games.panic.scoring import shear_front_row, shear_points
+    from sheepsim.games.panic.geometry.scoring import shear_front_row, shear_points
 
     _check_flock(flock)
     before = flock.copy()
@@ -472,7 +473,7 @@ def shear(flock: Flock) -> tuple[dict[str, int], list[str]]:
 
 def together_scores(flock: Flock) -> dict[str, int]:
     """Teammates' field points per colour (2 side by side, 1 by a corner)."""
-    from sheepsim.games.panic.scoring import together_points
+    from sheepsim.games.panic.geometry.scoring import together_points
 
     return _by_colour(flock, lambda c: together_points(flock.st, c))
 
@@ -480,6 +481,6 @@ def together_scores(flock: Flock) -> dict[str, int]:
 def black_scores(flock: Flock) -> dict[str, int]:
     """Black Sheep field points per colour (2 per sheep beside the black one, 1 by a
     corner)."""
-    from sheepsim.games.panic.scoring import black_points
+    from sheepsim.games.panic.geometry.scoring import black_points
 
     return _by_colour(flock, lambda c: black_points(flock.st, c))

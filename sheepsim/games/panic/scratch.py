@@ -1,4 +1,5 @@
-"""The Shear Panic kernels' scratch record and their jit decorator.
+"""The Shear Panic kernels' scratch record, and the kernels that read and write it for
+every other one: the die roll and the trace log.
 
 Every kernel below the entry points receives the game state ``st``, the rules vector
 ``R`` and **one** scratch record ``w`` (:class:`Scratch`, a named tuple of arrays that
@@ -7,14 +8,15 @@ the random streams, the context vector, option lists, value rows, look-ahead sta
 the trace log. numba passes the record's arrays through calls as one argument and
 reads its fields as plain values.
 
-:func:`kernel` is :func:`sheepsim.jit.njit` (cached, ``nogil``) with numba's
-reference-counting runtime (NRT) switched off: these kernels never allocate, so every
-array they touch is owned by the Python caller that allocated it, and the incref/decref
-calls numba would otherwise emit around each array argument and view (about a sixth of
-the run time of a random game) are not needed. No kernel allocates: the record is
-allocated in Python (:func:`new_scratch`, called by ``engine.Kernels``), so numba
-compiles none of numpy's allocation routines. Only the calls into user policies (which
-may allocate) keep the NRT.
+The kernels are :func:`sheepsim.jit.kernel` (cached, ``nogil``, numba's
+reference-counting runtime (NRT) switched off): no kernel allocates, the record is
+allocated in Python (:func:`new_scratch`, called by ``engine.Kernels``), so every array
+a kernel touches is owned by the Python caller that allocated it. Only the calls into
+user policies (which may allocate) keep the NRT.
+
+:func:`roll_die` rolls a die from the record's scripted faces or random streams (the
+panic die of a turn, the regroup die of the regrouping); :func:`log_event` appends a
+row to its trace log.
 """
 
 from collections import namedtuple
@@ -24,19 +26,30 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.games.panic.layout import (
     CTX_DICE_PURPOSE,
+    CTX_FACE_LEN,
+    CTX_FACE_POS,
+    CTX_FACES,
     CTX_LEN,
+    CTX_LOG_N,
+    CTX_LOG_ON,
     CTX_ROLLOUT_PLAYOUTS,
     DECISION_WIDTH,
+    LOG_HEAD,
     LOG_WIDTH,
+    MAX_LOG,
     MAX_OPTS,
     MAX_PLAYERS,
     MAX_SUB_OPTS,
     N_SHEEP,
     OPT_WIDTH,
+    ST_COUNTER,
+    ST_FACING,
     ST_LEN,
+    ST_ROW,
+    ST_SCORE,
     VIEW_LEN,
 )
-from sheepsim.jit import njit
+from sheepsim.jit import kernel
 
 #: Row of ``streams`` holding seat 0's own policy stream (seat ``s``: ``SEAT_STREAMS + s``),
 #: after the game's DICE, DEAL and POLICY rows; the POLICY row holds the stream of the
@@ -84,16 +97,6 @@ Scratch = namedtuple("Scratch", ["streams", "ctx", "opts", "play_opts", "groups"
                                  "opt_memo", "policy_view", "decisions"])
 
 
-def kernel(func=None, **options):
-    """``sheepsim.jit.njit`` without numba's reference counting (see the module
-    docstring) and without the C-callable wrapper numba builds for first-class function
-    use (kernels only call each other directly); for kernels that allocate nothing. Use
-    as ``@kernel``."""
-    options.setdefault("_nrt", False)
-    options.setdefault("no_cfunc_wrapper", True)
-    return njit(func, **options)
-
-
 #: Integer constants that kernels pass to other kernels are ``np.int64``: numba compiles
 #: a callee once per *literal* argument value (a Python ``0`` or ``K_GROUP``), but once
 #: for all ``int64`` values. For the same reason a counter that starts at zero and is
@@ -136,19 +139,50 @@ def copy_state(dst, src, length):
         dst[i] = src[i]
 
 
+@kernel
+def roll_die(R, n_at, faces_at, w):
+    """Roll a die whose faces are ``R[faces_at : faces_at + R[n_at]]``: the next scripted
+    face if any (Flock, tests), else from the stream ``ctx[CTX_DICE_PURPOSE]`` (DICE in
+    real games, POLICY inside rollout playouts)."""
+    ctx = w.ctx
+    pos = ctx[CTX_FACE_POS]
+    if pos < ctx[CTX_FACE_LEN]:
+        ctx[CTX_FACE_POS] = pos + 1
+        return ctx[CTX_FACES + pos]
+    return R[faces_at + rng.randbelow(w.streams, ctx[CTX_DICE_PURPOSE], R[n_at])]
+
+
+@kernel
+def log_event(st, w, ev, a, b, c, d):
+    """Append a trace row (event, 4 parameters, the flock, the counter) when logging.
+    Callers pass ``np.int64`` event codes and zeros (see :data:`ZERO`)."""
+    ctx = w.ctx
+    if ctx[CTX_LOG_ON] == 0:
+        return
+    i = ctx[CTX_LOG_N]
+    if i >= MAX_LOG:
+        return
+    log = w.log
+    log[i, 0] = ev
+    log[i, 1] = a
+    log[i, 2] = b
+    log[i, 3] = c
+    log[i, 4] = d
+    for k in range(3 * N_SHEEP):
+        log[i, LOG_HEAD + k] = st[ST_ROW + k]
+    log[i, LOG_HEAD + 3 * N_SHEEP] = st[ST_FACING]
+    log[i, LOG_HEAD + 3 * N_SHEEP + 1] = st[ST_COUNTER]
+    for k in range(MAX_PLAYERS):
+        log[i, LOG_HEAD + 3 * N_SHEEP + 2 + k] = st[ST_SCORE + k]
+    ctx[CTX_LOG_N] = i + 1
+
+
 def scripted_scratch(faces=(), choices=(), seed_game=(0, 0)):
     """A :class:`Scratch` for kernels driven by hand (the Flock class, tests): the die
     shows ``faces`` in order, the ``SCRIPTED`` policy answers ``choices`` in order,
     the trace log (``MAX_LOG`` rows) is on, and the streams are keyed with
     ``seed_game`` (only reached when the scripted faces run out)."""
-    from sheepsim.games.panic.layout import (
-        CTX_FACE_LEN,
-        CTX_FACES,
-        CTX_LOG_ON,
-        CTX_SCRIPT,
-        CTX_SCRIPT_LEN,
-        MAX_LOG,
-    )
+    from sheepsim.games.panic.layout import CTX_SCRIPT, CTX_SCRIPT_LEN
 
     w = new_scratch(MAX_LOG, None)
     ctx = w.ctx

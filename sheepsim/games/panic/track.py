@@ -5,6 +5,13 @@ Scores are whole points credited to seats in ``st[ST_SCORE + seat]`` and, per fi
 players) and the black sheep score for nobody.
 """
 
+from sheepsim.games.panic.geometry.scoring import (
+    black_points,
+    ram_points,
+    shear_front_row,
+    shear_points,
+    together_points,
+)
 from sheepsim.games.panic.layout import (
     BLACK_SHEEP,
     MAX_FIELDS,
@@ -27,14 +34,7 @@ from sheepsim.games.panic.layout import (
     ST_SHORN,
     TEAMMATES,
 )
-from sheepsim.games.panic.scoring import (
-    black_points,
-    ram_points,
-    shear_front_row,
-    shear_points,
-    together_points,
-)
-from sheepsim.games.panic.scratch import kernel
+from sheepsim.jit import kernel
 
 
 @kernel

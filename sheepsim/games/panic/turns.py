@@ -12,7 +12,7 @@ plays random (see :func:`.policies.decide.decide_sub`).
 
 import numpy as np
 
-from sheepsim.games.panic.flockops import (
+from sheepsim.games.panic.geometry.flockops import (
     apply_action,
     count_colour,
     legal_actions,
@@ -20,7 +20,8 @@ from sheepsim.games.panic.flockops import (
     refused_tiles,
     reverse_dir,
 )
-from sheepsim.games.panic.groups import side_contacts
+from sheepsim.games.panic.geometry.groups import side_contacts
+from sheepsim.games.panic.geometry.regroup import ROLL, regroup
 from sheepsim.games.panic.layout import (
     CTX_LAST_COUNTER,
     CTX_LAST_GAIN,
@@ -81,9 +82,9 @@ from sheepsim.games.panic.policies.decide import (
 )
 from sheepsim.games.panic.policies.greedy import decide_action
 from sheepsim.games.panic.policies.menucount import random_option
-from sheepsim.games.panic.regroup import ROLL, log_event, regroup, roll_die
-from sheepsim.games.panic.scratch import ZERO, kernel
+from sheepsim.games.panic.scratch import ZERO, log_event, roll_die
 from sheepsim.games.panic.track import advance_and_score, final_event, own_sheep
+from sheepsim.jit import kernel
 
 # Rerolls of the panic die for colours with no sheep left; only a variant die without a
 # white face and with every colour gone could exhaust this (the panic is then skipped).

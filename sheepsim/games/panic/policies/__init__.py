@@ -87,8 +87,9 @@ one a policy receives: draw from it with :func:`randbelow` ``(rand, k)`` (unifor
 ``0..k-1``) or :func:`uniform` ``(rand)`` (float in ``[0, 1)``) from this module. The
 view and the options are copies: a policy that writes to them stops the run, as does
 one returning an index outside ``0..n-1``. Useful helpers on copies of the state and
-rules slices: :mod:`..flockops` (``apply_action``), :mod:`..groups` (``is_connected``),
-:mod:`..scoring` (points). Pass it as ``--policy package.module:my_policy``.
+rules slices: :mod:`..geometry.flockops` (``apply_action``), :mod:`..geometry.groups`
+(``is_connected``), :mod:`..geometry.scoring` (points). Pass it as ``--policy
+package.module:my_policy``.
 """
 
 from __future__ import annotations

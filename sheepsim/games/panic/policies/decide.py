@@ -22,13 +22,13 @@ which way to turn) and the positional score the greedy policy uses.
 """
 
 from sheepsim import rng
-from sheepsim.games.panic.flockops import (
+from sheepsim.games.panic.geometry.flockops import (
     alive_mask,
     apply_action,
     copy_flock,
     push_from,
 )
-from sheepsim.games.panic.groups import (
+from sheepsim.games.panic.geometry.groups import (
     contact_slides,
     main_of,
     move_group,
@@ -36,6 +36,13 @@ from sheepsim.games.panic.groups import (
     routes_to,
     side_contacts,
     slides_with,
+)
+from sheepsim.games.panic.geometry.scoring import (
+    black_points,
+    ram_points,
+    shear_front_row,
+    shear_points,
+    together_points,
 )
 from sheepsim.games.panic.layout import (
     BLACK_SHEEP,
@@ -79,16 +86,9 @@ from sheepsim.games.panic.layout import (
     V_SEAT,
     V_STATE,
 )
-from sheepsim.games.panic.scoring import (
-    black_points,
-    ram_points,
-    shear_front_row,
-    shear_points,
-    together_points,
-)
-from sheepsim.games.panic.scratch import SEAT_STREAMS, ZERO, kernel
+from sheepsim.games.panic.scratch import SEAT_STREAMS, ZERO
 from sheepsim.games.panic.track import field_of
-from sheepsim.jit import WROTE_INPUTS_CHOICE
+from sheepsim.jit import WROTE_INPUTS_CHOICE, kernel
 from sheepsim.plugins import ILLEGAL_CHOICE, WROTE_INPUTS
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_stream  # noqa: F401

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sheepsim.games.panic.flockops import alive_mask, apply_action
-from sheepsim.games.panic.groups import connected_with, side_contacts
+from sheepsim.games.panic.geometry.flockops import alive_mask, apply_action
+from sheepsim.games.panic.geometry.groups import connected_with, side_contacts
 from sheepsim.games.panic.layout import (
     CTX_MEMO_GEN,
     FACE_DIAG,
@@ -48,8 +48,9 @@ from sheepsim.games.panic.policies.optionmemo import (
     policy_state,
     store_positions,
 )
-from sheepsim.games.panic.scratch import ZERO, copy_state, kernel
+from sheepsim.games.panic.scratch import ZERO, copy_state
 from sheepsim.games.panic.track import advance_and_score
+from sheepsim.jit import kernel
 
 
 @kernel(inline="always")

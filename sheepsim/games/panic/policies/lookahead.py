@@ -14,9 +14,9 @@ greedy value of each route are computed once and kept in a memo (``w.memo``,
 ``w.memo_values``), keyed by the flock (positions, facing, the mask of live sheep; the
 colours of the sheep slots never change in a game), the group and the kind;
 :func:`lookahead_regroup` and the group valuation read them from there. Results are
-exactly those of :func:`..regroup.regroup` with the greedy policy: the same routes in the
-same order, the same float values, and every tie is still broken by a POLICY-stream
-draw at the same moment (the memo saves computations, never draws).
+exactly those of :func:`..geometry.regroup.regroup` with the greedy policy: the same
+routes in the same order, the same float values, and every tie is still broken by a
+POLICY-stream draw at the same moment (the memo saves computations, never draws).
 
 One level up, :mod:`.optionmemo` keeps what a whole option's look-ahead gives (is the
 flock connected; its cells after each face's regrouping when no tie was broken), and
@@ -24,8 +24,8 @@ flock connected; its cells after each face's regrouping when no tie was broken),
 same flock is known from the "+" one.
 """
 
-from sheepsim.games.panic.flockops import alive_mask, copy_flock
-from sheepsim.games.panic.groups import (
+from sheepsim.games.panic.geometry.flockops import alive_mask, copy_flock
+from sheepsim.games.panic.geometry.groups import (
     link_group,
     main_of,
     move_group,
@@ -33,6 +33,7 @@ from sheepsim.games.panic.groups import (
     slides_with,
     smallest_of,
 )
+from sheepsim.games.panic.geometry.regroup import MAX_REGROUP_ROUNDS
 from sheepsim.games.panic.layout import (
     CTX_MEMO_GEN,
     N_SHEEP,
@@ -45,8 +46,8 @@ from sheepsim.games.panic.layout import (
     ST_ROW,
 )
 from sheepsim.games.panic.policies.decide import argmax_random_ties, face_mean, first_face, positional
-from sheepsim.games.panic.regroup import MAX_REGROUP_ROUNDS
-from sheepsim.games.panic.scratch import MEMO_ROUTES, MEMO_SLOTS, MEMO_WIDTH, ZERO, kernel
+from sheepsim.games.panic.scratch import MEMO_ROUTES, MEMO_SLOTS, MEMO_WIDTH, ZERO
+from sheepsim.jit import kernel
 
 #: Memo slots (a power of two; :mod:`..scratch` allocates them) and how many slots a
 #: key may probe; a greedy decision meets a few dozen distinct (flock, group, kind) keys.
@@ -124,8 +125,9 @@ def memo_find(memo, st, alive, mask, kind, gen):
 
 @kernel
 def _memo_store(st, R, seat, links, mask, kind, w, slot):
-    """Compute the routes of ``kind`` for group ``mask`` (as :func:`..regroup.regroup`
-    lists them) and their greedy values into memo row ``slot``."""
+    """Compute the routes of ``kind`` for group ``mask`` (as
+    :func:`..geometry.regroup.regroup` lists them) and their greedy values into memo row
+    ``slot``."""
     routes = w.routes
     lo, hi = links
     if kind == SLIDES:
@@ -193,7 +195,7 @@ def group_value(st, R, seat, links, mask, w):
 
 @kernel
 def lookahead_regroup(st, R, seat, w, face, links):
-    """:func:`..regroup.regroup` of the look-ahead copy ``st`` for the greedy policy of
+    """:func:`..geometry.regroup.regroup` of the look-ahead copy ``st`` for the greedy policy of
     ``seat`` with every die showing ``face`` (no trace, no dice), through the memo;
     ``links`` the side contacts of ``st``. Returns True when every move was a corner
     slide (the die was never read: any face gives the same flock, and the same draws)."""

@@ -1,20 +1,21 @@
 """Counting a seat's legal menu options, and listing only the one the random policy drew.
 
 The ``random`` policy draws an index below the number of legal options and plays that
-option. Listing every option first (:func:`..flockops.legal_actions`, about 60-100 rows
-of four numbers) was about a third of a random turn, and random turns are most of a
-``rollout`` playout. Here each unused tile's count comes from the flock's line masks and the
-sheep's move masks (a line push tile that refuses the reverse of the previous push loses
-that one line when the masks hold it: :func:`..flockops.reverse_is_listed`, next to the
-``_drop_reverse`` that removes the same row from a list), and only the drawn tile's
-options are listed, with :func:`..flockops.tile_options` in the same order: the count and the
-option are exactly those of ``legal_actions`` (``tests/panic/test_panic_menucount.py``
-checks it on every option of thousands of positions and of flocks on one line, after
-every reverse a tile may refuse), so the draws and the games are unchanged. The
+option. Listing every option first (:func:`..geometry.flockops.legal_actions`, about
+60-100 rows of four numbers) was about a third of a random turn, and random turns are
+most of a ``rollout`` playout. Here each unused tile's count comes from the flock's line
+masks and the sheep's move masks (a line push tile that refuses the reverse of the
+previous push loses that one line when the masks hold it:
+:func:`..geometry.flockops.reverse_is_listed`, next to the ``_drop_reverse`` that removes
+the same row from a list), and only the drawn tile's options are listed, with
+:func:`..geometry.flockops.tile_options` in the same order: the count and the option are
+exactly those of ``legal_actions`` (``tests/panic/test_panic_menucount.py`` checks it on
+every option of thousands of positions and of flocks on one line, after every reverse a
+tile may refuse), so the draws and the games are unchanged. The
 flock's box and line masks are computed once per choice, for both steps.
 """
 
-from sheepsim.games.panic.flockops import (
+from sheepsim.games.panic.geometry.flockops import (
     _BIG,
     flock_lines,
     refuses_reverse,
@@ -22,7 +23,7 @@ from sheepsim.games.panic.flockops import (
     sheep_moves,
     tile_options,
 )
-from sheepsim.games.panic.groups import popcount
+from sheepsim.games.panic.geometry.groups import popcount
 from sheepsim.games.panic.layout import (
     DIAG_PUSH,
     LAMB_PUSH,
@@ -40,7 +41,8 @@ from sheepsim.games.panic.layout import (
     ST_COLOUR,
     ST_USED,
 )
-from sheepsim.games.panic.scratch import ZERO, kernel
+from sheepsim.games.panic.scratch import ZERO
+from sheepsim.jit import kernel
 from sheepsim.rng import policy_randbelow as randbelow
 from sheepsim.rng import policy_stream
 
@@ -49,7 +51,7 @@ from sheepsim.rng import policy_stream
 def movable_sheep(st, R, seat, own):
     """``(sheep, Lamb Roll options, Leapfrog options)`` of the live sheep a tile may move
     (``own``: only ``seat``'s colour): each sheep's roll directions and leapfrog sides
-    from one :func:`..flockops.sheep_moves`, for every roll and leapfrog tile at once."""
+    from one :func:`..geometry.flockops.sheep_moves`, for every roll and leapfrog tile at once."""
     colour = R[R_SEAT_COLOUR + seat]
     sheep = ZERO
     rolls = ZERO
@@ -67,7 +69,7 @@ def movable_sheep(st, R, seat, own):
 @kernel(inline="always")
 def line_count(kind, lines):
     """Options of a Line (``kind`` LINE_PUSH) or Diagonal Push tile: every occupied line
-    in each of its four directions; ``lines`` from :func:`..flockops.flock_lines`."""
+    in each of its four directions; ``lines`` from :func:`..geometry.flockops.flock_lines`."""
     small, row_m, col_m, diag_m, anti_m = lines
     if kind == LINE_PUSH:  # columns pushed up and down, rows left and right
         return 2 * (popcount(col_m) + popcount(row_m))
@@ -81,8 +83,8 @@ FIRST_ROW = MAX_TILES
 
 @kernel
 def count_actions(st, R, seat, opts, box, lines):
-    """Number of legal menu options of ``seat`` (that of :func:`..flockops.legal_actions`);
-    ``box``, ``lines`` from :func:`..flockops.flock_lines` of ``st``. ``opts``
+    """Number of legal menu options of ``seat`` (that of :func:`..geometry.flockops.legal_actions`);
+    ``box``, ``lines`` from :func:`..geometry.flockops.flock_lines` of ``st``. ``opts``
     ``(MAX_OPTS, OPT_WIDTH)`` is scratch; it keeps each tile's count for
     :func:`nth_action`. Sheep tiles are counted from the sheep's move masks, line
     pushes from the flock's line masks (less the reverse a tile refuses, when it is
@@ -129,7 +131,7 @@ def count_actions(st, R, seat, opts, box, lines):
 @kernel
 def nth_action(st, R, seat, i, opts, box, lines):
     """Row of ``opts`` holding ``seat``'s legal option ``i``, the ``i``-th row
-    :func:`..flockops.legal_actions` would fill (``0 <= i <`` the count; ``opts``, ``box``
+    :func:`..geometry.flockops.legal_actions` would fill (``0 <= i <`` the count; ``opts``, ``box``
     and ``lines`` as :func:`count_actions` had them, for the same state and seat): only
     the tile holding it is listed."""
     before = ZERO
@@ -147,7 +149,7 @@ def random_option(st, R, seat, opts, streams):
     """The ``random`` policy's menu choice for ``seat``: ``(row, i, n)``, the row of
     ``opts`` holding the option ``i`` drawn uniformly (POLICY stream of ``streams``)
     among the ``n`` legal ones, as ``randbelow(n)`` picks among the rows of
-    :func:`..flockops.legal_actions`; ``(-1, -1, 0)`` if there is none (the seat passes).
+    :func:`..geometry.flockops.legal_actions`; ``(-1, -1, 0)`` if there is none (the seat passes).
     Nothing is drawn for none or a lone option (taken without asking, as for every
     policy: :func:`..turns.play_turn`)."""
     box, lines = flock_lines(st)

@@ -34,7 +34,8 @@ from sheepsim.games.panic.policies.lookahead import (
     memo_find,
     memo_key,
 )
-from sheepsim.games.panic.scratch import MEMO_SLOTS, OPT_MEMO_SLOTS, OPT_MEMO_WIDTH, kernel
+from sheepsim.games.panic.scratch import MEMO_SLOTS, OPT_MEMO_SLOTS, OPT_MEMO_WIDTH
+from sheepsim.jit import kernel
 
 #: Row of ``w.opt_memo``: [generation, status, key (the look-ahead memo's layout: positions,
 #: facing, live mask, 0, :data:`OPTION_KIND`), positions after the "+" regrouping,

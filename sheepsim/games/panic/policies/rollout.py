@@ -7,7 +7,7 @@ the type of ``playouts``; see :func:`..engine.play_game`).
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.games.panic.flockops import legal_actions
+from sheepsim.games.panic.geometry.flockops import legal_actions
 from sheepsim.games.panic.layout import (
     CTX_DICE_PURPOSE,
     CTX_LOG_ON,
@@ -19,9 +19,10 @@ from sheepsim.games.panic.layout import (
     ST_SCORE,
 )
 from sheepsim.games.panic.policies.decide import GREEDY, RANDOM, ROLLOUT, argmax_random_ties, checked
-from sheepsim.games.panic.scratch import copy_state, kernel
+from sheepsim.games.panic.scratch import copy_state
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, execute_turn, log_refusals, play_turn
+from sheepsim.jit import kernel
 
 
 @kernel

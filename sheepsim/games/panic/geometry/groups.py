@@ -11,7 +11,7 @@ is their union, so a straight route stops at the first of them it reaches).
 
 import numpy as np
 
-from sheepsim.games.panic.flockops import _BIG, DC, DR, alive_mask, projection
+from sheepsim.games.panic.geometry.flockops import _BIG, DC, DR, alive_mask, projection
 from sheepsim.games.panic.layout import (
     FACE_DIAG,
     MAX_ROUTE_STEPS,
@@ -22,7 +22,8 @@ from sheepsim.games.panic.layout import (
     ST_COL,
     ST_ROW,
 )
-from sheepsim.games.panic.scratch import ZERO, kernel
+from sheepsim.games.panic.scratch import ZERO
+from sheepsim.jit import kernel
 
 # ----------------------------------------------------------------------- groups
 # Side contacts are packed 9 bits per sheep into two int64 words (sheep 0-6, then 7-8)

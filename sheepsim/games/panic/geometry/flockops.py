@@ -1,11 +1,11 @@
 """Flock kernels: sheep lookup, the seven actions and their legality.
 
-Everything here works on the state vector ``st`` (see :mod:`.layout`) in place, with no
+Everything here works on the state vector ``st`` (see :mod:`..layout`) in place, with no
 validation and no allocation (the game calls these millions of times). Sheep are
 ``N_SHEEP`` slots with an unbounded ``(row, col)`` position, an ``alive`` flag and a
 colour; a group of sheep is a bitmask over the slots. These (with :mod:`.groups` for
 regrouping and :mod:`.scoring`) are the only implementations of the rules' flock
-operations: the :class:`~.flock.Flock` class, the policies and the game kernels all call
+operations: the :class:`~..flock.Flock` class, the policies and the game kernels all call
 them.
 """
 
@@ -45,7 +45,8 @@ from sheepsim.games.panic.layout import (
     TURN_LEFT,
     TURN_RIGHT,
 )
-from sheepsim.games.panic.scratch import ZERO, kernel
+from sheepsim.games.panic.scratch import ZERO
+from sheepsim.jit import kernel
 
 DR = np.array(DIR_ROW, dtype=np.int64)
 DC = np.array(DIR_COL, dtype=np.int64)

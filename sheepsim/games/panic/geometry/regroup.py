@@ -1,10 +1,11 @@
-"""Regrouping the flock, dice rolls and the trace log (kernels)."""
+"""Regrouping the flock until it is orthogonally connected (kernel): the smallest group
+moves along a route to the main flock (:mod:`.groups`), by a roll of the regroup die
+(:func:`..scratch.roll_die`) unless it slides without one."""
 
 import numpy as np
 
-from sheepsim import rng
-from sheepsim.games.panic.flockops import alive_mask
-from sheepsim.games.panic.groups import (
+from sheepsim.games.panic.geometry.flockops import alive_mask
+from sheepsim.games.panic.geometry.groups import (
     link_group,
     main_of,
     move_group,
@@ -13,77 +14,26 @@ from sheepsim.games.panic.groups import (
     smallest_of,
 )
 from sheepsim.games.panic.layout import (
-    CTX_DICE_PURPOSE,
-    CTX_FACE_LEN,
-    CTX_FACE_POS,
-    CTX_FACES,
-    CTX_LOG_N,
-    CTX_LOG_ON,
     EV_GROUP,
     EV_REGROUP_DIE,
     EV_ROUTE,
     K_GROUP,
     K_ROUTE,
-    LOG_HEAD,
-    MAX_LOG,
-    MAX_PLAYERS,
-    N_SHEEP,
     R_N_REGROUP_FACES,
     R_PLUS_FALLBACK,
     R_REGROUP_FACES,
     R_SLIDE_WITHOUT_ROLL,
-    ST_COUNTER,
-    ST_FACING,
-    ST_ROW,
-    ST_SCORE,
 )
 from sheepsim.games.panic.policies.decide import decide_sub
-from sheepsim.games.panic.scratch import ZERO, kernel
+from sheepsim.games.panic.scratch import ZERO, log_event, roll_die
+from sheepsim.jit import kernel
 
 # More rounds than sheep can ever need: each round merges the smallest group into
 # another one or moves it strictly closer; the cap only guards against a bad variant.
 MAX_REGROUP_ROUNDS = 64
 #: ``forced_face`` of :func:`regroup` for a real regrouping (roll the die; an
-#: ``np.int64``, see :data:`.scratch.ZERO`).
+#: ``np.int64``, see :data:`..scratch.ZERO`).
 ROLL = np.int64(-1)
-
-
-@kernel
-def log_event(st, w, ev, a, b, c, d):
-    """Append a trace row (event, 4 parameters, the flock, the counter) when logging.
-    Callers pass ``np.int64`` event codes and zeros (see :data:`ROLL`)."""
-    ctx = w.ctx
-    if ctx[CTX_LOG_ON] == 0:
-        return
-    i = ctx[CTX_LOG_N]
-    if i >= MAX_LOG:
-        return
-    log = w.log
-    log[i, 0] = ev
-    log[i, 1] = a
-    log[i, 2] = b
-    log[i, 3] = c
-    log[i, 4] = d
-    for k in range(3 * N_SHEEP):
-        log[i, LOG_HEAD + k] = st[ST_ROW + k]
-    log[i, LOG_HEAD + 3 * N_SHEEP] = st[ST_FACING]
-    log[i, LOG_HEAD + 3 * N_SHEEP + 1] = st[ST_COUNTER]
-    for k in range(MAX_PLAYERS):
-        log[i, LOG_HEAD + 3 * N_SHEEP + 2 + k] = st[ST_SCORE + k]
-    ctx[CTX_LOG_N] = i + 1
-
-
-@kernel
-def roll_die(R, n_at, faces_at, w):
-    """Roll a die whose faces are ``R[faces_at : faces_at + R[n_at]]``: the next scripted
-    face if any (Flock, tests), else from the stream ``ctx[CTX_DICE_PURPOSE]`` (DICE in
-    real games, POLICY inside rollout playouts)."""
-    ctx = w.ctx
-    pos = ctx[CTX_FACE_POS]
-    if pos < ctx[CTX_FACE_LEN]:
-        ctx[CTX_FACE_POS] = pos + 1
-        return ctx[CTX_FACES + pos]
-    return R[faces_at + rng.randbelow(w.streams, ctx[CTX_DICE_PURPOSE], R[n_at])]
 
 
 @kernel

@@ -3,7 +3,7 @@ back, teammates together, sheep next to the black sheep. Rows are counted along 
 facing; row 1 is the frontmost occupied row.
 """
 
-from sheepsim.games.panic.flockops import _BIG, projection
+from sheepsim.games.panic.geometry.flockops import _BIG, projection
 from sheepsim.games.panic.layout import (
     BLACK,
     MAX_ROW_POINTS,
@@ -16,7 +16,7 @@ from sheepsim.games.panic.layout import (
     ST_FACING,
     ST_ROW,
 )
-from sheepsim.games.panic.scratch import kernel
+from sheepsim.jit import kernel
 
 
 # ----------------------------------------------------------------------- scoring
