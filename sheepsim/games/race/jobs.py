@@ -84,27 +84,27 @@ class RacesJob(_RaceJob):
             self.taken = _check_taken(self.taken)
             if self.taken and self.stage == "final":
                 raise SheepsimError("--taken applies to semifinals (the final has no open bets)")
-        self._job(self.seed)  # validates the policy now, not in a worker
+        self._run_chunk(self.seed)  # validates the policy now, not in a worker
 
-    def _job(self, seed):
-        from sheepsim.games.race.simulate import race_job
+    def _run_chunk(self, seed):
+        from sheepsim.games.race.simulate import race_chunk_fn
 
-        return self._cached(("races", seed), lambda: race_job(
+        return self._cached(("races", seed), lambda: race_chunk_fn(
             self.rules, None if self.lanes is None else np.array(self.lanes), self.stage,
             self.policy, seed, random_deal=self.random_deal))
 
     def prepare(self) -> None:
-        self._job(self.seed).run_chunk(0, 1)  # compiles (or loads) the kernels now
+        self._run_chunk(self.seed)(0, 1)  # compiles (or loads) the kernels now
 
     def chunk(self, seed, first_game, n_games) -> Counts:
-        joint, card_place, turns = self._job(seed).run_chunk(first_game, n_games)
+        joint, card_place, turns = self._run_chunk(seed)(first_game, n_games)
         return {"joint": joint, "card_place": card_place, "turns": turns}
 
     def race_counts(self, counts: Counts, games: int):
         from sheepsim.games.race.simulate import RaceCounts
 
         lanes = None if self.lanes is None else np.array(self.lanes)
-        return RaceCounts(self.rules, self.stage, self._job(self.seed).policy, self.seed, games,
+        return RaceCounts(self.rules, self.stage, self.policy.strip(), self.seed, games,
                           lanes, counts["joint"], counts["card_place"], int(counts["turns"][0]))
 
     def tables(self, counts, games):
@@ -119,7 +119,7 @@ class RacesJob(_RaceJob):
 
     def meta(self) -> dict:
         lanes = None if self.lanes is None else [self.rules.cards[i].name for i in self.lanes]
-        out = {**self.meta_common(), "stage": self.stage, "policy": self._job(self.seed).policy,
+        out = {**self.meta_common(), "stage": self.stage, "policy": self.policy.strip(),
                "lanes": lanes}
         if self.report == "ev":
             out["taken"] = list(self.taken)
@@ -304,7 +304,7 @@ def race_counts(rules=None, lanes=None, stage: str = "semifinal", policy: str = 
                 threads: int | None = None, chunk_size: int | None = None,
                 progress: bool | None = None) -> RaceCounts:
     """Simulate ``games`` single races of ``stage`` with one pace ``policy`` for all turns
-    (arguments as for :func:`~.simulate.race_job`)."""
+    (arguments as for :func:`~.simulate.race_chunk_fn`)."""
     job = RacesJob(rules, lanes, stage, policy, seed, random_deal=random_deal)
     res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
                      progress=progress, desc=f"{stage} races")

@@ -1,6 +1,6 @@
 """The Sheep Race's kernels for Python: policies resolved, inputs validated, chunk functions.
 
-:func:`race_job` (single races) and :func:`game_chunk_fn` (whole games) give the chunk
+:func:`race_chunk_fn` (single races) and :func:`game_chunk_fn` (whole games) give the chunk
 functions the jobs of :mod:`~sheepsim.games.race.jobs` run (``race_counts``,
 ``play_games`` and the ``estimate_*`` functions are there); their integer counts
 (:class:`RaceCounts`, :class:`GameResults`) are identical for any thread count or chunk
@@ -149,29 +149,12 @@ class RaceCounts:
         )
 
 
-@dataclass(frozen=True)
-class RaceJob:
-    """A validated single-race simulation: ``run_chunk(start, count)`` returns the integer
-    accumulators ``[joint, card_place, turns]`` of races ``start..start+count-1``, and
-    :meth:`counts` turns merged accumulators into :class:`RaceCounts`. Drivers (fixed
-    games, sequential stopping, resumable reports) all run the same job."""
-
-    rules: RaceRules
-    stage: str
-    policy: str
-    seed: int
-    lanes: np.ndarray | None
-    run_chunk: object
-
-    def counts(self, totals, games: int) -> RaceCounts:
-        joint, card_place, turns = totals[:3]
-        return RaceCounts(self.rules, self.stage, self.policy, self.seed, games, self.lanes,
-                          joint, card_place, int(turns[0]))
-
-
-def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
-             seed: int = 0, *, random_deal: bool = False) -> RaceJob:
-    """Validate the inputs of single-race simulations and build their chunk function.
+def race_chunk_fn(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy",
+                  seed: int = 0, *, random_deal: bool = False):
+    """Validate the inputs of single-race simulations and build their chunk function:
+    ``run_chunk(start, count)`` gives the integer accumulators ``[joint, card_place,
+    turns]`` of races ``start..start+count-1`` (:class:`RaceCounts`' fields; the job,
+    :class:`~sheepsim.games.race.jobs.RacesJob`, merges and tables them).
 
     ``lanes``: card names or indices for lanes 1-6 (default: the file's first six), or
     ``random_deal=True`` to draw six cards for every race.
@@ -196,7 +179,7 @@ def race_job(rules=None, lanes=None, stage: str = "semifinal", policy: str = "gr
                                kernel_pace_ids(pol.pace_ids), out))
         return list(out)
 
-    return RaceJob(rules, stage, pol.pace_names[0], seed, lane_cards_, run_chunk)
+    return run_chunk
 
 
 def lane_cards(rules: RaceRules, lanes) -> np.ndarray:
@@ -233,8 +216,9 @@ def _simulate_odds(rules: RaceRules, stage: str) -> np.ndarray:
     # the races' kernel straight, in one chunk: the counts of any chunking are the same,
     # and going through the driver's jobs (jobs.race_counts) would make this module,
     # which the jobs build on, import them back
-    job = race_job(rules, stage=stage, policy="greedy", seed=ODDS_TABLE_SEED, random_deal=True)
-    card_place = job.run_chunk(0, ODDS_TABLE_GAMES)[1]
+    run_chunk = race_chunk_fn(rules, stage=stage, policy="greedy", seed=ODDS_TABLE_SEED,
+                              random_deal=True)
+    card_place = run_chunk(0, ODDS_TABLE_GAMES)[1]
     # a given card runs in a given lane in 1/n_cards of random deals
     runs_per_cell = ODDS_TABLE_GAMES / len(rules.cards)
     return np.ascontiguousarray(card_place / runs_per_cell)
