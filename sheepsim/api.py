@@ -77,7 +77,7 @@ class Result:
                 f"seed={self.meta.get('seed')})")
 
 
-def play(game: str, **options) -> Result:
+def play(game: str, /, **options) -> Result:
     """Many games with the given policies (``sheepsim <game> play``): win rates by seat
     and policy with 95% intervals, and the game's own tables (scores, turns, ties...).
 
@@ -87,7 +87,7 @@ def play(game: str, **options) -> Result:
     return _run(game, "play", options)
 
 
-def compare(game: str, a: str | None = None, b: str | None = None, **options) -> Result:
+def compare(game: str, /, a: str | None = None, b: str | None = None, **options) -> Result:
     """Head-to-head on common random numbers (``sheepsim <game> compare``): seat ``seat``
     plays ``a``, then ``b``, in the same games while the others play ``field``; table
     ``comparison`` (both win rates and mean scores, the paired difference, p-values)."""
@@ -98,24 +98,26 @@ def compare(game: str, a: str | None = None, b: str | None = None, **options) ->
     return _run(game, "compare", options)
 
 
-def balance(game: str, **options) -> Result:
+def balance(game: str, /, **options) -> Result:
     """The game's balance tables (``sheepsim <game> balance``)."""
     return _run(game, "balance", options)
 
 
-def trace(game: str, seed: int = 0, **options) -> Result:
+def trace(game: str, /, seed: int = 0, **options) -> Result:
     """One game of ``seed`` turn by turn (``sheepsim <game> trace``): ``Result.lines``
-    is the text, ``Result.outcome`` the result (winner, scores...)."""
+    is the text, ``Result.outcome`` the result (winner, scores...), ``Result.tables``
+    the ``decisions`` table. ``game=G`` (an option after the game's name, which is
+    positional only) picks the seed's game ``G`` (``--game``; default 0)."""
     return _run(game, "trace", {"seed": seed, **options})
 
 
-def metrics(game: str) -> Result:
+def metrics(game: str, /) -> Result:
     """The game's balance metrics (``sheepsim <game> metrics``): table ``metrics`` with
     each one's meaning, unit, which way is better and the games it is measured on."""
     return _run(game, "metrics", {})
 
 
-def variants(game: str, files=(), set=(), **options) -> Result:  # noqa: A002 - the CLI's --set
+def variants(game: str, /, files=(), set=(), **options) -> Result:  # noqa: A002 - the CLI's --set
     """Rules variants side by side on the same games (``sheepsim <game> variants``):
     ``files`` rules files (the first is the base; none: the standard rules), ``set`` a
     list of edits of the base, one variant each (``"race.payoffs.bonus_three=2"``; several
@@ -127,7 +129,7 @@ def variants(game: str, files=(), set=(), **options) -> Result:  # noqa: A002 - 
     return _run(game, "variants", {"set": list(set), **options}, positional=list(files))
 
 
-def sweep(game: str, set=(), **options) -> Result:  # noqa: A002 - the CLI's --set
+def sweep(game: str, /, set=(), **options) -> Result:  # noqa: A002 - the CLI's --set
     """A grid over one or two rules keys (``sheepsim <game> sweep``): ``set`` one or two
     ``"KEY=V1,V2,..."``. Tables ``sweep``, ``metrics``, ``differences``."""
     if isinstance(set, str):
@@ -135,7 +137,7 @@ def sweep(game: str, set=(), **options) -> Result:  # noqa: A002 - the CLI's --s
     return _run(game, "sweep", {"set": list(set), **options})
 
 
-def tune(game: str, vary=(), target=(), budget: int | None = None, **options) -> Result:
+def tune(game: str, /, vary=(), target=(), budget: int | None = None, **options) -> Result:
     """A balance search (``sheepsim <game> tune``): ``vary`` ``"KEY=LO..HI[:STEP]"``
     ranges, ``target`` ``"METRIC=VALUE|min|max"`` goals, ``budget`` games in all;
     ``out_rules=FILE`` writes the best variant. Tables ``best`` and ``trials``."""
@@ -146,7 +148,7 @@ def tune(game: str, vary=(), target=(), budget: int | None = None, **options) ->
     return _run(game, "tune", {"vary": list(vary), "target": list(target), "budget": budget, **options})
 
 
-def _run(game: str, command: str, options: dict, positional: list | None = None) -> Result:
+def _run(game: str, /, command: str, options: dict, positional: list | None = None) -> Result:
     from sheepsim.cli import build_parser
     from sheepsim.game import get
     from sheepsim.options import close_backend, parse_raising, subcommand_parser

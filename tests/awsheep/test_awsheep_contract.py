@@ -10,7 +10,6 @@ import numba
 import numpy as np
 import pytest
 
-import sheepsim
 from sheepsim import cli
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
@@ -146,8 +145,8 @@ def test_a_sheep_show_guess_is_a_decision():
 
 def test_a_failure_names_the_policy_seat_and_round():
     """A plug-in that answers out of range stops the run at its first answer: the trace
-    (draft on: its first answer is a draft pick; off: a play or sub-decision) and the
-    simulation name it, its seat, the round and the answer."""
+    (draft on: its first answer is a draft pick; off: a play or sub-decision) names it,
+    its seat, the round and the answer."""
     spec = f"{__name__}:off_the_end"
     pattern = (re.escape(f"policy '{spec}' (seat 2) in game ")
                + r"(\d+) returned option (\d+), not one of its \2 legal options 0\.\.")
@@ -156,21 +155,7 @@ def test_a_failure_names_the_policy_seat_and_round():
             trace_round(players=3, policies=["random", spec, "random"], seed=0, game=7,
                         draft=draft)
         assert re.search(pattern, str(err.value)).group(1) == "7"
-    with pytest.raises(SheepsimError, match=pattern) as err:
-        sheepsim.play("awsheep", players=3, policy=["random", spec, "random"], games=500,
-                      seed=0, quiet=True)
-    assert "\n" not in str(err.value)
-
-
-def test_the_cli_play_error_is_one_line_exit_2_no_file(tmp_path, capsys):
-    spec = f"{__name__}:off_the_end"
-    out = tmp_path / "play.csv"
-    code = cli.main(["awsheep", "play", "--players", "3", "--policy", f"random,random,{spec}",
-                     "--games", "300", "--quiet", "--out", str(out)])
-    err = capsys.readouterr().err.strip()
-    assert code == 2
-    assert len(err.splitlines()) == 1 and f"policy '{spec}' (seat 3) in game " in err
-    assert not list(tmp_path.iterdir())
+    # whole games and the command line: tests/conformance/test_policy_contract.py
 
 
 def test_trace_table_option_prints_the_decisions(capsys):

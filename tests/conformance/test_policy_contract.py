@@ -115,7 +115,8 @@ def test_replacing_one_seats_policy_leaves_the_other_seats_draws(g, players, mod
 
 @pytest.mark.parametrize("g, players", COUNTS, ids=COUNT_IDS)
 def test_the_decisions_table_is_what_the_policies_were_asked(g, players, mod):
-    table = _decisions(g, 3, players, [f"{mod}:uniform_pick"] * players)
+    # the seating of run B above: its kernels are compiled once for both tests
+    table = _decisions(g, 3, players, [f"{mod}:first"] + [f"{mod}:uniform_pick"] * (players - 1))
     assert len(table) > 0
     assert list(table.decision) == list(range(len(table)))
     assert set(table.seat) == set(range(1, players + 1))  # every seat is asked something
@@ -140,16 +141,36 @@ def test_a_plugin_that_breaks_the_contract_stops_the_run(g, fault, says, mod):
     p = g.min_players
     seats = ["random"] * p
     seats[1] = f"{mod}:{fault}"
-    pattern = (rf"policy '{mod}:{fault}' \(seat 2\) in game (\d+) {says}")
+    pattern = (rf"policy '{mod}:{fault}' \(seat 2\) in game 5 {says}")
     with pytest.raises(SheepsimError, match=pattern) as trace_err:
-        sheepsim.trace(g.name, seed=1, players=p, policy=seats, quiet=True)
+        sheepsim.trace(g.name, seed=1, game=5, players=p, policy=seats, quiet=True)
     assert "\n" not in str(trace_err.value)
-    # whole games (the chunk kernels, not the trace's): the game number is the first
-    # game in which seat 2 was asked
-    with pytest.raises(SheepsimError, match=pattern) as play_err:
+
+
+@pytest.mark.parametrize("g", GAMES, ids=IDS)
+def test_whole_games_stop_at_a_broken_choice_too(g, mod, tmp_path, capsys):
+    """The chunk kernels of whole games (not the trace's) check every choice with the
+    same chain (``sheepsim.jit.user_policy_chain``, whose copies catch the writes above
+    in every kernel): one line naming the first game in which seat 2 answered, the
+    answer and the options; exit 2 and no file. One fault per game here: each plug-in
+    costs a compile of the whole-game kernels."""
+    p = g.min_players
+    seats = ["random"] * p
+    seats[1] = f"{mod}:off_the_end"
+    pattern = (rf"policy '{mod}:off_the_end' \(seat 2\) in game (\d+) returned option "
+               rf"(\d+), not one of its \2 legal options 0\.\.")
+    out = tmp_path / "play.csv"
+    code = cli.main([g.command, "play", "--players", str(p), f"--{_policy_option(g)}".replace(
+        "_", "-"), ",".join(seats), "--games", "200", "--seed", "1", "--quiet", "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert re.search(pattern, err) and int(re.search(pattern, err).group(1)) < 200, err
+    assert not list(tmp_path.iterdir())
+    # the Python path raises the same line
+    with pytest.raises(SheepsimError) as play_err:
         sheepsim.play(g.name, players=p, seed=1, games=200, quiet=True,
                       **{_policy_option(g): seats})
-    assert int(re.search(pattern, str(play_err.value)).group(1)) < 200
+    assert str(play_err.value) in err
 
 
 @pytest.mark.parametrize("g", GAMES, ids=IDS)

@@ -15,12 +15,6 @@ def first_option(kind, view, opts, n, rand):
     return 0
 
 
-@numba.njit
-def past_last(kind, view, opts, n, rand):
-    """A user policy that breaks the contract: it answers ``n``, one past the last option."""
-    return n
-
-
 def run(capsys, *argv):
     try:
         code = main(list(argv))
@@ -123,29 +117,6 @@ def test_argparse_errors_exit_2(capsys):
         main(["panic", "play", "--games", "0"])
     assert exc.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
-
-
-def test_a_plugin_answering_past_the_last_option_stops_the_run(tmp_path, capsys):
-    """The engine checks every answer: the first illegal one stops the run with one line
-    naming the policy, its seat, the game and the choice; exit 2, no output file. Its
-    first decision is the opening's panic push, among 8 directions for each sheep of the
-    colour rolled (8 or 16 options)."""
-    out_file = tmp_path / "out.csv"
-    code, out, err = run(capsys, "panic", "play", "--players", "3", "--games", "50",
-                         "--policy", "random,test_panic_cli:past_last,random", "--seed", "2",
-                         "--out", str(out_file), "--quiet")
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and "Traceback" not in err
-    assert "policy 'test_panic_cli:past_last' (seat 2) in game 0 returned option " in err
-    assert "not one of its" in err
-    assert not list(tmp_path.iterdir())
-    # the trace stops at the same choice, with the same line
-    from sheepsim.errors import SheepsimError
-    from sheepsim.games.panic.simulate import trace_game
-
-    with pytest.raises(SheepsimError) as exc:
-        trace_game(players=3, policies=["random", past_last, "random"], seed=2, game=0)
-    assert str(exc.value) in err
 
 
 def test_trace_decisions_table_is_what_the_policies_were_asked(capsys):
