@@ -759,6 +759,7 @@ def test_the_readme_python_example_runs():
     assert scope["panic"].meta["players"] == 3 and "by_seat" in scope["panic"].tables
     assert scope["aw"].tables["comparison"]["games"].iloc[0] == 300
     assert scope["one"].lines and scope["one"].meta["seed"] == 7
+    assert "seed 7, round 3:" in scope["one"].text() and len(scope["one"].tables["decisions"])
     scope = {}
     exec(compile(notebook.replace("200_000", "2_000"), "README.md", "exec"), scope)
     assert list(scope["best"].columns[:3]) == ["rank", "lanes", "cards"]
