@@ -749,16 +749,22 @@ def _user_dispatch(prev, fn, policy_id):
 
 
 def lazy_exports(module_name: str, names: dict[str, str]):
-    """A module ``__getattr__`` that imports ``names[attr]`` on first use, so importing a
-    game package compiles nothing."""
+    """A package's ``(__getattr__, __dir__)`` for the names it exports lazily:
+    ``names[attr]`` is the module ``attr`` is imported from on first use (so importing a
+    game package compiles nothing), and ``dir()`` (``help()``, tab completion) lists
+    them. Use as ``__getattr__, __dir__ = lazy_exports(__name__, _LAZY)``."""
     import importlib
+    import sys
 
     def __getattr__(attr):
         if attr in names:
             return getattr(importlib.import_module(names[attr]), attr)
         raise AttributeError(f"module {module_name!r} has no attribute {attr!r}")
 
-    return __getattr__
+    def __dir__():
+        return sorted(set(vars(sys.modules[module_name])) | set(names))
+
+    return __getattr__, __dir__
 
 
 def numba_loaded() -> bool:

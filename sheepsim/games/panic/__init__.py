@@ -41,8 +41,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-__getattr__ = lazy_exports(__name__, _LAZY)
-
-
-def __dir__():  # so help() and tab completion list the lazy names
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
