@@ -31,8 +31,9 @@ pandas nor numba is imported) until a simulation runs.
 Imports inside functions keep ``import sheepsim``, ``sheepsim --help`` and a warm exact
 ``race odds`` from loading numba kernels, pandas, matplotlib or commands they do not
 need; everywhere else a module imports at its top. The modules that may wait for a
-function, each with its reason, are listed in ``tests/test_layout.py`` (``LAZY``),
-which checks the shared modules against that list.
+function, each with its reason, are listed in ``tests/test_layout.py`` (``LAZY`` for
+the shared modules, ``GAME_LAZY`` for the game packages), which checks every module
+against those lists.
 """
 
 from sheepsim._version import __version__

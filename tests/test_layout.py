@@ -1,5 +1,6 @@
 """The package layout (issue 29, item 4): no import cycle in ``sheepsim/``, counting the
-imports inside functions too."""
+imports inside functions too; and an import inside a function only of a module listed
+here with its reason (``LAZY`` for the shared modules, ``GAME_LAZY`` for the games)."""
 
 import ast
 from pathlib import Path
@@ -111,7 +112,7 @@ def test_the_cycle_finder_finds_a_cycle():
 #: and ``import sheepsim`` from loading what they do not need). Every other import of a
 #: sheepsim module is at the top of the file. A game's own modules
 #: (``sheepsim.games.<game>.*``) are reached through the registry and may always be.
-LAZY = {
+LAZY_HEAVY = {
     # numpy, pandas, matplotlib, numba, scipy or distributed at import
     "sheepsim.driver": "numpy, pandas",
     "sheepsim.dask_backend": "distributed",
@@ -128,6 +129,9 @@ LAZY = {
     "sheepsim.report.render": "pandas",
     "sheepsim.report.outdir": "numpy, pandas",
     "sheepsim.report.figures": "matplotlib when it draws",
+}
+LAZY = {
+    **LAZY_HEAVY,
     # light, but what a command line or `import sheepsim` need not load
     "sheepsim.output": "formats and files: not needed to build the parser (`--help`)",
     "sheepsim.rulesfile": "rules files: not needed to build the parser",
@@ -169,3 +173,81 @@ def test_function_level_imports_in_the_shared_modules_are_of_lazy_modules():
            for name, line, target in _function_level_imports(mods, shared)
            if target not in LAZY and name not in LAZY_IN and not target.startswith("sheepsim.games.")]
     assert bad == []
+
+
+#: The game modules (``sheepsim.games.<game>.*``) a game module may import inside a
+#: function, and why: the target loads numba kernels, pandas, matplotlib or numpy, and
+#: its importer is one that must not (a job is plain data until it runs, a studies or
+#: metrics module is read when the report's studies or the metrics are listed, a trace
+#: module is loaded with the command line's parts, the exact solver's path skips the
+#: simulation kernels). Every other import of a sheepsim module in a game package is at
+#: the top of its file, as is any import of a module the importer loads anyway. Shared
+#: modules may be imported inside a function only if they are in ``LAZY_HEAVY``.
+GAME_LAZY = {
+    # The Sheep Race
+    "sheepsim.games.race.simulate": "numba (the policies) and pandas (the driver): a job, "
+                                    "study or trace is built without them",
+    "sheepsim.games.race.analysis": "pandas, and the kernels through simulate",
+    "sheepsim.games.race.kernels": "numba: the chunk kernels, loaded when a chunk runs "
+                                   "(not on the exact solver's path)",
+    "sheepsim.games.race.engine": "numba: the race engine's kernels",
+    "sheepsim.games.race.exact.solver": "numba (the lane-graph kernels) and pandas",
+    "sheepsim.games.race.exact.bets": "the exact solver (numba, pandas)",
+    "sheepsim.games.race.exact.from_position": "the exact solver (numba, pandas)",
+    "sheepsim.games.race.exact.position": "numpy",
+    "sheepsim.games.race.exact.position_kernel": "numba: the continuation kernel, loaded "
+                                                 "when a position is simulated",
+    "sheepsim.games.race.jobs": "numpy, pandas (the driver)",
+    "sheepsim.games.race.rules": "numpy",
+    "sheepsim.games.race.plots": "matplotlib",
+    # Aw, Sheep!
+    "sheepsim.games.awsheep.jobs": "numpy, pandas",
+    "sheepsim.games.awsheep.kernels": "numba: the round kernels, built when a setting is",
+    "sheepsim.games.awsheep.policies": "numba: the policies' kernels",
+    "sheepsim.games.awsheep.rules": "numpy",
+    "sheepsim.games.awsheep.plots": "matplotlib",
+    # Shear Panic
+    "sheepsim.games.panic.analysis": "numpy, pandas",
+    "sheepsim.games.panic.balance": "numpy, pandas",
+    "sheepsim.games.panic.engine": "numba: the game kernels",
+    "sheepsim.games.panic.policies": "numba: the policies' kernels",
+    "sheepsim.games.panic.jobs": "numpy",
+    "sheepsim.games.panic.rules": "numpy",
+    "sheepsim.games.panic.plots": "matplotlib",
+}
+
+#: game modules whose sheepsim imports may all wait for a function, and why: they build
+#: the command line's parser (``sheepsim --help``, a warm ``race odds --exact``)
+GAME_LAZY_IN = {
+    "sheepsim.games.race.game": "the registry entry: read to build the parser",
+    "sheepsim.games.race.commands": "the command line's parts: read to build the parser",
+    "sheepsim.games.race.cli": "the race commands' parser",
+    "sheepsim.games.race.cli_exact": "the exact odds' options and handlers: on the path of "
+                                     "a warm `race odds --exact`",
+    "sheepsim.games.awsheep.game": "the registry entry: read to build the parser",
+    "sheepsim.games.awsheep.commands": "the command line's parts: read to build the parser",
+    "sheepsim.games.awsheep.cli": "the awsheep commands' parser",
+    "sheepsim.games.panic.game": "the registry entry: read to build the parser",
+    "sheepsim.games.panic.commands": "the command line's parts: read to build the parser",
+}
+
+
+def _game_modules(mods: dict[str, Path]) -> list[str]:
+    return [m for m in mods if m.startswith("sheepsim.games.")]
+
+
+def test_function_level_imports_in_the_game_packages_are_of_lazy_modules():
+    """Every game package (race, awsheep, panic): an import of a sheepsim module inside a
+    function targets a module of ``GAME_LAZY`` (or of ``LAZY_HEAVY``), unless its module
+    builds the parser (``GAME_LAZY_IN``)."""
+    mods = _modules()
+    games = _game_modules(mods)
+    assert {m.split(".")[2] for m in games} == {"race", "awsheep", "panic"}
+    assert set(GAME_LAZY) <= set(games) and set(GAME_LAZY_IN) <= set(games)
+    found = [(name, line, target) for name, line, target in _function_level_imports(mods, games)
+             if name not in GAME_LAZY_IN]
+    bad = [f"{name}:{line} imports {target}" for name, line, target in found
+           if target not in GAME_LAZY and target not in LAZY_HEAVY]
+    assert bad == []
+    # and the table holds no module nothing waits for
+    assert set(GAME_LAZY) - {target for _, _, target in found} == set()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sheepsim.games.awsheep.layout import END_NAMES
 from sheepsim.stats import (
     binomial_two_sided_p,
     chi_square_uniform_p,
@@ -115,8 +116,6 @@ def ties(ends: pd.DataFrame) -> pd.DataFrame:
     draw); columns of :func:`sheepsim.stats.tie_breaks_table` (``tie_for_first``,
     ``games``, ``share`` and ``tie_rate`` with Wilson intervals). Wins on a tie per seat
     and per position: ``wins_on_tie`` in ``by_seat`` and ``first_player``."""
-    from sheepsim.games.awsheep.layout import END_NAMES
-
     frames = []
     for key, g in ends.groupby(_keys(ends), sort=False):
         key = key if isinstance(key, tuple) else (key,)

@@ -9,18 +9,26 @@ lazily in the process that runs them (a Dask worker too). Counts are integer arr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.awsheep import layout as L
+from sheepsim.games.awsheep.analysis import card_use, card_value, golden_value, luck_vs_skill, play_tables
+from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
-from sheepsim.headtohead import HeadToHeadJob
-
-if TYPE_CHECKING:  # the kernels' set-up loads with the first job
-    from sheepsim.games.awsheep.simulate import Setting
+from sheepsim.games.awsheep.simulate import (
+    Setting,
+    card_value_frame,
+    check_failure,
+    count_frames,
+    pair_frame,
+    seat_policies,
+    setting,
+)
+from sheepsim.headtohead import HeadToHeadJob, lineups
 
 GAME = "aw-sheep"
 
@@ -28,7 +36,6 @@ GAME = "aw-sheep"
 def policy_list(policies, players: int) -> list[str]:
     """One policy name per seat (njit functions become ``module:function``)."""
     from sheepsim.games.awsheep.policies import policy_name
-    from sheepsim.games.awsheep.simulate import seat_policies
 
     return [policy_name(p) for p in seat_policies(policies, players)]
 
@@ -53,13 +60,9 @@ class _AwJob(Job):
         self.draft = bool(self.rules.draft if self.draft is None else self.draft)
 
     def _setting(self, names):
-        from sheepsim.games.awsheep.simulate import setting
-
         return setting(self.rules, self.players, names, self.draft)
 
     def meta_common(self) -> dict:
-        from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
-
         meta = {"rules": self.rules.source, "rules_sha256": self.rules.sha256,
                 "draft": self.draft}
         if "random" in self._policy_names():
@@ -121,18 +124,12 @@ class PlayJob(_AwJob):
         return winners, scores
 
     def check(self, counts, games) -> None:
-        from sheepsim.games.awsheep.simulate import check_failure
-
         check_failure(_failure(counts["acc"]), self._s())
 
     def frames(self, counts: Counts):
-        from sheepsim.games.awsheep.simulate import count_frames
-
         return count_frames(counts["acc"], self.players, self.policies, self.draft)
 
     def tables(self, counts, games):
-        from sheepsim.games.awsheep.analysis import play_tables
-
         return play_tables(self.frames(counts))
 
     def halfwidth(self, tables) -> float:
@@ -167,13 +164,9 @@ class CardValueJob(PlayJob):
         return {"acc": acc, "cv": cv}
 
     def value_frame(self, counts, games):
-        from sheepsim.games.awsheep.simulate import card_value_frame
-
         return card_value_frame(counts["cv"], self.players, self.policies, self.draft, games)
 
     def tables(self, counts, games):
-        from sheepsim.games.awsheep.analysis import card_use, card_value, golden_value
-
         cv = self.value_frame(counts, games)
         return {"card_value": card_value(cv), "golden_value": golden_value(cv),
                 "card_use": card_use(self.frames(counts)["card_use"])}
@@ -237,8 +230,6 @@ class FieldsJob(_AwJob):
 
     def tables(self, counts, games):
         import pandas as pd
-
-        from sheepsim.games.awsheep.analysis import play_tables
 
         frames: dict[str, list] = {}
         for i, j in enumerate(self._plays()):
@@ -308,19 +299,13 @@ class SkillJob(_AwJob):
         return {"acc_a": acc_a, "acc_b": acc_b, "pairs": pairs}
 
     def check(self, counts, games) -> None:
-        from sheepsim.games.awsheep.simulate import check_failure
-
         check_failure(_failure(counts["acc_a"]), *self._s())
 
     def pair_frame(self, counts, games):
-        from sheepsim.games.awsheep.simulate import pair_frame
-
         a, b = self._s()
         return pair_frame(counts["pairs"], self.players, a.names, b.names, self.draft, games)
 
     def tables(self, counts, games):
-        from sheepsim.games.awsheep.analysis import luck_vs_skill
-
         return {"luck_vs_skill": luck_vs_skill(self.pair_frame(counts, games))}
 
     def halfwidth(self, tables) -> float:
@@ -336,8 +321,6 @@ def head_to_head(rules=None, players: int = 4, a: str = "counter", b: str = "ran
                  field: str = "random", seat: int = 1, seed: int = 0, draft=None):
     """A :class:`~sheepsim.headtohead.HeadToHeadJob`: policy ``a`` then ``b`` at ``seat``
     (1-based) while the other seats play ``field``, on the same rounds."""
-    from sheepsim.headtohead import lineups
-
     rules = rules if isinstance(rules, AwSheepRules) else load_rules(rules)
     players = rules.check_players(players)
     jobs = [PlayJob(rules, players, names, seed, draft) for names in lineups(a, b, field, players, seat)]
@@ -372,8 +355,6 @@ def round_counts(rules=None, players: int = 4, policies=("random",), games: int 
     """``(setting, acc)``: the summed accumulator (``layout.A_*``) of rounds
     ``0 .. games-1``. ``rotate`` moves the policies one seat per round (seat-fair
     per-policy counts)."""
-    from sheepsim import driver
-
     job = PlayJob(rules, players, policies, seed, draft, bool(rotate))
     res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
                      progress=progress, desc="aw sheep")

@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from sheepsim import rng
+from sheepsim.games.awsheep.layout import FIRST_USER_ID
 from sheepsim.jit import njit, rebind, user_policy_chain, variant_key
 
 from .cards import hand_size, sheep_value
@@ -405,8 +406,6 @@ def kernels_for(user_fns: tuple = ()) -> Kernels:
     """Kernels where policy id ``FIRST_USER_ID + k`` calls ``user_fns[k]`` (one variant
     per tuple per process, cached on disk by :func:`sheepsim.jit.variant_key`); with no
     user policy, the cached built-in kernels."""
-    from .layout import FIRST_USER_ID
-
     if not user_fns:
         return BUILTIN
     repl = {decide: user_policy_chain(decide, user_fns, FIRST_USER_ID)}

@@ -54,16 +54,14 @@ def check_failure(record, *settings: Setting) -> None:
     failure a kernel recorded (``record``: the ``F_*`` fields, ``layout.A_FAILURE`` of an
     accumulator or ``CTX_FAILURE`` of a scratch context); nothing if none. The policy is
     named as the ``settings`` name the failing policy id."""
-    from sheepsim.plugins import policy_failure
-
     code = int(record[L.F_CODE])
     if code == 0:
         return
     pid = int(record[L.F_PID])
     name = next((name for s in settings for name, p in zip(s.names, s.pids, strict=True)
                  if p == pid), f"policy id {pid}")
-    raise policy_failure(code, name, int(record[L.F_SEAT]), int(record[L.F_GAME]),
-                         int(record[L.F_CHOICE]), int(record[L.F_N]))
+    raise plugins.policy_failure(code, name, int(record[L.F_SEAT]), int(record[L.F_GAME]),
+                                 int(record[L.F_CHOICE]), int(record[L.F_N]))
 
 
 def setting(rules, players, policies, draft=None) -> Setting:

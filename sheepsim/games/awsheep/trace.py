@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from sheepsim import driver, output
+from sheepsim._version import __version__
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.simulate import check_failure, setting
@@ -29,8 +30,6 @@ def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 
     """Play round ``game`` of ``seed`` (policies not rotated: seat order as given) and
     describe every step. A policy that breaks the contract (an illegal choice, a write
     to its inputs) raises the one-line :class:`SheepsimError` naming it."""
-    from sheepsim._version import __version__
-
     s = setting(rules, players, policies, draft)
     seed = driver.check_seed(seed)
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:

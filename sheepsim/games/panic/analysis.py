@@ -16,6 +16,7 @@ import pandas as pd
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.rules import PanicRules
 from sheepsim.games.panic.trace import TIE_NAMES
+from sheepsim.output import base_meta
 from sheepsim.stats import (
     mean_interval,
     pooled_mean_interval,
@@ -53,8 +54,6 @@ class PanicResult:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def meta(self, **extra) -> dict:
-        from sheepsim.output import base_meta
-
         return base_meta(game="shear-panic", rules=self.rules.source,
                          rules_sha256=self.rules.sha256, players=self.players,
                          policy=",".join(self.policies), seed=self.seed, games=self.games,

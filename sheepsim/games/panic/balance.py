@@ -14,7 +14,9 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from sheepsim import driver
 from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.jobs import head_to_head
 from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.simulate import play_games
 
@@ -107,9 +109,6 @@ def compare(rules=None, players: int = 4, a: str = "greedy", b: str = "random",
     ``comparison`` (:func:`sheepsim.headtohead.compare_table`; ``mean_score`` is the
     seat's points) has both win rates and mean points with intervals, the paired
     difference and p-values."""
-    from sheepsim import driver
-    from sheepsim.games.panic.jobs import head_to_head
-
     job = head_to_head(rules, players, a, b, field, seat, seed, playouts)
     return driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
                       progress=progress, desc="head-to-head", backend=backend)

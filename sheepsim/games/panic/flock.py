@@ -24,7 +24,19 @@ from __future__ import annotations
 import numpy as np
 
 from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.geometry import flockops as F
+from sheepsim.games.panic.geometry import groups as G
+from sheepsim.games.panic.geometry import regroup as RG
+from sheepsim.games.panic.geometry.scoring import (
+    black_points,
+    ram_points,
+    shear_front_row,
+    shear_points,
+    together_points,
+)
+from sheepsim.games.panic.policies.decide import SCRIPTED
 from sheepsim.games.panic.rules import FlockError, PanicRules, load_rules, parse_flock_text
+from sheepsim.games.panic.scratch import scripted_scratch
 
 _DIR_ALIASES = {
     "up": "n", "down": "s", "left": "w", "right": "e", "up-right": "ne", "up-left": "nw",
@@ -243,8 +255,6 @@ class Flock:
         nothing to jump, an empty line). The menu's reverse restriction is a game rule,
         not a flock one: it is not checked here.
         """
-        from sheepsim.games.panic.geometry import flockops as F
-
         if not isinstance(action, str) or action not in L.ACTION_NAMES:
             raise FlockError(f"unknown action {action!r}; use one of "
                              f"{', '.join(L.ACTION_NAMES)}")
@@ -273,8 +283,6 @@ class Flock:
 
     def _sheep_action(self, kind: int, action: str, params: dict) -> tuple[int, int]:
         """Sheep slot and direction of a Lamb Push, Lamb Roll or Leapfrog (checked)."""
-        from sheepsim.games.panic.geometry import flockops as F
-
         s = self._slot(_required(action, params, "sheep"))
         d = _direction(_required(action, params, "direction"), orthogonal=kind == L.LEAPFROG)
         if kind == L.LAMB_ROLL and not F.roll_ok(self.st, s, d):
@@ -288,8 +296,6 @@ class Flock:
 
     def _line_action(self, kind: int, action: str, params: dict) -> tuple[int, int]:
         """Line key and direction of a Line or Diagonal Push (checked)."""
-        from sheepsim.games.panic.geometry import flockops as F
-
         d = _direction(_required(action, params, "direction"), orthogonal=kind == L.LINE_PUSH,
                        diagonal=kind == L.DIAG_PUSH)
         if "through" in params and "line" in params:
@@ -309,18 +315,14 @@ class Flock:
         return key, d
 
     def is_connected(self) -> bool:
-        from sheepsim.games.panic.geometry.groups import is_connected
-
-        return bool(is_connected(self.st))
+        return bool(G.is_connected(self.st))
 
     # -------------------------------------------------------------- regrouping
     def smallest_groups(self) -> list[list[tuple[int, int]]]:
         """The smallest groups (cells in text coordinates), in the order ``regroup``
         numbers its group choices; empty if the flock is connected."""
-        from sheepsim.games.panic.geometry.groups import smallest_groups
-
         opts = np.zeros((L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
-        n = smallest_groups(self.st, opts)
+        n = G.smallest_groups(self.st, opts)
         return [self._cells(int(opts[i, 0])) for i in range(n)]
 
     def _cells(self, mask: int) -> list[tuple[int, int]]:
@@ -333,8 +335,6 @@ class Flock:
         ``group``: with ``face=None`` the corner-contact slides towards the main flock (no
         die roll), else the routes to the main flock for that regroup die face ("+" or
         "X", with the rules' fallbacks), in ``regroup``'s choice order."""
-        from sheepsim.games.panic.geometry import groups as G
-
         group = _whole(group, "group")
         groups = np.zeros((L.MAX_SUB_OPTS, L.OPT_WIDTH), dtype=np.int64)
         n = G.smallest_groups(self.st, groups)
@@ -359,11 +359,6 @@ class Flock:
         :meth:`routes`); missing choices take the first option. Raises ``FlockError``
         if more die rolls are needed than faces given or a choice is out of range.
         """
-        from sheepsim.games.panic.geometry.groups import side_contacts
-        from sheepsim.games.panic.geometry.regroup import regroup
-        from sheepsim.games.panic.policies.decide import SCRIPTED
-        from sheepsim.games.panic.scratch import scripted_scratch
-
         if not isinstance(faces, (str, list, tuple)):
             raise FlockError(f"faces must be a string such as 'X+', got {faces!r}")
         if not isinstance(choices, (list, tuple)):
@@ -374,7 +369,7 @@ class Flock:
             raise FlockError(f"at most {L.MAX_SCRIPT} faces and choices")
         w = scripted_scratch(face_codes, choices)
         trial = self.st.copy()
-        rolls = regroup(trial, self.R, 0, SCRIPTED, w, -1, side_contacts(trial))
+        rolls = RG.regroup(trial, self.R, 0, SCRIPTED, w, -1, G.side_contacts(trial))
         if rolls < 0:
             raise FlockError(f"a regroup choice is out of range: {choices}")
         if rolls > len(face_codes):
@@ -450,8 +445,6 @@ def _by_colour(flock: Flock, fn) -> dict[str, int]:
 
 def ram_scores(flock: Flock) -> dict[str, int]:
     """Ram scoring: points per colour letter (b g r y) for the rows from the front."""
-    from sheepsim.games.panic.geometry.scoring import ram_points
-
     return _by_colour(flock, lambda c: ram_points(flock.st, flock.R, c))
 
 
@@ -459,8 +452,6 @@ def shear(flock: Flock) -> tuple[dict[str, int], list[str]]:
     """Shear the front row (in place, no regrouping) unless the flock is of one colour,
     then score the rows from the back. Returns ``(points per colour letter, removed
     sheep letters left to right)``."""
-    from sheepsim.games.panic.geometry.scoring import shear_front_row, shear_points
-
     _check_flock(flock)
     before = flock.copy()
     removed = int(shear_front_row(flock.st))
@@ -473,14 +464,10 @@ def shear(flock: Flock) -> tuple[dict[str, int], list[str]]:
 
 def together_scores(flock: Flock) -> dict[str, int]:
     """Teammates' field points per colour (2 side by side, 1 by a corner)."""
-    from sheepsim.games.panic.geometry.scoring import together_points
-
     return _by_colour(flock, lambda c: together_points(flock.st, c))
 
 
 def black_scores(flock: Flock) -> dict[str, int]:
     """Black Sheep field points per colour (2 per sheep beside the black one, 1 by a
     corner)."""
-    from sheepsim.games.panic.geometry.scoring import black_points
-
     return _by_colour(flock, lambda c: black_points(flock.st, c))

@@ -17,6 +17,8 @@ from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.rules import PanicRules, load_rules
+from sheepsim.plugins import policy_failure
+from sheepsim.stats import group_sums
 
 GAME = "shear-panic"
 
@@ -40,8 +42,6 @@ def raise_failure(failed: tuple, policies: list[str]):
     """Raise the one error line for a choice that broke the policy contract:
     ``failed`` is ``(code, game, seat, choice, n)`` (:func:`.engine.failure`),
     ``policies`` the seats' policy names."""
-    from sheepsim.plugins import policy_failure
-
     code, game, seat, choice, n = failed
     raise policy_failure(code, policies[seat], seat, game, choice, n)
 
@@ -53,7 +53,6 @@ def game_sums(rows: np.ndarray, players: int, policies: list[str]) -> Counts:
     the game as the unit of pooled intervals), and ``tie_wins`` ``(players,)``, wins
     from a tie for most points (decided by sheep left or turn order)."""
     from sheepsim.games.panic.analysis import policy_groups
-    from sheepsim.stats import group_sums
 
     groups, names = policy_groups(policies)
     wins = rows[:, L.A_WINS:L.A_WINS + players]

@@ -33,6 +33,8 @@ from sheepsim.games.panic.layout import (
     CTX_LOG_N,
     CTX_LOG_ON,
     CTX_ROLLOUT_PLAYOUTS,
+    CTX_SCRIPT,
+    CTX_SCRIPT_LEN,
     DECISION_WIDTH,
     LOG_HEAD,
     LOG_WIDTH,
@@ -182,8 +184,6 @@ def scripted_scratch(faces=(), choices=(), seed_game=(0, 0)):
     shows ``faces`` in order, the ``SCRIPTED`` policy answers ``choices`` in order,
     the trace log (``MAX_LOG`` rows) is on, and the streams are keyed with
     ``seed_game`` (only reached when the scripted faces run out)."""
-    from sheepsim.games.panic.layout import CTX_SCRIPT, CTX_SCRIPT_LEN
-
     w = new_scratch(MAX_LOG, None)
     ctx = w.ctx
     ctx[CTX_LOG_ON] = 1

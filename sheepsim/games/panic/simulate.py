@@ -13,7 +13,9 @@ from sheepsim import driver, output
 from sheepsim.errors import SheepsimError
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.analysis import PanicResult
+from sheepsim.games.panic.jobs import PlayJob, _playouts, policy_list, raise_failure
 from sheepsim.games.panic.rules import PanicRules, load_rules
+from sheepsim.games.panic.trace import render_log
 
 
 def _rules(rules) -> PanicRules:
@@ -37,9 +39,6 @@ def play_games(rules=None, players: int = 4, policies=("random",), games: int | 
     per candidate. The totals are identical for any ``threads``, ``chunk_size`` and
     ``backend``.
     """
-    from sheepsim import driver
-    from sheepsim.games.panic.jobs import PlayJob
-
     job = PlayJob(rules, players, policies, seed, playouts)
     res = driver.run(job, games=None if precision is not None else games, precision=precision,
                      max_games=max_games, chunk_games=chunk_size, threads=threads,
@@ -72,9 +71,7 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
                game: int = 0, playouts: int = 4) -> Trace:
     """Play game ``game`` of ``seed`` and describe every step in text."""
     from sheepsim.games.panic.engine import kernel_policies, kernels_for, new_log
-    from sheepsim.games.panic.jobs import _playouts, policy_list, raise_failure
     from sheepsim.games.panic.policies import policy_name, resolve_policies
-    from sheepsim.games.panic.trace import render_log
 
     rules = _rules(rules)
     players = rules.check_players(players)

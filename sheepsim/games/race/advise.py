@@ -19,9 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
-from sheepsim.games.race.exact.from_position import _rules
+from sheepsim.games.race.engine import apply_option, legal_options, race_over
+from sheepsim.games.race.exact.from_position import _rules, continuation_args, continuation_kernel
 from sheepsim.games.race.exact.position import as_position, position_arrays
 from sheepsim.games.race.exact.solver import exact_reason, solve_position
 from sheepsim.stats import normal_interval
@@ -124,8 +126,6 @@ def points_per_outcome(rules, stage: str, mine) -> np.ndarray:
 
 def after_option(board, race, lane: int, option: int):
     """Copies of ``board``/``race`` after ``option`` for ``lane``."""
-    from sheepsim.games.race.engine import apply_option
-
     b, r = board.copy(), race.copy()
     apply_option(b, r, lane, option)
     return b, r
@@ -140,8 +140,6 @@ def _sheep_after(row, ez_first) -> str:
 
 
 def legal_for(board, race, lane: int) -> np.ndarray:
-    from sheepsim.games.race.engine import legal_options
-
     legal = np.zeros(L.N_OPTIONS, np.bool_)
     legal_options(board, race, lane, legal)
     return legal
@@ -158,8 +156,6 @@ def _exact_points(options, board, race, rules, policy, pts, stage) -> np.ndarray
 
 def _mc_points(options, rules, policy, pts, stage, games, seed, seen) -> np.ndarray:
     """Points per race ``(len(options), games)``, every option on the same dice."""
-    from sheepsim.games.race.exact.from_position import continuation_args, continuation_kernel
-
     pol, dice, pace_ids, seen = continuation_args(rules, stage, policy, seen)
     kernel = continuation_kernel(pol.user_pace, "race_outcomes")
     out = np.zeros((len(options), games), np.int64)
@@ -179,8 +175,6 @@ def advise(position, lane: int, rules=None, *, open_bet=None, hidden=(), rival_o
     ``open_bet`` (a lane), ``hidden`` (lanes) the player's bets; ``rival_open`` lanes
     other players bet openly; later turns follow ``policy``; ``method`` auto/exact/mc.
     """
-    from sheepsim import driver
-
     rules = _rules(rules)
     pos = as_position(position, stage=stage, lanes=lanes)
     board, race, _ = position_arrays(pos, rules)
@@ -188,8 +182,6 @@ def advise(position, lane: int, rules=None, *, open_bet=None, hidden=(), rival_o
     sel = _lanes_arg([lane], "selected lane")[0]
     if board[sel, L.STATUS] != L.RUNNING:
         raise SheepsimError(f"lane {lane} is {_sheep_after(board[sel], 0)}: only a running sheep moves")
-    from sheepsim.games.race.engine import race_over
-
     if race_over(board.copy(), race.copy()):
         raise SheepsimError("the race is already over in this position")
     reason = exact_reason(policy)

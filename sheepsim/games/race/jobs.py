@@ -25,6 +25,7 @@ from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
+from sheepsim.headtohead import HeadToHeadJob, lineups
 
 if TYPE_CHECKING:  # the kernels load with the first job run, not with this module
     from sheepsim.games.race.simulate import GameResults, RaceCounts
@@ -273,8 +274,6 @@ def head_to_head(rules=None, players: int = 4, a: str = "ev-approx,greedy",
                  b: str = "random,greedy", field: str = "ev-approx,greedy", seat: int = 1, seed: int = 0):
     """A :class:`~sheepsim.headtohead.HeadToHeadJob`: policies ``a`` and ``b``
     ("BET,PACE") for seat ``seat`` (1-based) while the other seats play ``field``."""
-    from sheepsim.headtohead import HeadToHeadJob, lineups
-
     rules = _rules(rules)
     pairs = [parse_policy_pair(x) for x in (a, b, field)]
     jobs = [GamesJob(rules, players, [p[0] for p in lineup], [p[1] for p in lineup], seed)

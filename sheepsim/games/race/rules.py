@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from sheepsim.errors import RulesError, SheepsimError
-from sheepsim.games.race.layout import N_LANES  # noqa: E402,F401 - re-exported
+from sheepsim.games.race.layout import N_LANES, KernelRules  # N_LANES: re-exported too
 from sheepsim.rulesfile import Reader, read_toml
 
 COLOURS = ("red", "blue", "white")
@@ -119,8 +119,6 @@ class RaceRules:
         """The rules as one :class:`~sheepsim.games.race.layout.KernelRules` record, the
         only place rules-derived kernel values (such as the End Zone's first square) are
         computed. Wrappers build it once per job and pass it to every chunk."""
-        from sheepsim.games.race.layout import KernelRules
-
         faces_s, nfaces_s = self.dice_arrays("semifinal")
         faces_f, nfaces_f = self.dice_arrays("final")
         return KernelRules(

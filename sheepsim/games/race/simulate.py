@@ -13,19 +13,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sheepsim import driver
+from sheepsim import driver, jit
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
 from sheepsim.games.race.policies import (
     BET_POLICIES,
+    EV,
     FIRST_USER_ID,
+    LOOKAHEAD,
     PACE_POLICIES,
     USER_POLICY_ARGS,
     WHOLE_GAME_PACE,
 )
 from sheepsim.games.race.rules import N_LANES, RaceRules, check_stage, load_rules
 from sheepsim.jit import is_njit_function
+from sheepsim.output import base_meta
 from sheepsim.plugins import check_arguments, load_object
+from sheepsim.stats import group_sums
 
 #: Races behind the public odds table that bet policies use (per stage, random deals).
 ODDS_TABLE_GAMES = 200_000
@@ -140,8 +144,6 @@ class RaceCounts:
         return self.card_place.sum(axis=0)
 
     def meta(self) -> dict:
-        from sheepsim.output import base_meta
-
         return base_meta(
             game="sheep-race", rules=self.rules.source, rules_sha256=self.rules.sha256,
             stage=self.stage, policy=self.policy, seed=self.seed, games=self.games,
@@ -229,11 +231,9 @@ def odds_cache_file(rules: RaceRules):
     (:func:`sheepsim.jit.cache_root`), named by the rules file's SHA-256 and the package
     source digest (sheepsim and numba versions and every source file, so a change to a
     kernel or policy never reuses an old table), the race count and the seed."""
-    from sheepsim.jit import cache_root, source_digest
-
-    name = (f"odds-{rules.sha256[:20]}-{source_digest()}-{ODDS_TABLE_GAMES}-"
+    name = (f"odds-{rules.sha256[:20]}-{jit.source_digest()}-{ODDS_TABLE_GAMES}-"
             f"{ODDS_TABLE_SEED}.npz")
-    return cache_root() / "odds" / name
+    return jit.cache_root() / "odds" / name  # read at the call: a moved cache root is seen
 
 
 def _read_odds(path, n_cards: int):
@@ -298,8 +298,6 @@ class GameResults:
         return len(self.wins)
 
     def meta(self) -> dict:
-        from sheepsim.output import base_meta
-
         return base_meta(
             game="sheep-race", rules=self.rules.source, rules_sha256=self.rules.sha256,
             players=self.players, bet_policies=list(self.policies.bet_names),
@@ -343,7 +341,6 @@ def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
     turns = np.zeros((count, 3), dtype=np.int64)
     race_cards = np.zeros((count, 3, 3), dtype=np.int64)
     from sheepsim.games.race.kernels import kernel_pace_ids
-    from sheepsim.games.race.policies import EV, LOOKAHEAD
 
     kernel_rules = rules.kernel_rules()
     exact = kernel_rules if EV in pol.bet_ids or LOOKAHEAD in pol.pace_ids else None
@@ -368,8 +365,6 @@ def check_players(rules: RaceRules, players) -> int:
 def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int):
     """``run_chunk(start, count)`` giving :class:`GameResults`' accumulators (named by
     :data:`GAME_COUNTS`) for games ``start..start+count-1``."""
-    from sheepsim.stats import group_sums
-
     players = len(pol.pace_ids)
     n_cards = len(rules.cards)
     groups, pairs = policy_groups(pol)

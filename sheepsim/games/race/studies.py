@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from sheepsim.games.race.cli_exact import ev_builders
 from sheepsim.report.game_studies import HeadToHeadStudy
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
@@ -214,7 +215,6 @@ class RaceOdds(_RaceStudy):
 
     def tables(self, counts, games) -> dict:
         if self.exact:  # the tables of `race ev --exact` (cli_exact.handle_ev)
-            from sheepsim.games.race.cli_exact import ev_builders
             from sheepsim.games.race.exact.from_position import exact_tables
 
             p = self.params()

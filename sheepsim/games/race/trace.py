@@ -5,6 +5,23 @@ position; and the ``decisions`` table, one row per decision a policy was asked."
 from __future__ import annotations
 
 from sheepsim import output
+from sheepsim._version import __version__
+from sheepsim.commands import Output
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race.layout import (
+    D_CHOICE,
+    D_KIND,
+    D_N,
+    D_PHASE,
+    D_SEAT,
+    EXHAUSTED,
+    F_LOGGED,
+    FINAL,
+    KIND_NAMES,
+    OPTION_NAMES,
+    REASON_NAMES,
+    SEMIFINAL,
+)
 
 
 def trace(args):
@@ -15,15 +32,11 @@ def trace(args):
 
     import numpy as np
 
-    from sheepsim.commands import Output
     from sheepsim.driver import chunk_error
-    from sheepsim.errors import SheepsimError
     from sheepsim.games.race import engine
     from sheepsim.games.race.jobs import GAME
-    from sheepsim.games.race.layout import FINAL, SEMIFINAL
     from sheepsim.games.race.rules import load_rules
     from sheepsim.games.race.simulate import board_array, lane_cards, resolve_policies
-    from sheepsim.output import base_meta
 
     rules = load_rules(args.rules)
     lanes = lane_cards(rules, args.lanes)
@@ -51,11 +64,11 @@ def trace(args):
     parts = [f"{names[k]} lane {places[k] + 1} {rules.cards[lanes[places[k]]].name}"
              for k in range(n_places)]
     out.write(f"Result after {n_turns} turns: " + ", ".join(parts) + "\n")
-    meta = base_meta(game=GAME, rules=rules.source, rules_sha256=rules.sha256,
-                     stage=args.stage, policy=_policies_text(pol.pace_names),
-                     pace_policies=list(pol.pace_names), players=args.players, seed=args.seed,
-                     game_index=args.game,
-                     lanes=[rules.cards[c].name for c in lanes])
+    meta = output.base_meta(game=GAME, rules=rules.source, rules_sha256=rules.sha256,
+                            stage=args.stage, policy=_policies_text(pol.pace_names),
+                            pace_policies=list(pol.pace_names), players=args.players,
+                            seed=args.seed, game_index=args.game,
+                            lanes=[rules.cards[c].name for c in lanes])
     return Output(meta, lines=out.getvalue().splitlines(),
                   tables={"decisions": decisions_table(asks)},
                   outcome={"turns": n_turns, "placed_lanes": [int(places[k]) + 1 for k in range(n_places)]})
@@ -64,8 +77,6 @@ def trace(args):
 def decisions_table(asks):
     """The decisions the policies were asked, in order (``asks.log``; phase 0 pace, 1
     bets): :func:`sheepsim.output.decisions_table`."""
-    from sheepsim.games.race.layout import D_CHOICE, D_KIND, D_N, D_PHASE, D_SEAT, F_LOGGED, KIND_NAMES
-
     rows = asks.log[:min(int(asks.fail[F_LOGGED]), asks.log.shape[0])]
     return output.decisions_table(rows, (D_SEAT, D_KIND, D_N, D_CHOICE), KIND_NAMES, D_PHASE)
 
@@ -77,8 +88,6 @@ def _policies_text(names) -> str:
 
 def _write_trace_header(out, args, pace_name: str, rules, lanes) -> None:
     """The trace's provenance line, the track and the lanes' cards, and the column heads."""
-    from sheepsim import __version__
-
     out.write(f"The Sheep Race trace: {args.stage}, {args.players} players, pace policy {pace_name}, "
               f"seed {args.seed}, game {args.game}, rules {rules.source} "
               f"(sha256 {rules.sha256[:12]}), sheepsim {__version__}\n")
@@ -98,7 +107,6 @@ def _write_trace_turns(out, log, rules) -> None:
     import numpy as np
 
     from sheepsim.games.race import engine
-    from sheepsim.games.race.layout import EXHAUSTED, OPTION_NAMES, REASON_NAMES
 
     pos = np.zeros(6, dtype=np.int64)
     for row in log:

@@ -17,7 +17,9 @@ from itertools import combinations
 
 import numpy as np
 
+from sheepsim.games.race.exact.lanegraph import BUILTIN_OWN_STATE
 from sheepsim.games.race.exact.solver import ExactOdds
+from sheepsim.games.race.simulate import ODDS_TABLE_GAMES, ODDS_TABLE_SEED
 
 
 @dataclass(frozen=True)
@@ -82,8 +84,6 @@ def ev_odds_pace(pace_names) -> tuple[str, str]:
     """``(pace policy, note)``: what the ``ev`` bet policy's exact odds assume in games
     where the seats play ``pace_names`` (``exact_game.odds_pace`` in the kernel); the
     note is empty when those are the odds of the races as played."""
-    from sheepsim.games.race.exact.lanegraph import BUILTIN_OWN_STATE
-
     names = {p.strip() for p in pace_names}
     if len(names) == 1 and next(iter(names)) in BUILTIN_OWN_STATE:
         return next(iter(names)), ""
@@ -94,8 +94,6 @@ def bet_odds_meta(bet_names, pace_names) -> dict:
     """Meta fields saying which odds the games' bet policies read and how they were
     obtained: ``ev_odds`` (exact, per dealt race) and/or ``odds_table`` (the public
     table, simulated)."""
-    from sheepsim.games.race.simulate import ODDS_TABLE_GAMES, ODDS_TABLE_SEED
-
     bets = {b.strip() for b in bet_names}
     out = {}
     if "ev" in bets:

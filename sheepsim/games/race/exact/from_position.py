@@ -19,15 +19,13 @@ from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.race import layout as L
+from sheepsim.games.race import policies
+from sheepsim.games.race.analysis import convergence_rows, race_tables
 from sheepsim.games.race.exact.position import as_position, position_arrays
 from sheepsim.games.race.exact.solver import ExactOdds, exact_reason, solve_position
 from sheepsim.games.race.rules import RaceRules
-
-
-def _rules(rules) -> RaceRules:
-    from sheepsim.games.race.simulate import _rules as load
-
-    return load(rules)
+from sheepsim.games.race.simulate import RaceCounts, _rules, resolve_policies
+from sheepsim.jit import rebind, variant_key
 
 
 def board_from(position, rules, *, stage=None, lanes=None):
@@ -55,9 +53,8 @@ def continuation_kernel(user_pace: tuple = (), name: str = "races_from"):
     user pace policies (ids past the built-ins, as in ``kernels.kernels_for``, which
     supplies the dispatch; :func:`sheepsim.jit.rebind` finds what reaches it; compiled
     once per process, cached on disk by :func:`sheepsim.jit.variant_key`)."""
-    from sheepsim.games.race import kernels, policies
+    from sheepsim.games.race import kernels
     from sheepsim.games.race.exact import position_kernel
-    from sheepsim.jit import rebind, variant_key
 
     kernel = getattr(position_kernel, name)
     if not user_pace:
@@ -71,7 +68,6 @@ def continuation_args(rules: RaceRules, stage: str, policy: str, seen=None):
     resolved ``PolicySet``, the stage's ``(faces, nfaces)``, the pace ids as the kernels
     take them (None for ``greedy``) and ``seen`` ``(2, 6)`` int64 (default no bets)."""
     from sheepsim.games.race.kernels import kernel_pace_ids
-    from sheepsim.games.race.simulate import resolve_policies
 
     pol = resolve_policies([policy])
     seen = np.zeros((2, 6), np.int64) if seen is None else np.asarray(seen, np.int64)
@@ -100,8 +96,6 @@ def continuation_chunk(board, race, rules: RaceRules, policy: str, seed: int, se
 
 def counts_from(rules, stage, policy, seed, games, lane_cards, totals):
     """:class:`RaceCounts` from the continuation accumulators."""
-    from sheepsim.games.race.simulate import RaceCounts
-
     joint, place, turns = totals[:3]
     card_place = np.zeros((len(rules.cards), 6, 3), np.int64)
     card_place[lane_cards, np.arange(6)] = place
@@ -156,13 +150,9 @@ class PositionJob(Job):
                            self._arrays[2], totals)
 
     def tables(self, counts, games):
-        from sheepsim.games.race.analysis import race_tables
-
         return race_tables(self.race_counts(counts, games), self.report, self.taken)
 
     def convergence(self, tables):
-        from sheepsim.games.race.analysis import convergence_rows
-
         return convergence_rows(tables["lanes"], "p_first", "lane", "lane ")
 
     def meta(self) -> dict:
@@ -214,8 +204,6 @@ def as_counts(res: ExactOdds):
     """The exact distribution dressed as :class:`RaceCounts` so the Monte Carlo table
     functions compute the same columns: probabilities times ``2**50`` rounded to
     integers (so every table value is exact to about 1e-15, far below what is printed)."""
-    from sheepsim.games.race.simulate import RaceCounts
-
     scale = float(2 ** 50)
     if res.stage == "semifinal":
         joint = np.rint(res.joint * scale).astype(np.int64)

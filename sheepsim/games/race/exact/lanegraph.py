@@ -19,6 +19,9 @@ import numpy as np
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.exact import graphs
+from sheepsim.games.race.layout import N_OPTIONS, N_VIEW, PACE
+from sheepsim.games.race.policies import FIRST_USER_ID, N_PACE_POLICIES, PACE_POLICIES, fill_pace_view
+from sheepsim.jit import rebind, variant_key
 
 #: The built-in pace policies that are own-state (the exact solver plays them).
 BUILTIN_OWN_STATE = ("greedy", "saver", "steady")
@@ -74,8 +77,6 @@ def build_lane_graphs(board, race, pace) -> tuple[LaneGraphs, bool]:
 
 def _builder(pace):
     """``(build, pid)``: the builder kernel and the policy id it plays."""
-    from sheepsim.games.race.policies import N_PACE_POLICIES, PACE_POLICIES
-
     if isinstance(pace, str):
         if pace not in BUILTIN_OWN_STATE:
             raise SheepsimError(f"the exact solver plays {', '.join(BUILTIN_OWN_STATE)} or an "
@@ -89,8 +90,6 @@ def _user_builder(fn):
     """:func:`~sheepsim.games.race.exact.graphs.build_checked` recompiled so that pace id
     ``N_PACE_POLICIES`` calls ``fn`` (once per process; cached on disk per policy by
     :func:`sheepsim.jit.variant_key`, as the simulation kernels around user policies)."""
-    from sheepsim.jit import rebind, variant_key
-
     return rebind(graphs.build_checked, {graphs.own_state_pace: _user_pace(fn)},
                   variant_key((fn,)))
 
@@ -104,8 +103,6 @@ def _user_pace(fn):
     import numba
 
     from sheepsim.games.race.kernels import decide_for
-    from sheepsim.games.race.layout import N_OPTIONS, N_VIEW, PACE
-    from sheepsim.games.race.policies import FIRST_USER_ID, fill_pace_view
 
     ask = decide_for((fn,), ())
 

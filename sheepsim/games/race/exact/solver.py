@@ -28,8 +28,13 @@ import numpy as np
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
+from sheepsim.games.race.engine import new_table, place_remaining, race_over, setup_race
 from sheepsim.games.race.exact.lanegraph import BUILTIN_OWN_STATE, build_lane_graphs
+from sheepsim.games.race.exact.sweep import NO_LIMIT, forward
+from sheepsim.games.race.policies import PACE_POLICIES, choose_pace, user_pace_option
 from sheepsim.games.race.rules import RaceRules, check_stage
+from sheepsim.games.race.simulate import _rules, lane_cards, resolve_policies
+from sheepsim.output import base_meta
 
 #: The solver holds 2 float64 per joint state: 50 million states is 800 MB.
 MAX_JOINT_STATES = 50_000_000
@@ -61,8 +66,6 @@ class ExactOdds:
     seconds: float
 
     def meta(self) -> dict:
-        from sheepsim.output import base_meta
-
         return base_meta(
             game="sheep-race", rules=self.rules.source, rules_sha256=self.rules.sha256,
             stage=self.stage, policy=self.policy, method="exact",
@@ -73,8 +76,6 @@ class ExactOdds:
 
 def exact_reason(policy: str) -> str | None:
     """None if ``policy`` (a name) can be solved exactly, else a one-line reason."""
-    from sheepsim.games.race.policies import PACE_POLICIES
-
     name = policy.strip()
     if name in BUILTIN_OWN_STATE:
         return None
@@ -92,8 +93,6 @@ def exact_reason(policy: str) -> str | None:
 
 
 def _load_user(name: str):
-    from sheepsim.games.race.simulate import resolve_policies
-
     pol = resolve_policies([name])
     return pol.user_pace[0]
 
@@ -115,12 +114,8 @@ def pace_function(policy: str):
     :func:`~sheepsim.games.race.policies.user_pace_option`, as the engine asks it."""
     pace = exact_pace(policy)
     if not isinstance(pace, str):
-        from sheepsim.games.race.policies import user_pace_option
-
         return lambda lane, board, race, seen, legal, rand: user_pace_option(
             pace, lane, board, race, seen, legal, rand)
-    from sheepsim.games.race.policies import PACE_POLICIES, choose_pace
-
     pid = PACE_POLICIES.index(pace)
     return lambda lane, board, race, seen, legal, rand: choose_pace(
         pid, lane, board, race, seen, legal, rand)
@@ -134,8 +129,6 @@ def dice_table(rules: RaceRules, stage: str) -> tuple[np.ndarray, np.ndarray]:
 
 def start_position(rules: RaceRules, lane_cards, stage: str):
     """``(board, race)`` of a race on the starting line (as the engine sets it up)."""
-    from sheepsim.games.race.engine import new_table, setup_race
-
     table = new_table()
     setup_race(table, rules.kernel_rules(), np.asarray(lane_cards, np.int64),
                L.FINAL if stage == "final" else L.SEMIFINAL)
@@ -146,8 +139,6 @@ def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_f
     """Exact result from a validated position ``board`` ``(6, N_BOARD)``/``race``
     ``(N_RACE,)``: ``(joint (216,), winner (6,), p_place (6, 3), binds, states)``.
     ``pace_fn``: an own-state njit pace function to play instead of ``policy``."""
-    from sheepsim.games.race.exact.sweep import NO_LIMIT, forward
-
     stage = "final" if race[L.STAGE] == L.FINAL else "semifinal"
     over = finished_result(board, race)
     if over is not None:
@@ -172,8 +163,6 @@ def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_f
 
 def finished_result(board, race) -> np.ndarray | None:
     """The kernel's output ``(216,)`` for a race that is already over, else None."""
-    from sheepsim.games.race.engine import place_remaining, race_over
-
     board, race = board.copy(), race.copy()
     if not race_over(board, race):
         return None
@@ -204,8 +193,6 @@ def distribution(out: np.ndarray, stage: str):
 
 def exact_odds(rules=None, lanes=None, stage: str = "semifinal", policy: str = "greedy") -> ExactOdds:
     """Exact odds of a race from the starting line (arguments as for ``race_counts``)."""
-    from sheepsim.games.race.simulate import _rules, lane_cards
-
     rules = _rules(rules)
     stage = check_stage(stage)
     cards = lane_cards(rules, lanes)
