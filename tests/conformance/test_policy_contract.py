@@ -34,6 +34,19 @@ COUNT_IDS = [f"{g.name}-{p}" for g, p in COUNTS]
 PLUGINS = '''
 import numba
 
+from sheepsim.rng import policy_uniform
+
+
+@numba.njit
+def uniform_pick(kind, view, opts, n, rand):
+    """Exactly one draw per call: the option at the draw's position in [0, 1)."""
+    return min(n - 1, int(policy_uniform(rand) * n))
+
+
+@numba.njit
+def first(kind, view, opts, n, rand):
+    return 0
+
 
 @numba.njit
 def opts_vandal(kind, view, opts, n, rand):
@@ -77,21 +90,17 @@ def _overlap(ca, na, cb, nb) -> bool:
 
 
 @pytest.mark.parametrize("g, players", COUNTS, ids=COUNT_IDS)
-def test_replacing_one_seats_policy_leaves_the_other_seats_draws(g, players):
-    """Seats 2.. play the built-in ``random``: one draw per decision, the option at the
-    draw's position among the ``n`` options (Lemire's method on the draw's top 32 bits:
-    ``choice = floor(u * n)``; a rejected draw, probability below ``n / 2**32``, never
-    happens here). Seat 1 plays ``random`` in run A and ``greedy`` in run B. The games
-    then differ, but seat ``s``'s k-th draw from each of its streams is the same number,
-    so the intervals ``[choice/n, (choice+1)/n)`` its choices pin that number to must
-    meet, decision by decision. With one shared stream seat 1's draws would shift
-    everyone's, and the intervals would part within a few decisions. Built-ins only: no
-    plug-in to compile (the plug-in path is the same chain, checked below)."""
-    others = ["random"] * (players - 1)
+def test_replacing_one_seats_policy_leaves_the_other_seats_draws(g, players, mod):
+    """Seats 2.. draw once per decision (``uniform_pick``); seat 1 plays ``random`` in run
+    A and ``first`` (no draw at all) in run B. The games then differ, but seat ``s``'s
+    k-th draw from each of its streams is the same number, so the intervals its choices
+    pin that number to must meet, decision by decision. With one shared stream seat 1's
+    draws would shift everyone's, and the intervals would part within a few decisions."""
+    others = [f"{mod}:uniform_pick"] * (players - 1)
     compared = 0
     for seed in range(4):
         a = _decisions(g, seed, players, ["random", *others])
-        b = _decisions(g, seed, players, ["greedy", *others])
+        b = _decisions(g, seed, players, [f"{mod}:first", *others])
         for (seat, phase), rows_a in a[a.seat > 1].groupby(["seat", "phase"]):
             rows_b = b[(b.seat == seat) & (b.phase == phase)]
             k = min(len(rows_a), len(rows_b))
@@ -105,8 +114,9 @@ def test_replacing_one_seats_policy_leaves_the_other_seats_draws(g, players):
 
 
 @pytest.mark.parametrize("g, players", COUNTS, ids=COUNT_IDS)
-def test_the_decisions_table_is_what_the_policies_were_asked(g, players):
-    table = _decisions(g, 3, players, ["greedy"] + ["random"] * (players - 1))
+def test_the_decisions_table_is_what_the_policies_were_asked(g, players, mod):
+    # the seating of run B above: its kernels are compiled once for both tests
+    table = _decisions(g, 3, players, [f"{mod}:first"] + [f"{mod}:uniform_pick"] * (players - 1))
     assert len(table) > 0
     assert list(table.decision) == list(range(len(table)))
     assert set(table.seat) == set(range(1, players + 1))  # every seat is asked something
