@@ -21,6 +21,9 @@ Built-in policies
   (legal choices ~100) x playouts x remaining turns: about 8-11 games/s on one thread
   with one rollout seat among 3 players and 4 playouts (greedy: ~300-470 games/s,
   random: ~11,000-16,000; benchmarks/README.md).
+* ``greedy-v1``, ``rollout-v1``: ``greedy`` and ``rollout`` as they played before
+  issue 34 changed how they use their streams (sheepsim 0.1.0), kept to play
+  head-to-heads against today's and to reproduce earlier results for a fixed seed.
 
 Every seat draws from its own policy stream, keyed by ``(seed, game, seat)``
 (:func:`~.decide.seed_game_streams`): replacing one seat's policy leaves every other
@@ -95,12 +98,13 @@ package.module:my_policy``.
 from __future__ import annotations
 
 from sheepsim import plugins
-from sheepsim.games.panic.policies.decide import FIRST_USER_ID, GREEDY, RANDOM, ROLLOUT
+from sheepsim.games.panic.policies.decide import FIRST_USER_ID, GREEDY, GREEDY_V1, RANDOM, ROLLOUT, ROLLOUT_V1
 from sheepsim.plugins import PolicyTable, policy_name  # noqa: F401 - policy_name: the game API
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401 - the policies' API
 
-POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT}
+POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT,
+              "greedy-v1": GREEDY_V1, "rollout-v1": ROLLOUT_V1}
 #: The arguments a user policy is called with (see "Writing a user policy" above): a
 #: plug-in is checked against these before anything compiles.
 USER_POLICY_ARGS = plugins.USER_POLICY_ARGS

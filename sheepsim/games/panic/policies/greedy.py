@@ -26,6 +26,7 @@ from sheepsim.games.panic.layout import (
 )
 from sheepsim.games.panic.policies.decide import (
     GREEDY,
+    GREEDY_V1,
     POSITION_WEIGHT,
     SCRIPTED,
     argmax_random_ties,
@@ -171,7 +172,7 @@ def decide_action(pid, st, R, seat, opts, n, w):
     kind = np.int64(K_ACTION)
     if pid == SCRIPTED:
         i = next_scripted(w.ctx, n)
-    elif pid == GREEDY:
+    elif pid == GREEDY or pid == GREEDY_V1:
         i = greedy_action(st, R, seat, opts, n, w)
     else:
         i = ask_policy(pid, kind, st, R, seat, opts, n, w)

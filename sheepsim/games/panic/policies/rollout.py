@@ -18,7 +18,7 @@ from sheepsim.games.panic.layout import (
     ST_LEN,
     ST_SCORE,
 )
-from sheepsim.games.panic.policies.decide import GREEDY, RANDOM, ROLLOUT, argmax_random_ties, checked
+from sheepsim.games.panic.policies.decide import GREEDY, RANDOM, argmax_random_ties, checked
 from sheepsim.games.panic.scratch import copy_state
 from sheepsim.games.panic.track import own_sheep
 from sheepsim.games.panic.turns import after_turn, execute_turn, log_refusals, play_turn
@@ -69,8 +69,9 @@ def rollout_choose(st, R, seat, opts, n, w):
 
 
 @kernel
-def rollout_turn(st, R, seat, w):
-    """The turn of a rollout seat; False if it skips (no sheep) or passes."""
+def rollout_turn(st, R, seat, pid, w):
+    """The turn of a rollout seat (``pid`` ``ROLLOUT`` or ``ROLLOUT_V1``); False if it
+    skips (no sheep) or passes."""
     if own_sheep(st, R, seat) == 0:
         return False
     log_refusals(st, R, seat, w)
@@ -83,5 +84,5 @@ def rollout_turn(st, R, seat, w):
         i = checked(rollout_choose(st, R, seat, opts, n, w), n, seat, np.int64(K_ACTION), w)
         if i < 0:
             return False
-    execute_turn(st, R, seat, np.int64(ROLLOUT), opts[i, 0], opts[i, 1], opts[i, 2], w)
+    execute_turn(st, R, seat, pid, opts[i, 0], opts[i, 1], opts[i, 2], w)
     return True
