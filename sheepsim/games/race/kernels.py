@@ -115,13 +115,14 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     :func:`engine.run_race` and about twice as fast (``benchmarks/bench_c_yardstick.py``).
     """
     joint, card_place, turns = out
-    streams, table, no_bets, no_log, deck, lanes, places, gtables, gwork, asks = work
+    streams, table, no_bets, no_log, deck, lanes, places, gtables, gstarts, gwork, asks = work
     n_cards = rules.cards.shape[0]
     seats = Seats(no_bets, no_bets)
     dice = stage_dice(rules, stage)
     tabled = gtables.shape[0] > 0
     if pace_ids is None and tabled:
         greedy_table.fill_tables(rules, gtables)
+        greedy_table.fill_starts(rules, gstarts)
     need = 1 if stage == FINAL else 3
     for lane in range(N_LANES):
         lanes[lane] = lane_cards[lane]
@@ -139,7 +140,7 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
             for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
                 lanes[lane] = deck[lane]
         if pace_ids is None and tabled:
-            turns[0] += greedy_table.run_race(rules, gtables, lanes, dice, streams, need,
+            turns[0] += greedy_table.run_race(gstarts, gtables, lanes, dice, streams, need,
                                               gwork, places)
         else:
             setup_race(table, rules, lanes, stage)
@@ -221,8 +222,8 @@ class Kernels(types.SimpleNamespace):
             np.zeros(0, dtype=np.int64)
         work = (rng.new_streams(), new_table(), no_bets, np.zeros((0, N_LOG), dtype=np.int64),
                 np.arange(n_cards, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
-                np.zeros(3, dtype=np.int64), gtables, np.zeros((3, N_LANES), dtype=np.int64),
-                asks)
+                np.zeros(3, dtype=np.int64), gtables, np.zeros(n_cards, dtype=np.int64),
+                np.zeros((3, N_LANES), dtype=np.int64), asks)
         self.fill_races(seed, start, count, rules, np.asarray(lane_cards, dtype=np.int64),
                         random_deal, stage, pace_ids, out, work)
         return asks
