@@ -98,6 +98,15 @@ def test_a_command_line_builds_only_the_commands_it_names():
             assert list(cli.subcommand_parser(part, g.command)._actions[-1].choices) == ["tune"]
 
 
+def test_race_play_takes_policy_as_its_pace_policy_like_the_single_race_commands():
+    # `race odds --policy`, `race trace --policy` name the pace policy; `race play` too
+    # (before, argparse refused it as an unrecognized argument with no pointer)
+    from sheepsim import cli
+
+    args = cli.build_parser().parse_args(["race", "play", "--policy", "lookahead"])
+    assert args.pace_policy == "lookahead" and args.bet_policy == "ev-approx"
+
+
 def test_advise_cli_default_is_the_library_default():
     from sheepsim.games.race.advise import DEFAULT_ADVISE_GAMES
     from sheepsim.games.race.cli_exact import DEFAULT_ADVISE_GAMES as CLI_DEFAULT

@@ -227,6 +227,8 @@ def test_three_player_trace_says_which_set_aside_cards_are_named():
     assert deal.startswith("Deal (8 cards set aside unseen + 4 named removals (public))")
     deal = [t for t in trace_round(players=4, seed=1).lines if t.startswith("Deal")][0]
     assert deal.startswith("Deal (4 cards set aside unseen):")
+    deal = [t for t in trace_round(players=5, seed=1).lines if t.startswith("Deal")][0]
+    assert deal.startswith("Deal (1 card set aside unseen):")  # one card: no plural
 
 
 def test_every_name_the_package_exports_resolves():

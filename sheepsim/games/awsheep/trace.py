@@ -117,9 +117,9 @@ def render_log(log, players: int, st) -> list[str]:
             lines.append("Hands after the draft:")
             lines.extend(hands_lines(last, players))
         if ev == L.EV_DEAL:
-            named = f" + {b} named removals (public)" if b else ""
-            lines.append(f"Deal ({a} cards set aside unseen{named}): seat {seat + 1} plays "
-                         f"first")
+            named = f" + {b} named removal{'' if b == 1 else 's'} (public)" if b else ""
+            lines.append(f"Deal ({a} card{'' if a == 1 else 's'} set aside unseen{named}): "
+                         f"seat {seat + 1} plays first")
             lines.extend(hands_lines(row, players))
         elif ev == L.EV_PLAY:
             close_turn()

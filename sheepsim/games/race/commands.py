@@ -21,7 +21,8 @@ COMMANDS = {
                     "(about 10 games per second); ev-approx reads the public odds table "
                     "(tens of thousands per second); lookahead paces by the exact expected "
                     "points of its bets (about 0.4 s a game). Tables: " + ", ".join(PLAY_TABLES) + ".",
-        games=100_000, tables=PLAY_TABLES, policies={"bet": "ev-approx", "pace": "greedy"}),
+        games=100_000, tables=PLAY_TABLES, policies={"bet": "ev-approx", "pace": "greedy"},
+        policy_alias="pace"),
     "compare": CommandSpec(
         help="head-to-head of two policies on the same dice (paired difference)",
         description="Head-to-head of two policy pairs for one seat on common random numbers: "
