@@ -61,10 +61,12 @@ SEAT_STREAMS = rng.N_PURPOSES
 # The look-ahead memo's shape (see .lookahead; not imported from there: it imports this).
 MEMO_SLOTS = 256
 MEMO_ROUTES = 8
-MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + MEMO_ROUTES * OPT_WIDTH
-# greedy's memo of options that leave the same flock (see .optionmemo)
+MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + MEMO_ROUTES * OPT_WIDTH + 1
+# greedy's memo of options that leave the same flock (see .optionmemo): key, positions
+# after each face's regrouping, then OPT_MEMO_VALUES (time class, option) pairs
 OPT_MEMO_SLOTS = MEMO_SLOTS
-OPT_MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + 2 * (2 * N_SHEEP)
+OPT_MEMO_VALUES = 4
+OPT_MEMO_WIDTH = 2 + (2 * N_SHEEP + 4) + 2 * (2 * N_SHEEP) + 2 * OPT_MEMO_VALUES
 
 #: Fields of the scratch record (shapes; ``ST_LEN`` rows are state vectors):
 #:

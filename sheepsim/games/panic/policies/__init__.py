@@ -13,6 +13,9 @@ Built-in policies
   player's sheep are worth for the field the counter is in (see
   :func:`~.decide.positional`). Panic dice are not anticipated. Sub-decisions maximise
   the positional score. Ties are broken uniformly with the seat's own policy stream.
+  Within one menu decision the look-ahead uses common random numbers (issue 34): the
+  regrouping of a flock for a kind of face is computed once, its tie-breaks drawn once,
+  and every option that leaves that flock uses it.
 * ``rollout``: for each legal menu choice, ``playouts`` random playouts to the end of the
   game (every player ``random``, every die and every choice drawn from the rollout
   seat's own policy stream, never the real dice); picks the best mean score margin (own
@@ -24,6 +27,8 @@ Built-in policies
 * ``greedy-v1``, ``rollout-v1``: ``greedy`` and ``rollout`` as they played before
   issue 34 changed how they use their streams (sheepsim 0.1.0), kept to play
   head-to-heads against today's and to reproduce earlier results for a fixed seed.
+  ``greedy-v1`` values the same way as ``greedy`` but regroups a flock again, drawing
+  its tie-breaks again, for every option whose look-ahead regrouping broke a tie.
 
 Every seat draws from its own policy stream, keyed by ``(seed, game, seat)``
 (:func:`~.decide.seed_game_streams`): replacing one seat's policy leaves every other

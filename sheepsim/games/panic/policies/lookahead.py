@@ -57,13 +57,14 @@ from sheepsim.jit import kernel
 MEMO_PROBES = 8
 #: The kind of move of a memo entry that is not a die face (faces are 0 "+", 1 "X").
 SLIDES = 2
-# A memo row: [generation, number of routes, key, routes]; the key is the sheep's rows
-# and columns, [facing, live mask, group mask, kind].
+# A memo row: [generation, number of routes, key, routes, (``greedy`` only: values known,
+# .crnlookahead)]; the key is the sheep's rows and columns, [facing, live mask, group
+# mask, kind].
 M_GEN, M_N, M_KEY = 0, 1, 2
 POS_LEN = 2 * N_SHEEP
 KEY_LEN = POS_LEN + 4
 M_ROUTES = M_KEY + KEY_LEN
-assert MEMO_WIDTH == M_ROUTES + MEMO_ROUTES * OPT_WIDTH
+assert MEMO_WIDTH == M_ROUTES + MEMO_ROUTES * OPT_WIDTH + 1  # + .crnlookahead.M_VALUED
 assert ST_ROW == 0 and ST_COL == N_SHEEP  # st[:POS_LEN] are the rows, then the columns
 _ODD = 0x9E3779B97F4A7C15 - (1 << 64)  # an odd 64-bit constant, as a signed int64
 

@@ -22,6 +22,12 @@ live sheep) in ``w.opt_memo``:
 
 The value itself (counter moved by the tile's time, points, positional score) is
 computed for every option from these positions, as before.
+
+That is ``greedy-v1`` (greedy before issue 34). ``greedy`` (:func:`option_slot_crn`)
+draws a flock's regrouping once per decision (common random numbers), so it keeps every
+regrouping, tie or not, and keeps per time class the index of the option whose value is
+the flock's (:func:`known_value`): a later option leaving the same flock with a tile of
+that class takes that value.
 """
 
 from sheepsim import rng
@@ -34,16 +40,19 @@ from sheepsim.games.panic.policies.lookahead import (
     memo_find,
     memo_key,
 )
-from sheepsim.games.panic.scratch import MEMO_SLOTS, OPT_MEMO_SLOTS, OPT_MEMO_WIDTH
+from sheepsim.games.panic.scratch import MEMO_SLOTS, OPT_MEMO_SLOTS, OPT_MEMO_VALUES, OPT_MEMO_WIDTH
 from sheepsim.jit import kernel
 
 #: Row of ``w.opt_memo``: [generation, status, key (the look-ahead memo's layout: positions,
 #: facing, live mask, 0, :data:`OPTION_KIND`), positions after the "+" regrouping,
-#: positions after the "X" regrouping].
+#: positions after the "X" regrouping, then (``greedy`` only, not ``greedy-v1``)
+#: ``OPT_MEMO_VALUES`` pairs [time class + 1 (0: empty), index of the option whose value
+#: it is]].
 O_GEN, O_STATUS, O_KEY = M_GEN, M_N, M_KEY
 O_PLUS = O_KEY + KEY_LEN
 O_CROSS = O_PLUS + POS_LEN
-assert OPT_MEMO_WIDTH == O_CROSS + POS_LEN and OPT_MEMO_SLOTS == MEMO_SLOTS
+O_VALUES = O_CROSS + POS_LEN
+assert OPT_MEMO_WIDTH == O_VALUES + 2 * OPT_MEMO_VALUES and OPT_MEMO_SLOTS == MEMO_SLOTS
 #: Status bits: the flock is connected; the "+" / "X" positions are stored.
 CONNECTED, PLUS_KNOWN, CROSS_KNOWN = 1, 2, 4
 BOTH_KNOWN = PLUS_KNOWN | CROSS_KNOWN
@@ -81,3 +90,42 @@ def load_positions(st, row, at):
     for i in range(POS_LEN):
         st[i] = row[at + i]
 
+
+
+@kernel
+def option_slot_crn(memo, st, alive, gen):
+    """:func:`option_slot` for ``greedy`` (common random numbers in a decision): a new row
+    also starts with no value known (see :func:`known_value`)."""
+    slot, found = memo_find(memo, st, alive, 0, OPTION_KIND, gen)
+    if not found:
+        row = memo[slot]
+        row[O_GEN] = gen
+        row[O_STATUS] = 0
+        memo_key(row, st, alive, 0, OPTION_KIND)
+        for k in range(OPT_MEMO_VALUES):
+            row[O_VALUES + 2 * k] = 0
+    return slot
+
+
+@kernel
+def known_value(row, cls):
+    """Index of an earlier option of this decision that left the row's flock with a tile
+    of the time class ``cls`` (its value is this option's too), else -1."""
+    for k in range(OPT_MEMO_VALUES):
+        c = row[O_VALUES + 2 * k]
+        if c == 0:
+            return -1
+        if c == cls + 1:
+            return row[O_VALUES + 2 * k + 1]
+    return -1
+
+
+@kernel
+def remember_value(row, cls, i):
+    """Option ``i``'s value is the row's flock's for the time class ``cls`` (kept while a
+    pair is free)."""
+    for k in range(OPT_MEMO_VALUES):
+        if row[O_VALUES + 2 * k] == 0:
+            row[O_VALUES + 2 * k] = cls + 1
+            row[O_VALUES + 2 * k + 1] = i
+            return
