@@ -22,11 +22,11 @@ Built-in policies
   points minus the best opponent's). Its sub-decisions are the greedy ones (playouts for
   every group and route choice would multiply the cost for little gain). Cost grows as
   (legal choices ~100) x playouts x remaining turns: about 8-11 games/s on one thread
-  with one rollout seat among 3 players and 4 playouts (greedy: ~300-470 games/s,
-  random: ~11,000-16,000; benchmarks/README.md).
-* ``greedy-v1``, ``rollout-v1``: ``greedy`` and ``rollout`` as they played before
-  issue 34 changed how they use their streams (sheepsim 0.1.0), kept to play
-  head-to-heads against today's and to reproduce earlier results for a fixed seed.
+  with one rollout seat among 3 players and 4 playouts (greedy: ~450 games/s at
+  every seat, ~1,200-1,600 as one seat among random ones; random: ~11,000-16,000; benchmarks/README.md).
+* ``greedy-v1``: ``greedy`` as it played before issue 34 changed how it uses its
+  stream (sheepsim 0.1.0), kept to play head-to-heads against today's and to reproduce
+  earlier results for a fixed seed.
   ``greedy-v1`` values the same way as ``greedy`` but regroups a flock again, drawing
   its tie-breaks again, for every option whose look-ahead regrouping broke a tie.
 
@@ -103,13 +103,13 @@ package.module:my_policy``.
 from __future__ import annotations
 
 from sheepsim import plugins
-from sheepsim.games.panic.policies.decide import FIRST_USER_ID, GREEDY, GREEDY_V1, RANDOM, ROLLOUT, ROLLOUT_V1
+from sheepsim.games.panic.policies.decide import FIRST_USER_ID, GREEDY, GREEDY_V1, RANDOM, ROLLOUT
 from sheepsim.plugins import PolicyTable, policy_name  # noqa: F401 - policy_name: the game API
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401 - the policies' API
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT,
-              "greedy-v1": GREEDY_V1, "rollout-v1": ROLLOUT_V1}
+              "greedy-v1": GREEDY_V1}
 #: The arguments a user policy is called with (see "Writing a user policy" above): a
 #: plug-in is checked against these before anything compiles.
 USER_POLICY_ARGS = plugins.USER_POLICY_ARGS

@@ -70,8 +70,8 @@ def rollout_choose(st, R, seat, opts, n, w):
 
 @kernel
 def rollout_turn(st, R, seat, pid, w):
-    """The turn of a rollout seat (``pid`` ``ROLLOUT`` or ``ROLLOUT_V1``); False if it
-    skips (no sheep) or passes."""
+    """The turn of a rollout seat (``pid`` ``ROLLOUT``, its sub-decisions' policy); False
+    if it skips (no sheep) or passes."""
     if own_sheep(st, R, seat) == 0:
         return False
     log_refusals(st, R, seat, w)
