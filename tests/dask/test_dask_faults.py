@@ -187,4 +187,5 @@ def test_ctrl_c_with_local_workers_is_one_line():
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()  # close its pipes here: left open, the next test fails on them
     assert proc.returncode == 130 and err == "sheepsim: interrupted\n", err
