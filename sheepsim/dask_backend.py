@@ -139,7 +139,9 @@ class DaskBackend:
                                    # no dashboard; its health/metrics server on any free
                                    # port rather than a warning that 8787 is taken
                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
-        self._owned.append(cluster)
+            # owned before leaving the block: a Ctrl-C held during the start is raised
+            # as it ends, and close() must then shut this cluster down
+            self._owned.append(cluster)
         client = Client(cluster, set_as_default=False)
         self._owned.insert(0, client)
         return client
@@ -289,7 +291,11 @@ class _DaskSession:
                 self._check_cluster(since, games)
             except Exception:  # noqa: BLE001 - cancelled futures: the scheduler went away
                 self._check_cluster(since, games)
-                return {f for f in futures if f.status != "pending"}
+                # only those done: a future "lost" with its scheduler is not, and its
+                # result() would wait for good (a test hung on it under load)
+                done = {f for f in futures if f.done()}
+                if done:
+                    return done
 
     def _counts_of(self, fut, start: int, n: int) -> Counts:
         """:func:`_counts_of`, naming a lost scheduler as such."""
@@ -499,11 +505,21 @@ class _quiet_asyncio:
 
 
 class _quiet_workers:
-    """While local worker processes start: Ctrl-C ignored, a disposition they keep (a
-    Python started with SIGINT ignored installs no KeyboardInterrupt handler), so an
-    interrupt reaches the client alone, which shuts the workers down; and their
-    distributed logging at :func:`_log_level` (read from the environment they start
-    with, ``DASK_LOGGING__DISTRIBUTED``)."""
+    """While local worker processes start: Ctrl-C kept from them, so that an interrupt
+    reaches the client alone, which shuts the workers down; and their distributed
+    logging at :func:`_log_level` (read from the environment they start with,
+    ``DASK_LOGGING__DISTRIBUTED``).
+
+    SIGINT is blocked in this thread, so every thread started meanwhile (the cluster's
+    event loop, the threads that spawn the workers) starts with it blocked, and so does
+    every worker process (a signal mask survives fork and exec): a Ctrl-C sent to the
+    whole process group stays pending in the workers for good. In this process it
+    reaches a thread that does not block it (one that existed before, e.g. a BLAS pool)
+    and runs the handler set here, which only notes it; on leaving, the old handler
+    comes back and the noted interrupt is raised as a KeyboardInterrupt. (An earlier
+    version ignored SIGINT meanwhile, which the workers inherited too, but then a Ctrl-C
+    in the first seconds of a run, longer on a loaded machine, was lost and the run
+    went on.) Where signal masks do not exist (Windows), SIGINT is ignored meanwhile."""
 
     ENV = "DASK_LOGGING__DISTRIBUTED"
 
@@ -513,21 +529,40 @@ class _quiet_workers:
         import threading
 
         self.old = None
+        self.blocked = False
+        self.interrupted = False
         if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            if hasattr(signal, "pthread_sigmask"):
+                # multiprocessing starts its resource tracker on the first spawn and
+                # then *unblocks* SIGINT in the thread that spawned it: start it first
+                from multiprocessing import resource_tracker
+
+                resource_tracker.ensure_running()
+                self.old = signal.signal(signal.SIGINT, self._note)
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                self.blocked = True
+            else:
+                self.old = signal.signal(signal.SIGINT, signal.SIG_IGN)
         self.old_env = os.environ.get(self.ENV)
         os.environ[self.ENV] = logging.getLevelName(_log_level(logging.CRITICAL)).lower()
         return self
 
+    def _note(self, signum, frame):
+        self.interrupted = True
+
     def __exit__(self, *exc):
         import signal
 
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
         if self.old_env is None:
             os.environ.pop(self.ENV, None)
         else:
             os.environ[self.ENV] = self.old_env
+        if self.blocked:  # one held for this thread is delivered here, to _note
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        if self.interrupted and exc[0] is None:
+            raise KeyboardInterrupt
         return False
 
 

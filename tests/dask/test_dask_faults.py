@@ -165,9 +165,10 @@ def test_losing_every_worker_or_the_scheduler_is_one_line_after_a_bounded_wait(w
     assert "nothing was written" in str(err.value)
 
 
-def test_ctrl_c_with_local_workers_is_one_line():
-    """Ctrl-C reaches the whole process group (the command and its worker processes):
-    one line, exit 130, no worker tracebacks or distributed log lines."""
+def _interrupt_local_run(children: int, settle: float) -> tuple[int, str]:
+    """Start a long ``race odds`` on 2 local workers in its own process group; once it
+    has ``children`` child processes, wait ``settle`` s and send SIGINT to the whole
+    group (as a terminal's Ctrl-C does). Its exit code and stderr."""
     import subprocess
     import sys
 
@@ -178,14 +179,29 @@ def test_ctrl_c_with_local_workers_is_one_line():
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 90
-        while len(psutil.Process(proc.pid).children(recursive=True)) < 2:
+        while len(psutil.Process(proc.pid).children(recursive=True)) < children:
             assert time.monotonic() < deadline and proc.poll() is None, "no workers started"
-            time.sleep(0.2)
-        time.sleep(4)  # the workers registered and running chunks
+            time.sleep(0.05)
+        time.sleep(settle)
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()  # close its pipes here: left open, the next test fails on them
-    assert proc.returncode == 130 and err == "sheepsim: interrupted\n", err
+    return proc.returncode, err
+
+
+def test_ctrl_c_with_local_workers_is_one_line():
+    """Ctrl-C reaches the whole process group (the command and its worker processes):
+    one line, exit 130, no worker tracebacks or distributed log lines."""
+    code, err = _interrupt_local_run(children=2, settle=4)  # workers running chunks
+    assert code == 130 and err == "sheepsim: interrupted\n", err
+
+
+def test_ctrl_c_while_local_workers_start_is_not_lost():
+    """A Ctrl-C while the local cluster starts (the first worker process just spawned,
+    SIGINT ignored so the workers inherit that) ends the run as one at any other time;
+    it was lost before (SIGINT was ignored in the command too), and the run went on."""
+    code, err = _interrupt_local_run(children=1, settle=0)
+    assert code == 130 and err == "sheepsim: interrupted\n", err
