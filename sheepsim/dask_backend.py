@@ -516,10 +516,11 @@ class _quiet_workers:
     whole process group stays pending in the workers for good. In this process it
     reaches a thread that does not block it (one that existed before, e.g. a BLAS pool)
     and runs the handler set here, which only notes it; on leaving, the old handler
-    comes back and the noted interrupt is raised as a KeyboardInterrupt. (An earlier
-    version ignored SIGINT meanwhile, which the workers inherited too, but then a Ctrl-C
-    in the first seconds of a run, longer on a loaded machine, was lost and the run
-    went on.) Where signal masks do not exist (Windows), SIGINT is ignored meanwhile."""
+    comes back and the noted interrupt is sent to it (Python's raises KeyboardInterrupt;
+    a process that ignores SIGINT goes on ignoring it). An earlier version ignored
+    SIGINT meanwhile, which the workers inherited too, but then a Ctrl-C in the first
+    seconds of a run (longer on a loaded machine) was lost and the run went on. Where
+    signal masks do not exist (Windows), SIGINT is ignored meanwhile."""
 
     ENV = "DASK_LOGGING__DISTRIBUTED"
 
@@ -562,7 +563,9 @@ class _quiet_workers:
         if self.old is not None:
             signal.signal(signal.SIGINT, self.old)
         if self.interrupted and exc[0] is None:
-            raise KeyboardInterrupt
+            # sent again to this thread alone, to the handler it had: Python's raises
+            # KeyboardInterrupt here, a process that ignores SIGINT goes on ignoring it
+            signal.raise_signal(signal.SIGINT)
         return False
 
 

@@ -205,3 +205,42 @@ def test_ctrl_c_while_local_workers_start_is_not_lost():
     it was lost before (SIGINT was ignored in the command too), and the run went on."""
     code, err = _interrupt_local_run(children=1, settle=0)
     assert code == 130 and err == "sheepsim: interrupted\n", err
+
+
+def _main_thread_with_sigmask() -> None:
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+            signal, "pthread_sigmask"):
+        pytest.skip("needs the main thread and signal masks")
+
+
+def test_quiet_workers_holds_a_ctrl_c_until_the_start_is_over():
+    """A SIGINT sent to the process while the workers start is not lost and does not
+    interrupt the start: it is raised as KeyboardInterrupt when the start is over."""
+    from sheepsim.dask_backend import _quiet_workers
+
+    _main_thread_with_sigmask()
+    reached = False
+    with pytest.raises(KeyboardInterrupt):
+        with _quiet_workers():
+            os.kill(os.getpid(), signal.SIGINT)  # to the process, as a terminal sends it
+            time.sleep(0.2)
+            reached = True  # the start went on to its end
+    assert reached
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def test_quiet_workers_leaves_an_ignored_ctrl_c_ignored():
+    from sheepsim.dask_backend import _quiet_workers
+
+    _main_thread_with_sigmask()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with _quiet_workers():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN  # and nothing was raised
+    finally:
+        signal.signal(signal.SIGINT, old)
