@@ -529,7 +529,7 @@ class _quiet_workers:
         import signal
         import threading
 
-        self.old = None
+        self.old = self.replaced = None  # the old handler; whether one was replaced
         self.blocked = False
         self.interrupted = False
         if threading.current_thread() is threading.main_thread():
@@ -544,6 +544,7 @@ class _quiet_workers:
                 self.blocked = True
             else:
                 self.old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            self.replaced = True
         self.old_env = os.environ.get(self.ENV)
         os.environ[self.ENV] = logging.getLevelName(_log_level(logging.CRITICAL)).lower()
         return self
@@ -560,8 +561,8 @@ class _quiet_workers:
             os.environ[self.ENV] = self.old_env
         if self.blocked:  # one held for this thread is delivered here, to _note
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
+        if self.replaced:  # None: a handler not set from Python; the default is closest
+            signal.signal(signal.SIGINT, signal.SIG_DFL if self.old is None else self.old)
         if self.interrupted and exc[0] is None:
             # sent again to this thread alone, to the handler it had: Python's raises
             # KeyboardInterrupt here, a process that ignores SIGINT goes on ignoring it
