@@ -529,7 +529,8 @@ class _quiet_workers:
         import signal
         import threading
 
-        self.old = self.replaced = None  # the old handler; whether one was replaced
+        self.old = None  # the handler replaced (None: one not set from Python)
+        self.replaced = False
         self.blocked = False
         self.interrupted = False
         if threading.current_thread() is threading.main_thread():
