@@ -29,3 +29,26 @@ def legal_set(st, R, seat):
     opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
     n = legal_actions(st, R, seat, opts)
     return {tuple(int(x) for x in opts[i, :3]) for i in range(n)}
+
+
+def early_positions(R, count, seed, moves):
+    """``count`` positions ``(index, state)`` from the start: position ``k`` after
+    ``k % moves`` random legal actions of seat 0 (a move that breaks the flock is not
+    kept), drawn from ``numpy.random.default_rng(seed)``."""
+    from sheepsim.games.panic.engine import init_state
+    from sheepsim.games.panic.geometry.flockops import apply_action, legal_actions
+    from sheepsim.games.panic.geometry.groups import is_connected
+
+    pick = np.random.default_rng(seed)
+    opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
+    for position in range(count):
+        st = np.zeros(L.ST_LEN, dtype=np.int64)
+        init_state(st, R)
+        for _ in range(position % moves):
+            n = legal_actions(st, R, 0, opts)
+            nxt = st.copy()
+            i = pick.integers(n)
+            apply_action(nxt, R[L.R_TILE_KIND + opts[i, 0]], opts[i, 1], opts[i, 2])
+            if is_connected(nxt):
+                st = nxt
+        yield position, st

@@ -6,6 +6,7 @@ games byte for byte; these tests check the two facts the shortcuts rest on, and 
 
 import numba
 import numpy as np
+from panic_helpers import early_positions
 
 from sheepsim import rng
 from sheepsim.games.panic import layout as L
@@ -75,19 +76,9 @@ def test_a_slides_only_plus_regrouping_without_a_draw_is_the_x_one():
     R = load_rules().kernel_array(4)
     w = new_scratch(np.int64(1), None)
     rng.seed_streams(w.streams, 7, 0)
-    pick = np.random.default_rng(7)
     opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
     checked = broken = 0
-    for position in range(120):
-        st = np.zeros(L.ST_LEN, dtype=np.int64)
-        init_state(st, R)
-        for _ in range(position % 4):  # a few random connected moves from the start
-            n = legal_actions(st, R, 0, opts)
-            nxt = st.copy()
-            i = pick.integers(n)
-            apply_action(nxt, R[L.R_TILE_KIND + opts[i, 0]], opts[i, 1], opts[i, 2])
-            if is_connected(nxt):
-                st = nxt
+    for _, st in early_positions(R, 120, 7, 4):  # a few random connected moves from the start
         n = legal_actions(st, R, 0, opts)
         for i in range(n):
             cand = st.copy()
@@ -159,20 +150,10 @@ def test_greedy_values_shared_between_options_equal_values_computed_alone():
     R = load_rules().kernel_array(4)
     w = new_scratch(np.int64(1), None)
     rng.seed_streams(w.streams, 3, 0)
-    pick = np.random.default_rng(3)
     opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
     out = np.zeros(L.MAX_OPTS)
     compared = broken = 0
-    for position in range(60):
-        st = np.zeros(L.ST_LEN, dtype=np.int64)
-        init_state(st, R)
-        for _ in range(position % 5):
-            n = legal_actions(st, R, 0, opts)
-            nxt = st.copy()
-            i = pick.integers(n)
-            apply_action(nxt, R[L.R_TILE_KIND + opts[i, 0]], opts[i, 1], opts[i, 2])
-            if is_connected(nxt):
-                st = nxt
+    for position, st in early_positions(R, 60, 3, 5):
         st[L.ST_COUNTER] = (position * 7) % R[L.R_TRACK_LEN]
         seat = position % 4
         n = legal_actions(st, R, seat, opts)

@@ -17,7 +17,10 @@ its always-zero ``bad_choices`` entry (so every digest changed, random or not).
 Issue 34 let ``greedy`` change how it uses its stream (common random numbers within a
 decision: a flock's look-ahead regrouping is drawn once per decision): the line-ups with
 a ``greedy`` seat were recomputed, and the same line-ups with ``greedy-v1`` (greedy as it
-was) keep the digests greedy had before.
+was) keep the digests greedy had before. Issue 34 then shortened ``rollout``'s playouts
+(they stop when the rollout seat is next to move and are valued greedy's way): the
+line-ups with a ``rollout`` seat were recomputed, and the same line-ups with
+``rollout-v1`` (rollout as it was) keep the digests rollout had before.
 """
 
 import hashlib
@@ -53,9 +56,10 @@ CASES = [
      "d7b6f5e8c64afe59"),
     ("standard", 4, "greedy-v1,random,greedy-v1,random", 15, 60, 4,
      "8175b0149ae2fcd1"),
-    ("standard", 3, "rollout,greedy-v1,random", 16, 2, 2,
+    # rollout-v1: rollout before issue 34 shortened its playouts, the digests it had then
+    ("standard", 3, "rollout-v1,greedy-v1,random", 16, 2, 2,
      "064a287fc671792f"),
-    ("variant", 4, "random,rollout,random,greedy-v1", 20, 1, 1,
+    ("variant", 4, "random,rollout-v1,random,greedy-v1", 20, 1, 1,
      "93df07050c2e62e1"),
     # greedy since issue 34 (common random numbers within a decision)
     ("standard", 4, "greedy", 13, 60, 4,
@@ -66,19 +70,28 @@ CASES = [
      "1d559f27b78a76e6"),
     ("standard", 4, "greedy,random,greedy,random", 15, 60, 4,
      "865dacc11bdf188b"),
-    ("standard", 3, "rollout,greedy,random", 16, 2, 2,
+    ("standard", 3, "rollout-v1,greedy,random", 16, 2, 2,
      "e0b6a709699140b2"),
-    ("variant", 4, "random,rollout,random,greedy", 20, 1, 1,
+    ("variant", 4, "random,rollout-v1,random,greedy", 20, 1, 1,
      "63c637c0c873c93a"),
+    # rollout since issue 34 (playouts until the seat is next to move)
+    ("standard", 3, "rollout,greedy,random", 16, 2, 2,
+     "d5b270e1bced3036"),
+    ("variant", 4, "random,rollout,random,greedy", 20, 1, 1,
+     "d801977ade11d18a"),
+    ("standard", 4, "rollout,random,random,random", 17, 2, 4,
+     "fba960ea06cf417c"),
 ]
 #: (rules, players, policies, seed, game, playouts, digest of the trace's text)
-#: greedy-v1's traces are hashed with the policy's name written "greedy", as before issue
-#: 34: their digests are those greedy had then (the text differs only by the name).
+#: greedy-v1's and rollout-v1's traces are hashed with the policies' names written
+#: "greedy" and "rollout", as before issue 34: their digests are those the policies had
+#: then (the text differs only by the names).
 TRACES = [
     ("standard", 4, "greedy-v1", 21, 3, 4, "6b3d1e9f695db69c"),
-    ("variant", 3, "rollout,greedy-v1,random", 22, 1, 2, "c8aa661163a0d72f"),
+    ("variant", 3, "rollout-v1,greedy-v1,random", 22, 1, 2, "c8aa661163a0d72f"),
     ("standard", 4, "greedy", 21, 3, 4, "df9dd2718ed86c74"),
-    ("variant", 3, "rollout,greedy,random", 22, 1, 2, "b888082399c4ea09"),
+    ("variant", 3, "rollout-v1,greedy,random", 22, 1, 2, "b888082399c4ea09"),
+    ("variant", 3, "rollout,greedy,random", 22, 1, 2, "e5435b1263acf6a4"),
 ]
 
 
@@ -113,13 +126,13 @@ def acc_digest(rules, players, policies, seed, games, playouts, tmp_dir=None):
 def trace_digest(rules, players, policies, seed, game, playouts, tmp_dir=None):
     """First 16 hex digits of the SHA-256 of the trace's lines, without the line naming
     the rules file (its path differs between runs); ``greedy-v1`` is written ``greedy``
-    (its name before issue 34)."""
+    and ``rollout-v1`` ``rollout`` (their names before issue 34)."""
     from sheepsim.games.panic.simulate import trace_game
 
     t = trace_game(_rules(rules, tmp_dir), players=players, policies=policies, seed=seed,
                    game=game, playouts=playouts)
-    text = "\n".join(line.replace("greedy-v1", "greedy") for line in t.lines
-                     if not line.startswith("rules "))
+    text = "\n".join(line.replace("greedy-v1", "greedy").replace("rollout-v1", "rollout")
+                     for line in t.lines if not line.startswith("rules "))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -50,7 +50,7 @@ COMMANDS = {
 
 def add_options(command: str, p) -> None:
     p.add_argument("--playouts", type=positive_int, default=4, metavar="K",
-                   help="rollout: playouts per candidate action (default 4)")
+                   help="rollout, rollout-v1: playouts per candidate action (default 4)")
     if command == "balance":
         p.add_argument("--neutral", action="store_true",
                        help="add the neutral-colour table (3 players; runs 4 more sets of games)")

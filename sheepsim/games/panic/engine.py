@@ -99,6 +99,7 @@ from sheepsim.games.panic.policies import decide as _decide
 from sheepsim.games.panic.policies.decide import (
     RANDOM,
     ROLLOUT,
+    ROLLOUT_V1,
     park_seat_stream,
     seed_game_streams,
     take_seat_stream,
@@ -142,7 +143,7 @@ def play_game(st, R, pids, playouts, w, acc):
         acted = False
         take_seat_stream(w.streams, seat)
         if playouts is not None:
-            if pids[seat] == ROLLOUT:
+            if pids[seat] == ROLLOUT or pids[seat] == ROLLOUT_V1:
                 acted = rollout_turn(st, R, seat, pids[seat], w)
             else:
                 acted = play_turn(st, R, seat, pids[seat], w.opts, w)
@@ -272,7 +273,7 @@ def kernel_policies(pids, playouts):
     for ``pids`` when every seat plays random and for ``playouts`` when no seat plays
     rollout, so that only the kernels the line-up needs are compiled."""
     pids = np.asarray(pids, dtype=np.int64)
-    has_rollout = bool((pids == ROLLOUT).any())
+    has_rollout = bool(((pids == ROLLOUT) | (pids == ROLLOUT_V1)).any())
     return (None if (pids == RANDOM).all() else pids), (int(playouts) if has_rollout else None)
 
 

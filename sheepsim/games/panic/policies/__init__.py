@@ -16,14 +16,20 @@ Built-in policies
   Within one menu decision the look-ahead uses common random numbers (issue 34): the
   regrouping of a flock for a kind of face is computed once, its tie-breaks drawn once,
   and every option that leaves that flock uses it.
-* ``rollout``: for each legal menu choice, ``playouts`` random playouts to the end of the
-  game (every player ``random``, every die and every choice drawn from the rollout
-  seat's own policy stream, never the real dice); picks the best mean score margin (own
-  points minus the best opponent's). Its sub-decisions are the greedy ones (playouts for
-  every group and route choice would multiply the cost for little gain). Cost grows as
-  (legal choices ~100) x playouts x remaining turns: about 8-11 games/s on one thread
-  with one rollout seat among 3 players and 4 playouts (greedy: ~450 games/s at
-  every seat, ~1,200-1,600 as one seat among random ones; random: ~11,000-16,000; benchmarks/README.md).
+* ``rollout``: for each legal menu choice, ``playouts`` random playouts of one round:
+  the choice, then one turn of every other seat (each ``random``; every die and every
+  choice drawn from the rollout seat's own policy stream, never the real dice), stopping
+  when the rollout seat is next to move. The playout is then valued greedy's way for
+  every player (points plus ``0.5 *`` the positional score for the counter's field) and
+  scored as own value minus the best opponent's; a playout that ends the game scores the
+  final points margin. Picks the best mean. Its sub-decisions are the greedy ones
+  (playouts for every group and route choice would multiply the cost for little gain).
+  Cost grows as (legal choices ~100) x playouts x players: about 30 games per CPU second
+  with one rollout seat among 4 players and 4 playouts, 43 among 3 (benchmarks/README.md).
+* ``rollout-v1``: ``rollout`` as it played before issue 34 shortened its playouts: every
+  playout runs to the end of the game and scores the final points margin (about 6.7x
+  slower: 4.3 games per CPU second, one seat among 4 players). Kept for head-to-heads
+  and to reproduce earlier results for a fixed seed.
 * ``greedy-v1``: ``greedy`` as it played before issue 34 changed how it uses its
   stream (sheepsim 0.1.0), kept to play head-to-heads against today's and to reproduce
   earlier results for a fixed seed.
@@ -103,13 +109,20 @@ package.module:my_policy``.
 from __future__ import annotations
 
 from sheepsim import plugins
-from sheepsim.games.panic.policies.decide import FIRST_USER_ID, GREEDY, GREEDY_V1, RANDOM, ROLLOUT
+from sheepsim.games.panic.policies.decide import (
+    FIRST_USER_ID,
+    GREEDY,
+    GREEDY_V1,
+    RANDOM,
+    ROLLOUT,
+    ROLLOUT_V1,
+)
 from sheepsim.plugins import PolicyTable, policy_name  # noqa: F401 - policy_name: the game API
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401 - the policies' API
 
 POLICY_IDS = {"random": RANDOM, "greedy": GREEDY, "rollout": ROLLOUT,
-              "greedy-v1": GREEDY_V1}
+              "greedy-v1": GREEDY_V1, "rollout-v1": ROLLOUT_V1}
 #: The arguments a user policy is called with (see "Writing a user policy" above): a
 #: plug-in is checked against these before anything compiles.
 USER_POLICY_ARGS = plugins.USER_POLICY_ARGS

@@ -99,8 +99,11 @@ RANDOM, GREEDY, ROLLOUT, SCRIPTED = 0, 1, 2, 3
 # greedy as it played before issue 34 let it change how it uses its stream: kept to play
 # head-to-heads against today's and to reproduce earlier results for a fixed seed.
 GREEDY_V1 = 4
-BUILTIN_POLICIES = ("random", "greedy", "rollout", "greedy-v1")
-FIRST_USER_ID = 5
+# rollout as it played before issue 34 shortened its playouts (to the end of the game):
+# kept for the same reasons.
+ROLLOUT_V1 = 5
+BUILTIN_POLICIES = ("random", "greedy", "rollout", "greedy-v1", "rollout-v1")
+FIRST_USER_ID = 6
 # Greedy: weight of the positional score against points scored now.
 POSITION_WEIGHT = 0.5
 
@@ -360,7 +363,7 @@ def decide_sub(pid, kind, st, R, seat, opts, n, w):
         i = randbelow(policy_stream(w.streams), n)
     elif pid == SCRIPTED:
         i = next_scripted(w.ctx, n)
-    elif pid == GREEDY or pid == ROLLOUT or pid == GREEDY_V1:
+    elif pid == GREEDY or pid == ROLLOUT or pid == GREEDY_V1 or pid == ROLLOUT_V1:
         # rollout spends its playouts on the menu action; its sub-decisions are greedy's
         i = greedy_sub(kind, st, R, seat, opts, n, w)
     else:
