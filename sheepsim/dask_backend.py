@@ -262,11 +262,11 @@ class _DaskSession:
         for _ in range(self.window):
             submit_next()
         while where:
-            finished = self._wait(list(where), no_workers_since,
-                                  f"games from {expected[0]:,}" if expected else "the last chunk")
+            left = f"games from {expected[0]:,}" if expected else "the last chunk"
+            finished = self._wait(list(where), no_workers_since, left)
             for fut in sorted(finished, key=lambda f: where[f][0]):
                 start, n = where.pop(fut)
-                counts = self._counts_of(fut, start, n)
+                counts = self._counts_of(fut, start, n, no_workers_since, left)
                 self.live.discard(fut)
                 fut.release()
                 if start not in unmerged or start in buffer:
@@ -297,21 +297,36 @@ class _DaskSession:
                 if done:
                     return done
 
-    def _counts_of(self, fut, start: int, n: int) -> Counts:
-        """:func:`_counts_of`, naming a lost scheduler as such."""
-        if fut.cancelled() and not _running(self.backend.client):
-            raise SheepsimError(f"lost the Dask scheduler{_at(self.backend)} during the run "
-                                f"(games {start:,}-{start + n - 1:,} not done); nothing was written")
-        return _counts_of(fut, start, n)
+    def _counts_of(self, fut, start: int, n: int, since: list, left: str) -> Counts:
+        """:func:`_counts_of`, naming a lost scheduler as such. Fetching a finished
+        chunk's counts waits in steps of :data:`POLL_SECONDS`, checking the cluster
+        between steps (``since``, ``left``: as for :meth:`_check_cluster`): the worker
+        holding them may go away first (then the chunk runs again, which needs a worker;
+        a test hung here when every worker went away)."""
+        games = f"games {start:,}-{start + n - 1:,}"
+        while True:
+            if fut.cancelled() and not _running(self.backend.client):
+                raise SheepsimError(f"lost the Dask scheduler{_at(self.backend)} during the run "
+                                    f"({games} not done); nothing was written")
+            try:
+                return _counts_of(fut, start, n, timeout=POLL_SECONDS)
+            except TimeoutError:
+                self._check_cluster(since, left)
 
 
-def _counts_of(fut, start: int, n: int) -> Counts:
-    """A finished chunk's counts, or one error line naming the chunk."""
+def _counts_of(fut, start: int, n: int, timeout: float | None = None) -> Counts:
+    """A finished chunk's counts, or one error line naming the chunk; TimeoutError if
+    they did not arrive within ``timeout`` seconds (None: wait for them)."""
     from distributed import KilledWorker
 
     games = f"games {start:,}-{start + n - 1:,}"
     try:
-        return fut.result()
+        return fut.result(timeout=timeout)
+    except TimeoutError as exc:
+        if fut.status != "error":  # not here in time (not an error of the chunk)
+            raise
+        raise SheepsimError(f"chunk of {games} failed on a Dask worker: "
+                            f"TimeoutError: {_first_line(exc)}") from None
     except KilledWorker:
         raise SheepsimError(f"chunk of {games}: the workers running it died too often "
                             "(scheduler allowed-failures); giving up") from None

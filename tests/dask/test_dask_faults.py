@@ -165,6 +165,47 @@ def test_losing_every_worker_or_the_scheduler_is_one_line_after_a_bounded_wait(w
     assert "nothing was written" in str(err.value)
 
 
+def test_a_finished_chunk_whose_worker_goes_away_before_its_counts_arrive_is_one_line():
+    """The race behind a hang of the test above under load: a chunk finished, then every
+    worker went away before its counts were fetched. Fetching them would run the chunk
+    again, which needs a worker: the wait must end with the "every worker is gone" line
+    after ``--worker-timeout``, not last for good."""
+    import threading
+
+    from sheepsim.dask_backend import DaskBackend, _DaskSession
+
+    backend = DaskBackend(workers=1, worker_timeout=2)
+    client = backend.start()
+    cluster = backend._owned[1]  # [client, LocalCluster], as DaskBackend starts them
+    outcome: list = []
+    try:
+        fut = client.submit(lambda: 7, pure=False)
+        assert fut.result(timeout=60) == 7  # finished, its result held by the worker
+        cluster.scale(0)  # no nanny left to restart it
+        deadline = time.monotonic() + 30
+        while client.nthreads():
+            assert time.monotonic() < deadline, "the worker did not go"
+            time.sleep(0.05)
+        session = _DaskSession(backend, RacesJob(seed=3))
+
+        def fetch() -> None:
+            try:
+                outcome.append(session._counts_of(fut, 0, 20_000, [None], "games from 0"))
+            except SheepsimError as exc:
+                outcome.append(exc)
+
+        t0 = time.monotonic()
+        thread = threading.Thread(target=fetch, daemon=True)  # daemon: a hang fails, not blocks
+        thread.start()
+        thread.join(60)
+        assert outcome, "fetching the counts waited for good"
+        assert time.monotonic() - t0 < 30  # worker_timeout 2 s, polls of 1 s
+    finally:
+        backend.close()
+    assert isinstance(outcome[0], SheepsimError), outcome
+    assert "every Dask worker is gone: none for 2 s (--worker-timeout), games from 0" in str(outcome[0])
+
+
 def _interrupt_local_run(children: int, settle: float) -> tuple[int, str]:
     """Start a long ``race odds`` on 2 local workers in its own process group; once it
     has ``children`` child processes, wait ``settle`` s and send SIGINT to the whole
