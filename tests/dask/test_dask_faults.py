@@ -206,6 +206,12 @@ def test_a_finished_chunk_whose_worker_goes_away_before_its_counts_arrive_is_one
     assert "every Dask worker is gone: none for 2 s (--worker-timeout), games from 0" in str(outcome[0])
 
 
+def _ctrl_c_works() -> None:
+    """In the child: Ctrl-C's default action, whatever the tests inherited (a shell
+    starts background jobs with SIGINT ignored, and children keep that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_local_run(children: int, settle: float) -> tuple[int, str]:
     """Start a long ``race odds`` on 2 local workers in its own process group; once it
     has ``children`` child processes, wait ``settle`` s and send SIGINT to the whole
@@ -217,7 +223,8 @@ def _interrupt_local_run(children: int, settle: float) -> tuple[int, str]:
 
     proc = subprocess.Popen([sys.executable, "-m", "sheepsim", "race", "odds", "--mc", "--games",
                              "100000000", "--workers", "2", "--quiet"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_ctrl_c_works)
     try:
         deadline = time.monotonic() + 90
         while len(psutil.Process(proc.pid).children(recursive=True)) < children:
@@ -263,16 +270,22 @@ def test_quiet_workers_holds_a_ctrl_c_until_the_start_is_over():
     from sheepsim.dask_backend import _quiet_workers
 
     _main_thread_with_sigmask()
-    before = signal.getsignal(signal.SIGINT)
+    # Python's own Ctrl-C handler, whatever this process inherited (a shell starts
+    # background jobs with SIGINT ignored, and then Python installs none)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     reached = False
-    with pytest.raises(KeyboardInterrupt):
-        with _quiet_workers():
-            os.kill(os.getpid(), signal.SIGINT)  # to the process, as a terminal sends it
-            time.sleep(0.2)
-            reached = True  # the start went on to its end
-    assert reached
-    assert signal.getsignal(signal.SIGINT) is before  # the handler is back, unblocked
-    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with _quiet_workers():
+                os.kill(os.getpid(), signal.SIGINT)  # to the process, as a terminal sends it
+                time.sleep(0.2)
+                reached = True  # the start went on to its end
+        assert reached
+        # the handler is back, unblocked
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_quiet_workers_leaves_an_ignored_ctrl_c_ignored():
