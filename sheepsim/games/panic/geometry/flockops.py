@@ -105,14 +105,18 @@ def push_from(st, s, d):
     """Move sheep ``s`` one cell along ``d`` with the contiguous run of sheep ahead of it."""
     r = st[ST_ROW + s]
     c = st[ST_COL + s]
+    run = 1 << s  # the run's slots, found once (each cell is looked up once)
     k = 1
-    while sheep_at(st, r + k * DR[d], c + k * DC[d]) >= 0:
+    while True:
+        t = sheep_at(st, r + k * DR[d], c + k * DC[d])
+        if t < 0:
+            break
+        run |= 1 << t
         k += 1
-    # Move the far end first so no two sheep ever share a cell.
-    for i in range(k - 1, -1, -1):
-        t = sheep_at(st, r + i * DR[d], c + i * DC[d])
-        st[ST_ROW + t] += DR[d]
-        st[ST_COL + t] += DC[d]
+    for t in range(N_SHEEP):  # the whole run moves one cell: no two sheep meet
+        if (run >> t) & 1:
+            st[ST_ROW + t] += DR[d]
+            st[ST_COL + t] += DC[d]
 
 
 @kernel

@@ -34,14 +34,6 @@ assert N_SHEEP <= 2 * PER_WORD
 
 
 @kernel
-def _link(lo, hi, a, b):
-    """Add ``b`` to sheep ``a``'s side contacts."""
-    if a < PER_WORD:
-        return lo | (1 << (N_SHEEP * a + b)), hi
-    return lo, hi | (1 << (N_SHEEP * (a - PER_WORD) + b))
-
-
-@kernel
 def side_contacts(st):
     """``(lo, hi)``: for every live sheep, the mask of live sheep touching it on a side
     (see :func:`contacts_of`). Written without branches over all 81 ordered pairs (the
@@ -69,18 +61,44 @@ def link_group(st, lo, hi, mask):
     contact with the other sheep) moved: only pairs of one of its sheep and another sheep
     can have changed, so these are added; equal to :func:`side_contacts` of the new
     state, for a fraction of the work."""
+    others = live_others(st, mask)
     for a in range(N_SHEEP):
         if not (mask >> a) & 1:
             continue
-        ra = st[ST_ROW + a]
-        ca = st[ST_COL + a]
-        for b in range(N_SHEEP):
-            if (mask >> b) & 1 or not st[ST_ALIVE + b]:
-                continue
-            if abs(st[ST_ROW + b] - ra) + abs(st[ST_COL + b] - ca) == 1:
-                lo, hi = _link(lo, hi, a, b)
-                lo, hi = _link(lo, hi, b, a)
+        lo, hi = add_contacts(st, lo, hi, a, others)
     return lo, hi
+
+
+@kernel(inline="always")
+def add_contacts(st, lo, hi, a, among):
+    """``(lo, hi)`` with sheep ``a`` linked both ways to every sheep of the mask
+    ``among`` touching it on a side (branch-free: the unrolled loops know which word
+    each sheep's bits are in)."""
+    ra = st[ST_ROW + a]
+    ca = st[ST_COL + a]
+    m = ZERO
+    for b in range(N_SHEEP):
+        dist = abs(st[ST_ROW + b] - ra) + abs(st[ST_COL + b] - ca)
+        m |= (ZERO + (dist == 1)) << b
+    m &= among
+    if a < PER_WORD:
+        lo |= m << (N_SHEEP * a)
+    else:
+        hi |= m << (N_SHEEP * (a - PER_WORD))
+    for b in range(PER_WORD):
+        lo |= ((m >> b) & 1) << (N_SHEEP * b + a)
+    for b in range(PER_WORD, N_SHEEP):
+        hi |= ((m >> b) & 1) << (N_SHEEP * (b - PER_WORD) + a)
+    return lo, hi
+
+
+@kernel(inline="always")
+def live_others(st, mask):
+    """Mask of the live sheep outside ``mask`` (branch-free: ``alive`` entries are 0 or 1)."""
+    live = ZERO
+    for b in range(N_SHEEP):
+        live |= st[ST_ALIVE + b] << b
+    return live & ~mask
 
 
 @kernel
@@ -95,13 +113,14 @@ def contacts_of(lo, hi, a):
 def grow(lo, hi, s, within):
     """Bitmask of the sheep orthogonally connected to ``s`` among the mask ``within``,
     given the side contacts ``(lo, hi)``."""
-    comp = 1 << s
+    comp = ZERO | (1 << s)
     frontier = comp
     while frontier:
-        new = 0
-        for a in range(N_SHEEP):
-            if (frontier >> a) & 1:
-                new |= contacts_of(lo, hi, a)
+        new = ZERO
+        f = frontier
+        while f:  # the frontier's sheep only, lowest first
+            new |= contacts_of(lo, hi, popcount((f & -f) - 1))
+            f &= f - 1
         new &= within & ~comp
         comp |= new
         frontier = new
@@ -118,10 +137,10 @@ def component(st, s, within):
 
 @kernel
 def lowest_bit(m):
-    for s in range(N_SHEEP):
-        if (m >> s) & 1:
-            return s
-    return -1
+    """Index of the lowest set bit of the mask ``m`` (-1 for 0)."""
+    if m == 0:
+        return -1
+    return popcount((m & -m) - 1)
 
 
 @kernel
@@ -253,17 +272,17 @@ def probe(st, mask, tr, tc, target):
     else 1 if it would touch a sheep of ``target`` on a side, else 0 (one pass for
     :func:`group_overlaps` and :func:`group_touches`)."""
     touch = 0
+    others = live_others(st, mask)
     for a in range(N_SHEEP):
         if (mask >> a) & 1:
             r = st[ST_ROW + a] + tr
             c = st[ST_COL + a] + tc
             for b in range(N_SHEEP):
-                if st[ST_ALIVE + b] and not (mask >> b) & 1:
-                    dr = abs(st[ST_ROW + b] - r)
-                    dc = abs(st[ST_COL + b] - c)
-                    if dr + dc == 0:
+                if (others >> b) & 1:
+                    dist = abs(st[ST_ROW + b] - r) + abs(st[ST_COL + b] - c)
+                    if dist == 0:
                         return 2
-                    if dr + dc == 1 and (target >> b) & 1:
+                    if dist == 1 and (target >> b) & 1:
                         touch = 1
     return touch
 
@@ -285,6 +304,46 @@ def route_steps(st, mask, d, target):
     per_step = 2 if d % 2 else 1
     k = (rest_max + 1 - g_min) // per_step + 1
     return max(0, min(k, MAX_ROUTE_STEPS))
+
+
+@kernel(inline="always")
+def _steps_between(g_min, rest_max, per_step):
+    """:func:`route_steps` from the group's nearest and the target's furthest projection."""
+    k = (rest_max + 1 - g_min) // per_step + 1
+    return max(0, min(k, MAX_ROUTE_STEPS))
+
+
+@kernel
+def route_steps4(st, mask, target, d0):
+    """:func:`route_steps` for the directions ``d0``, ``d0 + 2``, ``d0 + 4``, ``d0 + 6``
+    (the four orthogonal ones for ``d0 = 0``, the diagonals for 1) in one pass: the
+    projections along ``d0 + 4`` and ``d0 + 6`` are those along ``d0`` and ``d0 + 2``
+    negated, so the group's and the target's extremes along two axes give all four."""
+    ru = DR[d0]
+    cu = DC[d0]
+    rv = DR[d0 + 2]
+    cv = DC[d0 + 2]
+    gu_min = gv_min = tu_min = tv_min = _BIG
+    gu_max = gv_max = tu_max = tv_max = -_BIG
+    for s in range(N_SHEEP):
+        if not st[ST_ALIVE + s]:
+            continue
+        u = st[ST_ROW + s] * ru + st[ST_COL + s] * cu
+        v = st[ST_ROW + s] * rv + st[ST_COL + s] * cv
+        if (mask >> s) & 1:
+            gu_min = min(gu_min, u)
+            gu_max = max(gu_max, u)
+            gv_min = min(gv_min, v)
+            gv_max = max(gv_max, v)
+        elif (target >> s) & 1:
+            tu_min = min(tu_min, u)
+            tu_max = max(tu_max, u)
+            tv_min = min(tv_min, v)
+            tv_max = max(tv_max, v)
+    per_step = 2 if d0 % 2 else 1
+    return (_steps_between(gu_min, tu_max, per_step), _steps_between(gv_min, tv_max, per_step),
+            _steps_between(-gu_max, -tu_min, per_step),
+            _steps_between(-gv_max, -tv_min, per_step))
 
 
 @kernel
@@ -311,20 +370,24 @@ def first_contact(st, mask, d, target):
     dc = DC[d]
     k_hit = _BIG
     k_touch = _BIG
-    for a in range(N_SHEEP):
-        if not (mask >> a) & 1:
-            continue
-        ra = st[ST_ROW + a]
-        ca = st[ST_COL + a]
-        for b in range(N_SHEEP):
-            if not st[ST_ALIVE + b] or (mask >> b) & 1:
+    others = live_others(st, mask)
+    # The kind of direction is decided once, outside the loops over pairs.
+    if dr == 0 or dc == 0:  # orthogonal: q along d, p across (one of dr, dc is 0)
+        adr = abs(dr)
+        adc = abs(dc)
+        for a in range(N_SHEEP):
+            if not (mask >> a) & 1:
                 continue
-            offr = st[ST_ROW + b] - ra
-            offc = st[ST_COL + b] - ca
-            aim = (target >> b) & 1
-            if dr == 0 or dc == 0:  # orthogonal: q along d, p across
+            ra = st[ST_ROW + a]
+            ca = st[ST_COL + a]
+            for b in range(N_SHEEP):
+                if not (others >> b) & 1:
+                    continue
+                offr = st[ST_ROW + b] - ra
+                offc = st[ST_COL + b] - ca
+                aim = (target >> b) & 1
                 q = offr * dr + offc * dc
-                p = offc if dr != 0 else offr
+                p = offc * adr + offr * adc
                 if p == 0:
                     if q >= 1:
                         k_hit = min(k_hit, q)
@@ -332,12 +395,20 @@ def first_contact(st, mask, d, target):
                         k_touch = min(k_touch, q - 1 if q >= 2 else q + 1 if q >= 0 else _BIG)
                 elif aim and (p == 1 or p == -1) and q >= 1:
                     k_touch = min(k_touch, q)
-            else:
-                u = offr * dr
-                v = offc * dc
+    else:
+        for a in range(N_SHEEP):
+            if not (mask >> a) & 1:
+                continue
+            ra = st[ST_ROW + a]
+            ca = st[ST_COL + a]
+            for b in range(N_SHEEP):
+                if not (others >> b) & 1:
+                    continue
+                u = (st[ST_ROW + b] - ra) * dr
+                v = (st[ST_COL + b] - ca) * dc
                 if u == v and u >= 1:
                     k_hit = min(k_hit, u)
-                if aim and (u - v == 1 or v - u == 1):
+                if (target >> b) & 1 and (u - v == 1 or v - u == 1):
                     low = min(u, v)
                     k_touch = min(k_touch, low if low >= 1 else low + 1 if low >= 0 else _BIG)
     return k_hit, k_touch
@@ -345,19 +416,29 @@ def first_contact(st, mask, d, target):
 
 @kernel
 def _ortho_routes(st, mask, target, opts, n):
-    for d in range(0, 8, 2):
+    # A route needs k_touch <= route_steps, and k_touch >= 1: where route_steps is 0
+    # (the target lies wholly behind the group) the contacts are not searched.
+    lims = route_steps4(st, mask, target, ZERO)
+    for i in range(4):
+        d = 2 * i
+        if lims[i] < 1:
+            continue
         k_hit, k_touch = first_contact(st, mask, d, target)
-        if k_touch < k_hit and k_touch <= route_steps(st, mask, d, target):
+        if k_touch < k_hit and k_touch <= lims[i]:
             n = _route(opts, n, d, k_touch, np.int64(NO_SLIDE), mask)
     return n
 
 
 @kernel
 def _diag_routes(st, mask, target, opts, n):
-    for d in range(1, 8, 2):
+    lims = route_steps4(st, mask, target, ZERO + 1)  # see _ortho_routes
+    for i in range(4):
+        d = 2 * i + 1
+        if lims[i] < 1:
+            continue
         k_hit, k_touch = first_contact(st, mask, d, target)
         k = min(k_hit, k_touch)
-        if k > route_steps(st, mask, d, target):
+        if k > lims[i]:
             continue
         if k_hit == k:
             # The groups meet at a corner: slide one cell sideways from the last free
@@ -390,12 +471,43 @@ def slides_with(st, lo, hi, mask, opts):
     while target:  # each of the equal largest groups in turn (the player picks one)
         main = grow(lo, hi, lowest_bit(target), alive)
         target &= ~main
-        if not group_touches(st, mask, ZERO, ZERO, True, main):
+        found = one_step_slides(st, mask, alive & ~mask, main)
+        if not (found >> 4) & 1:  # no corner contact with this main flock
             continue
-        for o in range(0, 8, 2):
-            if probe(st, mask, DR[o], DC[o], main) == 1 and not _has_route(opts, n, o):
+        for i in range(4):
+            o = 2 * i
+            if (found >> i) & 1 and not _has_route(opts, n, o):
                 n = _route(opts, n, o, np.int64(1), np.int64(NO_SLIDE), mask)
     return n
+
+
+@kernel
+def one_step_slides(st, mask, others, main):
+    """One pass over the pairs of a sheep of the group ``mask`` and one of ``others``
+    (the other live sheep) for :func:`slides_with`: bit ``i`` (0-3) set when
+    :func:`probe` of the one-cell shift along the orthogonal direction ``2 * i`` is 1
+    (lands on no sheep, touches ``main`` on a side), bit 4 when the group touches
+    ``main`` by a corner where it stands (:func:`group_touches` with ``diagonal``)."""
+    hit = ZERO
+    touch = ZERO
+    for a in range(N_SHEEP):
+        if not (mask >> a) & 1:
+            continue
+        ra = st[ST_ROW + a]
+        ca = st[ST_COL + a]
+        for b in range(N_SHEEP):
+            if not (others >> b) & 1:
+                continue
+            dr = st[ST_ROW + b] - ra
+            dc = st[ST_COL + b] - ca
+            aim = (main >> b) & 1
+            for i in range(4):  # unrolled: DR, DC of 0, 2, 4, 6 are constants
+                er = dr - DR[2 * i]
+                ec = dc - DC[2 * i]
+                hit |= (ZERO + (er == 0 and ec == 0)) << i
+                touch |= (aim * (abs(er) + abs(ec) == 1)) << i
+            touch |= (aim * (abs(dr) == 1 and abs(dc) == 1)) << 4
+    return touch & ~hit
 
 
 @kernel

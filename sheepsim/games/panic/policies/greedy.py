@@ -32,7 +32,12 @@ from __future__ import annotations
 import numpy as np
 
 from sheepsim.games.panic.geometry.flockops import alive_mask, apply_action
-from sheepsim.games.panic.geometry.groups import PER_WORD, _link, connected_with, side_contacts
+from sheepsim.games.panic.geometry.groups import (
+    PER_WORD,
+    add_contacts,
+    connected_with,
+    side_contacts,
+)
 from sheepsim.games.panic.layout import (
     CTX_MEMO_GEN,
     FACE_DIAG,
@@ -267,18 +272,12 @@ def relinked(cand, st, lo, hi, alive):
     for a in range(N_SHEEP):
         if not (moved >> a) & 1:
             continue
-        ra = cand[ST_ROW + a]
-        ca = cand[ST_COL + a]
-        for b in range(N_SHEEP):
-            if b != a and (alive >> b) & 1:
-                if abs(cand[ST_ROW + b] - ra) + abs(cand[ST_COL + b] - ca) == 1:
-                    lo, hi = _link(lo, hi, a, b)
-                    lo, hi = _link(lo, hi, b, a)
+        lo, hi = add_contacts(cand, lo, hi, a, alive)  # a itself is at distance 0
     return lo, hi
 
 
 @kernel(inline="always")
-def _option_value_crn(st, R, seat, tile, a, b, n_plus, n_cross, w, i, base):
+def _option_value_crn(st, R, seat, tile, cls, a, b, n_plus, n_cross, w, i, base):
     """``greedy``'s value of the menu option ``i`` (``[tile, a, b]``): as
     :func:`_option_value` (``greedy-v1``), except that every look-ahead regrouping is
     kept for the decision, tie or not (a repeat of the flock reuses it instead of drawing
@@ -288,7 +287,6 @@ def _option_value_crn(st, R, seat, tile, a, b, n_plus, n_cross, w, i, base):
     broke no tie: a tie broken for "+" is broken again, independently, for "X" (one
     draw for both faces played weaker, see benchmarks/README.md)."""
     time = R[R_TILE_TIME + tile]
-    cls = time_class(R, st[ST_COUNTER], time)
     cand = w.cand
     copy_state(cand, st, LOOKAHEAD_LEN)
     apply_action(cand, R[R_TILE_KIND + tile], a, b)
@@ -373,11 +371,12 @@ def greedy_action_crn(st, R, seat, opts, n, w):
     vals = w.values
     counter = st[ST_COUNTER]
     base = side_contacts(st)  # each option's from these (relinked)
-    tile = ZERO - 1
+    tile = cls = ZERO - 1
     twin = end = p = ZERO - 1  # the first earlier tile of the same action and time class
     for i in range(n):
         if opts[i, 0] != tile:  # the options come tile by tile
             tile = opts[i, 0]
+            cls = time_class(R, counter, R[R_TILE_TIME + tile])  # once per tile
             twin = _twin_tile(R, opts, i, counter)
             end = p = twin
             while twin >= 0 and end < i and opts[end, 0] == opts[twin, 0]:
@@ -388,8 +387,8 @@ def greedy_action_crn(st, R, seat, opts, n, w):
                 vals[i] = vals[q]
                 p = q + 1
                 continue
-        vals[i] = _option_value_crn(st, R, seat, tile, opts[i, 1], opts[i, 2], n_plus,
-                                    n_cross, w, i, base)
+        vals[i] = _option_value_crn(st, R, seat, tile, cls, opts[i, 1], opts[i, 2],
+                                    n_plus, n_cross, w, i, base)
     return argmax_random_ties(vals, n, w.streams)
 
 
