@@ -23,8 +23,9 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from greedy34 import games_per_cpu_second  # this folder: the script's own
 
 
 def _child(policy: str, players: int, games: int, reps: int) -> None:
@@ -40,13 +41,8 @@ def _child(policy: str, players: int, games: int, reps: int) -> None:
     R = load_rules().kernel_array(players)
     ids = np.array(resolve_policies([policy] * players)[0], dtype=np.int64)
     kernels.games_chunk(R, ids, 1, 0, 2, 1, 4)  # compile or load
-    rates = []
-    for _ in range(reps):
-        t0 = time.process_time()
-        acc, fail = kernels.games_chunk(R, ids, 1, 0, games, 1, 4)
-        rates.append(games / (time.process_time() - t0))
-        assert fail is None and acc.sum(axis=0)[0] == games
-    print(statistics.median(rates))
+    print(statistics.median(games_per_cpu_second(kernels, R, ids, 1, games)
+                            for _ in range(reps)))
 
 
 def main(argv=None) -> int:
@@ -58,6 +54,17 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if not (Path(args.baseline) / "sheepsim" / "__init__.py").is_file():
+        ap.error(f"--baseline {args.baseline}: not a sheepsim checkout (no sheepsim/__init__.py)")
+    if min(args.rounds, args.games, args.reps) < 1:
+        ap.error("--rounds, --games and --reps must be at least 1")
+    from sheepsim.errors import SheepsimError
+    from sheepsim.games.panic.rules import load_rules
+
+    try:
+        load_rules().check_players(args.players)
+    except SheepsimError as exc:
+        ap.error(f"--players: {exc}")
     if args.child:
         _child(args.child, args.players, args.games, args.reps)
         return 0

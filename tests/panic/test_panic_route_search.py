@@ -15,12 +15,10 @@ from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.geometry.flockops import _BIG
 from sheepsim.games.panic.geometry.groups import (
     first_contact,
-    group_touches,
     grow,
     lowest_bit,
     one_step_slides,
     probe,
-    route_steps,
     route_steps4,
     side_contacts,
 )
@@ -98,12 +96,29 @@ def test_first_contact_is_the_first_probe_answer():
     assert compared > 10_000 and touches > 1_000  # exercised, not vacuous
 
 
-def test_route_steps4_gives_route_steps_for_each_of_its_four_directions():
+def _route_steps_by_sheep(st, mask, d, target):
+    """The route length of direction ``d`` as the kernel ``route_steps`` had it, one
+    direction at a time (before ``route_steps4``): ``(rest_max + 1 - g_min) // per_step
+    + 1``, clamped to ``0..MAX_ROUTE_STEPS``, with ``g_min`` the group's nearest
+    projection on ``d``, ``rest_max`` the target's furthest, ``per_step`` 2 for a
+    diagonal; 0 without a target."""
+    def proj(s):
+        return int(st[L.ST_ROW + s]) * DR[d] + int(st[L.ST_COL + s]) * DC[d]
+    aim = [proj(s) for s in range(L.N_SHEEP) if (target >> s) & 1]
+    if not aim:
+        return 0
+    g_min = min(proj(s) for s in range(L.N_SHEEP) if (mask >> s) & 1)
+    k = (max(aim) + 1 - g_min) // (2 if d % 2 else 1) + 1
+    return max(0, min(k, L.MAX_ROUTE_STEPS))
+
+
+def test_route_steps4_gives_each_of_its_four_directions_route_length():
     rng = np.random.default_rng(36)
     for st, _, mask, target in _random_cases(rng, 4000):
         for d0 in (0, 1):
             four = route_steps4(st, mask, target, d0)
-            assert list(four) == [route_steps(st, mask, d0 + 2 * i, target) for i in range(4)]
+            assert list(four) == [_route_steps_by_sheep(st, mask, d0 + 2 * i, target)
+                                  for i in range(4)]
 
 
 def test_grow_is_the_orthogonally_connected_group_and_lowest_bit_the_lowest_sheep():
@@ -142,7 +157,7 @@ def test_grow_is_the_orthogonally_connected_group_and_lowest_bit_the_lowest_shee
     assert compared > 500 and larger > 50  # exercised (799 flocks, 76 groups of 3 or more)
 
 
-def test_one_step_slides_is_four_probes_and_the_corner_test():
+def test_one_step_slides_is_four_probes_and_the_corner_contact():
     rng = np.random.default_rng(38)
     slides = 0
     for st, alive, mask, main in _random_cases(rng, 4000):
@@ -151,5 +166,9 @@ def test_one_step_slides_is_four_probes_and_the_corner_test():
             d = 2 * i
             assert (found >> i) & 1 == (probe(st, mask, DR[d], DC[d], main) == 1)
             slides += (found >> i) & 1
-        assert (found >> 4) & 1 == group_touches(st, mask, 0, 0, True, main)
+        corner = any(abs(int(st[L.ST_ROW + a] - st[L.ST_ROW + b])) == 1
+                     and abs(int(st[L.ST_COL + a] - st[L.ST_COL + b])) == 1
+                     for a in range(L.N_SHEEP) if (mask >> a) & 1
+                     for b in range(L.N_SHEEP) if (main >> b) & 1)
+        assert (found >> 4) & 1 == corner
     assert slides > 500  # exercised, not vacuous

@@ -11,7 +11,7 @@ is their union, so a straight route stops at the first of them it reaches).
 
 import numpy as np
 
-from sheepsim.games.panic.geometry.flockops import _BIG, DC, DR, alive_mask, projection
+from sheepsim.games.panic.geometry.flockops import _BIG, DC, DR, alive_mask
 from sheepsim.games.panic.layout import (
     FACE_DIAG,
     MAX_ROUTE_STEPS,
@@ -247,30 +247,9 @@ def group_overlaps(st, mask, tr, tc):
 
 
 @kernel
-def group_touches(st, mask, tr, tc, diagonal, target):
-    """Would the shifted group touch a sheep of the mask ``target`` on a side (or, with
-    ``diagonal``, only by a corner)?"""
-    for a in range(N_SHEEP):
-        if (mask >> a) & 1:
-            r = st[ST_ROW + a] + tr
-            c = st[ST_COL + a] + tc
-            for b in range(N_SHEEP):
-                if (target >> b) & 1:
-                    dr = abs(st[ST_ROW + b] - r)
-                    dc = abs(st[ST_COL + b] - c)
-                    if diagonal:
-                        if dr == 1 and dc == 1:
-                            return True
-                    elif dr + dc == 1:
-                        return True
-    return False
-
-
-@kernel
 def probe(st, mask, tr, tc, target):
     """The group ``mask`` shifted by ``(tr, tc)``: 2 if it would land on another sheep,
-    else 1 if it would touch a sheep of ``target`` on a side, else 0 (one pass for
-    :func:`group_overlaps` and :func:`group_touches`)."""
+    else 1 if it would touch a sheep of ``target`` on a side, else 0 (one pass)."""
     touch = 0
     others = live_others(st, mask)
     for a in range(N_SHEEP):
@@ -287,38 +266,23 @@ def probe(st, mask, tr, tc, target):
     return touch
 
 
-@kernel
-def route_steps(st, mask, d, target):
-    """Most steps along ``d`` after which the group could still touch ``target``: beyond
-    that its nearest cell is past the target's furthest cell along ``d``."""
-    g_min = _BIG
-    rest_max = -_BIG
-    for s in range(N_SHEEP):
-        if not st[ST_ALIVE + s]:
-            continue
-        p = projection(st, s, d)
-        if (mask >> s) & 1:
-            g_min = min(g_min, p)
-        elif (target >> s) & 1:
-            rest_max = max(rest_max, p)
-    per_step = 2 if d % 2 else 1
-    k = (rest_max + 1 - g_min) // per_step + 1
-    return max(0, min(k, MAX_ROUTE_STEPS))
-
-
 @kernel(inline="always")
 def _steps_between(g_min, rest_max, per_step):
-    """:func:`route_steps` from the group's nearest and the target's furthest projection."""
+    """Most steps after which a group whose nearest projection is ``g_min`` could still
+    touch a target whose furthest is ``rest_max`` (``per_step``: 1 orthogonal, 2
+    diagonal); beyond them the group is past the target. At most ``MAX_ROUTE_STEPS``."""
     k = (rest_max + 1 - g_min) // per_step + 1
     return max(0, min(k, MAX_ROUTE_STEPS))
 
 
 @kernel
 def route_steps4(st, mask, target, d0):
-    """:func:`route_steps` for the directions ``d0``, ``d0 + 2``, ``d0 + 4``, ``d0 + 6``
-    (the four orthogonal ones for ``d0 = 0``, the diagonals for 1) in one pass: the
-    projections along ``d0 + 4`` and ``d0 + 6`` are those along ``d0`` and ``d0 + 2``
-    negated, so the group's and the target's extremes along two axes give all four."""
+    """For the directions ``d0``, ``d0 + 2``, ``d0 + 4``, ``d0 + 6`` (the four orthogonal
+    ones for ``d0 = 0``, the diagonals for 1): the most steps along each after which the
+    group ``mask`` could still touch ``target`` (beyond them its nearest cell is past the
+    target's furthest cell along that direction; 0 when the target lies wholly behind
+    it). One pass: the projections along ``d0 + 4`` and ``d0 + 6`` are those along
+    ``d0`` and ``d0 + 2`` negated, so the extremes along two axes give all four."""
     ru = DR[d0]
     cu = DC[d0]
     rv = DR[d0 + 2]
@@ -416,8 +380,8 @@ def first_contact(st, mask, d, target):
 
 @kernel
 def _ortho_routes(st, mask, target, opts, n):
-    # A route needs k_touch <= route_steps, and k_touch >= 1: where route_steps is 0
-    # (the target lies wholly behind the group) the contacts are not searched.
+    # A route needs 1 <= k_touch <= its direction's route_steps4 limit: where the limit
+    # is 0 (the target lies wholly behind the group) the contacts are not searched.
     lims = route_steps4(st, mask, target, ZERO)
     for i in range(4):
         d = 2 * i
@@ -487,7 +451,8 @@ def one_step_slides(st, mask, others, main):
     (the other live sheep) for :func:`slides_with`: bit ``i`` (0-3) set when
     :func:`probe` of the one-cell shift along the orthogonal direction ``2 * i`` is 1
     (lands on no sheep, touches ``main`` on a side), bit 4 when the group touches
-    ``main`` by a corner where it stands (:func:`group_touches` with ``diagonal``)."""
+    ``main`` only by a corner of a cell where it stands (a sheep of ``main`` one row
+    and one column away)."""
     hit = ZERO
     touch = ZERO
     for a in range(N_SHEEP):
