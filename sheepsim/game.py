@@ -20,6 +20,7 @@ machinery talks only to this contract::
 
 from __future__ import annotations
 
+import functools
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -212,6 +213,9 @@ class Game:
     #: ``bad_policy`` argv naming an unknown policy; ``compare`` the options of a cheap
     #: head-to-head for the Python API (:func:`sheepsim.compare`)
     sample: Mapping[str, object] = field(default_factory=dict)
+    #: a game played by the shared harness (:mod:`sheepsim.harness`): the module of its
+    #: state machine; its jobs are the harness's and are told which game they play
+    machine: str | None = None
 
     def load_rules(self, path=None):
         """The game's rules from a TOML file, or the shipped standard rules (None)."""
@@ -243,6 +247,8 @@ class Game:
         if kind not in self.jobs:
             raise SheepsimError(f"{self.title} has no {kind!r} simulation; it has: "
                                 f"{', '.join(self.jobs)}")
+        if self.machine:
+            options = {"game": self.name, **options}
         return _load(self.jobs[kind])(**options)
 
     def register_studies(self) -> None:
@@ -255,11 +261,37 @@ def _load(spec: str) -> Callable:
     return getattr(importlib.import_module(module), attr)
 
 
+#: the entry-point group through which an installed package adds a game: each entry
+#: names a :class:`Game` (``"my_game.game:GAME"``)
+ENTRY_POINT_GROUP = "sheepsim.games"
+
+
 def games() -> list[Game]:
-    """Every registered game, in registry order."""
+    """Every game: the built-in registry's, in its order, then those installed packages
+    declare in the ``sheepsim.games`` entry-point group, by name."""
     from sheepsim.games import REGISTRY
 
-    return [importlib.import_module(path).GAME for path in REGISTRY]
+    return [importlib.import_module(path).GAME for path in REGISTRY] + list(_installed_games())
+
+
+@functools.cache
+def _installed_games() -> tuple[Game, ...]:
+    """The games of the ``sheepsim.games`` entry points (read once per process); one
+    line naming the entry point when one cannot be loaded or is not a :class:`Game`."""
+    from importlib.metadata import entry_points
+
+    out: dict[str, Game] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            g = ep.load()
+        except Exception as exc:
+            raise SheepsimError(f"the installed game {ep.name!r} ({ep.value}) cannot be loaded: "
+                                f"{type(exc).__name__}: {exc}") from None
+        if not isinstance(g, Game):
+            raise SheepsimError(f"the installed game {ep.name!r} ({ep.value}) is not a "
+                                f"sheepsim.game.Game")
+        out.setdefault(g.name, g)
+    return tuple(out.values())
 
 
 def get(name: str) -> Game:

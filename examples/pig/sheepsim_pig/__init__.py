@@ -1,0 +1,1 @@
+"""Pig for sheepsim: an example of a game that lives outside sheepsim (see README)."""

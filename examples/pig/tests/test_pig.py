@@ -1,0 +1,94 @@
+"""Pig on sheepsim's harness: the shared conformance suite, the rules, the designers'
+commands and a report study, run on the installed package (``pip install
+./examples/pig``)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+import sheepsim
+from sheepsim import game
+from sheepsim.testing.conformance import *  # noqa: F403 (the shared conformance tests)
+
+
+@pytest.fixture
+def g():
+    """The conformance suite's game: Pig only."""
+    return game.get("pig")
+
+
+def _cli(argv, cwd):
+    return subprocess.run([sys.executable, "-m", "sheepsim", *argv], capture_output=True,
+                          text=True, cwd=cwd, timeout=600)
+
+
+def _rules(tmp_path, target, faces, bust):
+    path = tmp_path / "pig.toml"
+    path.write_text(f"[pig]\ntarget = {target}\ndie_faces = {faces}\nbust_face = {bust}\n")
+    return path
+
+
+def test_found_through_its_entry_point():
+    assert "pig" in [x.name for x in game.games()]
+    assert game.get("pig").machine == "sheepsim_pig.machine"
+
+
+def test_first_seat_wins_two_thirds_of_a_two_point_race(tmp_path):
+    """standard.toml: "rolling the bust face loses that total and ends the turn; banking
+    adds it to your score"; seat 1 starts. With a 2-sided die (bust face 1) and a target
+    of 2, each turn is one roll: a 2 wins (hold-20 banks what reaches the target), a 1
+    passes the die. Seat 1 wins with P = 1/2 + P/4, so P = 2/3 exactly. 20,000 games:
+    se = sqrt(2/9 / 20000) = 0.0033; the estimate must lie within 4 se."""
+    res = sheepsim.play("pig", rules=str(_rules(tmp_path, 2, 2, 1)), players=2,
+                        policy="hold-20", games=20_000, seed=5, quiet=True)
+    seat = res.tables["by_seat"]
+    p, n = seat["win_rate"].iloc[0], 20_000
+    assert abs(p - 2 / 3) <= 4 * math.sqrt(2 / 9 / n), p
+    assert seat["wins"].sum() == n  # somebody wins every game
+    # every turn is one forced roll, then a bank after a 2: decisions = turns + wins
+    length = res.tables["game_length"].iloc[0]
+    assert length["mean_decisions"] == pytest.approx(length["mean_turns"] + 1)
+
+
+def test_a_bust_ends_the_turn_and_loses_the_turn_total():
+    """standard.toml: "rolling the bust face loses that total and ends the turn"."""
+    tr = sheepsim.trace("pig", players=3, seed=2, policy="hold-20", quiet=True)
+    rolls = [ln for ln in tr.lines if ": roll" in ln]
+    assert rolls and tr.outcome["winner_seat"] in (1, 2, 3)
+    banks = [ln for ln in tr.lines if ": bank" in ln]
+    assert banks  # hold-20 banks at 20
+
+
+def test_hold_20_beats_random_on_the_same_games():
+    res = sheepsim.compare("pig", players=2, a="hold-20", b="random", games=2000, seed=1,
+                           quiet=True)
+    row = res.tables["comparison"].set_index("metric").loc["win_rate"]
+    assert row["diff_lo"] > 0.2
+
+
+def test_designer_commands_take_pig(tmp_path):
+    r = _cli(["pig", "variants", "--set", "pig.target=50", "--games", "400", "--quiet",
+              "--format", "json", "--out", str(tmp_path / "v.json")], tmp_path)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((tmp_path / "v.json").read_text())
+    turns = {(row["variant"], row["metric"]): row["value"] for row in doc["metrics"]}
+    assert turns[("pig.target=50", "mean_turns")] < turns[("base", "mean_turns")]
+    r = _cli(["pig", "sweep", "--set", "pig.target=20,40", "--metric", "mean_turns",
+              "--games", "400", "--quiet"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = _cli(["pig", "variants", "--set", "pig.nosuch=1", "--games", "400"], tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_report_study_of_pig(tmp_path):
+    cfg = tmp_path / "pig.toml"
+    cfg.write_text('title = "Pig"\n\n[[study]]\ntype = "head-to-head"\ngame = "pig"\n'
+                   'a = "hold-20"\nplayers = 3\ngames = 600\n')
+    r = _cli(["report", str(cfg), "--out", str(tmp_path / "out"), "--quiet"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "out" / "index.html").exists()

@@ -1,0 +1,213 @@
+"""The harness's whole-game jobs, for every game on it: games with one policy per seat
+(:class:`PlayJob`), head-to-heads on common random numbers (:func:`head_to_head`) and
+one traced game (:func:`trace_game`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sheepsim import game as registry
+from sheepsim import plugins
+from sheepsim.errors import SheepsimError
+from sheepsim.game import Counts, Job
+from sheepsim.harness import layout as H
+from sheepsim.harness import machine as M
+from sheepsim.headtohead import HeadToHeadJob, lineups
+
+
+def game_of(name: str):
+    g = registry.get(name)
+    if not g.machine:
+        raise SheepsimError(f"{g.title} is not played by the harness")
+    return g
+
+
+def as_rules(g, rules):
+    """``rules`` loaded for ``g`` (a path, None for the shipped file, or loaded rules)."""
+    if hasattr(rules, "kernel_array") and getattr(rules, "game", None) == g.name:
+        return rules
+    return g.load_rules(rules)
+
+
+@dataclass
+class PlayJob(Job):
+    """``players`` seats of game ``game`` playing ``policies`` (one name for every seat,
+    or one per seat); ``rotate`` moves the policies one seat per game (every policy
+    plays every seat equally often)."""
+
+    game: str = ""
+    rules: object = None
+    players: int | None = None
+    policies: object = "random"
+    seed: int = 0
+    rotate: bool = False
+
+    chunk_games = 1 << 14
+
+    def __post_init__(self):
+        g = game_of(self.game)
+        self.game = g.name
+        self.rules = as_rules(g, self.rules)
+        self.players = g.check_players(g.default_players if self.players is None else self.players)
+        if not isinstance(self.rotate, bool):
+            raise SheepsimError(f"rotate must be true or false, got {self.rotate!r}")
+        chosen = plugins.seat_policies(self.policies, self.players, self._names())
+        self.policies = [plugins.policy_name(p) for p in chosen]
+        self._table().resolve(chosen)  # an unknown name stops here, not on a worker
+        M.load(g.machine)  # so does a broken machine
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(game_of(self.game).policies["play"])
+
+    def _table(self) -> plugins.PolicyTable:
+        names = self._names()
+        return plugins.PolicyTable({n: i for i, n in enumerate(names)}, len(names))
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    @property
+    def machine(self) -> M.Machine:
+        return M.load(game_of(self.game).machine)
+
+    def _setup(self):
+        if "_k" not in self.__dict__:
+            ids, users = self._table().resolve(self.policies)
+            m = self.machine
+            self._k = (m.kernel(users, len(self._names())), np.array(ids, dtype=np.int64),
+                       self.rules.kernel_array(), m.sizes(self.players),
+                       H.offsets(self.players, len(m.kinds)))
+        return self._k
+
+    def run(self, seed: int, first_game: int, n_games: int, outcomes: bool = False,
+            log_rows: int = 0):
+        """The kernel on games ``[first_game, first_game + n_games)``: ``(acc, fail,
+        winners, scores, log)`` (``winners``/``scores`` empty unless ``outcomes``)."""
+        kernel, pids, R, sizes, off = self._setup()
+        p = self.players
+        acc = np.zeros(off[-1], dtype=np.int64)
+        fail = np.zeros(H.FAIL_WIDTH, dtype=np.int64)
+        k = n_games if outcomes else 0
+        winners = np.zeros(k, dtype=np.int64)
+        scores = np.zeros((k, p), dtype=np.int64)
+        log = np.zeros((log_rows, H.log_width(self.machine.option_width, p)), dtype=np.int64)
+        logged = kernel(R, p, pids, self.rotate, seed, first_game, n_games, sizes, off, acc,
+                        winners, scores, log, fail)
+        return acc, fail, winners, scores, log[:logged]
+
+    def prepare(self) -> Counts:
+        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernel before the bar
+
+    def chunk(self, seed, first_game, n_games) -> Counts:
+        acc, fail, *_ = self.run(seed, first_game, n_games)
+        return {"acc": acc, "fail": fail}
+
+    def outcomes(self, seed, first_game, n_games):
+        """Per game: the winning seat (-1: nobody) ``(n,)`` and every seat's final score
+        ``(n, players)``."""
+        _, fail, winners, scores, _ = self.run(seed, first_game, n_games, outcomes=True)
+        self.raise_failure(fail)
+        return winners, scores
+
+    def check(self, counts, games) -> None:
+        self.raise_failure(counts["fail"])
+
+    def policy_of(self, pid: int) -> str:
+        ids, _ = self._table().resolve(self.policies)
+        return next((n for n, i in zip(self.policies, ids, strict=True) if i == pid),
+                    f"policy id {pid}")
+
+    def raise_failure(self, fail) -> None:
+        """The one line for the failure a kernel recorded in ``fail`` (nothing if none)."""
+        code = int(fail[H.F_CODE])
+        if code == 0:
+            return
+        g = game_of(self.game)
+        seat, game, n, kind = (int(fail[i]) for i in (H.F_SEAT, H.F_GAME, H.F_N, H.F_KIND))
+        if code in (plugins.ILLEGAL_CHOICE, plugins.WROTE_INPUTS):
+            raise plugins.policy_failure(code, self.policy_of(int(fail[H.F_PID])), seat, game,
+                                         int(fail[H.F_CHOICE]), n)
+        m = self.machine
+        if code == H.TOO_LONG:
+            raise SheepsimError(f"{g.title} game {game} ran past {m.max_decisions:,} decisions "
+                                f"(the machine's MAX_DECISIONS): a policy or rule that never "
+                                f"ends the game")
+        raise SheepsimError(f"{g.title}'s machine {m.path!r} broke the harness contract in game "
+                            f"{game}: to_move gave seat {seat}, kind {kind}, {n} options (a seat "
+                            f"below {self.players}, a kind below {len(m.kinds)}, 1 to "
+                            f"{m.module.MAX_OPTIONS} options)")
+
+    def tables(self, counts, games):
+        from sheepsim.harness.tables import play_tables
+
+        return play_tables(counts["acc"], self.players, self.policies, self.machine.kinds,
+                           self.rotate)
+
+    def halfwidth(self, tables) -> float:
+        return self.seat_win_halfwidth(tables)
+
+    def convergence(self, tables):
+        return self.seat_win_convergence(tables)
+
+    def meta_common(self) -> dict:
+        return {"rules": self.rules.source, "rules_sha256": self.rules.sha256}
+
+    def meta(self) -> dict:
+        return {**self.meta_common(), "players": self.players, "policies": list(self.policies),
+                "rotate": self.rotate}
+
+
+def head_to_head(game: str, rules=None, players: int | None = None, a: str = "random",
+                 b: str = "random", field: str = "random", seat: int = 1, seed: int = 0):
+    """Seat ``seat`` (1-based) plays ``a``, then ``b``, on the same games while the other
+    seats play ``field``: a :class:`~sheepsim.headtohead.HeadToHeadJob`."""
+    g = game_of(game)
+    rules = as_rules(g, rules)
+    players = g.check_players(g.default_players if players is None else players)
+    jobs = [PlayJob(g.name, rules, players, names, seed)
+            for names in lineups(a, b, field, players, seat)]
+    return HeadToHeadJob(jobs[0], jobs[1], seat, (a, b, field))
+
+
+@dataclass
+class Trace:
+    """One traced game: its text ``lines``, the ``decisions`` table (one row per policy
+    asked), the winner (0-based, -1 nobody) and the final ``scores``."""
+
+    lines: list
+    decisions: object
+    winner: int
+    scores: list
+
+
+def trace_game(game: str, rules=None, players: int | None = None, policies="random",
+               seed: int = 0, game_index: int = 0) -> Trace:
+    """Play game ``game_index`` of ``seed`` alone, logging every decision."""
+    from sheepsim.output import decisions_table
+
+    job = PlayJob(game, rules, players, policies, seed)
+    m = job.machine
+    _, fail, winners, scores, log = job.run(seed, game_index, 1, outcomes=True,
+                                            log_rows=m.max_decisions)
+    job.raise_failure(fail)
+    g = game_of(game)
+    head = H.LOG_HEAD
+    w = m.option_width
+    lines = [f"{g.title}, game {game_index} of seed {seed}, {job.players} players: "
+             + ", ".join(f"seat {s + 1} {p}" for s, p in enumerate(job.policies))]
+    for i, row in enumerate(log):
+        seat, kind, n, choice = (int(row[c]) for c in (H.L_SEAT, H.L_KIND, H.L_N, H.L_CHOICE))
+        score = " ".join(str(int(v)) for v in row[head + w:head + w + job.players])
+        how = f"chose {choice} of {n}" if n > 1 else "forced"
+        lines.append(f"{i:4d}  seat {seat + 1} {m.kinds[kind]}: "
+                     f"{m.option_text(kind, row[head:head + w])} ({how})  scores {score}")
+    win = int(winners[0])
+    final = [int(v) for v in scores[0]]
+    lines.append(f"winner: {'seat ' + str(win + 1) if win >= 0 else 'nobody (a draw)'}; final "
+                 f"scores {' '.join(map(str, final))}")
+    asked = log[log[:, H.L_ASKED] == 1]
+    table = decisions_table(asked, (H.L_SEAT, H.L_KIND, H.L_N, H.L_CHOICE), m.kinds)
+    return Trace(lines, table, win, final)

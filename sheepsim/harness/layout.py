@@ -1,0 +1,54 @@
+"""The harness kernel's array layouts: its accumulator, its sizes vector, its failure
+record and its decisions log (numpy only; the kernel reads the same constants)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# -- the accumulator: ``off[O_*]`` is where each field starts in ``acc`` (int64, summed
+# over games; merged across chunks by addition) --------------------------------------
+O_GAMES = 0  # 1: games played
+O_WINS = 1  # players: games won, by seat
+O_SLOT_WINS = 2  # players: games won, by policy slot (the seat before rotation)
+O_NO_WINNER = 3  # 1: games nobody won (draws)
+O_TIED = 4  # 1: games in which two or more seats tied for the top final score
+O_SCORE = 5  # players: final score, by seat
+O_SCORE_SQ = 6  # players: its square
+O_DECISIONS = 7  # 1: decisions per game (a lone option included)
+O_DECISIONS_SQ = 8  # 1
+O_TURNS = 9  # 1: turns per game (a turn: the decisions one seat makes in a row)
+O_TURNS_SQ = 10  # 1
+O_ASKED = 11  # 1: decisions a policy was asked (two or more options)
+O_KIND_DECISIONS = 12  # kinds: decisions, by kind
+O_KIND_OPTIONS = 13  # kinds: legal options summed over decisions, by kind
+O_KIND_FORCED = 14  # kinds: decisions with one legal option, by kind
+N_FIELDS = 15
+
+
+def offsets(players: int, kinds: int) -> np.ndarray:
+    """``off`` (int64, ``N_FIELDS + 1``): where each field starts; ``off[N_FIELDS]`` is
+    the accumulator's length."""
+    widths = [1, players, players, 1, 1, players, players, 1, 1, 1, 1, 1, kinds, kinds, kinds]
+    assert len(widths) == N_FIELDS
+    return np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
+
+
+# -- sizes: what the kernel allocates (from the machine's declaration) -----------------
+Z_STATE, Z_OPTIONS, Z_OPTION_WIDTH, Z_VIEW, Z_MAX_DECISIONS, Z_KINDS = range(6)
+
+# -- the failure record (``fail``, int64): the first failure of a chunk -----------------
+F_CODE, F_GAME, F_SEAT, F_PID, F_CHOICE, F_N, F_KIND = range(7)
+FAIL_WIDTH = 7
+#: codes besides :data:`sheepsim.plugins.ILLEGAL_CHOICE` and ``WROTE_INPUTS``: the game's
+#: machine broke its own contract (a seat, kind or option count out of range) or a game
+#: ran past its machine's ``MAX_DECISIONS``
+RULES_BROKEN = 3
+TOO_LONG = 4
+
+# -- the decisions log of a trace: one row per decision ------------------------------
+L_SEAT, L_KIND, L_N, L_CHOICE, L_ASKED, L_PID = range(6)
+LOG_HEAD = 6  # then the chosen option's row, then every seat's score after it
+
+
+def log_width(option_width: int, players: int) -> int:
+    return LOG_HEAD + option_width + players

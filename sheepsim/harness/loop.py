@@ -1,0 +1,183 @@
+"""The harness's entry kernel: whole games of any game, the game's functions bound in
+place of :mod:`sheepsim.harness.slots` (imported as ``machine_*``: numba refuses a call
+spelled ``<anything>.view(...)`` that is not numpy's) by :func:`sheepsim.jit.rebind` (one compile per
+game and set of plug-in policies, cached on disk).
+
+Game ``g`` of seed ``s`` is keyed by ``(s, g)`` alone: its chance stream by
+``rng.seed_stream(streams, 0, s, g)``, seat ``k``'s by ``rng.seed_policy_stream(streams,
+1 + k, s, g, k, 0)``. So any split of the games into chunks, threads or workers gives
+the same counts, and replacing one seat's policy leaves every other seat's draws and
+the chance draws where they were (common random numbers).
+"""
+
+import numpy as np
+
+from sheepsim import rng
+from sheepsim.harness.layout import (
+    F_CHOICE,
+    F_CODE,
+    F_GAME,
+    F_KIND,
+    F_N,
+    F_PID,
+    F_SEAT,
+    L_ASKED,
+    L_CHOICE,
+    L_KIND,
+    L_N,
+    L_PID,
+    L_SEAT,
+    LOG_HEAD,
+    O_ASKED,
+    O_DECISIONS,
+    O_DECISIONS_SQ,
+    O_GAMES,
+    O_KIND_DECISIONS,
+    O_KIND_FORCED,
+    O_KIND_OPTIONS,
+    O_NO_WINNER,
+    O_SCORE,
+    O_SCORE_SQ,
+    O_SLOT_WINS,
+    O_TIED,
+    O_TURNS,
+    O_TURNS_SQ,
+    O_WINS,
+    RULES_BROKEN,
+    TOO_LONG,
+    Z_KINDS,
+    Z_MAX_DECISIONS,
+    Z_OPTION_WIDTH,
+    Z_OPTIONS,
+    Z_STATE,
+    Z_VIEW,
+)
+from sheepsim.harness.slots import apply as machine_apply
+from sheepsim.harness.slots import decide as machine_decide
+from sheepsim.harness.slots import scores as machine_scores
+from sheepsim.harness.slots import start as machine_start
+from sheepsim.harness.slots import to_move as machine_to_move
+from sheepsim.harness.slots import view as machine_view
+from sheepsim.harness.slots import winner as machine_winner
+from sheepsim.jit import WROTE_INPUTS_CHOICE, njit
+from sheepsim.plugins import ILLEGAL_CHOICE, WROTE_INPUTS
+
+
+@njit
+def _fail(fail, code, game, seat, pid, choice, n, kind):
+    fail[F_CODE] = code
+    fail[F_GAME] = game
+    fail[F_SEAT] = seat
+    fail[F_PID] = pid
+    fail[F_CHOICE] = choice
+    fail[F_N] = n
+    fail[F_KIND] = kind
+
+
+@njit
+def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, off, acc,
+               winners, final_scores, log, fail):
+    """Play games ``first_game .. first_game + n_games - 1`` of ``seed``.
+
+    ``pids`` (players): the policy id of each slot; with ``rotate`` game ``g`` seats slot
+    ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes
+    and accumulator offsets; ``acc`` is added to. ``winners`` (n_games) and
+    ``final_scores`` (n_games, players) get each game's outcome when they have
+    ``n_games`` rows (else they have none); ``log`` gets one row per decision (a
+    trace: ``n_games`` is 1) while it has room, ``fail[F_CODE]`` is set at the first
+    failure and the chunk stops there. Returns the log rows written."""
+    st = np.zeros(sizes[Z_STATE], dtype=np.int64)
+    opts = np.zeros((sizes[Z_OPTIONS], sizes[Z_OPTION_WIDTH]), dtype=np.int64)
+    seen = np.zeros(sizes[Z_VIEW], dtype=np.int64)  # the asked seat's view
+    max_decisions = sizes[Z_MAX_DECISIONS]
+    kinds = sizes[Z_KINDS]
+    streams = np.zeros((players + 1, 2), dtype=np.uint64)
+    score = np.zeros(players, dtype=np.int64)
+    seat_pid = np.zeros(players, dtype=np.int64)
+    outcomes = winners.shape[0] > 0
+    logged = 0
+    for i in range(n_games):
+        game = first_game + i
+        rng.seed_stream(streams, 0, seed, game)
+        for s in range(players):
+            rng.seed_policy_stream(streams, 1 + s, seed, game, s, 0)
+        r = game % players if rotate else 0
+        for s in range(players):
+            seat_pid[s] = pids[(s - r) % players]
+        st[:] = 0
+        machine_start(st, R, players, streams[0:1])
+        decisions = 0
+        turns = 0
+        asked = 0
+        last = -1
+        while True:
+            seat, kind, n = machine_to_move(st, R, opts)
+            if seat < 0:
+                break
+            if seat >= players or kind < 0 or kind >= kinds or n < 1 or n > opts.shape[0]:
+                _fail(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
+                return logged
+            if decisions >= max_decisions:
+                _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                return logged
+            if seat != last:
+                turns += 1
+                last = seat
+            choice = 0
+            pid = seat_pid[seat]
+            if n > 1:  # a lone option is taken without asking
+                machine_view(st, R, seat, seen)
+                choice = machine_decide(pid, kind, seen, opts[:n], n, streams[1 + seat:2 + seat])
+                if choice < 0 or choice >= n:
+                    code = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
+                    _fail(fail, code, game, seat, pid, choice, n, kind)
+                    return logged
+                asked += 1
+            acc[off[O_KIND_DECISIONS] + kind] += 1
+            acc[off[O_KIND_OPTIONS] + kind] += n
+            if n == 1:
+                acc[off[O_KIND_FORCED] + kind] += 1
+            tracing = logged < log.shape[0]
+            if tracing:  # the chosen option as offered, before apply may reuse opts
+                row = log[logged]
+                row[L_SEAT] = seat
+                row[L_KIND] = kind
+                row[L_N] = n
+                row[L_CHOICE] = choice
+                row[L_ASKED] = n > 1
+                row[L_PID] = pid
+                row[LOG_HEAD:LOG_HEAD + opts.shape[1]] = opts[choice]
+            machine_apply(st, R, seat, kind, opts, choice, streams[0:1])
+            decisions += 1
+            if tracing:  # every seat's score after the decision
+                machine_scores(st, R, score)
+                w = LOG_HEAD + opts.shape[1]
+                log[logged, w:w + players] = score
+                logged += 1
+        machine_scores(st, R, score)
+        win = machine_winner(st, R)
+        acc[off[O_GAMES]] += 1
+        if win >= 0:
+            acc[off[O_WINS] + win] += 1
+            acc[off[O_SLOT_WINS] + (win - r) % players] += 1
+        else:
+            acc[off[O_NO_WINNER]] += 1
+        top = score[0]
+        for s in range(1, players):
+            top = max(top, score[s])
+        at_top = 0
+        for s in range(players):
+            at_top += score[s] == top
+            acc[off[O_SCORE] + s] += score[s]
+            acc[off[O_SCORE_SQ] + s] += score[s] * score[s]
+        if at_top > 1:
+            acc[off[O_TIED]] += 1
+        acc[off[O_DECISIONS]] += decisions
+        acc[off[O_DECISIONS_SQ]] += decisions * decisions
+        acc[off[O_TURNS]] += turns
+        acc[off[O_TURNS_SQ]] += turns * turns
+        acc[off[O_ASKED]] += asked
+        if outcomes:
+            winners[i] = win
+            final_scores[i, :] = score
+    return logged

@@ -1,0 +1,100 @@
+"""A game's state machine as the harness loads it: its sizes checked, its kernel built.
+
+The machine module (``Game.machine``) declares, besides the functions of
+:mod:`sheepsim.harness.slots`:
+
+* ``RULES``: the rules file's keys under its ``[<command>]`` table, each with its
+  smallest allowed value (ints); the kernels' ``R`` holds them in this order;
+* ``state_size(players) -> int``: the length of the state vector ``st``;
+* ``MAX_OPTIONS``, ``OPTION_WIDTH``: the shape of the option rows ``opts``;
+* ``VIEW_LEN``: the length of a seat's view;
+* ``KINDS``: the names of the decision kinds (a decision's ``kind`` indexes it);
+* optionally ``MAX_DECISIONS`` (default :data:`MAX_DECISIONS`): a game that runs past
+  it stops the run with one line (a machine or a plug-in that never ends a game);
+* optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
+  -> str`` for the trace's lines.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import threading
+
+import numpy as np
+
+from sheepsim import jit
+from sheepsim.errors import SheepsimError
+from sheepsim.harness import layout as H
+from sheepsim.harness import slots
+
+#: the default cap on decisions in one game
+MAX_DECISIONS = 100_000
+#: what a machine module must define
+REQUIRED = ("RULES", "state_size", "MAX_OPTIONS", "OPTION_WIDTH", "VIEW_LEN", "KINDS",
+            "start", "to_move", "apply", "scores", "winner", "view", "decide")
+
+_LOCK = threading.Lock()
+
+
+@functools.cache
+def load(path: str) -> Machine:
+    """The machine module ``path``, checked (one line naming what it lacks)."""
+    try:
+        module = importlib.import_module(path)
+    except ImportError as exc:
+        raise SheepsimError(f"cannot import the game machine {path!r}: {exc}") from None
+    missing = [name for name in REQUIRED if not hasattr(module, name)]
+    if missing:
+        raise SheepsimError(f"game machine {path!r} does not define {', '.join(missing)}")
+    return Machine(path, module)
+
+
+class Machine:
+    """A loaded machine module: its sizes and its kernels (one per set of plug-ins)."""
+
+    def __init__(self, path: str, module):
+        self.path, self.module = path, module
+        self.kinds = tuple(module.KINDS)
+        self.option_width = int(module.OPTION_WIDTH)
+        self.max_decisions = int(getattr(module, "MAX_DECISIONS", MAX_DECISIONS))
+        self._kernels: dict = {}
+
+    def sizes(self, players: int) -> np.ndarray:
+        m = self.module
+        z = np.zeros(6, dtype=np.int64)
+        z[H.Z_STATE] = m.state_size(players)
+        z[H.Z_OPTIONS] = m.MAX_OPTIONS
+        z[H.Z_OPTION_WIDTH] = m.OPTION_WIDTH
+        z[H.Z_VIEW] = m.VIEW_LEN
+        z[H.Z_MAX_DECISIONS] = self.max_decisions
+        z[H.Z_KINDS] = len(self.kinds)
+        return z
+
+    def functions(self) -> tuple:
+        return tuple(getattr(self.module, name) for name in slots.NAMES)
+
+    def kernel(self, user_fns: tuple, first_user_id: int):
+        """The entry kernel :func:`sheepsim.harness.loop.play_games` with this game's
+        functions (and the plug-ins ``user_fns``, ids from ``first_user_id``) bound in,
+        cached on disk under a key of everything they reach (:func:`sheepsim.jit.variant_key`)."""
+        key = (user_fns, first_user_id)
+        with _LOCK:
+            if key not in self._kernels:
+                from sheepsim.harness import loop  # numba: built when a job runs
+
+                own = self.functions()
+                repl = dict(zip((getattr(slots, n) for n in slots.NAMES), own, strict=True))
+                repl[slots.decide] = jit.user_policy_chain(self.module.decide, user_fns,
+                                                           first_user_id)
+                cache_key = jit.variant_key(own, user_fns)
+                self._kernels[key] = jit.rebind(loop.play_games, repl, cache_key=cache_key)
+            return self._kernels[key]
+
+    def describe(self, st, players: int) -> str:
+        fn = getattr(self.module, "describe", None)
+        return fn(st, players) if fn is not None else " ".join(str(int(v)) for v in st)
+
+    def option_text(self, kind: int, row) -> str:
+        fn = getattr(self.module, "option_text", None)
+        return fn(kind, row) if fn is not None else ",".join(str(int(v)) for v in row)

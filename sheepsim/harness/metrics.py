@@ -1,0 +1,62 @@
+"""The designers' metrics of every game on the harness (:mod:`sheepsim.balance_metrics`),
+computed from the harness's play tables, so a game declares none of its own."""
+
+from __future__ import annotations
+
+from sheepsim.balance_metrics import Metric
+
+#: games every variant plays by default
+DEFAULT_GAMES = 20_000
+
+POLICY_DEFAULTS = {"play": "random"}
+
+
+def first_player_edge(t, rules, players) -> float:
+    row = t["by_seat"].iloc[0]
+    return float(row["win_rate"] - row["fair_share"])
+
+
+def seat_win_spread(t, rules, players) -> float:
+    w = t["by_seat"]["win_rate"]
+    return float(w.max() - w.min())
+
+
+def draw_rate(t, rules, players) -> float:
+    return float(t["outcomes"]["draw_rate"].iloc[0])
+
+
+def tie_rate(t, rules, players) -> float:
+    return float(t["outcomes"]["tie_for_top_rate"].iloc[0])
+
+
+def mean_turns(t, rules, players) -> float:
+    return float(t["game_length"]["mean_turns"].iloc[0])
+
+
+def mean_decisions(t, rules, players) -> float:
+    return float(t["game_length"]["mean_decisions"].iloc[0])
+
+
+METRICS = (
+    Metric("first_player_edge", "win rate of the first seat minus 1/players", "probability",
+           "zero", "games", first_player_edge),
+    Metric("seat_win_spread", "largest minus smallest win rate over the seats", "probability",
+           "lower", "games", seat_win_spread),
+    Metric("draw_rate", "share of games nobody wins", "probability", "none", "games", draw_rate),
+    Metric("tie_rate", "share of games in which two or more seats tie for the top score",
+           "probability", "none", "games", tie_rate),
+    Metric("mean_turns", "turns per game (a turn: one seat's decisions in a row)", "turns",
+           "none", "games", mean_turns),
+    Metric("mean_decisions", "decisions per game, lone options included", "decisions", "none",
+           "games", mean_decisions),
+)
+
+
+def metric_jobs(rules, players: int, seed: int, policies: dict, keys) -> dict:
+    from sheepsim.harness.jobs import PlayJob
+
+    return {"games": PlayJob(rules.game, rules, players, policies["play"], seed)} if "games" in keys else {}
+
+
+def invariant(key: str, policies: dict) -> tuple[str, ...]:
+    return ()

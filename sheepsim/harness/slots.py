@@ -1,0 +1,78 @@
+"""The state-machine contract: what a game built on the harness supplies.
+
+A game's *machine* module (``Game.machine``) defines the seven ``@numba.njit`` functions
+below under these names, with these arguments, plus the sizes :mod:`sheepsim.harness.machine`
+reads (``RULES``, ``state_size(players)``, ``MAX_OPTIONS``, ``OPTION_WIDTH``, ``VIEW_LEN``,
+``KINDS``). The harness's loop (:mod:`sheepsim.harness.loop`) calls the functions
+defined here; :func:`sheepsim.jit.rebind` puts the game's own in their place, so these
+bodies never run. All arrays are int64 unless said otherwise:
+
+* ``st``: the game state, ``state_size(players)`` entries, zeroed before ``start``;
+* ``R``: the rules vector, the rules file's values in the order of ``RULES`` (read-only);
+* ``opts``: ``(MAX_OPTIONS, OPTION_WIDTH)`` rows, one per legal option of a decision;
+* ``chance``: the game's own ``(1, 2)`` uint64 random stream (the deal, the dice),
+  keyed by ``(seed, game)``; draw with ``sheepsim.rng.randbelow(chance, 0, n)``. No
+  policy ever sees it;
+* ``rand``: a seat's own ``(1, 2)`` uint64 stream, keyed by ``(seed, game, seat)``;
+  draw with ``sheepsim.rng.policy_randbelow(rand, n)``.
+"""
+
+from sheepsim.jit import njit
+
+_UNBOUND = "the harness calls the game's own function here (sheepsim.jit.rebind)"
+
+
+@njit
+def start(st, R, players, chance):
+    """Set up a new game of ``players`` seats in ``st`` (the deal, who moves first),
+    drawing from ``chance`` only."""
+    raise RuntimeError(_UNBOUND)
+
+
+@njit
+def to_move(st, R, opts):
+    """``(seat, kind, n)``: the seat (0-based) whose decision is next, the decision's
+    kind (an index into ``KINDS``) and its ``n >= 1`` legal options, written to
+    ``opts[:n]``; ``seat`` is -1 when the game is over (then ``kind`` and ``n`` are 0)."""
+    raise RuntimeError(_UNBOUND)
+
+
+@njit
+def apply(st, R, seat, kind, opts, choice, chance):
+    """Play option ``opts[choice]`` of ``seat``'s decision (``0 <= choice < n``, checked by
+    the harness), then every chance event that follows it, drawn from ``chance``."""
+    raise RuntimeError(_UNBOUND)
+
+
+@njit
+def scores(st, R, out):
+    """Each seat's score (or a score-like value) now, at any point of the game, into
+    ``out[:players]`` (int64: totals merged by addition stay exact)."""
+    raise RuntimeError(_UNBOUND)
+
+
+@njit
+def winner(st, R):
+    """The winning seat of a finished game (the game's tie-breaks applied), -1 if nobody
+    won (a draw)."""
+    raise RuntimeError(_UNBOUND)
+
+
+@njit
+def view(st, R, seat, out):
+    """What ``seat`` sees at the table, written to all ``VIEW_LEN`` entries of ``out``:
+    never a rival's hidden cards, never a future die."""
+    raise RuntimeError(_UNBOUND)
+
+
+@njit
+def decide(pid, kind, view, opts, n, rand):
+    """The game's built-in policies: the index of the option policy ``pid`` (its position
+    in ``Game.policies["play"]``; 0 is ``random``) picks among ``opts[:n]`` (``n >= 2``),
+    seeing ``view`` and drawing from ``rand`` only. Plug-in policies have the same
+    signature less ``pid``."""
+    raise RuntimeError(_UNBOUND)
+
+
+#: the slots in the order :func:`sheepsim.harness.machine.Machine.functions` lists them
+NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")

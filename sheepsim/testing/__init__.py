@@ -1,0 +1,1 @@
+"""Test suites a game package reuses (they import pytest: for test runs only)."""

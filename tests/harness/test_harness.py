@@ -1,0 +1,128 @@
+"""The harness (:mod:`sheepsim.harness`) on a toy game (``coin_machine``): its accounting
+on hand-made games with known answers, the one-line failures of a broken machine or a
+game that never ends, and games found through entry points."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sheepsim
+from sheepsim import driver
+from sheepsim import game as registry
+from sheepsim.errors import SheepsimError
+from sheepsim.harness.declare import game as declare
+
+HERE = Path(__file__).parent
+COIN = declare(name="coin", command="coin", title="Coin", min_players=2, max_players=4,
+               policies=("random", "first"), machine="tests.harness.coin_machine")
+
+
+@pytest.fixture
+def coin(monkeypatch):
+    """The toy game, installed as an entry point would install it."""
+    monkeypatch.setattr(registry, "_installed_games", lambda: (COIN,))
+    return COIN
+
+
+def _rules(tmp_path, rounds, options, fault=0):
+    path = tmp_path / "coin.toml"
+    path.write_text(f"[coin]\nrounds = {rounds}\noptions = {options}\nfault = {fault}\n")
+    return str(path)
+
+
+def test_forced_games_are_counted_exactly(coin, tmp_path):
+    """One round, one option: every seat makes one forced decision (never asked), so a
+    game is exactly ``players`` decisions and turns, none asked, one option each."""
+    job = coin.job("play", rules=_rules(tmp_path, 1, 1), players=3, policies="random", seed=4)
+    res = driver.run(job, seed=4, games=500, progress=False)
+    length = res.tables["game_length"].iloc[0]
+    assert length["mean_decisions"] == 3 and length["mean_turns"] == 3
+    assert length["sd_decisions"] == 0 and length["asked_share"] == 0
+    dec = res.tables["decisions"].iloc[0]
+    assert dec["per_game"] == 3 and dec["mean_options"] == 1 and dec["forced_share"] == 1
+
+
+def test_asked_decisions_and_options(coin, tmp_path):
+    """Three rounds of 5 options: 3 x players decisions, every one asked, 5 options."""
+    job = coin.job("play", rules=_rules(tmp_path, 3, 5), players=2, policies="random", seed=1)
+    res = driver.run(job, seed=1, games=300, progress=False)
+    length = res.tables["game_length"].iloc[0]
+    assert length["mean_decisions"] == 6 and length["asked_share"] == 1
+    assert res.tables["decisions"].iloc[0]["mean_options"] == 5
+
+
+def test_wins_scores_and_ties_match_the_outcomes(coin, tmp_path):
+    """The accumulated tables agree with the per-game outcomes the head-to-heads read:
+    wins by seat, mean score, and ties for the top score."""
+    job = coin.job("play", rules=_rules(tmp_path, 2, 3), players=3, policies="random", seed=2)
+    res = driver.run(job, seed=2, games=400, chunk_games=64, progress=False)
+    winners, scores = job.outcomes(2, 0, 400)
+    seat = res.tables["by_seat"]
+    assert list(seat["wins"]) == [int((winners == s).sum()) for s in range(3)]
+    assert np.allclose(seat["mean_score"], scores.mean(axis=0))
+    top = scores.max(axis=1)
+    tied = ((scores == top[:, None]).sum(axis=1) > 1).mean()
+    assert res.tables["outcomes"]["tie_for_top_rate"].iloc[0] == pytest.approx(tied)
+    assert 0 < tied < 1  # the toy game has ties: the check is not vacuous
+
+
+def test_a_machine_that_names_a_seat_not_at_the_table_is_one_line(coin, tmp_path):
+    with pytest.raises(SheepsimError, match=r"broke the harness contract in game 0: to_move "
+                                            r"gave seat 2, kind 0, 1 options") as err:
+        sheepsim.play("coin", rules=_rules(tmp_path, 3, 1, fault=1), players=2, games=50,
+                      quiet=True)
+    assert "\n" not in str(err.value)
+
+
+def test_a_game_that_never_ends_stops_the_run_with_one_line(coin, tmp_path):
+    with pytest.raises(SheepsimError, match=r"Coin game 0 ran past 1,000 decisions"):
+        sheepsim.play("coin", rules=_rules(tmp_path, 3, 2, fault=2), players=2, games=50,
+                      quiet=True)
+
+
+def test_a_rules_file_is_checked_key_by_key(coin, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[coin]\nrounds = 0\noptions = 2\nfault = 0\n")
+    with pytest.raises(SheepsimError, match=r"coin\.rounds"):
+        coin.load_rules(str(bad))
+    bad.write_text("[coin]\nrounds = 1\noptions = 2\nfault = 0\nextra = 1\n")
+    with pytest.raises(SheepsimError, match=r"extra"):
+        coin.load_rules(str(bad))
+
+
+def test_the_trace_logs_every_decision(coin, tmp_path):
+    tr = sheepsim.trace("coin", rules=_rules(tmp_path, 3, 2), players=2, seed=3,
+                        policy="first,random", quiet=True)
+    table = tr.tables["decisions"]
+    assert len(table) == 6 and list(table["seat"]) == [1, 2, 1, 2, 1, 2]
+    assert (table[table.seat == 1]["choice"] == 0).all()  # "first"
+
+
+class _EntryPoint:
+    def __init__(self, name, value, load):
+        self.name, self.value, self.load = name, value, load
+
+
+def test_an_entry_point_that_cannot_be_loaded_is_one_line(monkeypatch):
+    import importlib.metadata
+
+    def broken():
+        raise ImportError("No module named 'gone'")
+
+    for load, says in ((broken, "cannot be loaded: ImportError"),
+                       (lambda: object(), "is not a sheepsim.game.Game")):
+        monkeypatch.setattr(importlib.metadata, "entry_points",
+                            lambda group, load=load: [_EntryPoint("gone", "gone.game:GAME", load)])
+        with pytest.raises(SheepsimError, match=rf"the installed game 'gone' \(gone.game:GAME\) {says}"):
+            registry._installed_games.__wrapped__()
+
+
+def test_an_entry_point_game_joins_the_registry(monkeypatch):
+    import importlib.metadata
+
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group: [_EntryPoint("coin", "x:GAME", lambda: COIN)])
+    assert registry._installed_games.__wrapped__() == (COIN,)
