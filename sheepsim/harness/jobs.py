@@ -78,7 +78,7 @@ class PlayJob(Job):
             ids, users = self._table().resolve(self.policies)
             m = self.machine
             self._k = (m.kernel(users, len(self._names())), np.array(ids, dtype=np.int64),
-                       self.rules.kernel_array(), m.sizes(self.players),
+                       self.rules.kernel_array(), m.sizes(self.players), m.kind_phase,
                        H.offsets(self.players, len(m.kinds)))
         return self._k
 
@@ -86,7 +86,7 @@ class PlayJob(Job):
             log_rows: int = 0):
         """The kernel on games ``[first_game, first_game + n_games)``: ``(acc, fail,
         winners, scores, log)`` (``winners``/``scores`` empty unless ``outcomes``)."""
-        kernel, pids, R, sizes, off = self._setup()
+        kernel, pids, R, sizes, kind_phase, off = self._setup()
         p = self.players
         acc = np.zeros(off[-1], dtype=np.int64)
         fail = np.zeros(H.FAIL_WIDTH, dtype=np.int64)
@@ -94,8 +94,8 @@ class PlayJob(Job):
         winners = np.zeros(k, dtype=np.int64)
         scores = np.zeros((k, p), dtype=np.int64)
         log = np.zeros((log_rows, H.log_width(self.machine.option_width, p)), dtype=np.int64)
-        logged = kernel(R, p, pids, self.rotate, seed, first_game, n_games, sizes, off, acc,
-                        winners, scores, log, fail)
+        logged = kernel(R, p, pids, self.rotate, seed, first_game, n_games, sizes, kind_phase,
+                        off, acc, winners, scores, log, fail)
         return acc, fail, winners, scores, log[:logged]
 
     def prepare(self) -> Counts:

@@ -3,11 +3,12 @@ place of :mod:`sheepsim.harness.slots` (imported as ``machine_*``: numba refuses
 spelled ``<anything>.view(...)`` that is not numpy's) by :func:`sheepsim.jit.rebind` (one compile per
 game and set of plug-in policies, cached on disk).
 
-Game ``g`` of seed ``s`` is keyed by ``(s, g)`` alone: its chance stream by
-``rng.seed_stream(streams, 0, s, g)``, seat ``k``'s by ``rng.seed_policy_stream(streams,
-1 + k, s, g, k, 0)``. So any split of the games into chunks, threads or workers gives
-the same counts, and replacing one seat's policy leaves every other seat's draws and
-the chance draws where they were (common random numbers).
+Game ``g`` of seed ``s`` is keyed by ``(s, g)`` alone: its chance stream of purpose
+``p`` (``0 <= p < CHANCE_STREAMS``) by ``rng.seed_stream(streams, p, s, g)``, seat
+``k``'s stream of phase ``f`` (a decision kind's ``KIND_PHASES`` entry) by
+``rng.seed_policy_stream(streams, row, s, g, k, f)``. So any split of the games into
+chunks, threads or workers gives the same counts, and replacing one seat's policy leaves
+every other seat's draws and the chance draws where they were (common random numbers).
 """
 
 import numpy as np
@@ -45,10 +46,12 @@ from sheepsim.harness.layout import (
     O_WINS,
     RULES_BROKEN,
     TOO_LONG,
+    Z_CHANCE,
     Z_KINDS,
     Z_MAX_DECISIONS,
     Z_OPTION_WIDTH,
     Z_OPTIONS,
+    Z_PHASES,
     Z_STATE,
     Z_VIEW,
 )
@@ -75,13 +78,14 @@ def _fail(fail, code, game, seat, pid, choice, n, kind):
 
 
 @njit
-def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, off, acc,
-               winners, final_scores, log, fail):
+def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_phase, off,
+               acc, winners, final_scores, log, fail):
     """Play games ``first_game .. first_game + n_games - 1`` of ``seed``.
 
     ``pids`` (players): the policy id of each slot; with ``rotate`` game ``g`` seats slot
     ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes
-    and accumulator offsets; ``acc`` is added to. ``winners`` (n_games) and
+    and accumulator offsets, ``kind_phase`` the stream phase of each decision kind;
+    ``acc`` is added to. ``winners`` (n_games) and
     ``final_scores`` (n_games, players) get each game's outcome when they have
     ``n_games`` rows (else they have none); ``log`` gets one row per decision (a
     trace: ``n_games`` is 1) while it has room, ``fail[F_CODE]`` is set at the first
@@ -91,21 +95,27 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, off, 
     seen = np.zeros(sizes[Z_VIEW], dtype=np.int64)  # the asked seat's view
     max_decisions = sizes[Z_MAX_DECISIONS]
     kinds = sizes[Z_KINDS]
-    streams = np.zeros((players + 1, 2), dtype=np.uint64)
+    chance_n = sizes[Z_CHANCE]
+    phases = sizes[Z_PHASES]
+    # rows: the chance purposes, then each phase's seat streams
+    streams = np.zeros((chance_n + phases * players, 2), dtype=np.uint64)
     score = np.zeros(players, dtype=np.int64)
     seat_pid = np.zeros(players, dtype=np.int64)
     outcomes = winners.shape[0] > 0
     logged = 0
     for i in range(n_games):
         game = first_game + i
-        rng.seed_stream(streams, 0, seed, game)
-        for s in range(players):
-            rng.seed_policy_stream(streams, 1 + s, seed, game, s, 0)
+        for p in range(chance_n):
+            rng.seed_stream(streams, p, seed, game)
+        for f in range(phases):
+            for s in range(players):
+                rng.seed_policy_stream(streams, chance_n + f * players + s, seed, game, s, f)
+        chance = streams[0:chance_n]
         r = game % players if rotate else 0
         for s in range(players):
             seat_pid[s] = pids[(s - r) % players]
         st[:] = 0
-        machine_start(st, R, players, streams[0:1])
+        machine_start(st, R, players, chance)
         decisions = 0
         turns = 0
         asked = 0
@@ -127,7 +137,8 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, off, 
             pid = seat_pid[seat]
             if n > 1:  # a lone option is taken without asking
                 machine_view(st, R, seat, seen)
-                choice = machine_decide(pid, kind, seen, opts[:n], n, streams[1 + seat:2 + seat])
+                row = chance_n + kind_phase[kind] * players + seat  # the seat's own stream
+                choice = machine_decide(pid, kind, seen, opts[:n], n, streams[row:row + 1])
                 if choice < 0 or choice >= n:
                     code = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
                     _fail(fail, code, game, seat, pid, choice, n, kind)
@@ -147,7 +158,7 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, off, 
                 row[L_ASKED] = n > 1
                 row[L_PID] = pid
                 row[LOG_HEAD:LOG_HEAD + opts.shape[1]] = opts[choice]
-            machine_apply(st, R, seat, kind, opts, choice, streams[0:1])
+            machine_apply(st, R, seat, kind, opts, choice, chance)
             decisions += 1
             if tracing:  # every seat's score after the decision
                 machine_scores(st, R, score)

@@ -11,6 +11,10 @@ The machine module (``Game.machine``) declares, besides the functions of
 * ``KINDS``: the names of the decision kinds (a decision's ``kind`` indexes it);
 * optionally ``MAX_DECISIONS`` (default :data:`MAX_DECISIONS`): a game that runs past
   it stops the run with one line (a machine or a plug-in that never ends a game);
+* optionally ``CHANCE_STREAMS`` (default 1): the rows of ``chance``, one per purpose
+  (the deal, the dice...), each keyed by ``(seed, game, purpose)``;
+* optionally ``KIND_PHASES`` (default all 0): the policy-stream phase of each decision
+  kind (a game with a draft and a play phase keeps a seat's draws of each apart);
 * optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
   -> str`` for the trace's lines.
 """
@@ -58,17 +62,27 @@ class Machine:
         self.kinds = tuple(module.KINDS)
         self.option_width = int(module.OPTION_WIDTH)
         self.max_decisions = int(getattr(module, "MAX_DECISIONS", MAX_DECISIONS))
+        self.chance_streams = int(getattr(module, "CHANCE_STREAMS", 1))
+        self.kind_phase = np.array(getattr(module, "KIND_PHASES", (0,) * len(self.kinds)),
+                                   dtype=np.int64)
+        if self.kind_phase.shape != (len(self.kinds),) or (self.kind_phase < 0).any():
+            raise SheepsimError(f"game machine {path!r}: KIND_PHASES needs one phase >= 0 "
+                                f"per kind of KINDS ({len(self.kinds)})")
+        if self.chance_streams < 1:
+            raise SheepsimError(f"game machine {path!r}: CHANCE_STREAMS must be at least 1")
         self._kernels: dict = {}
 
     def sizes(self, players: int) -> np.ndarray:
         m = self.module
-        z = np.zeros(6, dtype=np.int64)
+        z = np.zeros(H.N_SIZES, dtype=np.int64)
         z[H.Z_STATE] = m.state_size(players)
         z[H.Z_OPTIONS] = m.MAX_OPTIONS
         z[H.Z_OPTION_WIDTH] = m.OPTION_WIDTH
         z[H.Z_VIEW] = m.VIEW_LEN
         z[H.Z_MAX_DECISIONS] = self.max_decisions
         z[H.Z_KINDS] = len(self.kinds)
+        z[H.Z_CHANCE] = self.chance_streams
+        z[H.Z_PHASES] = int(self.kind_phase.max()) + 1
         return z
 
     def functions(self) -> tuple:

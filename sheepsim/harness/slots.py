@@ -10,11 +10,11 @@ bodies never run. All arrays are int64 unless said otherwise:
 * ``st``: the game state, ``state_size(players)`` entries, zeroed before ``start``;
 * ``R``: the rules vector, the rules file's values in the order of ``RULES`` (read-only);
 * ``opts``: ``(MAX_OPTIONS, OPTION_WIDTH)`` rows, one per legal option of a decision;
-* ``chance``: the game's own ``(1, 2)`` uint64 random stream (the deal, the dice),
-  keyed by ``(seed, game)``; draw with ``sheepsim.rng.randbelow(chance, 0, n)``. No
-  policy ever sees it;
-* ``rand``: a seat's own ``(1, 2)`` uint64 stream, keyed by ``(seed, game, seat)``;
-  draw with ``sheepsim.rng.policy_randbelow(rand, n)``.
+* ``chance``: the game's own ``(CHANCE_STREAMS, 2)`` uint64 random streams (the deal,
+  the dice), row ``p`` keyed by ``(seed, game, p)``; draw with
+  ``sheepsim.rng.randbelow(chance, p, n)``. No policy ever sees them;
+* ``rand``: a seat's own ``(1, 2)`` uint64 stream, keyed by ``(seed, game, seat, phase)``
+  (the phase of the decision's kind); draw with ``sheepsim.rng.policy_randbelow(rand, n)``.
 """
 
 from sheepsim.jit import njit

@@ -1,0 +1,82 @@
+"""A plain-Python reading of the harness's game loop (:func:`sheepsim.harness.loop.play_games`),
+for tests and benchmarks: the same games, written as the contract says, calling the
+machine's functions as Python (``py_func``; the random streams stay compiled). Its
+counts must equal the kernel's, byte for byte."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sheepsim import rng
+from sheepsim.harness import layout as H
+
+
+def _py(fn):
+    return getattr(fn, "py_func", fn)
+
+
+def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
+    """The accumulator of games ``[first_game, first_game + n_games)`` of ``job`` (a
+    :class:`sheepsim.harness.jobs.PlayJob` of built-in policies)."""
+    m = job.machine
+    mod = m.module
+    start, to_move, apply_, scores, winner, view, decide = (_py(f) for f in m.functions())
+    players = job.players
+    ids, users = job._table().resolve(job.policies)
+    assert not users, "the reference plays built-in policies only"
+    R = job.rules.kernel_array()
+    off = H.offsets(players, len(m.kinds))
+    acc = np.zeros(off[-1], dtype=np.int64)
+    chance_n = m.chance_streams
+    phases = int(m.kind_phase.max()) + 1
+    for game in range(first_game, first_game + n_games):
+        streams = np.zeros((chance_n + phases * players, 2), dtype=np.uint64)
+        for p in range(chance_n):
+            rng.seed_stream(streams, p, seed, game)
+        for f in range(phases):
+            for s in range(players):
+                rng.seed_policy_stream(streams, chance_n + f * players + s, seed, game, s, f)
+        chance = streams[0:chance_n]
+        r = game % players if job.rotate else 0
+        seat_pid = [ids[(s - r) % players] for s in range(players)]
+        st = np.zeros(mod.state_size(players), dtype=np.int64)
+        opts = np.zeros((mod.MAX_OPTIONS, mod.OPTION_WIDTH), dtype=np.int64)
+        seen = np.zeros(mod.VIEW_LEN, dtype=np.int64)
+        start(st, R, players, chance)
+        decisions = turns = asked = 0
+        last = -1
+        while True:
+            seat, kind, n = to_move(st, R, opts)
+            if seat < 0:
+                break
+            if seat != last:
+                turns, last = turns + 1, seat
+            choice = 0
+            if n > 1:
+                view(st, R, seat, seen)
+                row = chance_n + int(m.kind_phase[kind]) * players + seat
+                choice = decide(seat_pid[seat], kind, seen, opts[:n], n, streams[row:row + 1])
+                assert 0 <= choice < n
+                asked += 1
+            acc[off[H.O_KIND_DECISIONS] + kind] += 1
+            acc[off[H.O_KIND_OPTIONS] + kind] += n
+            acc[off[H.O_KIND_FORCED] + kind] += n == 1
+            apply_(st, R, seat, kind, opts, choice, chance)
+            decisions += 1
+        score = np.zeros(players, dtype=np.int64)
+        scores(st, R, score)
+        win = winner(st, R)
+        acc[off[H.O_GAMES]] += 1
+        if win >= 0:
+            acc[off[H.O_WINS] + win] += 1
+            acc[off[H.O_SLOT_WINS] + (win - r) % players] += 1
+        else:
+            acc[off[H.O_NO_WINNER]] += 1
+        acc[off[H.O_TIED]] += int((score == score.max()).sum() > 1)
+        acc[off[H.O_SCORE]:off[H.O_SCORE] + players] += score
+        acc[off[H.O_SCORE_SQ]:off[H.O_SCORE_SQ] + players] += score * score
+        for field, v in ((H.O_DECISIONS, decisions), (H.O_TURNS, turns)):
+            acc[off[field]] += v
+            acc[off[field + 1]] += v * v
+        acc[off[H.O_ASKED]] += asked
+    return acc
