@@ -3,5 +3,4 @@
 from sheepsim.harness.declare import game
 
 GAME = game(name="pig", command="pig", title="Pig", min_players=2, max_players=6,
-            policies=("random", "hold-20"), machine="sheepsim_pig.machine",
-            help="Pig (dice race: roll or bank, 2-6 players)")
+            policies=("random", "hold-20"), machine="sheepsim_pig.machine")

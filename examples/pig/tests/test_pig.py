@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -115,3 +118,34 @@ def test_pinned_results():
                         seed=7, quiet=True)
     text = "".join(res.tables[t].to_csv() for t in sorted(res.tables))
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == "9d6c73b1fd56edfe"
+
+
+PACKAGE = Path(__file__).resolve().parent.parent / "sheepsim_pig"
+README = Path(__file__).resolve().parents[3] / "README.md"
+
+
+def _section():
+    text = README.read_text()
+    return text[text.index("## Writing a game"):text.index("## Running on a cluster")]
+
+
+def test_the_package_is_small_and_the_readme_says_its_size():
+    """Issue 45: the example game is at most 150 lines of Python (rules, policies,
+    declaration); the README's "Writing a game" gives the count."""
+    lines = sum(len(p.read_text().splitlines()) for p in PACKAGE.glob("*.py"))
+    assert lines <= 150
+    assert f"package, {lines} lines of Python" in _section()
+
+
+def test_the_readme_walk_through_is_this_package(capsys):
+    """The README's declaration is the package's, and its commands run (few games)."""
+    from sheepsim import cli
+
+    decl = textwrap.dedent(_section().split("```python")[1].split("```")[0]).strip()
+    assert decl in (PACKAGE / "game.py").read_text()
+    commands = re.findall(r"^sheepsim (.+)$", _section().split("```bash")[1].split("```")[0], re.M)
+    assert len(commands) == 3
+    for line in commands:
+        argv = line.split() + ["--games", "300", "--quiet"]
+        assert cli.main(argv) == 0, line
+    capsys.readouterr()
