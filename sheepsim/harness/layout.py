@@ -22,13 +22,26 @@ O_ASKED = 11  # 1: decisions a policy was asked (two or more options)
 O_KIND_DECISIONS = 12  # kinds: decisions, by kind
 O_KIND_OPTIONS = 13  # kinds: legal options summed over decisions, by kind
 O_KIND_FORCED = 14  # kinds: decisions with one legal option, by kind
-N_FIELDS = 15
+# the course of a game, from every seat's score at the end of each turn, over the games
+# somebody won (:func:`sheepsim.harness.loop.course`)
+O_WON = 15  # 1: games with a winner
+O_LEAD_CHANGES = 16  # 1: times the sole leader changed to another seat
+O_LEAD_CHANGES_SQ = 17  # 1
+O_DECIDED_AT = 18  # 1: share of the turns played when the winner led for good, x COURSE_SCALE
+O_DECIDED_AT_SQ = 19  # 1
+O_DEFICIT = 20  # 1: the winner's largest deficit to the top score at a turn's end
+O_DEFICIT_SQ = 21  # 1
+O_COMEBACK = 22  # 1: games whose winner was behind the top score at the middle turn
+N_FIELDS = 23
+#: a share in the accumulator is a whole number of 1/COURSE_SCALE (sums stay exact)
+COURSE_SCALE = 10_000
 
 
 def offsets(players: int, kinds: int) -> np.ndarray:
     """``off`` (int64, ``N_FIELDS + 1``): where each field starts; ``off[N_FIELDS]`` is
     the accumulator's length."""
-    widths = [1, players, players, 1, 1, players, players, 1, 1, 1, 1, 1, kinds, kinds, kinds]
+    widths = [1, players, players, 1, 1, players, players, 1, 1, 1, 1, 1, kinds, kinds, kinds,
+              1, 1, 1, 1, 1, 1, 1, 1]
     assert len(widths) == N_FIELDS
     return np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
 

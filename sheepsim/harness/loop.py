@@ -15,6 +15,7 @@ import numpy as np
 
 from sheepsim import rng
 from sheepsim.harness.layout import (
+    COURSE_SCALE,
     F_CHOICE,
     F_CODE,
     F_GAME,
@@ -30,12 +31,19 @@ from sheepsim.harness.layout import (
     L_SEAT,
     LOG_HEAD,
     O_ASKED,
+    O_COMEBACK,
+    O_DECIDED_AT,
+    O_DECIDED_AT_SQ,
     O_DECISIONS,
     O_DECISIONS_SQ,
+    O_DEFICIT,
+    O_DEFICIT_SQ,
     O_GAMES,
     O_KIND_DECISIONS,
     O_KIND_FORCED,
     O_KIND_OPTIONS,
+    O_LEAD_CHANGES,
+    O_LEAD_CHANGES_SQ,
     O_NO_WINNER,
     O_SCORE,
     O_SCORE_SQ,
@@ -44,6 +52,7 @@ from sheepsim.harness.layout import (
     O_TURNS,
     O_TURNS_SQ,
     O_WINS,
+    O_WON,
     RULES_BROKEN,
     TOO_LONG,
     Z_CHANCE,
@@ -78,6 +87,75 @@ def _fail(fail, code, game, seat, pid, choice, n, kind):
 
 
 @njit
+def _record(hist, t, st, R, score):
+    """``hist`` with row ``t`` set to every seat's score now (doubled when full)."""
+    if t >= hist.shape[0]:
+        bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
+        bigger[:hist.shape[0]] = hist
+        hist = bigger
+    machine_scores(st, R, score)
+    hist[t, :] = score
+    return hist
+
+
+@njit
+def sole_leader(scores, t, players):
+    """The seat with the strictly highest score in row ``t``, or -1 on a tie for the top."""
+    best = 0
+    tied = False
+    for s in range(1, players):
+        if scores[t, s] > scores[t, best]:
+            best = s
+            tied = False
+        elif scores[t, s] == scores[t, best]:
+            tied = True
+    return -1 if tied else best
+
+
+@njit
+def course(acc, off, hist, turns, players, win):
+    """Add the course of one won game to ``acc``: ``hist[:turns]`` every seat's score at
+    the end of each turn (the last row the final scores), ``win`` the winner.
+
+    * lead changes: times the sole leader became another seat (a tie for the top keeps
+      the leader it interrupts);
+    * decided at: the share of the turns played when the winner became the sole leader
+      for good (0: from the first turn on), in whole 1/COURSE_SCALE;
+    * the winner's largest deficit to the top score at a turn's end;
+    * a comeback: the winner was behind the top score at the middle turn
+      (row ``(turns - 1) // 2``)."""
+    changes = 0
+    prev = -1
+    last_not = -1
+    deficit = 0
+    for t in range(turns):
+        lead = sole_leader(hist, t, players)
+        if lead >= 0:
+            if prev >= 0 and lead != prev:
+                changes += 1
+            prev = lead
+        if lead != win:
+            last_not = t
+        top = hist[t, 0]
+        for s in range(1, players):
+            top = max(top, hist[t, s])
+        deficit = max(deficit, top - hist[t, win])
+    mid = (turns - 1) // 2
+    top = hist[mid, 0]
+    for s in range(1, players):
+        top = max(top, hist[mid, s])
+    decided = (last_not + 1) * COURSE_SCALE // turns
+    acc[off[O_WON]] += 1
+    acc[off[O_LEAD_CHANGES]] += changes
+    acc[off[O_LEAD_CHANGES_SQ]] += changes * changes
+    acc[off[O_DECIDED_AT]] += decided
+    acc[off[O_DECIDED_AT_SQ]] += decided * decided
+    acc[off[O_DEFICIT]] += deficit
+    acc[off[O_DEFICIT_SQ]] += deficit * deficit
+    acc[off[O_COMEBACK]] += hist[mid, win] < top
+
+
+@njit
 def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_phase, off,
                acc, winners, final_scores, log, fail):
     """Play games ``first_game .. first_game + n_games - 1`` of ``seed``.
@@ -102,6 +180,7 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
     score = np.zeros(players, dtype=np.int64)
     seat_pid = np.zeros(players, dtype=np.int64)
     outcomes = winners.shape[0] > 0
+    hist = np.zeros((64, players), dtype=np.int64)  # scores at each turn's end, grown
     logged = 0
     for i in range(n_games):
         game = first_game + i
@@ -131,14 +210,16 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
                 _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                 return logged
             if seat != last:
+                if last >= 0:  # the turn that ends here: every seat's score
+                    hist = _record(hist, turns - 1, st, R, score)
                 turns += 1
                 last = seat
             choice = 0
             pid = seat_pid[seat]
             if n > 1:  # a lone option is taken without asking
                 machine_view(st, R, seat, seen)
-                row = chance_n + kind_phase[kind] * players + seat  # the seat's own stream
-                choice = machine_decide(pid, kind, seen, opts[:n], n, streams[row:row + 1])
+                own = chance_n + kind_phase[kind] * players + seat  # the seat's own stream
+                choice = machine_decide(pid, kind, seen, opts[:n], n, streams[own:own + 1])
                 if choice < 0 or choice >= n:
                     code = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
                     _fail(fail, code, game, seat, pid, choice, n, kind)
@@ -171,6 +252,9 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
         if win >= 0:
             acc[off[O_WINS] + win] += 1
             acc[off[O_SLOT_WINS] + (win - r) % players] += 1
+            if turns > 0:
+                hist = _record(hist, turns - 1, st, R, score)
+                course(acc, off, hist, turns, players, win)
         else:
             acc[off[O_NO_WINNER]] += 1
         top = score[0]

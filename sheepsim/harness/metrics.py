@@ -37,6 +37,14 @@ def mean_decisions(t, rules, players) -> float:
     return float(t["game_length"]["mean_decisions"].iloc[0])
 
 
+def _course(column: str):
+    def compute(t, rules, players) -> float:
+        return float(t["course"][column].iloc[0])
+
+    compute.__name__ = column
+    return compute
+
+
 METRICS = (
     Metric("first_player_edge", "win rate of the first seat minus 1/players", "probability",
            "zero", "games", first_player_edge),
@@ -49,6 +57,15 @@ METRICS = (
            "none", "games", mean_turns),
     Metric("mean_decisions", "decisions per game, lone options included", "decisions", "none",
            "games", mean_decisions),
+    Metric("lead_changes", "times per won game the sole leader (by score at a turn's end) "
+           "became another seat", "changes", "none", "games", _course("mean_lead_changes")),
+    Metric("decided_at", "share of a won game's turns played when its winner became the sole "
+           "leader for good (0: led throughout)", "share", "none", "games",
+           _course("mean_decided_at")),
+    Metric("winner_deficit", "the winner's largest deficit to the top score at a turn's end",
+           "points", "none", "games", _course("mean_winner_deficit")),
+    Metric("comeback_rate", "share of won games whose winner was behind the top score at the "
+           "middle turn", "probability", "none", "games", _course("comeback_rate")),
 )
 
 

@@ -8,15 +8,17 @@ from sheepsim.commands import CommandSpec, Output
 from sheepsim.errors import SheepsimError
 
 #: the play tables (:func:`sheepsim.harness.tables.play_tables`), in print order
-PLAY_TABLES = ("by_seat", "by_policy", "outcomes", "game_length", "decisions")
-BALANCE_TABLES = ("by_seat", "outcomes", "game_length")
+PLAY_TABLES = ("by_seat", "by_policy", "outcomes", "game_length", "decisions", "course")
+BALANCE_TABLES = ("by_seat", "outcomes", "game_length", "course")
 
 COMMANDS = {
     "play": CommandSpec(
         help="win rates by seat and policy, draws and ties, game length, decisions",
         description="Simulate many games: win rate and mean score by seat and by policy "
                     "(Wilson 95% intervals over games), draws and ties for the top score, "
-                    "decisions and turns per game, and legal options per decision by kind. "
+                    "decisions and turns per game, legal options per decision by kind, and "
+                    "the course of the games (lead changes, when the winner led for good, "
+                    "the winner's largest deficit, comebacks). "
                     "Tables: " + ", ".join(PLAY_TABLES) + ".",
         games=100_000, tables=PLAY_TABLES, policies={"play": "random"}),
     "compare": CommandSpec(

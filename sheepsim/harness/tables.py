@@ -15,7 +15,9 @@ def fields(acc, players: int, kinds: int) -> dict[str, np.ndarray]:
     off = H.offsets(players, kinds)
     names = ("games", "wins", "slot_wins", "no_winner", "tied", "score", "score_sq",
              "decisions", "decisions_sq", "turns", "turns_sq", "asked", "kind_decisions",
-             "kind_options", "kind_forced")
+             "kind_options", "kind_forced", "won", "lead_changes", "lead_changes_sq",
+             "decided_at", "decided_at_sq", "deficit", "deficit_sq", "comeback")
+    assert len(names) == H.N_FIELDS
     return {n: np.asarray(acc[off[i]:off[i + 1]]) for i, n in enumerate(names)}
 
 
@@ -71,5 +73,28 @@ def play_tables(acc, players: int, policies, kinds, rotate: bool) -> dict[str, p
         decisions = pd.DataFrame({"kind": [k.lower() for k in kinds], "per_game": kd / n,
                                   "mean_options": ko / kd, "forced_share": kf / kd})
     return {"by_seat": by_seat, "by_policy": pd.DataFrame(rows), "outcomes": outcomes,
-            "game_length": game_length, "decisions": decisions}
+            "game_length": game_length, "decisions": decisions, "course": course_table(f)}
+
+
+def course_table(f: dict) -> pd.DataFrame:
+    """The course of the games somebody won, from every seat's score at the end of each
+    turn (:func:`sheepsim.harness.loop.course`): mean lead changes, the mean share of the
+    turns played when the winner became the sole leader for good (0: led from the first
+    turn), the winner's mean largest deficit to the top score, and the comeback rate (the
+    winner was behind at the middle turn); normal intervals for the means, Wilson for the
+    rate, over the won games."""
+    won = int(f["won"][0])
+    row = {"won_games": won}
+    scale = {"lead_changes": 1, "decided_at": H.COURSE_SCALE, "deficit": 1}
+    names = {"lead_changes": "mean_lead_changes", "decided_at": "mean_decided_at",
+             "deficit": "mean_winner_deficit"}
+    for key, name in names.items():
+        m, lo, hi, _ = mean_interval(float(f[key][0]), float(f[f"{key}_sq"][0]), won)
+        k = scale[key]
+        row.update({name: float(m) / k, f"{name}_lo": float(lo) / k, f"{name}_hi": float(hi) / k})
+    c = int(f["comeback"][0])
+    clo, chi = wilson_interval(c, won)
+    row.update({"comeback_rate": c / won if won else float("nan"),
+                "comeback_rate_lo": float(clo), "comeback_rate_hi": float(chi)})
+    return pd.DataFrame([row])
 

@@ -45,11 +45,14 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
         start(st, R, players, chance)
         decisions = turns = asked = 0
         last = -1
+        hist = []  # every seat's score at the end of each turn
         while True:
             seat, kind, n = to_move(st, R, opts)
             if seat < 0:
                 break
             if seat != last:
+                if last >= 0:
+                    hist.append(_scores(scores, st, R, players))
                 turns, last = turns + 1, seat
             choice = 0
             if n > 1:
@@ -70,6 +73,8 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
         if win >= 0:
             acc[off[H.O_WINS] + win] += 1
             acc[off[H.O_SLOT_WINS] + (win - r) % players] += 1
+            if turns:
+                _course(acc, off, hist + [score.copy()], win)
         else:
             acc[off[H.O_NO_WINNER]] += 1
         acc[off[H.O_TIED]] += int((score == score.max()).sum() > 1)
@@ -80,3 +85,31 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
             acc[off[field + 1]] += v * v
         acc[off[H.O_ASKED]] += asked
     return acc
+
+
+def _scores(scores, st, R, players) -> np.ndarray:
+    out = np.zeros(players, dtype=np.int64)
+    scores(st, R, out)
+    return out
+
+
+def _course(acc, off, hist: list, win: int) -> None:
+    """The course fields of one won game, as :func:`sheepsim.harness.loop.course` defines
+    them, from the list of every seat's scores at each turn's end."""
+    def leader(row):
+        top = row.max()
+        return int(row.argmax()) if (row == top).sum() == 1 else -1
+
+    leaders = [leader(row) for row in hist]
+    sole = [x for x in leaders if x >= 0]
+    changes = sum(a != b for a, b in zip(sole, sole[1:], strict=False))
+    last_not = max((t for t, x in enumerate(leaders) if x != win), default=-1)
+    decided = (last_not + 1) * H.COURSE_SCALE // len(hist)
+    deficit = max(int(row.max() - row[win]) for row in hist)
+    mid = hist[(len(hist) - 1) // 2]
+    for field, v in ((H.O_LEAD_CHANGES, changes), (H.O_DECIDED_AT, decided),
+                     (H.O_DEFICIT, deficit)):
+        acc[off[field]] += v
+        acc[off[field + 1]] += v * v
+    acc[off[H.O_WON]] += 1
+    acc[off[H.O_COMEBACK]] += int(mid[win] < mid.max())

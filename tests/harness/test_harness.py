@@ -20,11 +20,42 @@ COIN = declare(name="coin", command="coin", title="Coin", min_players=2, max_pla
                policies=("random", "first"), machine="tests.harness.coin_machine")
 
 
+SCRIPT = declare(name="script", command="script", title="Script", min_players=2,
+                 max_players=2, policies=("random",), machine="tests.harness.script_machine")
+
+
 @pytest.fixture
 def coin(monkeypatch):
-    """The toy game, installed as an entry point would install it."""
-    monkeypatch.setattr(registry, "_installed_games", lambda: (COIN,))
+    """The toy games, installed as entry points would install them."""
+    monkeypatch.setattr(registry, "_installed_games", lambda: (COIN, SCRIPT))
     return COIN
+
+
+@pytest.mark.parametrize("points, expected", [
+    # (A, B) at each turn's end: (3,0) (3,0) (3,0) (3,5) (7,5) (7,5) (7,5) (7,6); A wins.
+    # The sole leader goes A, A, A, B, A...: 2 changes; the last turn A did not lead is
+    # the 4th of 8, so A led for good after 4/8 = 0.5 of the turns; A's largest deficit
+    # is 5 - 3 = 2; at the middle turn (the 4th) A was behind: a comeback.
+    ((3, 0, 0, 5, 4, 0, 0, 1), (2, 0.5, 2, 1)),
+    # (2,0) (2,2) (2,2) (2,2) (3,2)...: ties for the top interrupt A's lead without
+    # ending it (0 changes), A is sole leader for good after the 4th turn (0.5), never
+    # behind (deficit 0), level at the middle turn (no comeback)
+    ((2, 2, 0, 0, 1, 0, 0, 0), (0, 0.5, 0, 0)),
+    # B leads from the 2nd turn on: (1,0) (1,4) ...; B wins, 1 change, for good after 1/8
+    ((1, 4, 0, 0, 0, 0, 0, 0), (1, 0.125, 1, 0)),
+])
+def test_the_course_of_a_game_on_hand_made_games(coin, tmp_path, points, expected):
+    path = tmp_path / "script.toml"
+    path.write_text("[script]\n" + "".join(f"p{t + 1} = {v}\n" for t, v in enumerate(points)))
+    res = sheepsim.play("script", rules=str(path), players=2, games=20, quiet=True)
+    c = res.tables["course"].iloc[0]
+    assert c["won_games"] == 20
+    changes, decided, deficit, comeback = expected
+    assert c["mean_lead_changes"] == changes and c["mean_decided_at"] == decided
+    assert c["mean_winner_deficit"] == deficit and c["comeback_rate"] == comeback
+    assert c["mean_lead_changes_lo"] == c["mean_lead_changes_hi"] == changes  # no spread
+    length = res.tables["game_length"].iloc[0]
+    assert length["mean_turns"] == 8 and length["asked_share"] == 0
 
 
 def _rules(tmp_path, rounds, options, fault=0):
