@@ -37,7 +37,18 @@ against those lists.
 """
 
 from sheepsim._version import __version__
-from sheepsim.api import Result, balance, compare, metrics, play, sweep, trace, tune, variants
+from sheepsim.api import (
+    Result,
+    balance,
+    compare,
+    ladder,
+    metrics,
+    play,
+    sweep,
+    trace,
+    tune,
+    variants,
+)
 
-__all__ = ["Result", "__version__", "balance", "compare", "metrics", "play", "sweep", "trace", "tune",
-           "variants"]
+__all__ = ["Result", "__version__", "balance", "compare", "ladder", "metrics", "play", "sweep",
+           "trace", "tune", "variants"]

@@ -36,7 +36,8 @@ from sheepsim.errors import SheepsimError
 if TYPE_CHECKING:  # pandas loads with the first simulation, not with ``import sheepsim``
     import pandas as pd
 
-__all__ = ["Result", "balance", "compare", "metrics", "play", "sweep", "trace", "tune", "variants"]
+__all__ = ["Result", "balance", "compare", "ladder", "metrics", "play", "sweep", "trace", "tune",
+           "variants"]
 
 #: CLI options that say where and how to print; a :class:`Result` has every table instead
 PRINT_OPTIONS = ("out", "format", "table", "plot", "all_columns")
@@ -109,6 +110,16 @@ def trace(game: str, /, seed: int = 0, **options) -> Result:
     the ``decisions`` table. ``game=G`` (an option after the game's name, which is
     positional only) picks the seed's game ``G`` (``--game``; default 0)."""
     return _run(game, "trace", {"seed": seed, **options})
+
+
+def ladder(game: str, /, **options) -> Result:
+    """The game's skill ladder (``sheepsim <game> ladder``): each rung of play against the
+    rung below on common random numbers, and the top against the bottom
+    (``skill_gradient``). ``rungs`` overrides the game's (a list, or ``;``-separated).
+    Table ``ladder``."""
+    if isinstance(options.get("rungs"), list | tuple):
+        options["rungs"] = ";".join(options["rungs"])
+    return _run(game, "ladder", options)
 
 
 def metrics(game: str, /) -> Result:

@@ -54,9 +54,54 @@ class Metric:
 
 
 def module(g: Game):
+    """The game's metrics module, with the metrics every game with a skill ladder gets
+    (:data:`SKILL_GRADIENT`) added to its own."""
     if not g.metrics:
         raise SheepsimError(f"{g.title} declares no balance metrics")
-    return importlib.import_module(g.metrics)
+    mod = importlib.import_module(g.metrics)
+    return _WithLadder(g, mod) if len(g.ladder) >= 2 else mod
+
+
+#: the metric job of :data:`SKILL_GRADIENT`: the top rung against the bottom one
+LADDER_JOB = "ladder"
+
+
+def _skill_gradient(tables, rules, players) -> float:
+    return float(tables["comparison"].iloc[0]["diff"])
+
+
+#: how much the game rewards its best known play (:mod:`sheepsim.skill_ladder`): every
+#: game with a ladder has it, computed on the same games as its other metrics
+SKILL_GRADIENT = Metric(
+    "skill_gradient", "win rate of seat 1 playing the top rung of the game's skill ladder minus "
+    "its win rate playing the bottom rung (random) in the same games, every other seat "
+    "playing the bottom rung", "probability", "higher", LADDER_JOB, _skill_gradient)
+
+
+class _WithLadder:
+    """A game's metrics module plus :data:`SKILL_GRADIENT`: its metric job is the
+    game's own ``head-to-head`` of the ladder's ends (the game adds nothing)."""
+
+    def __init__(self, g: Game, mod):
+        self._g, self._mod = g, mod
+        own = tuple(mod.METRICS)
+        self.METRICS = own + ((SKILL_GRADIENT,) if all(m.name != SKILL_GRADIENT.name for m in own)
+                              else ())
+
+    def __getattr__(self, name):
+        return getattr(self._mod, name)
+
+    def metric_jobs(self, rules, players: int, seed: int, policies: dict, keys, **options) -> dict:
+        own = [k for k in keys if k != LADDER_JOB]
+        out = self._mod.metric_jobs(rules, players, seed, policies, own, **options) if own else {}
+        if LADDER_JOB in keys:
+            top, bottom = self._g.ladder[-1], self._g.ladder[0]
+            out[LADDER_JOB] = self._g.job("head-to-head", rules=rules, players=players, a=top,
+                                          b=bottom, field=bottom, seat=1, seed=seed)
+        return out
+
+    def invariant(self, key: str, policies: dict) -> tuple[str, ...]:
+        return () if key == LADDER_JOB else self._mod.invariant(key, policies)
 
 
 def declared(g: Game) -> dict[str, Metric]:

@@ -86,7 +86,8 @@ def _build(only: tuple[str, ...]) -> _Parser:
 def register_game(subparsers, g) -> None:
     """``sheepsim <g.command>``: the shared commands the game declares
     (:mod:`sheepsim.commands`), the designers' commands if it declares balance metrics
-    (:mod:`sheepsim.designer`), then the game's own commands (``Game.cli``)."""
+    (:mod:`sheepsim.designer`), ``ladder`` if it declares a skill ladder
+    (:mod:`sheepsim.skill_ladder`), then the game's own commands (``Game.cli``)."""
     import importlib
 
     sub = commands.register(subparsers, g)
@@ -96,6 +97,10 @@ def register_game(subparsers, g) -> None:
         from sheepsim import designer
 
         designer.register(sub, g)
+    if len(g.ladder) >= 2 and commands.wants(sub, ("ladder",)):
+        from sheepsim import skill_ladder
+
+        skill_ladder.register(sub, g)
     if g.cli:
         importlib.import_module(g.cli).register(sub)
 

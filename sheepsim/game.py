@@ -216,6 +216,9 @@ class Game:
     #: a game played by the shared harness (:mod:`sheepsim.harness`): the module of its
     #: state machine; its jobs are the harness's and are told which game they play
     machine: str | None = None
+    #: the skill ladder (:mod:`sheepsim.skill_ladder`): policies from ``random`` up to the
+    #: strongest, each as ``compare``'s ``--a`` names it; empty: no ``ladder`` command
+    ladder: tuple[str, ...] = ()
 
     def load_rules(self, path=None):
         """The game's rules from a TOML file, or the shipped standard rules (None)."""

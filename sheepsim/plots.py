@@ -202,6 +202,27 @@ def convergence_chart(trace: pd.DataFrame, *, ax=None, meta=None):
     return fig
 
 
+def ladder_chart(ladder: pd.DataFrame, *, ax=None, meta=None):
+    """The skill ladder (``sheepsim <game> ladder``): each step's win-rate gain of a rung
+    over the rung below with its 95% interval, and the top rung's over the bottom one
+    (``skill_gradient``, hatched); a zero line."""
+    fig, ax, _ = chart_axes(ax, meta)
+    xs = np.arange(len(ladder))
+    gain = ladder["gain"].to_numpy(float)
+    top = (ladder["step"] == "skill_gradient").to_numpy()
+    ax.bar(xs, gain, color=np.where(top, "tab:orange", "tab:cyan"), alpha=0.7,
+           hatch=None)
+    ax.errorbar(xs, gain, yerr=interval_error(ladder, "gain", "gain_lo", "gain_hi"), fmt="none",
+                ecolor="black", capsize=4)
+    ax.axhline(0, color="black", lw=0.8)
+    labels = [("top over bottom\n" if t else "") + textwrap_label(f"{r} over {b}", 16)
+              for r, b, t in zip(ladder["rung"], ladder["below"], top, strict=True)]
+    ax.set_xticks(xs, labels, fontsize=7)
+    ax.set_ylabel(f"win-rate gain at seat {int(ladder['seat'].iloc[0])}")
+    ax.set_title("Skill ladder: each rung against the one below")
+    return fig
+
+
 # ------------------------------------------------------------------ designers (every game)
 def variants_chart(metrics: pd.DataFrame, metric: str, *, ax=None, meta=None):
     """One metric per rules variant with its 95% interval (the ``metrics`` table of

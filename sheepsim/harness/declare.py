@@ -11,8 +11,9 @@ def game(*, name: str, command: str, title: str, min_players: int, max_players: 
          unit: str = "games", help: str = "", description: str = "") -> Game:
     """A :class:`~sheepsim.game.Game` played by the harness.
 
-    ``policies``: the built-in policy names, ``"random"`` first (the machine's
-    ``decide`` gets a name's position as its ``pid``); ``machine``: the module of the
+    ``policies``: the built-in policy names, ``"random"`` first and the strongest last
+    (the machine's ``decide`` gets a name's position as its ``pid``; in this order they
+    are the game's skill ladder, :mod:`sheepsim.skill_ladder`); ``machine``: the module of the
     game's state machine (:mod:`sheepsim.harness.machine` lists what it defines), which
     also defines ``load_rules`` (:func:`sheepsim.harness.rules.loader`) and ships its
     ``standard.toml`` beside it. Everything else (the shared commands, the designers'
@@ -30,7 +31,7 @@ def game(*, name: str, command: str, title: str, min_players: int, max_players: 
         description=description or f"Simulate games of {title}.",
         jobs={"play": "sheepsim.harness.jobs:PlayJob",
               "head-to-head": "sheepsim.harness.jobs:head_to_head"},
-        machine=machine,
+        machine=machine, ladder=tuple(policies),
         sample={"job": {"players": default, "policies": "random"},
                 "cli": [command, "play", "--players", str(default), "--games", "200"],
                 "bad_policy": [command, "play", "--policy", "nosuch"],

@@ -21,6 +21,7 @@ GAME = Game(
           "luck-vs-skill": "sheepsim.games.awsheep.jobs:SkillJob",
           "card-value": "sheepsim.games.awsheep.jobs:CardValueJob",
           "head-to-head": "sheepsim.games.awsheep.jobs:head_to_head"},
+    ladder=("random", "greedy", "counter"),
     sample={"job": {"players": 4, "policies": "random"},
             "cli": ["awsheep", "play", "--players", "4", "--games", "200"],
             "bad_policy": ["awsheep", "play", "--policy", "nosuch"],

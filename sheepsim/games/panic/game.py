@@ -17,6 +17,7 @@ GAME = Game(
     metrics="sheepsim.games.panic.metrics",
     jobs={"play": "sheepsim.games.panic.jobs:PlayJob",
           "head-to-head": "sheepsim.games.panic.jobs:head_to_head"},
+    ladder=("random", "greedy", "rollout"),
     sample={"job": {"players": 3, "policies": "random"},
             "cli": ["panic", "play", "--players", "3", "--games", "60"],
             "bad_policy": ["panic", "play", "--policy", "nosuch"],

@@ -21,6 +21,7 @@ GAME = Game(
           "play": "sheepsim.games.race.jobs:GamesJob",
           "balance": "sheepsim.games.race.jobs:BalanceJob",
           "head-to-head": "sheepsim.games.race.jobs:head_to_head"},
+    ladder=("random,random", "random,greedy", "ev-approx,greedy"),
     sample={"job": {"players": 3, "bet_policy": "random", "pace_policy": "random"},
             "cli": ["race", "play", "--players", "3", "--bet-policy", "random", "--games", "300"],
             "bad_policy": ["race", "play", "--bet-policy", "nosuch"],
