@@ -290,20 +290,37 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
     if len(df):
         ratio = df["se_ratio"].dropna()
         ratio = ratio[ratio > 0]  # 0: the metric did not change at all (nothing to pair)
-        df["pairing_note"] = (
-            "pairing (the same games for every variant) narrowed the difference's standard "
-            f"error to {ratio.median():.2f} of two independent runs' (median se_ratio over the "
-            f"rows where the metric changed; range {ratio.min():.2f}-{ratio.max():.2f})"
-            if len(ratio) else "no metric changed between the variants")
+        df["pairing_note"] = pairing_note(ratio)
     out["differences"] = df
     return out
+
+
+def pairing_note(ratio: pd.Series) -> str:
+    """The ``differences`` table's note on what pairing did, from the ``se_ratio`` of the
+    rows where the metric changed (``ratio``, all above 0): below 1 pairing *narrowed*
+    the difference's standard error, above 1 it *widened* it (the variants' luck ran
+    against each other), exactly 1 left it as two independent runs would."""
+    if not len(ratio):
+        return "no metric changed between the variants"
+    med = float(ratio.median())
+    rounded = round(med, 2)
+    if rounded < 1:
+        did = f"narrowed the difference's standard error to {med:.2f} of"
+    elif rounded > 1:
+        did = f"widened the difference's standard error to {med:.2f} times"
+    else:
+        did = "left the difference's standard error about as wide as"
+    return (f"pairing (the same games for every variant) {did} two independent runs' "
+            f"(median se_ratio over the rows where the metric changed; range "
+            f"{ratio.min():.2f}-{ratio.max():.2f}; below 1 pairing helps, above 1 it hurts)")
 
 
 def pairing_summary(differences: pd.DataFrame) -> dict:
     """Per metric, the median paired / unpaired standard error over the variants."""
     out = {"meaning": "paired standard error of the difference to the base / the standard "
                       "error two independent runs of as many games would give, measured in "
-                      "this run (median over the variants; below 1: pairing narrowed the interval)"}
+                      "this run (median over the variants; below 1: pairing narrowed the interval, "
+                      "above 1: it widened it)"}
     for name, grp in differences.groupby("metric", sort=False):
         ratio = grp["se_ratio"].dropna()
         out[f"{name}_se_ratio"] = float(ratio.median()) if len(ratio) else float("nan")
