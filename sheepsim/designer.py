@@ -150,7 +150,9 @@ def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
     add_backend_options(p)
     add_output_options(p)
-    p.add_argument("--table", metavar="NAME", help="print only this table")
+    p.add_argument("--table", metavar="NAME",
+                   help="print only this table (CSV with --out and no --table writes every "
+                        "table, one file each: FILE.csv the first, FILE.NAME.csv the others)")
     p.add_argument("--plot", metavar="FILE", help="also draw the charts to FILE (.png or .svg)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(game_entry=g, precision=None, max_games=None, default_games=0)
@@ -203,7 +205,7 @@ def cmd_variants(args) -> int:
 
         save_figure(panel_figure(variants_panels(t), meta, title), args.plot)
 
-    return publish(args, t, meta, title, plot)
+    return publish(args, t, meta, title, plot, every_csv_table=True)
 
 
 def file_variants(g: Game, files) -> tuple:
@@ -256,6 +258,21 @@ def variants_panels(t: dict) -> list:
 def _check_table(args, names) -> None:
     if args.table is not None and args.table not in names:
         raise SheepsimError(f"--table: choose from {', '.join(names)}, got {args.table!r}")
+    for path in csv_files(args, names).values():  # before any game: each file can be written
+        from sheepsim.output import check_output_file
+
+        check_output_file(path, "--out")
+
+
+def csv_files(args, names) -> dict:
+    """Table -> file that ``--out`` writes when it writes CSV of every table (one file
+    each, see :func:`sheepsim.options.publish`); empty otherwise."""
+    from sheepsim.output import is_stream, table_files
+
+    if (getattr(args, "sink", None) is not None or getattr(args, "format", None) != "csv"
+            or args.out is None or args.table is not None or is_stream(args.out)):
+        return {}
+    return table_files(args.out, names)
 
 
 # ------------------------------------------------------------------ sweep
@@ -300,7 +317,7 @@ def cmd_sweep(args) -> int:
 
         save_figure(panel_figure(sweep_panels(sweep, keys, base_values(t)), meta, title), args.plot)
 
-    return publish(args, tables, meta, title, plot)
+    return publish(args, tables, meta, title, plot, every_csv_table=True)
 
 
 def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
@@ -373,6 +390,10 @@ def cmd_tune(args) -> int:
 
         if args.out and os.path.realpath(args.out) == os.path.realpath(args.out_rules):
             raise SheepsimError("--out and --out-rules name the same file; give two files")
+        for name, path in csv_files(args, TUNE_TABLES).items():
+            if os.path.realpath(path) == os.path.realpath(args.out_rules):
+                raise SheepsimError(f"--out-rules {args.out_rules}: --out writes the {name} table "
+                                    "there; give another file")
     out = tune.run(g, args)
     if args.out_rules and out.winner_text is not None:
         from sheepsim.output import atomic_write_text
@@ -385,7 +406,7 @@ def cmd_tune(args) -> int:
         save_figure(panel_figure(tune_panels(out.tables["trials"], out.targets, out.tables["best"]), out.meta,
                                  out.title), args.plot)
 
-    return publish(args, out.tables, out.meta, out.title, plot)
+    return publish(args, out.tables, out.meta, out.title, plot, every_csv_table=True)
 
 
 def base_values(t: dict) -> dict:

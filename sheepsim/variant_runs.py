@@ -92,6 +92,10 @@ class VariantsJob(Job):
     counts_only: bool = False
     chunk_games: int = 1 << 12
     block: int = 1 << 62
+    # the long-run notice's advice: variants and sweeps play a fixed number of games
+    # (no --precision: every variant must play the same ones)
+    shorten_hint = ("fewer --games (every variant plays them all), fewer variants or sweep "
+                    "points, or fewer --metric")
 
     def __post_init__(self):
         self.block_games = self.games // self.blocks
