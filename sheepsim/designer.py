@@ -10,6 +10,7 @@ difference to the base is measured on common random numbers.
 from __future__ import annotations
 
 import itertools
+import sys
 import tomllib
 
 from sheepsim import balance_metrics as M
@@ -25,6 +26,7 @@ from sheepsim.commands import (
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Game
 from sheepsim.options import (
+    EXIT_NO_WINNER,
     add_backend_options,
     add_output_options,
     game_count,
@@ -89,10 +91,14 @@ def register(sub, g: Game) -> None:
                     "target the best candidates are then raced: the rest of the budget goes to "
                     "them in rounds of more games, most to those whose ranking is least settled "
                     "(OCBA). Prints the best variants (the Pareto front for several "
-                    "targets) with intervals; --out-rules writes the winner as a rules file. "
-                    "Needs sheepsim[tune]. Tables: " + ", ".join(TUNE_TABLES) + ".",
+                    "targets) with intervals, a winner at the end of a --vary range flagged "
+                    "(column at_range_edge); --out-rules writes the winner as a rules file "
+                    "only if it beat the base. Needs sheepsim[tune]. Tables: "
+                    + ", ".join(TUNE_TABLES) + ".",
         epilog=f"example: sheepsim {g.command} tune --vary '{_example_vary(g)}' --target "
-               f"{_example_target(g)} --budget 200000")
+               f"{_example_target(g)} --budget 200000. Exit status: 0 done; 2 bad input "
+               f"(nothing run); {EXIT_NO_WINNER} --out-rules was given but no candidate beat "
+               "the base rules, so no file was written (the tables are printed as usual).")
     p.add_argument("--rules", metavar="FILE", help="the base rules (default: the standard rules)")
     p.add_argument("--vary", action="append", default=[], required=True, metavar="KEY=LO..HI[:STEP]",
                    help="a key and its range (whole numbers unless LO, HI or STEP has a point)")
@@ -106,7 +112,10 @@ def register(sub, g: Game) -> None:
                    help="candidates the search proposes (default 24)")
     p.add_argument("--finalists", type=positive_int, default=4, metavar="K",
                    help="candidates raced at the end (default 4)")
-    p.add_argument("--out-rules", metavar="FILE", help="write the best variant as a rules file")
+    p.add_argument("--out-rules", metavar="FILE",
+                   help="write the winner as a rules file, only if it beat the base rules (one "
+                        "target: paired p < 0.05 on the games both played, or exactly; several: "
+                        f"as good in every target and better in one); else exit status {EXIT_NO_WINNER}")
     _common(p, g, games=False, metric=False)
     p.set_defaults(func=cmd_tune, metric=None)
 
@@ -395,7 +404,9 @@ def cmd_tune(args) -> int:
                 raise SheepsimError(f"--out-rules {args.out_rules}: --out writes the {name} table "
                                     "there; give another file")
     out = tune.run(g, args)
-    if args.out_rules and out.winner_text is not None:
+    write = bool(args.out_rules) and out.winner_text is not None and out.beat_base
+    out.meta["out_rules_written"] = write
+    if write:
         from sheepsim.output import atomic_write_text
 
         atomic_write_text(args.out_rules, out.winner_text)
@@ -406,7 +417,13 @@ def cmd_tune(args) -> int:
         save_figure(panel_figure(tune_panels(out.tables["trials"], out.targets, out.tables["best"]), out.meta,
                                  out.title), args.plot)
 
-    return publish(args, out.tables, out.meta, out.title, plot, every_csv_table=True)
+    code = publish(args, out.tables, out.meta, out.title, plot, every_csv_table=True)
+    if args.out_rules and not write:
+        # a rules file is a claim: none for a winner that did not beat the base
+        if getattr(args, "sink", None) is None:
+            sys.stderr.write(f"sheepsim: tune: {args.out_rules} not written: {out.verdict.split(';')[0]}\n")
+        return EXIT_NO_WINNER
+    return code
 
 
 def base_values(t: dict) -> dict:

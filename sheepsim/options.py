@@ -17,6 +17,9 @@ import sys
 from sheepsim.errors import SheepsimError
 
 EXIT_USAGE = 2
+#: ``tune --out-rules FILE`` when no candidate beat the base rules: the tables are printed
+#: as usual, the file is not written, and the command exits with this status
+EXIT_NO_WINNER = 3
 
 
 #: set by :func:`parse_raising`: parse errors raise :class:`SheepsimError` (the Python API)

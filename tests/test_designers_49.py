@@ -3,6 +3,7 @@ ways, ``--out`` writes every table, the long-run advice is one the command takes
 ``tune`` writes only a winner that beat the base (and flags one at the edge of its range),
 and ``card-value`` Holm-adjusts its p-values."""
 
+import json
 from types import SimpleNamespace
 
 import numpy as np
@@ -95,3 +96,55 @@ def test_the_long_run_advice_of_variants_and_sweep_is_an_option_they_take(argv, 
     # and what it suggests is refused by neither: --precision is
     code, _, err = run(capsys, "awsheep", *argv, "--precision", "0.01", "--quiet")
     assert code == 2 and "--precision" in err
+
+
+# ------------------------------------------------------------------ tune: claims it can back
+LANES = "Requeijao,Pecorino,Feta,Manchego,Roquefort,Stilton"
+
+
+def _tune(capsys, tmp_path, vary, target, *more):
+    out = tmp_path / "best.toml"
+    code, stdout, err = run(capsys, "race", "tune", "--vary", vary, "--target", target,
+                            "--budget", "1000", "--trials", "6", "--lanes", LANES,
+                            "--out-rules", str(out), "--format", "json", "--quiet", *more)
+    return code, (json.loads(stdout) if stdout else None), err, out
+
+
+def test_tune_writes_no_rules_file_when_no_candidate_beat_the_base(capsys, tmp_path):
+    """The semifinal bonus is not part of a lane's single-bet EV: every candidate equals
+    the base exactly. No rules file (it would claim a winner), one line, exit 3."""
+    from sheepsim.options import EXIT_NO_WINNER
+
+    code, doc, err, out = _tune(capsys, tmp_path, "race.payoffs.bonus_three=0..6", "lane_ev_spread=min")
+    assert code == EXIT_NO_WINNER == 3
+    assert not out.exists()
+    assert err.count("\n") == 1 and "not written" in err and "no candidate did better" in err
+    assert doc["meta"]["out_rules_written"] is False and doc["meta"]["winner_beats_base"] is False
+    assert len(doc["best"]) >= 2  # the tables are printed as usual
+
+
+def test_tune_flags_a_winner_at_the_edge_and_records_the_written_files_hash(capsys, tmp_path):
+    """Lane 6's first-place payoff over 7..20 for the *largest* lane EV spread: the
+    spread grows with the payoff, so the winner is 20, the top of the range (flagged),
+    and it beats the base's 6 exactly (the file is written, exit 0). The recorded hash
+    is the one every command reports for the written file (header comments included)."""
+    import hashlib
+
+    from sheepsim.game import get
+
+    key = "race.payoffs.semifinal[0][5]"
+    code, doc, err, out = _tune(capsys, tmp_path, f"{key}=7..20", "lane_ev_spread=max")
+    assert code == 0, err
+    best = doc["best"]
+    assert best[0][key] == 20 and best[0]["at_range_edge"] == f"{key}=20"
+    assert all(row["at_range_edge"] == "" for row in best if row[key] not in (7, 20))
+    assert doc["meta"]["winner_at_range_edge"] == [f"{key}=20"]
+    assert "end of its range" in doc["meta"]["verdict"]
+    assert out.exists() and doc["meta"]["out_rules_written"] is True
+    sha = doc["meta"]["winner_rules_sha256"]
+    assert sha == hashlib.sha256(out.read_bytes()).hexdigest()
+    assert sha == get("race").load_rules(str(out)).sha256
+    # the text table shows the flag
+    code, text, _ = run(capsys, "race", "tune", "--vary", f"{key}=7..20", "--target", "lane_ev_spread=max",
+                        "--budget", "1000", "--trials", "6", "--lanes", LANES, "--quiet", "--table", "best")
+    assert code == 0 and "at_range_edge" in text and "end of its range" in text
