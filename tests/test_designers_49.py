@@ -148,3 +148,22 @@ def test_tune_flags_a_winner_at_the_edge_and_records_the_written_files_hash(caps
     code, text, _ = run(capsys, "race", "tune", "--vary", f"{key}=7..20", "--target", "lane_ev_spread=max",
                         "--budget", "1000", "--trials", "6", "--lanes", LANES, "--quiet", "--table", "best")
     assert code == 0 and "at_range_edge" in text and "end of its range" in text
+
+
+# ------------------------------------------------------------------ card-value: Holm
+def test_card_value_p_values_are_holm_adjusted_over_every_row(capsys):
+    """Five kinds in each of two player counts: ten tests, one family (issue 49)."""
+    import pandas as pd
+
+    from sheepsim.stats import holm_adjusted
+
+    code, out, err = run(capsys, "awsheep", "card-value", "--players", "3,4", "--field", "greedy",
+                         "--games", "60", "--format", "json", "--quiet")
+    assert code == 0, err
+    doc = json.loads(out)
+    cv = pd.DataFrame(doc["card_value"])
+    assert len(cv) == 10
+    assert np.allclose(cv["pvalue_holm"], holm_adjusted(cv["pvalue"]))
+    assert (cv["pvalue_holm"] >= cv["pvalue"]).all() and (cv["pvalue_holm"] <= 1).all()
+    golden = pd.DataFrame(doc["golden_value"])
+    assert golden["pvalue_holm"].tolist() == cv.loc[cv["kind"] == "golden", "pvalue_holm"].tolist()
