@@ -206,8 +206,8 @@ def cmd_variants(args) -> int:
     check_variant_count(variants)
     res = _run_variants(g, args, variants, f"{g.name} variants")
     t = res.tables
-    meta = res.meta(pairing=V.pairing_summary(t["differences"]))
-    title = variants_title(g, len(variants), res.games)
+    meta = exact_meta(res.meta(pairing=V.pairing_summary(t["differences"])), t)
+    title = variants_title(g, len(variants), meta["games"])
 
     def plot():
         from sheepsim.plots import panel_figure, save_figure
@@ -253,7 +253,22 @@ def check_variant_count(variants) -> None:
 
 
 def variants_title(g: Game, count: int, games: int) -> str:
+    """``games`` 0: every metric exact (nothing played), and the title says so."""
+    if not games:
+        return f"{g.title}: {count} rules variants, every metric exact (no {g.unit} played)"
     return f"{g.title}: {count} rules variants on the same {games:,} {g.unit}"
+
+
+def exact_meta(meta: dict, t: dict) -> dict:
+    """``meta`` with ``games`` 0 when every metric of the ``metrics`` table is exact (no
+    game was played, whatever ``--games`` said), and ``exact_metrics``: the metrics
+    computed exactly (no interval, p-value or game count)."""
+    m = t["metrics"]
+    exact = m.loc[m["exact"].astype(bool), "metric"].unique().tolist() if len(m) else []
+    meta = dict(meta, exact_metrics=exact)
+    if len(m) and m["exact"].astype(bool).all():
+        meta["games"] = 0
+    return meta
 
 
 def variants_panels(t: dict) -> list:
@@ -317,9 +332,9 @@ def cmd_sweep(args) -> int:
     keys = [k for k, _ in axes]
     sweep = sweep_table(t, variants, keys, points)
     tables = {"sweep": sweep, **t}
-    meta = res.meta(pairing=V.pairing_summary(t["differences"]),
-                    sweep={k: [toml_value(v) for v in vals] for k, vals in axes})
-    title = sweep_title(g, keys, len(points), res.games)
+    meta = exact_meta(res.meta(pairing=V.pairing_summary(t["differences"]),
+                               sweep={k: [toml_value(v) for v in vals] for k, vals in axes}), t)
+    title = sweep_title(g, keys, len(points), meta["games"])
 
     def plot():
         from sheepsim.plots import panel_figure, save_figure
@@ -348,7 +363,10 @@ def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
 
 
 def sweep_title(g: Game, keys: list[str], points: int, games: int) -> str:
+    """``games`` 0: every metric exact (nothing played), and the title says so."""
     what = f"{points} point{'s' if points != 1 else ''}"
+    if not games:
+        return f"{g.title}: sweep of {' x '.join(keys)} ({what}), every metric exact (no {g.unit} played)"
     return f"{g.title}: sweep of {' x '.join(keys)} ({what}) on the same {games:,} {g.unit}"
 
 
@@ -380,9 +398,12 @@ def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
             row.update(metric=metric, value=mv["value"], value_lo=mv["value_lo"],
                        value_hi=mv["value_hi"], diff=dv["diff"], diff_lo=dv["diff_lo"],
                        diff_hi=dv["diff_hi"], pvalue_holm=dv["pvalue_holm"], se_ratio=dv["se_ratio"],
-                       unit=mv["unit"], games=mv["games"])
+                       exact=bool(mv["exact"]), unit=mv["unit"], games=mv["games"])
             rows.append(row)
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["games"] = out["games"].astype("Int64")  # empty on exact rows: nothing played
+    return out
 
 
 # ------------------------------------------------------------------ tune

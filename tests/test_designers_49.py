@@ -167,3 +167,41 @@ def test_card_value_p_values_are_holm_adjusted_over_every_row(capsys):
     assert (cv["pvalue_holm"] >= cv["pvalue"]).all() and (cv["pvalue_holm"] <= 1).all()
     golden = pd.DataFrame(doc["golden_value"])
     assert golden["pvalue_holm"].tolist() == cv.loc[cv["kind"] == "golden", "pvalue_holm"].tolist()
+
+
+# ------------------------------------------------------------------ exact values print as exact
+def test_exact_values_print_as_exact_in_every_format(capsys):
+    """With --lanes the lane metrics are solved exactly: no fake [x, x] interval, no
+    p-value, an exact marker in every format, no game count where none was played, and
+    a title and note that say so when everything is exact (issue 49)."""
+    argv = ["race", "variants", "--set", "race.payoffs.semifinal[0][5]=3", "--lanes", LANES,
+            "--games", "200", "--quiet"]
+    code, out, err = run(capsys, *argv, "--metric", "lane_ev_spread,lane_win_spread", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    for row in doc["metrics"]:
+        assert row["exact"] is True and row["value_lo"] is None and row["value_hi"] is None
+        assert row["games"] is None
+    for row in doc["differences"]:
+        assert row["exact"] is True and row["pvalue"] is None and row["pvalue_holm"] is None
+        assert row["diff_lo"] is None and row["games"] is None
+        assert "every metric here is exact" in row["pairing_note"]
+    assert doc["meta"]["games"] == 0 and set(doc["meta"]["exact_metrics"]) == {"lane_ev_spread",
+                                                                               "lane_win_spread"}
+    code, text, _ = run(capsys, *argv, "--metric", "lane_ev_spread,lane_win_spread")
+    assert "every metric exact (no games played)" in text.splitlines()[0] and "games=0" in text
+    assert "4.24 [4.24" not in text and "< 1e-300" not in text and "exact" in text
+    assert "no metric changed" not in text
+    # an exact metric beside a simulated one: the exact rows alone lose interval and p-value
+    code, text, _ = run(capsys, *argv, "--metric", "lane_ev_spread,mean_turns", "--format", "csv",
+                        "--table", "metrics")
+    import io
+
+    import pandas as pd
+
+    m = pd.read_csv(io.StringIO(text)).set_index(["variant", "metric"])
+    assert m.xs("lane_ev_spread", level="metric")[["value_lo", "value_hi", "games"]].isna().all().all()
+    assert m.xs("mean_turns", level="metric")["games"].eq(200).all()
+    assert m["exact"].tolist() == [True, False, True, False]
+    code, text, _ = run(capsys, *argv, "--metric", "lane_ev_spread,mean_turns")
+    assert "[, ]" not in text and "3.60 [3.60" not in text and "no simulated metric changed" in text
