@@ -151,7 +151,9 @@ def sweep(game: str, /, set=(), **options) -> Result:  # noqa: A002 - the CLI's 
 def tune(game: str, /, vary=(), target=(), budget: int | None = None, **options) -> Result:
     """A balance search (``sheepsim <game> tune``): ``vary`` ``"KEY=LO..HI[:STEP]"``
     ranges, ``target`` ``"METRIC=VALUE|min|max"`` goals, ``budget`` games in all;
-    ``out_rules=FILE`` writes the best variant. Tables ``best`` and ``trials``."""
+    ``out_rules=FILE`` writes the best variant, only if it beat the base rules
+    (``meta["out_rules_written"]`` says whether; ``meta["verdict"]`` why). Tables ``best``
+    and ``trials``."""
     if isinstance(vary, str):
         vary = [vary]
     if isinstance(target, str):

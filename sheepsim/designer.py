@@ -10,6 +10,7 @@ difference to the base is measured on common random numbers.
 from __future__ import annotations
 
 import itertools
+import sys
 import tomllib
 
 from sheepsim import balance_metrics as M
@@ -25,6 +26,7 @@ from sheepsim.commands import (
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Game
 from sheepsim.options import (
+    EXIT_NO_WINNER,
     add_backend_options,
     add_output_options,
     game_count,
@@ -89,10 +91,14 @@ def register(sub, g: Game) -> None:
                     "target the best candidates are then raced: the rest of the budget goes to "
                     "them in rounds of more games, most to those whose ranking is least settled "
                     "(OCBA). Prints the best variants (the Pareto front for several "
-                    "targets) with intervals; --out-rules writes the winner as a rules file. "
-                    "Needs sheepsim[tune]. Tables: " + ", ".join(TUNE_TABLES) + ".",
+                    "targets) with intervals, a winner at the end of a --vary range flagged "
+                    "(column at_range_edge); --out-rules writes the winner as a rules file "
+                    "only if it beat the base. Needs sheepsim[tune]. Tables: "
+                    + ", ".join(TUNE_TABLES) + ".",
         epilog=f"example: sheepsim {g.command} tune --vary '{_example_vary(g)}' --target "
-               f"{_example_target(g)} --budget 200000")
+               f"{_example_target(g)} --budget 200000. Exit status: 0 done; 2 bad input "
+               f"(nothing run); {EXIT_NO_WINNER} --out-rules was given but no candidate beat "
+               "the base rules, so no file was written (the tables are printed as usual).")
     p.add_argument("--rules", metavar="FILE", help="the base rules (default: the standard rules)")
     p.add_argument("--vary", action="append", default=[], required=True, metavar="KEY=LO..HI[:STEP]",
                    help="a key and its range (whole numbers unless LO, HI or STEP has a point)")
@@ -106,7 +112,10 @@ def register(sub, g: Game) -> None:
                    help="candidates the search proposes (default 24)")
     p.add_argument("--finalists", type=positive_int, default=4, metavar="K",
                    help="candidates raced at the end (default 4)")
-    p.add_argument("--out-rules", metavar="FILE", help="write the best variant as a rules file")
+    p.add_argument("--out-rules", metavar="FILE",
+                   help="write the winner as a rules file, only if it beat the base rules (one "
+                        "target: paired p < 0.05 on the games both played, or exactly; several: "
+                        f"as good in every target and better in one); else exit status {EXIT_NO_WINNER}")
     _common(p, g, games=False, metric=False)
     p.set_defaults(func=cmd_tune, metric=None)
 
@@ -150,7 +159,9 @@ def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S", help="random seed (default 0)")
     add_backend_options(p)
     add_output_options(p)
-    p.add_argument("--table", metavar="NAME", help="print only this table")
+    p.add_argument("--table", metavar="NAME",
+                   help="print only this table (CSV with --out and no --table writes every "
+                        "table, one file each: FILE.csv the first, FILE.NAME.csv the others)")
     p.add_argument("--plot", metavar="FILE", help="also draw the charts to FILE (.png or .svg)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(game_entry=g, precision=None, max_games=None, default_games=0)
@@ -195,15 +206,15 @@ def cmd_variants(args) -> int:
     check_variant_count(variants)
     res = _run_variants(g, args, variants, f"{g.name} variants")
     t = res.tables
-    meta = res.meta(pairing=V.pairing_summary(t["differences"]))
-    title = variants_title(g, len(variants), res.games)
+    meta = exact_meta(res.meta(pairing=V.pairing_summary(t["differences"])), t)
+    title = variants_title(g, len(variants), meta["games"])
 
     def plot():
         from sheepsim.plots import panel_figure, save_figure
 
         save_figure(panel_figure(variants_panels(t), meta, title), args.plot)
 
-    return publish(args, t, meta, title, plot)
+    return publish(args, t, meta, title, plot, every_csv_table=True)
 
 
 def file_variants(g: Game, files) -> tuple:
@@ -242,7 +253,22 @@ def check_variant_count(variants) -> None:
 
 
 def variants_title(g: Game, count: int, games: int) -> str:
+    """``games`` 0: every metric exact (nothing played), and the title says so."""
+    if not games:
+        return f"{g.title}: {count} rules variants, every metric exact (no {g.unit} played)"
     return f"{g.title}: {count} rules variants on the same {games:,} {g.unit}"
+
+
+def exact_meta(meta: dict, t: dict) -> dict:
+    """``meta`` with ``games`` 0 when every metric of the ``metrics`` table is exact (no
+    game was played, whatever ``--games`` said), and ``exact_metrics``: the metrics
+    computed exactly (no interval, p-value or game count)."""
+    m = t["metrics"]
+    exact = m.loc[m["exact"].astype(bool), "metric"].unique().tolist() if len(m) else []
+    meta = dict(meta, exact_metrics=exact)
+    if len(m) and m["exact"].astype(bool).all():
+        meta["games"] = 0
+    return meta
 
 
 def variants_panels(t: dict) -> list:
@@ -256,6 +282,21 @@ def variants_panels(t: dict) -> list:
 def _check_table(args, names) -> None:
     if args.table is not None and args.table not in names:
         raise SheepsimError(f"--table: choose from {', '.join(names)}, got {args.table!r}")
+    for path in csv_files(args, names).values():  # before any game: each file can be written
+        from sheepsim.output import check_output_file
+
+        check_output_file(path, "--out")
+
+
+def csv_files(args, names) -> dict:
+    """Table -> file that ``--out`` writes when it writes CSV of every table (one file
+    each, see :func:`sheepsim.options.publish`); empty otherwise."""
+    from sheepsim.output import is_stream, table_files
+
+    if (getattr(args, "sink", None) is not None or getattr(args, "format", None) != "csv"
+            or args.out is None or args.table is not None or is_stream(args.out)):
+        return {}
+    return table_files(args.out, names)
 
 
 # ------------------------------------------------------------------ sweep
@@ -291,16 +332,16 @@ def cmd_sweep(args) -> int:
     keys = [k for k, _ in axes]
     sweep = sweep_table(t, variants, keys, points)
     tables = {"sweep": sweep, **t}
-    meta = res.meta(pairing=V.pairing_summary(t["differences"]),
-                    sweep={k: [toml_value(v) for v in vals] for k, vals in axes})
-    title = sweep_title(g, keys, len(points), res.games)
+    meta = exact_meta(res.meta(pairing=V.pairing_summary(t["differences"]),
+                               sweep={k: [toml_value(v) for v in vals] for k, vals in axes}), t)
+    title = sweep_title(g, keys, len(points), meta["games"])
 
     def plot():
         from sheepsim.plots import panel_figure, save_figure
 
         save_figure(panel_figure(sweep_panels(sweep, keys, base_values(t)), meta, title), args.plot)
 
-    return publish(args, tables, meta, title, plot)
+    return publish(args, tables, meta, title, plot, every_csv_table=True)
 
 
 def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
@@ -322,7 +363,10 @@ def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
 
 
 def sweep_title(g: Game, keys: list[str], points: int, games: int) -> str:
+    """``games`` 0: every metric exact (nothing played), and the title says so."""
     what = f"{points} point{'s' if points != 1 else ''}"
+    if not games:
+        return f"{g.title}: sweep of {' x '.join(keys)} ({what}), every metric exact (no {g.unit} played)"
     return f"{g.title}: sweep of {' x '.join(keys)} ({what}) on the same {games:,} {g.unit}"
 
 
@@ -354,9 +398,12 @@ def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
             row.update(metric=metric, value=mv["value"], value_lo=mv["value_lo"],
                        value_hi=mv["value_hi"], diff=dv["diff"], diff_lo=dv["diff_lo"],
                        diff_hi=dv["diff_hi"], pvalue_holm=dv["pvalue_holm"], se_ratio=dv["se_ratio"],
-                       unit=mv["unit"], games=mv["games"])
+                       exact=bool(mv["exact"]), unit=mv["unit"], games=mv["games"])
             rows.append(row)
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["games"] = out["games"].astype("Int64")  # empty on exact rows: nothing played
+    return out
 
 
 # ------------------------------------------------------------------ tune
@@ -373,8 +420,14 @@ def cmd_tune(args) -> int:
 
         if args.out and os.path.realpath(args.out) == os.path.realpath(args.out_rules):
             raise SheepsimError("--out and --out-rules name the same file; give two files")
+        for name, path in csv_files(args, TUNE_TABLES).items():
+            if os.path.realpath(path) == os.path.realpath(args.out_rules):
+                raise SheepsimError(f"--out-rules {args.out_rules}: --out writes the {name} table "
+                                    "there; give another file")
     out = tune.run(g, args)
-    if args.out_rules and out.winner_text is not None:
+    write = bool(args.out_rules) and out.winner_text is not None and out.beat_base
+    out.meta["out_rules_written"] = write
+    if write:
         from sheepsim.output import atomic_write_text
 
         atomic_write_text(args.out_rules, out.winner_text)
@@ -385,7 +438,13 @@ def cmd_tune(args) -> int:
         save_figure(panel_figure(tune_panels(out.tables["trials"], out.targets, out.tables["best"]), out.meta,
                                  out.title), args.plot)
 
-    return publish(args, out.tables, out.meta, out.title, plot)
+    code = publish(args, out.tables, out.meta, out.title, plot, every_csv_table=True)
+    if args.out_rules and not write:
+        # a rules file is a claim: none for a winner that did not beat the base
+        if getattr(args, "sink", None) is None:
+            sys.stderr.write(f"sheepsim: tune: {args.out_rules} not written: {out.verdict.split(';')[0]}\n")
+        return EXIT_NO_WINNER
+    return code
 
 
 def base_values(t: dict) -> dict:

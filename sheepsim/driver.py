@@ -183,7 +183,7 @@ def run(job: Job, *, seed: int | None = None, games: int | None = None, precisio
     state = state or State()
     with _session(backend, job, progress) as session, progress_bar(limit, desc, progress) as bar:
         bar.update(state.done)
-        notice = _RunNotice(limit, state.done, precision, progress)
+        notice = _RunNotice(limit, state.done, precision, progress, getattr(job, "shorten_hint", None))
         while not state.finished:
             stop = _segment_end(state.done, limit, job.block, precision)
             plan = _TimedChunks(state.done, stop, speed) if timed else _chunks(state.done, stop, chunk)
@@ -449,8 +449,10 @@ class _RunNotice:
     line every :data:`PROGRESS_LINE_SECONDS`. ``progress=False`` says nothing; ``None``
     (the Python default) only the estimate, and only on a terminal."""
 
-    def __init__(self, limit: int, done: int, precision, progress: bool | None):
+    def __init__(self, limit: int, done: int, precision, progress: bool | None,
+                 shorten_hint: str | None = None):
         self.limit, self.first, self.precision = limit, done, precision
+        self.shorten_hint = shorten_hint  # the job's own advice (Job.shorten_hint)
         self.t0 = self.last_line = time.monotonic()
         self.estimate = progress is True or _show(progress)
         self.lines = progress is True and not sys.stderr.isatty()
@@ -468,9 +470,11 @@ class _RunNotice:
             self.said = True
             if elapsed + left > LONG_RUN_SECONDS:
                 upto = "up to " if self.precision is not None else ""
-                shorter = ("a larger --precision or a smaller --max-games" if self.precision
-                           is not None else "fewer --games, or --precision P (stop once every "
-                           "95% half-width is at most P)")
+                if self.precision is not None:
+                    shorter = "a larger --precision or a smaller --max-games"
+                else:
+                    shorter = self.shorten_hint or ("fewer --games, or --precision P (stop once "
+                                                    "every 95% half-width is at most P)")
                 _say(f"this run will take {upto}{_duration(elapsed + left)} ({self.limit:,} "
                      f"games at about {ran / elapsed:,.0f} games/s); {shorter} shortens it")
         if self.lines and now - self.last_line >= PROGRESS_LINE_SECONDS and done < self.limit:

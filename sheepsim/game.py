@@ -61,6 +61,10 @@ class Job(ABC):
     block: int = 20_000
     #: where a precision target gives up by default
     max_games: int = 10_000_000
+    #: what shortens a long run of this job, for the driver's long-run notice (None: the
+    #: run-size options every simulation command takes, ``--games`` or ``--precision``);
+    #: a job whose commands take no ``--precision`` names what they do take
+    shorten_hint: str | None = None
     #: the seed the job simulates: the one source of it (the driver runs this seed, the
     #: metadata records it); every game's jobs declare it as a field. None: a job that
     #: does not pin its seed (the driver's ``seed`` argument decides)

@@ -17,6 +17,9 @@ import sys
 from sheepsim.errors import SheepsimError
 
 EXIT_USAGE = 2
+#: ``tune --out-rules FILE`` when no candidate beat the base rules: the tables are printed
+#: as usual, the file is not written, and the command exits with this status
+EXIT_NO_WINNER = 3
 
 
 #: set by :func:`parse_raising`: parse errors raise :class:`SheepsimError` (the Python API)
@@ -227,10 +230,16 @@ def add_trace_options(p: argparse.ArgumentParser) -> None:
                    help="no 'compiling kernels' notice on the first run")
 
 
-def publish(args, tables: dict, meta: dict, title: str, plot=None) -> int:
+def publish(args, tables: dict, meta: dict, title: str, plot=None, *,
+            every_csv_table: bool = False) -> int:
     """The last step of every table command: print or write the tables ``--table``
     picks in ``--format`` to stdout or ``--out`` (plus ``FILE.meta.json``), then call
     ``plot()`` if ``--plot`` was given (so plain runs never import matplotlib).
+
+    ``every_csv_table`` (the designers' commands): CSV of several tables with ``--out``
+    and no ``--table`` writes every table, one file each (:func:`sheepsim.output.table_files`),
+    and says on stderr which file holds which; CSV of several tables to stdout (one
+    table only) says on stderr which it printed and how to get the others.
 
     When the command runs for the Python API (:mod:`sheepsim.api`), ``args.sink`` is a
     dict: the whole result (every table, the metadata, the title) goes there instead and
@@ -239,12 +248,32 @@ def publish(args, tables: dict, meta: dict, title: str, plot=None) -> int:
     if sink is not None:
         sink.update(tables=dict(tables), meta=meta, title=title)
         return 0
-    from sheepsim.output import emit, render
+    from sheepsim.output import emit, is_stream, render, table_files
 
-    emit(render(select_table(tables, args), args.format, meta, title), args.out, meta)
+    chosen = select_table(tables, args)
+    if every_csv_table and args.format == "csv" and len(chosen) > 1:
+        names = list(chosen)
+        if args.out is not None and not is_stream(args.out):
+            files = table_files(args.out, names)
+            for name, path in files.items():
+                emit(render({name: chosen[name]}, "csv", meta, title), path,
+                     {**meta, "table": name, "table_files": files})
+            _note("wrote " + ", ".join(f"table {n} to {f}" for n, f in files.items()))
+        else:
+            emit(render(chosen, "csv", meta, title), args.out, meta)
+            _note(f"CSV holds one table: this is {names[0]}; --table "
+                  f"{' or --table '.join(names[1:])} prints the other{'s' if len(names) > 2 else ''}, "
+                  "--format json all of them, and --out FILE.csv writes each to its own file")
+    else:
+        emit(render(chosen, args.format, meta, title), args.out, meta)
     if plot is not None and getattr(args, "plot", None):
         plot()
     return 0
+
+
+def _note(text: str) -> None:
+    sys.stderr.write(f"sheepsim: {text}\n")
+    sys.stderr.flush()
 
 
 def emit_trace(args, lines: list[str], meta: dict, **result) -> None:

@@ -308,6 +308,19 @@ def _save_elsewhere(out, text: str, meta: dict) -> str:
     return f"the result is saved in {rescue}"
 
 
+def table_files(out: str, names) -> dict[str, str]:
+    """Where ``--out FILE`` puts each of several tables written as CSV, one file per
+    table: the first table in ``FILE`` itself (as every command writes its one CSV
+    table), every other in ``FILE`` with the table's name before the ending
+    (``v.csv``: ``v.csv``, ``v.differences.csv``; a name without ending: ``v.differences``)."""
+    p = Path(str(out))
+    names = list(names)
+    files = {names[0]: str(out)}
+    for name in names[1:]:
+        files[name] = str(p.with_name(f"{p.stem}.{name}{p.suffix}" if p.suffix else f"{p.name}.{name}"))
+    return files
+
+
 #: ``--out`` file endings that choose the format when ``--format`` is not given
 FORMAT_BY_SUFFIX = {".csv": "csv", ".json": "json"}
 

@@ -188,6 +188,10 @@ class TuneOutput:
     title: str
     winner_text: str | None
     targets: list[str]
+    #: whether the winner beat the base rules (the verdict's word; ``--out-rules`` is
+    #: written only then)
+    beat_base: bool = False
+    verdict: str = ""
 
 
 def _optuna():
@@ -248,14 +252,49 @@ def run(g, args) -> TuneOutput:
         best = search.pareto()
     best_table = search.best_table(best, varies)
     winner = best[0]
-    verdict = search.verdict(best_table, single)
+    verdict, beat = search.verdict(best_table, single)
+    edge = edge_note(varies, winner.params)
+    if edge:
+        verdict += f"; {edge}"
     winner_text = _rules_file(g, winner, search, varies, verdict)
     title = (f"{g.title}: balance search for {', '.join(t.text for t in targets)} over "
              f"{', '.join(f'{v.key}={v.values_text()}' for v in varies)}; {verdict}")
     meta = _meta(g, args, search, varies, targets, trials, trial_games, sampler, winner)
+    from sheepsim.output import sha256_bytes
+
+    # the SHA-256 of the rules file --out-rules writes (its bytes, header comments
+    # included), the one every command reports for that file
+    meta["winner_rules_sha256"] = sha256_bytes(winner_text.encode("utf-8"))
+    meta["winner_beats_base"] = beat
+    meta["winner_at_range_edge"] = at_range_edge(varies, winner.params)
     meta["verdict"] = verdict
     return TuneOutput({"best": best_table, "trials": trials_table}, meta, title, winner_text,
-                      [t.metric for t in targets])
+                      [t.metric for t in targets], beat_base=beat, verdict=verdict)
+
+
+def at_range_edge(varies: list[Vary], params) -> list[str]:
+    """The ``--vary`` keys whose value in ``params`` is an end of its range, as
+    ``KEY=VALUE``: a best value there may have a better one beyond the range. Whole
+    numbers and stepped ranges: the end itself; a continuous range: within 1% of its
+    width from an end (a sampler seldom proposes the end exactly)."""
+    out = []
+    for v, p in zip(varies, params or (), strict=False):
+        if p is None:
+            continue
+        tol = 1e-9 * (v.hi - v.lo) if (v.integer or v.step) else 0.01 * (v.hi - v.lo)
+        if abs(p - v.lo) <= tol or abs(p - v.hi) <= tol:
+            out.append(f"{v.key}={p}")
+    return out
+
+
+def edge_note(varies: list[Vary], params) -> str:
+    """The verdict's words for a winner at the end of a range (empty if none)."""
+    edges = at_range_edge(varies, params)
+    if not edges:
+        return ""
+    ranges = {v.key: v.values_text() for v in varies}
+    what = ", ".join(f"{e} (range {ranges[e.split('=', 1)[0]]})" for e in edges)
+    return f"the winner is at the end of its range, {what}: a better value may lie beyond; widen the range"
 
 
 def parse_targets(g, texts) -> list[Target]:
@@ -337,7 +376,7 @@ def _meta(g, args, search, varies, targets, trials, trial_games, sampler, winner
         racing=(f"OCBA over {len(search.finalists)} finalists in up to {RACING_ROUNDS} rounds"
                 if search.finalists else "none (several targets: the Pareto front of the search)"),
         winner={v.key: p for v, p in zip(varies, winner.params, strict=True)},
-        winner_rules_sha256=winner.variant.rules.sha256, out_rules=args.out_rules,
+        out_rules=args.out_rules,
         reused=("candidates whose edits cannot change a job's counts reused the base's "
                 "counts for it (no simulation)"))
 
@@ -456,25 +495,34 @@ class _Search:
                 se = jackknife_se(vals[i])
                 c.values[m.name] = (float(vals[i, 0]), se, blocks - 1, _t(blocks - 1))
 
-    def verdict(self, best, single: bool) -> str:
+    def verdict(self, best, single: bool) -> tuple[str, bool]:
         """One sentence on the winner against the base (and, for several targets, that
-        the winner is one of the front), for the title, the meta and the rules file."""
-        if not single:
-            n = int((best["rank"] != "base").sum())
-            return (f"the winner is the first of {n} variants none of which is better in every "
-                    f"target (the Pareto front, ordered by {self.targets[0].metric}); no racing")
+        the winner is one of the front), for the title, the meta and the rules file; and
+        whether the winner beat the base (one target: significantly, paired p < 0.05 on
+        the games both played, or exactly; several: at least as good in every target and
+        better in one, on the measured values)."""
         base = best[best["rank"] == "base"].iloc[0]
         win = best.iloc[0]
+        if not single:
+            n = int((best["rank"] != "base").sum())
+            front = (f"the winner is the first of {n} variants none of which is better in every "
+                     f"target (the Pareto front, ordered by {self.targets[0].metric}); no racing")
+            w = [float(win[f"objective_{t.metric}"]) for t in self.targets]
+            b = [float(base[f"objective_{t.metric}"]) for t in self.targets]
+            if all(x <= y for x, y in zip(w, b, strict=True)) and w != b:
+                return (front + "; it does at least as well as the base rules in every target and "
+                        "better in one (measured values, not tested)"), True
+            return front + "; it does not beat the base rules in every target", False
         t = self.targets[0]
         if win[f"objective_{t.metric}"] >= base[f"objective_{t.metric}"]:
-            return "no candidate did better than the base rules"
+            return "no candidate did better than the base rules", False
         p = float(base["pvalue_vs_winner"])
         if int(base["games_shared_with_winner"]) == 0:
-            return "the winner beats the base rules (exact values)"
+            return "the winner beats the base rules (exact values)", True
         if p >= 0.05:
             return (f"the winner is not significantly better than the base rules (paired "
-                    f"p = {p:.2g} on the games both played)")
-        return f"the winner beats the base rules (paired p = {p:.2g} on the games both played)"
+                    f"p = {p:.2g} on the games both played)"), False
+        return f"the winner beats the base rules (paired p = {p:.2g} on the games both played)", True
 
     def _exact(self, key: str) -> bool:
         return getattr(self.base_cand.jobs.get(key), "exact", False)
@@ -639,6 +687,8 @@ class _Search:
                 val, se, df, tq = c.values[t.metric]
                 row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
                             f"objective_{t.metric}": t.objective(val)})
+            # a value at the end of its --vary range: the best may lie beyond it
+            row["at_range_edge"] = "" if is_base else " ".join(at_range_edge(varies, c.params))
             row["games"] = self._blocks_of(c) * self.block_games
             if getattr(c, "corrected", None) is not None:
                 row[f"objective_{self.targets[0].metric}_corrected"] = c.corrected
@@ -651,9 +701,12 @@ class _Search:
         df = pd.DataFrame(rows)
         # what a reader needs first: the values, whether the winner is told apart, games
         first = [c for c in df.columns if not c.startswith("objective_") and c not in
-                 ("games", "games_shared_with_winner")]
-        last = [c for c in ("games", "games_shared_with_winner") if c in df.columns]
-        return df[first + last + [c for c in df.columns if c.startswith("objective_")]]
+                 ("games", "games_shared_with_winner", "at_range_edge")]
+        last = [c for c in ("at_range_edge", "games", "games_shared_with_winner") if c in df.columns]
+        df = df[first + last + [c for c in df.columns if c.startswith("objective_")]]
+        if df["at_range_edge"].astype(bool).any():  # shown in the CLI table whatever its width
+            df.attrs["must_show"] = ["at_range_edge"]
+        return df
 
 
 def _base_value(data: dict, key: str):

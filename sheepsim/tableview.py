@@ -281,7 +281,9 @@ def _columns(df: pd.DataFrame, fold: bool) -> list[Column]:
         if fold and c in folded:
             lo, hi = folded[c]
             flo, fhi = fmt[lo], fmt[hi]
-            cells = [t + f" [{flo(r[lo])}, {fhi(r[hi])}]" if t else t
+            # a row without an interval (an exact value beside sampled ones) shows the
+            # value alone, never an empty "[, ]"
+            cells = [t + f" [{flo(r[lo])}, {fhi(r[hi])}]" if t and flo(r[lo]) and fhi(r[hi]) else t
                      for t, r in zip(cells, recs, strict=True)]
             header = f"{c} (95% CI)"
         cols.append(Column(header, c, cells, _is_num(df[c])))

@@ -92,6 +92,10 @@ class VariantsJob(Job):
     counts_only: bool = False
     chunk_games: int = 1 << 12
     block: int = 1 << 62
+    # the long-run notice's advice: variants and sweeps play a fixed number of games
+    # (no --precision: every variant must play the same ones)
+    shorten_hint = ("fewer --games (every variant plays them all), fewer variants or sweep "
+                    "points, or fewer --metric")
 
     def __post_init__(self):
         self.block_games = self.games // self.blocks
@@ -248,62 +252,110 @@ def _p(diff: float, se: float, df: int) -> float:
     return float(2 * t.sf(abs(diff) / se, df))
 
 
+def is_exact(job, m: Metric) -> bool:
+    """Whether metric ``m`` is computed exactly for every variant of ``job`` (its job is
+    an exact solve, such as the race's lanes on dealt lanes: no games, no sampling)."""
+    jobs = getattr(job, "jobs", None)
+    return bool(jobs) and all(getattr(js.get(m.job), "exact", False) for js in jobs)
+
+
 def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
     """``metrics``: a row per variant and metric (value with its 95% interval and
     standard error); ``differences``: a row per non-base variant and metric (the paired
     difference variant - base, its interval, standard error, the unpaired standard error
     two independent runs would give, their ratio, and the p-value, Holm-adjusted across
-    the variants of each metric)."""
+    the variants of each metric).
+
+    ``exact`` says which rows are computed exactly (:func:`is_exact`): those have no
+    interval, standard error, p-value or game count (empty), since nothing was sampled."""
     from sheepsim.stats import holm_adjusted
 
     tq = _t(job.blocks - 1)
+    nan = float("nan")
     rows, diffs = [], []
+    exact = {m.name: is_exact(job, m) for m in job.metrics}
     for v, variant in enumerate(job.variants):
         for m in job.metrics:
             vals = values[(v, m.name)]
-            se = jackknife_se(vals)
+            se = nan if exact[m.name] else jackknife_se(vals)
             rows.append({"variant": variant.label, "metric": m.name, "value": vals[0],
                          "value_lo": vals[0] - tq * se, "value_hi": vals[0] + tq * se, "se": se,
-                         "unit": m.unit, "better": m.better, "edits": variant.edits,
-                         "rules_sha256": variant.rules.sha256, "games": job.games})
+                         "exact": exact[m.name], "unit": m.unit, "better": m.better,
+                         "edits": variant.edits, "rules_sha256": variant.rules.sha256,
+                         "games": None if exact[m.name] else job.games})
     for m in job.metrics:
         base = values[(0, m.name)]
         block = []
         for v in range(1, len(job.variants)):
             d = values[(v, m.name)] - base
+            if exact[m.name]:
+                block.append({"variant": job.variants[v].label, "metric": m.name, "diff": d[0],
+                              "diff_lo": nan, "diff_hi": nan, "diff_se": nan, "unpaired_se": nan,
+                              "se_ratio": nan, "pvalue": nan, "pvalue_holm": nan, "exact": True,
+                              "unit": m.unit, "better": m.better, "games": None})
+                continue
             se = jackknife_se(d)
             unpaired = math.hypot(jackknife_se(base), jackknife_se(values[(v, m.name)]))
             block.append({"variant": job.variants[v].label, "metric": m.name, "diff": d[0],
                           "diff_lo": d[0] - tq * se, "diff_hi": d[0] + tq * se, "diff_se": se,
                           "unpaired_se": unpaired,
                           "se_ratio": se / unpaired if unpaired > 0 else float("nan"),
-                          "pvalue": _p(d[0], se, job.blocks - 1), "unit": m.unit,
+                          "pvalue": _p(d[0], se, job.blocks - 1), "exact": False, "unit": m.unit,
                           "better": m.better, "games": job.games})
-        if block:
-            for row, adj in zip(block, holm_adjusted([r["pvalue"] for r in block]), strict=True):
+        tested = [r for r in block if not r["exact"]]
+        if tested:
+            for row, adj in zip(tested, holm_adjusted([r["pvalue"] for r in tested]), strict=True):
                 row["pvalue_holm"] = float(adj)
         diffs += block
-    out = {"metrics": pd.DataFrame(rows)}
+    metrics = pd.DataFrame(rows)
+    metrics["games"] = metrics["games"].astype("Int64")
+    out = {"metrics": metrics}
     cols = ["variant", "metric", "diff", "diff_lo", "diff_hi", "diff_se", "unpaired_se", "se_ratio",
-            "pvalue", "pvalue_holm", "unit", "better", "games"]
+            "pvalue", "pvalue_holm", "exact", "unit", "better", "games"]
     df = pd.DataFrame(diffs, columns=cols)
+    df["games"] = df["games"].astype("Int64")
     if len(df):
-        ratio = df["se_ratio"].dropna()
+        ratio = df.loc[~df["exact"].astype(bool), "se_ratio"].dropna()
         ratio = ratio[ratio > 0]  # 0: the metric did not change at all (nothing to pair)
-        df["pairing_note"] = (
-            "pairing (the same games for every variant) narrowed the difference's standard "
-            f"error to {ratio.median():.2f} of two independent runs' (median se_ratio over the "
-            f"rows where the metric changed; range {ratio.min():.2f}-{ratio.max():.2f})"
-            if len(ratio) else "no metric changed between the variants")
+        df["pairing_note"] = pairing_note(ratio, simulated=bool((~df["exact"].astype(bool)).any()),
+                                          exact=bool(df["exact"].astype(bool).any()))
     out["differences"] = df
     return out
+
+
+def pairing_note(ratio: pd.Series, simulated: bool = True, exact: bool = False) -> str:
+    """The ``differences`` table's note on what pairing did, from the ``se_ratio`` of the
+    simulated rows where the metric changed (``ratio``, all above 0): below 1 pairing
+    *narrowed* the difference's standard error, above 1 it *widened* it (the variants'
+    luck ran against each other), exactly 1 left it as two independent runs would.
+    ``simulated``/``exact``: whether the table has simulated rows, exact rows (exact
+    differences have no standard error: nothing to pair)."""
+    if not simulated:
+        return ("every metric here is exact (computed, not simulated): the differences are "
+                "exact, with no interval or p-value, and no games were played")
+    if not len(ratio):
+        return ("no simulated metric changed between the variants; the exact ones (exact = "
+                "yes) have exact differences, with no interval or p-value"
+                if exact else "no metric changed between the variants")
+    med = float(ratio.median())
+    rounded = round(med, 2)
+    if rounded < 1:
+        did = f"narrowed the difference's standard error to {med:.2f} of"
+    elif rounded > 1:
+        did = f"widened the difference's standard error to {med:.2f} times"
+    else:
+        did = "left the difference's standard error about as wide as"
+    return (f"pairing (the same games for every variant) {did} two independent runs' "
+            f"(median se_ratio over the rows where the metric changed; range "
+            f"{ratio.min():.2f}-{ratio.max():.2f}; below 1 pairing helps, above 1 it hurts)")
 
 
 def pairing_summary(differences: pd.DataFrame) -> dict:
     """Per metric, the median paired / unpaired standard error over the variants."""
     out = {"meaning": "paired standard error of the difference to the base / the standard "
                       "error two independent runs of as many games would give, measured in "
-                      "this run (median over the variants; below 1: pairing narrowed the interval)"}
+                      "this run (median over the variants; below 1: pairing narrowed the interval, "
+                      "above 1: it widened it)"}
     for name, grp in differences.groupby("metric", sort=False):
         ratio = grp["se_ratio"].dropna()
         out[f"{name}_se_ratio"] = float(ratio.median()) if len(ratio) else float("nan")

@@ -290,9 +290,12 @@ def card_value(cv: pd.DataFrame) -> pd.DataFrame:
     draft) is replaced by a plain sheep, the rest of the deal and every random stream
     unchanged. ``value`` = ``win_rate_holding`` - ``win_rate_with_sheep_instead`` (in
     win-rate units: 0.05 = 5 percentage points; positive: the card is worth more than a
-    sheep) with its paired 95% interval clustered by round and a two-sided normal
-    ``pvalue``; ``holders`` = seat-rounds starting with the kind, per ``field`` (the
-    seats' policies) and ``policy`` (the holder's)."""
+    sheep) with its paired 95% interval clustered by round, a two-sided normal
+    ``pvalue`` and ``pvalue_holm``, Holm-adjusted over every row of ``cv`` (every kind,
+    player count and field asked: one family, so "some card is worth more or less than a
+    sheep" keeps its 5% error rate however many rows are tested); ``holders`` =
+    seat-rounds starting with the kind, per ``field`` (the seats' policies) and
+    ``policy`` (the holder's)."""
     keys = _keys(cv, "policy", "kind")
     sums = ["holders", "holders_sq", "wins_holding", "wins_replaced", "diff", "diff_sq",
             "diff_x_holders", "only_holding", "only_replaced"]
@@ -308,6 +311,7 @@ def card_value(cv: pd.DataFrame) -> pd.DataFrame:
         pvalue = np.where(se > 0, 2 * ndtr(-z), np.where(value == 0, 1.0, 0.0))
         res = out[keys + ["games", "holders"]].assign(
             value=value, value_lo=lo, value_hi=hi, pvalue=pvalue,
+            pvalue_holm=holm_adjusted(pvalue) if len(pvalue) else pvalue,
             win_rate_holding=out["wins_holding"] / out["holders"],
             win_rate_with_sheep_instead=out["wins_replaced"] / out["holders"],
             fair_share=1.0 / out["players"])
@@ -317,7 +321,7 @@ def card_value(cv: pd.DataFrame) -> pd.DataFrame:
 def golden_value(cv: pd.DataFrame) -> pd.DataFrame:
     """The golden sheep's paired effect of holding it at the start: the golden rows of
     :func:`card_value` (the golden sheep replaced by a plain sheep, everything else
-    unchanged)."""
+    unchanged; ``pvalue_holm`` adjusted over every row of :func:`card_value`)."""
     t = card_value(cv)
     return t[t["kind"] == "golden"].reset_index(drop=True)
 
