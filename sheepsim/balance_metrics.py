@@ -7,6 +7,8 @@ A game declares its balance metrics in its metrics module (``Game.metrics``):
 * ``metric_jobs(rules, players, seed, policies) -> {job key: Job}``: the whole-game or
   single-race jobs one variant needs (only the keys the chosen metrics read are built);
 * ``POLICY_DEFAULTS``: the default policy of each of the game's policy roles;
+* ``EXAMPLES`` (optional): the rules edits and target the designers' commands' ``--help``
+  shows (keys ``set``, ``sweep``, ``vary``, ``target``);
 * ``invariant(job key, policies) -> (rules key prefixes, ...)``: the edits that do not
   change that job's counts (The Sheep Race's payoffs do not move a single race paced by a
   policy that ignores bets), so a variant differing from the base only there reuses the

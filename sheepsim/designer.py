@@ -62,7 +62,7 @@ def register(sub, g: Game) -> None:
                     "beside the standard error two independent runs would have given. "
                     "Tables: " + ", ".join(VARIANT_TABLES) + ".",
         epilog=f"example: sheepsim {g.command} variants my.toml --set "
-               f"{_example_key(g)}")
+               f"{_example(g, 'set')}")
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="rules files; the first is the base (default base: the standard rules)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE[;KEY=VALUE]",
@@ -77,7 +77,7 @@ def register(sub, g: Game) -> None:
                     "the same games as the base rules; one row per point and metric with its "
                     "interval and the paired difference to the base. Tables: "
                     + ", ".join(SWEEP_TABLES) + ".",
-        epilog=f"example: sheepsim {g.command} sweep --set {_example_sweep(g)}")
+        epilog=f"example: sheepsim {g.command} sweep --set {_example(g, 'sweep')}")
     p.add_argument("--rules", metavar="FILE", help="the base rules (default: the standard rules)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=V1,V2,...", dest="axes",
                    required=True, help="a key and its values; twice for a grid of two keys")
@@ -95,8 +95,8 @@ def register(sub, g: Game) -> None:
                     "(column at_range_edge); --out-rules writes the winner as a rules file "
                     "only if it beat the base. Needs sheepsim[tune]. Tables: "
                     + ", ".join(TUNE_TABLES) + ".",
-        epilog=f"example: sheepsim {g.command} tune --vary '{_example_vary(g)}' --target "
-               f"{_example_target(g)} --budget 200000. Exit status: 0 done; 2 bad input "
+        epilog=f"example: sheepsim {g.command} tune --vary '{_example(g, 'vary')}' --target "
+               f"{_example(g, 'target')} --budget 200000. Exit status: 0 done; 2 bad input "
                f"(nothing run); {EXIT_NO_WINNER} --out-rules was given but no candidate beat "
                "the base rules, so no file was written (the tables are printed as usual).")
     p.add_argument("--rules", metavar="FILE", help="the base rules (default: the standard rules)")
@@ -120,24 +120,14 @@ def register(sub, g: Game) -> None:
     p.set_defaults(func=cmd_tune, metric=None)
 
 
-def _example_key(g: Game) -> str:
-    return {"race": "race.payoffs.bonus_three=2", "panic": "scoring.ram_row_points=[5,3,2,1]",
-            "awsheep": "scoring.golden_worth=4"}.get(g.command, "KEY=VALUE")
+#: what ``--help`` shows for a game whose metrics module declares no ``EXAMPLES``
+GENERIC_EXAMPLES = {"set": "KEY=VALUE", "sweep": "KEY=V1,V2", "vary": "KEY=LO..HI",
+                    "target": "METRIC=min"}
 
 
-def _example_sweep(g: Game) -> str:
-    return {"race": "race.payoffs.bonus_three=0,1,2,3,4", "panic": "menu[11].time=1,2,3",
-            "awsheep": "scoring.golden_worth=1,2,3,4,5"}.get(g.command, "KEY=V1,V2")
-
-
-def _example_vary(g: Game) -> str:
-    return {"race": "race.payoffs.semifinal[0][0]=6..40", "panic": "menu[11].time=1..3",
-            "awsheep": "scoring.golden_worth=1..6"}.get(g.command, "KEY=LO..HI")
-
-
-def _example_target(g: Game) -> str:
-    return {"race": "lane_ev_spread=min", "panic": "seat_win_spread=min",
-            "awsheep": "skill_edge=max"}.get(g.command, "METRIC=min")
+def _example(g: Game, kind: str) -> str:
+    """The game's own example of ``kind`` (its metrics module's ``EXAMPLES``), or a generic one."""
+    return getattr(M.module(g), "EXAMPLES", {}).get(kind, GENERIC_EXAMPLES[kind])
 
 
 def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
@@ -242,7 +232,7 @@ def edit_variants(g: Game, base, specs) -> list:
     for spec in specs:
         edits = [parse_edit(part) for part in split_top(spec, ";") if part]
         if not edits:
-            raise SheepsimError(f"--set takes KEY=VALUE (e.g. race.payoffs.bonus_three=2), got {spec!r}")
+            raise SheepsimError(f"--set takes KEY=VALUE (e.g. {_example(g, 'set')}), got {spec!r}")
         out.append(variant_of(g, base, edits)[0])
     return out
 

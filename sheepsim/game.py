@@ -234,6 +234,16 @@ class Game:
         lo, hi = self.min_players, self.max_players
         return str(lo) if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
 
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """Every player count the game takes, ``min_players .. max_players``."""
+        return tuple(range(self.min_players, self.max_players + 1))
+
+    def players_listed(self, last: str = "and") -> str:
+        """The player counts one by one: ``"3, 4, 5 and 6"``, ``"3 or 4"`` (``last="or"``)."""
+        *head, tail = map(str, self.player_counts)
+        return f"{', '.join(head)} {last} {tail}" if head else tail
+
     def players_problem(self, players) -> str | None:
         """What is wrong with ``players`` as a player count of this game (None: nothing):
         the one rule the CLI's ``--players``, the Python API and the report apply."""

@@ -71,7 +71,7 @@ def balance(args, run) -> Output:
     fields = [f.strip() for f in args.policy.split(",")]
     if not all(fields) or len(set(fields)) != len(fields):
         raise SheepsimError("balance takes policy names (each played by every seat), each once")
-    counts = list(range(g.min_players, g.max_players + 1))
+    counts = list(g.player_counts)
     jobs = [(p, f, PlayJob(g.name, args.rules, p, f, args.seed)) for p in counts for f in fields]
     frames: dict[str, list] = {}
     games = []

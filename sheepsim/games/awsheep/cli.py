@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from sheepsim.errors import SheepsimError
-from sheepsim.games.awsheep.commands import GAME, add_options
+from sheepsim.games.awsheep.commands import ENTRY, GAME, add_options
 from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
 from sheepsim.options import (
     add_run_options,
@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "says how each kind was played. A round costs 10-20 "
                                     "plain rounds. " + RANDOM_CHOOSES + ".")
     cv.add_argument("--players", type=_player_list, default=[4], metavar="N[,N...]",
-                    help="player counts, 3 to 6 (default 4)")
+                    help=f"player counts, {ENTRY.players_text} (default 4)")
     cv.add_argument("--field", default="counter", metavar="NAME[,NAME...]",
                     help="policy fields, each played by every seat: random, greedy, counter "
                          "or package.module:function (default counter)")

@@ -7,9 +7,13 @@ import argparse
 
 from sheepsim.commands import CommandSpec, Output
 from sheepsim.errors import SheepsimError
+from sheepsim.games.awsheep.game import GAME as ENTRY
 from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
 
-GAME = "aw-sheep"
+GAME = ENTRY.name
+#: the player counts ``balance`` plays: every count the declaration (game.py) allows
+PLAYERS = ENTRY.player_counts
+_RANGE = f"{ENTRY.min_players}-{ENTRY.max_players}"
 SKILL_PAIRS = (("counter", "random"), ("greedy", "random"))
 #: Tables of each command in print order (``--table`` picks one; CSV prints one table).
 PLAY_TABLES = ("by_seat", "by_policy", "first_player", "round_ends", "ties",
@@ -36,8 +40,9 @@ COMMANDS = {
                     "exact McNemar p-value. Table: comparison.",
         games=20_000, tables=("comparison",), a="counter", b="random", field="random"),
     "balance": CommandSpec(
-        help="balance for 3-6 players, with and without the draft",
-        description="For 3, 4, 5 and 6 players, without and with the draft, on the same seed: "
+        help=f"balance for {_RANGE} players, with and without the draft",
+        description=f"For {ENTRY.players_listed()} players, without and with the draft, on the "
+                    "same seed: "
                     "the play tables with leading players and draft columns, and luck vs skill: "
                     "counter and greedy against random players (paired on the same rounds, the "
                     "tested seat rotating) next to the 1/n of a pure-luck game. Several "
@@ -92,7 +97,7 @@ POLICY_NOTE = RANDOM_CHOOSES
 
 
 def balance_tables(rules, policy, seed: int, run) -> tuple:
-    """Play tables for 3-6 players without and with the draft and for each policy field
+    """Play tables for every player count (3-6) without and with the draft and for each policy field
     in ``policy`` (a name or a list of names, each played by every seat; concatenated,
     leading ``players``/``draft``/``field`` columns) and the luck-vs-skill table;
     ``run(job, desc)`` runs each job (:func:`sheepsim.commands.runner`). Returns
@@ -106,7 +111,7 @@ def balance_tables(rules, policy, seed: int, run) -> tuple:
     rules = load_rules(rules) if not hasattr(rules, "sha256") else rules
     fields = [policy] if isinstance(policy, str) else list(policy)
     frames, pairs, games = {}, [], []
-    for players in (3, 4, 5, 6):
+    for players in PLAYERS:
         for draft in (False, True):
             for field in fields:
                 job = PlayJob(rules, players, field, seed, draft)
@@ -133,13 +138,13 @@ def balance(args, run) -> Output:
     resolve_policies(fields)  # a bad name stops here, before any run
     rules, tables, games = balance_tables(args.rules, fields, args.seed, run)
     meta = base_meta(game=GAME, analysis="balance", rules=rules.source,
-                     rules_sha256=rules.sha256, players=[3, 4, 5, 6], draft=[False, True],
+                     rules_sha256=rules.sha256, players=list(PLAYERS), draft=[False, True],
                      field_policies=fields, seed=args.seed,
                      games=games[0] if len(set(games)) == 1 else games,
                      luck_vs_skill=[f"{a} vs {b}" for a, b in SKILL_PAIRS],
                      random_policy=RANDOM_CHOOSES)
     rounds = f"{games[0]:,} rounds" if len(set(games)) == 1 else f"{min(games):,}-{max(games):,} rounds"
-    title = f"Aw, Sheep! balance, 3-6 players with and without the draft, {rounds} per setting"
+    title = f"{ENTRY.title} balance, {_RANGE} players with and without the draft, {rounds} per setting"
     return Output(meta, title, tables, lambda: _panels(tables))
 
 

@@ -21,6 +21,7 @@ the games).
 
 from collections import namedtuple
 
+from sheepsim.games.awsheep.game import GAME
 from sheepsim.kernelstate import alloc
 
 # ------------------------------------------------------------------------- cards
@@ -35,7 +36,8 @@ ACTION_KINDS = (DOGHOUSE, METHANE, HORSE, PIG)
 ANY_SHEEP = 6
 N_KNOW = 7
 
-MIN_PLAYERS, MAX_PLAYERS = 3, 6
+# the game's declaration (game.py) is the one source of its player range
+MIN_PLAYERS, MAX_PLAYERS = GAME.min_players, GAME.max_players
 MAX_DECK = 64  # a variant deck may hold at most this many cards
 NO_TARGET = -1
 

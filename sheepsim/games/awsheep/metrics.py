@@ -10,6 +10,11 @@ DEFAULT_GAMES = 20_000
 
 POLICY_DEFAULTS = {"play": "random"}
 
+#: the examples the designers' commands' ``--help`` shows (:mod:`sheepsim.designer`):
+#: a ``variants --set`` edit, a ``sweep --set`` axis, a ``tune --vary`` range and target
+EXAMPLES = {"set": "scoring.golden_worth=4", "sweep": "scoring.golden_worth=1,2,3,4,5",
+            "vary": "scoring.golden_worth=1..6", "target": "skill_edge=max"}
+
 
 def first_player_edge(t, rules, players) -> float:
     row = t["first_player"].set_index("position").loc[1]

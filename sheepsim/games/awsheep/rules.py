@@ -14,11 +14,12 @@ import numpy as np
 
 from sheepsim.errors import RulesError, SheepsimError
 from sheepsim.games.awsheep import layout as L
+from sheepsim.games.awsheep.game import GAME
 from sheepsim.rulesfile import Reader, read_toml
 
 PACKAGE = "sheepsim.games.awsheep"
 DEFAULT_NAME = "standard.toml"
-SUPPORTED_PLAYERS = tuple(range(L.MIN_PLAYERS, L.MAX_PLAYERS + 1))
+SUPPORTED_PLAYERS = GAME.player_counts
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,8 @@ class AwSheepRules:
 
     def check_players(self, n_players) -> int:
         if isinstance(n_players, bool) or n_players not in SUPPORTED_PLAYERS:
-            raise SheepsimError(f"players must be 3, 4, 5 or 6, got {n_players!r}")
+            raise SheepsimError(f"players must be {GAME.players_listed('or')}, "
+                                f"got {n_players!r}")
         return int(n_players)
 
     def kernel_array(self, n_players: int, draft: bool | None = None) -> np.ndarray:

@@ -10,7 +10,7 @@ Simulating
     ``play_games(rules, players, policies, games, seed)`` -> a result whose ``.tables``
     are by_seat, by_policy, points_by_field, sheep_shorn, turns, game_end, tiles, ...;
     ``trace_game(rules, players, policies, seed)`` one game turn by turn (``.lines``);
-    ``balance_tables(rules, policies, games, seed, players=(3, 4))`` both player counts
+    ``balance_tables(rules, policies, games, seed, players)`` every player count
     plus ``tile_usage``; ``compare(rules, players, a, b, ...)`` two policies for one
     seat on the same dice.
 Tables and charts

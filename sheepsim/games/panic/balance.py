@@ -16,6 +16,7 @@ import pandas as pd
 
 from sheepsim import driver
 from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.game import GAME
 from sheepsim.games.panic.jobs import head_to_head
 from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.simulate import play_games
@@ -44,9 +45,10 @@ def tile_usage_table(tiles: pd.DataFrame, games: int) -> pd.DataFrame:
 
 
 def balance_tables(rules=None, policies="greedy", games: int = 10_000, seed: int = 0,
-                   players=(3, 4), **run) -> dict[str, pd.DataFrame]:
-    """Balance tables for each player count: the simulator's :data:`STACKED` tables with
-    a leading ``players`` column, plus ``tile_usage`` (:func:`tile_usage_table`).
+                   players=GAME.player_counts, **run) -> dict[str, pd.DataFrame]:
+    """Balance tables for each player count of ``players`` (default: every count the game
+    takes): the simulator's :data:`STACKED` tables with a leading ``players`` column, plus
+    ``tile_usage`` (:func:`tile_usage_table`).
     ``run``: ``threads``, ``chunk_size``, ``progress``, ``playouts``, ``backend``,
     ``precision``/``max_games`` for play_games (the ``games`` column of ``by_seat`` says
     how many games each player count played)."""

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from sheepsim.commands import CommandSpec, Output
 from sheepsim.errors import SheepsimError
+from sheepsim.games.panic.game import GAME
 from sheepsim.options import positive_int
+
+#: the player counts ``balance`` plays: every count the declaration (game.py) allows
+PLAYERS = GAME.player_counts
+_LISTED = GAME.players_listed()
 
 #: Tables of each command in print order (``--table`` picks one; CSV prints one table).
 PLAY_TABLES = ("by_seat", "by_policy", "points_by_field", "sheep_shorn", "turns",
@@ -30,8 +35,8 @@ COMMANDS = {
                     "points: paired z test). Table: comparison.",
         games=2_000, tables=("comparison",), a="greedy", b="random", field="greedy"),
     "balance": CommandSpec(
-        help="balance tables for 3 and 4 players",
-        description="Balance for 3 and 4 players on the same seed: win rate by seat and "
+        help=f"balance tables for {_LISTED} players",
+        description=f"Balance for {_LISTED} players on the same seed: win rate by seat and "
                     "policy, points by field, sheep shorn per colour, game length, how games "
                     "end, and for each menu tile how often it is chosen, where on the time track "
                     "and the mean points its user gains that turn; with --neutral, the 3-player "
@@ -100,17 +105,18 @@ def balance(args, run) -> Output:
     if args.neutral:
         tables["neutral_colour"] = neutral_colour_table(rules, args.policy, seed=args.seed,
                                                         **options)
-    meta = base_meta(game="shear-panic", analysis="balance", rules=rules.source,
-                     rules_sha256=rules.sha256, players=[3, 4], policy=args.policy,
+    meta = base_meta(game=GAME.name, analysis="balance", rules=rules.source,
+                     rules_sha256=rules.sha256, players=list(PLAYERS), policy=args.policy,
                      playouts=args.playouts, seed=args.seed,
                      games=games[0] if len(set(games)) == 1 else games)
-    title = (f"Shear Panic balance, 3 and 4 players, {games[0]:,} games each" if len(set(games)) == 1
-             else f"Shear Panic balance, 3 and 4 players, {games[0]:,} and {games[1]:,} games")
+    each = (f"{games[0]:,} games each" if len(set(games)) == 1
+            else " and ".join(f"{g:,}" for g in games) + " games")
+    title = f"{GAME.title} balance, {_LISTED} players, {each}"
 
     def charts():
         return _panels({n: ({k: t[t["players"] == n].drop(columns="players")
                              for k, t in tables.items() if k in ("points_by_field", "tile_usage")},
-                            g) for n, g in zip((3, 4), games, strict=True)})
+                            g) for n, g in zip(PLAYERS, games, strict=True)})
 
     return Output(meta, title, tables, charts)
 
@@ -123,7 +129,7 @@ def trace(args) -> Output:
     rules = load_rules(args.rules)
     tr = trace_game(rules, players=args.players, policies=args.policy, seed=args.seed,
                     game=args.game, playouts=args.playouts)
-    meta = base_meta(game="shear-panic", rules=rules.source, rules_sha256=rules.sha256,
+    meta = base_meta(game=GAME.name, rules=rules.source, rules_sha256=rules.sha256,
                      players=args.players, policy=args.policy, seed=args.seed,
                      game_index=args.game)
     return Output(meta, f"Shear Panic trace, seed {args.seed}, game {args.game}",

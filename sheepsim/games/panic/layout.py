@@ -15,6 +15,7 @@ Grid coordinates: ``row`` grows downwards, ``col`` to the right, both unbounded
 (positions, not array indices: the flock never hits an edge and never needs re-centring).
 """
 
+from sheepsim.games.panic.game import GAME as _GAME
 from sheepsim.kernelstate import alloc as _alloc  # the one layout helper of every game
 
 # --------------------------------------------------------------------------- colours
@@ -75,7 +76,7 @@ MAX_SUB_OPTS = 64
 
 # --------------------------------------------------------------------------- sizes
 N_SHEEP = 9
-MAX_PLAYERS = 4
+MAX_PLAYERS = _GAME.max_players  # the declaration (game.py) is the one source
 MAX_TILES = 16
 MAX_FIELDS = 8
 MAX_TRACK = 128

@@ -9,6 +9,11 @@ DEFAULT_GAMES = 2_000
 
 POLICY_DEFAULTS = {"play": "random"}
 
+#: the examples the designers' commands' ``--help`` shows (:mod:`sheepsim.designer`):
+#: a ``variants --set`` edit, a ``sweep --set`` axis, a ``tune --vary`` range and target
+EXAMPLES = {"set": "scoring.ram_row_points=[5,3,2,1]", "sweep": "menu[11].time=1,2,3",
+            "vary": "menu[11].time=1..3", "target": "seat_win_spread=min"}
+
 
 def seat_win_spread(t, rules, players) -> float:
     w = t["by_seat"]["win_rate"].to_numpy()

@@ -14,11 +14,12 @@ import numpy as np
 
 from sheepsim.errors import RulesError, SheepsimError
 from sheepsim.games.panic import layout as L
+from sheepsim.games.panic.game import GAME
 from sheepsim.rulesfile import Reader, read_toml
 
 PACKAGE = "sheepsim.games.panic"
 DEFAULT_NAME = "standard.toml"
-SUPPORTED_PLAYERS = (3, 4)
+SUPPORTED_PLAYERS = GAME.player_counts
 FIELD_KIND_CODES = {name: i for i, name in enumerate(L.FIELD_KINDS)}
 ACTION_CODES = {name: i for i, name in enumerate(L.ACTION_NAMES)}
 RESTRICTION_CODES = {name: i for i, name in enumerate(L.RESTRICTION_NAMES)}
@@ -96,9 +97,10 @@ class PanicRules:
         return self.name
     def check_players(self, n_players) -> int:
         if n_players == 2:
-            raise SheepsimError("the 2-player variant is not supported yet (use 3 or 4 players)")
+            raise SheepsimError(f"the 2-player variant is not supported yet (use "
+                                f"{GAME.players_listed('or')} players)")
         if isinstance(n_players, bool) or n_players not in SUPPORTED_PLAYERS:
-            raise SheepsimError(f"players must be 3 or 4, got {n_players!r}")
+            raise SheepsimError(f"players must be {GAME.players_listed('or')}, got {n_players!r}")
         return int(n_players)
 
     def sheep_counts(self) -> dict[str, int]:

@@ -14,6 +14,11 @@ DEFAULT_GAMES = 20_000
 
 POLICY_DEFAULTS = {"bet": "ev-approx", "pace": "greedy"}
 
+#: the examples the designers' commands' ``--help`` shows (:mod:`sheepsim.designer`):
+#: a ``variants --set`` edit, a ``sweep --set`` axis, a ``tune --vary`` range and target
+EXAMPLES = {"set": "race.payoffs.bonus_three=2", "sweep": "race.payoffs.bonus_three=0,1,2,3,4",
+            "vary": "race.payoffs.semifinal[0][0]=6..40", "target": "lane_ev_spread=min"}
+
 
 def _lane_ev(t, rules):
     """``(6,)`` single-bet EV by lane: sum over 1st-3rd of Table 1's payoff times P(place)."""

@@ -15,6 +15,7 @@ import numpy as np
 
 from sheepsim import driver, jit
 from sheepsim.errors import SheepsimError
+from sheepsim.games.race.game import GAME
 from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
 from sheepsim.games.race.policies import (
     BET_POLICIES,
@@ -354,8 +355,8 @@ def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
 
 def check_players(rules: RaceRules, players) -> int:
     if isinstance(players, bool) or not isinstance(players, int | np.integer) \
-            or not 2 <= players <= 6:
-        raise SheepsimError(f"players must be 2 to 6, got {players!r}")
+            or not GAME.min_players <= players <= GAME.max_players:
+        raise SheepsimError(f"players must be {GAME.players_text}, got {players!r}")
     if len(rules.cards) < 12:
         raise SheepsimError(f"a whole game needs at least 12 cards; {rules.source} has "
                             f"{len(rules.cards)}")

@@ -1,0 +1,152 @@
+"""Each game's facts are declared once (issue 45): the player range lives in the game's
+registry entry (``sheepsim/games/<game>/game.py``: ``GAME.min_players``/``max_players``)
+and every other module reads it; the designers' examples live in each game's metrics
+module, so :mod:`sheepsim.designer` names no game."""
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+import sheepsim
+from sheepsim import game as registry
+
+ROOT = Path(sheepsim.__file__).parent
+BUILT_IN = [g for g in registry.games() if g.rules_loader.startswith("sheepsim.games.")]
+IDS = [g.command for g in BUILT_IN]
+#: names that only ever hold a player count or range
+RANGE_NAMES = ("MIN_PLAYERS", "MAX_PLAYERS", "SUPPORTED_PLAYERS", "PLAYERS", "PLAYER_COUNTS")
+
+
+def _folder(g) -> Path:
+    return ROOT / "games" / g.rules_loader.split(".")[2]
+
+
+def _int(node):
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
+def _restatements(g, path: Path) -> list[str]:
+    """Where ``path`` spells out ``g``'s player range instead of reading it: a literal of
+    every count (``(3, 4)``, ``[3, 4, 5, 6]``), ``range(lo, hi + 1)``, ``lo <= n <= hi``,
+    a range constant set to a number, or a string spelling the range out."""
+    lo, hi, counts = g.min_players, g.max_players, g.player_counts
+    words = {f"must be {g.players_text}", f"must be {g.players_listed('or')}",
+             f"use {g.players_listed('or')} players", f"for {g.players_listed()} players",
+             f"{lo}-{hi} players", f"{g.players_listed()} players",
+             f"{g.players_text} (default"}
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        where = f"{path.name}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Tuple | ast.List | ast.Set) and len(counts) > 1 \
+                and tuple(_int(e) for e in node.elts) == counts:
+            out.append(f"{where}: the literal {ast.unparse(node)}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "range" and len(node.args) >= 2 and _int(node.args[0]) == lo:
+            out.append(f"{where}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Compare) and len(node.ops) == 2 \
+                and _int(node.left) == lo and _int(node.comparators[-1]) in (hi, hi + 1):
+            out.append(f"{where}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            value = node.value
+            numbers = [value] if _int(value) is not None else list(
+                value.elts) if isinstance(value, ast.Tuple | ast.List) else []
+            if any(n in RANGE_NAMES for n in names) and any(_int(v) is not None for v in numbers):
+                out.append(f"{where}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and any(w in node.value for w in words) and not _is_docstring(node, path):
+            out.append(f"{where}: the text {node.value!r}")
+    return out
+
+
+_DOCSTRINGS: dict[Path, set[int]] = {}
+
+
+def _is_docstring(node, path: Path) -> bool:
+    if path not in _DOCSTRINGS:
+        ids = set()
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) \
+                    and n.body and isinstance(n.body[0], ast.Expr) \
+                    and isinstance(n.body[0].value, ast.Constant):
+                ids.add((n.body[0].value.lineno, n.body[0].value.col_offset))
+        _DOCSTRINGS[path] = ids
+    return (node.lineno, node.col_offset) in _DOCSTRINGS[path]
+
+
+def test_every_built_in_game_is_checked():
+    assert {g.command for g in BUILT_IN} >= {"race", "panic", "awsheep"}
+
+
+@pytest.mark.parametrize("g", BUILT_IN, ids=IDS)
+def test_no_module_of_the_game_restates_its_player_range(g):
+    """Only ``game.py`` (the declaration itself) states the range; docstrings may
+    describe it."""
+    files = sorted(p for p in _folder(g).rglob("*.py") if p.name != "game.py")
+    assert files
+    assert [hit for p in files for hit in _restatements(g, p)] == []
+
+
+def test_the_scan_finds_restatements(tmp_path):
+    panic = registry.get("panic")
+    src = tmp_path / "bad.py"
+    src.write_text('SUPPORTED_PLAYERS = (3, 4)\nMAX_PLAYERS = 4\nfor n in [3, 4]:\n    pass\n'
+                   'ok = 3 <= n <= 4\nr = range(3, 5)\n'
+                   'def f(n):\n    raise ValueError(f"players must be 3 or 4, got {n}")\n'
+                   'help = "players, 3 or 4 (default 3)"\nMAX_PLAYERS = _GAME.max_players + 0\n')
+    hits = _restatements(panic, src)
+    # every line but the loop's body, the def and a constant derived from the declaration
+    assert {int(h.split(':')[1]) for h in hits} == {1, 2, 3, 5, 6, 8, 9}, hits
+
+
+@pytest.mark.parametrize("g", BUILT_IN, ids=IDS)
+def test_the_range_constants_and_balance_counts_are_the_declaration(g):
+    pkg = g.rules_loader.split(":")[0].rsplit(".", 1)[0]
+    rules = importlib.import_module(g.rules_loader.split(":")[0])
+    if hasattr(rules, "SUPPORTED_PLAYERS"):
+        assert rules.SUPPORTED_PLAYERS == g.player_counts
+    layout = importlib.import_module(f"{pkg}.layout")
+    # kernel array sizes: derived from the declaration, not restated
+    for name, want in (("MIN_PLAYERS", g.min_players), ("MAX_PLAYERS", g.max_players)):
+        if hasattr(layout, name):
+            assert getattr(layout, name) == want
+    parts = importlib.import_module(g.parts)
+    if hasattr(parts, "PLAYERS"):
+        assert parts.PLAYERS == g.player_counts
+
+
+def test_panic_balance_plays_every_declared_count_by_default():
+    from sheepsim.games.panic.balance import balance_tables
+
+    default = inspect.signature(balance_tables).parameters["players"].default
+    assert default == registry.get("panic").player_counts
+
+
+def test_player_counts_in_words():
+    race, panic, aw = (registry.get(n) for n in ("race", "panic", "awsheep"))
+    assert race.player_counts == (2, 3, 4, 5, 6) and panic.player_counts == (3, 4)
+    assert aw.players_listed() == "3, 4, 5 and 6" and aw.players_listed("or") == "3, 4, 5 or 6"
+    assert panic.players_listed() == "3 and 4" and panic.players_listed("or") == "3 or 4"
+
+
+def test_the_designers_commands_name_no_game():
+    """Each game's examples are its metrics module's ``EXAMPLES``; designer.py holds no
+    game's name, command or example."""
+    from sheepsim import balance_metrics as M
+    from sheepsim.designer import GENERIC_EXAMPLES
+
+    src = (ROOT / "designer.py").read_text(encoding="utf-8")
+    strings = {n.value for n in ast.walk(ast.parse(src))
+               if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    for g in registry.games():
+        assert g.command not in strings and g.name not in strings
+        examples = getattr(M.module(g), "EXAMPLES", {}) if g.metrics else {}
+        assert set(examples) <= set(GENERIC_EXAMPLES)
+        for value in examples.values():
+            assert value not in src
+    for g in BUILT_IN:
+        assert set(M.module(g).EXAMPLES) == set(GENERIC_EXAMPLES)
