@@ -96,7 +96,8 @@ def test_ocba_gives_out_exactly_the_budget_and_favours_close_designs():
 
 # ------------------------------------------------------------------ metrics
 REQUIRED = {"sheep-race": {"lane_ev_spread", "lane_win_spread", "seat_win_spread", "first_player_edge",
-                           "mean_turns"},
+                           "mean_turns", "card_win_max", "card_win_spread", "card_ev_spread",
+                           "skill_gradient"},
             "shear-panic": {"seat_win_spread", "tie_rate", "mean_turns", "tile_pick_spread"},
             "aw-sheep": {"first_player_edge", "skill_edge", "flock_off_share", "mean_turns"}}
 #: what every game on the harness gets from it (sheepsim.harness.metrics)
@@ -350,3 +351,20 @@ def test_the_python_api_takes_one_variant_as_a_string():
     res = sheepsim.variants("awsheep", set="scoring.golden_worth=4", games=200, metric="mean_turns",
                             quiet=True)
     assert res.tables["differences"]["variant"].tolist() == ["scoring.golden_worth=4"]
+
+
+def test_card_strength_metrics_see_the_card_a_lane_metric_hides():
+    """Issue 46: tuning Stilton's gallop for the lanes alone (lane_ev_spread) picked gallop
+    11, where Stilton wins most races it runs in; card_win_max shows it. 4,000 random-deal
+    semifinals: the base's strongest card is near 0.27 (se about 0.01), the edited one
+    above 0.5 by far more than 10 standard errors; the lane metric still improves."""
+    from sheepsim.games.race.rules import load_rules
+
+    k = [c.name for c in load_rules(None).cards].index("Stilton")
+    res = sheepsim.variants("race", set=[f"race.cards[{k}].gallop=11"], games=4000,
+                            metric="card_win_max,card_ev_spread,lane_ev_spread", quiet=True)
+    m = res.tables["metrics"].set_index(["variant", "metric"])["value"]
+    edit = f"race.cards[{k}].gallop=11"
+    assert m[("base", "card_win_max")] < 0.35 < 0.5 < m[(edit, "card_win_max")]
+    assert m[(edit, "card_ev_spread")] > m[("base", "card_ev_spread")]
+    assert m[(edit, "lane_ev_spread")] < m[("base", "lane_ev_spread")]  # what misled the tune

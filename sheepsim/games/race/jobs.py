@@ -207,6 +207,26 @@ class GamesJob(_RaceJob):
 
 
 @dataclass
+@dataclass
+class CardsJob(RacesJob):
+    """Random-deal semifinals (the games of a random-deal :class:`RacesJob`) read card by
+    card, for the designers' card metrics: table ``cards``
+    (:func:`~sheepsim.games.race.analysis.card_strength_table`) with each card's
+    single-bet EV ``ev``: the Table 1 payoff of the lane and place it reached, per race
+    it runs in."""
+
+    def tables(self, counts, games):
+        from sheepsim.games.race.analysis import card_strength_table
+
+        semi = self.race_counts(counts, games)
+        cards = card_strength_table(semi.card_place, semi.games, self.rules)
+        place = np.asarray(semi.card_place, dtype=np.float64)  # (cards, lane, place)
+        payoff = np.asarray(self.rules.payoff_semifinal, dtype=np.float64)  # (place, lane)
+        share = 6 / place.shape[0]  # the share of races a card runs in
+        cards["ev"] = (place * payoff.T[None, :, :]).sum(axis=(1, 2)) / semi.games / share
+        return {"cards": cards}
+
+
 class BalanceJob(_RaceJob):
     """Balance over random deals: game index ``g`` gives one random-deal semifinal (Table
     1, lanes, cards) and one whole game (Table 2 from the final as seated, final wins

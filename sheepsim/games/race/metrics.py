@@ -52,6 +52,20 @@ def mean_turns(t, rules, players) -> float:
     return float(t["turns"]["mean_turns"].sum())
 
 
+def card_win_max(t, rules, players) -> float:
+    return float(t["cards"]["p_win"].max())
+
+
+def card_win_spread(t, rules, players) -> float:
+    p = t["cards"]["p_win"]
+    return float(p.max() - p.min())
+
+
+def card_ev_spread(t, rules, players) -> float:
+    ev = t["cards"]["ev"]
+    return float(ev.max() - ev.min())
+
+
 METRICS = (
     Metric("lane_ev_spread", "largest minus smallest single-bet EV (Table 1 payoff times "
            "P(1st/2nd/3rd)) over the six lanes of a random-deal semifinal", "points", "lower",
@@ -64,6 +78,14 @@ METRICS = (
            "probability", "zero", "games", first_player_edge),
     Metric("mean_turns", "turns per whole game (two semifinals and the final)", "turns",
            "none", "games", mean_turns),
+    Metric("card_win_max", "the strongest card's P(win) in the random-deal semifinals it runs "
+           "in (a card that wins most races: near 1; even cards: 1/6)", "probability", "lower",
+           "cards", card_win_max),
+    Metric("card_win_spread", "largest minus smallest P(win) over the cards, in the random-deal "
+           "semifinals each runs in", "probability", "lower", "cards", card_win_spread),
+    Metric("card_ev_spread", "largest minus smallest single-bet EV (Table 1 payoff of its lane "
+           "and place) over the cards, in the random-deal semifinals each runs in", "points",
+           "lower", "cards", card_ev_spread),
 )
 
 
@@ -82,7 +104,7 @@ def job_options(args) -> dict:
 
 def metric_jobs(rules, players: int, seed: int, policies: dict, keys, lanes=None) -> dict:
     from sheepsim.games.race.exact.solver import exact_reason
-    from sheepsim.games.race.jobs import GamesJob, RacesJob
+    from sheepsim.games.race.jobs import CardsJob, GamesJob, RacesJob
 
     out = {}
     if "lanes" in keys:
@@ -94,6 +116,8 @@ def metric_jobs(rules, players: int, seed: int, policies: dict, keys, lanes=None
             out["lanes"] = RacesJob(rules, lanes, "semifinal", policies["pace"], seed)
     if "games" in keys:
         out["games"] = GamesJob(rules, players, policies["bet"], policies["pace"], seed)
+    if "cards" in keys:
+        out["cards"] = CardsJob(rules, None, "semifinal", policies["pace"], seed, random_deal=True)
     return out
 
 
@@ -141,6 +165,6 @@ class ExactLanesJob:
 
 def invariant(key: str, policies: dict) -> tuple[str, ...]:
     """Rules keys an edit of which leaves job ``key``'s counts unchanged."""
-    if key == "lanes" and policies["pace"] in PAYOFF_BLIND_PACE:
+    if key in ("lanes", "cards") and policies["pace"] in PAYOFF_BLIND_PACE:
         return ("race.payoffs",)
     return ()
