@@ -75,9 +75,8 @@ def _skill_gradient(tables, rules, players) -> float:
 #: how much the game rewards its best known play (:mod:`sheepsim.skill_ladder`): every
 #: game with a ladder has it, computed on the same games as its other metrics
 SKILL_GRADIENT = Metric(
-    "skill_gradient", "win rate of seat 1 playing the top rung of the game's skill ladder minus "
-    "its win rate playing the bottom rung (random) in the same games, every other seat "
-    "playing the bottom rung", "probability", "higher", LADDER_JOB, _skill_gradient)
+    "skill_gradient", "seat 1's win rate with the ladder's top rung minus with its bottom one, "
+    "the others at the bottom, same games", "probability", "higher", LADDER_JOB, _skill_gradient)
 
 
 class _WithLadder:
