@@ -99,6 +99,26 @@ def _record(hist, t, st, R, score):
 
 
 @njit
+def key_game(streams, seed, game, chance_n, phases, players):
+    """Key one game's streams: rows ``0 .. chance_n - 1`` its chance purposes, then for
+    each phase ``f`` seat ``s``'s stream at row ``chance_n + f * players + s``."""
+    for p in range(chance_n):
+        rng.seed_stream(streams, p, seed, game)
+    for f in range(phases):
+        for s in range(players):
+            rng.seed_policy_stream(streams, chance_n + f * players + s, seed, game, s, f)
+
+
+@njit
+def top_score(scores, players):
+    """The highest of ``scores[:players]``."""
+    top = scores[0]
+    for s in range(1, players):
+        top = max(top, scores[s])
+    return top
+
+
+@njit
 def sole_leader(scores, t, players):
     """The seat with the strictly highest score in row ``t``, or -1 on a tie for the top."""
     best = 0
@@ -136,14 +156,9 @@ def course(acc, off, hist, turns, players, win):
             prev = lead
         if lead != win:
             last_not = t
-        top = hist[t, 0]
-        for s in range(1, players):
-            top = max(top, hist[t, s])
-        deficit = max(deficit, top - hist[t, win])
+        deficit = max(deficit, top_score(hist[t], players) - hist[t, win])
     mid = (turns - 1) // 2
-    top = hist[mid, 0]
-    for s in range(1, players):
-        top = max(top, hist[mid, s])
+    top = top_score(hist[mid], players)
     decided = (last_not + 1) * COURSE_SCALE // turns
     acc[off[O_WON]] += 1
     acc[off[O_LEAD_CHANGES]] += changes
@@ -184,11 +199,7 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
     logged = 0
     for i in range(n_games):
         game = first_game + i
-        for p in range(chance_n):
-            rng.seed_stream(streams, p, seed, game)
-        for f in range(phases):
-            for s in range(players):
-                rng.seed_policy_stream(streams, chance_n + f * players + s, seed, game, s, f)
+        key_game(streams, seed, game, chance_n, phases, players)
         chance = streams[0:chance_n]
         r = game % players if rotate else 0
         for s in range(players):
@@ -257,9 +268,7 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
                 course(acc, off, hist, turns, players, win)
         else:
             acc[off[O_NO_WINNER]] += 1
-        top = score[0]
-        for s in range(1, players):
-            top = max(top, score[s])
+        top = top_score(score, players)
         at_top = 0
         for s in range(players):
             at_top += score[s] == top

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sheepsim import rng
 from sheepsim.harness import layout as H
+from sheepsim.harness.loop import key_game
 
 
 def _py(fn):
@@ -31,11 +31,7 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
     phases = int(m.kind_phase.max()) + 1
     for game in range(first_game, first_game + n_games):
         streams = np.zeros((chance_n + phases * players, 2), dtype=np.uint64)
-        for p in range(chance_n):
-            rng.seed_stream(streams, p, seed, game)
-        for f in range(phases):
-            for s in range(players):
-                rng.seed_policy_stream(streams, chance_n + f * players + s, seed, game, s, f)
+        key_game(streams, seed, game, chance_n, phases, players)  # the kernel's own keying
         chance = streams[0:chance_n]
         r = game % players if job.rotate else 0
         seat_pid = [ids[(s - r) % players] for s in range(players)]
