@@ -410,6 +410,18 @@ def chunk_error(exc: BaseException, seed: int | None, start: int, n: int,
     return SheepsimError(f"{what} (in {games} of seed {seed})")
 
 
+def kernel_call_error(exc: BaseException, seed: int, game: int, names) -> SheepsimError:
+    """:func:`chunk_error` for a game played outside the driver (a trace) that raised:
+    one line with the cause, the plug-in policies among ``names`` (the seats' policy
+    names; all of them if none is a plug-in), the game and the seed."""
+    if isinstance(exc, SheepsimError):
+        return exc
+    names = [str(n) for n in names]
+    plugins = list(dict.fromkeys(n for n in names if ":" in n)) or list(dict.fromkeys(names))
+    return chunk_error(exc, seed, game, 1,
+                       context=f"; plug-in policies in play: {', '.join(plugins)}")
+
+
 def _is_typing_error(exc: BaseException) -> bool:
     return any(c.__name__ == "TypingError" and c.__module__.startswith("numba")
                for c in type(exc).__mro__)

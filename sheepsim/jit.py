@@ -539,9 +539,12 @@ def _fingerprint_function(disp, h, seen: set) -> bool:
 
 def fresh_copies(user_fns: tuple) -> tuple:
     """``user_fns`` and every njit function they reach outside sheepsim, re-jitted
-    uncached, for compiling into a variant: numba's own cache of a user function
-    (``cache=True``) is keyed on its file alone and can hold code built with an old value
-    of a constant it imports; the variant's key (:func:`variant_key`) is not."""
+    uncached and with numba's bounds checks (``boundscheck=True``: an index outside an
+    array raises ``IndexError``), for compiling into a variant: numba's own cache of a
+    user function (``cache=True``) is keyed on its file alone and can hold code built
+    with an old value of a constant it imports; the variant's key (:func:`variant_key`)
+    is not. Unchecked, a plug-in indexing past its arrays reads or writes whatever lies
+    there (numba wraps a negative index once, then trusts it)."""
     memo: dict = {}
     return tuple(_fresh(fn, memo) for fn in user_fns)
 
@@ -562,7 +565,7 @@ def _fresh(disp, memo: dict):
         elif isinstance(value, types.ModuleType) and not _installed(value):
             new_globals[name] = _fresh_module(value, names, memo)
     cells = _map_cells(f.__closure__, lambda d: _fresh(d, memo))
-    memo[disp] = new = _clone(disp, new_globals, cells)
+    memo[disp] = new = _clone(disp, new_globals, cells, boundscheck=True)
     return new
 
 
@@ -589,10 +592,12 @@ def _is_ours(module) -> bool:
     return module.__name__ == "sheepsim" or module.__name__.startswith("sheepsim.")
 
 
-def _clone(disp, new_globals: dict, cells, cache_key: str | None = None):
+def _clone(disp, new_globals: dict, cells, cache_key: str | None = None,
+           boundscheck: bool = False):
     """A new dispatcher for ``disp``'s Python function with ``new_globals`` over its
-    globals and closure ``cells``, with ``disp``'s jit options; cached in the folder of
-    ``cache_key`` (see :func:`_install_locator`) if given, else uncached."""
+    globals and closure ``cells``, with ``disp``'s jit options (and numba's bounds checks
+    if ``boundscheck``: a user's function); cached in the folder of ``cache_key`` (see
+    :func:`_install_locator`) if given, else uncached."""
     f = disp.py_func
     glob = dict(f.__globals__)
     glob.update(new_globals)
@@ -603,6 +608,8 @@ def _clone(disp, new_globals: dict, cells, cache_key: str | None = None):
     # numba internal: targetoptions (see lazy_entry). numba.njit warns when given
     # ``nopython`` (every njit dispatcher's targetoptions hold it)
     options = {k: v for k, v in disp.targetoptions.items() if k not in ("cache", "nopython")}
+    if boundscheck:
+        options["boundscheck"] = True
     if cache_key is not None:
         setattr(clone, VARIANT_ATTR, cache_key)
         _install_locator()
@@ -717,8 +724,14 @@ def user_policy_chain(decide, user_fns: tuple, first_id: int):
     A user policy is handed *copies* of ``view`` and ``opts`` (numba has no read-only
     view of a slice), so nothing it writes can reach the game; if it wrote anyway, its
     dispatcher returns :data:`WROTE_INPUTS_CHOICE` instead of its choice and the engine
-    stops the run. The copies are made only for user policies: the built-ins, tested
-    code, are called on the engine's scratch directly."""
+    stops the run. It is handed a copy of its own stream row ``rand`` too (the engine's
+    is a window into its array of every stream: the deal's, the other seats'), whose
+    state is written back after the call, so its draws advance its seat's stream as
+    before. Its functions are compiled with numba's bounds checks (:func:`fresh_copies`):
+    an index outside those copies raises ``IndexError`` and stops the run (one line,
+    :func:`sheepsim.driver.chunk_error`) instead of reading or writing the engine's
+    memory. The copies are made only for user policies: the built-ins, tested code, are
+    called on the engine's scratch directly."""
     d = decide
     for k, fn in enumerate(fresh_copies(user_fns)):
         d = _user_dispatch(d, fn, first_id + k)
@@ -735,7 +748,10 @@ def _user_dispatch(prev, fn, policy_id):
             return prev(pid, kind, view, opts, n, rand)
         v = view.copy()
         o = opts.copy()
-        i = fn(kind, v, o, n, rand)
+        r = rand.copy()  # its own row, not a window into every stream
+        i = fn(kind, v, o, n, r)
+        for c in range(rand.shape[1]):  # its draws advance its seat's stream
+            rand[0, c] = r[0, c]
         for j in range(v.shape[0]):
             if v[j] != view[j]:
                 return WROTE_INPUTS_CHOICE

@@ -29,13 +29,17 @@ def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 
                 game: int = 0, draft=None) -> Trace:
     """Play round ``game`` of ``seed`` (policies not rotated: seat order as given) and
     describe every step. A policy that breaks the contract (an illegal choice, a write
-    to its inputs) raises the one-line :class:`SheepsimError` naming it."""
+    to its inputs, an index outside its arrays) raises a one-line :class:`SheepsimError`
+    naming it."""
     s = setting(rules, players, policies, draft)
     seed = driver.check_seed(seed)
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise SheepsimError(f"game must be a whole number >= 0, got {game!r}")
     st = np.zeros(L.ST_LEN, dtype=np.int64)
-    w = s.kernels.trace_round(s.R, s.pids, seed, game, False, st)
+    try:
+        w = s.kernels.trace_round(s.R, s.pids, seed, game, False, st)
+    except Exception as exc:  # e.g. a plug-in indexing outside its arrays: one line
+        raise driver.kernel_call_error(exc, seed, game, s.names) from None
     ctx = w.ctx
     check_failure(ctx[L.CTX_FAILURE:L.CTX_FAILURE + L.FAIL_WIDTH], s)
     n_log, n_dec = int(ctx[L.CTX_LOG_N]), int(ctx[L.CTX_DEC_N])

@@ -88,7 +88,10 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
     log = new_log()
     acc = np.zeros(L.ACC_LEN, dtype=np.int64)
     pids, playouts = kernel_policies(ids, playouts)
-    run = kernels.trace_game(R, pids, seed, game, playouts, st, log, acc)
+    try:
+        run = kernels.trace_game(R, pids, seed, game, playouts, st, log, acc)
+    except Exception as exc:  # e.g. a plug-in indexing outside its arrays: one line
+        raise driver.kernel_call_error(exc, seed, game, names) from None
     if run.failure is not None:
         raise_failure(run.failure, names)
     n_log, win = run.log_rows, run.winner
