@@ -186,12 +186,16 @@ class Trace:
 def trace_game(game: str, rules=None, players: int | None = None, policies="random",
                seed: int = 0, game_index: int = 0) -> Trace:
     """Play game ``game_index`` of ``seed`` alone, logging every decision."""
+    from sheepsim import driver
     from sheepsim.output import decisions_table
 
     job = PlayJob(game, rules, players, policies, seed)
     m = job.machine
-    _, fail, winners, scores, log = job.run(seed, game_index, 1, outcomes=True,
-                                            log_rows=m.max_decisions)
+    try:
+        _, fail, winners, scores, log = job.run(seed, game_index, 1, outcomes=True,
+                                                log_rows=m.max_decisions)
+    except Exception as exc:  # a plug-in that raised (an index out of bounds...), or numba
+        raise driver.kernel_call_error(exc, seed, game_index, job.policies) from None
     job.raise_failure(fail)
     g = game_of(game)
     head = H.LOG_HEAD
