@@ -216,6 +216,9 @@ class Game:
     #: a game played by the shared harness (:mod:`sheepsim.harness`): the module of its
     #: state machine; its jobs are the harness's and are told which game they play
     machine: str | None = None
+    #: ``sheepsim cache warm``'s runs besides the shared commands': ``(command, options)``
+    #: of the game's own commands whose kernels those do not compile (tiny options)
+    warm: tuple[tuple[str, Mapping[str, object]], ...] = ()
 
     def load_rules(self, path=None):
         """The game's rules from a TOML file, or the shipped standard rules (None)."""
