@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sheepsim import jit
+from sheepsim.api import _run
 from sheepsim.errors import SheepsimError
+from sheepsim.game import games, get
 from sheepsim.jit import cache_root
 
 _OLD_LAYOUT = re.compile(r"kernels-([0-9a-f]{16})")
@@ -195,8 +197,6 @@ def warm(games, progress: bool = True) -> int:
     progress step each; returns the number of steps."""
     from tqdm import tqdm
 
-    from sheepsim.api import _run
-
     steps = [(g, command, options) for g in games for command, options in warm_steps(g)]
     with tqdm(total=len(steps), unit="step", disable=not progress, leave=True) as bar:
         for g, command, options in steps:
@@ -233,8 +233,6 @@ def cmd_cache(args) -> int:
     if args.action == "warm":
         if args.prune or args.clear:
             raise SheepsimError("cache warm takes no --prune or --clear")
-        from sheepsim.game import games, get
-
         chosen = [get(args.game)] if args.game else games()
         n = warm(chosen, progress=True)
         print(f"warm: {n} runs of {', '.join(g.command for g in chosen)}; kernels in "
