@@ -205,6 +205,7 @@ _MODULE_STRING = re.compile(r"""["'](sheepsim(?:\.[A-Za-z_][A-Za-z0-9_]*)+)["']"
 def _names(text: str) -> list[str]:
     """The dotted names of an import list (``a as b, c`` or ``(a,\n b)``)."""
     out = []
+    text = re.sub(r"#[^\n]*", "", text)  # a comment inside parentheses
     for item in text.strip("() \t\n\\").replace("\\\n", " ").split(","):
         words = item.split()
         if words:

@@ -99,7 +99,7 @@ def test_imports_are_found_in_every_form(tree):
         "import os, sheepsim.probe.a\n"
         "from . import b\n"
         "from .c import something\n"
-        "from sheepsim.probe import (\n    d,\n    e as ee,\n)\n"
+        "from sheepsim.probe import (  # two\n    d,  # the first\n    e as ee,\n)\n"
         "def later():\n    from sheepsim.probe import f\n"
         "TABLE = {'x': 'sheepsim.probe.g'}\n"
         "from sheepsim.probe import NAME\n")
