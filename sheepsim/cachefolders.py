@@ -3,19 +3,23 @@
 Two things live under :func:`sheepsim.jit.cache_root` (``~/.cache/sheepsim`` unless
 ``SHEEPSIM_CACHE_DIR`` or ``NUMBA_CACHE_DIR`` moves it):
 
-* ``kernels-<digest>/``: compiled kernels, one folder per package source digest
-  (:func:`sheepsim.jit.source_digest`: every source file, the sheepsim and numba
-  versions). Each upgrade or source edit starts a new folder and nothing is ever deleted
-  on import (a running process of another version may be using its folder), so old
-  folders pile up, tens of MB each. Plug-in policy variants live inside the folder of the
-  version that compiled them.
+* ``kernels/``: compiled kernels (:func:`sheepsim.jit.cache_dir`), a folder
+  ``<module>-<digest>`` per sheepsim module and digest of what its kernels are compiled
+  from (:func:`sheepsim.jit.module_digest`: the module and the sheepsim modules it
+  imports, the sheepsim and numba versions), and a folder ``plugins-<digest>-<key>`` per
+  set of user policies (its ``modules.txt`` names the sheepsim modules its digest
+  covers). An edit of a module starts new folders for the modules that import it and
+  nothing is ever deleted on import (a running process of another version may be using
+  a folder), so old folders pile up. ``kernels-<digest>/`` folders (one per whole
+  package source) are the layout of earlier versions: all old.
 * ``odds/odds-<rules>-<digest>-<races>-<seed>.npz``: the race-odds tables the race
-  policies read, one per rules file and source digest; ``*.tmp`` files are writes that
-  never finished (older than :data:`UNFINISHED_AFTER_S`).
+  policies read, one per rules file and digest of the code that computes them
+  (:func:`sheepsim.games.race.simulate.odds_code_digest`); ``*.tmp`` files are writes
+  that never finished (older than :data:`UNFINISHED_AFTER_S`).
 
 Only names of these exact forms are listed or removed, so pointing ``SHEEPSIM_CACHE_DIR``
-at a shared folder never touches anything else in it. "Old" means made by another source
-digest: this version never reads it again. Removing a folder another sheepsim process
+at a shared folder never touches anything else in it. "Old" means made from other source
+(a digest this source tree does not have): it is never read again. Removing a folder another sheepsim process
 is using only costs that process a new compilation.
 """
 
@@ -28,10 +32,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sheepsim import jit
+from sheepsim.api import _run
 from sheepsim.errors import SheepsimError
-from sheepsim.jit import cache_root, source_digest
+from sheepsim.game import games, get
+from sheepsim.jit import cache_root
 
-_KERNELS = re.compile(r"kernels-([0-9a-f]{16})")
+_OLD_LAYOUT = re.compile(r"kernels-([0-9a-f]{16})")
+_MODULE = re.compile(r"([A-Za-z0-9_]+)-([0-9a-f]{16})")
+_PLUGINS = re.compile(r"plugins-([0-9a-f]{16})-[0-9a-f]{16}")
 _ODDS = re.compile(r"odds-[0-9a-f]{20}-([0-9a-f]{16})-\d+-\d+\.npz")
 #: a ``.tmp`` file in ``odds/`` older than this (seconds) is a write that never finished
 UNFINISHED_AFTER_S = 3600
@@ -39,10 +48,11 @@ UNFINISHED_AFTER_S = 3600
 
 @dataclass(frozen=True)
 class CacheEntry:
-    """One folder or file sheepsim made in the cache root. ``kind``: ``"kernels"``,
+    """One folder or file sheepsim made in the cache root. ``kind``: ``"kernels"`` (a
+    module's folder in ``kernels/``), ``"plug-in kernels"``, ``"kernels (old layout)"``,
     ``"odds table"`` or ``"unfinished write"``; ``size_bytes`` on disk; ``current``:
-    this version (its source digest) uses it; ``modified``: when it last changed (Unix
-    seconds; a kernel folder changes when a kernel is compiled into it)."""
+    this source tree uses it; ``modified``: when it last changed (Unix seconds; a kernel
+    folder changes when a kernel is compiled into it)."""
 
     path: Path
     kind: str
@@ -59,19 +69,48 @@ def _entry(path: Path, kind: str, current: bool) -> CacheEntry:
     return CacheEntry(path, kind, size, current, path.stat().st_mtime)
 
 
+def current_module_folders() -> dict[str, str]:
+    """``{module folder: digest}`` of every module of this source tree
+    (``games_race_engine``: :func:`sheepsim.jit.module_digest` of its file)."""
+    files = jit.package_files(jit.PACKAGE_DIR)
+    return {jit.module_folder(rel): jit.module_digest(rel) for rel in files}
+
+
+def _plugins_current(path: Path, digest: str) -> bool:
+    """Whether the variant folder ``path`` was keyed by this source tree: the digest of
+    the modules its manifest names is still ``digest``."""
+    try:
+        rels = (path / jit.VARIANT_MANIFEST).read_text().split()
+    except OSError:
+        return False  # no manifest: nothing says which modules it was compiled from
+    files = jit.package_files(jit.PACKAGE_DIR)
+    return bool(rels) and all(r in files for r in rels) and jit.module_digest(*rels) == digest
+
+
 def cache_entries(root: Path | None = None) -> list[CacheEntry]:
     """Every sheepsim folder and file in ``root`` (default: the cache root), this
-    version's (its source digest) first, then the most recently changed."""
+    source tree's first, then the most recently changed."""
     root = cache_root() if root is None else Path(root)
-    digest = source_digest()
     entries = []
     if root.is_dir():
         for path in root.iterdir():
-            match = _KERNELS.fullmatch(path.name)
-            if match and path.is_dir():
-                entries.append(_entry(path, "kernels", match[1] == digest))
+            if _OLD_LAYOUT.fullmatch(path.name) and path.is_dir():
+                entries.append(_entry(path, "kernels (old layout)", False))
+    kernels = root / "kernels"
+    if kernels.is_dir():
+        modules = current_module_folders()
+        for path in kernels.iterdir():
+            if not path.is_dir():
+                continue
+            if match := _PLUGINS.fullmatch(path.name):
+                entries.append(_entry(path, "plug-in kernels", _plugins_current(path, match[1])))
+            elif match := _MODULE.fullmatch(path.name):
+                entries.append(_entry(path, "kernels", modules.get(match[1]) == match[2]))
     odds = root / "odds"
     if odds.is_dir():
+        from sheepsim.games.race.simulate import odds_code_digest
+
+        digest = odds_code_digest()
         now = time.time()
         for path in odds.iterdir():
             match = _ODDS.fullmatch(path.name)
@@ -108,22 +147,30 @@ def _items(n: int) -> str:
 
 
 def cache_report(entries: list[CacheEntry], root: Path) -> list[str]:
-    """The lines ``sheepsim cache`` prints: each kernel folder, the odds tables in one
-    line, the total and what ``--prune`` would free."""
+    """The lines ``sheepsim cache`` prints: the kernel folders and the odds tables, a
+    line each kind, each folder of the old layout, the total and what ``--prune`` would
+    free."""
     if not entries:
         return [f"nothing cached at {root}"]
     lines = [f"cache folder: {root}"]
+    for kind, label in (("kernels", "kernels/ (modules)"), ("plug-in kernels", "kernels/plugins-*")):
+        group = [e for e in entries if e.kind == kind]
+        if group:
+            n_current = sum(e.current for e in group)
+            lines.append(f"  {label} ({len(group)} folder{'s' * (len(group) != 1)})  "
+                         f"{_mb(sum(e.size_bytes for e in group))}"
+                         f"  {n_current} for this source, {len(group) - n_current} old")
     for e in entries:
-        if e.kind == "kernels":
-            use = "this version" if e.current else "old (another version or source)"
+        if e.kind == "kernels (old layout)":
             day = time.strftime("%Y-%m-%d", time.localtime(e.modified))
-            lines.append(f"  {e.path.name}/  {_mb(e.size_bytes):>10}  changed {day}  {use}")
-    files = [e for e in entries if e.kind != "kernels"]
+            lines.append(f"  {e.path.name}/  {_mb(e.size_bytes):>10}  changed {day}  "
+                         "old (an earlier version's layout)")
+    files = [e for e in entries if e.kind in ("odds table", "unfinished write")]
     if files:
         n_current = sum(e.current for e in files)
         lines.append(f"  odds/ ({len(files)} file{'s' * (len(files) != 1)})  "
                      f"{_mb(sum(e.size_bytes for e in files))}"
-                     f"  {n_current} for this version, {len(files) - n_current} old")
+                     f"  {n_current} for this source, {len(files) - n_current} old")
     old = [e for e in entries if not e.current]
     lines.append(f"total {_mb(sum(e.size_bytes for e in entries))}; old: "
                  f"{_mb(sum(e.size_bytes for e in old))} in {_items(len(old))}"
@@ -131,16 +178,51 @@ def cache_report(entries: list[CacheEntry], root: Path) -> list[str]:
     return lines
 
 
+#: the games of a warm-up step: each command is run once with these options (tiny)
+WARM_GAMES = 16
+
+
+def warm_steps(game) -> list[tuple[str, dict]]:
+    """``(command, options)`` of each run ``sheepsim cache warm`` makes for ``game``: the
+    shared commands (play, compare, trace, balance) with the default policies and a few
+    games, then the game's own (:attr:`sheepsim.game.Game.warm`); each compiles (or
+    loads) the kernels that command uses."""
+    compare = {**game.sample.get("compare", {}), "games": WARM_GAMES}
+    return [("play", {"games": WARM_GAMES}), ("compare", compare), ("trace", {"seed": 0}),
+            ("balance", {"games": WARM_GAMES}), *((c, dict(o)) for c, o in game.warm)]
+
+
+def warm(games, progress: bool = True) -> int:
+    """Run every :func:`warm_steps` of ``games`` (:class:`~sheepsim.game.Game`), one
+    progress step each; returns the number of steps."""
+    from tqdm import tqdm
+
+    steps = [(g, command, options) for g in games for command, options in warm_steps(g)]
+    with tqdm(total=len(steps), unit="step", disable=not progress, leave=True) as bar:
+        for g, command, options in steps:
+            bar.set_description(f"{g.command} {command}")
+            _run(g.name, command, options)
+            bar.update()
+    return len(steps)
+
+
 def register(subparsers) -> None:
     """Add the top-level ``cache`` command."""
     p = subparsers.add_parser(
-        "cache", help="show the kernel and odds cache; --prune removes what is old",
+        "cache", help="show the kernel and odds cache; --prune removes what is old; "
+                      "warm compiles ahead",
         description="List what sheepsim keeps in its cache folder (compiled kernels per "
-                    "source version, race-odds tables). Nothing is removed unless asked.")
+                    "module and source digest, race-odds tables). Nothing is removed "
+                    "unless asked. `sheepsim cache warm [--game G]` compiles every kernel "
+                    "the games' commands use (and computes the race-odds table) now, so "
+                    "that later runs start warm.")
+    p.add_argument("action", nargs="?", choices=["warm"],
+                   help="warm: compile what every game (or --game) needs, with a progress bar")
+    p.add_argument("--game", metavar="G", help="with warm: only this game (name or command)")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--prune", action="store_true",
-                      help="remove the folders and files of other versions (this version "
-                           "never reads them again)")
+                      help="remove the folders and files made from other source (this "
+                           "source tree never reads them again)")
     what.add_argument("--clear", action="store_true",
                       help="remove everything sheepsim keeps there, this version's too "
                            "(the next run compiles again)")
@@ -148,14 +230,25 @@ def register(subparsers) -> None:
 
 
 def cmd_cache(args) -> int:
+    if args.action == "warm":
+        if args.prune or args.clear:
+            raise SheepsimError("cache warm takes no --prune or --clear")
+        chosen = [get(args.game)] if args.game else games()
+        n = warm(chosen, progress=True)
+        print(f"warm: {n} runs of {', '.join(g.command for g in chosen)}; kernels in "
+              f"{jit.cache_dir()}")
+        return 0
+    if args.game:
+        raise SheepsimError("--game is an option of `sheepsim cache warm`")
     root = cache_root()
     entries = cache_entries(root)
     if args.prune or args.clear:
         doomed = entries if args.clear else [e for e in entries if not e.current]
         freed = remove_entries(doomed)
         if args.clear:
-            with contextlib.suppress(OSError):  # only if empty: it may hold others' files
-                (root / "odds").rmdir()
+            for folder in ("odds", "kernels"):
+                with contextlib.suppress(OSError):  # only if empty: it may hold others' files
+                    (root / folder).rmdir()
         print(f"removed {_items(len(doomed))} ({_mb(freed)}) from {root}")
         return 0
     print("\n".join(cache_report(entries, root)))

@@ -223,6 +223,9 @@ class Game:
     #: the skill ladder (:mod:`sheepsim.skill_ladder`): policies from ``random`` up to the
     #: strongest, each as ``compare``'s ``--a`` names it; empty: no ``ladder`` command
     ladder: tuple[str, ...] = ()
+    #: ``sheepsim cache warm``'s runs besides the shared commands': ``(command, options)``
+    #: of the game's own commands whose kernels those do not compile (tiny options)
+    warm: tuple[tuple[str, Mapping[str, object]], ...] = ()
 
     def load_rules(self, path=None):
         """The game's rules from a TOML file, or the shipped standard rules (None)."""

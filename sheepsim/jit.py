@@ -5,13 +5,17 @@ reference counting and C-callable wrapper, for kernels that allocate nothing).
 
 **The cache.** numba keys a cached kernel on the file that defines it, not on the modules
 it calls and inlines, so an edit of ``policies.py`` or of a constants-only ``layout.py``
-could load a stale kernel. :func:`njit` therefore places every sheepsim kernel in a cache
-directory named by a digest of *the whole package source*, the sheepsim version and the
-numba version (:func:`cache_dir`): any edit, upgrade or numba change selects a fresh
-directory, nothing is ever deleted on import, read-only installs work (the directory is
-in the user's cache folder, not in the package), and concurrent processes are safe
-(numba writes each cache file atomically). ``SHEEPSIM_CACHE_DIR`` or numba's own
-``NUMBA_CACHE_DIR`` moves the root, e.g. to a node-local disk on a cluster.
+could load a stale kernel. :func:`njit` therefore places the kernels of each sheepsim
+module in a folder of :func:`cache_dir` named by the module and a digest of what they
+are compiled from (:func:`module_digest`): the source of the module and of every
+sheepsim module it imports, transitively (found from its import statements,
+:func:`module_closure`), the sheepsim version and the numba version. An edit of a module
+a kernel depends on selects a fresh folder; an edit anywhere else (a report, another
+game) recompiles nothing. Nothing is ever deleted on import (``sheepsim cache --prune``
+removes old folders), read-only installs work (the folder is in the user's cache
+folder, not in the package), and concurrent processes are safe (numba writes each cache
+file atomically). ``SHEEPSIM_CACHE_DIR`` or numba's own ``NUMBA_CACHE_DIR`` moves the
+root, e.g. to a node-local disk on a cluster.
 
 **Python entry points.** numba compiles every jitted function with a CPython wrapper,
 the entry point Python calls: it unboxes each argument from Python objects (a named tuple
@@ -31,11 +35,13 @@ once each way.
 compile time. :func:`rebind` recompiles a kernel and, recursively, every njit function it
 reaches that (transitively) calls a replaced function, so nobody keeps a hand-written list
 of what to re-jit around a user policy. A variant is cached on disk too, in its own
-folder ``plugins-<key>`` of :func:`cache_dir`, keyed by :func:`variant_key`: the package
-digest and a fingerprint of everything the user's functions reach (their source files,
-the modules and constants they use), so an edit of the policy selects a fresh folder as
-an edit of sheepsim does. What cannot be fingerprinted (a function typed at the prompt)
-is compiled uncached, as numba would.
+folder ``plugins-<digest>-<key>`` of :func:`cache_dir`: ``<digest>`` the
+:func:`module_digest` of every sheepsim module the rebuilt kernels reach, ``<key>`` a
+:func:`variant_key`, a fingerprint of everything the user's functions reach outside
+sheepsim (their source files, the modules and constants they use), so an edit of the
+policy selects a fresh folder as an edit of a module the kernels use does.
+What cannot be fingerprinted (a function typed at the prompt) is compiled uncached, as
+numba would.
 
 **numba's internals.** Everything above needs parts of numba that are not its public API
 (the cache locators, the dispatcher class and its fields, literal types, the BLAS probe,
@@ -53,6 +59,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -142,7 +149,9 @@ VARIANT_ATTR = "_sheepsim_variant"
 @functools.lru_cache(maxsize=1)
 def source_digest() -> str:
     """SHA-256 (hex, first 16) of every ``.py`` file of the package, the sheepsim version
-    and the numba version: the name of the kernel cache directory."""
+    and the numba version: the identity of this source tree (a dask worker must have the
+    same). Kernel caches are keyed by :func:`module_digest` instead, the source a kernel
+    is compiled from."""
     import numba
 
     h = hashlib.sha256()
@@ -151,6 +160,171 @@ def source_digest() -> str:
         h.update(str(path.relative_to(PACKAGE_DIR)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
+
+
+# ---- what a kernel depends on: the sheepsim modules its module imports, transitively ----
+
+@functools.cache
+def _source(root: Path, rel: str) -> bytes:
+    """The bytes of module file ``rel`` (a ``/``-separated path under ``root``), once per
+    process."""
+    return (root / rel).read_bytes()
+
+
+@functools.cache
+def package_files(root: Path = PACKAGE_DIR) -> frozenset[str]:
+    """Every ``.py`` file under ``root`` (``/``-separated, relative), once per process."""
+    out = set()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        prefix = "" if rel == "." else f"{rel}/"
+        out.update(prefix + f for f in files if f.endswith(".py"))
+    return frozenset(out)
+
+
+def _resolve(root: Path, parts) -> str | None:
+    """The file of sheepsim module ``sheepsim.<parts>`` under ``root`` (``a/b.py`` or
+    ``a/b/__init__.py``), or None if there is none."""
+    files = package_files(root)
+    base = "/".join(parts)
+    for rel in ((f"{base}.py", f"{base}/__init__.py") if parts else ("__init__.py",)):
+        if rel in files:
+            return rel
+    return None
+
+
+#: an import statement: ``from <module> import <names>`` (names in parentheses may span
+#: lines) or ``import <modules>``, at the start of a line (in a function too)
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)"
+                     r"|import[ \t]+([^\n#;]*))", re.M)
+#: a string constant naming a sheepsim module (``lazy_exports`` tables, ``import_module``)
+_MODULE_STRING = re.compile(r"""["'](sheepsim(?:\.[A-Za-z_][A-Za-z0-9_]*)+)["']""")
+
+
+def _names(text: str) -> list[str]:
+    """The dotted names of an import list (``a as b, c`` or ``(a,\n b)``)."""
+    out = []
+    text = re.sub(r"#[^\n]*", "", text)  # a comment inside parentheses
+    for item in text.strip("() \t\n\\").replace("\\\n", " ").split(","):
+        words = item.split()
+        if words:
+            out.append(words[0])
+    return out
+
+
+@functools.cache
+def _imports(root: Path, rel: str) -> frozenset[str]:
+    """The sheepsim module files module ``rel`` imports: every ``import`` and ``from ...
+    import`` statement (at the top or in a function, relative or absolute) and every
+    string constant naming a sheepsim module, resolved to files under ``root``. A name
+    imported from a package that is not one of its submodules imports the package's
+    ``__init__.py`` (and so what it imports, lazily exported names included).
+
+    A scan of the text, not a parse (``ast.parse`` of a kernel's modules costs about
+    0.2 s at import): it may also find an import in a docstring or comment, which only
+    adds a file to the key; ``tests/test_cache_keys.py`` checks it finds every import
+    ``ast`` finds in the package."""
+    text = _source(root, rel).decode("utf-8", "replace")
+    own = tuple(rel.split("/")[:-1])  # the package module ``rel`` is in
+    found: set[str] = set()
+
+    def add(parts):
+        target = _resolve(root, parts)
+        if target is not None:
+            found.add(target)
+        return target
+
+    for match in _IMPORT.finditer(text):
+        module, names, plain = match.groups()
+        if plain is not None:
+            for name in _names(plain):
+                parts = name.split(".")
+                if parts[0] == "sheepsim":
+                    add(parts[1:])
+            continue
+        level = len(module) - len(module.lstrip("."))
+        module = module[level:]
+        if level:
+            if level - 1 > len(own):
+                continue
+            parts = [*own[:len(own) - (level - 1)], *(module.split(".") if module else [])]
+        elif module.split(".")[0] == "sheepsim":
+            parts = module.split(".")[1:]
+        else:
+            continue
+        for name in _names(names):
+            if name == "*" or add([*parts, name]) is None:
+                add(parts)  # a name defined in the module (or package) itself
+    for match in _MODULE_STRING.finditer(text):
+        add(match[1].split(".")[1:])
+    found.discard(rel)
+    return frozenset(found)
+
+
+def _parents(rel: str):
+    """The ``__init__.py`` of every package containing module file ``rel`` (Python runs
+    them when it imports ``rel``)."""
+    parts = rel.split("/")[:-1]
+    for i in range(len(parts) + 1):
+        yield "/".join([*parts[:i], "__init__.py"])
+
+
+@functools.cache
+def module_closure(rel: str, root: Path = PACKAGE_DIR) -> frozenset[str]:
+    """The files a kernel defined in module file ``rel`` (``games/race/engine.py``, under
+    ``root``, the package folder by default) can depend on: ``rel``, every sheepsim
+    module it imports, transitively (:func:`_imports`), and the ``__init__.py`` of their
+    packages."""
+    seen = {rel}
+    todo = [rel]
+    while todo:
+        for dep in _imports(root, todo.pop()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    files = set(seen)
+    for rel_ in seen:
+        files.update(p for p in _parents(rel_) if p in package_files(root))
+    return frozenset(files)
+
+
+@functools.cache
+def _numba_version() -> str:
+    numba = sys.modules.get("numba")
+    if numba is not None:
+        return numba.__version__
+    from importlib.metadata import version  # a warm exact ``race odds`` imports no numba
+
+    return version("numba")
+
+
+@functools.cache
+def files_digest(files: frozenset[str], root: Path = PACKAGE_DIR) -> str:
+    """SHA-256 (hex, first 16) of the sheepsim version, the numba version and the path
+    and bytes of each of ``files`` (under ``root``)."""
+    h = hashlib.sha256()
+    h.update(f"sheepsim {__version__} numba {_numba_version()}".encode())
+    for rel in sorted(files):
+        h.update(f"\0{rel}\0".encode())
+        h.update(_source(root, rel))
+    return h.hexdigest()[:16]
+
+
+def module_digest(*rels: str, root: Path = PACKAGE_DIR) -> str:
+    """The cache key of what kernels of the module files ``rels`` are compiled from:
+    :func:`files_digest` of the union of their :func:`module_closure`. An edit of any
+    other file of the package leaves it unchanged."""
+    files = frozenset().union(*(module_closure(r, root) for r in rels))
+    return files_digest(files, root)
+
+
+def module_file(module_name: str) -> str:
+    """The package-relative file (``games/race/simulate.py``) of a sheepsim module."""
+    rel = _resolve(PACKAGE_DIR, tuple(module_name.split(".")[1:]))
+    if rel is None or not module_name.startswith("sheepsim"):
+        raise ValueError(f"not a sheepsim module: {module_name}")
+    return rel
 
 
 def cache_root() -> Path:
@@ -165,8 +339,11 @@ def cache_root() -> Path:
 
 
 def cache_dir() -> Path:
-    """This source tree's kernel cache directory (created on first use)."""
-    return cache_root() / f"kernels-{source_digest()}"
+    """The kernel cache folder, ``kernels/`` of :func:`cache_root` (created on first
+    use): a folder per module and digest of what its kernels are compiled from
+    (``games_race_engine-<module_digest>``), a folder per set of user policies
+    (``plugins-<key>``, see :func:`rebind`)."""
+    return cache_root() / "kernels"
 
 
 @functools.cache
@@ -184,14 +361,49 @@ def _module_folder(py_file: str) -> str | None:
     """The cache folder name of a sheepsim module's kernels (``games_race_engine``), or
     None if ``py_file`` is not sheepsim's."""
     rel = _package_relative(py_file)
-    return None if rel is None else "_".join(rel.with_suffix("").parts)
+    return None if rel is None else module_folder(rel.as_posix())
+
+
+def module_folder(rel: str) -> str:
+    """``games_race_engine`` for ``games/race/engine.py``."""
+    return rel.removesuffix(".py").replace("/", "_")
+
+
+@functools.cache
+def _kernel_folder(py_file: str) -> str:
+    """The folder of the kernels of sheepsim module ``py_file`` under :func:`cache_dir`:
+    its :func:`module_folder` and :func:`module_digest`."""
+    rel = _package_relative(py_file).as_posix()
+    return f"{module_folder(rel)}-{module_digest(rel)}"
 
 
 def _cache_dirs():
     """Where kernels are cached, first choice first: :func:`cache_dir`, else a folder
     in the temporary directory (a read-only cache root)."""
     yield str(cache_dir())
-    yield os.path.join(tempfile.gettempdir(), f"sheepsim-{os.getuid()}", f"kernels-{source_digest()}")
+    yield os.path.join(tempfile.gettempdir(), f"sheepsim-{os.getuid()}", "kernels")
+
+
+#: the sheepsim module files each variant key of this process covers (:func:`rebind`),
+#: written once per folder as :data:`VARIANT_MANIFEST` so ``sheepsim cache`` can tell
+#: whether a variant folder is current
+_VARIANT_MODULES: dict[str, tuple[str, ...]] = {}
+_MANIFESTS_WRITTEN: set[str] = set()
+#: the file in a ``plugins-<key>`` folder naming the sheepsim modules its key covers
+VARIANT_MANIFEST = "modules.txt"
+
+
+def _write_manifest(folder: str, variant: str) -> None:
+    """Write :data:`VARIANT_MANIFEST` into the variant folder ``folder`` (once; atomic)."""
+    if folder in _MANIFESTS_WRITTEN or variant not in _VARIANT_MODULES:
+        return
+    path = os.path.join(folder, VARIANT_MANIFEST)
+    if not os.path.exists(path):
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write("".join(f"{rel}\n" for rel in _VARIANT_MODULES[variant]))
+        os.replace(tmp, path)
+    _MANIFESTS_WRITTEN.add(folder)
 
 
 #: Cache folders already created and found writable in this process: numba checks every
@@ -213,7 +425,8 @@ def _install_locator() -> None:
     # (reading self._py_file) and tells functions apart by first line (self._lineno);
     # _CacheLocator is the abstract locator (ensure_cache_path makes and tests the folder)
     class _PackageLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-        """Cache sheepsim's kernels under :func:`cache_dir`, one folder per module."""
+        """Cache sheepsim's kernels under :func:`cache_dir`, one folder per module and
+        digest of what it is compiled from (:func:`module_digest`)."""
 
         def __init__(self, py_func, py_file, cache_path):
             self._py_file = py_file
@@ -237,11 +450,13 @@ def _install_locator() -> None:
                 return None  # not sheepsim's: numba's own locators decide
             # a kernel rebuilt around user policies: the folder of that set of policies
             variant = getattr(py_func, VARIANT_ATTR, None)
-            sub = f"plugins-{variant}" if variant else ""
+            sub = os.path.join(f"plugins-{variant}", folder) if variant else _kernel_folder(py_file)
             for root in _cache_dirs():
-                self = cls(py_func, py_file, os.path.join(root, sub, folder))
+                self = cls(py_func, py_file, os.path.join(root, sub))
                 try:
                     self.ensure_cache_path()
+                    if variant:
+                        _write_manifest(os.path.join(root, f"plugins-{variant}"), variant)
                     return self
                 except OSError:
                     continue
@@ -429,12 +644,13 @@ def unliteral_calls(dispatcher):
 def variant_key(*groups: tuple) -> str | None:
     """The cache key of kernels rebuilt around the user functions in ``groups`` (one
     tuple per role, e.g. pace and bet policies; a function's role and position give its
-    policy id): a digest of the package source and of everything each
-    function reaches (its source file, the modules and constants it uses, recursively
-    through the njit functions it calls). None when any of that cannot be read, e.g. a
-    function typed at the prompt or a global of a type not fingerprinted here; such a
-    variant is compiled as before and not cached."""
-    h = hashlib.sha256(source_digest().encode())
+    policy id): a digest of everything each function reaches outside sheepsim (its
+    source file, the modules and constants it uses, recursively through the njit
+    functions it calls); :func:`rebind` adds the digest of the sheepsim modules the
+    variant reaches. None when any of that cannot be read, e.g. a function typed at the
+    prompt or a global of a type not fingerprinted here; such a variant is compiled as
+    before and not cached."""
+    h = hashlib.sha256(b"variant")
     seen: set[int] = set()
     for g, user_fns in enumerate(groups):
         for k, fn in enumerate(user_fns):
@@ -499,7 +715,7 @@ def _fingerprint(value, h, seen: set, names) -> bool:
         name = value.__name__
         h.update(f"module {name}".encode())
         if _is_ours(value):
-            return True  # covered by the source digest
+            return True  # covered by rebind's digest of the sheepsim modules reached
         if _installed(value):
             top = sys.modules.get(name.partition(".")[0])
             h.update(f" {getattr(top, '__version__', '')} {sys.version}".encode())
@@ -521,7 +737,7 @@ def _fingerprint_function(disp, h, seen: set) -> bool:
     h.update(f"njit {py.__module__}.{py.__qualname__} "
              f"{sorted((k, repr(v)) for k, v in disp.targetoptions.items())}".encode())
     if _package_relative(py.__code__.co_filename) is not None:
-        return True  # sheepsim's own: covered by the source digest
+        return True  # sheepsim's own: covered by rebind's digest of the modules reached
     try:
         h.update(Path(py.__code__.co_filename).read_bytes())
     except OSError:
@@ -554,7 +770,7 @@ def _fresh(disp, memo: dict):
         return memo[disp]
     f = disp.py_func
     if _package_relative(f.__code__.co_filename) is not None:
-        return disp  # sheepsim's own: its cache is keyed by the package digest
+        return disp  # sheepsim's own: its cache is keyed by its module's digest
     memo[disp] = disp  # a recursive cycle reaches itself
     names = _code_names(f.__code__)
     new_globals = {}
@@ -653,11 +869,62 @@ def rebind(dispatcher, replacements: dict, cache_key: str | None = None):
     Only functions that reach a replaced one are recompiled (with their own jit options);
     the rest are shared. Globals, module attributes (``engine.run_race``) and closure
     cells are followed. Returns ``dispatcher`` itself when nothing is reached. The
-    clones are cached in the folder of ``cache_key`` (a :func:`variant_key`, which must
-    cover everything ``replacements`` reach), uncached when it is None.
+    clones are cached in the folder ``plugins-<digest>-<cache_key>`` of :func:`cache_dir`
+    (``cache_key`` a :func:`variant_key`, which must cover everything ``replacements``
+    reach outside sheepsim), uncached when it is None. ``<digest>`` is the
+    :func:`module_digest` of every sheepsim module the graph touches (the modules of the
+    njit functions and the sheepsim modules reached from ``dispatcher`` and from the
+    replacements, :func:`_reached_files`), written to the folder's
+    :data:`VARIANT_MANIFEST`.
     """
     memo: dict = {}
+    if cache_key is not None:
+        files = tuple(sorted(_reached_files([dispatcher, *replacements.values()])))
+        cache_key = f"{module_digest(*files)}-{cache_key}"
+        _VARIANT_MODULES.setdefault(cache_key, files)
     return _rebind(dispatcher, dict(replacements), memo, cache_key)
+
+
+def _reached_files(roots) -> set[str]:
+    """The package files (``games/race/engine.py``) of every sheepsim njit function and
+    sheepsim module reachable from ``roots`` (njit functions) through globals, module
+    attributes and closure cells, as :func:`_rebind` follows them."""
+    files: set[str] = set()
+    seen: set[int] = set()
+    todo = list(roots)
+
+    def note(file):
+        rel = _package_relative(file) if file else None
+        if rel is not None:
+            files.add(rel.as_posix())
+
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, types.ModuleType):
+            note(getattr(obj, "__file__", None))
+            continue
+        if not _is_dispatcher(obj):
+            continue
+        f = obj.py_func
+        note(f.__code__.co_filename)
+        names = _code_names(f.__code__)
+        for name in names:
+            value = f.__globals__.get(name)
+            if _is_dispatcher(value):
+                todo.append(value)
+            elif isinstance(value, types.ModuleType):
+                todo.append(value)
+                todo.extend(v for v in (getattr(value, a, None) for a in names)
+                            if _is_dispatcher(v) or isinstance(v, types.ModuleType))
+        for cell in f.__closure__ or ():
+            try:
+                todo.append(cell.cell_contents)
+            except ValueError:  # an empty cell
+                continue
+    return files
 
 
 def _rebind(disp, repl: dict, memo: dict, key: str | None):

@@ -1,36 +1,46 @@
 """``sheepsim cache``: lists the kernel folders and odds tables, ``--prune`` removes those
-of other source digests, ``--clear`` all of sheepsim's, and nothing else is touched."""
+made from other source (a module digest this tree does not have, the earlier layout),
+``--clear`` all of sheepsim's, and nothing else is touched; ``warm`` compiles ahead."""
 
 import os
 import time
 
 import pytest
 
-from sheepsim import cachefolders
+from sheepsim import cachefolders, jit
 from sheepsim.cli import main
-from sheepsim.jit import source_digest
+from sheepsim.games.race.simulate import odds_code_digest
 
 OLD = "0123456789abcdef"
+USER = "fedcba9876543210"
 RULES = "ab" * 10
 
 
 def _fill(root):
-    """A cache root with this version's folder and odds table, an old version's, an
-    unfinished odds write, and things that are not sheepsim's."""
-    now = source_digest()
-    (root / f"kernels-{now}").mkdir(parents=True)
-    (root / f"kernels-{now}" / "k.nbi").write_bytes(b"x" * 1000)
+    """A cache root with this source's kernel folders (a module's, a plug-in's) and odds
+    table, old ones (another digest of the module, a plug-in keyed by old modules, the
+    earlier one-folder-per-package layout, an old odds table), an unfinished odds write,
+    and things that are not sheepsim's."""
+    rng, odds_now = jit.module_digest("rng.py"), odds_code_digest()
+    k = root / "kernels"
+    for name, size in ((f"rng-{rng}", 1000), (f"rng-{OLD}", 500),
+                       (f"plugins-{rng}-{USER}", 200), (f"plugins-{OLD}-{USER}", 100)):
+        (k / name).mkdir(parents=True)
+        (k / name / "k.nbi").write_bytes(b"x" * size)
+    for name in (f"plugins-{rng}-{USER}", f"plugins-{OLD}-{USER}"):
+        (k / name / jit.VARIANT_MANIFEST).write_text("rng.py\n")
     (root / f"kernels-{OLD}" / "plugins-1").mkdir(parents=True)
     (root / f"kernels-{OLD}" / "plugins-1" / "k.nbc").write_bytes(b"x" * 3000)
     odds = root / "odds"
     odds.mkdir()
-    (odds / f"odds-{RULES}-{now}-200000-20130.npz").write_bytes(b"x" * 10)
+    (odds / f"odds-{RULES}-{odds_now}-200000-20130.npz").write_bytes(b"x" * 10)
     (odds / f"odds-{RULES}-{OLD}-200000-20130.npz").write_bytes(b"x" * 20)
     for name, age in (("stale.tmp", 2 * cachefolders.UNFINISHED_AFTER_S), ("fresh.tmp", 0)):
         (odds / name).write_bytes(b"x")
         t = time.time() - age
         os.utime(odds / name, (t, t))
-    (root / "kernels-not-a-digest").mkdir()  # not a name sheepsim makes
+    (root / "kernels-not-a-digest").mkdir()  # not names sheepsim makes
+    (k / "mine").mkdir()
     (root / "notes.txt").write_text("mine")
 
 
@@ -45,50 +55,66 @@ def _names(root):
     return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
 
 
-def test_entries_tell_this_version_from_old_ones(root):
+def test_entries_tell_this_source_from_old_ones(root):
     entries = cachefolders.cache_entries(root)
-    now = source_digest()
+    rng, odds_now = jit.module_digest("rng.py"), odds_code_digest()
     got = {(e.path.name, e.kind, e.size_bytes, e.current) for e in entries}
     assert got == {
-        (f"kernels-{now}", "kernels", 1000, True),
-        (f"kernels-{OLD}", "kernels", 3000, False),
-        (f"odds-{RULES}-{now}-200000-20130.npz", "odds table", 10, True),
+        (f"rng-{rng}", "kernels", 1000, True),
+        (f"rng-{OLD}", "kernels", 500, False),
+        (f"plugins-{rng}-{USER}", "plug-in kernels", 207, True),
+        (f"plugins-{OLD}-{USER}", "plug-in kernels", 107, False),
+        (f"kernels-{OLD}", "kernels (old layout)", 3000, False),
+        (f"odds-{RULES}-{odds_now}-200000-20130.npz", "odds table", 10, True),
         (f"odds-{RULES}-{OLD}-200000-20130.npz", "odds table", 20, False),
         ("stale.tmp", "unfinished write", 1, False),
     }
     assert [e.current for e in entries] == sorted((e.current for e in entries), reverse=True)
 
 
+def test_a_plugin_folder_without_its_manifest_is_old(root):
+    rng = jit.module_digest("rng.py")
+    (root / "kernels" / f"plugins-{rng}-{USER}" / jit.VARIANT_MANIFEST).unlink()
+    entries = {e.path.name: e.current for e in cachefolders.cache_entries(root)}
+    assert entries[f"plugins-{rng}-{USER}"] is False
+
+
 def test_listing_removes_nothing(root, capsys):
     before = _names(root)
     assert main(["cache"]) == 0
     out = capsys.readouterr().out
-    assert f"kernels-{source_digest()}/" in out and "this version" in out
-    assert f"kernels-{OLD}/" in out and "old" in out
-    assert "odds/ (3 files)" in out and "1 for this version, 2 old" in out
+    assert "kernels/ (modules) (2 folders)" in out and "1 for this source, 1 old" in out
+    assert "kernels/plugins-* (2 folders)" in out
+    assert f"kernels-{OLD}/" in out and "old (an earlier version's layout)" in out
+    assert "odds/ (3 files)" in out and "1 for this source, 2 old" in out
     assert "--prune" in out
     assert _names(root) == before
 
 
-def test_prune_removes_only_other_versions(root, capsys):
+def test_prune_removes_only_what_other_source_made(root, capsys):
     assert main(["cache", "--prune"]) == 0
-    assert "removed 3 folders and files" in capsys.readouterr().out
-    now = source_digest()
+    assert "removed 5 folders and files" in capsys.readouterr().out
+    rng, odds_now = jit.module_digest("rng.py"), odds_code_digest()
     assert _names(root) == sorted([
-        f"kernels-{now}", f"kernels-{now}/k.nbi", "kernels-not-a-digest", "notes.txt", "odds",
-        f"odds/odds-{RULES}-{now}-200000-20130.npz", "odds/fresh.tmp"])
+        "kernels", f"kernels/rng-{rng}", f"kernels/rng-{rng}/k.nbi", "kernels/mine",
+        f"kernels/plugins-{rng}-{USER}", f"kernels/plugins-{rng}-{USER}/k.nbi",
+        f"kernels/plugins-{rng}-{USER}/{jit.VARIANT_MANIFEST}",
+        "kernels-not-a-digest", "notes.txt", "odds",
+        f"odds/odds-{RULES}-{odds_now}-200000-20130.npz", "odds/fresh.tmp"])
 
 
 def test_clear_removes_all_of_sheepsims_and_nothing_else(root, capsys):
     assert main(["cache", "--clear"]) == 0
-    assert _names(root) == ["kernels-not-a-digest", "notes.txt", "odds", "odds/fresh.tmp"]
-    assert "removed 5 folders and files" in capsys.readouterr().out
+    assert _names(root) == ["kernels", "kernels-not-a-digest", "kernels/mine", "notes.txt",
+                            "odds", "odds/fresh.tmp"]
+    assert "removed 8 folders and files" in capsys.readouterr().out
     assert main(["cache"]) == 0  # what is left is not sheepsim's: nothing listed
     assert capsys.readouterr().out.startswith("nothing cached at ")
 
 
-def test_clear_removes_the_odds_folder_once_it_is_empty(root, capsys):
+def test_clear_removes_the_odds_and_kernels_folders_once_empty(root, capsys):
     (root / "odds" / "fresh.tmp").unlink()  # no write of another process under way
+    (root / "kernels" / "mine").rmdir()
     assert main(["cache", "--clear"]) == 0
     assert _names(root) == ["kernels-not-a-digest", "notes.txt"]
 
@@ -125,4 +151,42 @@ def test_a_folder_that_cannot_be_removed_is_named(root, monkeypatch, capsys):
     assert main(["cache", "--prune"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert f"cannot remove {root / f'kernels-{OLD}'}: Permission denied" in err
+    assert "cannot remove " in err and f"{OLD}: Permission denied" in err
+
+
+def test_warm_an_unknown_game_is_one_error_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SHEEPSIM_CACHE_DIR", str(tmp_path))
+    assert main(["cache", "warm", "--game", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown game 'nosuch'" in err
+    assert main(["cache", "--game", "pig"]) == 2  # --game belongs to warm
+    assert "--game is an option of `sheepsim cache warm`" in capsys.readouterr().err
+
+
+def test_warm_lists_a_run_of_each_shared_command_and_the_games_own():
+    from sheepsim.game import get
+
+    assert [c for c, _ in cachefolders.warm_steps(get("pig"))] == [
+        "play", "compare", "trace", "balance"]
+    assert [c for c, _ in cachefolders.warm_steps(get("race"))][4:] == ["odds", "odds", "ev"]
+
+
+def test_warm_compiles_a_game_once(tmp_path):
+    """``sheepsim cache warm --game pig`` (the cheapest game, from examples/pig) fills the
+    cache; a second one loads everything and writes no cache file."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("sheepsim_pig")
+    env = {**os.environ, "SHEEPSIM_CACHE_DIR": str(tmp_path)}
+
+    def warm():
+        done = subprocess.run([sys.executable, "-m", "sheepsim", "cache", "warm", "--game", "pig"],
+                              env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        assert "warm: 4 runs of pig" in done.stdout and "4/4" in done.stderr  # the bar
+        return {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*.nb*")}
+
+    first = warm()
+    assert any(p.suffix == ".nbi" for p in first)
+    assert warm() == first  # nothing compiled, nothing written

@@ -1,7 +1,8 @@
 """Kernels rebuilt around a plug-in policy are cached on disk like the built-ins
-(``sheepsim.jit``): in a folder keyed by the package digest and a fingerprint of the
-plug-in, so a second process loads them, and an edit of the plug-in or of anything it
-reads selects another folder (a stale kernel never loads)."""
+(``sheepsim.jit``): in a folder keyed by the digest of the sheepsim modules the variant
+reaches and a fingerprint of the plug-in, so a second process loads them, and an edit
+of the plug-in or of anything it reads selects another folder (a stale kernel never
+loads)."""
 
 import json
 import os
@@ -44,7 +45,7 @@ from sheepsim.games.race.kernels import kernels_for
 from sheepsim.games.race.rules import load_rules
 
 key = jit.variant_key((P.pick,), ())
-out = {{"key": key, "dir": str(jit.cache_dir() / f"plugins-{{key}}")}}
+out = {{"key": key}}
 if {trace}:
     k = kernels_for((P.pick,), ())
     log = np.zeros((2000, engine.N_LOG), dtype=np.int64)
@@ -54,6 +55,8 @@ if {trace}:
     st = k.fill_trace.python_entry.stats
     out.update(hits=sum(st.cache_hits.values()), misses=sum(st.cache_misses.values()),
                log=hashlib.sha256(log[:n].tobytes()).hexdigest())
+# the variant's folder: plugins-<digest of the sheepsim modules it reaches>-<key>
+out["dirs"] = [str(p) for p in jit.cache_dir().glob(f"plugins-*-{{key}}")]
 print(json.dumps(out))
 '''
 
@@ -86,8 +89,11 @@ def test_a_plugin_variant_compiles_once_then_loads_from_the_cache(plugin):
         assert second["key"] == first["key"]
         assert second["hits"] > 0 and second["misses"] == 0  # nothing compiled
         assert second["log"] == first["log"]
+        assert len(first["dirs"]) == 1 and second["dirs"] == first["dirs"]
+        assert os.path.exists(os.path.join(first["dirs"][0], "modules.txt"))
     finally:
-        shutil.rmtree(first["dir"], ignore_errors=True)
+        for folder in first["dirs"]:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_an_edit_of_the_plugin_or_what_it_reads_selects_another_folder(plugin):

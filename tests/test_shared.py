@@ -255,8 +255,9 @@ def _run_kernel(root, cache):
 
 def test_editing_a_constants_module_never_loads_a_stale_kernel(tmp_path):
     """numba stamps a cached kernel with its own file only; a constants-only module it
-    reads (like a game's layout.py) can change under it. The package-digest cache
-    directory makes that edit select a fresh directory, and deletes nothing."""
+    reads (like a game's layout.py) can change under it. The cache folder named by the
+    digest of the module and what it imports makes that edit select a fresh folder, and
+    deletes nothing."""
     import shutil
     from pathlib import Path
 
@@ -273,7 +274,8 @@ def test_editing_a_constants_module_never_loads_a_stale_kernel(tmp_path):
     assert _run_kernel(root, cache) == (1, True)  # loaded from the cache
     consts.write_text("VALUE = 2\n")  # the kernel's own file is unchanged
     assert _run_kernel(root, cache) == (2, False)
-    assert len(list(cache.glob("kernels-*"))) == 2  # the old directory is left alone
+    # a folder per digest of the kernel's module and what it imports: the old one is left alone
+    assert len(list(cache.glob("kernels/_stale_kernel-*"))) == 2
 
 
 _ENTRY_KERNELS = """

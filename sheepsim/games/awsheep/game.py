@@ -27,4 +27,5 @@ GAME = Game(
             "bad_policy": ["awsheep", "play", "--policy", "nosuch"],
             "compare": {"players": 4, "a": "counter", "b": "random", "field": "random",
                         "games": 300}},
+    warm=(("card-value", {"games": 16}),),
 )

@@ -27,4 +27,6 @@ GAME = Game(
             "bad_policy": ["race", "play", "--bet-policy", "nosuch"],
             "compare": {"players": 3, "a": "random,greedy", "b": "random,random",
                         "field": "random,greedy", "games": 200}},
+    # the exact odds (the default), the simulated odds and the bet advice
+    warm=(("odds", {}), ("odds", {"mc": True, "games": 1000}), ("ev", {"games": 1000})),
 )

@@ -207,10 +207,11 @@ def odds_tables(rules: RaceRules) -> tuple[np.ndarray, np.ndarray]:
     if rules.sha256 in ODDS_CACHE:
         return ODDS_CACHE[rules.sha256]
     path = odds_cache_file(rules)
-    tables = _read_odds(path, len(rules.cards))
+    inputs = _kernel_rules_digest(rules)
+    tables = _read_odds(path, len(rules.cards), inputs)
     if tables is None:
         tables = tuple(_simulate_odds(rules, stage) for stage in ("semifinal", "final"))
-        _write_odds(path, tables)
+        _write_odds(path, tables, inputs)
     ODDS_CACHE[rules.sha256] = tables
     return tables
 
@@ -227,19 +228,52 @@ def _simulate_odds(rules: RaceRules, stage: str) -> np.ndarray:
     return np.ascontiguousarray(card_place / runs_per_cell)
 
 
+#: the modules an odds table is computed by: the races' kernel module (its closure is
+#: everything compiled into the kernel, policies included) and this one (which calls it)
+ODDS_MODULES = ("games/race/kernels.py", "games/race/simulate.py")
+
+
+def odds_code_digest(root=jit.PACKAGE_DIR) -> str:
+    """The digest of the code an odds table comes from: the kernel module's
+    :func:`~sheepsim.jit.module_closure` and this module's own source, with the sheepsim
+    and numba versions (:func:`sheepsim.jit.files_digest`). This module's own imports
+    (the driver, the rules files and through them every game) only check and convert the
+    inputs, and the converted input, the kernel's rules record, is checked on every read
+    (:func:`_kernel_rules_digest`), so an edit elsewhere in the package (a report,
+    another game) keeps the table. ``root``: the package folder (tests: a copy)."""
+    kernels, this = ODDS_MODULES
+    return jit.files_digest(jit.module_closure(kernels, root) | {this}, root)
+
+
+def _kernel_rules_digest(rules: RaceRules) -> str:
+    """SHA-256 of the kernel's rules record of ``rules`` (what the rules code made of the
+    rules file): an odds table is read only if it was computed from the same."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for name, value in zip(rules.kernel_rules()._fields, rules.kernel_rules(), strict=True):
+        arr = np.asarray(value)
+        h.update(f"{name} {arr.dtype.str} {arr.shape}".encode())
+        h.update(np.ascontiguousarray(arr).tobytes())
+    return h.hexdigest()
+
+
 def odds_cache_file(rules: RaceRules):
     """Where the odds table of these rules is kept: the user cache root
-    (:func:`sheepsim.jit.cache_root`), named by the rules file's SHA-256 and the package
-    source digest (sheepsim and numba versions and every source file, so a change to a
-    kernel or policy never reuses an old table), the race count and the seed."""
-    name = (f"odds-{rules.sha256[:20]}-{jit.source_digest()}-{ODDS_TABLE_GAMES}-"
+    (:func:`sheepsim.jit.cache_root`), named by the rules file's SHA-256, the digest of
+    the code that computes it (:func:`odds_code_digest`: a change to the kernel, a
+    policy or anything they import never reuses an old table), the race count and the
+    seed."""
+    name = (f"odds-{rules.sha256[:20]}-{odds_code_digest()}-{ODDS_TABLE_GAMES}-"
             f"{ODDS_TABLE_SEED}.npz")
     return jit.cache_root() / "odds" / name  # read at the call: a moved cache root is seen
 
 
-def _read_odds(path, n_cards: int):
+def _read_odds(path, n_cards: int, inputs: str):
     try:
         with np.load(path) as f:
+            if str(f["kernel_rules"]) != inputs:
+                return None  # computed from other kernel rules: simulate again
             tables = (np.ascontiguousarray(f["semifinal"]), np.ascontiguousarray(f["final"]))
     except (OSError, KeyError, ValueError):
         return None  # missing or unreadable: simulate again
@@ -248,7 +282,7 @@ def _read_odds(path, n_cards: int):
     return tables
 
 
-def _write_odds(path, tables) -> None:
+def _write_odds(path, tables, inputs: str) -> None:
     import os
     import tempfile
 
@@ -256,7 +290,7 @@ def _write_odds(path, tables) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            np.savez(f, semifinal=tables[0], final=tables[1])
+            np.savez(f, semifinal=tables[0], final=tables[1], kernel_rules=np.array(inputs))
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only cache only costs time
