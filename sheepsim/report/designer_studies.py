@@ -442,7 +442,7 @@ class TuneStudy(_DesignerStudy):
 
     Keys: ``game``, ``vary``, ``target``, ``budget``, ``trials``, ``finalists``,
     ``subject_to``, ``confirm_games``, ``rules``, ``players``, the game's policy options, ``seed``. Runs
-    :func:`sheepsim.search.run` (needs sheepsim[tune]). Tables ``best`` and ``trials``
+    :func:`sheepsim.search.run` (needs sheepsim[tune]). Tables ``best``, ``confirm`` and ``trials``
     (the command's); chart ``search``; key finding: the winner with its interval beside
     the base's value."""
 
