@@ -151,9 +151,13 @@ def sweep(game: str, /, set=(), **options) -> Result:  # noqa: A002 - the CLI's 
 def tune(game: str, /, vary=(), target=(), budget: int | None = None, **options) -> Result:
     """A balance search (``sheepsim <game> tune``): ``vary`` ``"KEY=LO..HI[:STEP]"``
     ranges, ``target`` ``"METRIC=VALUE|min|max"`` goals, ``budget`` games in all;
-    ``out_rules=FILE`` writes the best variant, only if it beat the base rules
-    (``meta["out_rules_written"]`` says whether; ``meta["verdict"]`` why). Tables ``best``
-    and ``trials``."""
+    ``subject_to`` ``"METRIC<=X"``/``"METRIC>=X"`` bounds, ``confirm_games`` the fresh
+    games the winner and the base each play to confirm it; ``out_rules=FILE`` writes the
+    best variant, only if the confirmation backs it (``meta["out_rules_written"]`` says
+    whether; ``meta["verdict"]`` why). Tables ``best`` (search-time), ``confirm`` and
+    ``trials``."""
+    if isinstance(options.get("subject_to"), str):
+        options["subject_to"] = [options["subject_to"]]
     if isinstance(vary, str):
         vary = [vary]
     if isinstance(target, str):

@@ -41,7 +41,7 @@ COMMANDS = DESIGNER_COMMANDS
 MAX_POINTS = 400
 VARIANT_TABLES = ("metrics", "differences")
 SWEEP_TABLES = ("sweep", "metrics", "differences")
-TUNE_TABLES = ("best", "trials")
+TUNE_TABLES = ("best", "confirm", "trials")
 
 
 def register(sub, g: Game) -> None:
@@ -90,15 +90,24 @@ def register(sub, g: Game) -> None:
                     "for several), each measured on the same games as every other; with one "
                     "target the best candidates are then raced: the rest of the budget goes to "
                     "them in rounds of more games, most to those whose ranking is least settled "
-                    "(OCBA). Prints the best variants (the Pareto front for several "
-                    "targets) with intervals, a winner at the end of a --vary range flagged "
-                    "(column at_range_edge); --out-rules writes the winner as a rules file "
-                    "only if it beat the base. Needs sheepsim[tune]. Tables: "
+                    "(OCBA). Then the winner and the base rules are played again on fresh "
+                    "games the search never saw (the same seed, game indices past every game "
+                    "the search played), as many for both and the same ones (--confirm-games): "
+                    "the verdict, its p-value and interval come from those games only (table "
+                    "confirm); table best holds the search-time values, measured on the games "
+                    "the winner was selected on. Prints the best variants (the Pareto front for "
+                    "several targets) with intervals, a winner at the end of a --vary range "
+                    "flagged (column at_range_edge); --subject-to bounds are checked in the "
+                    "search (an infeasible candidate is no winner) and on the confirmation "
+                    "games; --out-rules writes the winner as a rules file only if the "
+                    "confirmation backs it. Needs sheepsim[tune]. Tables: "
                     + ", ".join(TUNE_TABLES) + ".",
         epilog=f"example: sheepsim {g.command} tune --vary '{_example(g, 'vary')}' --target "
                f"{_example(g, 'target')} --budget 200000. Exit status: 0 done; 2 bad input "
-               f"(nothing run); {EXIT_NO_WINNER} --out-rules was given but no candidate beat "
-               "the base rules, so no file was written (the tables are printed as usual).")
+               f"(nothing run); {EXIT_NO_WINNER} --out-rules was given but the winner was not "
+               "confirmed (it did not beat the base rules on the confirmation games, broke a "
+               "--subject-to bound, or no candidate did better in the search), so no file was "
+               "written (the tables are printed as usual).")
     p.add_argument("--rules", metavar="FILE", help="the base rules (default: the standard rules)")
     p.add_argument("--vary", action="append", default=[], required=True, metavar="KEY=LO..HI[:STEP]",
                    help="a key and its range (whole numbers unless LO, HI or STEP has a point)")
@@ -112,12 +121,29 @@ def register(sub, g: Game) -> None:
                    help="candidates the search proposes (default 24)")
     p.add_argument("--finalists", type=positive_int, default=4, metavar="K",
                    help="candidates raced at the end (default 4)")
+    p.add_argument("--subject-to", action="append", default=[], metavar="METRIC<=X|METRIC>=X",
+                   help="a bound the winner must meet (its measured value): candidates that "
+                        "break it are not winners, and a winner that breaks it on the "
+                        "confirmation games is not written; repeat for several")
+    p.add_argument("--confirm-games", type=game_count, default=None, metavar="N",
+                   help=f"fresh {g.unit} the winner and the base each play to confirm the "
+                        f"winner (the same ones for both; at least 1,000, rounded up to a "
+                        f"multiple of {M.BLOCKS}; default {search_defaults()} x a trial's "
+                        f"{g.unit}); not part of --budget")
     p.add_argument("--out-rules", metavar="FILE",
-                   help="write the winner as a rules file, only if it beat the base rules (one "
-                        "target: paired p < 0.05 on the games both played, or exactly; several: "
-                        f"as good in every target and better in one); else exit status {EXIT_NO_WINNER}")
+                   help="write the winner as a rules file, only if the confirmation games back "
+                        "it (one target: a lower objective than the base's, paired p < 0.05, or "
+                        "exactly; several: lower in one target, Holm-adjusted p < 0.05, and "
+                        "significantly higher in none; every --subject-to bound met); else exit "
+                        f"status {EXIT_NO_WINNER}")
     _common(p, g, games=False, metric=False)
     p.set_defaults(func=cmd_tune, metric=None)
+
+
+def search_defaults() -> int:
+    from sheepsim.search import CONFIRM_FACTOR
+
+    return CONFIRM_FACTOR
 
 
 #: what ``--help`` shows for a game whose metrics module declares no ``EXAMPLES``
@@ -425,7 +451,8 @@ def cmd_tune(args) -> int:
     def plot():
         from sheepsim.plots import panel_figure, save_figure
 
-        save_figure(panel_figure(tune_panels(out.tables["trials"], out.targets, out.tables["best"]), out.meta,
+        save_figure(panel_figure(tune_panels(out.tables["trials"], out.targets, out.tables["best"],
+                                             [v["key"] for v in out.meta["vary"]]), out.meta,
                                  out.title), args.plot)
 
     code = publish(args, out.tables, out.meta, out.title, plot, every_csv_table=True)
@@ -444,11 +471,21 @@ def base_values(t: dict) -> dict:
                     m.loc[m["variant"] == m["variant"].iloc[0], "value"], strict=True))
 
 
-def tune_panels(trials, targets: list[str], best=None) -> list:
-    """The ``tune`` chart's panels: one per target metric (:func:`sheepsim.plots.tune_chart`),
-    the base rules' value from ``best`` (its ``base`` row) when given."""
-    from sheepsim.plots import tune_chart
+def tune_panels(trials, targets: list[str], best=None, keys: list[str] | None = None) -> list:
+    """The ``tune`` chart's panels: per target metric, its value against each varied key
+    in ``keys`` (:func:`sheepsim.plots.tune_chart`; without ``keys``: against the trial
+    order), the base rules' value and key from ``best`` (its ``base`` row) when given;
+    with two targets or more, a Pareto scatter of the first two
+    (:func:`sheepsim.plots.pareto_chart`)."""
+    from sheepsim.plots import pareto_chart, tune_chart
 
     base = best[best["rank"] == "base"].iloc[0] if best is not None else None
-    return [lambda ax, m=m: tune_chart(trials, m, base=None if base is None else float(base[m]), ax=ax)
-            for m in targets]
+    panels = []
+    for m in targets:
+        for k in keys or [None]:
+            panels.append(lambda ax, m=m, k=k: tune_chart(
+                trials, m, key=k, base=None if base is None else float(base[m]),
+                base_at=None if base is None or k is None else base.get(k), ax=ax))
+    if len(targets) >= 2:
+        panels.append(lambda ax: pareto_chart(trials, targets, best=best, ax=ax))
+    return panels

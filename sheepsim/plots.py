@@ -283,13 +283,44 @@ def sweep_chart(sweep: pd.DataFrame, metric: str, keys: list[str], *, base: floa
     return fig
 
 
-def tune_chart(trials: pd.DataFrame, metric: str, *, base: float | None = None, ax=None, meta=None):
-    """A balance search: one metric of every trial in the order the search proposed
-    them (the ``trials`` table of ``tune``), the best so far as a line, ``base`` (the
-    base rules' value) dotted."""
+def tune_chart(trials: pd.DataFrame, metric: str, *, key: str | None = None, base: float | None = None,
+               base_at=None, ax=None, meta=None):
+    """A balance search (the ``trials`` table of ``tune``). With ``key`` (a ``--vary``
+    key): the metric of every candidate against its value of that key, with its 95%
+    interval, so a plateau or a slope shows; the best candidate ringed; ``base`` (the
+    base rules' value) a dotted line and ``base_at`` (the base's value of the key) a
+    dotted mark. Without ``key``: the metric in the order the search proposed the
+    trials, the best so far as a line."""
     from matplotlib.ticker import MaxNLocator
 
     fig, ax, _ = chart_axes(ax, meta)
+    if key is not None:
+        own = trials[trials["repeat_of"].isna()] if "repeat_of" in trials else trials
+        own = own.sort_values(key)
+        x = own[key].to_numpy(float)
+        y = own[metric].to_numpy(float)
+        lo, hi = (own[f"{metric}_lo"].to_numpy(float), own[f"{metric}_hi"].to_numpy(float)) \
+            if f"{metric}_lo" in own else (y, y)
+        err = np.vstack([np.clip(y - lo, 0, None), np.clip(hi - y, 0, None)])
+        ax.errorbar(x, y, yerr=np.where(np.isnan(err), 0, err), fmt="o", ms=4, color="tab:blue",
+                    ecolor="tab:blue", elinewidth=1, capsize=2, label="candidate (95% interval)")
+        obj = own[f"objective_{metric}"].to_numpy(float)
+        if np.isfinite(obj).any():
+            b = int(np.nanargmin(obj))
+            ax.plot([x[b]], [y[b]], "o", ms=11, mfc="none", mec="tab:orange", mew=2,
+                    label="best in the search")
+        if base is not None:
+            ax.axhline(base, color="black", ls=":", lw=1, label="base rules")
+        if base_at is not None:
+            try:
+                ax.axvline(float(base_at), color="gray", ls=":", lw=1, label=f"base {key}")
+            except (TypeError, ValueError):
+                pass
+        ax.set_xlabel(key)
+        ax.set_ylabel(metric)
+        ax.set_title(f"Search: {metric} against {key}")
+        legend_outside(ax, fontsize=8)
+        return fig
     ax.plot(trials["trial"], trials[metric], "o", color="tab:blue", label="trial")
     obj = trials[f"objective_{metric}"].to_numpy(float)
     best = np.minimum.accumulate(np.where(np.isnan(obj), np.inf, obj))
@@ -302,6 +333,32 @@ def tune_chart(trials: pd.DataFrame, metric: str, *, base: float | None = None, 
     ax.set_xlabel("trial (in the order proposed)")
     ax.set_ylabel(metric)
     ax.set_title(f"Search: {metric}")
+    legend_outside(ax, fontsize=8)
+    return fig
+
+
+def pareto_chart(trials: pd.DataFrame, metrics: list[str], *, best: pd.DataFrame | None = None,
+                 ax=None, meta=None):
+    """Two targets of a balance search: every candidate (the ``trials`` table of
+    ``tune``) at its two values, the Pareto front (the ``best`` table's ranked rows)
+    joined in order, and the base rules (``best``'s ``base`` row) marked. Each axis is the
+    metric itself; its objective (which way is better) is in the table."""
+    fig, ax, _ = chart_axes(ax, meta)
+    mx, my = metrics[:2]
+    own = trials[trials["repeat_of"].isna()] if "repeat_of" in trials else trials
+    ax.plot(own[mx].to_numpy(float), own[my].to_numpy(float), "o", ms=4, color="tab:blue", alpha=0.6,
+            label="candidate")
+    if best is not None:
+        front = best[best["rank"] != "base"].sort_values(f"objective_{mx}")
+        ax.plot(front[mx].to_numpy(float), front[my].to_numpy(float), "-o", ms=6, color="tab:orange",
+                label="Pareto front")
+        base = best[best["rank"] == "base"]
+        if len(base):
+            ax.plot(base[mx].to_numpy(float), base[my].to_numpy(float), "s", ms=8, color="black",
+                    label="base rules")
+    ax.set_xlabel(mx)
+    ax.set_ylabel(my)
+    ax.set_title(f"Search: {mx} against {my}")
     legend_outside(ax, fontsize=8)
     return fig
 

@@ -37,6 +37,13 @@ BATCH = 4
 SEARCH_SHARE = 0.6
 #: racing gives out the remaining budget in this many rounds of OCBA
 RACING_ROUNDS = 4
+#: the confirmation games' default: this many times a trial's games, for the winner and
+#: the base each (4x: a difference a trial's games show at about 2 standard errors shows
+#: at about 4 on the confirmation games; 2x the search's block noise would be too few)
+CONFIRM_FACTOR = 4
+#: the significance level of the confirmation's paired test (two-sided p below it, and
+#: the difference the right way)
+ALPHA = 0.05
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,28 @@ class Target:
     @property
     def text(self) -> str:
         return f"{self.metric}={self.goal}"
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """``--subject-to METRIC<=X`` (or ``>=``): a bound a winner must meet."""
+
+    metric: str
+    op: str  # "<=" or ">="
+    bound: float
+    #: the bound as typed (what the verdict and the metadata show)
+    bound_text: str = ""
+
+    def ok(self, value: float) -> bool:
+        return value <= self.bound if self.op == "<=" else value >= self.bound
+
+    def violation(self, value: float) -> float:
+        """How far ``value`` is past the bound (0 if met): optuna's constraint value."""
+        return max(0.0, value - self.bound if self.op == "<=" else self.bound - value)
+
+    @property
+    def text(self) -> str:
+        return f"{self.metric}{self.op}{self.bound_text or f'{self.bound:g}'}"
 
 
 _NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
@@ -114,6 +143,23 @@ def parse_target(text: str, known) -> Target:
     if not math.isfinite(goal):
         raise SheepsimError(f"--target {metric}: give a finite number, got {rest!r}")
     return Target(metric, goal)
+
+
+def parse_constraint(text: str, known) -> Constraint:
+    """``METRIC<=X`` or ``METRIC>=X`` (one line if malformed or the metric unknown)."""
+    m = re.fullmatch(rf"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=)\s*({_NUMBER})\s*", text or "")
+    if not m:
+        raise SheepsimError(f"--subject-to: give METRIC<=NUMBER or METRIC>=NUMBER, got {text!r}")
+    metric, op, bound = m.groups()
+    if metric not in known:
+        raise SheepsimError(f"--subject-to: no metric {metric!r}; this game has: {', '.join(known)}")
+    return Constraint(metric, op, float(bound), bound)
+
+
+def parse_constraints(g, texts) -> list[Constraint]:
+    """``--subject-to`` options checked against the game's metrics."""
+    known = M.declared(g)
+    return [parse_constraint(t, known) for t in texts or ()]
 
 
 def ocba(means, variances, n, delta: int) -> np.ndarray:
@@ -203,14 +249,18 @@ def _optuna():
 
 
 def run(g, args) -> TuneOutput:
-    """The search behind ``sheepsim <game> tune`` (``args`` its parsed options)."""
+    """The search behind ``sheepsim <game> tune`` (``args`` its parsed options), then the
+    confirmation of its winner against the base on fresh games (:meth:`_Search.confirm`)."""
+    import warnings
+
     from sheepsim.rulesedit import base_text
     from sheepsim.variant_runs import variant_of
 
     optuna = _optuna()
     varies = parse_varies(args.vary)
     targets = parse_targets(g, args.target)
-    metrics = M.pick(g, [t.metric for t in targets])
+    constraints = parse_constraints(g, getattr(args, "subject_to", None))
+    metrics = M.pick(g, list(dict.fromkeys([t.metric for t in targets] + [c.metric for c in constraints])))
     policies = role_policies(g, args)
     base = base_text(g, args.rules)
     base_variant, _ = variant_of(g, base, [], "base")
@@ -219,13 +269,23 @@ def run(g, args) -> TuneOutput:
     trials = args.trials
     trial_games = trial_games_of(g, args.budget, trials, single,
                                  exact=exact_only(g, args, base_variant, policies, metrics))
-    search = _Search(g, args, metrics, targets, policies, base, base_variant, trial_games)
+    confirm_games = confirm_games_of(g, getattr(args, "confirm_games", None), trial_games)
+    search = _Search(g, args, metrics, targets, policies, base, base_variant, trial_games, constraints)
     dists = {v.key: (optuna.distributions.IntDistribution(v.lo, v.hi, step=v.step) if v.integer else
                      optuna.distributions.FloatDistribution(v.lo, v.hi, step=v.step)) for v in varies}
-    if single:
-        sampler = optuna.samplers.TPESampler(seed=args.seed, n_startup_trials=max(4, trials // 3))
-    else:
-        sampler = optuna.samplers.NSGAIISampler(seed=args.seed, population_size=max(4, min(20, trials // 2)))
+    more = {}
+    # infeasible trials steer the sampler away (optuna: a constraint value <= 0 is met):
+    # Trial.set_constraint from optuna 5, the sampler's constraints_func before
+    set_constraint = hasattr(optuna.trial.Trial, "set_constraint")
+    if constraints and not set_constraint:
+        more["constraints_func"] = lambda ft: ft.user_attrs["constraints"]
+    with warnings.catch_warnings():  # constraints_func is "experimental" in optuna
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        if single:
+            sampler = optuna.samplers.TPESampler(seed=args.seed, n_startup_trials=max(4, trials // 3), **more)
+        else:
+            sampler = optuna.samplers.NSGAIISampler(seed=args.seed,
+                                                    population_size=max(4, min(20, trials // 2)), **more)
     verbosity = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)  # restored below: no global change
     try:
@@ -238,38 +298,95 @@ def run(g, args) -> TuneOutput:
                                    first_trial=done + 1)
             for t, c in zip(asked, cands, strict=True):
                 objs = [tg.objective(c.values[tg.metric][0]) for tg in targets]
+                over = [k.violation(c.values[k.metric][0]) for k in constraints]
+                if constraints and set_constraint:
+                    for i, v in enumerate(over):
+                        t.set_constraint(f"subject_to_{i}", v)
+                elif constraints:
+                    t.set_user_attr("constraints", over)
                 study.tell(t, objs if len(objs) > 1 else objs[0])
             done += len(asked)
             search.say_progress(done, trials)
     finally:
         optuna.logging.set_verbosity(verbosity)
     trials_table = search.trials_table(varies)
-    if single and search.all_exact():
-        best = sorted(search.order, key=search.objective)[:args.finalists]
+    feasible = [c for c in search.order if search.feasible(c)]
+    if not feasible:  # nothing to race or confirm: the nearest misses, for the reader
+        best = sorted(search.order, key=lambda c: (search.violation(c), search.objective(c)))[:args.finalists]
+    elif single and search.all_exact():
+        best = sorted(feasible, key=search.objective)[:args.finalists]
     elif single:
         best = search.race(args.finalists, args.budget)
     else:
         best = search.pareto()
     best_table = search.best_table(best, varies)
-    winner = best[0]
-    verdict, beat = search.verdict(best_table, single)
-    edge = edge_note(varies, winner.params)
+    winner = best[0] if search.feasible(best[0]) else None
+    search_games = search.used
+    if winner is None:
+        search_verdict, search_beat = ("no candidate met the constraints " + ", ".join(
+            c.text for c in constraints) + " on the search's games"), False
+    else:
+        search_verdict, search_beat = search.verdict(best_table, single)
+    confirm_table, confirm = None, None
+    if winner is not None and search.measured_better(best_table, single):
+        # a claim to back: the winner and the base again, on games the search never saw
+        confirm_table, confirm = search.confirm(winner, confirm_games)
+        verdict, beat = confirm["verdict"], confirm["confirmed"]
+        verdict += f"; search-time (on the games the winner was selected on): {search_verdict}"
+    else:
+        verdict, beat = search_verdict, False
+        if winner is not None and search_beat:  # several targets, equal on every one
+            verdict = f"{search_verdict}; nothing to confirm"
+    edge = edge_note(varies, best[0].params)
     if edge:
         verdict += f"; {edge}"
-    winner_text = _rules_file(g, winner, search, varies, verdict)
+    winner_text = None if winner is None else _rules_file(g, winner, search, varies, verdict)
     title = (f"{g.title}: balance search for {', '.join(t.text for t in targets)} over "
-             f"{', '.join(f'{v.key}={v.values_text()}' for v in varies)}; {verdict}")
-    meta = _meta(g, args, search, varies, targets, trials, trial_games, sampler, winner)
+             f"{', '.join(f'{v.key}={v.values_text()}' for v in varies)}"
+             + (f" subject to {', '.join(c.text for c in constraints)}" if constraints else "")
+             + f"; {verdict}")
+    meta = _meta(g, args, search, varies, targets, trials, trial_games, sampler, best[0])
     from sheepsim.output import sha256_bytes
 
     # the SHA-256 of the rules file --out-rules writes (its bytes, header comments
     # included), the one every command reports for that file
-    meta["winner_rules_sha256"] = sha256_bytes(winner_text.encode("utf-8"))
+    meta["winner_rules_sha256"] = None if winner_text is None else sha256_bytes(winner_text.encode("utf-8"))
     meta["winner_beats_base"] = beat
-    meta["winner_at_range_edge"] = at_range_edge(varies, winner.params)
+    meta["winner_at_range_edge"] = at_range_edge(varies, best[0].params)
     meta["verdict"] = verdict
-    return TuneOutput({"best": best_table, "trials": trials_table}, meta, title, winner_text,
-                      [t.metric for t in targets], beat_base=beat, verdict=verdict)
+    meta["search_verdict"] = search_verdict
+    meta["search_games"] = search_games
+    meta["constraints"] = [c.text for c in constraints]
+    meta["best_table"] = ("search-time: values, intervals and p-values on the games of the search "
+                          "and racing, the games the winner was selected on (biased in its favour); "
+                          "the verdict comes from the confirm table")
+    meta["confirm"] = confirm_meta(confirm, confirm_games)
+    if confirm_table is None:
+        confirm_table = search.confirm_table_empty()
+    return TuneOutput({"best": best_table, "confirm": confirm_table, "trials": trials_table}, meta, title,
+                      winner_text, [t.metric for t in targets], beat_base=beat, verdict=verdict)
+
+
+def confirm_games_of(g, asked: int | None, trial_games: int) -> int:
+    """The confirmation's games for the winner and the base each: ``--confirm-games``
+    rounded up to a multiple of :data:`BLOCKS`, or :data:`CONFIRM_FACTOR` x a trial's
+    games (one line if fewer than :data:`MIN_TRIAL_GAMES`)."""
+    from sheepsim.variant_runs import round_games
+
+    if asked is None:
+        return round_games(CONFIRM_FACTOR * trial_games)
+    if asked < MIN_TRIAL_GAMES:
+        raise SheepsimError(f"--confirm-games {asked:,}: give at least {MIN_TRIAL_GAMES:,} {g.unit} "
+                            "(the paired test needs games in each of its blocks)")
+    return round_games(asked)
+
+
+def confirm_meta(confirm: dict | None, games: int) -> dict:
+    if confirm is None:
+        return {"played": False, "games": 0,
+                "why": "no candidate measured better than the base rules in the search: no claim to confirm"}
+    return {"played": True, **{k: v for k, v in confirm.items() if k not in ("verdict",)},
+            "games_each": games}
 
 
 def at_range_edge(varies: list[Vary], params) -> list[str]:
@@ -384,8 +501,10 @@ def _meta(g, args, search, varies, targets, trials, trial_games, sampler, winner
 class _Search:
     """The state of one search: the base's counts, every candidate measured."""
 
-    def __init__(self, g, args, metrics, targets, policies, base_text, base_variant, trial_games):
+    def __init__(self, g, args, metrics, targets, policies, base_text, base_variant, trial_games,
+                 constraints=()):
         self.g, self.args, self.metrics, self.targets = g, args, metrics, targets
+        self.constraints = list(constraints)
         self.policies, self.base_text, self.base_variant = policies, base_text, base_variant
         self.trial_games = trial_games
         self.block_games = trial_games // M.BLOCKS
@@ -524,6 +643,143 @@ class _Search:
                     f"p = {p:.2g} on the games both played)"), False
         return f"the winner beats the base rules (paired p = {p:.2g} on the games both played)", True
 
+    def feasible(self, c: Candidate) -> bool:
+        """Whether ``c`` meets every ``--subject-to`` bound on its measured values."""
+        return all(k.ok(c.values[k.metric][0]) for k in self.constraints)
+
+    def violation(self, c: Candidate) -> float:
+        return sum(k.violation(c.values[k.metric][0]) for k in self.constraints)
+
+    def measured_better(self, best, single: bool) -> bool:
+        """Whether the winner measured better than the base in the search (one target:
+        its objective lower; several: lower in at least one): a claim to confirm."""
+        base = best[best["rank"] == "base"].iloc[0]
+        win = best.iloc[0]
+        return any(float(win[f"objective_{t.metric}"]) < float(base[f"objective_{t.metric}"])
+                   for t in self.targets)
+
+    def games_seen(self) -> int:
+        """One past the last game index the search and racing played for anyone (the
+        base's stored blocks can outrun every candidate's)."""
+        blocks = [self._blocks_of(c) for c in [*self.order, self.base_cand]]
+        blocks += [len(next(iter(arrs.values()))) for key, arrs in self.base_blocks.items()
+                   if arrs and not self._exact(key)]
+        return max(blocks, default=0) * self.block_games
+
+    # -- confirmation ---------------------------------------------------------------------
+    def confirm(self, winner: Candidate, games: int):
+        """The winner and the base on ``games`` fresh games each, the same ones for both
+        (common random numbers): game indices ``[F, F + games)`` of the same seed, ``F``
+        one past every game the search and racing played. Every game's dice come from
+        streams keyed by (seed, game index) (:mod:`sheepsim.rng`), so these games are
+        independent of the ones the winner was selected on, and the run is still
+        reproducible from ``--seed`` alone. The verdict, p-values and intervals come
+        from these games only: per target, the paired difference of the objective
+        (winner - base) by the jackknife over :data:`BLOCKS` blocks (Student t with
+        BLOCKS - 1 degrees of freedom). One target: confirmed if the winner's objective
+        is lower with two-sided p < :data:`ALPHA`; several: lower in at least one target
+        with Holm-adjusted p < ALPHA and higher in none with p < ALPHA. Either way every
+        ``--subject-to`` bound must hold for the winner's value on these games.
+        Returns ``(table, info)``."""
+        import pandas as pd
+
+        from sheepsim.stats import holm_adjusted
+        from sheepsim.variant_runs import _p, _t, jackknife_se
+
+        first = self.games_seen()
+        before = self.used
+        job, counts = self._run([self.base_variant, winner.variant], games=games, blocks=BLOCKS,
+                                first_game=first, reuse_only=False)
+        played = self.used - before
+        vals = job.values(counts)
+        tq = _t(BLOCKS - 1)
+        exact = {m.name: self._exact(m.job) for m in self.metrics}
+        rows = []
+        for m in self.metrics:
+            b, w = vals[(0, m.name)], vals[(1, m.name)]
+            d = w - b
+            se = {"w": jackknife_se(w), "b": jackknife_se(b), "d": jackknife_se(d)}
+            row = {"metric": m.name, "winner": w[0], "winner_lo": w[0] - tq * se["w"],
+                   "winner_hi": w[0] + tq * se["w"], "base": b[0], "base_lo": b[0] - tq * se["b"],
+                   "base_hi": b[0] + tq * se["b"], "diff": d[0], "diff_lo": d[0] - tq * se["d"],
+                   "diff_hi": d[0] + tq * se["d"], "exact": exact[m.name]}
+            t = next((t for t in self.targets if t.metric == m.name), None)
+            if t is not None:
+                od = np.array([t.objective(x) for x in w]) - np.array([t.objective(x) for x in b])
+                row.update(role="target", goal=str(t.goal), objective_diff=od[0],
+                           pvalue=_p(float(od[0]), jackknife_se(od), BLOCKS - 1))
+            for k in self.constraints:
+                if k.metric == m.name:
+                    row.update(role="target and constraint" if t else "constraint",
+                               constraint=k.text, constraint_met=k.ok(float(w[0])))
+            row["games"] = 0 if exact[m.name] else games
+            rows.append(row)
+        df = pd.DataFrame(rows)
+        for col in ("goal", "constraint"):
+            if col in df:
+                df[col] = df[col].fillna("")
+        for col, fill in (("goal", ""), ("objective_diff", float("nan")), ("pvalue", float("nan")),
+                          ("constraint", ""), ("constraint_met", None)):
+            if col not in df:
+                df[col] = fill
+        tgt = df[df["role"].str.startswith("target")]
+        df["pvalue_holm"] = float("nan")
+        df.loc[tgt.index, "pvalue_holm"] = holm_adjusted(tgt["pvalue"].to_numpy())
+        df = df[["metric", "role", "goal", "winner", "winner_lo", "winner_hi", "base", "base_lo", "base_hi",
+                 "diff", "diff_lo", "diff_hi", "objective_diff", "pvalue", "pvalue_holm", "constraint",
+                 "constraint_met", "exact", "games"]]
+        df["constraint_met"] = df["constraint_met"].astype(object)
+        tgt = df[df["role"].str.startswith("target")]
+        unit = self.g.unit
+        where = (f"on {games:,} fresh {unit} each (games {first:,}-{first + games - 1:,} of seed "
+                 f"{self.args.seed}, none seen by the search)")
+        all_exact = bool(tgt["exact"].all())
+        if all_exact:
+            where = "exactly (exact values; no games played)"
+        if len(self.targets) == 1:
+            r = tgt.iloc[0]
+            better = r["objective_diff"] < 0 and r["pvalue"] < ALPHA
+            worse = r["objective_diff"] > 0 and r["pvalue"] < ALPHA
+            shown = (f"{r['metric']} {r['winner']:.4g} against {r['base']:.4g}" if all_exact else
+                     f"{r['metric']} {r['winner']:.4g} against {r['base']:.4g}, difference "
+                     f"{r['diff']:+.4g} [{r['diff_lo']:+.4g}, {r['diff_hi']:+.4g}], "
+                     f"paired p = {r['pvalue']:.2g}")
+        else:
+            better = bool(((tgt["objective_diff"] < 0) & (tgt["pvalue_holm"] < ALPHA)).any())
+            worse = bool(((tgt["objective_diff"] > 0) & (tgt["pvalue"] < ALPHA)).any())
+            shown = "; ".join(f"{r['metric']} {r['diff']:+.4g} (p = {r['pvalue']:.2g}, "
+                              f"Holm {r['pvalue_holm']:.2g})" for _, r in tgt.iterrows())
+        broken = [f"{r['constraint']} ({r['winner']:.4g})" for _, r in df.iterrows()
+                  if r["constraint"] and not r["constraint_met"]]
+        if worse:  # several targets: better in one is no claim if worse in another
+            names = ", ".join(r["metric"] for _, r in tgt.iterrows()
+                              if r["objective_diff"] > 0 and r["pvalue"] < ALPHA)
+            verdict = f"not confirmed: the winner does worse than the base rules in {names} {where}: {shown}"
+        elif better and not broken:
+            verdict = f"confirmed: the winner beats the base rules {where}: {shown}"
+        elif better:
+            verdict = (f"not confirmed: the winner breaks {', '.join(broken)} on the confirmation "
+                       f"{unit} ({where}): {shown}")
+        else:
+            verdict = (f"not confirmed: the winner is not significantly better than the base rules "
+                       f"{where}: {shown}")
+        if not self.constraints:
+            df = df.drop(columns=["constraint", "constraint_met"])
+        info = {"verdict": verdict, "confirmed": bool(better and not worse and not broken),
+                "first_game": first, "seed": self.args.seed, "games_played": played,
+                "fresh": ("the same seed, game indices past every game the search and racing played "
+                          "(each game's dice are keyed by seed and game index): games the winner was "
+                          "not selected on, the same ones for the winner and the base")}
+        return df, info
+
+    def confirm_table_empty(self):
+        import pandas as pd
+
+        return pd.DataFrame(columns=["metric", "role", "goal", "winner", "winner_lo", "winner_hi", "base",
+                                     "base_lo", "base_hi", "diff", "diff_lo", "diff_hi", "objective_diff",
+                                     "pvalue", "pvalue_holm", "constraint", "constraint_met", "exact",
+                                     "games"])
+
     def _exact(self, key: str) -> bool:
         return getattr(self.base_cand.jobs.get(key), "exact", False)
 
@@ -546,7 +802,7 @@ class _Search:
 
     # -- racing (one target) ----------------------------------------------------------
     def race(self, k: int, budget: int) -> list[Candidate]:
-        ranked = sorted(self.order, key=self.objective)
+        ranked = sorted([c for c in self.order if self.feasible(c)], key=self.objective)
         fin = ranked[:max(1, min(k, len(ranked)))]
         self.finalists = fin
         target = self.targets[0]
@@ -574,7 +830,8 @@ class _Search:
             c.corrected = float(self._pseudo_objectives(c, target).mean())
         # ranked by what OCBA compared: the bias-corrected objective, comparable between
         # finalists measured on different numbers of games
-        fin.sort(key=lambda c: c.corrected)
+        # (a finalist the racing's games put past a --subject-to bound goes last)
+        fin.sort(key=lambda c: (not self.feasible(c), c.corrected))
         self.racing_rounds = rounds
         return fin
 
@@ -647,10 +904,11 @@ class _Search:
 
     # -- several targets ----------------------------------------------------------------
     def pareto(self) -> list[Candidate]:
-        objs = {id(c): self.objective(c) for c in self.order}
-        front = [c for c in self.order
+        pool = [c for c in self.order if self.feasible(c)]
+        objs = {id(c): self.objective(c) for c in pool}
+        front = [c for c in pool
                  if not any(all(x <= y for x, y in zip(objs[id(o)], objs[id(c)], strict=True))
-                            and objs[id(o)] != objs[id(c)] for o in self.order)]
+                            and objs[id(o)] != objs[id(c)] for o in pool)]
         return sorted(front, key=self.objective)
 
     # -- tables ---------------------------------------------------------------------------
@@ -666,6 +924,7 @@ class _Search:
                 val, se, df, tq = c.values[t.metric]
                 row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
                             f"objective_{t.metric}": t.objective(val)})
+            self._constraint_columns(row, c)
             row["games"] = self.trial_games
             # a repeat played no games: its values are the first proposal's
             row["simulated"] = not c.reused and c.trial == trial
@@ -673,6 +932,16 @@ class _Search:
         df = pd.DataFrame(rows)
         df["repeat_of"] = df["repeat_of"].astype("Int64")
         return df
+
+    def _constraint_columns(self, row: dict, c: Candidate) -> None:
+        """A ``--subject-to`` metric's value and interval (if not a target) and ``feasible``."""
+        if not self.constraints:
+            return
+        for k in self.constraints:
+            if k.metric not in row:
+                val, se, df, tq = c.values[k.metric]
+                row.update({k.metric: val, f"{k.metric}_lo": val - tq * se, f"{k.metric}_hi": val + tq * se})
+        row["feasible"] = self.feasible(c)
 
     def best_table(self, best: list[Candidate], varies):
         import pandas as pd
@@ -687,6 +956,7 @@ class _Search:
                 val, se, df, tq = c.values[t.metric]
                 row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
                             f"objective_{t.metric}": t.objective(val)})
+            self._constraint_columns(row, c)
             # a value at the end of its --vary range: the best may lie beyond it
             row["at_range_edge"] = "" if is_base else " ".join(at_range_edge(varies, c.params))
             row["games"] = self._blocks_of(c) * self.block_games

@@ -441,8 +441,8 @@ class TuneStudy(_DesignerStudy):
     """``sheepsim <game> tune``: a balance search over the rules space.
 
     Keys: ``game``, ``vary``, ``target``, ``budget``, ``trials``, ``finalists``,
-    ``rules``, ``players``, the game's policy options, ``seed``. Runs
-    :func:`sheepsim.search.run` (needs sheepsim[tune]). Tables ``best`` and ``trials``
+    ``subject_to``, ``confirm_games``, ``rules``, ``players``, the game's policy options, ``seed``. Runs
+    :func:`sheepsim.search.run` (needs sheepsim[tune]). Tables ``best``, ``confirm`` and ``trials``
     (the command's); chart ``search``; key finding: the winner with its interval beside
     the base's value."""
 
@@ -458,10 +458,13 @@ class TuneStudy(_DesignerStudy):
         options["target"] = _strings(r, "target", required=True)
         options["budget"] = r.int_("budget", min_value=1)
         keys.update(vary="vary", target="target", budget="budget")
-        for key in ("trials", "finalists"):
+        for key in ("trials", "finalists", "confirm_games"):
             if key in r.table:
                 options[key] = r.int_(key, min_value=1)
                 keys[key] = key
+        if "subject_to" in r.table:
+            options["subject_to"] = _strings(r, "subject_to", required=True)
+            keys["subject_to"] = "subject_to"
         return []
 
     @classmethod
@@ -477,18 +480,27 @@ class TuneStudy(_DesignerStudy):
             varies = search.parse_varies(args.vary)
         with _charged(r, "target"):
             targets = search.parse_targets(g, args.target)
+        with _charged(r, "subject_to"):
+            search.parse_constraints(g, args.subject_to)
         base = base_text(g, args.rules)
         base_variant, _ = variant_of(g, base, [], "base")
         with _charged(r, "vary"):
             search.check_vary_ends(g, base, varies)
         with _charged(r, "budget"):
             trial_games = search.trial_games_of(g, args.budget, args.trials, len(targets) == 1)
+        with _charged(r, "confirm_games"):
+            search.confirm_games_of(g, args.confirm_games, trial_games)
         metrics = M.pick(g, [t.metric for t in targets])
         cls._check_policies(r, lambda: build_job(
             g, [base_variant], metrics, games=trial_games, seed=args.seed, players=args.players,
             policies=role_policies(g, args)))
-        return {"vary": list(args.vary), "target": list(args.target), "budget": args.budget,
-                "trials": args.trials, "finalists": args.finalists}
+        out = {"vary": list(args.vary), "target": list(args.target), "budget": args.budget,
+               "trials": args.trials, "finalists": args.finalists}
+        if args.subject_to:
+            out["subject_to"] = list(args.subject_to)
+        if args.confirm_games is not None:
+            out["confirm_games"] = args.confirm_games
+        return out
 
     def job(self):
         raise NotImplementedError("a tune study runs the search directly (see run)")
@@ -509,27 +521,38 @@ class TuneStudy(_DesignerStudy):
         notes = tune_findings(out, self.game_entry)
         meta = self.plot_meta(games)
         trials = out.tables["trials"]
-        figures = {"search": lambda: self._figure(tune_panels(trials, out.targets, out.tables["best"]), meta,
-                                                  out.title)}
+        keys = [v["key"] for v in out.meta["vary"]]
+        figures = {"search": lambda: self._figure(tune_panels(trials, out.targets, out.tables["best"], keys),
+                                                  meta, out.title)}
         single = len(out.targets) == 1
         captions = {
             "best": ("The finalists after racing, best first, and the base rules (rank base): "
-                     "each target metric with its 95% interval on the games it played."
+                     "each target metric with its 95% interval on the games it played "
+                     "(search-time: the games the winner was selected on)."
                      if single else
                      "The Pareto front of the search, and the base rules (rank base): each "
-                     "target metric with its 95% interval."),
+                     "target metric with its 95% interval (search-time)."),
+            "confirm": ("The winner and the base rules on fresh games the search never saw, "
+                        "the same ones for both: each target (and --subject-to) metric with "
+                        "its 95% interval, the paired difference and its p-value; the "
+                        "verdict comes from these games (empty: no candidate measured better "
+                        "than the base in the search, nothing to confirm)."),
             "trials": "Every candidate the search proposed, in order, measured on the same "
                       "games (repeat_of: a candidate proposed again; simulated: false where it "
                       "reused the base's counts, its edits not changing them).",
-            "search": "Each target metric of every trial in the order proposed; the line is "
-                      "the best so far.",
+            "search": "Each target metric of every candidate against each varied key, with "
+                      "its 95% interval (search-time), the best ringed, the base rules dotted; "
+                      "with two targets, the candidates and the Pareto front on both.",
         }
         from sheepsim.search import RACING_ROUNDS
 
         methods = [f"A tune study searches with optuna (TPE for one target, NSGA-II for "
                    f"several; seeded), every candidate on the same games, then races the best "
                    f"finalists on more games by OCBA in up to {RACING_ROUNDS} rounds (one "
-                   f"target); intervals are the jackknife's over blocks of games."]
+                   f"target); intervals are the jackknife's over blocks of games. The "
+                   f"winner and the base are then played again on fresh games (the same seed, "
+                   f"game indices past every game of the search), and the verdict comes from "
+                   f"those games alone."]
         return StudyResult(dict(out.tables), figures, notes, captions, key_findings=notes[:1],
                            methods=methods, page_rows={"trials": 12})
 
@@ -622,7 +645,7 @@ def tune_findings(out, g) -> list[str]:
         x, lo, hi = _est(winner[metric], winner[f"{metric}_lo"], winner[f"{metric}_hi"])
         bx, blo, bhi = _est(base[metric], base[f"{metric}_lo"], base[f"{metric}_hi"])
         bits.append(f"{metric} {x} (95% {lo} to {hi}) against {bx} (95% {blo} to {bhi}) on "
-                    f"the base rules")
+                    f"the base rules (search-time)")
     goal = ", ".join(out.meta["targets"])
     how = ("after racing the finalists" if len(out.targets) == 1
            else "first of the Pareto front")

@@ -61,6 +61,9 @@ BAD = {
     "tune without budget": (TUNE.replace("budget = 20000\n", ""), ["budget", "missing"]),
     "tune pace policy": (TUNE + 'pace_policy = "sprint"\n', ["pace_policy", "sprint"]),
     "tune zero finalists": (TUNE + "finalists = 0\n", ["finalists", "at least 1"]),
+    "tune unknown constraint metric": (TUNE + 'subject_to = ["nosuch<=1"]\n', ["subject_to", "nosuch"]),
+    "tune malformed constraint": (TUNE + 'subject_to = "mean_turns<1"\n', ["subject_to", "METRIC<=NUMBER"]),
+    "tune too few confirmation games": (TUNE + "confirm_games = 500\n", ["confirm_games", "at least 1,000"]),
 }
 
 
