@@ -368,3 +368,26 @@ def test_card_strength_metrics_see_the_card_a_lane_metric_hides():
     assert m[("base", "card_win_max")] < 0.35 < 0.5 < m[(edit, "card_win_max")]
     assert m[(edit, "card_ev_spread")] > m[("base", "card_ev_spread")]
     assert m[(edit, "lane_ev_spread")] < m[("base", "lane_ev_spread")]  # what misled the tune
+
+
+def test_the_stilton_tune_with_a_card_bound_keeps_every_card_in_check(tmp_path):
+    """Issue 46: `race tune --vary 'race.cards.Stilton.gallop=2..12' --target
+    lane_ev_spread=min` picks a gallop at which Stilton wins most races it runs in. With
+    the card metric as a bound (`--subject-to card_win_max<=0.4`) no such candidate can
+    win: either no file is written, or the written rules keep every card at or below the
+    bound on the confirmation games."""
+    base = ["race", "tune", "--vary", "race.cards.Stilton.gallop=2..12", "--target",
+            "lane_ev_spread=min", "--budget", "60000", "--trials", "12", "--quiet", "--seed", "1"]
+    free = sheepsim.tune("race", vary=["race.cards.Stilton.gallop=2..12"],
+                         target=["lane_ev_spread=min"], budget=60000, trials=12, seed=1,
+                         quiet=True)
+    assert int(free.tables["best"].iloc[0]["race.cards.Stilton.gallop"]) >= 8  # the old trap
+    out = tmp_path / "stilton.toml"
+    code = main([*base, "--subject-to", "card_win_max<=0.4", "--out-rules", str(out)])
+    assert code in (0, 3)
+    if out.exists():
+        rules = sheepsim.variants("race", files=[str(out)], metric="card_win_max", games=4000,
+                                  quiet=True).tables["metrics"]
+        assert rules["value"].iloc[0] <= 0.45  # the bound, within its noise at 4,000 games
+    else:
+        assert code == 3
