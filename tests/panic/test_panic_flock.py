@@ -383,7 +383,8 @@ def test_rulebook_shearing_example():
 
 
 def test_shearing_follows_the_facing():
-    # "the row closest to the Shearer is removed" (shared/rulebooks/README.md: the Shearer stands at the front)
+    # "the row closest to the Shearer is removed" (shared/rulebooks/README.md: the Shearer
+    # stands at the front)
     f = flock("bg\nry", facing="left")
     points, removed = shear(f)
     assert removed == ["b", "r"]

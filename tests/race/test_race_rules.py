@@ -77,8 +77,9 @@ BAD_CASES = [
     ("supply too small", lambda t: t.replace("white = 7\n", "white = 5\n", 1), "race.supply.white",
      "six cards"),
     ("not TOML", lambda t: t + "\n[race\n", "-", "not valid TOML"),
-    # shared/rulebooks/README.md: "A sheep with no cubes outside the End Zone can only REST" and REST "recover[s]
-    # 2 blue; only if the sheep then holds at most 3 cubes": with max_cubes 1 it never could
+    # shared/rulebooks/README.md: "A sheep with no cubes outside the End Zone can only
+    # REST" and REST "recover[s] 2 blue; only if the sheep then holds at most 3 cubes":
+    # with max_cubes 1 it never could
     ("max_cubes below 2", lambda t: t.replace("max_cubes = 3", "max_cubes = 1"),
      "race.max_cubes", "at least 2"),
 ]
