@@ -29,7 +29,7 @@ def test_trace_prints_the_round(capsys):
 
 
 def test_trace_flock_off_line_counts_the_tied_players_in_words():
-    """"Flock Off: the most sheep in hand wins ... Ties go to the ..." (rules README,
+    """"Flock Off: the most sheep in hand wins ... Ties go to the ..." (shared/rulebooks/README.md,
     Aw, Sheep!): the trace says how many players share the best flock, in words that fit
     the number (never "1 player(s)")."""
     import re

@@ -1,5 +1,5 @@
 """Every card effect and end condition from hand-built states; each test cites the
-rulebook (or the rules README where the rulebook is silent)."""
+rulebook (or shared/rulebooks/README.md where the rulebook is silent)."""
 
 import numpy as np
 

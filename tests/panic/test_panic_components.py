@@ -1,4 +1,4 @@
-"""The reconstructed Shear Panic components the rules README fixes and no other test pins:
+"""The reconstructed Shear Panic components shared/rulebooks/README.md fixes and no other test pins:
 the starting flock, both dice, the 3-player panic spaces and where Roger and the Shearer
 enter and leave (loaded from the shipped standard.toml)."""
 

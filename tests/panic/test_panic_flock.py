@@ -285,7 +285,7 @@ def test_regroup_needs_faces_and_valid_choices():
 
 
 def test_free_slide_only_towards_the_main_flock():
-    # Rules README: "a group that touches the main flock (the largest group ...) only
+    # shared/rulebooks/README.md: "a group that touches the main flock (the largest group ...) only
     # diagonally slides one space without a roll ...; touching only another detached
     # group does not count." Rulebook: "A group that touches the main flock diagonally
     # simply slides one space to rejoin the rest of the flock."
@@ -308,7 +308,7 @@ def test_free_slide_only_towards_the_main_flock():
 
 
 def test_routes_stop_at_the_main_flock_not_at_a_detached_group():
-    # Rules README: '"+" moves it in one orthogonal straight line until it touches the
+    # shared/rulebooks/README.md: '"+" moves it in one orthogonal straight line until it touches the
     # main flock orthogonally'. The lone b passes by the detached pair gy on its way.
     f = flock("""
         b..gy
@@ -471,7 +471,7 @@ def test_other_flock_calls_fail_clearly():
 
 
 def test_with_two_equal_largest_groups_the_player_chooses_the_main_flock():
-    # Rules README: "a group that touches the main flock (the largest group; the active
+    # shared/rulebooks/README.md: "a group that touches the main flock (the largest group; the active
     # player chooses among equal largest) ..." and "+" moves it "in one orthogonal
     # straight line until it touches the main flock". The black sheep's group is the
     # smallest; the blue-green square and the red-yellow row are equally large: going
@@ -520,7 +520,7 @@ def _state_of(text):
     (lambda st: st.__setitem__(L.ST_ROW, 2**40), "sheep 0: row and column must be between"),
     (lambda st: (st.__setitem__(L.ST_ROW + 1, st[L.ST_ROW]),
                  st.__setitem__(L.ST_COL + 1, st[L.ST_COL])), "two sheep share a cell"),
-    # START has one black sheep (k); a second is more than the box holds (rules README)
+    # START has one black sheep (k); a second is more than the box holds (shared/rulebooks/README.md)
     (lambda st: st.__setitem__(L.ST_COLOUR, 4), r"2 black sheep \(k\) but the rules have only 1"),
 ])
 def test_from_state_checks_the_vector(edit, needle):

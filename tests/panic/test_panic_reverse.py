@@ -4,7 +4,7 @@ the kernels the games run (hand-built states, scripted dice and choices).
 Rulebook (``001_b03b7bfeb0958afc.txt``): "Crossed-out circle symbol: You cannot use the
 same action as the previous player to move back." "Die symbol: No reverse move is
 allowed until a panic die or a regrouping die has been rolled ... you may make a reverse
-move if the flock underwent a die roll before your turn." Rules README, "Reverse move
+move if the flock underwent a die roll before your turn." shared/rulebooks/README.md, "Reverse move
 (one definition ...)": the same action type as the last action of the previous acting
 player (a skipped player does not count), on the same line in the opposite direction
 (Ewe Turn: the opposite rotation), whether or not the flock returns to its former state.

@@ -1,7 +1,7 @@
 """Sheep Race movement, selection and race-end rules on hand-built boards.
 
-Each test quotes the rulebook (shared/rulebooks/000_...txt) or the rules README
-(shared/rulebooks/README.md) sentence it checks.
+Each test quotes the rulebook (shared/rulebooks/000_...txt) or shared/rulebooks/README.md
+sentence it checks.
 """
 
 import numpy as np

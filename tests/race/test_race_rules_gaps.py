@@ -1,4 +1,4 @@
-"""Rules the rules README fixes that no other test pins: the initial token stack, the
+"""Rules shared/rulebooks/README.md fixes that no other test pins: the initial token stack, the
 all-exhausted final, and WALK paying white in the End Zone."""
 
 import numpy as np
