@@ -173,7 +173,7 @@ class _StuckJob(_CountJob):
 @pytest.mark.parametrize("in_prepare", [False, True])
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_stops_the_run_without_waiting_for_the_chunk_in_flight(threads, in_prepare):
-    # README: "Ctrl-C stops a run within a couple of seconds", even when one game (a
+    # docs/getting-started.md: "Ctrl-C stops a run at once", even when one game (a
     # chunk is at least one) takes far longer, e.g. rollout with many playouts
     job = _StuckJob(in_prepare)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
@@ -740,28 +740,29 @@ def test_seat_charts_name_policies_and_legends_stay_off_the_data():
     plots.plt.close(fig)
 
 
-def test_the_readme_python_example_runs():
+def test_the_python_api_guide_example_runs():
+    """docs/guides/python-api.md (the README's "Python API" section until 0.2.0)."""
     from pathlib import Path
 
     import matplotlib
 
     matplotlib.use("Agg")
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme[readme.index("## Python API"):readme.index("## Rules data")]
+    page = "docs/guides/python-api.md"
+    section = (Path(__file__).parent.parent / page).read_text()
     blocks = section.split("```python")[1:]
     assert len(blocks) == 2
     # small: the code, not the numbers
     one_path, notebook = (b[:b.index("```")].replace("20_000", "300").replace("2_000", "40")
                           for b in blocks)
     scope: dict = {}
-    exec(compile(one_path, "README.md", "exec"), scope)
+    exec(compile(one_path, page, "exec"), scope)
     assert scope["race"].meta["games"] == 300 and len(scope["race"].tables["seats"]) == 4
     assert scope["panic"].meta["players"] == 3 and "by_seat" in scope["panic"].tables
     assert scope["aw"].tables["comparison"]["games"].iloc[0] == 300
     assert scope["one"].lines and scope["one"].meta["seed"] == 7
     assert "seed 7, round 3:" in scope["one"].text() and len(scope["one"].tables["decisions"])
     scope = {}
-    exec(compile(notebook.replace("200_000", "2_000"), "README.md", "exec"), scope)
+    exec(compile(notebook.replace("200_000", "2_000"), page, "exec"), scope)
     assert list(scope["best"].columns[:3]) == ["rank", "lanes", "cards"]
     assert scope["counts"].games == 2_000 and len(scope["ev"]) == 6
     assert scope["ax"].get_title() == "Single-bet EV by lane"

@@ -29,7 +29,7 @@ def test_trace_prints_the_round(capsys):
 
 
 def test_trace_flock_off_line_counts_the_tied_players_in_words():
-    """"Flock Off: the most sheep in hand wins ... Ties go to the ..." (rules README,
+    """"Flock Off: the most sheep in hand wins ... Ties go to the ..." (shared/rulebooks/README.md,
     Aw, Sheep!): the trace says how many players share the best flock, in words that fit
     the number (never "1 player(s)")."""
     import re
@@ -85,7 +85,7 @@ def test_play_table_is_a_readers_view_and_all_columns_shows_every_column(capsys)
 
 
 def test_table_picks_the_one_table_printed(capsys):
-    # README: "--table NAME chooses" the table a simulation command prints (CSV: one table)
+    # docs/commands.md: CSV "holds one table (`--table NAME` picks which)"
     args = ["play", "--players", "4", "--games", "300", "--seed", "3", "--quiet"]
     code, out, _ = run(capsys, *args, "--table", "card_power", "--format", "csv")
     assert code == 0
@@ -195,7 +195,7 @@ def test_card_value_command(capsys):
 
 
 def test_random_is_said_to_choose_among_rows(capsys, tmp_path):
-    # README: random picks uniformly among the legal [card kind, target] rows, not the
+    # docs/commands.md: random picks uniformly among the legal [card kind, target] rows, not the
     # cards: said in the help and in the metadata of a run with a random seat
     code, out, _ = run(capsys, "play", "--help")
     assert "[card kind, target] rows" in " ".join(out.split())

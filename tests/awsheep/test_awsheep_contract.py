@@ -61,7 +61,7 @@ def _hands(row, players):
 
 
 def _play_rows(hands, seat):
-    """``engine.play_options`` in Python, from the README's rules: each action card at
+    """``engine.play_options`` in Python, from the rules in shared/rulebooks/README.md: each action card at
     each rival holding cards (none, or a Doghouse as the last card: untargeted), sheep
     untargeted; kinds in order, rivals in seat order."""
     rivals = [t for t in range(len(hands)) if t != seat and hands[t].sum() > 0]

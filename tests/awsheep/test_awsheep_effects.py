@@ -1,5 +1,5 @@
 """Every card effect and end condition from hand-built states; each test cites the
-rulebook (or the rules README where the rulebook is silent)."""
+rulebook (or shared/rulebooks/README.md where the rulebook is silent)."""
 
 import numpy as np
 
@@ -12,7 +12,7 @@ from .aw_helpers import events, hand, pile, rules_vector, scratch, state, total_
 
 def test_doghouse_is_a_trade_the_target_chooses_two_from_its_hand_before_it():
     # Rulebook: "In the Doghouse - User trades one card to another player in return for
-    # two cards of their choosing." README: "they choose two cards from the hand they
+    # two cards of their choosing." shared/rulebooks/README.md: "they choose two cards from the hand they
     # hold *before* the trade ..., and at the same time you give them one card of your
     # choice." greedy gives its least useful card (methane before sheep) and the target
     # hands over its least useful of its own two kinds (horse, then a sheep): the
@@ -28,7 +28,7 @@ def test_doghouse_is_a_trade_the_target_chooses_two_from_its_hand_before_it():
 
 
 def test_doghouse_target_never_hands_back_the_card_it_is_given():
-    # README: "They never hand back the card you give." greedy hands over its least
+    # shared/rulebooks/README.md: "They never hand back the card you give." greedy hands over its least
     # useful card first, a Doghouse before anything; the actor gives one, yet the target
     # (holding only sheep before the trade) hands over two sheep and keeps the Doghouse.
     st = state([{"doghouse": 1, "sheep": 1}, {"sheep": 3}, {"sheep": 1}])
@@ -38,7 +38,7 @@ def test_doghouse_target_never_hands_back_the_card_it_is_given():
 
 
 def test_doghouse_cards_drawn_at_random_with_the_option():
-    # README: "with true you draw two of their cards at random" (the option
+    # shared/rulebooks/README.md: "with true you draw two of their cards at random" (the option
     # doghouse_cards = "drawn_at_random", formerly doghouse_taker_chooses = true), from
     # the hand they hold before the trade. The target's choice would be the doghouse
     # and horse, never the sheep, so a sheep drawn shows chance; the methane given is
@@ -57,7 +57,7 @@ def test_doghouse_cards_drawn_at_random_with_the_option():
 
 
 def test_doghouse_target_with_one_card_gives_it_keeps_yours_and_stays_in():
-    # README: "Fewer than two: they hand over what they have (a rival with one card
+    # shared/rulebooks/README.md: "Fewer than two: they hand over what they have (a rival with one card
     # gives it and keeps yours, so stays in)." Seat 0 has played the Doghouse at
     # seat 1, which holds one sheep; greedy gives the methane.
     st = state([{"methane": 1, "pig": 1}, {"sheep": 1}, {"horse": 1}])
@@ -103,7 +103,7 @@ def test_methane_target_discards_two_of_its_choice():
 
 
 def test_methane_discards_all_when_fewer_and_sheep_discards_count_in_the_run():
-    # README: "they discard 2 cards of their choice (all if they hold fewer)";
+    # shared/rulebooks/README.md: "they discard 2 cards of their choice (all if they hold fewer)";
     # "consecutive sheep cards ... that reached the discard pile, played or discarded".
     st = state([{"sheep": 1}, {"golden": 1}, {"sheep": 1}], pile=["methane"], run=0)
     w = scratch(["greedy"] * 3)
@@ -133,7 +133,7 @@ def test_pig_takes_every_sheep_including_the_golden():
 
 
 def test_sheep_have_no_effect_and_lengthen_the_run_action_cards_reset_it():
-    # Rulebook: "Feelin' Sheepish - No special effect when played"; README: "Any
+    # Rulebook: "Feelin' Sheepish - No special effect when played"; shared/rulebooks/README.md: "Any
     # non-sheep card reaching the pile resets the run to 0."
     st = state([{"sheep": 2}, {"pig": 1, "sheep": 1}, {"sheep": 3}, {"sheep": 3}],
                pile=["sheep"], run=1)
@@ -147,7 +147,7 @@ def test_sheep_have_no_effect_and_lengthen_the_run_action_cards_reset_it():
 
 
 def test_action_card_with_no_rival_holding_cards_has_no_effect():
-    # README: "An action card with no rival holding cards has no effect."
+    # shared/rulebooks/README.md: "An action card with no rival holding cards has no effect."
     st = state([{"pig": 1, "horse": 1}, {}, {}])
     w = scratch(["random"] * 3)
     play_turn(st, rules_vector(3), w, 0)
@@ -210,7 +210,7 @@ def test_run_shorter_than_players_in_does_not_end():
 
 
 def test_everyone_out_at_once_holds_the_flock_off_among_those_in_before():
-    # README: "If everyone is out at once, the Flock Off is held among the players who
+    # shared/rulebooks/README.md: "If everyone is out at once, the Flock Off is held among the players who
     # were in before that turn, with the hands they hold (empty hands count 0)." Seat 0
     # plays its last card, a Methane, at seat 1's last two cards: both are out, both
     # count 0 and tie; seat 2 was out already and takes no part.
@@ -226,7 +226,7 @@ def test_everyone_out_at_once_holds_the_flock_off_among_those_in_before():
 
 
 def test_sheep_show_all_wrong_nobody_drops_then_a_fair_draw():
-    # README: "wrong guessers drop out unless all are wrong; ... (if the pile runs out,
+    # shared/rulebooks/README.md: "wrong guessers drop out unless all are wrong; ... (if the pile runs out,
     # a fair draw among those left)". Both players guess the majority of the unread
     # cards: card 1 (methane) is guessed "sheep" by both (2 of 3 unread are sheep), so
     # nobody drops; the rest are guessed right; the pile runs out; a fair draw.
@@ -241,7 +241,7 @@ def test_sheep_show_all_wrong_nobody_drops_then_a_fair_draw():
 
 
 def test_sheep_show_wrong_guesser_drops_out():
-    # Rulebook: "guess if the top card: Is a sheep / Is not a sheep"; README: "wrong
+    # Rulebook: "guess if the top card: Is a sheep / Is not a sheep"; shared/rulebooks/README.md: "wrong
     # guessers drop out". With one sheep and one methane unread the default guess is a
     # coin flip per player; whenever the two guesses differ the wrong one drops out and
     # the other wins on the first card.
@@ -276,7 +276,7 @@ def test_tie_break_draw_option_skips_the_sheep_show():
 def test_deal_sizes_and_set_aside_per_player_count():
     # Rulebook: "With 4 players: remove 4 random cards"; "With 5 players: remove 1";
     # "With 6 players: remove 0"; "With 3 players ... Remove 2 horses and 2 pigs ...
-    # remove 8 random cards"; README: dealt equally 3p 8, 4p 8, 5p 7, 6p 6.
+    # remove 8 random cards"; shared/rulebooks/README.md: dealt equally 3p 8, 4p 8, 5p 7, 6p 6.
     for n, size, aside in ((3, 8, 12), (4, 8, 4), (5, 7, 1), (6, 6, 0)):
         for seed in range(5):
             R = rules_vector(n)

@@ -139,7 +139,7 @@ def first_option(kind, view, opts, n, rand):
 
 
 def test_user_policy_by_module_function():
-    # README: "What a policy sees: its own hand, every player's hand size, the discard
+    # shared/rulebooks/README.md: "What a policy sees: its own hand, every player's hand size, the discard
     # pile, every public action and target, and cards it saw itself": first_option
     # answers out of range if its option array holds rows beyond this decision's (200
     # rounds of Doghouses, Methanes and plays by three random rivals).

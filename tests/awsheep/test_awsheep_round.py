@@ -23,7 +23,7 @@ def hands_array(st, n):
 
 def test_draft_keeps_one_and_passes_the_rest_left():
     # Rulebook: "Each player simultaneously chooses one card they'd like to keep ...
-    # Players pass the remaining unsaved cards to the player on their left"; README:
+    # Players pass the remaining unsaved cards to the player on their left"; shared/rulebooks/README.md:
     # "repeat on the cards received until every card has been kept". Reference: the
     # same passing in plain Python with greedy's draft preference.
     for n in (3, 4, 5, 6):
@@ -113,7 +113,7 @@ def test_round_invariants(n, seed, with_draft, taker, pol):
 @settings(max_examples=30, deadline=None)
 @given(seed=hs.integers(0, 2**31), moves=hs.integers(0, 8))
 def test_view_does_not_show_hidden_cards(seed, moves):
-    # README: "What a policy sees: its own hand, every player's hand size, the discard
+    # shared/rulebooks/README.md: "What a policy sees: its own hand, every player's hand size, the discard
     # pile, every public action and target, and cards it saw itself". Re-dealing the
     # cards seat 0 has not seen (same hand sizes, same seen cards) leaves its view equal.
     R = rules_vector(4)
@@ -168,7 +168,7 @@ def test_totals_do_not_depend_on_chunks():
 
 
 def test_play_goes_clockwise_and_skips_players_who_are_out():
-    # README: "The first player is drawn at random; play is clockwise." and "A player
+    # shared/rulebooks/README.md: "The first player is drawn at random; play is clockwise." and "A player
     # with no cards is out of the round". Seats 1 and 3 of five hold no cards.
     st = state([{"sheep": 1}, {}, {"sheep": 2}, {}, {"pig": 1}])
     assert [next_seat(st, s) for s in range(5)] == [2, 2, 4, 4, 0]

@@ -35,7 +35,7 @@ def test_standard_deck_matches_the_rulebook():
 def test_deck_reduction_and_hand_sizes_per_player_count():
     # Rulebook: "With 4 players: remove 4 random cards", "With 5 players: remove 1",
     # "With 6 players: remove 0 cards", "With 3 players ... Remove 2 horses and 2 pigs
-    # ... remove 8 random cards"; README: "dealt equally (3p 8, 4p 8, 5p 7, 6p 6)".
+    # ... remove 8 random cards"; shared/rulebooks/README.md: "dealt equally (3p 8, 4p 8, 5p 7, 6p 6)".
     rules = load_rules()
     s = rules.setups
     assert s[3].remove == (0, 0, 2, 2, 0, 0) and s[3].aside_random == 8
@@ -86,7 +86,7 @@ def test_missing_file_is_one_line(tmp_path):
 
 
 def test_doghouse_cards_option_and_its_older_name(tmp_path):
-    # README: "(option `doghouse_taker_chooses = false`; with true you draw two of their
+    # shared/rulebooks/README.md: "(option `doghouse_taker_chooses = false`; with true you draw two of their
     # cards at random)": the clearer doghouse_cards names the same choice; the older
     # boolean is still read; both at once is refused.
     line = 'doghouse_cards = "target_chooses"'

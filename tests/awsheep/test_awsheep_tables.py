@@ -161,7 +161,7 @@ def test_endings_and_card_use_agree_with_the_traces():
 
 
 def test_doghouse_never_knocks_anyone_out():
-    # README: "a rival with one card gives it and keeps yours, so stays in": under the
+    # shared/rulebooks/README.md: "a rival with one card gives it and keeps yours, so stays in": under the
     # trade a Doghouse leaves its target holding at least one card.
     s, acc = round_counts(None, 6, "random", games=3000, seed=4, progress=False)
     t = A.card_use(count_frames(acc, 6, s.names, False)["card_use"]).set_index("kind")

@@ -1,4 +1,4 @@
-"""The reconstructed Shear Panic components the rules README fixes and no other test pins:
+"""The reconstructed Shear Panic components shared/rulebooks/README.md fixes and no other test pins:
 the starting flock, both dice, the 3-player panic spaces and where Roger and the Shearer
 enter and leave (loaded from the shipped standard.toml)."""
 
@@ -6,7 +6,7 @@ from sheepsim.games.panic import layout as L
 
 
 def test_starting_flock_is_the_readme_square_facing_up(rules):
-    # README: "Starting flock: a 3x3 square facing "up" (heads toward the top row), black
+    # shared/rulebooks/README.md: "Starting flock: a 3x3 square facing "up" (heads toward the top row), black
     # sheep in the centre, each colour on a corner and the edge cell a knight's move
     # from it:  B Y G / R K B / Y G R"
     picture = [[None] * 3 for _ in range(3)]
@@ -19,7 +19,7 @@ def test_starting_flock_is_the_readme_square_facing_up(rules):
 
 
 def test_dice_faces(rules):
-    # README: "Panic die: blue, green, red, yellow, black, white (one face each). Regroup
+    # shared/rulebooks/README.md: "Panic die: blue, green, red, yellow, black, white (one face each). Regroup
     # die: 3 faces "+" (orthogonal), 3 faces "X" (diagonal)."
     assert [L.FACE_NAMES[f] for f in rules.panic_faces] == [
         "blue", "green", "red", "yellow", "black", "white"]
@@ -27,7 +27,7 @@ def test_dice_faces(rules):
 
 
 def test_three_player_track_panic_spaces_and_the_intruders(rules):
-    # README time-track table: "Panic spaces | 5, 14, 23, 33, 42, 51 | 6, 10, 17, ...";
+    # shared/rulebooks/README.md time-track table: "Panic spaces | 5, 14, 23, 33, 42, 51 | 6, 10, 17, ...";
     # "Roger enters when the counter reaches his field's first space and leaves when it
     # leaves his field; the Shearer enters at the first space of the Shearing field."
     three, four = rules.tracks[3], rules.tracks[4]

@@ -20,7 +20,7 @@ ygr
 
 
 def test_parse_and_str_round_trip_trimmed():
-    # README: "one line per row, one character per cell (. empty, b g r y, k black)".
+    # sheepsim/games/panic/rules.py: "One line per row, one character per cell (. empty)".
     f = Flock.parse("....\n.by.\n..k.\n....\n", facing="left")
     assert str(f) == "by\n.k"
     assert f.facing == "left"
@@ -162,7 +162,7 @@ def test_alignment_front_compacts_columns_against_the_front():
 
 
 def test_alignment_sides_follow_the_facing():
-    # README: "choose front, back, left or right" (sides of the flock, which faces a way)
+    # shared/rulebooks/README.md: "choose front, back, left or right" (sides of the flock, which faces a way)
     f = flock("b..\ngr.\n.ky", facing="right").apply("alignment", side="front")
     assert str(f) == ".b\ngr\nky"
     g = flock("b..\ngr.\n.ky").apply("alignment", side="left")
@@ -196,7 +196,7 @@ def test_leapfrog_jumps_the_run_to_the_first_empty_cell():
 
 
 def test_ewe_turn_changes_only_the_facing():
-    # README: "Ewe Turn: the flock's facing turns 90 degrees left or right"
+    # shared/rulebooks/README.md: "Ewe Turn: the flock's facing turns 90 degrees left or right"
     f = flock(START).apply("ewe_turn", direction="right")
     assert f.facing == "right" and str(f) == picture(START)
     f.apply("ewe_turn", direction="right").apply("ewe_turn", direction="right")
@@ -285,7 +285,7 @@ def test_regroup_needs_faces_and_valid_choices():
 
 
 def test_free_slide_only_towards_the_main_flock():
-    # Rules README: "a group that touches the main flock (the largest group ...) only
+    # shared/rulebooks/README.md: "a group that touches the main flock (the largest group ...) only
     # diagonally slides one space without a roll ...; touching only another detached
     # group does not count." Rulebook: "A group that touches the main flock diagonally
     # simply slides one space to rejoin the rest of the flock."
@@ -308,7 +308,7 @@ def test_free_slide_only_towards_the_main_flock():
 
 
 def test_routes_stop_at_the_main_flock_not_at_a_detached_group():
-    # Rules README: '"+" moves it in one orthogonal straight line until it touches the
+    # shared/rulebooks/README.md: '"+" moves it in one orthogonal straight line until it touches the
     # main flock orthogonally'. The lone b passes by the detached pair gy on its way.
     f = flock("""
         b..gy
@@ -321,7 +321,7 @@ def test_routes_stop_at_the_main_flock_not_at_a_detached_group():
 
 
 def test_plus_without_orthogonal_route_follows_the_rules_option(tmp_path):
-    # README (sheepsim decisions): 'If a "+" has no orthogonal route, move diagonally
+    # shared/rulebooks/README.md (sheepsim's decisions): 'If a "+" has no orthogonal route, move diagonally
     # (mirror of the rulebook's fallback); if neither exists, step one space toward the
     # main flock and roll again.' The option plus_without_route = "step" skips the
     # diagonal route.
@@ -357,7 +357,7 @@ def test_black_sheep_scoring():
 
 def test_ram_scoring_rows_from_the_front():
     # "4 points for the row closest to Roger the Ram (row 1), 3 points for row 2, 2
-    # points for row 3, and 1 point for row 4." README: each further row scores 0.
+    # points for row 3, and 1 point for row 4." shared/rulebooks/README.md: each further row scores 0.
     f = flock("b\ng\nr\ny\nb\ng\nk")
     assert ram_scores(f) == {"b": 4 + 0, "g": 3 + 0, "r": 2, "y": 1}
     down = flock("b\ng\nr\ny\nb\ng\nk", facing="down")
@@ -383,7 +383,8 @@ def test_rulebook_shearing_example():
 
 
 def test_shearing_follows_the_facing():
-    # "the row closest to the Shearer is removed" (README: the Shearer stands at the front)
+    # "the row closest to the Shearer is removed" (shared/rulebooks/README.md: the Shearer
+    # stands at the front)
     f = flock("bg\nry", facing="left")
     points, removed = shear(f)
     assert removed == ["b", "r"]
@@ -392,7 +393,7 @@ def test_shearing_follows_the_facing():
 
 def test_one_colour_flock_is_not_shorn():
     # "If the flock consists of a single colour of sheep (congratulations!), no shearing
-    # takes place, and the flock is scored as normal." README: black aside.
+    # takes place, and the flock is scored as normal." shared/rulebooks/README.md: black aside.
     f = flock("b\nk\nb")
     points, removed = shear(f)
     assert removed == []
@@ -470,7 +471,7 @@ def test_other_flock_calls_fail_clearly():
 
 
 def test_with_two_equal_largest_groups_the_player_chooses_the_main_flock():
-    # Rules README: "a group that touches the main flock (the largest group; the active
+    # shared/rulebooks/README.md: "a group that touches the main flock (the largest group; the active
     # player chooses among equal largest) ..." and "+" moves it "in one orthogonal
     # straight line until it touches the main flock". The black sheep's group is the
     # smallest; the blue-green square and the red-yellow row are equally large: going
@@ -519,7 +520,7 @@ def _state_of(text):
     (lambda st: st.__setitem__(L.ST_ROW, 2**40), "sheep 0: row and column must be between"),
     (lambda st: (st.__setitem__(L.ST_ROW + 1, st[L.ST_ROW]),
                  st.__setitem__(L.ST_COL + 1, st[L.ST_COL])), "two sheep share a cell"),
-    # START has one black sheep (k); a second is more than the box holds (rules README)
+    # START has one black sheep (k); a second is more than the box holds (shared/rulebooks/README.md)
     (lambda st: st.__setitem__(L.ST_COLOUR, 4), r"2 black sheep \(k\) but the rules have only 1"),
 ])
 def test_from_state_checks_the_vector(edit, needle):

@@ -2,7 +2,7 @@
 the options :func:`~sheepsim.games.panic.geometry.flockops.legal_actions` lists and find each of
 them in the same place, so that a random seat draws the same index and plays the same
 option as before. Rulebook, step A: "choose one of your command tiles that you have not
-used yet" and carry out its action; the rules README fixes which options each action has
+used yet" and carry out its action; shared/rulebooks/README.md fixes which options each action has
 and which reverse moves a tile refuses. The pinned digests of ``test_panic_pinned.py``
 check whole random games byte for byte on top of this."""
 
@@ -128,7 +128,7 @@ ONE_LINE_FLOCKS = {
 @pytest.mark.parametrize("shape", list(ONE_LINE_FLOCKS))
 def test_a_flock_on_one_line_is_counted_as_listed(shape):
     """Every seat, with no previous action and right after each line push and Ewe Turn
-    direction (rules README, "Reverse move": the tiles that refuse it leave it out)."""
+    direction (shared/rulebooks/README.md, "Reverse move": the tiles that refuse it leave it out)."""
     R = load_rules().kernel_array(4)
     st = state_from(ONE_LINE_FLOCKS[shape], free_form=True)
     # the previous action as a game leaves it: a Line Push goes along a row or column

@@ -4,7 +4,7 @@ the kernels the games run (hand-built states, scripted dice and choices).
 Rulebook (``001_b03b7bfeb0958afc.txt``): "Crossed-out circle symbol: You cannot use the
 same action as the previous player to move back." "Die symbol: No reverse move is
 allowed until a panic die or a regrouping die has been rolled ... you may make a reverse
-move if the flock underwent a die roll before your turn." Rules README, "Reverse move
+move if the flock underwent a die roll before your turn." shared/rulebooks/README.md, "Reverse move
 (one definition ...)": the same action type as the last action of the previous acting
 player (a skipped player does not count), on the same line in the opposite direction
 (Ewe Turn: the opposite rotation), whether or not the flock returns to its former state.
@@ -107,7 +107,7 @@ def test_reverse_does_not_depend_on_restoring_the_flock(R4):
 
 
 def test_only_the_same_action_type_is_a_reverse(R4):
-    # README: "an action of the same type as the last action taken by the previous
+    # shared/rulebooks/README.md: "an action of the same type as the last action taken by the previous
     # acting player": a Diagonal Push does not restrict a Line Push and vice versa.
     st = state_from(START)
     previous_action(st, L.DIAG_PUSH, 0, 3)
@@ -119,7 +119,7 @@ def test_only_the_same_action_type_is_a_reverse(R4):
 
 
 def test_first_menu_action_is_never_a_reverse(R4):
-    # README: "The first menu action of the game is never a reverse."
+    # shared/rulebooks/README.md: "The first menu action of the game is never a reverse."
     from sheepsim.games.panic.engine import init_state
     from sheepsim.games.panic.turns import opening
 
@@ -178,7 +178,7 @@ def test_a_regroup_die_counts_and_a_free_slide_does_not(R4):
 
 
 def test_a_skipped_player_in_between_does_not_count(R4):
-    # README: "the last action taken by the previous acting player (a skipped player
+    # shared/rulebooks/README.md: "the last action taken by the previous acting player (a skipped player
     # does not count)"; "A player with no sheep left skips their turns."
     st = state_from("byr\nrkb\ny..")  # no green sheep: seat 2 (green) skips
     t = Table()
@@ -227,7 +227,7 @@ def test_rulebook_yellow_example_lamb_push_of_time_3(R4, rules):
 
 def replay_reverses(log, rules):
     """Walk a game log: ``(refusal lines, restricted turns, reverses played)`` where a
-    reverse played is an action the README's definition forbids at that moment."""
+    reverse played is an action the definition in shared/rulebooks/README.md forbids at that moment."""
     prev = None  # (kind, line key, direction) of the last menu action
     die = False
     refusals = restricted = forbidden = 0

@@ -1,5 +1,5 @@
 """Rules files: the standard set loads; each kind of mistake gives one clear error
-naming the file and the key (README: "Validation with one clear message per problem")."""
+naming the file and the key (issue 3: "Validation with one clear message per problem")."""
 
 from importlib import resources
 
@@ -20,7 +20,7 @@ def variant(tmp_path, old, new, count=1):
 
 
 def test_standard_rules_match_the_rules_readme(rules):
-    # README: "Command menu, identical for every player, 12 tiles"; "3 players 56
+    # shared/rulebooks/README.md: "Command menu, identical for every player, 12 tiles"; "3 players 56
     # spaces, 4 players 74"; panic spaces and field limits as tabled. Revised menu:
     # "tile 2 is Lamb Push 3 (was 2) and the Leapfrog is time 2 (was 3), keeping four
     # tiles of each time".
@@ -106,7 +106,7 @@ def test_missing_and_broken_files(tmp_path):
 
 
 def test_variant_file_loads_the_same_way(tmp_path):
-    # README: "a designer testing a variant edits a copy of the file and runs the same
+    # shared/rulebooks/README.md: "a designer testing a variant edits a copy of the file and runs the same
     # commands"
     path = variant(tmp_path, "ram_row_points = [4, 3, 2, 1]", "ram_row_points = [5, 3, 1]")
     r = load_rules(path)

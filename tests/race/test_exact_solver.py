@@ -128,7 +128,7 @@ def _check_against_mc(rules, lanes, stage, policy, n, seed):
 @pytest.mark.parametrize("stage", ["semifinal", "final"])
 def test_standard_lanes_against_monte_carlo(stage):
     res = _check_against_mc(load_rules(), None, stage, "greedy", 100_000, 11)
-    assert not res.supply_binds  # the rules README: never binds with the standard set
+    assert not res.supply_binds  # shared/rulebooks/README.md: never binds with the standard set
 
 
 def test_twenty_random_deals_against_monte_carlo():

@@ -2,7 +2,7 @@
 (:mod:`sheepsim.games.race.greedy_table`) give the engine's results race by race.
 
 Rulebook: "The active player chooses the pace of the selected sheep" and ``greedy`` (the
-rules README's reference policy) looks only at that sheep's square and cubes, and at
+shared/rulebooks/README.md's reference policy) looks only at that sheep's square and cubes, and at
 the blue supply only to know whether it may recover; the tables apply when the supply
 cannot run short (:func:`supply_never_binds`) and must then change nothing.
 """

@@ -1,7 +1,7 @@
 """Sheep Race movement, selection and race-end rules on hand-built boards.
 
-Each test quotes the rulebook (shared/rulebooks/000_...txt) or the rules README
-(shared/rulebooks/README.md) sentence it checks.
+Each test quotes the rulebook (shared/rulebooks/000_...txt) or shared/rulebooks/README.md
+sentence it checks.
 """
 
 import numpy as np
@@ -37,7 +37,7 @@ def test_walk_and_rest_limit_of_three_cubes():
 
 
 def test_no_cubes_outside_end_zone_can_only_rest():
-    # README: "A sheep with no cubes cannot walk." / "A sheep with no cubes outside the
+    # shared/rulebooks/README.md: "A sheep with no cubes cannot walk." / "A sheep with no cubes outside the
     # End Zone can only REST."
     board, race = make_state(cubes=((0, 0, 0),) * 6, positions=(10,) * 6)
     assert legal_set(board, race, 0) == {"REST"}
@@ -56,7 +56,7 @@ def test_end_zone_walk_is_free_and_resting_forbidden():
 
 
 def test_end_zone_is_judged_on_the_starting_square():
-    # README: '"In the End Zone" is judged on the square where the sheep starts the move.'
+    # shared/rulebooks/README.md: '"In the End Zone" is judged on the square where the sheep starts the move.'
     board, race = make_state(cubes=((0, 1, 0),) * 6, positions=(15,) * 6)
     legal = legal_set(board, race, 0)
     assert "WALK_RECOVER" in legal and "WALK_FREE" not in legal and "REST" in legal
@@ -75,7 +75,7 @@ def test_exhaustion_inside_end_zone_only():
 
 
 def test_crossing_finishes_whatever_the_cubes_and_loses_extra_movement():
-    # README: "A sheep whose move takes it past square 20 (position >= 21) has crossed
+    # shared/rulebooks/README.md: "A sheep whose move takes it past square 20 (position >= 21) has crossed
     # the Finish Line; extra movement is lost." / "One that crosses the Finish Line is
     # finished whatever its cubes."
     board, race = make_state(cubes=((1, 0, 0),) * 6, positions=(18, 0, 0, 0, 0, 0), gallop=6)
@@ -85,7 +85,7 @@ def test_crossing_finishes_whatever_the_cubes_and_loses_extra_movement():
 
 
 def test_cubes_go_back_to_the_supply_and_recovery_is_capped_by_it():
-    # README: "Red and white cubes are never recovered. If the supply holds fewer blue
+    # shared/rulebooks/README.md: "Red and white cubes are never recovered. If the supply holds fewer blue
     # cubes than a walk or rest would recover, the sheep recovers only what is there."
     board, race = make_state(cubes=((0, 2, 0), (0, 0, 0)) + ((0, 0, 0),) * 4, supply_blue=0)
     engine.apply_option(board, race, 0, L.GALLOP_BLUE2)
@@ -108,7 +108,7 @@ def test_dice_totals_select_lanes():
 
 def test_lazy_sheep_ties_go_to_the_highest_lane_and_skip_out_of_race_sheep():
     # Rulebook: "If there are 2 sheep in the same row, the Lazy Sheep is the one in the
-    # highest numbered lane." README: the Lazy Sheep is chosen "among sheep that are
+    # highest numbered lane." shared/rulebooks/README.md: the Lazy Sheep is chosen "among sheep that are
     # neither exhausted nor finished".
     board, _ = make_state(positions=(2, 1, 1, 3, 1, 4),
                           status=(0, 0, 0, 0, L.EXHAUSTED, 0))

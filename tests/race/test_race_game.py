@@ -65,7 +65,7 @@ def test_final_lane_assignment():
 
 
 def test_stack_tie_breaks():
-    # README: "Score ties ... go to the token on top of the stack: initially the first
+    # shared/rulebooks/README.md: "Score ties ... go to the token on top of the stack: initially the first
     # player on top, then clockwise order; a token that moves onto a space goes on top.
     # Points are awarded in turn order starting with the first player."
     scores = np.array([5, 5, 5], dtype=np.int64)

@@ -19,7 +19,7 @@ def test_standard_rules_match_the_readme_table():
     assert (req.name, req.red, req.blue, req.white, req.trot, req.gallop) == (
         "Requeijao", 1, 1, 1, 2, 6)
     table = rules.card_table()
-    # README: "Totals: 14 red, 15 blue, 7 white on the twelve cards"
+    # shared/rulebooks/README.md: "Totals: 14 red, 15 blue, 7 white on the twelve cards"
     assert table[:, :3].sum(axis=0).tolist() == [14, 15, 7]
     assert rules.payoff_semifinal.tolist() == [[12, 11, 9, 8, 7, 6], [9, 8, 6, 5, 4, 3],
                                                [7, 6, 4, 3, 2, 1]]
@@ -77,8 +77,9 @@ BAD_CASES = [
     ("supply too small", lambda t: t.replace("white = 7\n", "white = 5\n", 1), "race.supply.white",
      "six cards"),
     ("not TOML", lambda t: t + "\n[race\n", "-", "not valid TOML"),
-    # README: "A sheep with no cubes outside the End Zone can only REST" and REST "recover[s]
-    # 2 blue; only if the sheep then holds at most 3 cubes": with max_cubes 1 it never could
+    # shared/rulebooks/README.md: "A sheep with no cubes outside the End Zone can only
+    # REST" and REST "recover[s] 2 blue; only if the sheep then holds at most 3 cubes":
+    # with max_cubes 1 it never could
     ("max_cubes below 2", lambda t: t.replace("max_cubes = 3", "max_cubes = 1"),
      "race.max_cubes", "at least 2"),
 ]

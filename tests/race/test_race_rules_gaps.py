@@ -1,4 +1,4 @@
-"""Rules the rules README fixes that no other test pins: the initial token stack, the
+"""Rules shared/rulebooks/README.md fixes that no other test pins: the initial token stack, the
 all-exhausted final, and WALK paying white in the End Zone."""
 
 import numpy as np
@@ -11,7 +11,7 @@ from .helpers import legal_set, make_state
 
 
 def test_deal_stacks_the_first_player_on_top_then_clockwise():
-    # README: "Score ties ... go to the token on top of the stack: initially the first
+    # shared/rulebooks/README.md: "Score ties ... go to the token on top of the stack: initially the first
     # player on top, then clockwise order"; "the first player of semifinal 1 is drawn at
     # random"; "the 12 cards are shuffled". A higher stamp is higher in the stack.
     firsts = set()
@@ -29,7 +29,7 @@ def test_deal_stacks_the_first_player_on_top_then_clockwise():
 
 
 def test_an_all_exhausted_final_goes_to_the_closest_sheep_lowest_lane_on_a_tie():
-    # README: "Final: ends when the first sheep crosses; if all are exhausted, the closest
+    # shared/rulebooks/README.md: "Final: ends when the first sheep crosses; if all are exhausted, the closest
     # wins, ties to the lowest-numbered lane."
     ex = L.EXHAUSTED
     board, race = make_state(positions=(16, 19, 17, 19, 18, 16), cubes=((0, 0, 0),) * 6,
@@ -41,7 +41,7 @@ def test_an_all_exhausted_final_goes_to_the_closest_sheep_lowest_lane_on_a_tie()
 
 
 def test_walk_in_the_end_zone_pays_white_or_is_free_and_never_recovers():
-    # README: "WALK: 1 square. ... In the End Zone: pay 1 white or move for free (nothing
+    # shared/rulebooks/README.md: "WALK: 1 square. ... In the End Zone: pay 1 white or move for free (nothing
     # recovered)." and "REST: ... never in the End Zone."
     board, race = make_state(positions=(17,) * 6, cubes=((0, 1, 1),) * 6)
     options = legal_set(board, race, 0)

@@ -250,11 +250,11 @@ def test_sweep_finding_is_the_best_point_in_its_direction(better, word, point):
                                          "0.9 points over the grid."]
 
 
-def test_the_readme_designer_config_validates(tmp_path):
+def test_the_reports_guide_designer_config_validates(tmp_path):
     from pathlib import Path
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    section = readme[readme.index("The designers' commands are report studies"):]
+    guide = (Path(__file__).parents[2] / "docs" / "guides" / "reports.md").read_text()
+    section = guide[guide.index("The designers' commands are report studies"):]
     block = section.split("```toml")[1].split("```")[0]
     cfg = load_config(write_config(tmp_path, block))
     assert [(s.type_name, s.game) for s in cfg.studies] == [("sweep", "sheep-race"), ("tune", "sheep-race")]

@@ -3,7 +3,7 @@ package) driven by Playwright (issue 31).
 
 Skipped when Chromium or Playwright is missing, except in CI (``CI`` or
 ``SHEEPSIM_REQUIRE_BROWSER`` set), where that is a failure: .ci/run installs both.
-Screenshots of each view go to ``$SHEEPSIM_SCREENSHOTS`` (the README's come from
+Screenshots of each view go to ``$SHEEPSIM_SCREENSHOTS`` (docs/guides/player.md's come from
 ``SHEEPSIM_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder.
 """
 

@@ -1,1 +1,1 @@
-"""Pig for sheepsim: an example of a game that lives outside sheepsim (see README)."""
+"""Pig for sheepsim: an example of a game that lives outside sheepsim (see docs/guides/writing-a-game.md)."""
