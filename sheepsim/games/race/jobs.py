@@ -207,7 +207,6 @@ class GamesJob(_RaceJob):
 
 
 @dataclass
-@dataclass
 class CardsJob(RacesJob):
     """Random-deal semifinals (the games of a random-deal :class:`RacesJob`) read card by
     card, for the designers' card metrics: table ``cards``
@@ -227,6 +226,7 @@ class CardsJob(RacesJob):
         return {"cards": cards}
 
 
+@dataclass
 class BalanceJob(_RaceJob):
     """Balance over random deals: game index ``g`` gives one random-deal semifinal (Table
     1, lanes, cards) and one whole game (Table 2 from the final as seated, final wins
