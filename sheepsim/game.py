@@ -262,6 +262,19 @@ class Game:
             raise SheepsimError(f"{self.title}: {problem}")
         return int(players)
 
+    def check_rules(self, rules, players=None):
+        """``rules`` if they can be played by ``players`` (a count, counts, or None: every
+        count the game takes), else one line naming the key and the count. A game whose
+        rules have parts for one player count only (Aw, Sheep!'s ``setup.N``) checks them
+        in ``rules.check_players(n)``; its loader validates the rest."""
+        check = getattr(rules, "check_players", None)
+        if check is not None:
+            counts = self.player_counts if players is None else (
+                [players] if hasattr(players, "__index__") else list(players))
+            for n in counts:
+                check(n)
+        return rules
+
     def job(self, kind: str, **options) -> Job:
         """Build (and validate) a job of ``kind`` (one of :attr:`jobs`)."""
         if kind not in self.jobs:

@@ -109,6 +109,7 @@ def balance_tables(rules, policy, seed: int, run) -> tuple:
     from sheepsim.games.awsheep.rules import load_rules
 
     rules = load_rules(rules) if not hasattr(rules, "sha256") else rules
+    ENTRY.check_rules(rules, PLAYERS)  # every count balance plays, before any round
     fields = [policy] if isinstance(policy, str) else list(policy)
     frames, pairs, games = {}, [], []
     for players in PLAYERS:

@@ -1,0 +1,113 @@
+"""Issue 49, items 3-5: an edit is judged for the player counts a run plays, one default
+policy line-up per game, and ``card-value``'s ``--set``, ``--plot`` and counterfactual
+deck."""
+
+import pytest
+
+from sheepsim.cli import main
+
+
+def run(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code, err, *words):
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for w in words:
+        assert w in err, err
+
+
+def bad_for(tmp_path, n: int):
+    """A standard rules file whose ``setup.N`` no longer deals equally (``N`` players
+    only: the others play it as usual)."""
+    import importlib.resources
+
+    text = importlib.resources.files("sheepsim.games.awsheep").joinpath("standard.toml").read_text()
+    aside = {3: "set_aside_random = 8", 4: "set_aside_random = 4", 5: "set_aside_random = 1",
+             6: "set_aside_random = 0"}[n]
+    head, _, tail = text.partition(f"[setup.{n}]")
+    path = tmp_path / f"bad{n}.toml"
+    path.write_text(head + f"[setup.{n}]" + tail.replace(aside, "set_aside_random = 7", 1))
+    return path
+
+
+# ------------------------------------------------------------------ item 3: the counts asked
+def test_an_edit_that_breaks_only_the_3_player_setup_plays_4_players(capsys):
+    """Removing the Horse (``deck.horse=0``) leaves the 3-player setup removing two
+    horses the deck no longer has: a 4-player run takes it (refused before: "setup.3.
+    remove.horse: removes 2 but the deck has 0"), a 3-player run refuses it naming the
+    key and the count, before any game."""
+    argv = ["awsheep", "variants", "--set", "deck.horse=0", "--games", "200", "--metric",
+            "mean_turns", "--quiet", "--format", "csv"]
+    code, out, err = run(capsys, *argv, "--players", "4")
+    assert code == 0, err
+    assert "deck.horse=0" in out
+    code, _, err = run(capsys, *argv, "--players", "3")
+    one_line_error(code, err, "setup.3.remove.horse", "3-player")
+
+
+def test_a_sweep_is_judged_for_its_player_count(capsys):
+    """``sweep --set deck.pig=2,4 --players 4`` was refused for the 3-player setup; it is
+    refused for the 4-player one (34 - 4 cards do not deal to 4), named as such."""
+    code, _, err = run(capsys, "awsheep", "sweep", "--set", "deck.pig=2,4", "--players", "4",
+                       "--games", "200", "--metric", "mean_turns", "--quiet")
+    one_line_error(code, err, "setup.4.set_aside_random", "4 players")
+    assert "setup.3" not in err
+    code, _, err = run(capsys, "awsheep", "sweep", "--set", "deck.pig=0,4", "--players", "4",
+                       "--games", "200", "--metric", "mean_turns", "--quiet", "--format", "csv")
+    assert code == 0, err
+
+
+def test_tune_judges_its_range_for_its_player_count(capsys):
+    pytest.importorskip("optuna")
+    code, _, err = run(capsys, "awsheep", "tune", "--vary", "deck.horse=0..4", "--target",
+                       "mean_turns=min", "--players", "3", "--budget", "30000", "--quiet")
+    one_line_error(code, err, "setup.3.remove.horse", "3-player")
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_every_command_refuses_a_file_bad_for_the_count_it_plays(capsys, tmp_path, monkeypatch, n):
+    """A file whose ``setup.N`` does not deal: ``play``/``compare``/``trace``/
+    ``card-value`` with ``--players N`` and ``balance`` (every count) refuse it in one line
+    naming the key and the count, before any game; with another count they play it."""
+    from sheepsim.games.awsheep import jobs
+
+    path = str(bad_for(tmp_path, n))
+    key = f"setup.{n}.set_aside_random"
+
+    def no_game(*a, **k):
+        raise AssertionError("a game was played")
+
+    with monkeypatch.context() as m:
+        for cls in (jobs.PlayJob, jobs.SkillJob, jobs.CardValueJob):
+            m.setattr(cls, "chunk", no_game)
+        for argv in (["play", "--games", "100"], ["compare", "--games", "100"], ["trace"],
+                     ["card-value", "--games", "100"], ["balance", "--games", "100"]):
+            players = [] if argv[0] == "balance" else ["--players", str(n)]
+            code, _, err = run(capsys, "awsheep", *argv, "--rules", path, *players, "--quiet"
+                               if argv[0] != "trace" else "--seed=0")
+            one_line_error(code, err, key, f"{n} players")
+    other = "4"
+    for argv in (["play", "--games", "100", "--quiet"], ["trace"]):
+        code, _, err = run(capsys, "awsheep", *argv, "--rules", path, "--players", other)
+        assert code == 0, err
+
+
+def test_the_loader_keeps_the_setup_problems_for_their_count(tmp_path):
+    from sheepsim.errors import RulesError
+    from sheepsim.games.awsheep.rules import load_rules
+
+    rules = load_rules(bad_for(tmp_path, 5))
+    assert rules.check_players(4) == 4
+    with pytest.raises(RulesError) as exc:
+        rules.check_players(5)
+    assert exc.value.key == "setup.5.set_aside_random" and "5 players" in exc.value.problem
+    assert rules.problems_for(4) == [] and len(rules.problems_for()) == 1
+    assert rules.problems_for([5, 6])[0] == str(exc.value)
+    assert load_rules().problems_for() == []
