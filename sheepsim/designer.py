@@ -134,8 +134,8 @@ def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
     mod = M.module(g)
     p.add_argument("--players", type=players_type(g), default=g.default_players, metavar="N",
                    help=f"{g.players_text} (default {g.default_players})")
-    spec = CommandSpec(help="", description="", policies=mod.POLICY_DEFAULTS, per_seat=False)
-    for role, default in mod.POLICY_DEFAULTS.items():
+    spec = CommandSpec(help="", description="", policies=tuple(g.policies), per_seat=False)
+    for role, default in g.policy_defaults.items():
         _add_policy(p, g, spec, role, default)
     if hasattr(mod, "add_options"):
         mod.add_options(p)

@@ -111,3 +111,70 @@ def test_the_loader_keeps_the_setup_problems_for_their_count(tmp_path):
     assert rules.problems_for(4) == [] and len(rules.problems_for()) == 1
     assert rules.problems_for([5, 6])[0] == str(exc.value)
     assert load_rules().problems_for() == []
+
+
+# ------------------------------------------------------------------ item 4: one default line-up
+def _parsers(g):
+    from sheepsim import cli
+    from sheepsim.commands import SHARED, parts
+
+    names = [c for c in SHARED if c in parts(g).COMMANDS]
+    names += ["variants", "sweep", "tune"] if g.metrics else []
+    parser = cli.build_parser()
+    return {n: cli.subcommand_parser(parser, g.command, n) for n in names}
+
+
+def _games():
+    from sheepsim.game import games
+
+    return games()
+
+
+@pytest.mark.parametrize("g", _games(), ids=lambda g: g.command)
+def test_every_command_of_a_game_defaults_to_its_one_line_up(g):
+    """Declared once (``Game.default_policies``) and used by every command: before,
+    Aw, Sheep! ``balance`` and ``card-value`` defaulted to counter and ``play``,
+    ``trace``, ``variants``... to random; Shear Panic ``balance`` to greedy and the rest
+    to random. Each option's help says the default."""
+    from sheepsim.commands import policy_dest, policy_option
+
+    defaults = g.policy_defaults
+    assert set(defaults) == set(g.policies)
+    for command, sub in _parsers(g).items():
+        for action in sub._actions:
+            for role, name in defaults.items():
+                if action.dest == policy_dest(g, role) and policy_option(g, role) in action.option_strings:
+                    assert action.default == name, (command, role)
+                    assert f"(default {name})" in action.help
+        field = sub.get_default("field") if command == "compare" else None
+        if field is not None and len(g.policies) == 1:
+            assert field == defaults["play"], command
+
+
+def test_the_line_ups_a_player_expects():
+    from sheepsim.game import get
+
+    assert get("awsheep").policy_defaults == {"play": "counter"}
+    assert get("panic").policy_defaults == {"play": "greedy"}
+    assert get("race").policy_defaults == {"pace": "greedy", "bet": "ev-approx"}
+    from sheepsim import cli
+
+    cv = cli.subcommand_parser(cli.build_parser(), "awsheep", "card-value")
+    assert cv.get_default("field") == "counter"
+    race = cli.subcommand_parser(cli.build_parser(), "race", "compare")
+    assert race.get_default("field") == "ev-approx,greedy" == race.get_default("a")
+
+
+@pytest.mark.parametrize(("argv", "key", "value"), [
+    (["awsheep", "play", "--games", "100"], "policies", ["counter"] * 4),
+    (["awsheep", "variants", "--set", "scoring.golden_worth=4", "--games", "200",
+      "--metric", "mean_turns"], "policies", {"play": "counter"}),
+    (["panic", "play", "--games", "20", "--players", "3"], "policies", ["greedy"] * 3),
+])
+def test_the_default_line_up_is_in_the_metadata(capsys, argv, key, value):
+    import json
+
+    code, out, err = run(capsys, *argv, "--quiet", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["meta"][key] == value
+

@@ -41,9 +41,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "plain rounds. " + RANDOM_CHOOSES + ".")
     cv.add_argument("--players", type=_player_list, default=[4], metavar="N[,N...]",
                     help=f"player counts, {ENTRY.players_text} (default 4)")
-    cv.add_argument("--field", default="counter", metavar="NAME[,NAME...]",
+    default = ENTRY.policy_defaults["play"]
+    cv.add_argument("--field", default=default, metavar="NAME[,NAME...]",
                     help="policy fields, each played by every seat: random, greedy, counter "
-                         "or package.module:function (default counter)")
+                         f"or package.module:function (default {default}, the game's default)")
     add_options("card-value", cv)  # --draft, as every Aw, Sheep! command that plays rounds
     add_run_options(cv, games=10_000)
     add_table_option(cv, CARD_VALUE_TABLES)
