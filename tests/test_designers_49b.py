@@ -178,3 +178,26 @@ def test_the_default_line_up_is_in_the_metadata(capsys, argv, key, value):
     assert code == 0, err
     assert json.loads(out)["meta"][key] == value
 
+
+# ------------------------------------------------------------------ item 5: card-value
+def test_card_value_takes_rules_edits_and_draws_its_chart(capsys, tmp_path):
+    """``card-value --set`` edits the rules as the designers' commands do (validated for
+    the counts it plays) and ``--plot`` draws the card value chart; before, neither
+    option existed."""
+    import json
+
+    chart = tmp_path / "cv.png"
+    code, out, err = run(capsys, "awsheep", "card-value", "--set", "deck.horse=0;deck.sheep=21",
+                         "--players", "4", "--games", "40", "--field", "random", "--quiet",
+                         "--format", "json", "--plot", str(chart))
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["meta"]["edits"] == "deck.horse=0 deck.sheep=21"
+    assert doc["meta"]["rules"].endswith("with deck.horse=0 deck.sheep=21")
+    assert {r["kind"]: r["holders"] for r in doc["card_value"]}["horse"] == 0  # none dealt
+    assert chart.stat().st_size > 0
+    code, _, err = run(capsys, "awsheep", "card-value", "--set", "deck.horse=0", "--players",
+                       "3,4", "--games", "40", "--quiet")
+    one_line_error(code, err, "setup.3.remove.horse", "3-player")
+    code, _, err = run(capsys, "awsheep", "card-value", "--set", "deck.hores=0", "--games", "40")
+    one_line_error(code, err, "deck.hores", "did you mean 'horse'")
