@@ -113,6 +113,33 @@ def test_the_loader_keeps_the_setup_problems_for_their_count(tmp_path):
     assert load_rules().problems_for() == []
 
 
+def test_a_linked_edit_removes_a_kind_and_keeps_the_deck_size(capsys):
+    """``KEY=VALUE~OTHER`` moves the change to OTHER: ``deck.horse=0~deck.sheep`` removes
+    the Horse and keeps 36 cards, so the 5-player setup still deals (plain
+    ``deck.horse=0`` leaves 31 for 5 players, refused naming the key and the count)."""
+    import json
+    import tomllib
+
+    from sheepsim.game import get
+    from sheepsim.rulesedit import EditError, base_text, edited, parse_edit
+
+    base = base_text(get("awsheep"))
+    deck = tomllib.loads(edited(base, [parse_edit("deck.horse=0~deck.sheep")]).text)["deck"]
+    assert deck["horse"] == 0 and deck["sheep"] == 21 and sum(deck.values()) == 36
+    for bad, words in (("deck.horse=0~deck.horse", "another key"),
+                       ("deck.horse=0~options.draft", "whole numbers"),
+                       ("deck.horse=0~deck.shep", "did you mean 'sheep'")):
+        with pytest.raises(EditError, match=words):
+            edited(base, [parse_edit(bad)])
+    argv = ["awsheep", "variants", "--games", "200", "--metric", "mean_turns", "--players", "5",
+            "--policy", "random", "--quiet"]
+    code, _, err = run(capsys, *argv, "--set", "deck.horse=0")
+    one_line_error(code, err, "setup.5.set_aside_random", "5 players")
+    code, out, err = run(capsys, *argv, "--set", "deck.horse=0~deck.sheep", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["meta"]["variants"][1]["edits"] == "deck.horse=0~deck.sheep"
+
+
 # ------------------------------------------------------------------ item 4: one default line-up
 def _parsers(g):
     from sheepsim import cli
