@@ -172,7 +172,7 @@ def _add(sub, g: Game, name: str, spec: CommandSpec) -> None:
                 p.add_argument(opt, required=True, metavar=spec.metavar, help=what)
             else:
                 p.add_argument(opt, default=default, metavar=spec.metavar, help=f"{what} (default {default})")
-        lineup = spec.field if spec.field is not None else ",".join(g.policy_defaults.values())
+        lineup = compare_field(g, spec)
         p.add_argument("--field", default=lineup, metavar=spec.metavar,
                        help=f"policy of the other seats (default {lineup}, the game's default)")
         p.add_argument("--seat", type=positive_int, default=1, metavar="S",
@@ -200,6 +200,12 @@ def _add(sub, g: Game, name: str, spec: CommandSpec) -> None:
         p.add_argument("--plot", metavar="FILE", help="also draw the charts to FILE (.png or .svg)")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_RUNNERS[name], game_entry=g, spec=spec)
+
+
+def compare_field(g: Game, spec: CommandSpec) -> str:
+    """``compare``'s default ``--field``: the spec's, else the game's default line-up
+    (:attr:`Game.policy_defaults`; a one-role game's name)."""
+    return spec.field if spec.field is not None else ",".join(g.policy_defaults.values())
 
 
 def _add_seed(p) -> None:
