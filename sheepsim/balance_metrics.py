@@ -6,7 +6,6 @@ A game declares its balance metrics in its metrics module (``Game.metrics``):
   metric job it reads and how it is computed from that job's tables);
 * ``metric_jobs(rules, players, seed, policies) -> {job key: Job}``: the whole-game or
   single-race jobs one variant needs (only the keys the chosen metrics read are built);
-* ``POLICY_DEFAULTS``: the default policy of each of the game's policy roles;
 * ``EXAMPLES`` (optional): the rules edits and target the designers' commands' ``--help``
   shows (keys ``set``, ``sweep``, ``vary``, ``target``);
 * ``invariant(job key, policies) -> (rules key prefixes, ...)``: the edits that do not

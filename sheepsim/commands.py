@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sheepsim.errors import SheepsimError
@@ -63,17 +63,19 @@ class CommandSpec:
 
     ``games``: the default ``--games`` (0 for ``trace``, which plays one game);
     ``tables``: the command's tables in print order (``--table`` picks one);
-    ``policies``: the default policy of each role the command takes (``{"play":
-    "random"}``; the race: ``{"bet": "ev-approx", "pace": "greedy"}``);
+    ``policies``: the policy roles the command takes (``("play",)``; the race: ``("bet",
+    "pace")``), each defaulting to the game's one line-up (:attr:`Game.policy_defaults`,
+    declared once per game for every command);
     ``per_seat``: whether a policy option takes one name per seat (else one name for
     every seat); ``players``: whether the command takes ``--players``; ``a``/``b``/``field``:
-    ``compare``'s defaults (None: required) and ``metavar`` their form."""
+    ``compare``'s defaults (``a``/``b`` None: required; ``field`` None: the game's default
+    line-up) and ``metavar`` their form."""
 
     help: str
     description: str
     games: int = 0
     tables: tuple[str, ...] = ()
-    policies: Mapping[str, str] = field(default_factory=dict)
+    policies: tuple[str, ...] = ()
     per_seat: bool = True
     #: several names are several policy fields, each played by every seat (balance)
     fields: bool = False
@@ -170,12 +172,13 @@ def _add(sub, g: Game, name: str, spec: CommandSpec) -> None:
                 p.add_argument(opt, required=True, metavar=spec.metavar, help=what)
             else:
                 p.add_argument(opt, default=default, metavar=spec.metavar, help=f"{what} (default {default})")
-        p.add_argument("--field", default=spec.field, metavar=spec.metavar,
-                       help=f"policy of the other seats (default {spec.field})")
+        lineup = compare_field(g, spec)
+        p.add_argument("--field", default=lineup, metavar=spec.metavar,
+                       help=f"policy of the other seats (default {lineup}, the game's default)")
         p.add_argument("--seat", type=positive_int, default=1, metavar="S",
                        help="the seat that switches between A and B (default 1)")
-    for role, default in spec.policies.items():
-        _add_policy(p, g, spec, role, default)
+    for role in spec.policies:
+        _add_policy(p, g, spec, role, g.policy_defaults[role])
     part = parts(g)
     part.add_options(name, p)
     if name == "trace":
@@ -197,6 +200,12 @@ def _add(sub, g: Game, name: str, spec: CommandSpec) -> None:
         p.add_argument("--plot", metavar="FILE", help="also draw the charts to FILE (.png or .svg)")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_RUNNERS[name], game_entry=g, spec=spec)
+
+
+def compare_field(g: Game, spec: CommandSpec) -> str:
+    """``compare``'s default ``--field``: the spec's, else the game's default line-up
+    (:attr:`Game.policy_defaults`; a one-role game's name)."""
+    return spec.field if spec.field is not None else ",".join(g.policy_defaults.values())
 
 
 def _add_seed(p) -> None:

@@ -160,8 +160,8 @@ def _common(p, g: Game, games: bool = True, metric: bool = True) -> None:
     mod = M.module(g)
     p.add_argument("--players", type=players_type(g), default=g.default_players, metavar="N",
                    help=f"{g.players_text} (default {g.default_players})")
-    spec = CommandSpec(help="", description="", policies=mod.POLICY_DEFAULTS, per_seat=False)
-    for role, default in mod.POLICY_DEFAULTS.items():
+    spec = CommandSpec(help="", description="", policies=tuple(g.policies), per_seat=False)
+    for role, default in g.policy_defaults.items():
         _add_policy(p, g, spec, role, default)
     if hasattr(mod, "add_options"):
         mod.add_options(p)
@@ -217,8 +217,8 @@ def cmd_variants(args) -> int:
     g: Game = args.game_entry
     _check_table(args, VARIANT_TABLES)
     M.pick(g, args.metric)
-    base, variants = file_variants(g, args.files)
-    variants += edit_variants(g, base, args.edits)
+    base, variants = file_variants(g, args.files, args.players)
+    variants += edit_variants(g, base, args.edits, args.players)
     check_variant_count(variants)
     res = _run_variants(g, args, variants, f"{g.name} variants")
     t = res.tables
@@ -233,24 +233,27 @@ def cmd_variants(args) -> int:
     return publish(args, t, meta, title, plot, every_csv_table=True)
 
 
-def file_variants(g: Game, files) -> tuple:
+def file_variants(g: Game, files, players=None) -> tuple:
     """``(base rules text, [variants])`` of rules files (the first is the base; none: the
-    standard rules as the base), each validated by the game's loader."""
+    standard rules as the base), each validated by the game's loader and for ``players``
+    (the run's player count; None: every count)."""
     from sheepsim import variant_runs as V
     from sheepsim.rulesedit import base_text
 
     variant_of = V.variant_of
     files = list(files)
     base = base_text(g, files[0] if files else None)
-    variants = [variant_of(g, base, [], "base" if not files else files[0])[0]]
+    variants = [variant_of(g, base, [], "base" if not files else files[0], players)[0]]
     for path in files[1:]:
         text = base_text(g, path)
-        variants.append(V.Variant(path, g.load_rules(text), tomllib.loads(text.text), "", text.text))
+        variants.append(V.Variant(path, g.check_rules(g.load_rules(text), players),
+                                  tomllib.loads(text.text), "", text.text))
     return base, variants
 
 
-def edit_variants(g: Game, base, specs) -> list:
-    """One variant of ``base`` per ``--set KEY=VALUE[;KEY=VALUE]``, each validated."""
+def edit_variants(g: Game, base, specs, players=None) -> list:
+    """One variant of ``base`` per ``--set KEY=VALUE[;KEY=VALUE]``, each validated (for
+    ``players``, the run's player count; None: every count)."""
     from sheepsim.rulesedit import parse_edit, split_top
     from sheepsim.variant_runs import variant_of
 
@@ -259,7 +262,7 @@ def edit_variants(g: Game, base, specs) -> list:
         edits = [parse_edit(part) for part in split_top(spec, ";") if part]
         if not edits:
             raise SheepsimError(f"--set takes KEY=VALUE (e.g. {_example(g, 'set')}), got {spec!r}")
-        out.append(variant_of(g, base, edits)[0])
+        out.append(variant_of(g, base, edits, players=players)[0])
     return out
 
 
@@ -342,7 +345,7 @@ def cmd_sweep(args) -> int:
     _check_table(args, SWEEP_TABLES)
     M.pick(g, args.metric)
     axes = sweep_axes(args.axes)
-    variants, points = sweep_variants(g, args.rules, axes)
+    variants, points = sweep_variants(g, args.rules, axes, args.players)
     res = _run_variants(g, args, variants, f"{g.name} sweep")
     t = res.tables
     keys = [k for k, _ in axes]
@@ -360,10 +363,11 @@ def cmd_sweep(args) -> int:
     return publish(args, tables, meta, title, plot, every_csv_table=True)
 
 
-def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
+def sweep_variants(g: Game, rules, axes, players=None) -> tuple[list, list[tuple]]:
     """``([base, one variant per point], points)`` of the grid of ``axes`` (see
     :func:`sweep_axes`) over the base rules file ``rules`` (None: the standard rules),
-    every point validated by the game's loader."""
+    every point validated by the game's loader and for ``players`` (the run's player
+    count; None: every count)."""
     from sheepsim.rulesedit import Edit, base_text
     from sheepsim.variant_runs import variant_of
 
@@ -371,10 +375,10 @@ def sweep_variants(g: Game, rules, axes) -> tuple[list, list[tuple]]:
     if len(points) > MAX_POINTS:
         raise SheepsimError(f"the grid has {len(points)} points; a sweep takes at most {MAX_POINTS}")
     base = base_text(g, rules)
-    variants = [variant_of(g, base, [], "base")[0]]
+    variants = [variant_of(g, base, [], "base", players)[0]]
     for values in points:
         edits = [Edit(k, v) for (k, _), v in zip(axes, values, strict=True)]
-        variants.append(variant_of(g, base, edits)[0])
+        variants.append(variant_of(g, base, edits, players=players)[0])
     return variants, points
 
 

@@ -189,7 +189,8 @@ class Game:
     ``load_rules`` is ``"module:function"``.
 
     ``min_players``/``max_players`` and ``policies`` (role -> built-in names) are the
-    only source of these facts for the CLI, the Python API and the report.
+    only source of these facts for the CLI, the Python API and the report, and so is
+    ``default_policies`` for the default policy of every command.
     """
 
     name: str  # "sheep-race": the one spelling used in every output's meta
@@ -226,6 +227,24 @@ class Game:
     #: ``sheepsim cache warm``'s runs besides the shared commands': ``(command, options)``
     #: of the game's own commands whose kernels those do not compile (tiny options)
     warm: tuple[tuple[str, Mapping[str, object]], ...] = ()
+    #: the default line-up: role -> the built-in policy every seat plays when a command is
+    #: not told otherwise (``play``, ``balance``, ``trace``, ``compare``'s field, the
+    #: designers' commands...): one per game, declared here only. A role left out plays
+    #: its first listed name. See :attr:`policy_defaults`.
+    default_policies: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        for role, name in self.default_policies.items():
+            if name not in self.policies.get(role, ()):
+                raise ValueError(f"{self.title}: default policy {name!r} of role {role!r} is "
+                                 f"not one of its built-in policies")
+
+    @property
+    def policy_defaults(self) -> dict[str, str]:
+        """Role -> the default policy of every seat (:attr:`default_policies`, else the
+        role's first listed name), in the order of :attr:`policies`."""
+        return {role: self.default_policies.get(role, names[0])
+                for role, names in self.policies.items()}
 
     def load_rules(self, path=None):
         """The game's rules from a TOML file, or the shipped standard rules (None)."""
@@ -261,6 +280,19 @@ class Game:
         if problem:
             raise SheepsimError(f"{self.title}: {problem}")
         return int(players)
+
+    def check_rules(self, rules, players=None):
+        """``rules`` if they can be played by ``players`` (a count, counts, or None: every
+        count the game takes), else one line naming the key and the count. A game whose
+        rules have parts for one player count only (Aw, Sheep!'s ``setup.N``) checks them
+        in ``rules.check_players(n)``; its loader validates the rest."""
+        check = getattr(rules, "check_players", None)
+        if check is not None:
+            counts = self.player_counts if players is None else (
+                [players] if hasattr(players, "__index__") else list(players))
+            for n in counts:
+                check(n)
+        return rules
 
     def job(self, kind: str, **options) -> Job:
         """Build (and validate) a job of ``kind`` (one of :attr:`jobs`)."""

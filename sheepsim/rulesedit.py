@@ -8,6 +8,11 @@ tables picked by its ``name``), ``race.payoffs.semifinal[0][5]`` (a cell of a ma
 TOML file (``3``, ``true``, ``"yellow"``, ``[1, 2, 0]``); a word that is not TOML is
 taken as a string.
 
+A linked edit ``KEY=VALUE~OTHER`` sets ``KEY`` and moves the difference to ``OTHER`` (both
+whole numbers), so their sum is kept: ``deck.horse=0~deck.sheep`` removes the Horse and
+puts as many plain sheep in the deck, keeping the deck's size (and so every setup that
+dealt it).
+
 :func:`edited` applies edits to a base file's data and gives a :class:`RulesText`: the
 edited file as TOML text with a name saying what was edited. Every loader reads it as it
 reads a file (:func:`sheepsim.rulesfile.read_toml`), so an edit is validated by the
@@ -39,10 +44,13 @@ class Edit:
 
     key: str
     value: object
+    #: a linked edit's other key: it takes the change of ``key`` with the opposite sign,
+    #: so the two keep their sum (``deck.horse=0~deck.sheep``)
+    balance: str | None = None
 
     @property
     def text(self) -> str:
-        return f"{self.key}={toml_value(self.value)}"
+        return f"{self.key}={toml_value(self.value)}" + (f"~{self.balance}" if self.balance else "")
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,7 @@ def split_top(text: str, sep: str = ",") -> list[str]:
 
 
 #: what each option's ``KEY=...`` looks like, for its error message
-FORMS = {"--set": "KEY=VALUE (e.g. race.payoffs.bonus_three=2)",
+FORMS = {"--set": "KEY=VALUE or KEY=VALUE~OTHER (e.g. race.payoffs.bonus_three=2)",
          "--vary": "KEY=LO..HI[:STEP] (e.g. race.payoffs.bonus_three=0..6)",
          "--target": "METRIC=VALUE|min|max (e.g. lane_ev_spread=min)"}
 
@@ -113,8 +121,24 @@ def parse_assignment(text: str, option: str = "--set", *, path: bool = True) -> 
 
 
 def parse_edit(text: str, option: str = "--set") -> Edit:
+    """``KEY=VALUE``, or the linked ``KEY=VALUE~OTHER`` (see the module's notes)."""
     key, value = parse_assignment(text, option)
+    m = _LINKED.fullmatch(value)
+    if m:
+        other = m.group(2)
+        check_path(other)
+        if other == key:
+            raise EditError(f"{option} {text!r}: a linked edit moves the change to another key")
+        parsed = parse_value(m.group(1))
+        if isinstance(parsed, bool) or not isinstance(parsed, int):
+            raise EditError(f"{option} {text!r}: a linked edit KEY=VALUE~OTHER takes a whole "
+                            f"number, got {m.group(1).strip()!r}")
+        return Edit(key, parsed, other)
     return Edit(key, parse_value(value))
+
+
+#: ``VALUE~OTHER`` of a linked edit: a whole number, ``~``, a dotted key
+_LINKED = re.compile(r"\s*([+-]?[\d_]+)\s*~\s*([A-Za-z_][\w.\[\]-]*)\s*")
 
 
 def check_path(key: str) -> list:
@@ -135,6 +159,9 @@ def apply(data: dict, edit: Edit, source: str) -> None:
     """Set ``edit`` in ``data`` (in place). The key must lead to an existing table or
     array; its last part may be new in a table (the loader then says whether the game
     knows it)."""
+    if edit.balance:
+        _apply_linked(data, edit, source)
+        return
     tokens = check_path(edit.key)
     node, where, norm = data, "", []
     for i, tok in enumerate(tokens):
@@ -170,6 +197,41 @@ def apply(data: dict, edit: Edit, source: str) -> None:
         else:
             node = node[tok]
         where = shown
+
+
+def _value_at(data: dict, key: str, source: str, edit: Edit) -> int:
+    """The whole number at dotted ``key`` of ``data`` (one line if there is none)."""
+    probe = copy.deepcopy(data)
+    marker = object()
+    apply(probe, Edit(key, marker), source)  # a key that names nothing: apply's own line
+    tokens = check_path(key)
+    value = _get(data, tokens[:-1], tokens[-1])
+    if value is marker or isinstance(value, bool) or not isinstance(value, int):
+        raise EditError(f"{source}: {edit.text}: a linked edit moves whole numbers; {key} is "
+                        f"{'not set' if value is None else toml_value(value)}")
+    return value
+
+
+def _get(data, path: list, last):
+    """The value at ``path`` + ``last`` (a path :func:`apply` accepted; None: a table's
+    key that is not set)."""
+    node = data
+    for tok in [*path, last]:
+        if isinstance(node, list) and not isinstance(tok, int):
+            tok = next(j for j, el in enumerate(node) if isinstance(el, dict) and el.get("name") == tok)
+        if isinstance(node, dict) and tok not in node:
+            return None
+        node = node[tok]
+    return node
+
+
+def _apply_linked(data: dict, edit: Edit, source: str) -> None:
+    """``KEY=VALUE~OTHER``: KEY set to VALUE, OTHER changed by KEY's old value minus
+    VALUE (their sum kept)."""
+    old = _value_at(data, edit.key, source, edit)
+    other = _value_at(data, edit.balance, source, edit)
+    apply(data, Edit(edit.key, edit.value), source)
+    apply(data, Edit(edit.balance, other + old - edit.value), source)
 
 
 def _close(tok: str, node: dict) -> str:

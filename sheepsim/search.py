@@ -263,8 +263,8 @@ def run(g, args) -> TuneOutput:
     metrics = M.pick(g, list(dict.fromkeys([t.metric for t in targets] + [c.metric for c in constraints])))
     policies = role_policies(g, args)
     base = base_text(g, args.rules)
-    base_variant, _ = variant_of(g, base, [], "base")
-    check_vary_ends(g, base, varies)
+    base_variant, _ = variant_of(g, base, [], "base", args.players)
+    check_vary_ends(g, base, varies, args.players)
     single = len(targets) == 1
     trials = args.trials
     trial_games = trial_games_of(g, args.budget, trials, single,
@@ -431,15 +431,16 @@ def parse_varies(texts) -> list[Vary]:
     return varies
 
 
-def check_vary_ends(g, base, varies: list[Vary]) -> None:
+def check_vary_ends(g, base, varies: list[Vary], players=None) -> None:
     """Every range's ends through the game's loader as edits of the base rules text
-    ``base``, so a bad key or value fails before any game."""
+    ``base`` (and checked for ``players``, the run's count; None: every count), so a bad
+    key or value fails before any game."""
     from sheepsim.rulesedit import Edit
     from sheepsim.variant_runs import variant_of
 
     for v in varies:
         for end in (v.lo, v.hi):
-            variant_of(g, base, [Edit(v.key, end)])
+            variant_of(g, base, [Edit(v.key, end)], players=players)
 
 
 def exact_only(g, args, base_variant, policies, metrics) -> bool:
@@ -575,7 +576,7 @@ class _Search:
         for params in params_list:
             if params not in self.cands and all(params != c.params for c in new):
                 edits = [Edit(v.key, p) for v, p in zip(varies, params, strict=True)]
-                variant, text = variant_of(self.g, self.base_text, edits)
+                variant, text = variant_of(self.g, self.base_text, edits, players=self.args.players)
                 new.append(Candidate(params, variant, {}))
         if new:
             job, counts = self._run([self.base_variant] + [c.variant for c in new],

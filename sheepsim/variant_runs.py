@@ -53,12 +53,13 @@ class Variant:
     text: str = ""
 
 
-def variant_of(g: Game, base, edits, label: str | None = None):
+def variant_of(g: Game, base, edits, label: str | None = None, players=None):
     """A :class:`Variant` of rules text ``base`` with ``edits`` and that text
-    (:func:`sheepsim.rulesedit.edited`), validated by the game's loader (one line naming
-    the key if it is refused)."""
+    (:func:`sheepsim.rulesedit.edited`), validated by the game's loader and for the
+    player count(s) ``players`` of the run (None: every count the game takes;
+    :meth:`Game.check_rules`): one line naming the key (and the count) if it is refused."""
     text = edited(base, list(edits))
-    rules = g.load_rules(text)
+    rules = g.check_rules(g.load_rules(text), players)
     shown = " ".join(e.text for e in edits)
     return Variant(label or shown or "base", rules, tomllib.loads(text.text), shown, text.text), text
 

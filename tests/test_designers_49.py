@@ -57,7 +57,7 @@ def test_variants_out_csv_writes_every_table_and_says_where(capsys, tmp_path):
 
     out = tmp_path / "v.csv"
     argv = ["awsheep", "variants", "--set", "scoring.golden_worth=4", "--games", "200",
-            "--metric", "mean_turns", "--quiet"]
+            "--metric", "mean_turns", "--quiet", "--policy", "random"]
     code, _, err = run(capsys, *argv, "--out", str(out))
     assert code == 0, err
     diffs = tmp_path / "v.differences.csv"

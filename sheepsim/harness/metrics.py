@@ -8,8 +8,6 @@ from sheepsim.balance_metrics import Metric
 #: games every variant plays by default
 DEFAULT_GAMES = 20_000
 
-POLICY_DEFAULTS = {"play": "random"}
-
 
 def first_player_edge(t, rules, players) -> float:
     row = t["by_seat"].iloc[0]

@@ -20,28 +20,28 @@ COMMANDS = {
                     "the course of the games (lead changes, when the winner led for good, "
                     "the winner's largest deficit, comebacks). "
                     "Tables: " + ", ".join(PLAY_TABLES) + ".",
-        games=100_000, tables=PLAY_TABLES, policies={"play": "random"}),
+        games=100_000, tables=PLAY_TABLES, policies=("play",)),
     "compare": CommandSpec(
         help="head-to-head of two policies on the same games",
         description="Every game is played twice with the same seed (the same chance draws), "
                     "once with seat --seat playing A and once B, the other seats playing "
                     "--field: both win rates with 95% intervals, the paired difference and an "
                     "exact McNemar p-value. Table: comparison.",
-        games=20_000, tables=("comparison",), a=None, b="random", field="random"),
+        games=20_000, tables=("comparison",), a=None, b="random"),
     "balance": CommandSpec(
         help="seat balance for every player count",
         description="For every player count the game takes, on the same seed: win rate by "
                     "seat, draws and ties, game length. Several --policy names give one field "
                     "each (every seat plays the field's policy). Tables: "
                     + ", ".join(BALANCE_TABLES) + ".",
-        games=20_000, tables=BALANCE_TABLES, policies={"play": "random"}, per_seat=False,
+        games=20_000, tables=BALANCE_TABLES, policies=("play",), per_seat=False,
         fields=True, players=False),
     "trace": CommandSpec(
         help="one game, decision by decision",
         description="Play one game and print every decision: the seat, the kind of decision, "
                     "the option taken and every seat's score after it. Table decisions "
                     "(--table decisions): one row per decision a policy was asked.",
-        tables=("decisions",), policies={"play": "random"}),
+        tables=("decisions",), policies=("play",)),
 }
 
 

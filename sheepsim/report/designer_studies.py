@@ -301,9 +301,9 @@ class VariantsStudy(_VariantRuns):
         metrics = cls._metrics(r, args)
         given = _strings(r, "files")  # as the config spells them (the labels)
         with _charged(r, "files"):
-            base, variants = _file_variants(g, args.files, given)
+            base, variants = _file_variants(g, args.files, given, args.players)
         with _charged(r, "set"):
-            variants += edit_variants(g, base, args.edits)
+            variants += edit_variants(g, base, args.edits, args.players)
             check_variant_count(variants)
         cls._check_policies(r, lambda: variants_job(g, args, variants))
         return {"files": given, "set": list(args.edits), "metric": metrics,
@@ -324,8 +324,8 @@ class VariantsStudy(_VariantRuns):
             from sheepsim.designer import edit_variants
 
             g = self.game_entry
-            base, variants = _file_variants(g, args.files, self._params["files"])
-            self._variants = variants + edit_variants(g, base, args.edits)
+            base, variants = _file_variants(g, args.files, self._params["files"], args.players)
+            self._variants = variants + edit_variants(g, base, args.edits, args.players)
         return self._variants
 
     def results(self, counts, games) -> StudyResult:
@@ -352,11 +352,11 @@ class VariantsStudy(_VariantRuns):
                            columns=columns, methods=[self.methods_note()])
 
 
-def _file_variants(g, resolved, given):
+def _file_variants(g, resolved, given, players=None):
     """The command's file variants, labelled as the config spells the files."""
     from sheepsim.designer import file_variants
 
-    base, variants = file_variants(g, resolved)
+    base, variants = file_variants(g, resolved, players)
     for v, label in zip(variants, given, strict=False):
         v.label = label
     return base, variants
@@ -390,7 +390,7 @@ class SweepStudy(_VariantRuns):
         g = cls.game_entry
         metrics = cls._metrics(r, args)
         with _charged(r, "set"):
-            variants, _ = sweep_variants(g, args.rules, sweep_axes(args.axes))
+            variants, _ = sweep_variants(g, args.rules, sweep_axes(args.axes), args.players)
         cls._check_policies(r, lambda: variants_job(g, args, variants))
         return {"set": list(args.axes), "metric": metrics}
 
@@ -399,7 +399,7 @@ class SweepStudy(_VariantRuns):
 
         if getattr(self, "_grid", None) is None:
             axes = sweep_axes(args.axes)
-            variants, points = sweep_variants(self.game_entry, args.rules, axes)
+            variants, points = sweep_variants(self.game_entry, args.rules, axes, args.players)
             self._grid = ([k for k, _ in axes], variants, points)
         return self._grid
 
@@ -483,9 +483,9 @@ class TuneStudy(_DesignerStudy):
         with _charged(r, "subject_to"):
             search.parse_constraints(g, args.subject_to)
         base = base_text(g, args.rules)
-        base_variant, _ = variant_of(g, base, [], "base")
+        base_variant, _ = variant_of(g, base, [], "base", args.players)
         with _charged(r, "vary"):
-            search.check_vary_ends(g, base, varies)
+            search.check_vary_ends(g, base, varies, args.players)
         with _charged(r, "budget"):
             trial_games = search.trial_games_of(g, args.budget, args.trials, len(targets) == 1)
         with _charged(r, "confirm_games"):

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from sheepsim.api import _argv
-from sheepsim.commands import parts
+from sheepsim.commands import compare_field, parts
 from sheepsim.errors import SheepsimError
 from sheepsim.game import games
 from sheepsim.options import ArgumentsError, _Parser, parse_raising
@@ -112,7 +112,8 @@ class HeadToHeadStudy(Study):
         extras = cls._extras(r)
         names = {}
         for key in ("a", "b", "field"):
-            default = cls.defaults.get(key, getattr(spec, key))
+            default = cls.defaults.get(key, compare_field(g, spec) if key == "field"
+                                       else getattr(spec, key))
             names[key] = r.str_(key, required=default is None, default=default).strip()
             with r.checking(key):  # the job resolves the names: a bad one stops here
                 job = g.job("head-to-head", rules=rules, players=players, a=names[key],

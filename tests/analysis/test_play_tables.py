@@ -36,7 +36,7 @@ def test_race_play_table_option_picks_the_csv_table(capsys):
 
 def test_panic_play_and_balance_table_option(capsys):
     base = ["panic", "play", "--players", "3", "--games", "60", "--seed", "3", "--quiet",
-            "--format", "csv"]
+            "--format", "csv", "--policy", "random"]
     code, out, err = run(capsys, *base, "--table", "tie_breaks")
     assert code == 0, err
     ties = pd.read_csv(io.StringIO(out))

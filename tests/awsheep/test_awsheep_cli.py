@@ -68,7 +68,7 @@ def test_play_csv_and_bad_players(capsys):
 
 
 def test_play_table_is_a_readers_view_and_all_columns_shows_every_column(capsys):
-    args = ["play", "--players", "4", "--games", "400", "--seed", "3", "--quiet"]
+    args = ["play", "--players", "4", "--games", "400", "--seed", "3", "--quiet", "--policy", "random"]
     code, out, _ = run(capsys, *args)
     assert code == 0
     assert all(len(line) <= 120 for line in out.splitlines())
@@ -201,7 +201,7 @@ def test_random_is_said_to_choose_among_rows(capsys, tmp_path):
     assert "[card kind, target] rows" in " ".join(out.split())
     path = tmp_path / "p.json"
     code, _, _ = run(capsys, "play", "--games", "50", "--quiet", "--format", "json", "--out",
-                     str(path))
+                     str(path), "--policy", "random")
     assert "[card kind, target] rows" in json.loads(path.read_text())["meta"]["random_policy"]
     code, _, _ = run(capsys, "play", "--policy", "greedy", "--games", "50", "--quiet",
                      "--format", "json", "--out", str(path))

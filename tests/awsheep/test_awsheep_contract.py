@@ -160,7 +160,7 @@ def test_a_failure_names_the_policy_seat_and_round():
 
 def test_trace_table_option_prints_the_decisions(capsys):
     code = cli.main(["awsheep", "trace", "--players", "3", "--seed", "5", "--table",
-                     "decisions", "--format", "json", "--quiet"])
+                     "decisions", "--format", "json", "--quiet", "--policy", "random"])
     assert code == 0
     text = capsys.readouterr().out
     tr = trace_round(players=3, seed=5)

@@ -71,9 +71,15 @@ def test_player_counts_outside_3_to_6_are_rejected(n):
     ("[setup.6]\nremove = {}\nset_aside_random = 0\n", "", "setup.6", "missing"),
 ])
 def test_bad_rules_name_the_file_and_key(tmp_path, old, new, key, problem):
+    """A ``setup.N`` that does not fit the deck is refused when ``N`` players play (issue
+    49: an edit is judged for the counts a run plays); every other problem at load."""
     path = variant(tmp_path, old, new)
     with pytest.raises(RulesError) as exc:
-        load_rules(path)
+        rules = load_rules(path)
+        if key.startswith("setup.") and key != "setup.6" and "unknown" not in problem:
+            n = int(key.split(".")[1])
+            assert all(rules.check_players(m) == m for m in (3, 4, 5, 6) if m != n)
+            rules.check_players(n)
     assert exc.value.key == key
     assert problem in exc.value.problem
     assert str(exc.value).startswith(str(path))

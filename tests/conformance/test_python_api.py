@@ -217,7 +217,7 @@ def test_the_api_writes_no_progress_to_a_log_unless_asked(monkeypatch, capsys):
 
     for name in ("ESTIMATE_AFTER_SECONDS", "PROGRESS_LINE_SECONDS", "LONG_RUN_SECONDS"):
         monkeypatch.setattr(driver, name, 0)
-    options = {"games": 20_000, "seed": 5, "threads": 1}
+    options = {"games": 20_000, "seed": 5, "threads": 1, "policy": "random"}
     sheepsim.play("panic", **options)
     assert capsys.readouterr().err == ""
     sheepsim.play("panic", quiet=False, **options)

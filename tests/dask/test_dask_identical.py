@@ -60,7 +60,7 @@ def test_a_sweep_on_two_workers_matches_threads(cluster):
     import tomllib
 
     from sheepsim import driver
-    from sheepsim.balance_metrics import module, pick
+    from sheepsim.balance_metrics import pick
     from sheepsim.game import get
     from sheepsim.rulesedit import Edit, base_text
     from sheepsim.variant_runs import build_job, variant_of
@@ -73,7 +73,7 @@ def test_a_sweep_on_two_workers_matches_threads(cluster):
 
     def tables(**backend):
         job = build_job(g, variants, pick(g, "skill_edge,mean_turns"), games=800, seed=2, players=4,
-                        policies=module(g).POLICY_DEFAULTS)
+                        policies=g.policy_defaults)
         return driver.run(job, games=job.games, chunk_games=90, progress=False, **backend).tables
 
     _assert_identical(tables(backend=cluster), tables(threads=2))

@@ -26,7 +26,7 @@ def run(capsys, *argv):
 
 def test_play_json_has_tables_and_metadata(capsys):
     code, out, err = run(capsys, "panic", "play", "--players", "3", "--games", "200",
-                         "--seed", "4", "--format", "json", "--quiet")
+                         "--seed", "4", "--format", "json", "--quiet", "--policy", "random")
     assert code == 0, err
     doc = json.loads(out)
     meta = doc["meta"]

@@ -23,6 +23,7 @@ name = "aw-h2h"
 players = 4
 a = "counter"
 b = "random"
+field = "random"
 seat = 2
 seed = 5
 games = 400
@@ -69,7 +70,7 @@ def test_awsheep_head_to_head_is_the_games_compare_job(aw_report):
         assert got[col].to_numpy() == pytest.approx(expected[col].to_numpy(), rel=1e-9, nan_ok=True)
     study = next(s for s in manifest["studies"] if s["name"] == "aw-h2h")
     assert study["type"] == "head-to-head" and study["game"] == "aw-sheep"
-    # the game's compare defaults (field random) and its own option (draft: the rules')
+    # the field as given (the game's default is counter) and its own option (draft: the rules')
     assert study["params"] == {"game": "awsheep", "players": 4, "a": "counter", "b": "random",
                                "field": "random", "seat": 2, "draft": None}
     page = (out / "report.md").read_text()

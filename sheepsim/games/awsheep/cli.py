@@ -38,15 +38,26 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "interval clustered by round, per player count and policy "
                                     "field; golden_value is the golden sheep's row; card_use "
                                     "says how each kind was played. A round costs 10-20 "
-                                    "plain rounds. " + RANDOM_CHOOSES + ".")
+                                    "plain rounds. --set edits the rules as the designers' "
+                                    "commands do (one rules set: every edit applied). "
+                                    + RANDOM_CHOOSES + ".",
+                        epilog="example: sheepsim awsheep card-value --set deck.horse=0 "
+                               "--players 4 --plot cv.png")
     cv.add_argument("--players", type=_player_list, default=[4], metavar="N[,N...]",
                     help=f"player counts, {ENTRY.players_text} (default 4)")
-    cv.add_argument("--field", default="counter", metavar="NAME[,NAME...]",
+    default = ENTRY.policy_defaults["play"]
+    cv.add_argument("--field", default=default, metavar="NAME[,NAME...]",
                     help="policy fields, each played by every seat: random, greedy, counter "
-                         "or package.module:function (default counter)")
+                         f"or package.module:function (default {default}, the game's default)")
+    cv.add_argument("--set", action="append", default=[], metavar="KEY=VALUE[;KEY=VALUE]",
+                    dest="edits", help="edit the rules (--rules, else the standard rules) by "
+                                       "dotted key, as variants --set does; repeat for more "
+                                       "edits, all applied (e.g. deck.horse=0)")
     add_options("card-value", cv)  # --draft, as every Aw, Sheep! command that plays rounds
     add_run_options(cv, games=10_000)
     add_table_option(cv, CARD_VALUE_TABLES)
+    cv.add_argument("--plot", metavar="FILE",
+                    help="also draw the card value chart to FILE (.png or .svg)")
     cv.set_defaults(func=cmd_card_value)
 
 
@@ -75,22 +86,50 @@ def card_value_tables(rules, players, fields, games: int, seed: int, draft=None,
                    "card_use": card_use(pd.concat(uses, ignore_index=True))}
 
 
+def edited_rules(path, specs, players):
+    """The rules of ``--rules`` (None: the standard rules) with every ``--set`` edit of
+    ``specs`` applied (:mod:`sheepsim.rulesedit`, as the designers' commands take them),
+    validated by the loader and for each of ``players``; ``(rules, edits text)``."""
+    from sheepsim.game import get
+    from sheepsim.rulesedit import base_text, parse_edit, split_top
+    from sheepsim.variant_runs import variant_of
+
+    g = get(GAME)
+    edits = [parse_edit(part) for spec in specs for part in split_top(spec, ";") if part]
+    if specs and not edits:
+        raise SheepsimError(f"--set takes KEY=VALUE (e.g. deck.horse=0), got {specs[0]!r}")
+    if not edits:
+        return g.check_rules(g.load_rules(path), players), ""
+    variant, _ = variant_of(g, base_text(g, path), edits, players=players)
+    return variant.rules, variant.edits
+
+
 def cmd_card_value(args) -> int:
     from sheepsim.output import base_meta
 
     fields = [f.strip() for f in args.field.split(",")]
     if not all(fields):
         raise SheepsimError("give at least one field policy name (e.g. counter)")
-    rules, tables = card_value_tables(args.rules, args.players, fields, args.games, args.seed,
+    rules, edits = edited_rules(args.rules, args.edits, args.players)
+    rules, tables = card_value_tables(rules, args.players, fields, args.games, args.seed,
                                       args.draft, backend=backend_from_args(args),
                                       progress=progress_of(args))
     meta = base_meta(game=GAME, analysis="card value (one card replaced by a plain sheep, "
                                          "common random numbers)",
-                     rules=rules.source, rules_sha256=rules.sha256, players=args.players,
+                     rules=rules.source, rules_sha256=rules.sha256,
+                     **({"edits": edits} if edits else {}), players=args.players,
                      field_policies=fields,
                      draft=rules.draft if args.draft is None else args.draft,
                      seed=args.seed, games=args.games,
                      **({"random_policy": RANDOM_CHOOSES} if "random" in fields else {}))
     title = (f"Aw, Sheep! card value, {', '.join(map(str, args.players))} players, "
-             f"{args.games:,} rounds per setting")
-    return publish(args, tables, meta, title)
+             f"{args.games:,} rounds per setting" + (f", rules with {edits}" if edits else ""))
+
+    def plot():
+        from sheepsim.games.awsheep.plots import card_value_chart
+        from sheepsim.plots import panel_figure, save_figure
+
+        save_figure(panel_figure([lambda ax: card_value_chart(tables["card_value"], ax=ax)],
+                                 meta, title), args.plot)
+
+    return publish(args, tables, meta, title, plot)

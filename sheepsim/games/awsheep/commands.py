@@ -31,14 +31,14 @@ COMMANDS = {
                     "win rate by the cards of each kind in the starting hand, not card value; "
                     "see card-value), the golden sheep in the starting hand and how each card "
                     "kind is used. " + RANDOM_CHOOSES + ". Tables: " + ", ".join(PLAY_TABLES) + ".",
-        games=100_000, tables=PLAY_TABLES, policies={"play": "random"}),
+        games=100_000, tables=PLAY_TABLES, policies=("play",)),
     "compare": CommandSpec(
         help="head-to-head of two policies on the same rounds",
         description="Every round is played twice with the same seed (the same deal and draws), "
                     "once with seat --seat playing A and once B, the other seats playing "
                     "--field: both win rates with 95% intervals, the paired difference and an "
                     "exact McNemar p-value. Table: comparison.",
-        games=20_000, tables=("comparison",), a="counter", b="random", field="random"),
+        games=20_000, tables=("comparison",), a="counter", b="random"),
     "balance": CommandSpec(
         help=f"balance for {_RANGE} players, with and without the draft",
         description=f"For {ENTRY.players_listed()} players, without and with the draft, on the "
@@ -48,7 +48,7 @@ COMMANDS = {
                     "tested seat rotating) next to the 1/n of a pure-luck game. Several "
                     "--policy names give one field each (field column). Tables: "
                     + ", ".join(BALANCE_TABLES) + ".",
-        games=20_000, tables=BALANCE_TABLES, policies={"play": "counter"}, per_seat=False,
+        games=20_000, tables=BALANCE_TABLES, policies=("play",), per_seat=False,
         fields=True, players=False),
     "trace": CommandSpec(
         help="one round, turn by turn, hands shown",
@@ -56,7 +56,7 @@ COMMANDS = {
                     "cards moved, hand sizes, the run of sheep and every hand. Table "
                     "decisions (--table decisions): one row per decision a policy was asked "
                     "(decision, seat and phase from 0, kind, n_options, choice).",
-        tables=("decisions",), policies={"play": "random"}),
+        tables=("decisions",), policies=("play",)),
 }
 
 
@@ -109,6 +109,7 @@ def balance_tables(rules, policy, seed: int, run) -> tuple:
     from sheepsim.games.awsheep.rules import load_rules
 
     rules = load_rules(rules) if not hasattr(rules, "sha256") else rules
+    ENTRY.check_rules(rules, PLAYERS)  # every count balance plays, before any round
     fields = [policy] if isinstance(policy, str) else list(policy)
     frames, pairs, games = {}, [], []
     for players in PLAYERS:

@@ -350,13 +350,27 @@ def play_round(st, R, w):
 
 
 @njit
-def play_round_replaced(st, R, w, seat, kind):
-    """:func:`play_round` with one card of ``kind`` in ``seat``'s starting hand (after
-    the draft) replaced by a plain sheep; ``seat`` must hold one. The deal, draft and
-    every stream are the ones of the plain round (the caller keys the streams the
-    same): the card value's counterfactual. The players still believe the public deck
-    (one card of ``kind`` more, one sheep fewer than in play)."""
+def start_replaced(st, R, w, seat, kind, R_replay):
+    """The deal and draft of the plain round, then one card of ``kind`` in ``seat``'s
+    starting hand replaced by a plain sheep (``seat`` must hold one); ``R_replay`` (a
+    scratch copy, ``R``'s length) becomes the rules vector of the replayed round: the
+    deck it is played with, one card of ``kind`` fewer and one sheep more, so the public
+    deck every player reasons from (``build_view``'s ``V_DECK``) is the real one."""
     start_round(st, R, w)
     st[hix(seat, kind)] -= 1
     st[hix(seat, SHEEP)] += 1
-    return play_from_start(st, R, w)
+    R_replay[:] = R
+    R_replay[R_DECK + kind] -= 1
+    R_replay[R_DECK + SHEEP] += 1
+
+
+@njit
+def play_round_replaced(st, R, w, seat, kind, R_replay):
+    """:func:`play_round` with one card of ``kind`` in ``seat``'s starting hand (after
+    the draft) replaced by a plain sheep (:func:`start_replaced`). The deal, draft and
+    every stream are the ones of the plain round (the caller keys the streams the
+    same): the card value's counterfactual, played with the deck it holds (before, the
+    players believed the public deck of the plain round: one card of ``kind`` more,
+    one sheep fewer than in play)."""
+    start_replaced(st, R, w, seat, kind, R_replay)
+    return play_from_start(st, R_replay, w)

@@ -9,6 +9,8 @@ GAME = Game(
     min_players=3,
     max_players=6,
     policies={"play": ("random", "greedy", "counter")},
+    # what a player expects of a simulated table: the strongest built-in player
+    default_policies={"play": "counter"},
     rules_loader="sheepsim.games.awsheep.rules:load_rules",
     parts="sheepsim.games.awsheep.commands",
     cli="sheepsim.games.awsheep.cli",
@@ -23,7 +25,7 @@ GAME = Game(
           "head-to-head": "sheepsim.games.awsheep.jobs:head_to_head"},
     ladder=("random", "greedy", "counter"),
     sample={"job": {"players": 4, "policies": "random"},
-            "cli": ["awsheep", "play", "--players", "4", "--games", "200"],
+            "cli": ["awsheep", "play", "--players", "4", "--games", "200", "--policy", "random"],
             "bad_policy": ["awsheep", "play", "--policy", "nosuch"],
             "compare": {"players": 4, "a": "counter", "b": "random", "field": "random",
                         "games": 300}},

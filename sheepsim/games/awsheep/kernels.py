@@ -300,11 +300,13 @@ def fill_card_value(R, pids, seed, first_game, n_games, rotate, acc, cv, w, st):
     """Card value on common random numbers: every round is played as dealt (added to
     ``acc``) and then, for every seat and every non-sheep kind in its starting hand
     (after the draft), replayed with one card of that kind replaced by a plain sheep
-    (:func:`~.engine.play_round_replaced`), the streams keyed as in the plain round.
+    (:func:`~.engine.play_round_replaced`), the streams keyed as in the plain round and
+    the public deck the replay's (one card of that kind fewer, one sheep more).
     ``cv`` ``(MAX_PLAYERS, N_KINDS, CV_WIDTH)`` gets, per policy group and kind, the
     round's holders H and the paired win difference D (layout ``CV_*``)."""
     n = R[R_N_PLAYERS]
     seat_pid = w.seat_pid
+    R_replay = R.copy()  # the replay's rules: the deck with the replacement
     for g in range(first_game, first_game + n_games):
         start_game(w, pids, R, seed, g, rotate)
         win = play_round(st, R, w)
@@ -326,7 +328,7 @@ def fill_card_value(R, pids, seed, first_game, n_games, rotate, acc, cv, w, st):
                         continue
                     start_game(w, pids, R, seed, g, rotate)
                     won_with = 1 if t == win else 0
-                    won_replaced = 1 if play_round_replaced(st, R, w, t, k) == t else 0
+                    won_replaced = 1 if play_round_replaced(st, R, w, t, k, R_replay) == t else 0
                     h += 1
                     d += won_with - won_replaced
                     cv[grp, k, CV_WINS] += won_with

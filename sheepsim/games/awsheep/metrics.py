@@ -8,7 +8,6 @@ from sheepsim.balance_metrics import Metric
 #: games (rounds) every variant plays by default
 DEFAULT_GAMES = 20_000
 
-POLICY_DEFAULTS = {"play": "random"}
 
 #: the examples the designers' commands' ``--help`` shows (:mod:`sheepsim.designer`):
 #: a ``variants --set`` edit, a ``sweep --set`` axis, a ``tune --vary`` range and target

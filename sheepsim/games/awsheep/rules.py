@@ -1,5 +1,11 @@
 """Loading and validating Aw, Sheep! rules files (TOML).
 
+What holds for every player count (the deck, scoring, options, the keys and types of
+every ``setup.N``) is validated at load; whether ``setup.N`` fits the deck (its removals,
+the cards left to deal) matters only to ``N`` players, so it is checked when ``N``
+players play (:meth:`AwSheepRules.check_players`): a file whose 3-player setup no longer
+fits (a card kind edited out) still plays 4 players.
+
 The shipped ``standard.toml`` holds the deck, the golden sheep's worth, the deck
 reduction per player count and the rules options; a user's variant file has the same
 schema. Each problem raises one :class:`~sheepsim.errors.RulesError` naming the file
@@ -8,7 +14,7 @@ and the key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -44,16 +50,33 @@ class AwSheepRules:
     taker_chooses: bool  # doghouse_cards = "drawn_at_random"
     tie_break: int
     run_passes: bool = True  # flock_off_run = "reaches" (default) or "equals"
+    #: player count -> ``(key, problem)``: why this file cannot be played by that many (its
+    #: ``setup.N`` does not fit the deck); the loader keeps these and :meth:`check_players` raises the one
+    #: of the count in play, so an edit is judged only for the counts a run plays
+    setup_problems: dict[int, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def deck_size(self) -> int:
         return sum(self.deck)
 
     def check_players(self, n_players) -> int:
+        """``n_players`` as an int, or one line: a count the game does not take, or one
+        this file's ``setup.N`` cannot deal (naming the key and the count)."""
         if isinstance(n_players, bool) or n_players not in SUPPORTED_PLAYERS:
             raise SheepsimError(f"players must be {GAME.players_listed('or')}, "
                                 f"got {n_players!r}")
+        problem = self.setup_problems.get(int(n_players))
+        if problem is not None:
+            raise RulesError(self.source, *problem)
         return int(n_players)
+
+    def problems_for(self, players=None) -> list[str]:
+        """The one-line problems of playing ``players`` (a count, counts, or None: every
+        count the game takes) with these rules; empty: every one is playable."""
+        counts = SUPPORTED_PLAYERS if players is None else (
+            [players] if isinstance(players, int) else list(players))
+        return [str(RulesError(self.source, *self.setup_problems[n])) for n in counts
+                if n in self.setup_problems]
 
     def kernel_array(self, n_players: int, draft: bool | None = None) -> np.ndarray:
         """The rules vector ``R`` (int64, ``layout.R_LEN``); ``draft`` overrides the
@@ -74,26 +97,32 @@ class AwSheepRules:
         return R
 
 
-def _read_setup(reader: Reader, n: int, deck: list[int]) -> Setup:
+def _read_setup(reader: Reader, n: int, deck: list[int]) -> tuple[Setup | None, tuple[str, str] | None]:
+    """``setup.N``: its keys and types are checked now (a typo is wrong for every count);
+    what depends on the deck (removals it holds, cards left to deal to ``n`` players)
+    comes back as the problem of count ``n``, raised only when ``n`` players play."""
     rm = reader.table_("remove")
     remove = [0] * L.N_KINDS
     for name in list(rm.table):
         if name not in L.KIND_NAMES:
             rm.fail(name, f"unknown card kind; known: {', '.join(L.KIND_NAMES)}")
-        k = L.KIND_NAMES.index(name)
-        remove[k] = rm.int_(name, min_value=0)
-        if remove[k] > deck[k]:
-            rm.fail(name, f"removes {remove[k]} but the deck has {deck[k]}")
+        remove[L.KIND_NAMES.index(name)] = rm.int_(name, min_value=0)
     aside = reader.int_("set_aside_random", min_value=0)
+    reader.no_unknown_keys()
+    for k, name in enumerate(L.KIND_NAMES):
+        if remove[k] > deck[k]:
+            return None, (rm.key(name), f"removes {remove[k]} but the deck has {deck[k]} "
+                                        f"(the {n}-player setup)")
     left = sum(deck) - sum(remove) - aside
     if left < 0:
-        reader.fail("set_aside_random", f"sets aside {aside} but only "
-                                        f"{sum(deck) - sum(remove)} cards are left")
+        return None, (reader.key("set_aside_random"),
+                      f"sets aside {aside} but only {sum(deck) - sum(remove)} cards are left "
+                      f"(the {n}-player setup)")
     if left < n or left % n:
-        reader.fail("set_aside_random", f"leaves {left} cards, which do not deal equally "
-                                        f"to {n} players (at least one each)")
-    reader.no_unknown_keys()
-    return Setup(tuple(remove), aside, left // n)
+        return None, (reader.key("set_aside_random"),
+                      f"leaves {left} cards, which do not deal equally to {n} players "
+                      f"(at least one each)")
+    return Setup(tuple(remove), aside, left // n), None
 
 
 def _doghouse_cards(op: Reader) -> bool:
@@ -128,8 +157,10 @@ def load_rules(path=None) -> AwSheepRules:
     sc.no_unknown_keys()
 
     st = top.table_("setup")
-    setups = {n: _read_setup(st.table_(str(n)), n, deck) for n in SUPPORTED_PLAYERS}
+    read = {n: _read_setup(st.table_(str(n)), n, deck) for n in SUPPORTED_PLAYERS}
     st.no_unknown_keys()
+    setups = {n: s for n, (s, _) in read.items() if s is not None}
+    problems = {n: p for n, (_, p) in read.items() if p is not None}
 
     op = top.table_("options")
     draft = op.bool_("draft")
@@ -143,7 +174,8 @@ def load_rules(path=None) -> AwSheepRules:
     return AwSheepRules(source=src.name, sha256=src.sha256, deck=tuple(deck),
                         golden_worth=golden_worth, setups=setups, draft=draft,
                         taker_chooses=taker, tie_break=L.TIE_BREAK_NAMES.index(tie),
-                        run_passes=bool(L.FLOCK_OFF_RUN_NAMES.index(run_rule)))
+                        run_passes=bool(L.FLOCK_OFF_RUN_NAMES.index(run_rule)),
+                        setup_problems=problems)
 
 
 __all__ = ["AwSheepRules", "RulesError", "Setup", "load_rules"]

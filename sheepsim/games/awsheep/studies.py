@@ -6,8 +6,12 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from sheepsim.games.awsheep.game import GAME
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
+
+#: the game's default policy (every command's; :attr:`sheepsim.game.Game.policy_defaults`)
+_DEFAULT = GAME.policy_defaults["play"]
 
 CAPTIONS = {
     "by_seat": "Win rate by seat (95% Wilson interval), fair share 1/n, wins from a tie for "
@@ -104,7 +108,7 @@ class AwSheepBalance(_AwStudy):
         from sheepsim.games.awsheep.policies import resolve_policies
 
         p = cls._setting(r, rules)
-        names = r.names("policies", required=False, default=["counter"])
+        names = r.names("policies", required=False, default=[_DEFAULT])
         if len(names) not in (1, p["players"]):
             r.fail("policies", f"give 1 or {p['players']} names (one per seat), got {len(names)}")
         with r.checking("policies"):
@@ -279,7 +283,7 @@ class AwSheepLuckSkill(_AwStudy):
 
         p = cls._setting(r, rules)
         names = {}
-        for key, default in (("policy", "counter"), ("baseline", "random")):
+        for key, default in (("policy", _DEFAULT), ("baseline", "random")):
             names[key] = r.str_(key, required=False, default=default).strip()
             with r.checking(key):
                 resolve_policies([names[key]])

@@ -25,7 +25,7 @@ COMMANDS = {
                     "intervals; pooled policy intervals take the game as the unit), mean points "
                     "per field, sheep shorn, game length, how games end and how winners were "
                     "decided (ties for most points). Tables: " + ", ".join(PLAY_TABLES) + ".",
-        games=100_000, tables=PLAY_TABLES, policies={"play": "random"}),
+        games=100_000, tables=PLAY_TABLES, policies=("play",)),
     "compare": CommandSpec(
         help="head-to-head of two policies on the same dice",
         description="Every game is played twice with the same seed (the same dice), once with "
@@ -33,7 +33,7 @@ COMMANDS = {
                     "both win rates and mean points with 95% intervals, the paired difference "
                     "A - B with its interval, and p-values (win rate: exact McNemar test; "
                     "points: paired z test). Table: comparison.",
-        games=2_000, tables=("comparison",), a="greedy", b="random", field="greedy"),
+        games=2_000, tables=("comparison",), a="greedy", b="random"),
     "balance": CommandSpec(
         help=f"balance tables for {_LISTED} players",
         description=f"Balance for {_LISTED} players on the same seed: win rate by seat and "
@@ -42,14 +42,14 @@ COMMANDS = {
                     "and the mean points its user gains that turn; with --neutral, the 3-player "
                     "games replayed with each colour as the neutral one. Tables carry a leading "
                     "players column.",
-        games=10_000, tables=BALANCE_TABLES, policies={"play": "greedy"}, per_seat=False,
+        games=10_000, tables=BALANCE_TABLES, policies=("play",), per_seat=False,
         players=False),
     "trace": CommandSpec(
         help="one game, turn by turn",
         description="Play one game and print every turn: the flock, the tile and its "
                     "parameters, regrouping, counter, points. Table (--table): decisions, "
                     "one row per decision a policy was asked.",
-        tables=("decisions",), policies={"play": "random"}),
+        tables=("decisions",), policies=("play",)),
 }
 
 

@@ -9,6 +9,8 @@ GAME = Game(
     min_players=3,
     max_players=4,
     policies={"play": ("random", "greedy", "rollout")},
+    # a sensible, fast opponent (rollout plays stronger at many times the cost)
+    default_policies={"play": "greedy"},
     rules_loader="sheepsim.games.panic.rules:load_rules",
     parts="sheepsim.games.panic.commands",
     help="Shear Panic (Fragor Games, 3-4 players)",
@@ -19,7 +21,7 @@ GAME = Game(
           "head-to-head": "sheepsim.games.panic.jobs:head_to_head"},
     ladder=("random", "greedy", "rollout"),
     sample={"job": {"players": 3, "policies": "random"},
-            "cli": ["panic", "play", "--players", "3", "--games", "60"],
+            "cli": ["panic", "play", "--players", "3", "--games", "60", "--policy", "random"],
             "bad_policy": ["panic", "play", "--policy", "nosuch"],
             "compare": {"players": 3, "a": "random", "b": "random", "field": "random",
                         "games": 40}},

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from sheepsim.games.panic.game import GAME
 from sheepsim.report.game_studies import HeadToHeadStudy
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
@@ -49,7 +50,7 @@ class PanicBalance(_PanicStudy):
         players = r.int_("players", required=False, default=4)
         with r.checking("players"):
             players = rules.check_players(players)
-        names = r.names("policies", required=False, default=["greedy"])
+        names = r.names("policies", required=False, default=[GAME.policy_defaults["play"]])
         if len(names) not in (1, players):
             r.fail("policies", f"give 1 or {players} names (one per seat), got {len(names)}")
         with r.checking("policies"):

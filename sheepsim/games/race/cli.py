@@ -87,9 +87,12 @@ def add_lane_options(p, stage_default: str | None = "semifinal") -> None:
 
 def _add_race_options(p):
     add_lane_options(p, stage_default=None)
-    p.add_argument("--policy", default="greedy", metavar="NAME",
+    from sheepsim.games.race.game import GAME
+
+    pace = GAME.policy_defaults["pace"]
+    p.add_argument("--policy", default=pace, metavar="NAME",
                    help="pace policy: greedy, random, saver, steady, partisan or "
-                        "package.module:function (default greedy)")
+                        f"package.module:function (default {pace})")
 
 
 def _add_analysis_options(p, default_games: int) -> None:

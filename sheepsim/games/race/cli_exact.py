@@ -220,8 +220,11 @@ def register_advise(sub) -> None:
                    "position's lanes=, else the rules file's first six)")
     p.add_argument("--stage", choices=("semifinal", "final"), default=None,
                    help="if the position does not say (default semifinal)")
-    p.add_argument("--policy", default="greedy", metavar="NAME",
-                   help="pace policy for every later turn (default greedy)")
+    from sheepsim.games.race.game import GAME
+
+    pace = GAME.policy_defaults["pace"]
+    p.add_argument("--policy", default=pace, metavar="NAME",
+                   help=f"pace policy for every later turn (default {pace})")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--exact", action="store_true", help="require the exact answer")
     group.add_argument("--mc", action="store_true", help="simulate even if exact is possible")

@@ -5,7 +5,11 @@
 from __future__ import annotations
 
 from sheepsim.commands import CommandSpec, Output
+from sheepsim.games.race.game import GAME as _ENTRY
 from sheepsim.games.race.trace import trace  # noqa: F401 - the trace command's part
+
+#: ``compare``'s form of the game's default line-up (BET,PACE: ev-approx,greedy)
+_LINEUP = f"{_ENTRY.policy_defaults['bet']},{_ENTRY.policy_defaults['pace']}"
 
 PLAY_TABLES = ("seats", "policies", "turns", "scores", "turn_order", "tie_breaks")
 BALANCE_TABLES = ("fair_payoffs", "cards", "semifinal_lanes", "final_lanes")
@@ -21,7 +25,7 @@ COMMANDS = {
                     "(about 10 games per second); ev-approx reads the public odds table "
                     "(tens of thousands per second); lookahead paces by the exact expected "
                     "points of its bets (about 0.4 s a game). Tables: " + ", ".join(PLAY_TABLES) + ".",
-        games=100_000, tables=PLAY_TABLES, policies={"bet": "ev-approx", "pace": "greedy"},
+        games=100_000, tables=PLAY_TABLES, policies=("bet", "pace"),
         policy_alias="pace"),
     "compare": CommandSpec(
         help="head-to-head of two policies on the same dice (paired difference)",
@@ -33,8 +37,7 @@ COMMANDS = {
                     "McNemar test; score: paired z test). --precision bounds the half-widths "
                     "of both win rates and of their difference. Table: comparison.",
         epilog="example: sheepsim race compare --players 4 --a ev,greedy --b favourite,greedy",
-        games=50_000, tables=("comparison",), a="ev-approx,greedy", b="random,greedy",
-        field="ev-approx,greedy",
+        games=50_000, tables=("comparison",), a=_LINEUP, b="random,greedy", field=_LINEUP,
         metavar="BET,PACE"),
     "balance": CommandSpec(
         help="balance over random deals: fair payoff tables, card strength",
@@ -46,7 +49,7 @@ COMMANDS = {
                     "and under-powered cards flagged by exact binomial tests against equal "
                     "cards with Holm's correction). Each game index simulates one semifinal and "
                     "one whole game. Tables: " + ", ".join(BALANCE_TABLES) + ".",
-        games=100_000, tables=BALANCE_TABLES, policies={"pace": "greedy", "bet": "ev-approx"},
+        games=100_000, tables=BALANCE_TABLES, policies=("pace", "bet"),
         per_seat=False, policy_alias="pace",
         players_help="players in the whole games behind Table 2 (matters only to pace "
                      "policies that look at bets, e.g. partisan)"),
@@ -56,7 +59,7 @@ COMMANDS = {
                     "turn: the dice, the lane they select and why, the option the seat's pace "
                     "policy takes, the sheep and the cubes; then the result. Table decisions "
                     "(--table decisions): every decision a policy was asked.",
-        tables=("decisions",), policies={"pace": "greedy"}, policy_alias="pace",
+        tables=("decisions",), policies=("pace",), policy_alias="pace",
         players_help="players taking turns (the seats' pace policies in --pace-policy)"),
 }
 

@@ -10,6 +10,7 @@ GAME = Game(
     max_players=6,
     policies={"pace": ("greedy", "random", "saver", "steady", "partisan", "lookahead"),
               "bet": ("random", "favourite", "longshot", "ev", "near-ev", "ev-approx")},
+    default_policies={"pace": "greedy", "bet": "ev-approx"},
     rules_loader="sheepsim.games.race.rules:load_rules",
     parts="sheepsim.games.race.commands",
     cli="sheepsim.games.race.cli",

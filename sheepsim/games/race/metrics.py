@@ -12,7 +12,6 @@ PAYOFF_BLIND_PACE = ("greedy", "random", "saver", "steady")
 #: games (rounds) every variant plays by default
 DEFAULT_GAMES = 20_000
 
-POLICY_DEFAULTS = {"bet": "ev-approx", "pace": "greedy"}
 
 #: the examples the designers' commands' ``--help`` shows (:mod:`sheepsim.designer`):
 #: a ``variants --set`` edit, a ``sweep --set`` axis, a ``tune --vary`` range and target

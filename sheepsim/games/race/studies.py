@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 
 from sheepsim.games.race.cli_exact import ev_builders
+from sheepsim.games.race.game import GAME
 from sheepsim.report.game_studies import HeadToHeadStudy
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, register_study
@@ -78,7 +79,7 @@ class _RaceStudy(Study):
 def _pace_policy(r: StudyReader, key: str = "policy") -> str:
     from sheepsim.games.race.simulate import resolve_policies
 
-    name = r.str_(key, required=False, default="greedy")
+    name = r.str_(key, required=False, default=GAME.policy_defaults["pace"])
     with r.checking(key):
         resolve_policies([name])
     return name
@@ -319,7 +320,7 @@ class RaceFairness(_RaceStudy):
 
         policy = _pace_policy(r)
         players = _players(r, rules)
-        bet = r.str_("bet_policy", required=False, default="ev-approx")
+        bet = r.str_("bet_policy", required=False, default=GAME.policy_defaults["bet"])
         with r.checking("bet_policy"):
             resolve_policies(policy, bet, players)
         return {"policy": policy, "players": players, "bet_policy": bet}
@@ -427,8 +428,8 @@ class RaceBalance(_RaceStudy):
         from sheepsim.games.race.simulate import resolve_policies
 
         players = _players(r, rules)
-        bets = r.names("bet_policies", required=False, default=["ev-approx"])
-        pace = r.names("pace_policies", required=False, default=["greedy"])
+        bets = r.names("bet_policies", required=False, default=[GAME.policy_defaults["bet"]])
+        pace = r.names("pace_policies", required=False, default=[GAME.policy_defaults["pace"]])
         for key, names in (("bet_policies", bets), ("pace_policies", pace)):
             if len(names) not in (1, players):
                 r.fail(key, f"give 1 or {players} names (one per seat), got {len(names)}")
