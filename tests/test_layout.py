@@ -146,6 +146,8 @@ LAZY = {
     "sheepsim.games": "the registry, read when the games are listed",
     "sheepsim.report.registry": "the study types (their reader reads rules files): not "
                                 "needed to build the parser",
+    "sheepsim.skill_ladder": "the ladder command and study: built only for a command line "
+                             "or a report naming it",
 }
 
 
