@@ -37,6 +37,12 @@ from sheepsim.game import Game
 #: BLOCKS - 1 degrees of freedom); a run's game count is rounded up to a multiple of it
 BLOCKS = 20
 
+#: ``tune``'s confirmation games by default: this many times a trial's games, for the
+#: winner and the base each (4x: a difference a trial's games show at about 2 standard
+#: errors shows at about 4 on the confirmation games; 2x the search's block noise would
+#: be too few). Here, not in :mod:`sheepsim.search`, so ``tune --help`` loads no numpy.
+CONFIRM_FACTOR = 4
+
 BETTER = {"lower": "lower is better", "higher": "higher is better",
           "zero": "closer to 0 is better", "none": "neither way is better in itself"}
 

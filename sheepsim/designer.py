@@ -141,9 +141,7 @@ def register(sub, g: Game) -> None:
 
 
 def search_defaults() -> int:
-    from sheepsim.search import CONFIRM_FACTOR
-
-    return CONFIRM_FACTOR
+    return M.CONFIRM_FACTOR
 
 
 #: what ``--help`` shows for a game whose metrics module declares no ``EXAMPLES``

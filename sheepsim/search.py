@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sheepsim import balance_metrics as M
-from sheepsim.balance_metrics import BLOCKS, game_options
+from sheepsim.balance_metrics import BLOCKS, CONFIRM_FACTOR, game_options
 from sheepsim.commands import role_policies
 from sheepsim.errors import SheepsimError
 from sheepsim.options import backend_from_args, progress_of
@@ -37,10 +37,6 @@ BATCH = 4
 SEARCH_SHARE = 0.6
 #: racing gives out the remaining budget in this many rounds of OCBA
 RACING_ROUNDS = 4
-#: the confirmation games' default: this many times a trial's games, for the winner and
-#: the base each (4x: a difference a trial's games show at about 2 standard errors shows
-#: at about 4 on the confirmation games; 2x the search's block noise would be too few)
-CONFIRM_FACTOR = 4
 #: the significance level of the confirmation's paired test (two-sided p below it, and
 #: the difference the right way)
 ALPHA = 0.05

@@ -1,6 +1,8 @@
 """Each game's facts are declared once (issue 45): the player range lives in the game's
 registry entry (``sheepsim/games/<game>/game.py``: ``GAME.min_players``/``max_players``)
-and every other module reads it; the designers' examples live in each game's metrics
+and every other module reads it, but for a kernel's array sizes in ``layout.py``
+(marked ``# kernel size``: importing the declaration would key every kernel's cache on
+the whole package), which must equal it; the designers' examples live in each game's metrics
 module, so :mod:`sheepsim.designer` names no game."""
 
 import ast
@@ -55,7 +57,10 @@ def _restatements(g, path: Path) -> list[str]:
             value = node.value
             numbers = [value] if _int(value) is not None else list(
                 value.elts) if isinstance(value, ast.Tuple | ast.List) else []
-            if any(n in RANGE_NAMES for n in names) and any(_int(v) is not None for v in numbers):
+            kernel_size = path.name == "layout.py" and "# kernel size" in \
+                path.read_text(encoding="utf-8").splitlines()[node.lineno - 1]
+            if any(n in RANGE_NAMES for n in names) and any(_int(v) is not None for v in numbers) \
+                    and not kernel_size:
                 out.append(f"{where}: {ast.unparse(node)}")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
                 and any(w in node.value for w in words) and not _is_docstring(node, path):

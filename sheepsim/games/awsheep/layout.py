@@ -21,7 +21,6 @@ the games).
 
 from collections import namedtuple
 
-from sheepsim.games.awsheep.game import GAME
 from sheepsim.kernelstate import alloc
 
 # ------------------------------------------------------------------------- cards
@@ -36,8 +35,11 @@ ACTION_KINDS = (DOGHOUSE, METHANE, HORSE, PIG)
 ANY_SHEEP = 6
 N_KNOW = 7
 
-# the game's declaration (game.py) is the one source of its player range
-MIN_PLAYERS, MAX_PLAYERS = GAME.min_players, GAME.max_players
+# kernel array sizes: the declaration's player range (game.py), written as numbers because
+# importing the declaration would key every kernel's cache on the whole package (the
+# registry names every module); tests/test_declared_once.py checks they are the
+# declaration's
+MIN_PLAYERS, MAX_PLAYERS = 3, 6  # kernel sizes
 MAX_DECK = 64  # a variant deck may hold at most this many cards
 NO_TARGET = -1
 

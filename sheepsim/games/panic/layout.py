@@ -15,7 +15,6 @@ Grid coordinates: ``row`` grows downwards, ``col`` to the right, both unbounded
 (positions, not array indices: the flock never hits an edge and never needs re-centring).
 """
 
-from sheepsim.games.panic.game import GAME as _GAME
 from sheepsim.kernelstate import alloc as _alloc  # the one layout helper of every game
 
 # --------------------------------------------------------------------------- colours
@@ -76,7 +75,10 @@ MAX_SUB_OPTS = 64
 
 # --------------------------------------------------------------------------- sizes
 N_SHEEP = 9
-MAX_PLAYERS = _GAME.max_players  # the declaration (game.py) is the one source
+# a kernel array size: the declaration's (game.py) largest player count, written as a
+# number because importing the declaration would key every kernel's cache on the whole
+# package (the registry names every module); tests/test_declared_once.py checks it
+MAX_PLAYERS = 4  # kernel size
 MAX_TILES = 16
 MAX_FIELDS = 8
 MAX_TRACK = 128
