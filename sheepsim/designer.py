@@ -289,11 +289,13 @@ def exact_meta(meta: dict, t: dict) -> dict:
 
 
 def variants_panels(t: dict) -> list:
-    """The ``variants`` chart's panels: one per metric (:func:`sheepsim.plots.variants_chart`)."""
-    from sheepsim.plots import variants_chart
+    """The ``variants`` chart's panels: per metric, each variant's paired difference to
+    the base with its interval (:func:`sheepsim.plots.variants_difference_chart`; two
+    variants' own intervals can overlap where their difference is clearly not 0)."""
+    from sheepsim.plots import variants_difference_chart
 
-    return [lambda ax, m=m: variants_chart(t["metrics"], m, ax=ax)
-            for m in t["metrics"]["metric"].unique()]
+    return [lambda ax, m=m: variants_difference_chart(t["differences"], m, ax=ax)
+            for m in t["differences"]["metric"].unique()]
 
 
 def _check_table(args, names) -> None:

@@ -241,6 +241,47 @@ def variants_chart(metrics: pd.DataFrame, metric: str, *, ax=None, meta=None):
     return fig
 
 
+def variant_labels(variants, width: int = 16, longest: int = 40) -> tuple[list[str], str]:
+    """Tick labels for rules variants: each wrapped, or ``V1, V2...`` when one is longer
+    than ``longest`` characters; the second item is the key (``V1: ...``) to show beside
+    the chart ("" when the labels are the variants themselves)."""
+    variants = [str(v) for v in variants]
+    if max((len(v) for v in variants), default=0) <= longest:
+        return [textwrap_label(v, width) for v in variants], ""
+    return ([f"V{k}" for k in range(1, len(variants) + 1)],
+            "\n".join(f"V{k}: {v}" for k, v in enumerate(variants, 1)))
+
+
+def variants_difference_chart(differences: pd.DataFrame, metric: str, *, ax=None, meta=None):
+    """Each variant's paired difference to the base in one metric, with its 95% interval
+    and a zero line (the ``differences`` table of ``variants``: ``variant``, ``metric``,
+    ``diff``, ``diff_lo``, ``diff_hi``, ``exact``, ``unit``). The interval is the paired
+    one, so it shows what the two variants do not share; an exact difference is drawn
+    as a diamond without an interval. Long variant labels become V1, V2... with their key
+    under the chart."""
+    fig, ax, _ = chart_axes(ax, meta)
+    rows = differences[differences["metric"] == metric].reset_index(drop=True)
+    xs = np.arange(len(rows))
+    exact = rows["exact"].astype(bool).to_numpy() if "exact" in rows else np.zeros(len(rows), bool)
+    sim = ~exact
+    if sim.any():
+        part = rows[sim]
+        ax.errorbar(xs[sim], part["diff"], yerr=interval_error(part, "diff", "diff_lo", "diff_hi"),
+                    fmt="o", color="tab:blue", capsize=4, label="variant - base, 95% CI")
+    if exact.any():
+        ax.plot(xs[exact], rows["diff"][exact], "D", color="tab:green", label="exact")
+    ax.axhline(0, color="black", lw=0.8, label="no change")
+    labels, key = variant_labels(rows["variant"])
+    ax.set_xticks(xs, labels, fontsize=7)
+    if key:
+        ax.set_xlabel(key, fontsize=7, loc="left")
+    unit = rows["unit"].iloc[0] if len(rows) else ""
+    ax.set_ylabel(f"difference to the base ({unit})")
+    ax.set_title(f"{metric}: variant minus base")
+    legend_outside(ax, fontsize=8)
+    return fig
+
+
 def textwrap_label(text: str, width: int = 18) -> str:
     import textwrap
 

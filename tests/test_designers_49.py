@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+import sheepsim
 from sheepsim.cli import main
 
 
@@ -205,3 +206,27 @@ def test_exact_values_print_as_exact_in_every_format(capsys):
     assert m["exact"].tolist() == [True, False, True, False]
     code, text, _ = run(capsys, *argv, "--metric", "lane_ev_spread,mean_turns")
     assert "[, ]" not in text and "3.60 [3.60" not in text and "no simulated metric changed" in text
+
+
+def test_the_variants_chart_draws_paired_differences_with_a_zero_line():
+    """Issue 49, item 2: the chart plots each variant's paired difference to the base with
+    its interval and a zero line (two variants' own intervals overlap where their
+    difference is clearly not 0); a long label becomes V1, V2 with its key."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sheepsim.designer import variants_panels
+    from sheepsim.plots import panel_figure, plt
+
+    long = "pig.target=80;pig.die_faces=8;pig.bust_face=2"
+    res = sheepsim.variants("pig", set=["pig.target=50", long], metric="mean_turns",
+                            games=400, quiet=True)
+    fig = panel_figure(variants_panels(res.tables), res.meta, "t")
+    ax = fig.axes[0]
+    d = res.tables["differences"]
+    points = [line for line in ax.lines if line.get_marker() == "o"]
+    assert np.allclose(points[0].get_ydata(), d["diff"])
+    assert any(list(line.get_ydata()) == [0, 0] for line in ax.lines)  # the zero line
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["V1", "V2"]
+    assert "V2: pig.target=80" in ax.get_xlabel()
+    plt.close(fig)

@@ -106,3 +106,4 @@ def test_the_report_has_a_ladder_study(tmp_path):
         from sheepsim.report.config import load_config
 
         load_config(str(cfg))
+

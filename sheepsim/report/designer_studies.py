@@ -343,8 +343,9 @@ class VariantsStudy(_VariantRuns):
                            "its 95% interval, p-value Holm-adjusted across the variants "
                            "(pvalue_holm), and se_ratio, the paired standard error over the "
                            "unpaired one.",
-            "by_variant": "Each metric per variant with its 95% interval; the dotted line is "
-                          "the base.",
+            "by_variant": "Each variant minus the base, per metric: the paired difference "
+                          "with its 95% interval; the line is no change (V1, V2... name long "
+                          "variants, their key under the chart).",
         }
         columns = {"metrics": ["variant", "metric", "value", "unit", "better", "edits"],
                    "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit"]}
