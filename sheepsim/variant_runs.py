@@ -320,6 +320,9 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
         ratio = ratio[ratio > 0]  # 0: the metric did not change at all (nothing to pair)
         df["pairing_note"] = pairing_note(ratio, simulated=bool((~df["exact"].astype(bool)).any()),
                                           exact=bool(df["exact"].astype(bool).any()))
+    # the metric and the difference with its interval are what the table is for: a narrow
+    # terminal drops the other columns first (issue 49)
+    df.attrs["must_show"] = ["metric", "diff"]
     out["differences"] = df
     return out
 

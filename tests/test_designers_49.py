@@ -230,3 +230,21 @@ def test_the_variants_chart_draws_paired_differences_with_a_zero_line():
     assert [t.get_text() for t in ax.get_xticklabels()] == ["V1", "V2"]
     assert "V2: pig.target=80" in ax.get_xlabel()
     plt.close(fig)
+
+
+
+def test_the_differences_table_keeps_the_metric_and_the_difference_when_labels_are_long(tmp_path):
+    """Issue 49, item 2: with long variant labels the CLI's table dropped the difference
+    and its interval; it now drops the other columns first."""
+    from sheepsim.output import render
+
+    base = tmp_path / "pig.toml"
+    base.write_text("[pig]\ntarget = 100\ndie_faces = 6\nbust_face = 1\n")
+    other = tmp_path / ("a-variant-of-pig-with-a-long-descriptive-file-name-as-designers-"
+                        "write-them-target-80.toml")
+    other.write_text("[pig]\ntarget = 80\ndie_faces = 6\nbust_face = 1\n")
+    res = sheepsim.variants("pig", files=[str(base), str(other)],
+                            metric="mean_turns,first_player_edge", games=200, quiet=True)
+    text = render({"differences": res.tables["differences"]}, "table", res.meta, "t")
+    header = next(line for line in text.splitlines() if line.startswith("variant"))
+    assert "metric" in header and "diff (95% CI)" in header, header
