@@ -6,6 +6,7 @@ import tomllib
 
 import numpy as np
 import pytest
+from cli_helpers import run
 
 import sheepsim
 from sheepsim.cli import main
@@ -13,15 +14,6 @@ from sheepsim.errors import SheepsimError
 from sheepsim.game import games, get
 from sheepsim.rulesedit import Edit, base_text, dumps, edited, parse_edit, parse_value, split_top
 from sheepsim.search import ocba, parse_vary
-
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ------------------------------------------------------------------ rules edits

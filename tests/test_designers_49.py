@@ -8,18 +8,9 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from cli_helpers import run
 
 import sheepsim
-from sheepsim.cli import main
-
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ------------------------------------------------------------------ pairing note

@@ -3,17 +3,7 @@ policy line-up per game, and ``card-value``'s ``--set``, ``--plot`` and counterf
 deck."""
 
 import pytest
-
-from sheepsim.cli import main
-
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_helpers import run
 
 
 def one_line_error(code, err, *words):

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from cli_helpers import run
 
 import sheepsim
 from sheepsim import cli, game
@@ -66,11 +67,8 @@ def test_holm_adjusts_the_steps_only():
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, says, capsys, tmp_path):
     out = tmp_path / "l.csv"
-    try:
-        code = cli.main([*argv, "--quiet", "--out", str(out)])
-    except SystemExit as exc:  # argparse's own refusals
-        code = exc.code
-    err = capsys.readouterr().err.strip()
+    code, _, err = run(capsys, *argv, "--quiet", "--out", str(out))
+    err = err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and says in err, err
     assert not out.exists()
 

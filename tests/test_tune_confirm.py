@@ -11,19 +11,11 @@ picks its winner by noise alone."""
 import json
 
 import pytest
-
-from sheepsim.cli import main
+from cli_helpers import run
 
 SHIFT = 10_000_000
 
 
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
