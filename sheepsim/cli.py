@@ -37,7 +37,7 @@ def build_parser(argv: list[str] | None = None) -> _Parser:
 
     ``sheepsim race odds ...`` needs the ``race`` command and its ``odds``: the other
     games' and tools' commands (their modules, hundreds of options) are left out, so a
-    warm start does not build them (benchmarks/README.md, "Warm start"). A line that
+    warm start does not build them (docs/performance-archive.md, "Warm start"). A line that
     names no known command, asks for a help above the command it names (``sheepsim
     -h race``, ``sheepsim race --help``) or holds anything else gets the whole parser,
     so help and errors (``invalid choice: ... (choose from ...)``) are those of the

@@ -37,7 +37,7 @@ MAX_QUERY = 2_000
 MAX_RACES = 200_000
 #: joint states an exact solve may visit (the solver's own limit is 50 million): the
 #: standard semifinal from the start visits 966,708 (0.05 s of CPU), the scarce-blue
-#: variant of benchmarks/README.md 6.3 million (0.7 s); a position of 6.9 million took
+#: variant of docs/performance-archive.md 6.3 million (0.7 s); a position of 6.9 million took
 #: a 0.75 GB process
 MAX_JOINT_STATES = 8_000_000
 #: requests solved at once; more get 503 (not queued)
