@@ -328,16 +328,39 @@ function adviseParams() {
            "rival-open": final ? "" : lanesList(state.rival) };
 }
 
-async function ask(path, params) {
-  let res;
-  for (let tries = 0; ; tries++) { // 503: the server is busy with other players; ask again soon
-    res = await fetch(`/api/race/${path}?${query(params)}`);
-    if (res.status !== 503 || tries >= 30) break;
-    await new Promise((ok) => setTimeout(ok, 200));
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const BUSY_TRIES = 60; // 503s (each after the server's own wait) before the page gives up
+const UNREACHABLE = "The server does not answer: is sheepsim serve still running? " +
+  "(Start it again, then change anything to ask again.)";
+class Superseded extends Error {}
+
+// One question. A busy server (503: its queue is full or the question waited its limit)
+// is asked again after its Retry-After, saying so on the page, until it answers or a
+// newer question replaces this one; a server that cannot be reached is asked twice more.
+async function ask(path, params, asked) {
+  for (let busy = 0, lost = 0; ;) {
+    let res;
+    try {
+      res = await fetch(`/api/race/${path}?${query(params)}`);
+    } catch (_) { // no answer at all: stopped, or the network
+      if (++lost > 2) throw new Error(UNREACHABLE);
+      await sleep(1000);
+      continue;
+    }
+    if (res.status === 503 && ++busy < BUSY_TRIES) {
+      if (asked !== changes) throw new Superseded();
+      const body = await res.json().catch(() => ({}));
+      showBusy(`Server busy: ${body.error || "other players' questions come first"}. ` +
+               `Asking again (${busy})…`);
+      await sleep(1000 * (Number(res.headers.get("Retry-After")) || 1));
+      if (asked !== changes) throw new Superseded();
+      continue;
+    }
+    let body;
+    try { body = await res.json(); } catch (_) { throw new Error(`The server answered HTTP ${res.status} without a message.`); }
+    if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
+    return body;
   }
-  const body = await res.json();
-  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
-  return body;
 }
 
 function shellQuote(s) { return /^[\w.,=\/-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
@@ -378,11 +401,13 @@ async function solveNow() {
   const wantsAdvice = state.mover && (state.open || state.hidden.size);
   const t0 = performance.now();
   const [ev, advice] = await Promise.allSettled([
-    ask("ev", evParams()),
-    wantsAdvice ? ask("advise", adviseParams()) : Promise.resolve(null),
+    ask("ev", evParams(), asked),
+    wantsAdvice ? ask("advise", adviseParams(), asked) : Promise.resolve(null),
   ]);
-  if (mine !== seq) return; // a newer question is on its way
+  if (mine !== seq || [ev, advice].some((r) => r.status === "rejected" && r.reason instanceof Superseded))
+    return; // a newer question is on its way
   document.body.classList.remove("busy");
+  showBusy(null);
   if (ev.status === "rejected") {
     showError(ev.reason.message);
     $("status").textContent = "";
@@ -398,6 +423,12 @@ async function solveNow() {
   }
   drawPace(advice);
   if (asked === changes) document.body.dataset.ready = "1";
+}
+
+function showBusy(message) {
+  const box = $("busy");
+  box.hidden = !message;
+  box.textContent = message || "";
 }
 
 function showError(message) {
