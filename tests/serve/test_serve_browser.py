@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from tests.serve.conftest import get
+from tests.serve.conftest import get, sheepsim
 
 CHROMIUM = os.environ.get("SHEEPSIM_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = bool(os.environ.get("CI") or os.environ.get("SHEEPSIM_REQUIRE_BROWSER"))
@@ -80,6 +80,26 @@ def shown_odds(page) -> dict:
     return {(int(lane), int(place)): float(p) for lane, place, p in cells}
 
 
+def held_evs(page) -> dict:
+    """``{lane: EV}`` of the bets the page says you hold."""
+    cells = page.eval_on_selector_all(
+        "#held tr[data-lane]",
+        "els => els.map(e => [e.dataset.lane, e.querySelector('[data-ev]').dataset.ev])")
+    return {int(lane): float(ev) for lane, ev in cells}
+
+
+def held_total(page) -> float:
+    return float(page.get_attribute("#held tr.total [data-ev]", "data-ev"))
+
+
+def cli_ev(position, *options) -> dict:
+    """What ``sheepsim race ev --format json`` prints, from its own process."""
+    proc = sheepsim("race", "ev", "--position", position, *options, "--format", "json")
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    return json.loads(out)
+
+
 def api_odds(server, position) -> dict:
     status, body = get(f"{server.url}/api/race/odds?{urlencode({'position': position})}")
     assert status == 200, body
@@ -133,10 +153,11 @@ def test_bets_and_pace_advice(server, browser, shots):
     assert shown == [row["option"] for row in doc["options"]]
     best = page.eval_on_selector_all("#pace tr.best", "els => els.map(e => e.dataset.option)")
     assert best == [row["option"] for row in doc["options"] if row["best"]]
-    # the best open bet the page names is the ev table's recommendation given lane 1 taken
+    # mid-race: no bet to take, the bets held are worth their EV now (the ev table's)
     status, body = get(f"{server.url}/api/race/ev?" + urlencode({"position": MID_RACE, "taken": 1}))
-    rec = next(r for r in json.loads(body)["open_bet"] if r["recommended"])
-    assert f"lane {rec['lane']} ({rec['card']})" in page.inner_text("#best-bet")
+    ev = json.loads(body)
+    assert "Best open bet" not in page.inner_text("body")
+    assert held_evs(page) == {row["lane"]: row["ev"] for row in ev["lanes"] if row["lane"] in (2, 3, 5)}
     assert "Ranked by" in page.inner_text("#pace-assumes")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1200
     assert page.errors == []
@@ -229,5 +250,69 @@ def test_a_simulated_policy_shows_intervals(server, browser):
     lanes = json.loads(body)["lanes"]
     assert shown_odds(page) == {(r["lane"], k + 1): r[key] for r in lanes
                                 for k, key in enumerate(("p_first", "p_second", "p_third"))}
+    assert page.errors == []
+    page.close()
+
+
+def test_the_advice_follows_the_phase_of_the_race(server, browser, shots):
+    # before the race: the open bet to take given the rival's open bet, then the hidden pair
+    page = open_page(browser, server.url + "/")
+    assert page.get_attribute("body", "data-phase") == "before"
+    page.click('button.toggle.rival[data-lane="1"]')
+    settle(page)
+    ev = cli_ev(START, "--taken", "1")
+    rec = next(r for r in ev["open_bet"] if r["recommended"])
+    advice = page.inner_text("#advice")
+    assert advice.startswith(f"Best open bet: lane {rec['lane']} ({rec['card']}), then hidden on "
+                             f"lanes {rec['hidden_lanes']}")
+    assert float(page.get_attribute("#advice [data-ev]", "data-ev")) == rec["ev_set"]
+    assert page.is_visible("#sets-box")
+    mine = next(r for r in ev["open_bet"] if not r["taken"] and not r["recommended"])
+    page.click(f'button.toggle.open[data-lane="{mine["lane"]}"]')  # opened on another lane
+    settle(page)
+    assert f"take the hidden bets on lanes {mine['hidden_lanes']}" in page.inner_text("#advice")
+    assert float(page.get_attribute("#advice [data-ev]", "data-ev")) == mine["ev_set"]
+    for lane in mine["hidden_lanes"].split(","):
+        page.click(f'button.toggle.hidden[data-lane="{lane}"]')
+    settle(page)
+    assert held_total(page) == mine["ev_set"]  # the set's EV, bonus included
+    page.screenshot(path=str(shots / "before.png"), full_page=True)
+    # a turn is played (lane 2's sheep trots to square 3 paying its blue cube): during the
+    # race, no bet advice, what the bets held are worth now
+    page.click('rect.cell[data-lane="2"][data-square="3"]')
+    page.click('button.cube-btn[data-lane="2"][data-colour="blue"]')
+    settle(page)
+    assert page.get_attribute("body", "data-phase") == "during"
+    position = page.input_value("#position")
+    assert position == "semifinal 0.111 3.200 0.030 0.201 0.120 0.111"
+    ev = cli_ev(position, "--taken", "1")
+    assert "Best open bet" not in page.inner_text("body") and not page.is_visible("#advice")
+    assert not page.is_visible("#sets-box")
+    held = sorted([mine["lane"], *map(int, mine["hidden_lanes"].split(","))])
+    assert held_evs(page) == {r["lane"]: r["ev"] for r in ev["lanes"] if r["lane"] in held}
+    assert held_total(page) == next(r["ev"] for r in ev["sets"]
+                                    if r["lanes"] == ",".join(map(str, held)))
+    assert page.inner_text("#bets-title") == "Your bets now"
+    assert page.errors == []
+    page.close()
+    # the race over: the points, and no pace to choose
+    over = "semifinal F2 19.010 F3 X18 F1 20.010"
+    page = open_page(browser, f"{server.url}/?" + urlencode(
+        {"position": over, "open": 1, "hidden": "3,5"}))
+    assert page.get_attribute("body", "data-phase") == "over"
+    ev = cli_ev(over)
+    assert page.inner_text("#bets-title") == "Race over: your points"
+    assert held_evs(page) == {1: 9.0, 3: 4.0, 5: 7.0}
+    assert held_total(page) == next(r["ev"] for r in ev["sets"] if r["lanes"] == "1,3,5") == 23
+    assert page.eval_on_selector_all("button.toggle.mover", "els => els.every(e => e.disabled)")
+    assert "The race is over" in page.inner_text("#pace-assumes")
+    assert page.errors == []
+    page.close()
+    # the final, before its race: the best pair of hidden bets
+    final = "final 0.111 0.210 0.030 0.201 0.120 0.111"
+    page = open_page(browser, f"{server.url}/?" + urlencode({"position": final}))
+    top = next(r for r in cli_ev(final)["sets"] if r["rank"] == 1)
+    assert page.inner_text("#advice").startswith(f"Best pair of hidden bets: lanes {top['lanes']}")
+    assert float(page.get_attribute("#advice [data-ev]", "data-ev")) == top["ev"]
     assert page.errors == []
     page.close()

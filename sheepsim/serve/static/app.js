@@ -252,6 +252,7 @@ function drawLanes() {
   const box = $("lanes");
   box.replaceChildren();
   const final = state.stage === "final";
+  const over = phase() === "over";
   state.sheep.forEach((s, i) => {
     const lane = i + 1;
     const c = card(state.lanes[i]);
@@ -300,7 +301,7 @@ function drawLanes() {
           if (state.rival.has(lane)) state.rival.delete(lane);
           else { state.rival.add(lane); if (state.open === lane) state.open = null; }
         }),
-        toggle("moving", state.mover === lane, "mover", s.status !== "running", () => {
+        toggle("moving", state.mover === lane, "mover", s.status !== "running" || over, () => {
           state.mover = state.mover === lane ? null : lane;
         }))));
   });
@@ -378,7 +379,7 @@ function changed(fromText = false) {
   changes += 1;
   delete document.body.dataset.ready;
   if (!fromText) state.text = positionText();
-  if (state.mover && state.sheep[state.mover - 1] && state.sheep[state.mover - 1].status !== "running") state.mover = null;
+  if (state.mover && state.sheep[state.mover - 1] && (state.sheep[state.mover - 1].status !== "running" || phase() === "over")) state.mover = null;
   render();
   clearTimeout(timer);
   timer = setTimeout(solve, DEBOUNCE_MS);
@@ -479,28 +480,61 @@ function ciSpan(lo, hi) {
   return lo === undefined || lo === hi ? "" : el("span", { class: "ci" }, `${num(lo)}–${num(hi)}`);
 }
 
+// ------------------------------------------------------------------ the phase of the race
+// "before": no turn played yet (every sheep on the starting line with its card's cubes):
+// the bets are still to place. "over": the race has ended (a semifinal when 3 sheep have
+// crossed or every other sheep is exhausted; the final when one has crossed or all are
+// exhausted). "during": anything between.
+function phase() {
+  const s = state.sheep;
+  const crossed = s.filter((x) => x.status === "finished").length;
+  if (crossed >= (state.stage === "final" ? 1 : 3) || !s.some((x) => x.status === "running")) return "over";
+  const fresh = s.every((x, i) => {
+    const c = card(state.lanes[i]);
+    return x.status === "running" && x.square === 0 && x.red === c.red && x.blue === c.blue && x.white === c.white;
+  });
+  return fresh ? "before" : "during";
+}
+
+// your bets: [{lane, kind}] in lane order (the final has no open bet)
+function heldBets() {
+  const held = [...state.hidden].map((lane) => ({ lane, kind: "hidden" }));
+  if (state.open && state.stage !== "final") held.push({ lane: state.open, kind: "open" });
+  return held.sort((a, b) => a.lane - b.lane);
+}
+
+const PHASE_TITLE = { before: "Bets: before the race", during: "Your bets now", over: "Race over: your points" };
+
+function evCell(value, lo, hi, digits = 3) {
+  return el("td", { class: "num", "data-ev": String(value) }, num(value, digits), ciSpan(lo, hi));
+}
+
 function drawBets(doc) {
   const final = state.stage === "final";
+  const ph = phase();
+  document.body.dataset.phase = ph;
+  $("bets-title").textContent = PHASE_TITLE[ph];
   const evTable = $("bet-ev");
   evTable.replaceChildren(el("tr", {}, el("th", {}, "lane"), el("th", {}, "card"),
-    el("th", {}, "EV of one bet"), el("th", {}, final ? "payoff" : "payoffs 1st/2nd/3rd")));
+    el("th", {}, ph === "over" ? "points of one bet" : ph === "during" ? "EV of one bet now" : "EV of one bet"),
+    el("th", {}, final ? "payoff" : "payoffs 1st/2nd/3rd")));
   const pay = rules.payoffs;
   for (const row of doc.lanes) {
     const i = row.lane - 1;
-    const ci = ciSpan(row.ev_lo, row.ev_hi);
     evTable.append(el("tr", { "data-lane": row.lane }, el("td", {}, String(row.lane)), el("td", {}, row.card),
-      el("td", { class: "num" }, num(row.ev, 3), ci),
+      evCell(row.ev, row.ev_lo, row.ev_hi),
       el("td", { class: "num" }, final ? String(pay.final[i]) : pay.semifinal.map((r) => r[i]).join("/"))));
   }
   const best = $("best-bet");
   best.replaceChildren();
-  if (doc.open_bet) {
-    const rec = doc.open_bet.find((r) => r.recommended);
-    if (rec) best.append(el("p", { class: "best" }, "Best open bet: ",
-      el("strong", {}, `lane ${rec.lane} (${rec.card})`),
-      `, then hidden on lanes ${rec.hidden_lanes}: ${num(rec.ev_set, 2)} points expected with the bonus`,
-      state.rival.size ? ` (rivals opened on ${lanesList(state.rival)})` : ""));
-  }
+  if (ph === "before") best.append(...betAdvice(doc));
+  const held = heldBets();
+  if (held.length) best.append(heldTable(doc, held, ph));
+  else if (ph !== "before") best.append(el("p", { class: "hint" }, ph === "over"
+    ? "Mark your bets (open, hidden) to see the points they won."
+    : "Mark the bets you hold (open, hidden) to see what they are worth now."));
+  // which bets to take is a question before the race only
+  $("sets-box").hidden = ph !== "before";
   $("sets-title").textContent = final ? "Best pairs of final bets" : "Best sets of three (bonus included)";
   const sets = $("sets");
   sets.replaceChildren(el("tr", {}, el("th", {}, "#"), el("th", {}, "lanes"), el("th", {}, "cards"),
@@ -516,12 +550,86 @@ function drawBets(doc) {
   }
 }
 
+// Before the race: the bet to take next, given the bets placed (rivals' open bets,
+// yours). Semifinal: the open bet, then the hidden pair that goes best with it; the
+// final: the best pair of hidden bets.
+function betAdvice(doc) {
+  const final = state.stage === "final";
+  const out = [];
+  if (final) {
+    const top = doc.sets.find((r) => r.rank === 1);
+    const mine = [...state.hidden];
+    const pair = mine.length === 1 ? doc.sets.find((r) => r.lanes.split(",").map(Number).includes(mine[0])) : top;
+    if (mine.length < 2 && pair) out.push(el("p", { class: "best", id: "advice" },
+      mine.length === 1 ? `With your bet on lane ${mine[0]}, bet also on ` : "Best pair of hidden bets: ",
+      el("strong", {}, `lanes ${pair.lanes} (${pair.cards})`), ": ",
+      el("span", { "data-ev": String(pair.ev) }, num(pair.ev, 2)), " points expected"));
+    return out;
+  }
+  const rivals = state.rival.size ? ` (rivals opened on ${lanesList(state.rival)})` : "";
+  if (!state.open) {
+    const rec = doc.open_bet.find((r) => r.recommended);
+    if (rec) out.push(el("p", { class: "best", id: "advice" }, "Best open bet: ",
+      el("strong", {}, `lane ${rec.lane} (${rec.card})`),
+      `, then hidden on lanes ${rec.hidden_lanes}: `,
+      el("span", { "data-ev": String(rec.ev_set) }, num(rec.ev_set, 2)),
+      " points expected with the bonus", rivals));
+    return out;
+  }
+  const row = doc.open_bet.find((r) => r.lane === state.open);
+  const mine = lanesList(state.hidden);
+  if (row && (state.hidden.size < 2 || mine !== row.hidden_lanes)) {
+    out.push(el("p", { class: "best", id: "advice" }, `With your open bet on lane ${state.open}, take the hidden bets on `,
+      el("strong", {}, `lanes ${row.hidden_lanes}`), ": ",
+      el("span", { "data-ev": String(row.ev_set) }, num(row.ev_set, 2)),
+      " points expected with the bonus", rivals,
+      row.taken ? ` (lane ${state.open} was opened by a rival: you cannot open on it)` : ""));
+  } else if (row) {
+    out.push(el("p", { class: "best", id: "advice" }, "Your three bets are the best set with your open bet."));
+  }
+  return out;
+}
+
+// The bets you hold, each worth its EV from this position (the points it won once the
+// race is over), and the whole holding with the bonus when it is complete.
+function heldTable(doc, held, ph) {
+  const final = state.stage === "final";
+  const over = ph === "over";
+  const table = el("table", { id: "held" }, el("tr", {}, el("th", {}, "your bet"), el("th", {}, "card"),
+    el("th", {}, over ? "points" : ph === "during" ? "EV now" : "EV")));
+  for (const b of held) {
+    const row = doc.lanes.find((r) => r.lane === b.lane);
+    table.append(el("tr", { "data-lane": b.lane }, el("td", {}, `lane ${b.lane} (${b.kind})`),
+      el("td", {}, row.card), evCell(row.ev, row.ev_lo, row.ev_hi, over ? 0 : 3)));
+  }
+  const lanes = held.map((b) => b.lane).join(",");
+  const complete = new Set(held.map((b) => b.lane)).size === held.length && held.length === (final ? 2 : 3);
+  const set = complete ? doc.sets.find((r) => r.lanes === lanes) : null;
+  if (set) {
+    table.append(el("tr", { class: "total", "data-lanes": lanes }, el("td", {}, "all together"),
+      el("td", {}, final ? "" : `bonus ${num(set.bonus_ev, over ? 0 : 2)}`),
+      evCell(set.ev, set.ev_lo, set.ev_hi, over ? 0 : 3)));
+  } else {
+    const sum = held.reduce((t, b) => t + doc.lanes.find((r) => r.lane === b.lane).ev, 0);
+    table.append(el("tr", { class: "total partial" }, el("td", {}, "together"),
+      el("td", {}, final ? "" : "bonus not counted"), evCell(sum, undefined, undefined, over ? 0 : 3)));
+    table.append(el("tr", {}, el("td", { colspan: 3, class: "hint" },
+      final ? "A final hand is two hidden bets on different lanes." :
+        "A semifinal hand is three bets on different lanes (one open, two hidden): mark them all to count the bonus.")));
+  }
+  if (ph === "during") table.append(el("tr", {}, el("td", { colspan: 3, class: "hint" },
+    `Worth now: from this position before the dice roll, every turn played by ${state.policy}. ` +
+    "The pace table counts your choice for the sheep the dice chose.")));
+  return table;
+}
+
 function drawPace(advice) {
   const table = $("pace"), assumes = $("pace-assumes"), err = $("pace-error");
   table.replaceChildren();
   assumes.textContent = "";
   err.hidden = true;
   $("pace-lane").textContent = state.mover ? `for lane ${state.mover}` : "";
+  if (phase() === "over") { assumes.textContent = "The race is over: no sheep moves again."; return; }
   if (!state.mover) { assumes.textContent = "Mark the sheep the dice chose (moving) to compare its pace options."; return; }
   if (!state.open && !state.hidden.size) { assumes.textContent = "Mark your bets (open, hidden) to get pace advice: the options are ranked by your points."; return; }
   if (!advice || (advice.status === "fulfilled" && !advice.value)) return; // asked before the bets
