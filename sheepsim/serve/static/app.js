@@ -141,69 +141,110 @@ function fromURL() {
 }
 
 // ------------------------------------------------------------------ the board (SVG)
+// Wide screens: lanes are rows, squares columns (a square 40 units wide). Where a square
+// would be narrower than MIN_TARGET px (a phone) the board stands up: lanes are columns,
+// squares rows V_ROW px high, drawn in screen pixels.
 const CELL = 40, LABEL = 44, TOP = 22, FINGER = 34; // FINGER: px of a lane's row on screen
-let ROW = CELL, boardTop = TOP;
+const MIN_TARGET = 24, V_ROW = 28, V_LABEL = 34, V_HEAD = 22;
+let geo = null; // the board's geometry: cell(lane 0-5, square) -> {x, y, w, h}
+const cursor = { lane: 1, square: 0 }; // the keyboard's square
+
+function boardGeometry(board) {
+  const n = rules.track_length, cols = n + 2; // squares 0..n and the Finish Line
+  const screen = board.clientWidth || LABEL + cols * CELL;
+  if (screen / (LABEL / CELL + cols) >= MIN_TARGET) {
+    const width = LABEL + cols * CELL;
+    const k = Math.max(1, width / screen); // viewBox units per screen px
+    // on a narrow screen taller rows keep each lane a finger high
+    const row = Math.max(CELL, Math.round(FINGER * k));
+    const top = Math.round(TOP * Math.min(k, 1.8));
+    return { vertical: false, k, width, height: top + 6 * row + 4, top,
+             cell: (lane, sq) => ({ x: LABEL + sq * CELL, y: top + lane * row, w: CELL, h: row }),
+             at: (x, y) => ({ lane: Math.floor((y - top) / row), square: Math.floor((x - LABEL) / CELL) }) };
+  }
+  const colW = (screen - V_LABEL) / 6;
+  return { vertical: true, k: 1, width: screen, height: V_HEAD + cols * V_ROW + 2, top: V_HEAD,
+           cell: (lane, sq) => ({ x: V_LABEL + lane * colW, y: V_HEAD + sq * V_ROW, w: colW, h: V_ROW }),
+           at: (x, y) => ({ lane: Math.floor((x - V_LABEL) / colW), square: Math.floor((y - V_HEAD) / V_ROW) }) };
+}
 
 function drawBoard() {
   const board = $("board");
   const n = rules.track_length;
-  const cols = n + 2; // squares 0..n and the Finish Line
-  const width = LABEL + cols * CELL;
-  // on a phone the track is narrow: taller rows keep each lane a finger high
-  ROW = Math.max(CELL, Math.round(FINGER * width / (board.clientWidth || width)));
-  const k = Math.max(1, width / (board.clientWidth || width)); // viewBox units per screen px
-  const top = Math.round(TOP * Math.min(k, 1.8));
-  const height = top + 6 * ROW + 4;
-  boardTop = top;
-  board.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  geo = boardGeometry(board);
+  const { k, vertical } = geo;
+  board.classList.toggle("vertical", vertical);
+  board.setAttribute("viewBox", `0 0 ${geo.width} ${geo.height}`);
   board.replaceChildren();
+  const narrow = vertical || k > 1.5; // the words would overlap the next square
   for (let sq = 0; sq <= n + 1; sq++) {
-    const x = LABEL + sq * CELL;
-    const label = svg("text", { x: x + CELL / 2, y: top - 7, class: "sq-label",
-                                "font-size": Math.min(12 * k, 19) });
-    const narrow = k > 1.5; // a phone: the words would overlap the next square
-    label.textContent = sq > n ? (narrow ? "F" : "finish") : sq === 0 ? (narrow ? "0" : "start") : sq;
+    const c = geo.cell(0, sq);
+    const label = vertical
+      ? svg("text", { x: V_LABEL - 4, y: c.y + c.h / 2 + 4, class: "sq-label right", "font-size": 11 })
+      : svg("text", { x: c.x + CELL / 2, y: geo.top - 7, class: "sq-label", "font-size": Math.min(12 * k, 19) });
+    label.textContent = sq > n ? (narrow ? "fin" : "finish") : sq === 0 ? "start" : sq;
     board.append(label);
   }
   state.sheep.forEach((s, lane) => {
-    const y = top + lane * ROW;
-    const name = svg("text", { x: 4, y: y + ROW / 2 + 5, class: "lane-label", "font-size": Math.min(16 * k, 34) });
+    const c0 = geo.cell(lane, 0);
+    const name = vertical
+      ? svg("text", { x: c0.x + c0.w / 2, y: V_HEAD - 6, class: "lane-label mid", "font-size": 15 })
+      : svg("text", { x: 4, y: c0.y + c0.h / 2 + 5, class: "lane-label", "font-size": Math.min(16 * k, 34) });
     name.textContent = lane + 1;
     board.append(name);
     for (let sq = 0; sq <= n + 1; sq++) {
       const cls = sq > n ? "finish" : sq >= rules.end_zone_first ? "endzone" : sq === 0 ? "start" : "square";
+      const c = geo.cell(lane, sq);
       board.append(svg("rect", {
-        x: LABEL + sq * CELL + 1, y: y + 1, width: CELL - 2, height: ROW - 2, rx: 4,
+        x: c.x + 1, y: c.y + 1, width: c.w - 2, height: c.h - 2, rx: 4,
         class: `cell ${cls}`, "data-lane": lane + 1, "data-square": sq,
       }));
     }
-    const col = s.status === "finished" ? n + 1 : s.square;
-    const cx = LABEL + col * CELL + CELL / 2, cy = y + ROW / 2;
+    const c = geo.cell(lane, s.status === "finished" ? n + 1 : s.square);
     const g = svg("g", { class: `sheep ${s.status}${state.mover === lane + 1 ? " moving" : ""}`,
                           "data-lane": lane + 1 });
-    g.append(svg("ellipse", { cx, cy: cy - 3, rx: 17, ry: Math.max(11, ROW * 0.3) }));
-    const t = svg("text", { x: cx, y: cy + 1, class: "sheep-label", "font-size": Math.min(12 * k, 17) });
-    t.textContent = s.status === "finished" ? PLACES[s.place - 1] || "F" + s.place : s.status === "exhausted" ? "X" : lane + 1;
-    g.append(t);
-    let m = 0;
-    COLOURS.forEach((c) => {
-      for (let i = 0; i < s[c]; i++, m++)
-        g.append(svg("rect", { x: cx - 13 + m * 9, y: cy + ROW * 0.22, width: 7, height: 7 * Math.min(k, 2), class: "cube " + c }));
-    });
+    const label = s.status === "finished" ? PLACES[s.place - 1] || "F" + s.place : s.status === "exhausted" ? "X" : lane + 1;
+    if (vertical) {
+      const rx = Math.min(14, c.w * 0.3), cx = c.x + 2 + rx, cy = c.y + c.h / 2;
+      g.append(svg("ellipse", { cx, cy, rx, ry: c.h / 2 - 3 }));
+      const t = svg("text", { x: cx, y: cy + 4, class: "sheep-label", "font-size": 11 });
+      t.textContent = label;
+      g.append(t);
+      let m = 0;
+      COLOURS.forEach((col) => {
+        for (let i = 0; i < s[col]; i++, m++)
+          g.append(svg("rect", { x: cx + rx + 2, y: c.y + 2 + m * 8, width: 7, height: 7, class: "cube " + col }));
+      });
+    } else {
+      const cx = c.x + c.w / 2, cy = c.y + c.h / 2;
+      g.append(svg("ellipse", { cx, cy: cy - 3, rx: 17, ry: Math.max(11, c.h * 0.3) }));
+      const t = svg("text", { x: cx, y: cy + 1, class: "sheep-label", "font-size": Math.min(12 * k, 17) });
+      t.textContent = label;
+      g.append(t);
+      let m = 0;
+      COLOURS.forEach((col) => {
+        for (let i = 0; i < s[col]; i++, m++)
+          g.append(svg("rect", { x: cx - 13 + m * 9, y: cy + c.h * 0.22, width: 7, height: 7 * Math.min(k, 2), class: "cube " + col }));
+      });
+    }
     board.append(g);
   });
+  if (document.activeElement === board) {
+    const c = geo.cell(cursor.lane - 1, cursor.square);
+    board.append(svg("rect", { x: c.x + 1, y: c.y + 1, width: c.w - 2, height: c.h - 2, rx: 4, class: "cursor" }));
+  }
+  board.setAttribute("aria-label", `The board. Keyboard: arrow keys choose a square (now lane ${cursor.lane}, ` +
+    `${cursor.square > n ? "the finish" : "square " + cursor.square}), Enter or Space puts that lane's sheep there.`);
 }
-
-let drag = null;
 
 function cellAt(evt) {
   const board = $("board");
   const pt = board.createSVGPoint();
   pt.x = evt.clientX; pt.y = evt.clientY;
   const p = pt.matrixTransform(board.getScreenCTM().inverse());
-  const sq = Math.floor((p.x - LABEL) / CELL), lane = Math.floor((p.y - boardTop) / ROW);
-  if (sq < 0 || sq > rules.track_length + 1 || lane < 0 || lane > 5) return null;
-  return { lane: lane + 1, square: sq };
+  const at = geo.at(p.x, p.y);
+  if (at.square < 0 || at.square > rules.track_length + 1 || at.lane < 0 || at.lane > 5) return null;
+  return { lane: at.lane + 1, square: at.square };
 }
 
 function placeSheep(lane, square) {
@@ -229,7 +270,9 @@ function placeSheep(lane, square) {
 
 function boardEvents() {
   const board = $("board");
+  // a mouse or pen places and drags; a finger taps (a swipe scrolls the page, and moves no sheep)
   board.addEventListener("pointerdown", (evt) => {
+    if (evt.pointerType === "touch") return;
     const at = cellAt(evt);
     if (!at) return;
     drag = at.lane;
@@ -245,7 +288,44 @@ function boardEvents() {
   const end = () => { if (drag !== null) { drag = null; changed(); } };
   board.addEventListener("pointerup", end);
   board.addEventListener("pointercancel", end);
+  board.addEventListener("click", (evt) => {
+    const touch = evt.pointerType === "touch" || touchTap;
+    touchTap = false;
+    if (!touch) return; // a mouse or pen was handled on pointerdown
+    const at = cellAt(evt);
+    if (at && placeSheep(at.lane, at.square)) changed();
+  });
+  board.addEventListener("touchstart", () => { touchTap = true; }, { passive: true });
+  board.addEventListener("keydown", (evt) => {
+    const n = rules.track_length + 1;
+    const vertical = geo && geo.vertical;
+    const moves = vertical
+      ? { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }
+      : { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[evt.key]) {
+      const [dl, ds] = moves[evt.key];
+      cursor.lane = Math.min(6, Math.max(1, cursor.lane + dl));
+      cursor.square = Math.min(n, Math.max(0, cursor.square + ds));
+      drawBoard();
+    } else if (evt.key === "Enter" || evt.key === " ") {
+      if (placeSheep(cursor.lane, cursor.square)) changed();
+    } else if (evt.key === "Home" || evt.key === "End") {
+      cursor.square = evt.key === "Home" ? 0 : n;
+      drawBoard();
+    } else return;
+    evt.preventDefault();
+  });
+  board.addEventListener("focus", () => {
+    const s = state.sheep[cursor.lane - 1];
+    if (s) cursor.square = s.status === "finished" ? rules.track_length + 1 : s.square;
+    drawBoard();
+  });
+  board.addEventListener("blur", drawBoard);
+  let resized = null;
+  window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(drawBoard, 100); });
 }
+let touchTap = false;
+let drag = null; // the lane whose sheep the mouse drags
 
 // ------------------------------------------------------------------ lane controls
 function drawLanes() {
@@ -399,15 +479,23 @@ async function solveNow() {
   toURL();
   $("status").textContent = "solving…";
   document.body.classList.add("busy");
-  const wantsAdvice = state.mover && (state.open || state.hidden.size);
+  const wantsAdvice = state.mover && (state.open || state.hidden.size) && phase() !== "over";
   const t0 = performance.now();
+  const tick = () => {
+    const secs = (performance.now() - t0) / 1000;
+    $("answer-state").textContent = secs < 1 ? "solving…" : `solving… ${secs.toFixed(0)} s`;
+  };
+  tick();
+  const ticker = setInterval(tick, 500);
   const [ev, advice] = await Promise.allSettled([
     ask("ev", evParams(), asked),
     wantsAdvice ? ask("advise", adviseParams(), asked) : Promise.resolve(null),
   ]);
+  clearInterval(ticker);
   if (mine !== seq || [ev, advice].some((r) => r.status === "rejected" && r.reason instanceof Superseded))
     return; // a newer question is on its way
   document.body.classList.remove("busy");
+  $("answer-state").textContent = "";
   showBusy(null);
   if (ev.status === "rejected") {
     showError(ev.reason.message);
@@ -423,13 +511,70 @@ async function solveNow() {
     $("provenance").textContent = `sheepsim ${m.sheepsim_version} · rules ${m.rules} (sha256 ${String(m.rules_sha256).slice(0, 12)}) · pace policy ${m.policy}`;
   }
   drawPace(advice);
+  drawAnswer(ev, advice);
+  fitAnswerBar();
   if (asked === changes) document.body.dataset.ready = "1";
+}
+
+// The bottom bar: the answer for the decision in front of you, in one or two lines.
+function drawAnswer(ev, advice) {
+  const box = $("answer-text");
+  box.replaceChildren();
+  if (ev.status === "rejected") return; // the error says why
+  const doc = ev.value;
+  const ph = phase();
+  const held = heldBets();
+  const worth = () => {
+    const t = $("held") && $("held").querySelector("tr.total [data-ev]");
+    return t ? Number(t.dataset.ev) : null;
+  };
+  const text = (...parts) => box.append(...parts);
+  if (ph === "over") {
+    const w = worth();
+    text(held.length ? `Race over: your bets won ${num(w, 0)} points` +
+      (held.length < (state.stage === "final" ? 2 : 3) ? " (bonus not counted)." : " with the bonus.")
+      : "Race over. Mark your bets (open, hidden) to count your points.");
+    return;
+  }
+  if (ph === "before" && $("advice")) {
+    text($("advice").textContent);
+    return;
+  }
+  if (state.mover && advice && advice.status === "rejected") {
+    text(el("span", { class: "answer-error" }, `Pace advice for lane ${state.mover}: ${advice.reason.message}`));
+    return;
+  }
+  if (state.mover && advice && advice.status === "fulfilled" && advice.value) {
+    const rows = advice.value.options;
+    const pts = (r) => r.expected_points !== undefined ? r.expected_points : r.ev;
+    const top = Math.max(...rows.map(pts));
+    const exact = advice.value.meta.method === "exact";
+    const best = rows.filter((r) => r.best === true || (exact && Math.abs(pts(r) - top) <= TIE));
+    const rest = rows.filter((r) => !best.includes(r));
+    const name = (r) => r.option.replace(/_/g, " ").toLowerCase();
+    text(`Lane ${state.mover}: `, el("strong", { id: "answer-best" }, best.map(name).join(" or ")),
+      best.length > 1 ? ` (equal, ${num(top, 3)} points expected)` : ` (${num(top, 3)} points expected` +
+      (rest.length ? `; next best: ${name(rest[0])}, ${num(rest[0].gap_to_best, 3)})` : ")"));
+    return;
+  }
+  if (held.length) {
+    text(`Your bets are worth ${num(worth(), 3)} points now` + (ph === "during"
+      ? ". Mark the sheep the dice chose (moving) for the pace to choose." : "."));
+    return;
+  }
+  text(ph === "before" ? "Mark the rivals' open bets to get the bet to take."
+    : "Mark your bets (open, hidden) and the sheep the dice chose (moving).");
+}
+
+function fitAnswerBar() {
+  document.body.style.paddingBottom = $("answer-bar").offsetHeight + 8 + "px";
 }
 
 function showBusy(message) {
   const box = $("busy");
   box.hidden = !message;
   box.textContent = message || "";
+  fitAnswerBar();
 }
 
 function showError(message) {
@@ -437,6 +582,7 @@ function showError(message) {
   box.hidden = !message;
   box.textContent = message || "";
   document.body.classList.toggle("has-error", Boolean(message));
+  fitAnswerBar();
 }
 
 // ------------------------------------------------------------------ answers
