@@ -27,6 +27,7 @@ import socket
 import sys
 import threading
 import time
+from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import urlencode, urlsplit
@@ -51,6 +52,8 @@ MAX_CONNECTIONS = 64
 #: seconds a request's line and headers may take to arrive (and any read or write)
 HEAD_TIMEOUT = 10.0
 ANY_ADDRESS = ("0.0.0.0", "", "::")
+#: seconds a turned-away connection stays open after its 503, and how many may
+TURN_AWAY_LINGER, MAX_LINGERING = 0.5, 512
 
 
 def static_file(name: str) -> bytes:
@@ -157,6 +160,7 @@ class RaceServer(ThreadingHTTPServer):
         self._open = threading.BoundedSemaphore(max_connections)
         self._deadlines: dict[socket.socket, float | None] = {}  # None: cut for slowness
         self._lock = threading.Lock()
+        self._closing: deque = deque()  # (when, socket) of connections turned away
         self._closed = threading.Event()
         super().__init__(address, Handler)
         threading.Thread(target=self._reap, name="sheepsim-serve-reaper", daemon=True).start()
@@ -194,9 +198,14 @@ class RaceServer(ThreadingHTTPServer):
             request.sendall(head + body)
             request.shutdown(socket.SHUT_WR)
         except OSError:
-            pass
-        finally:
             self.shutdown_request(request)
+            return
+        # closed a moment later, by the reaper: a request still arriving would make an
+        # immediate close a reset, which can discard the 503 before the client reads it
+        with self._lock:
+            self._closing.append((time.monotonic() + TURN_AWAY_LINGER, request))
+            while len(self._closing) > MAX_LINGERING:
+                self.close_request(self._closing.popleft()[1])
 
     def watch(self, conn) -> None:
         """The request on ``conn`` must have its head within the head timeout."""
@@ -220,9 +229,21 @@ class RaceServer(ThreadingHTTPServer):
             for conn in late:
                 with contextlib.suppress(OSError):
                     conn.shutdown(socket.SHUT_RDWR)
+            self._close_turned_away(now)
+
+    def _close_turned_away(self, now: float) -> None:
+        with self._lock:
+            done = []
+            while self._closing and self._closing[0][0] <= now:
+                done.append(self._closing.popleft()[1])
+        for request in done:
+            with contextlib.suppress(OSError):
+                request.recv(65536)
+            self.close_request(request)
 
     def server_close(self):
         self._closed.set()
+        self._close_turned_away(float("inf"))
         super().server_close()
 
     # ------------------------------------------------------------------ who may ask
