@@ -242,3 +242,29 @@ def test_a_loopback_bind_answers_loopback_names_only(asked):
         assert not srv.host_allowed("10.0.0.7") and not srv.host_allowed("evil.example")
     finally:
         srv.server_close()
+
+
+def test_the_warm_up_asks_every_kind_of_question_the_page_asks():
+    """Exact bet EVs for each exact pace policy, exact pace advice, and a simulated
+    policy's EVs and advice (the simulated policies share their kernels): no player waits
+    for a compile (on an empty kernel cache the first simulated answer took 46 s)."""
+    from urllib.parse import parse_qs
+
+    from sheepsim.serve.api import RaceAPI
+    from sheepsim.serve.server import warm_up
+
+    api = RaceAPI()
+    asked, answer = [], api.answer
+
+    def recording(path, query):
+        status, text = answer(path, query)
+        asked.append((path.rsplit("/", 1)[1], parse_qs(query).get("policy", ["greedy"])[0], status))
+        return status, text
+
+    api.answer = recording
+    warm_up(api)
+    policies = json.loads(api.rules_json())["policies"]
+    assert {("ev", p, 200) for p in policies["exact"]} <= set(asked)
+    assert ("advise", "greedy", 200) in asked
+    assert {("ev", policies["simulated"][0], 200),
+            ("advise", policies["simulated"][0], 200)} <= set(asked)
