@@ -10,6 +10,10 @@ asked again as the page does: ``page`` (today's app.js) after the answer's
 Retry-After, up to 60 times; ``old-page`` (app.js before issue 47) after 200 ms, up to
 30 times. Prints the share of questions answered (200), the 503s on the way, and
 p50/p95/max of a question's wait (first send to its answer, retries included).
+
+``--half-sent N`` instead opens N connections that each send a request line and one
+header and never finish, and prints the server process's threads (``/proc``) and the
+connections answered 503 at once, then the threads again after ``--seconds``.
 """
 
 from __future__ import annotations
@@ -86,15 +90,49 @@ def player(host, port, seed, until, retry, out):
         c.close()
 
 
+def threads(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return int(next(line for line in f if line.startswith("Threads:")).split()[1])
+
+
+def half_sent(proc, host, port, n, seconds):
+    import socket
+
+    base = threads(proc.pid)
+    socks = []
+    for _ in range(n):
+        s = socket.create_connection((host, port), timeout=30)
+        s.sendall(b"GET /api/race/odds HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        socks.append(s)
+    time.sleep(1)
+    held = threads(proc.pid) - base
+    refused = 0
+    for s in socks:
+        s.settimeout(0.05)
+        try:
+            refused += s.recv(64).startswith(b"HTTP/1.1 503")
+        except OSError:
+            pass
+    time.sleep(seconds)
+    print(f"{n:,} half-sent requests: {held} threads held after 1 s, {refused:,} answered 503 at "
+          f"once; threads held after {seconds + 1:g} s: {threads(proc.pid) - base}")
+    for s in socks:
+        s.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--repo", type=Path, default=REPO)
     ap.add_argument("--retry", choices=tuple(RETRY), default="page")
+    ap.add_argument("--half-sent", type=int, default=0, metavar="N")
     args = ap.parse_args()
     proc, host, port = start_server(args.repo)
     try:
+        if args.half_sent:
+            half_sent(proc, host, port, args.half_sent, args.seconds)
+            return
         load0 = os.getloadavg()[0]
         out: list = []
         until = time.monotonic() + args.seconds
