@@ -113,10 +113,10 @@ def test_no_files_and_no_code_from_a_request(server, tmp_path):
     assert status == 400 and "run it from the CLI" in json.loads(body)["error"]
 
 
-def test_work_is_bounded_and_refused_not_queued():
+def test_work_is_bounded_and_the_wait_too():
     from sheepsim.serve.api import RaceAPI
 
-    api = RaceAPI(max_states=100_000, max_busy=1)
+    api = RaceAPI(max_states=100_000, max_busy=1, max_wait=0.2)
     # the CLI's default of a simulated policy is 1,000,000 races: refused up front
     status, body = api.answer("/api/race/odds", "policy=random")
     assert status == 400 and "games=200000 or fewer" in json.loads(body)["error"]
@@ -130,15 +130,15 @@ def test_work_is_bounded_and_refused_not_queued():
     from sheepsim.games.race import exact
 
     assert exact.JOINT_STATE_LIMIT.get() == exact.MAX_JOINT_STATES
-    # every slot busy: 503 at once
-    assert api._slots.acquire(blocking=False)
+    # every slot busy: the question waits its turn, at most max_wait seconds, then 503
+    assert api.queue.enter(0) is True
     try:
         status, body = api.answer("/api/race/ev", urlencode({"position": MID_RACE}))
         assert status == 503
         assert json.loads(body)["error"] == ("the server is busy: it answers 1 question at a "
-                                             "time; ask again in a moment")
+                                             "time and this question waited 0.2 s; ask again "
+                                             "in a moment")
     finally:
-        api._slots.release()
-    assert api.answer("/api/race/ev", urlencode({"position": MID_RACE}))[0] == 200
+        api.queue.leave()
     status, body = api.answer("/api/race/odds", "position=" + "1" * 3000)
     assert status == 400 and "too long" in json.loads(body)["error"]
