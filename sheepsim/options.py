@@ -190,8 +190,8 @@ def backend_from_args(args):
     run's own if it was given one (a report's, left open for its next study)."""
     state = _RUN.get()
     if state is None:
-        raise RuntimeError("backend_from_args is called while a command runs "
-                           "(inside sheepsim.options.running())")
+        raise RuntimeError("backend_from_args needs a command's run: call it inside "
+                           "sheepsim.options.running()")
     if state.backend is None:
         state.backend = make_backend(threads=getattr(args, "threads", None),
                                      scheduler=getattr(args, "scheduler", None),
