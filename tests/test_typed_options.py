@@ -131,6 +131,8 @@ def test_the_api_builds_no_argv_and_the_commands_get_the_typed_object(monkeypatc
     ("metrics", {}),
     ("variants", {"set": ["pig.target=50"], "games": 60, "metric": "mean_turns"}),
     ("sweep", {"set": ["pig.target=50,80"], "games": 60, "metric": "mean_turns"}),
+    ("tune", {"vary": ["pig.target=50..100:25"], "target": ["mean_turns=min"], "budget": 12_000,
+              "trials": 3, "confirm_games": 1000}),
 ])
 def test_the_api_json_is_the_cli_json_byte_for_byte(command, options, tmp_path):
     """The commands test_python_api does not compare (play, compare: there)."""
