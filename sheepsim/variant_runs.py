@@ -12,7 +12,7 @@ import pandas as pd
 
 from sheepsim.balance_metrics import BLOCKS, Metric, module
 from sheepsim.errors import SheepsimError
-from sheepsim.game import Counts, Game, Job
+from sheepsim.game import Counts, Game, Job, shared_seed
 from sheepsim.rulesedit import edited
 
 
@@ -99,6 +99,7 @@ class VariantsJob(Job):
                     "points, or fewer --metric")
 
     def __post_init__(self):
+        shared_seed([self, *(job for jobs in self.jobs for job in jobs.values())], "a variants run")
         self.block_games = self.games // self.blocks
         if self.block_games * self.blocks != self.games or self.games < self.blocks:
             raise SheepsimError(f"a metrics run plays a multiple of {self.blocks} games, got {self.games}")
@@ -124,7 +125,7 @@ class VariantsJob(Job):
                 if self.simulated(v, key):
                     job.prepare()
 
-    def chunk(self, seed: int, first_game: int, n_games: int) -> Counts:
+    def chunk(self, first_game: int, n_games: int) -> Counts:
         out: Counts = {}
         stop = first_game + n_games
         for v, jobs in enumerate(self.jobs):
@@ -135,7 +136,7 @@ class VariantsJob(Job):
                 while g < stop:
                     blk = g // self.block_games
                     end = min(stop, (blk + 1) * self.block_games)
-                    for name, arr in job.chunk(seed, self.first_game + g, end - g).items():
+                    for name, arr in job.chunk(self.first_game + g, end - g).items():
                         arr = np.asarray(arr, dtype=np.int64)
                         slot = out.setdefault(f"{v}/{key}/{name}",
                                               np.zeros((self.blocks, *arr.shape), dtype=np.int64))

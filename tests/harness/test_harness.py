@@ -68,7 +68,7 @@ def test_forced_games_are_counted_exactly(coin, tmp_path):
     """One round, one option: every seat makes one forced decision (never asked), so a
     game is exactly ``players`` decisions and turns, none asked, one option each."""
     job = coin.job("play", rules=_rules(tmp_path, 1, 1), players=3, policies="random", seed=4)
-    res = driver.run(job, seed=4, games=500, progress=False)
+    res = driver.run(job, games=500, progress=False)
     length = res.tables["game_length"].iloc[0]
     assert length["mean_decisions"] == 3 and length["mean_turns"] == 3
     assert length["sd_decisions"] == 0 and length["asked_share"] == 0
@@ -79,7 +79,7 @@ def test_forced_games_are_counted_exactly(coin, tmp_path):
 def test_asked_decisions_and_options(coin, tmp_path):
     """Three rounds of 5 options: 3 x players decisions, every one asked, 5 options."""
     job = coin.job("play", rules=_rules(tmp_path, 3, 5), players=2, policies="random", seed=1)
-    res = driver.run(job, seed=1, games=300, progress=False)
+    res = driver.run(job, games=300, progress=False)
     length = res.tables["game_length"].iloc[0]
     assert length["mean_decisions"] == 6 and length["asked_share"] == 1
     assert res.tables["decisions"].iloc[0]["mean_options"] == 5
@@ -89,8 +89,8 @@ def test_wins_scores_and_ties_match_the_outcomes(coin, tmp_path):
     """The accumulated tables agree with the per-game outcomes the head-to-heads read:
     wins by seat, mean score, and ties for the top score."""
     job = coin.job("play", rules=_rules(tmp_path, 2, 3), players=3, policies="random", seed=2)
-    res = driver.run(job, seed=2, games=400, chunk_games=64, progress=False)
-    winners, scores = job.outcomes(2, 0, 400)
+    res = driver.run(job, games=400, chunk_games=64, progress=False)
+    winners, scores = job.outcomes(0, 400)
     seat = res.tables["by_seat"]
     assert list(seat["wins"]) == [int((winners == s).sum()) for s in range(3)]
     assert np.allclose(seat["mean_score"], scores.mean(axis=0))

@@ -107,18 +107,18 @@ class PlayJob(_AwJob):
         return acc
 
     def prepare(self) -> Counts:
-        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+        return self.chunk(0, 1)  # compiles (or loads) the kernels before the bar
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        return {"acc": self._rounds(seed, first_game, n_games)}
+    def chunk(self, first_game, n_games) -> Counts:
+        return {"acc": self._rounds(self.seed, first_game, n_games)}
 
-    def outcomes(self, seed, first_game, n_games):
+    def outcomes(self, first_game, n_games):
         """Per round: winning seat ``(n,)`` and flock values ``(n, players)``."""
         s = self._s()
         acc = np.zeros(L.ACC_LEN, dtype=np.int64)
         winners = np.zeros(n_games, dtype=np.int64)
         scores = np.zeros((n_games, self.players), dtype=np.int64)
-        s.kernels.outcomes_chunk(s.R, s.pids, seed, first_game, n_games, self.rotate, winners,
+        s.kernels.outcomes_chunk(s.R, s.pids, self.seed, first_game, n_games, self.rotate, winners,
                                  scores, acc)
         self.check({"acc": acc}, n_games)
         return winners, scores
@@ -155,11 +155,11 @@ class CardValueJob(PlayJob):
     chunk_games = 1 << 10
     block = 2_000
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
+    def chunk(self, first_game, n_games) -> Counts:
         s = self._s()
         acc = np.zeros(L.ACC_LEN, dtype=np.int64)
         cv = np.zeros((L.MAX_PLAYERS, L.N_KINDS, L.CV_WIDTH), dtype=np.int64)
-        s.kernels.card_value_chunk(s.R, s.pids, seed, first_game, n_games, self.rotate, acc,
+        s.kernels.card_value_chunk(s.R, s.pids, self.seed, first_game, n_games, self.rotate, acc,
                                    cv)
         return {"acc": acc, "cv": cv}
 
@@ -218,10 +218,10 @@ class FieldsJob(_AwJob):
         return self.players
 
     def prepare(self) -> Counts:
-        return self.chunk(self.seed, 0, 1)
+        return self.chunk(0, 1)
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        return {f"acc_{i}": j._rounds(seed, first_game, n_games)
+    def chunk(self, first_game, n_games) -> Counts:
+        return {f"acc_{i}": j._rounds(self.seed, first_game, n_games)
                 for i, j in enumerate(self._plays())}
 
     def check(self, counts, games) -> None:
@@ -292,10 +292,10 @@ class SkillJob(_AwJob):
         return acc_a, acc_b, pairs[:self.players]
 
     def prepare(self) -> Counts:
-        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+        return self.chunk(0, 1)  # compiles (or loads) the kernels before the bar
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        acc_a, acc_b, pairs = self._pairs(seed, first_game, n_games)
+    def chunk(self, first_game, n_games) -> Counts:
+        acc_a, acc_b, pairs = self._pairs(self.seed, first_game, n_games)
         return {"acc_a": acc_a, "acc_b": acc_b, "pairs": pairs}
 
     def check(self, counts, games) -> None:
@@ -356,6 +356,6 @@ def round_counts(rules=None, players: int = 4, policies=("random",), games: int 
     ``0 .. games-1``. ``rotate`` moves the policies one seat per round (seat-fair
     per-policy counts)."""
     job = PlayJob(rules, players, policies, seed, draft, bool(rotate))
-    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+    res = driver.run(job, games=games, chunk_games=chunk_size, threads=threads,
                      progress=progress, desc="aw sheep")
     return job._s(), res.counts["acc"]

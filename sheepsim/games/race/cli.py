@@ -121,14 +121,15 @@ def _add_sim_options(p, default_games: int, tables: tuple[str, ...]) -> None:
     _add_analysis_options(p, default_games)
 
 
-def _default_stage(args) -> None:
+def _default_stage(args):
     """--stage semifinal unless given or left to --position (which may name the final)."""
     if not getattr(args, "position", None):
-        args.stage = args.stage or "semifinal"
+        return args.replace(stage=args.stage or "semifinal")
+    return args
 
 
 def cmd_odds(args) -> int:
-    _default_stage(args)
+    args = _default_stage(args)
     size = run_size(args)
     check_plot_option(args)
     if cli_exact.handle_odds(args):
@@ -160,7 +161,7 @@ def _parse_taken(text: str) -> tuple[int, ...]:
 def cmd_ev(args) -> int:
     from sheepsim.games.race.jobs import estimate_races
 
-    _default_stage(args)
+    args = _default_stage(args)
     size = run_size(args)
     check_plot_option(args)
     if args.table == "open_bet" and args.stage == "final":

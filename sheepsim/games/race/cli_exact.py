@@ -111,7 +111,7 @@ def handle_odds(args) -> bool:
     """``race odds`` exact or from a position; False: run the plain simulation."""
     from sheepsim.games.race.analysis import lane_ev_table, odds_table
 
-    exact, note = _method(args)
+    exact, _ = _method(args)
     if exact:
         from sheepsim.games.race.exact.from_position import exact_tables
         from sheepsim.games.race.rules import load_rules
@@ -124,7 +124,6 @@ def handle_odds(args) -> bool:
         write_tables({"lanes": tables["lanes"]}, meta, title, args,
                lambda: race_panels(tables["ev"], None, None))
         return True
-    args.method_note = note
     if not args.position:  # the plain simulation; method_meta adds the note
         return False
     counts, res = _simulate_position(args, "odds")
@@ -142,7 +141,7 @@ def _from(meta: dict) -> str:
 
 def method_meta(args) -> dict:
     """Meta fields of the plain simulation path: the method and why it simulated."""
-    note = getattr(args, "method_note", "")
+    note = _method(args)[1]
     return {"method": "monte carlo", **({"note": note} if note else {})}
 
 
@@ -160,9 +159,8 @@ def handle_ev(args, taken) -> bool:
     ``taken``: lanes (1-6) opened by others, not yet validated."""
     from sheepsim.games.race.analysis import _check_taken
 
-    exact, note = _method(args)
+    exact, _ = _method(args)
     taken = _check_taken(taken)
-    args.method_note = note
     if not exact and not args.position:
         return False  # the plain simulation validates the rest
     if exact:
