@@ -169,13 +169,13 @@ def test_branching_forced_share_and_spreads_on_hand_made_games(coin, tmp_path):
     """One round of one option (every decision forced, every game 3 decisions long), then
     three rounds of five options (none forced): the metrics' known values."""
     forced = driver.run(coin.job("play", rules=_rules(tmp_path, 1, 1), players=3,
-                                 policies="random", seed=4), seed=4, games=300,
+                                 policies="random", seed=4), games=300,
                         progress=False).tables
     assert _metric("branching")(forced, None, 3) == 1
     assert _metric("forced_share")(forced, None, 3) == 1
     assert _metric("sd_turns")(forced, None, 3) == 0 == _metric("sd_decisions")(forced, None, 3)
     asked = driver.run(coin.job("play", rules=_rules(tmp_path, 3, 5), players=2,
-                                policies="random", seed=1), seed=1, games=300,
+                                policies="random", seed=1), games=300,
                        progress=False).tables
     assert _metric("branching")(asked, None, 2) == 5
     assert _metric("forced_share")(asked, None, 2) == 0
@@ -191,8 +191,8 @@ def test_outcome_uniformity_is_the_winners_normalised_entropy(coin, tmp_path):
     res = sheepsim.play("script", rules=str(path), players=2, games=20, quiet=True)
     assert _metric("outcome_uniformity")(res.tables, None, 2) == 0
     job = coin.job("play", rules=_rules(tmp_path, 2, 3), players=3, policies="random", seed=2)
-    tables = driver.run(job, seed=2, games=400, progress=False).tables
-    winners, _ = job.outcomes(2, 0, 400)
+    tables = driver.run(job, games=400, progress=False).tables
+    winners, _ = job.outcomes(0, 400)
     p = np.bincount(winners, minlength=3) / 400
     assert 0 < p.min()  # every seat wins some: not the degenerate case
     expected = -(p * np.log(p)).sum() / np.log(3)
