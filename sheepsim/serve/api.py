@@ -51,11 +51,13 @@ MAX_QUEUE = 48
 #: seconds a request waits in the queue before it gets 503
 MAX_WAIT = 20.0
 #: the solver's parameters per endpoint, named as the CLI's options
+#: the standings (``race advise|ev --scores ...``): play to win the game in the final
+_STANDINGS = ("scores", "seat", "objective", "tie-order", "rival-bets")
 PARAMETERS = {
     "odds": ("position", "lanes", "stage", "policy", "games", "seed"),
-    "ev": ("position", "lanes", "stage", "taken", "policy", "games", "seed"),
+    "ev": ("position", "lanes", "stage", "taken", "policy", "games", "seed", *_STANDINGS),
     "advise": ("position", "lane", "open", "hidden", "rival-open", "lanes", "stage", "policy",
-               "games", "seed"),
+               "games", "seed", *_STANDINGS),
 }
 #: pace options ``advise`` may simulate ``games`` races for (the legal ones of these)
 _ADVISE_OPTIONS = 9
