@@ -10,6 +10,7 @@ import pytest
 from tests.serve.conftest import get, sheepsim
 
 MID_RACE = "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"
+FINAL_RACE = "final 20.010 20.010 20.010 20.010 19.010 20.010"
 
 
 def cli(*argv) -> subprocess.CompletedProcess:
@@ -30,6 +31,15 @@ def cli(*argv) -> subprocess.CompletedProcess:
     ("odds", {"position": "final 3.101 X18 5.030 0.210 7.020 2.010", "policy": "saver"},
      ["race", "odds", "--position", "final 3.101 X18 5.030 0.210 7.020 2.010", "--policy",
       "saver"]),
+    # the standings (issue 47): the final's advice by the chance of winning the game
+    ("advise", {"position": FINAL_RACE, "lane": "5", "hidden": "5,1", "scores": "10,26",
+                "rival-bets": "3,5"},
+     ["race", "advise", "--position", FINAL_RACE, "--lane", "5", "--hidden", "5,1",
+      "--scores", "10,26", "--rival-bets", "3,5"]),
+    ("ev", {"stage": "final", "scores": "20,26,18", "seat": "3", "objective": "win",
+            "tie-order": "2,3,1"},
+     ["race", "ev", "--stage", "final", "--scores", "20,26,18", "--seat", "3", "--objective",
+      "win", "--tie-order", "2,3,1"]),
     # simulated: the same races for the same seed, whatever runs them
     ("ev", {"position": MID_RACE, "policy": "random", "games": "3000", "seed": "7"},
      ["race", "ev", "--position", MID_RACE, "--policy", "random", "--games", "3000", "--seed", "7"]),
@@ -53,6 +63,11 @@ def test_api_answers_what_the_cli_prints(server, endpoint, params, argv):
     ("odds", {"stage": "quarterfinal"}, ["race", "odds", "--stage", "quarterfinal"]),
     ("advise", {"position": MID_RACE, "lane": "6", "open": "2"},
      ["race", "advise", "--position", MID_RACE, "--lane", "6", "--open", "2"]),
+    ("ev", {"stage": "final", "scores": "4,x"}, ["race", "ev", "--stage", "final", "--scores", "4,x"]),
+    ("advise", {"position": FINAL_RACE, "lane": "5", "hidden": "5", "scores": "3,4,5",
+                "rival-bets": "1,2"},
+     ["race", "advise", "--position", FINAL_RACE, "--lane", "5", "--hidden", "5", "--scores",
+      "3,4,5", "--rival-bets", "1,2"]),
 ])
 def test_bad_request_is_400_with_the_cli_message(server, endpoint, params, argv):
     status, body = get(f"{server.url}/api/race/{endpoint}?{urlencode(params)}")
