@@ -273,3 +273,21 @@ def game_meta(table, st: Standings, goal: str, why: str, rivals, how: str) -> di
             "objectives_disagree": bool(not table.loc[table["best_for_win"], "best_for_points"].any()),
             "win_gain": float(win["p_win"] - pts["p_win"]),
             "points_cost": float(pts["ev"] - win["ev"])}
+
+
+def final_bets(scores, *, seat=1, objective=None, tie_order=None, rival_bets=None, **options):
+    """``race ev --stage final --scores ...`` in Python: a :class:`sheepsim.api.Result`
+    whose ``tables["game"]`` ranks the final's 15 pairs of bets by ``objective`` (the
+    chance of winning the game by default when the scores differ) with both values per
+    pair, and whose ``meta`` names the best pair for each objective (``best_for_win``,
+    ``best_for_points``, ``win_gain``, ``points_cost``). ``options``: the other
+    ``race ev`` options as keywords (``position``, ``lanes``, ``policy``, ``rules``...;
+    ``stage`` is the final unless a ``position`` says otherwise)."""
+    from sheepsim.api import _run
+
+    if "position" not in options:
+        options.setdefault("stage", "final")
+    keywords = {"scores": scores if isinstance(scores, str) else ",".join(map(str, scores)),
+                "seat": str(seat), "objective": objective, "tie_order": tie_order,
+                "rival_bets": rival_bets, **options}
+    return _run("race", "ev", {k: v for k, v in keywords.items() if v is not None})
