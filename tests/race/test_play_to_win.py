@@ -213,3 +213,14 @@ def test_win_in_a_semifinal_is_refused(capsys):
     with pytest.raises(SheepsimError, match="exact only in the final"):
         advise("semifinal 7.101 9.110 6.020 8.201 12.110 10.111", 4, open_bet=4,
                scores=[3, 9], objective="win")
+
+
+def test_python_final_bets_is_the_cli_answer(capsys):
+    from sheepsim.games.race import final_bets
+
+    cli = run_json(capsys, "race", "ev", "--position", AT_LINE, "--scores", "10,26",
+                   "--rival-bets", "3,5", "--seat", "1")
+    res = final_bets([10, 26], position=AT_LINE, rival_bets="3,5")
+    assert res.tables["game"].to_dict("records") == cli["game"]
+    for key in ("goal", "best_for_win", "best_for_points", "win_gain", "rival_bets", "scores"):
+        assert res.meta[key] == cli["meta"][key]
