@@ -224,3 +224,15 @@ def test_python_final_bets_is_the_cli_answer(capsys):
     assert res.tables["game"].to_dict("records") == cli["game"]
     for key in ("goal", "best_for_win", "best_for_points", "win_gain", "rival_bets", "scores"):
         assert res.meta[key] == cli["meta"][key]
+
+
+def test_ev_simulated_win_chance_agrees_with_exact(capsys):
+    # --mc from the hand-worked position: the pair 1,2 wins the game 10/36 of the time;
+    # 4,000 races give a binomial standard error sqrt(p(1-p)/n) = 0.0071; 4.5 of them allowed
+    doc = run_json(capsys, "race", "ev", "--position", AT_LINE, "--scores", "10,26",
+                   "--rival-bets", "3,5", "--mc", "--games", "4000", "--seed", "5", "--quiet")
+    assert doc["meta"]["method"] == "monte carlo"
+    row = next(r for r in doc["game"] if r["lanes"] == "1,2")
+    assert row["p_win_se"] == pytest.approx((10 / 36 * 26 / 36 / 4000) ** 0.5, rel=0.1)
+    assert abs(row["p_win"] - 10 / 36) <= 4.5 * row["p_win_se"]
+    assert next(r for r in doc["game"] if r["lanes"] == "3,5")["p_win"] == 0

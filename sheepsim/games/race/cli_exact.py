@@ -88,7 +88,8 @@ def add_standings_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--rival-bets", metavar="L,L/L,L",
                    help="the rivals' two final bets, pairs in seat order without yours "
                         "(default: each rival on the pair of highest expected points at the "
-                        "start of this final)")
+                        "start of this final, from the exact odds of --policy, or of greedy "
+                        "when it can only be simulated)")
 
 
 def standings_of(args):
@@ -271,7 +272,7 @@ def simulated_game_table(args, st, counts, tables: dict) -> tuple[dict, dict]:
     wins = outcome_counts(counts) if counts.stage == "final" else np.zeros(6)
     freq = wins / n
     cards = None if counts.lanes is None else [counts.rules.cards[i].name for i in counts.lanes]
-    if args.position and counts.lanes is not None:
+    if counts.lanes is not None:  # the rivals' bets: the same odds as every command's
         def start():
             return start_winner(counts.rules, counts.lanes, args.policy)
     else:
@@ -296,7 +297,7 @@ def game_title(fields: dict) -> str:
     both best pairs."""
     if "best_for_win" not in fields:
         if "goal" in fields:
-            return f"\nranked by expected points ({fields['goal_reason']})"
+            return f"\nranked by expected points: {fields['goal_reason']}"
         return ""
     what = "the chance of winning the game" if fields["goal"] == "win" else "expected points"
     line = (f"\nfinal pairs (table game) ranked by {what} ({fields['goal_reason']}); scores "

@@ -20,7 +20,8 @@ leader who starts the final is the highest score, ties to the token higher in
 
 Rivals' final bets are hidden; unless given, each rival is assumed to bet the pair of
 lanes with the highest expected points at the start of this final (the ``ev`` bet
-policy's choice).
+policy's choice), from the exact odds of the pace policy, or of ``greedy`` when the
+policy can only be simulated.
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ def choose_objective(objective, st: Standings | None, stage: str) -> tuple[str, 
     if st is None:
         return "points", "the default without scores"
     if stage != "final":
-        return "points", "the default in a semifinal (the win objective is exact only in the final)"
+        return "points", "the default in a semifinal, where the win objective is not exact"
     if st.all_equal:
         return "points", "the default when all scores are equal"
     return "win", "the default when the scores differ"
