@@ -218,8 +218,13 @@ class Candidate:
     counts: dict = field(default_factory=dict)
     trial: int = 0
     reused: bool = False  # no simulation of its own: every job used the base's counts
-    values: dict = field(default_factory=dict)  # metric -> (value, se, df, t quantile)
-    #: racing: the objective with the jackknife's bias correction (what finalists are ranked by)
+    #: metric -> (value, lo, hi, se): the value with its 95% interval (a spread's
+    #: bias-corrected, :func:`sheepsim.variant_runs.spread_value`)
+    values: dict = field(default_factory=dict)
+    #: spread metric -> its items by jackknife (``(blocks + 1, k)``)
+    items: dict = field(default_factory=dict)
+    #: racing: the objective with its bias taken out (what finalists are ranked by): a
+    #: spread's bias-corrected value, else the jackknife's bias correction
     corrected: float | None = None
 
 
@@ -600,16 +605,20 @@ class _Search:
         return out
 
     def _evaluate(self, c: Candidate) -> None:
-        from sheepsim.variant_runs import _t, jackknife_se, jackknife_values
+        from sheepsim.variant_runs import _t, jackknife_se, jackknife_values, spread_value
 
         for key in self.keys:
             mine = [m for m in self.metrics if m.job == key]
             vals = jackknife_values(c.jobs[key], c.variant.rules, mine, c.counts[key],
-                                    self.block_games, self.args.players)
+                                    self.block_games, self.args.players, items=c.items)
             for i, m in enumerate(mine):
                 blocks = vals.shape[1] - 1
                 se = jackknife_se(vals[i])
-                c.values[m.name] = (float(vals[i, 0]), se, blocks - 1, _t(blocks - 1))
+                v, tq = float(vals[i, 0]), _t(blocks - 1)
+                c.values[m.name] = (v, v - tq * se, v + tq * se, se)
+                if m.name in c.items and not getattr(c.jobs.get(key), "exact", False):
+                    sv = spread_value(c.items[m.name])
+                    c.values[m.name] = (sv["value"], sv["lo"], sv["hi"], sv["se"])
 
     def verdict(self, best, single: bool) -> tuple[str, bool]:
         """One sentence on the winner against the base (and, for several targets, that
@@ -681,7 +690,7 @@ class _Search:
         import pandas as pd
 
         from sheepsim.stats import holm_adjusted
-        from sheepsim.variant_runs import _p, _t, jackknife_se
+        from sheepsim.variant_runs import _p, _t, jackknife_se, spread_diff, spread_value
 
         first = self.games_seen()
         before = self.used
@@ -700,15 +709,27 @@ class _Search:
                    "winner_hi": w[0] + tq * se["w"], "base": b[0], "base_lo": b[0] - tq * se["b"],
                    "base_hi": b[0] + tq * se["b"], "diff": d[0], "diff_lo": d[0] - tq * se["d"],
                    "diff_hi": d[0] + tq * se["d"], "exact": exact[m.name]}
+            spread_p = None
+            if m.items is not None and not exact[m.name]:  # a spread: bias-corrected
+                iw, ib = vals[(1, m.name, "items")], vals[(0, m.name, "items")]
+                sw, sb, sd = spread_value(iw), spread_value(ib), spread_diff(ib, iw)
+                row.update(winner=sw["value"], winner_lo=sw["lo"], winner_hi=sw["hi"],
+                           base=sb["value"], base_lo=sb["lo"], base_hi=sb["hi"], diff=sd["diff"],
+                           diff_lo=sd["lo"], diff_hi=sd["hi"])
+                spread_p = sd["pvalue"]
             t = next((t for t in self.targets if t.metric == m.name), None)
             if t is not None:
                 od = np.array([t.objective(x) for x in w]) - np.array([t.objective(x) for x in b])
-                row.update(role="target", goal=str(t.goal), objective_diff=od[0],
-                           pvalue=_p(float(od[0]), jackknife_se(od), BLOCKS - 1))
+                p = _p(float(od[0]), jackknife_se(od), BLOCKS - 1)
+                if spread_p is not None:
+                    od[0] = t.objective(row["winner"]) - t.objective(row["base"])
+                    if t.goal in ("min", "max"):  # else the jackknife of |value - goal|
+                        p = spread_p
+                row.update(role="target", goal=str(t.goal), objective_diff=od[0], pvalue=p)
             for k in self.constraints:
                 if k.metric == m.name:
                     row.update(role="target and constraint" if t else "constraint",
-                               constraint=k.text, constraint_met=k.ok(float(w[0])))
+                               constraint=k.text, constraint_met=k.ok(float(row["winner"])))
             row["games"] = 0 if exact[m.name] else games
             rows.append(row)
         df = pd.DataFrame(rows)
@@ -814,7 +835,7 @@ class _Search:
             means, variances, n = [], [], []
             for c in fin:
                 per = self._pseudo_objectives(c, target)
-                means.append(per.mean())
+                means.append(self._corrected(c, target, per))
                 variances.append(per.var(ddof=1))
                 n.append(len(per))
             add = ocba(means, variances, n, delta)
@@ -824,7 +845,7 @@ class _Search:
             rounds += 1
         for c in [*fin, self.base_cand]:  # on all their games (the base's too: its
             self._evaluate(c)             # blocks grow when racing reuses them)
-            c.corrected = float(self._pseudo_objectives(c, target).mean())
+            c.corrected = self._corrected(c, target, self._pseudo_objectives(c, target))
         # ranked by what OCBA compared: the bias-corrected objective, comparable between
         # finalists measured on different numbers of games
         # (a finalist the racing's games put past a --subject-to bound goes last)
@@ -845,12 +866,18 @@ class _Search:
             same = self.objective(c) == self.objective(winner)
             return (1.0 if same else 0.0), 0
         shared = min(self._blocks_of(c), self._blocks_of(winner))
-        objs = []
+        objs, items = [], []
         for x in (c, winner):
+            its = {}
             vals = jackknife_values(x.jobs[m.job], x.variant.rules, [m],
                                     {k: a[:shared] for k, a in x.counts[m.job].items()},
-                                    self.block_games, self.args.players)[0]
+                                    self.block_games, self.args.players, items=its)[0]
             objs.append(np.array([t.objective(v) for v in vals]))
+            items.append(its.get(m.name))
+        if self._is_spread(m.name) and t.goal in ("min", "max"):
+            from sheepsim.variant_runs import spread_diff
+
+            return spread_diff(items[1], items[0])["pvalue"], shared * self.block_games
         d = objs[0] - objs[1]
         return _p(float(d[0]), jackknife_se(d), shared - 1), shared * self.block_games
 
@@ -858,6 +885,20 @@ class _Search:
         """How many blocks of games ``c`` has been measured on (0: exact only)."""
         sampled = [k for k in self.keys if not self._exact(k)]
         return len(next(iter(c.counts[sampled[0]].values()))) if sampled else 0
+
+    def _is_spread(self, name: str) -> bool:
+        m = next(m for m in self.metrics if m.name == name)
+        return m.items is not None and not self._exact(m.job)
+
+    def _corrected(self, c: Candidate, target, per: np.ndarray) -> float:
+        """``c``'s objective with its bias taken out: a spread's from its bias-corrected
+        value (:func:`sheepsim.stats.spread_interval`; the jackknife's correction is 0
+        whenever the same items stay the extremes, and goes negative on noise), any other
+        metric's the mean of its jackknife pseudo-values ``per``."""
+        if self._is_spread(target.metric):
+            self._evaluate(c)
+            return float(target.objective(c.values[target.metric][0]))
+        return float(per.mean())
 
     def _pseudo_objectives(self, c: Candidate, target) -> np.ndarray:
         """OCBA's runs: the jackknife pseudo-values of the target's objective over ``c``'s
@@ -918,8 +959,8 @@ class _Search:
             for v, p in zip(varies, c.params, strict=True):
                 row[v.key] = p
             for t in self.targets:
-                val, se, df, tq = c.values[t.metric]
-                row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
+                val, lo, hi, _se = c.values[t.metric]
+                row.update({t.metric: val, f"{t.metric}_lo": lo, f"{t.metric}_hi": hi,
                             f"objective_{t.metric}": t.objective(val)})
             self._constraint_columns(row, c)
             row["games"] = self.trial_games
@@ -936,8 +977,8 @@ class _Search:
             return
         for k in self.constraints:
             if k.metric not in row:
-                val, se, df, tq = c.values[k.metric]
-                row.update({k.metric: val, f"{k.metric}_lo": val - tq * se, f"{k.metric}_hi": val + tq * se})
+                val, lo, hi, _se = c.values[k.metric]
+                row.update({k.metric: val, f"{k.metric}_lo": lo, f"{k.metric}_hi": hi})
         row["feasible"] = self.feasible(c)
 
     def best_table(self, best: list[Candidate], varies):
@@ -950,8 +991,8 @@ class _Search:
             for v, p in zip(varies, c.params or (None,) * len(varies), strict=True):
                 row[v.key] = _base_value(c.variant.data, v.key) if is_base else p
             for t in self.targets:
-                val, se, df, tq = c.values[t.metric]
-                row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
+                val, lo, hi, _se = c.values[t.metric]
+                row.update({t.metric: val, f"{t.metric}_lo": lo, f"{t.metric}_hi": hi,
                             f"objective_{t.metric}": t.objective(val)})
             self._constraint_columns(row, c)
             # a value at the end of its --vary range: the best may lie beyond it

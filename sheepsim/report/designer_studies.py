@@ -408,7 +408,7 @@ class SweepStudy(_VariantRuns):
         return self.grid(args)[1]
 
     def results(self, counts, games) -> StudyResult:
-        from sheepsim.designer import base_values, sweep_panels, sweep_table, sweep_title
+        from sheepsim.designer import base_key_values, base_values, sweep_panels, sweep_table, sweep_title
 
         t = self.tables(counts, games)
         keys, variants, points = self.grid(self.args())
@@ -416,7 +416,9 @@ class SweepStudy(_VariantRuns):
         findings, ranges = sweep_findings(sweep, t["metrics"], keys)
         title = sweep_title(self.game_entry, keys, len(points), games)
         meta = self.plot_meta(games)
-        figures = {"by_point": lambda: self._figure(sweep_panels(sweep, keys, base_values(t)), meta, title)}
+        at = base_key_values(variants, keys)
+        figures = {"by_point": lambda: self._figure(sweep_panels(sweep, keys, base_values(t), at), meta,
+                                                    title)}
         captions = {
             "sweep": "One row per grid point and metric: the metric with its 95% interval and "
                      "its paired difference to the base rules (pvalue_holm: Holm across the "
@@ -425,7 +427,8 @@ class SweepStudy(_VariantRuns):
             "differences": "Each point minus the base, per metric, with the paired 95% interval "
                            "and p-values (pvalue_holm: Holm across the points).",
             "by_point": "Each metric against the swept values with its 95% interval, the base "
-                        "rules dotted (two keys: a heatmap of the values, without intervals).",
+                        "rules dotted (two keys: a heatmap of the values with their 95% "
+                        "half-widths, the base rules' cell outlined in red).",
         }
         columns = {"sweep": ["point", *keys, "metric", "value", "diff", "pvalue_holm", "unit"],
                    "metrics": ["variant", "metric", "value", "unit", "better"],
