@@ -616,6 +616,8 @@ class _Search:
                 se = jackknife_se(vals[i])
                 v, tq = float(vals[i, 0]), _t(blocks - 1)
                 c.values[m.name] = (v, v - tq * se, v + tq * se, se)
+                if getattr(c.jobs.get(key), "exact", False):  # exact: no interval
+                    c.values[m.name] = (v, float("nan"), float("nan"), float("nan"))
                 if m.name in c.items and not getattr(c.jobs.get(key), "exact", False):
                     sv = spread_value(c.items[m.name])
                     c.values[m.name] = (sv["value"], sv["lo"], sv["hi"], sv["se"])
@@ -641,9 +643,9 @@ class _Search:
         t = self.targets[0]
         if win[f"objective_{t.metric}"] >= base[f"objective_{t.metric}"]:
             return "no candidate did better than the base rules", False
-        p = float(base["pvalue_vs_winner"])
-        if int(base["games_shared_with_winner"]) == 0:
+        if bool(base["exact"]):
             return "the winner beats the base rules (exact values)", True
+        p = float(base["pvalue_vs_winner"])
         if p >= 0.05:
             return (f"the winner is not significantly better than the base rules (paired "
                     f"p = {p:.2g} on the games both played)"), False
@@ -725,12 +727,14 @@ class _Search:
                     od[0] = t.objective(row["winner"]) - t.objective(row["base"])
                     if t.goal in ("min", "max"):  # else the jackknife of |value - goal|
                         p = spread_p
+                if exact[m.name]:  # exact: no test
+                    p = float("nan")
                 row.update(role="target", goal=str(t.goal), objective_diff=od[0], pvalue=p)
             for k in self.constraints:
                 if k.metric == m.name:
                     row.update(role="target and constraint" if t else "constraint",
                                constraint=k.text, constraint_met=k.ok(float(row["winner"])))
-            row["games"] = 0 if exact[m.name] else games
+            row["games"] = None if exact[m.name] else games
             rows.append(row)
         df = pd.DataFrame(rows)
         for col in ("goal", "constraint"):
@@ -740,9 +744,11 @@ class _Search:
                           ("constraint", ""), ("constraint_met", None)):
             if col not in df:
                 df[col] = fill
-        tgt = df[df["role"].str.startswith("target")]
+        df["games"] = df["games"].astype("Int64")
+        tgt = df[df["role"].str.startswith("target") & ~df["exact"].astype(bool)]
         df["pvalue_holm"] = float("nan")
-        df.loc[tgt.index, "pvalue_holm"] = holm_adjusted(tgt["pvalue"].to_numpy())
+        if len(tgt):
+            df.loc[tgt.index, "pvalue_holm"] = holm_adjusted(tgt["pvalue"].to_numpy())
         df = df[["metric", "role", "goal", "winner", "winner_lo", "winner_hi", "base", "base_lo", "base_hi",
                  "diff", "diff_lo", "diff_hi", "objective_diff", "pvalue", "pvalue_holm", "constraint",
                  "constraint_met", "exact", "games"]]
@@ -754,24 +760,27 @@ class _Search:
         all_exact = bool(tgt["exact"].all())
         if all_exact:
             where = "exactly (exact values; no games played)"
+        # an exact target's difference needs no test: its sign is the answer
+        sig = tgt["exact"].astype(bool) | (tgt["pvalue"] < ALPHA)
+        sig_holm = tgt["exact"].astype(bool) | (tgt["pvalue_holm"] < ALPHA)
         if len(self.targets) == 1:
             r = tgt.iloc[0]
-            better = r["objective_diff"] < 0 and r["pvalue"] < ALPHA
-            worse = r["objective_diff"] > 0 and r["pvalue"] < ALPHA
+            better = bool(r["objective_diff"] < 0 and sig.iloc[0])
+            worse = bool(r["objective_diff"] > 0 and sig.iloc[0])
             shown = (f"{r['metric']} {r['winner']:.4g} against {r['base']:.4g}" if all_exact else
                      f"{r['metric']} {r['winner']:.4g} against {r['base']:.4g}, difference "
                      f"{r['diff']:+.4g} [{r['diff_lo']:+.4g}, {r['diff_hi']:+.4g}], "
                      f"paired p = {r['pvalue']:.2g}")
         else:
-            better = bool(((tgt["objective_diff"] < 0) & (tgt["pvalue_holm"] < ALPHA)).any())
-            worse = bool(((tgt["objective_diff"] > 0) & (tgt["pvalue"] < ALPHA)).any())
+            better = bool(((tgt["objective_diff"] < 0) & sig_holm).any())
+            worse = bool(((tgt["objective_diff"] > 0) & sig).any())
             shown = "; ".join(f"{r['metric']} {r['diff']:+.4g} (p = {r['pvalue']:.2g}, "
                               f"Holm {r['pvalue_holm']:.2g})" for _, r in tgt.iterrows())
         broken = [f"{r['constraint']} ({r['winner']:.4g})" for _, r in df.iterrows()
                   if r["constraint"] and not r["constraint_met"]]
         if worse:  # several targets: better in one is no claim if worse in another
-            names = ", ".join(r["metric"] for _, r in tgt.iterrows()
-                              if r["objective_diff"] > 0 and r["pvalue"] < ALPHA)
+            names = ", ".join(r["metric"] for (_, r), s in zip(tgt.iterrows(), sig, strict=True)
+                              if r["objective_diff"] > 0 and s)
             verdict = f"not confirmed: the winner does worse than the base rules in {names} {where}: {shown}"
         elif better and not broken:
             verdict = f"confirmed: the winner beats the base rules {where}: {shown}"
@@ -800,6 +809,10 @@ class _Search:
 
     def _exact(self, key: str) -> bool:
         return getattr(self.base_cand.jobs.get(key), "exact", False)
+
+    def targets_exact(self) -> bool:
+        """Every target is computed exactly (the best and trials tables' ``exact``)."""
+        return all(self._exact(m.job) for m in self.metrics if any(t.metric == m.name for t in self.targets))
 
     def all_exact(self) -> bool:
         """Every target is computed exactly (no sampling noise: nothing to race)."""
@@ -856,15 +869,14 @@ class _Search:
     def versus_winner(self, c: Candidate, winner: Candidate) -> tuple[float, int]:
         """The paired test of ``c``'s objective against the winner's on the games both
         were measured on (the same game indices: common random numbers), by the
-        jackknife over those blocks: ``(p-value, games)``; exact objectives: 1 if equal,
-        else 0."""
+        jackknife over those blocks: ``(p-value, games)``; exact objectives have no test
+        and no games: ``(nan, None)``."""
         from sheepsim.variant_runs import _p, jackknife_se, jackknife_values
 
         t = self.targets[0]
         m = next(m for m in self.metrics if m.name == t.metric)
         if self._exact(m.job):
-            same = self.objective(c) == self.objective(winner)
-            return (1.0 if same else 0.0), 0
+            return float("nan"), None
         shared = min(self._blocks_of(c), self._blocks_of(winner))
         objs, items = [], []
         for x in (c, winner):
@@ -954,6 +966,7 @@ class _Search:
         import pandas as pd
 
         rows = []
+        exact = self.targets_exact()
         for trial, c in self.proposed:
             row = {"trial": trial, "repeat_of": c.trial if c.trial != trial else None}
             for v, p in zip(varies, c.params, strict=True):
@@ -963,12 +976,14 @@ class _Search:
                 row.update({t.metric: val, f"{t.metric}_lo": lo, f"{t.metric}_hi": hi,
                             f"objective_{t.metric}": t.objective(val)})
             self._constraint_columns(row, c)
-            row["games"] = self.trial_games
+            row["exact"] = exact
+            row["games"] = None if exact else self.trial_games
             # a repeat played no games: its values are the first proposal's
             row["simulated"] = not c.reused and c.trial == trial
             rows.append(row)
         df = pd.DataFrame(rows)
         df["repeat_of"] = df["repeat_of"].astype("Int64")
+        df["games"] = df["games"].astype("Int64")
         return df
 
     def _constraint_columns(self, row: dict, c: Candidate) -> None:
@@ -985,6 +1000,7 @@ class _Search:
         import pandas as pd
 
         rows = []
+        exact = self.targets_exact()
         for rank, c in enumerate([*best, self.base_cand], start=1):
             is_base = c is self.base_cand
             row = {"rank": "base" if is_base else str(rank), "trial": c.trial}
@@ -997,20 +1013,27 @@ class _Search:
             self._constraint_columns(row, c)
             # a value at the end of its --vary range: the best may lie beyond it
             row["at_range_edge"] = "" if is_base else " ".join(at_range_edge(varies, c.params))
-            row["games"] = self._blocks_of(c) * self.block_games
+            row["exact"] = exact
+            row["games"] = None if exact else self._blocks_of(c) * self.block_games
             if getattr(c, "corrected", None) is not None:
                 row[f"objective_{self.targets[0].metric}_corrected"] = c.corrected
             if len(self.targets) == 1:
                 # is the ranking settled? each finalist against the winner, paired on
                 # the games both played
                 p, shared = (1.0, row["games"]) if c is best[0] else self.versus_winner(c, best[0])
+                if exact:  # no games, no test: the values are exact
+                    p, shared = float("nan"), None
                 row["pvalue_vs_winner"], row["games_shared_with_winner"] = p, shared
             rows.append(row)
         df = pd.DataFrame(rows)
+        for col in ("games", "games_shared_with_winner"):
+            if col in df:
+                df[col] = df[col].astype("Int64")
         # what a reader needs first: the values, whether the winner is told apart, games
         first = [c for c in df.columns if not c.startswith("objective_") and c not in
-                 ("games", "games_shared_with_winner", "at_range_edge")]
-        last = [c for c in ("at_range_edge", "games", "games_shared_with_winner") if c in df.columns]
+                 ("games", "games_shared_with_winner", "at_range_edge", "exact")]
+        last = [c for c in ("at_range_edge", "exact", "games", "games_shared_with_winner")
+                if c in df.columns]
         df = df[first + last + [c for c in df.columns if c.startswith("objective_")]]
         if df["at_range_edge"].astype(bool).any():  # shown in the CLI table whatever its width
             df.attrs["must_show"] = ["at_range_edge"]

@@ -542,9 +542,9 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) ->
     ``confidence``; where one pair is clearly the largest in both it is that pair's
     paired interval. The p-value inverts the interval (the smallest ``c`` whose interval
     holds 0, Bonferroni-adjusted); the estimate is the difference of the two
-    bias-corrected spreads, kept within the interval. Returns ``diff``, ``lo``, ``hi``, ``raw``, ``se`` (standard deviation
-    of the bootstrap's differences), ``se_a``/``se_b`` (of each spread's) and
-    ``pvalue``."""
+    bias-corrected spreads, kept within the interval. Returns ``diff``, ``lo``, ``hi``,
+    ``raw``, ``se`` (standard deviation of the bootstrap's differences), ``se_a``/``se_b``
+    (of each spread's) and ``pvalue``."""
     xa, xb = np.asarray(full_a, dtype=np.float64), np.asarray(full_b, dtype=np.float64)
     la, lb = np.asarray(loo_a, dtype=np.float64), np.asarray(loo_b, dtype=np.float64)
     ka, kb = xa.size, xb.size

@@ -318,7 +318,12 @@ def test_a_payoff_search_on_dealt_lanes_uses_the_exact_odds_and_plays_no_game(ca
     assert best["race.payoffs.semifinal[0][5]"] <= x_star
     ev[5] = best["race.payoffs.semifinal[0][5]"] * p[5, 0] + 3 * p[5, 1] + p[5, 2]
     assert best["lane_ev_spread"] == pytest.approx(ev.max() - ev.min(), abs=1e-12)
-    assert best["lane_ev_spread_lo"] == best["lane_ev_spread"] == best["lane_ev_spread_hi"]
+    # exact: no interval, no p-value, no games, marked exact (issue 49)
+    assert best["lane_ev_spread_lo"] is None and best["lane_ev_spread_hi"] is None
+    assert best["exact"] is True and best["games"] is None and best["pvalue_vs_winner"] is None
+    assert all(t["exact"] is True and t["games"] is None for t in doc["trials"])
+    confirm = doc["confirm"][0]
+    assert confirm["pvalue"] is None and confirm["pvalue_holm"] is None and confirm["games"] is None
 
 
 def test_exact_lane_differences_have_no_interval_to_speak_of():
