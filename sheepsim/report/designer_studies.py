@@ -347,7 +347,11 @@ class VariantsStudy(_VariantRuns):
                           "with its 95% interval; the line is no change (V1, V2... name long "
                           "variants, their key under the chart).",
         }
-        columns = {"metrics": ["variant", "metric", "value", "unit", "better", "edits"],
+        m = t["metrics"]
+        # the edits say again what the label says for a --set variant: shown only when
+        # some variant is labelled otherwise (a rules file)
+        edits = [] if ((m["edits"] == "") | (m["edits"] == m["variant"])).all() else ["edits"]
+        columns = {"metrics": ["variant", "metric", "value", "unit", "better", *edits],
                    "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit"]}
         return StudyResult(dict(t), figures, notes, captions, key_findings=list(notes),
                            columns=columns, methods=[self.methods_note()])

@@ -40,6 +40,8 @@ table { border-collapse: collapse; font-size: .85rem; white-space: nowrap; }
 th, td { padding: .25rem .55rem; border-bottom: 1px solid #8883; }
 th { text-align: left; white-space: normal; vertical-align: bottom; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td:not(.num) { white-space: normal; overflow-wrap: break-word; }
+h1, h2, h3, p, li, figcaption, .meta, .caption { overflow-wrap: anywhere; }
 img { max-width: 100%; height: auto; } figure { margin: 1rem 0; }
 nav ul { padding-left: 1.2rem; } a { color: #2a6fb0; }
 """
