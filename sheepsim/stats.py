@@ -554,6 +554,10 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) ->
     if not np.ptp(loo, axis=0).any():
         return {"diff": raw, "lo": raw, "hi": raw, "raw": raw, "se": 0.0, "se_a": 0.0,
                 "se_b": 0.0, "pvalue": 1.0 if raw == 0 else 0.0}
+    if np.array_equal(xa, xb) and np.array_equal(la, lb):  # the same counts: exactly 0
+        own = float(np.ptp(xa + _draws(la, SPREAD_DRAWS), axis=1).std(ddof=1))
+        return {"diff": 0.0, "lo": 0.0, "hi": 0.0, "raw": 0.0, "se": 0.0, "se_a": own,
+                "se_b": own, "pvalue": 1.0}
     size = ka + kb
     cov = jackknife_cov(loo)
     pa, pb = _pair_matrix(ka, 0, size), _pair_matrix(kb, ka, size)
