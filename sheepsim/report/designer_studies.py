@@ -351,8 +351,8 @@ class VariantsStudy(_VariantRuns):
         # the edits say again what the label says for a --set variant: shown only when
         # some variant is labelled otherwise (a rules file)
         edits = [] if ((m["edits"] == "") | (m["edits"] == m["variant"])).all() else ["edits"]
-        columns = {"metrics": ["variant", "metric", "value", "unit", "better", *edits],
-                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit"]}
+        columns = {"metrics": ["variant", "metric", "value", "unit", "better", "exact", *edits],
+                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit", "exact"]}
         return StudyResult(dict(t), figures, notes, captions, key_findings=list(notes),
                            columns=columns, methods=[self.methods_note()])
 
@@ -434,9 +434,9 @@ class SweepStudy(_VariantRuns):
                         "rules dotted (two keys: a heatmap of the values with their 95% "
                         "half-widths, the base rules' cell outlined in red).",
         }
-        columns = {"sweep": ["point", *keys, "metric", "value", "diff", "pvalue_holm", "unit"],
-                   "metrics": ["variant", "metric", "value", "unit", "better"],
-                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit"]}
+        columns = {"sweep": ["point", *keys, "metric", "value", "diff", "pvalue_holm", "unit", "exact"],
+                   "metrics": ["variant", "metric", "value", "unit", "better", "exact"],
+                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit", "exact"]}
         tables = {"sweep": sweep, **t}
         notes = findings + ranges
         return StudyResult(tables, figures, notes, captions, key_findings=findings or notes[:1],

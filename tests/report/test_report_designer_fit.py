@@ -93,3 +93,12 @@ def test_designer_studies_do_not_scroll_sideways_at_390_px(designer_report, brow
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         page.close()
+
+
+def test_designer_studies_mark_exact_values_in_every_format(designer_report):
+    """The page and the Markdown say which values are exact (issue 49: "an exact column
+    or marker in every format"); here none is (no --lanes)."""
+    html = (designer_report / "index.html").read_text()
+    md = (designer_report / "report.md").read_text()
+    for text in (html, md):
+        assert text.count(">exact<" if text is html else "exact") >= 3
