@@ -102,3 +102,36 @@ def test_designer_studies_mark_exact_values_in_every_format(designer_report):
     md = (designer_report / "report.md").read_text()
     for text in (html, md):
         assert text.count(">exact<" if text is html else "exact") >= 3
+
+
+CHARTED = DESIGNERS.split("[[study]]\ntype = \"tune\"")[0]  # variants and the two-key sweep
+
+
+@pytest.fixture(scope="module")
+def charted_report(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("charted")
+    out = tmp / "out"
+    run_report(write_config(tmp, CHARTED), out, quiet=True, charts=True)
+    return out
+
+
+def test_charts_stay_readable_at_390_px_without_scrolling_the_page(charted_report, browser):  # noqa: F811
+    """Charts shrank to the page's width (about 3 px text at 390 px): on a narrow screen
+    each keeps at least 0.5 of its pixel width (its 8-point text about 7 px or more at
+    120 dpi) and scrolls in its own box; at 1280 px it fits the column as before."""
+    sizes = "Array.from(document.images).map(i => [i.getBoundingClientRect().width, i.naturalWidth])"
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto((charted_report / "index.html").as_uri())
+        shown = page.evaluate(sizes)
+        assert len(shown) >= 2 and all(w >= 0.5 * n for w, n in shown), shown
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        page.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto((charted_report / "index.html").as_uri())
+        assert all(w <= 1240 for w, _ in page.evaluate(sizes))
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    finally:
+        page.close()
