@@ -76,6 +76,7 @@ def spread(name: str, meaning: str, unit: str, better: str, job: str, items: Cal
 
     def compute(t, rules, players) -> float:
         x = np.asarray(items(t, rules, players), dtype=np.float64)
+        x = x[np.isfinite(x)]  # an item with no data (NaN) is left out, as pandas' max/min did
         return float(x.max() - x.min())
 
     compute.__name__ = name

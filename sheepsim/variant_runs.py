@@ -253,6 +253,7 @@ def spread_value(items: np.ndarray) -> dict:
     ``(blocks + 1, k)`` (:func:`sheepsim.stats.spread_interval`)."""
     from sheepsim.stats import spread_interval
 
+    items = items[:, np.isfinite(items).all(axis=0)]  # items with no data left out
     return spread_interval(items[0], items[1:])
 
 
@@ -261,6 +262,12 @@ def spread_diff(items_base: np.ndarray, items_variant: np.ndarray) -> dict:
     on the same blocks (:func:`sheepsim.stats.spread_difference`)."""
     from sheepsim.stats import spread_difference
 
+    if items_base.shape == items_variant.shape:  # the same items: keep those both have
+        keep = np.isfinite(items_base).all(axis=0) & np.isfinite(items_variant).all(axis=0)
+        items_base, items_variant = items_base[:, keep], items_variant[:, keep]
+    else:
+        items_base = items_base[:, np.isfinite(items_base).all(axis=0)]
+        items_variant = items_variant[:, np.isfinite(items_variant).all(axis=0)]
     return spread_difference(items_base[0], items_base[1:], items_variant[0], items_variant[1:])
 
 
