@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sheepsim.balance_metrics import Metric
+from sheepsim.balance_metrics import Metric, spread
 
 #: games every variant plays by default
 DEFAULT_GAMES = 20_000
@@ -16,9 +16,8 @@ def first_player_edge(t, rules, players) -> float:
     return float(row["win_rate"] - row["fair_share"])
 
 
-def seat_win_spread(t, rules, players) -> float:
-    w = t["by_seat"]["win_rate"]
-    return float(w.max() - w.min())
+def seat_win_rates(t, rules, players):
+    return t["by_seat"]["win_rate"].to_numpy()
 
 
 def draw_rate(t, rules, players) -> float:
@@ -83,8 +82,8 @@ def _course(column: str):
 METRICS = (
     Metric("first_player_edge", "win rate of the first seat minus 1/players", "probability",
            "zero", "games", first_player_edge),
-    Metric("seat_win_spread", "largest minus smallest win rate over the seats", "probability",
-           "lower", "games", seat_win_spread),
+    spread("seat_win_spread", "largest minus smallest win rate over the seats (bias-corrected)",
+           "probability", "lower", "games", seat_win_rates),
     Metric("draw_rate", "share of games nobody wins", "probability", "none", "games", draw_rate),
     Metric("tie_rate", "share of games in which two or more seats tie for the top score",
            "probability", "none", "games", tie_rate),

@@ -342,8 +342,12 @@ class VariantsStudy(_VariantRuns):
                           "with its 95% interval; the line is no change (V1, V2... name long "
                           "variants, their key under the chart).",
         }
-        columns = {"metrics": ["variant", "metric", "value", "unit", "better", "edits"],
-                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit"]}
+        m = t["metrics"]
+        # the edits say again what the label says for a --set variant: shown only when
+        # some variant is labelled otherwise (a rules file)
+        edits = [] if ((m["edits"] == "") | (m["edits"] == m["variant"])).all() else ["edits"]
+        columns = {"metrics": ["variant", "metric", "value", "unit", "better", "exact", *edits],
+                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit", "exact"]}
         return StudyResult(dict(t), figures, notes, captions, key_findings=list(notes),
                            columns=columns, methods=[self.methods_note()])
 
@@ -403,7 +407,7 @@ class SweepStudy(_VariantRuns):
         return self.grid(args)[1]
 
     def results(self, counts, games) -> StudyResult:
-        from sheepsim.designer import base_values, sweep_panels, sweep_table, sweep_title
+        from sheepsim.designer import base_key_values, base_values, sweep_panels, sweep_table, sweep_title
 
         t = self.tables(counts, games)
         keys, variants, points = self.grid(self.args())
@@ -411,7 +415,9 @@ class SweepStudy(_VariantRuns):
         findings, ranges = sweep_findings(sweep, t["metrics"], keys)
         title = sweep_title(self.game_entry, keys, len(points), games)
         meta = self.plot_meta(games)
-        figures = {"by_point": lambda: self._figure(sweep_panels(sweep, keys, base_values(t)), meta, title)}
+        at = base_key_values(variants, keys)
+        figures = {"by_point": lambda: self._figure(sweep_panels(sweep, keys, base_values(t), at), meta,
+                                                    title)}
         captions = {
             "sweep": "One row per grid point and metric: the metric with its 95% interval and "
                      "its paired difference to the base rules (pvalue_holm: Holm across the "
@@ -420,11 +426,12 @@ class SweepStudy(_VariantRuns):
             "differences": "Each point minus the base, per metric, with the paired 95% interval "
                            "and p-values (pvalue_holm: Holm across the points).",
             "by_point": "Each metric against the swept values with its 95% interval, the base "
-                        "rules dotted (two keys: a heatmap of the values, without intervals).",
+                        "rules dotted (two keys: a heatmap of the values with their 95% "
+                        "half-widths, the base rules' cell outlined in red).",
         }
-        columns = {"sweep": ["point", *keys, "metric", "value", "diff", "pvalue_holm", "unit"],
-                   "metrics": ["variant", "metric", "value", "unit", "better"],
-                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit"]}
+        columns = {"sweep": ["point", *keys, "metric", "value", "diff", "pvalue_holm", "unit", "exact"],
+                   "metrics": ["variant", "metric", "value", "unit", "better", "exact"],
+                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit", "exact"]}
         tables = {"sweep": sweep, **t}
         notes = findings + ranges
         return StudyResult(tables, figures, notes, captions, key_findings=findings or notes[:1],
