@@ -114,8 +114,9 @@ def model(reps: int) -> None:
 
 def _blocks(job, seed: int, block_games: int) -> dict:
     by = {}
+    job.seed = seed  # a job plays its own seed: one replication, one seed
     for b in range(BLOCKS):
-        for name, arr in job.chunk(seed, b * block_games, block_games).items():
+        for name, arr in job.chunk(b * block_games, block_games).items():
             by.setdefault(name, []).append(np.asarray(arr, dtype=np.int64))
     return {k: np.stack(v) for k, v in by.items()}
 

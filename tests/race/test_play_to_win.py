@@ -189,7 +189,7 @@ def test_semifinal_scores_rank_by_points(capsys):
     (["--scores", "5,x"], "whole numbers"),
     (["--scores", "5,1.5"], "whole numbers"),
     (["--scores=-1,4"], "whole numbers >= 0"),
-    (["--scores", "1,2,3,4,5,6,7"], "2-6 players"),
+    (["--scores", "1,2,3,4,5,6,7"], "2 to 6 players"),
     (["--scores", "5,6", "--seat", "3"], "seat"),
     (["--seat", "2"], "applies with the scores"),
     (["--objective", "win"], "needs the scores"),

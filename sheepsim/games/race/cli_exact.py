@@ -73,7 +73,7 @@ def add_standings_options(p: argparse.ArgumentParser) -> None:
     ``race advise`` and ``race ev`` (validated by :mod:`~sheepsim.games.race.standings`)."""
     g = p.add_argument_group("playing to win the game", STANDINGS_HELP)
     g.add_argument("--scores", metavar="S1,S2,...",
-                   help="every player's score before this race, seat order (2-6 players, "
+                   help="every player's score before this race, seat order (one per player, "
                         "whole numbers >= 0)")
     g.add_argument("--seat", default="1", metavar="N",
                    help="your seat, 1-based, in the order of --scores (default 1)")

@@ -34,7 +34,6 @@ import numpy as np
 from sheepsim.errors import SheepsimError
 
 OBJECTIVES = ("win", "points")
-MAX_PLAYERS = 6
 
 
 @dataclass(frozen=True)
@@ -91,10 +90,12 @@ def _ints(values, what: str) -> list[int]:
 
 
 def parse_scores(values) -> tuple[int, ...]:
-    """One score per player (2-6 players), whole numbers >= 0, seat order."""
+    """One score per player (the game's player counts), whole numbers >= 0, seat order."""
+    from sheepsim.games.race.game import GAME
+
     scores = _ints(values, "scores")
-    if not 2 <= len(scores) <= MAX_PLAYERS:
-        raise SheepsimError(f"scores: one score per player, 2-{MAX_PLAYERS} players, got "
+    if len(scores) not in GAME.player_counts:
+        raise SheepsimError(f"scores: one score per player, {GAME.players_text} players, got "
                             f"{len(scores)} score{'s' * (len(scores) != 1)}")
     if any(s < 0 for s in scores):
         raise SheepsimError(f"scores: whole numbers >= 0, got {', '.join(map(str, scores))}")
