@@ -33,16 +33,20 @@ O_DEFICIT = 20  # 1: the winner's largest deficit to the top score at a turn's e
 O_DEFICIT_SQ = 21  # 1
 O_COMEBACK = 22  # 1: games whose winner was behind the top score at the middle turn
 N_FIELDS = 23
+#: the game's own block (its machine's ``TALLY_LEN`` entries, slot ``tally``) starts at
+#: ``off[O_GAME]``
+O_GAME = N_FIELDS
 #: a share in the accumulator is a whole number of 1/COURSE_SCALE (sums stay exact)
 COURSE_SCALE = 10_000
 
 
-def offsets(players: int, kinds: int) -> np.ndarray:
-    """``off`` (int64, ``N_FIELDS + 1``): where each field starts; ``off[N_FIELDS]`` is
-    the accumulator's length."""
+def offsets(players: int, kinds: int, tally_len: int = 0) -> np.ndarray:
+    """``off`` (int64, ``N_FIELDS + 2``): where each field starts, ``off[O_GAME]`` where
+    the game's own block of ``tally_len`` starts; ``off[-1]`` is the accumulator's
+    length."""
     widths = [1, players, players, 1, 1, players, players, 1, 1, 1, 1, 1, kinds, kinds, kinds,
-              1, 1, 1, 1, 1, 1, 1, 1]
-    assert len(widths) == N_FIELDS
+              1, 1, 1, 1, 1, 1, 1, 1, tally_len]
+    assert len(widths) == N_FIELDS + 1
     return np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
 
 

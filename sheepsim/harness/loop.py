@@ -38,6 +38,7 @@ from sheepsim.harness.layout import (
     O_DECISIONS_SQ,
     O_DEFICIT,
     O_DEFICIT_SQ,
+    O_GAME,
     O_GAMES,
     O_KIND_DECISIONS,
     O_KIND_FORCED,
@@ -66,8 +67,11 @@ from sheepsim.harness.layout import (
 )
 from sheepsim.harness.slots import apply as machine_apply
 from sheepsim.harness.slots import decide as machine_decide
+from sheepsim.harness.slots import needs_view as machine_needs_view
 from sheepsim.harness.slots import scores as machine_scores
+from sheepsim.harness.slots import seated as machine_seated
 from sheepsim.harness.slots import start as machine_start
+from sheepsim.harness.slots import tally as machine_tally
 from sheepsim.harness.slots import to_move as machine_to_move
 from sheepsim.harness.slots import view as machine_view
 from sheepsim.harness.slots import winner as machine_winner
@@ -206,6 +210,7 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
             seat_pid[s] = pids[(s - r) % players]
         st[:] = 0
         machine_start(st, R, players, chance)
+        machine_seated(st, R, seat_pid)
         decisions = 0
         turns = 0
         asked = 0
@@ -228,7 +233,8 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
             choice = 0
             pid = seat_pid[seat]
             if n > 1:  # a lone option is taken without asking
-                machine_view(st, R, seat, seen)
+                if machine_needs_view(pid, kind):
+                    machine_view(st, R, seat, seen)
                 own = chance_n + kind_phase[kind] * players + seat  # the seat's own stream
                 choice = machine_decide(pid, kind, seen, opts[:n], n, streams[own:own + 1])
                 if choice < 0 or choice >= n:
@@ -281,6 +287,7 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
         acc[off[O_TURNS]] += turns
         acc[off[O_TURNS_SQ]] += turns * turns
         acc[off[O_ASKED]] += asked
+        machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
         if outcomes:
             winners[i] = win
             final_scores[i, :] = score

@@ -15,6 +15,9 @@ The machine module (``Game.machine``) declares, besides the functions of
   (the deal, the dice...), each keyed by ``(seed, game, purpose)``;
 * optionally ``KIND_PHASES`` (default all 0): the policy-stream phase of each decision
   kind (a game with a draft and a play phase keeps a seat's draws of each apart);
+* optionally ``TALLY_LEN`` (default 0) and the slot ``tally``: the game's own counts,
+  a block of the accumulator after the harness's fields; and the optional slots
+  ``needs_view`` and ``seated`` (:data:`sheepsim.harness.slots.OPTIONAL`);
 * optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
   -> str`` for the trace's lines.
 """
@@ -63,6 +66,7 @@ class Machine:
         self.option_width = int(module.OPTION_WIDTH)
         self.max_decisions = int(getattr(module, "MAX_DECISIONS", MAX_DECISIONS))
         self.chance_streams = int(getattr(module, "CHANCE_STREAMS", 1))
+        self.tally_len = int(getattr(module, "TALLY_LEN", 0))
         self.kind_phase = np.array(getattr(module, "KIND_PHASES", (0,) * len(self.kinds)),
                                    dtype=np.int64)
         if self.kind_phase.shape != (len(self.kinds),) or (self.kind_phase < 0).any():
@@ -88,6 +92,15 @@ class Machine:
     def functions(self) -> tuple:
         return tuple(getattr(self.module, name) for name in slots.NAMES)
 
+    def optional(self) -> dict:
+        """The optional slots the machine defines: ``{slot: its function}``."""
+        return {getattr(slots, n): getattr(self.module, n) for n in slots.OPTIONAL
+                if hasattr(self.module, n)}
+
+    def offsets(self, players: int) -> np.ndarray:
+        """The accumulator's offsets (:func:`sheepsim.harness.layout.offsets`)."""
+        return H.offsets(players, len(self.kinds), self.tally_len)
+
     def kernel(self, user_fns: tuple, first_user_id: int):
         """The entry kernel :func:`sheepsim.harness.loop.play_games` with this game's
         functions (and the plug-ins ``user_fns``, ids from ``first_user_id``) bound in,
@@ -99,9 +112,10 @@ class Machine:
 
                 own = self.functions()
                 repl = dict(zip((getattr(slots, n) for n in slots.NAMES), own, strict=True))
+                repl.update(self.optional())
                 repl[slots.decide] = jit.user_policy_chain(self.module.decide, user_fns,
                                                            first_user_id)
-                cache_key = jit.variant_key(own, user_fns)
+                cache_key = jit.variant_key(own + tuple(self.optional().values()), user_fns)
                 self._kernels[key] = jit.rebind(loop.play_games, repl, cache_key=cache_key)
             return self._kernels[key]
 

@@ -36,17 +36,57 @@ def check_draft(draft):
     return draft
 
 
+#: the round as a state machine for the shared harness
+MACHINE = "sheepsim.games.awsheep.machine"
+
+
 @dataclass
 class Setting:
-    """A validated run setting: rules vector, policy ids per slot, kernels."""
+    """A validated run setting: rules vector, policy ids per slot, the plug-in policies
+    (ids from ``layout.FIRST_USER_ID``); :meth:`rounds` plays it on the harness."""
 
     rules: AwSheepRules
     players: int
     draft: bool
     names: list[str]
     pids: np.ndarray
-    kernels: object
+    users: tuple
     R: np.ndarray
+
+    @property
+    def machine(self):
+        from sheepsim.harness import machine
+
+        return machine.load(MACHINE)
+
+    @property
+    def kernel(self):
+        """The harness's entry kernel with this game's machine and plug-ins bound in."""
+        return self.machine.kernel(self.users, L.FIRST_USER_ID)
+
+    @property
+    def kernels(self):
+        """The round kernels of :mod:`.kernels` (the trace and the card value)."""
+        from sheepsim.games.awsheep.kernels import kernels_for
+
+        return kernels_for(self.users)
+
+    def rounds(self, seed: int, first_game: int, n_games: int, rotate: bool,
+               outcomes: bool = False):
+        """Rounds ``[first_game, first_game + n_games)`` of ``seed``: ``(acc, winners,
+        scores)``, ``acc`` the game's counts (``layout.A_*``, a policy failure in its
+        ``A_FAILURE`` fields), ``winners``/``scores`` per round if ``outcomes`` (the
+        winning seat, every seat's flock value)."""
+        from sheepsim.harness import layout as H
+        from sheepsim.harness.jobs import run_games
+
+        m = self.machine
+        acc, fail, winners, scores, _ = run_games(m, self.kernel, self.R, self.players,
+                                                  self.pids, rotate, seed, first_game,
+                                                  n_games, outcomes)
+        own = acc[m.offsets(self.players)[H.O_GAME]:].copy()
+        own[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH] = fail[:L.FAIL_WIDTH]
+        return own, winners, scores
 
 
 def check_failure(record, *settings: Setting) -> None:
@@ -65,7 +105,6 @@ def check_failure(record, *settings: Setting) -> None:
 
 
 def setting(rules, players, policies, draft=None) -> Setting:
-    from sheepsim.games.awsheep.kernels import kernels_for
     from sheepsim.games.awsheep.policies import policy_name, resolve_policies
 
     rules = as_rules(rules)
@@ -75,7 +114,7 @@ def setting(rules, players, policies, draft=None) -> Setting:
     ids, users = resolve_policies(chosen)
     R = rules.kernel_array(players, draft=draft)
     return Setting(rules, players, bool(R[L.R_DRAFT]), [policy_name(p) for p in chosen],
-                   np.array(ids, dtype=np.int64), kernels_for(users), R)
+                   np.array(ids, dtype=np.int64), tuple(users), R)
 
 
 def count_frames(acc, players: int, names: list[str], draft: bool) -> dict[str, pd.DataFrame]:
