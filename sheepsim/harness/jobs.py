@@ -32,12 +32,15 @@ def as_rules(g, rules):
 
 
 def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, seed: int,
-              first_game: int, n_games: int, outcomes: bool = False, log_rows: int = 0):
+              first_game: int, n_games: int, outcomes: bool = False, log_rows: int = 0,
+              events: int = 0):
     """``machine``'s entry kernel ``kernel`` (:meth:`~.machine.Machine.kernel`) on games
     ``[first_game, first_game + n_games)`` of ``seed``, ``pids`` the policy id of each
     slot: ``(acc, fail, winners, scores, log)``, ``winners``/``scores`` empty unless
     ``outcomes``, ``log`` the first ``log_rows`` decisions. The game's own block of
-    ``acc`` (slot ``tally``) is ``acc[machine.offsets(players)[layout.O_GAME]:]``."""
+    ``acc`` (slot ``tally``) is ``acc[machine.offsets(players)[layout.O_GAME]:]``.
+    With ``events`` rows (and ``log_rows``) also ``(events, final state)``: the game's
+    own events of a trace (slot ``events``) and the state it ended in."""
     off = machine.offsets(players)
     acc = np.zeros(off[-1], dtype=np.int64)
     fail = np.zeros(H.FAIL_WIDTH, dtype=np.int64)
@@ -45,8 +48,13 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     winners = np.zeros(k, dtype=np.int64)
     scores = np.zeros((k, players), dtype=np.int64)
     log = np.zeros((log_rows, H.log_width(machine.option_width, players)), dtype=np.int64)
-    logged = kernel(R, players, pids, rotate, seed, first_game, n_games, machine.sizes(players),
-                    machine.kind_phase, off, acc, winners, scores, log, fail)
+    sizes = machine.sizes(players)
+    ev = np.zeros((events if log_rows else 0, machine.event_width), dtype=np.int64)
+    final = np.zeros(sizes[H.Z_STATE] if log_rows else 0, dtype=np.int64)
+    logged, evn = kernel(R, players, pids, rotate, seed, first_game, n_games, sizes,
+                         machine.kind_phase, off, acc, winners, scores, log, fail, ev, final)
+    if events:
+        return acc, fail, winners, scores, log[:logged], ev[:evn], final
     return acc, fail, winners, scores, log[:logged]
 
 

@@ -18,6 +18,8 @@ The machine module (``Game.machine``) declares, besides the functions of
 * optionally ``TALLY_LEN`` (default 0) and the slot ``tally``: the game's own counts,
   a block of the accumulator after the harness's fields; and the optional slots
   ``needs_view`` and ``seated`` (:data:`sheepsim.harness.slots.OPTIONAL`);
+* optionally ``EVENT_WIDTH`` (default 0) and the slots ``trace_on`` and ``events``: the
+  game's own event log in a trace (:func:`sheepsim.harness.jobs.run_games`);
 * optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
   -> str`` for the trace's lines.
 """
@@ -67,6 +69,7 @@ class Machine:
         self.max_decisions = int(getattr(module, "MAX_DECISIONS", MAX_DECISIONS))
         self.chance_streams = int(getattr(module, "CHANCE_STREAMS", 1))
         self.tally_len = int(getattr(module, "TALLY_LEN", 0))
+        self.event_width = int(getattr(module, "EVENT_WIDTH", 0))
         self.kind_phase = np.array(getattr(module, "KIND_PHASES", (0,) * len(self.kinds)),
                                    dtype=np.int64)
         if self.kind_phase.shape != (len(self.kinds),) or (self.kind_phase < 0).any():

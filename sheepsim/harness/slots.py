@@ -98,7 +98,23 @@ def tally(st, R, acc, seat_pid, rotation):
     return
 
 
+@njit
+def trace_on(st, R):
+    """Called on the zeroed state before ``start`` of a traced game: from now on the
+    game records its events (:func:`events`)."""
+    return
+
+
+@njit
+def events(st, R, out):
+    """Moves the events the game recorded since the last call (``trace_on``) to the
+    first rows of ``out`` (``EVENT_WIDTH`` columns; at most ``out.shape[0]`` rows, the
+    rest dropped) and forgets them; returns the rows written. The harness calls it after
+    ``start`` and after every ``apply`` of a traced game."""
+    return 0
+
+
 #: the slots in the order :func:`sheepsim.harness.machine.Machine.functions` lists them
 NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")
 #: the optional slots (the bodies above unless the machine defines its own)
-OPTIONAL = ("needs_view", "seated", "tally")
+OPTIONAL = ("needs_view", "seated", "tally", "trace_on", "events")

@@ -21,6 +21,7 @@ from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
 from sheepsim.games.awsheep.simulate import (
     Setting,
+    card_value_counts,
     card_value_frame,
     check_failure,
     count_frames,
@@ -148,11 +149,7 @@ class CardValueJob(PlayJob):
     block = 2_000
 
     def chunk(self, seed, first_game, n_games) -> Counts:
-        s = self._s()
-        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-        cv = np.zeros((L.MAX_PLAYERS, L.N_KINDS, L.CV_WIDTH), dtype=np.int64)
-        s.kernels.card_value_chunk(s.R, s.pids, seed, first_game, n_games, self.rotate, acc,
-                                   cv)
+        acc, cv = card_value_counts(self._s(), seed, first_game, n_games, self.rotate)
         return {"acc": acc, "cv": cv}
 
     def value_frame(self, counts, games):

@@ -35,6 +35,20 @@ from .layout import (
     END_FLOCK_OFF,
     END_LAST,
     END_SHEEP_SHOW,
+    EV_DEAL,
+    EV_DISCARD,
+    EV_DRAFT,
+    EV_DRAW,
+    EV_DROP,
+    EV_END,
+    EV_FLOCK_OFF,
+    EV_GIVE,
+    EV_GUESS,
+    EV_OUT,
+    EV_PIG,
+    EV_PLAY,
+    EV_SWAP,
+    EV_TAKE,
     GOLDEN,
     HORSE,
     K_DISCARD,
@@ -44,7 +58,10 @@ from .layout import (
     K_PLAY,
     K_RETURN,
     KIND_DECISIONS,
+    LOG_HEAD,
+    LOG_WIDTH,
     MAX_OPTS,
+    MAX_PLAYERS,
     METHANE,
     N_GAME_STREAMS,
     N_KINDS,
@@ -52,11 +69,13 @@ from .layout import (
     OPT_WIDTH,
     PHASE_DRAFT,
     PHASE_PLAY,
+    PIG,
     R_ASIDE_RANDOM,
     R_DECK,
     R_DRAFT,
     R_GOLDEN_WORTH,
     R_HAND_SIZE,
+    R_LEN,
     R_N_PLAYERS,
     R_REMOVE,
     R_RUN_PASSES,
@@ -98,6 +117,7 @@ from .layout import (
     U_SELF_OUT,
     U_TARGET,
     USE_WIDTH,
+    V_DECK,
     V_LEN,
 )
 from .policies import decide  # noqa: F401  (the harness binds it: the built-in policies)
@@ -113,6 +133,14 @@ MAX_OPTIONS, OPTION_WIDTH = MAX_OPTS, OPT_WIDTH
 VIEW_LEN = V_LEN
 #: the game's own counts after the harness's (:mod:`.tally`, layout ``A_*``)
 TALLY_LEN = ACC_LEN
+#: ``R`` is the rules vector (``R_LEN``) and two entries more: the card value's
+#: counterfactual (:mod:`.cardvalue`), one card of kind ``R[RX_KIND]`` in seat
+#: ``R[RX_SEAT]``'s starting hand (after the draft) replaced by a plain sheep, the
+#: round then played with the deck that makes (one card of that kind fewer, one sheep
+#: more: the public deck of every view); -1: none. A seat without such a card plays no
+#: round (no winner).
+RX_SEAT, RX_KIND = R_LEN, R_LEN + 1
+MACHINE_R_LEN = R_LEN + 2
 
 # ---------------------------------------------------------------- the step fields
 DRAFT, PLAY, GIVE, RETURN, DISCARD, GUESS, OVER = range(7)
@@ -129,11 +157,58 @@ X_WRONG = ST_LEN + 9  # Sheep Show: wrong guesses at this card
 X_OWN_BEFORE = ST_LEN + 10  # the player's flock value before its play
 X_TARGET_BEFORE = ST_LEN + 11  # its target's
 X_KIND = ST_LEN + 12  # the card played
-X_LEN = 13
+X_TRACE = ST_LEN + 13  # 1: record the events (a trace)
+X_EVENTS_N = ST_LEN + 14  # events recorded since the harness last took them
+X_REPLACED = ST_LEN + 15  # 1: the card value's replacement was made (RX_*)
+X_EVENTS = ST_LEN + 16  # EVENT_CAP rows of EVENT_WIDTH: the events (layout EV_*)
+#: the events of a trace: :mod:`.layout`'s trace log rows ``[event, seat, kind, target,
+#: a, b, run, pile_len, sizes, hands]``; one step records at most EVENT_CAP
+EVENT_WIDTH = LOG_WIDTH
+EVENT_CAP = 4 * MAX_PLAYERS + 8
+X_LEN = 16 + EVENT_CAP * EVENT_WIDTH
 
 
 def state_size(players):
     return ST_LEN + X_LEN
+
+
+# ------------------------------------------------------------------- the trace
+@njit
+def trace_on(st, R):
+    st[X_TRACE] = 1
+
+
+@njit
+def log_event(st, ev, seat, kind, target, a, b):
+    """Record an event with the run, the pile, the hand sizes and every hand (a trace
+    only)."""
+    if st[X_TRACE] == 0:
+        return
+    row = X_EVENTS + st[X_EVENTS_N] * EVENT_WIDTH
+    st[X_EVENTS_N] += 1
+    st[row:row + EVENT_WIDTH] = 0
+    st[row] = ev
+    st[row + 1] = seat
+    st[row + 2] = kind
+    st[row + 3] = target
+    st[row + 4] = a
+    st[row + 5] = b
+    st[row + 6] = st[ST_RUN]
+    st[row + 7] = st[ST_PILE_LEN]
+    for s in range(st[ST_N_PLAYERS]):
+        st[row + LOG_HEAD + s] = hand_size(st, s)
+        for k in range(N_KINDS):
+            st[row + LOG_HEAD + MAX_PLAYERS + s * N_KINDS + k] = st[hix(s, k)]
+
+
+@njit
+def events(st, R, out):
+    m = min(st[X_EVENTS_N], out.shape[0])
+    for i in range(m):
+        row = X_EVENTS + i * EVENT_WIDTH
+        out[i, :] = st[row:row + EVENT_WIDTH]
+    st[X_EVENTS_N] = 0
+    return m
 
 
 # ------------------------------------------------------------------- the deal
@@ -161,6 +236,9 @@ def start(st, R, players, chance):
     cards[:] = 0
     st[ST_FIRST] = rng.randbelow(chance, S_CHANCE, n)
     st[ST_TURN_SEAT] = st[ST_FIRST]
+    # a: cards set aside unseen (random), b: the named removals (public)
+    log_event(st, EV_DEAL, st[ST_FIRST], -1, -1, aside,
+              st[ST_ASIDE:ST_ASIDE + N_KINDS].sum() - aside)
     if R[R_DRAFT]:  # the dealt hands become packs
         for i in range(n * N_KINDS):
             st[ST_START_HAND + i] = st[hix(0, 0) + i]
@@ -169,7 +247,7 @@ def start(st, R, players, chance):
         st[X_SEAT] = 0
         st[X_PICK] = 0
     else:
-        start_play(st)
+        start_play(st, R)
 
 
 @njit
@@ -182,9 +260,20 @@ def seated(st, R, seat_pid):
 
 
 @njit
-def start_play(st):
-    """The hands now are the starting hands; the first player's turn."""
+def start_play(st, R):
+    """The hands now are the starting hands (after the card value's replacement, if
+    any); the first player's turn."""
     n = st[ST_N_PLAYERS]
+    seat, kind = R[RX_SEAT], R[RX_KIND]
+    if seat >= 0:
+        if st[hix(seat, kind)] == 0:  # nothing to replace: no round
+            st[ST_ENDED] = 1
+            st[ST_WINNER] = -1
+            st[X_STEP] = OVER
+            return
+        st[hix(seat, kind)] -= 1
+        st[hix(seat, SHEEP)] += 1
+        st[X_REPLACED] = 1
     for i in range(n * N_KINDS):
         st[ST_START_HAND + i] = st[hix(0, 0) + i]
     begin_turn(st, st[ST_FIRST])
@@ -302,6 +391,7 @@ def apply(st, R, seat, kind, opts, choice, chance):
         to_pile(st, k)
         seen_leave(st, target, k)
         st[ST_MOVED] += 1
+        log_event(st, EV_DISCARD, target, k, st[X_ACTOR], 0, 0)
         st[X_COUNT] += 1
         if st[X_COUNT] == 2 or hand_size(st, target) == 0:
             end_turn(st, R, chance)
@@ -318,6 +408,7 @@ def draft_pick(st, R, seat, k):
     n = st[ST_N_PLAYERS]
     st[ST_START_HAND + seat * N_KINDS + k] -= 1
     st[hix(seat, k)] += 1
+    log_event(st, EV_DRAFT, seat, k, (seat + 1) % n, st[X_PICK], 0)
     if seat + 1 < n:
         st[X_SEAT] = seat + 1
         return
@@ -329,7 +420,7 @@ def draft_pick(st, R, seat, k):
     st[X_PICK] += 1
     st[X_SEAT] = 0
     if st[X_PICK] == R[R_HAND_SIZE]:
-        start_play(st)
+        start_play(st, R)
 
 
 @njit
@@ -345,6 +436,7 @@ def play(st, R, seat, kind, target, chance):
     seen_leave(st, seat, kind)
     st[ST_MOVED] = 0
     st[X_ACTOR] = seat
+    log_event(st, EV_PLAY, seat, kind, target, 0, 0)
     if target < 0:
         end_turn(st, R, chance)
     elif kind == DOGHOUSE:
@@ -356,6 +448,7 @@ def play(st, R, seat, kind, target, chance):
         st[ST_MOVED] = hand_size(st, seat) + hand_size(st, target)
         swap_hands(st, seat, target)
         seen_swap(st, seat, target)
+        log_event(st, EV_SWAP, seat, HORSE, target, 0, 0)
         end_turn(st, R, chance)
     else:  # PIG: every sheep card of the target
         plain = st[hix(target, SHEEP)]
@@ -366,6 +459,7 @@ def play(st, R, seat, kind, target, chance):
         for _ in range(golden):
             move_card(st, target, seat, GOLDEN)
         st[ST_MOVED] = plain + golden
+        log_event(st, EV_PIG, seat, PIG, target, plain, golden)
         end_turn(st, R, chance)
 
 
@@ -374,6 +468,7 @@ def take(st, target, actor, k):
     """One card of ``k`` the Doghouse target hands the actor."""
     move_card(st, target, actor, k)
     seen_move(st, target, actor, k)
+    log_event(st, EV_TAKE, target, k, actor, 0, 0)
     st[ST_MOVED] += 1
     st[X_COUNT] += 1
 
@@ -391,6 +486,7 @@ def doghouse_returns(st, R, chance):
     give = st[X_GIVE]
     move_card(st, actor, target, give)
     seen_move(st, actor, target, give)
+    log_event(st, EV_GIVE, actor, give, target, 0, 0)
     end_turn(st, R, chance)
 
 
@@ -409,6 +505,7 @@ def end_turn(st, R, chance):
         st[use + U_TARGET] += sheep_value(st, target, worth) - st[X_TARGET_BEFORE]
     for s in range(n):
         if st[ST_IN_BEFORE + s] == 1 and hand_size(st, s) == 0:
+            log_event(st, EV_OUT, s, -1, -1, 0, 0)
             if s == seat:
                 st[use + U_SELF_OUT] += 1
             else:
@@ -431,6 +528,7 @@ def finish(st, winner, reason):
     st[ST_WINNER] = winner
     st[ST_END_REASON] = reason
     st[X_STEP] = OVER
+    log_event(st, EV_END, winner, -1, -1, reason, 0)
 
 
 @njit
@@ -440,6 +538,7 @@ def fair_draw(st, chance):
     for s in range(st[ST_N_PLAYERS]):
         if st[ST_TIED + s]:
             if j == 0:
+                log_event(st, EV_DRAW, s, -1, -1, 0, 0)
                 finish(st, s, END_DRAW)
                 return
             j -= 1
@@ -486,6 +585,7 @@ def flock_off(st, R, chance, before):
                 second = max(second, v)
     tied = tied_count(st)
     st[ST_MARGIN] = 0 if tied > 1 else best - max(second, 0)
+    log_event(st, EV_FLOCK_OFF, -1, -1, -1, best, tied)
     if tied == 1:
         finish(st, only_tied(st), END_FLOCK_OFF)
     elif R[R_TIE_BREAK] == TIE_DRAW:
@@ -522,6 +622,7 @@ def guess(st, R, seat, g, chance):
     out unless all were wrong."""
     pos = st[X_POS]
     truth = 1 if is_sheep(st[ST_PILE + pos]) else 0
+    log_event(st, EV_GUESS, seat, st[ST_PILE + pos], -1, g, pos)
     if g != truth:
         st[ST_TIED + seat] = 2
         st[X_WRONG] += 1
@@ -531,7 +632,11 @@ def guess(st, R, seat, g, chance):
         return
     for s in range(st[ST_N_PLAYERS]):
         if st[ST_TIED + s] == 2:
-            st[ST_TIED + s] = 1 if st[X_WRONG] == st[X_ALIVE] else 0
+            if st[X_WRONG] == st[X_ALIVE]:
+                st[ST_TIED + s] = 1  # all wrong: nobody drops out
+            else:
+                st[ST_TIED + s] = 0
+                log_event(st, EV_DROP, s, -1, -1, 0, pos)
     st[ST_SHOW_CARDS] = pos + 1
     if tied_count(st) == 1:
         finish(st, only_tied(st), END_SHEEP_SHOW)
@@ -567,6 +672,9 @@ def view(st, R, seat, out):
     elif step == GUESS:
         show = st[X_POS]
     build_view(st, R, seat, other, show, out)
+    if st[X_REPLACED]:  # the deck the replayed round is played with
+        out[V_DECK + R[RX_KIND]] -= 1
+        out[V_DECK + SHEEP] += 1
 
 
 @njit
@@ -577,5 +685,7 @@ def needs_view(pid, kind):
 
 @njit
 def tally(st, R, acc, seat_pid, rotation):
-    """The round's own counts (:func:`.tally.tally`) into ``acc`` (the game's block)."""
-    _tally(acc, st, seat_pid, rotation)
+    """The round's own counts (:func:`.tally.tally`) into ``acc`` (the game's block);
+    none for a card value replay (``RX_SEAT``: only its winner is read)."""
+    if R[RX_SEAT] < 0:
+        _tally(acc, st, seat_pid, rotation)

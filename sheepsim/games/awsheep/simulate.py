@@ -72,16 +72,18 @@ class Setting:
         return kernels_for(self.users)
 
     def rounds(self, seed: int, first_game: int, n_games: int, rotate: bool,
-               outcomes: bool = False):
+               outcomes: bool = False, R=None):
         """Rounds ``[first_game, first_game + n_games)`` of ``seed``: ``(acc, winners,
         scores)``, ``acc`` the game's counts (``layout.A_*``, a policy failure in its
         ``A_FAILURE`` fields), ``winners``/``scores`` per round if ``outcomes`` (the
-        winning seat, every seat's flock value)."""
+        winning seat, every seat's flock value); ``R`` instead of the setting's rules
+        vector (the card value's replays, machine ``RX_*``)."""
         from sheepsim.harness import layout as H
         from sheepsim.harness.jobs import run_games
 
         m = self.machine
-        acc, fail, winners, scores, _ = run_games(m, self.kernel, self.R, self.players,
+        R = self.R if R is None else R
+        acc, fail, winners, scores, _ = run_games(m, self.kernel, R, self.players,
                                                   self.pids, rotate, seed, first_game,
                                                   n_games, outcomes)
         own = acc[m.offsets(self.players)[H.O_GAME]:].copy()
@@ -112,7 +114,8 @@ def setting(rules, players, policies, draft=None) -> Setting:
     draft = check_draft(draft)
     chosen = seat_policies(policies, players)
     ids, users = resolve_policies(chosen)
-    R = rules.kernel_array(players, draft=draft)
+    # the machine's rules vector: the rules and no card value replacement (machine RX_*)
+    R = np.concatenate([rules.kernel_array(players, draft=draft), [-1, -1]]).astype(np.int64)
     return Setting(rules, players, bool(R[L.R_DRAFT]), [policy_name(p) for p in chosen],
                    np.array(ids, dtype=np.int64), tuple(users), R)
 
@@ -199,9 +202,66 @@ def field_name(names: list[str]) -> str:
     return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
+def card_value_counts(s: Setting, seed: int, first_game: int, n_games: int, rotate: bool):
+    """Card value on common random numbers: ``(acc, cv)`` of rounds ``[first_game,
+    first_game + n_games)``. Every round is played as dealt (counted in ``acc``) and
+    replayed for every seat and non-sheep kind with one card of that kind in the seat's
+    starting hand (after the draft) replaced by a plain sheep (machine ``RX_*``: the same
+    deal, draft and streams; a seat without the kind plays no replay). ``cv``
+    ``(MAX_PLAYERS, N_KINDS, CV_WIDTH)`` gets per policy group (the first slot of the
+    seat's policy) and kind, per round, the holders H and the paired win difference D
+    (layout ``CV_*``)."""
+    from sheepsim.games.awsheep.machine import RX_KIND, RX_SEAT
+
+    n = s.players
+    cv = np.zeros((L.MAX_PLAYERS, L.N_KINDS, L.CV_WIDTH), dtype=np.int64)
+    acc, win, _ = s.rounds(seed, first_game, n_games, rotate, True)
+    if acc[L.A_FAILURE + L.F_CODE]:
+        return acc, cv
+    seat = np.arange(n)
+    r = np.arange(first_game, first_game + n_games) % n if rotate else np.zeros(n_games, int)
+    slot = (seat[None, :] - r[:, None]) % n  # [round, seat]: the seat's slot
+    pid = s.pids[slot]
+    same = pid[:, :, None] == pid[:, None, :]
+    group = np.where(same, slot[:, None, :], n).min(axis=2)  # the first slot of its policy
+    won = win[:, None] == seat[None, :]
+    for k in range(L.N_KINDS):
+        if k == L.SHEEP:
+            continue
+        held = np.zeros((n_games, n), dtype=bool)
+        won_replaced = np.zeros((n_games, n), dtype=bool)
+        for t in range(n):
+            R = s.R.copy()
+            R[RX_SEAT], R[RX_KIND] = t, k
+            replay, w, _ = s.rounds(seed, first_game, n_games, rotate, True, R)
+            if replay[L.A_FAILURE + L.F_CODE]:
+                acc[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH] = \
+                    replay[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH]
+                return acc, cv
+            held[:, t] = w >= 0
+            won_replaced[:, t] = w == t
+        for g in range(n):
+            mine = held & (group == g)
+            h = mine.sum(axis=1)
+            a = (won & mine).sum(axis=1)
+            b = (won_replaced & mine).sum(axis=1)
+            d = a - b
+            c = cv[g, k]
+            c[L.CV_HOLDERS] += h.sum()
+            c[L.CV_HOLDERS_SQ] += (h * h).sum()
+            c[L.CV_WINS] += a.sum()
+            c[L.CV_WINS_REPLACED] += b.sum()
+            c[L.CV_ONLY_WITH] += (won & ~won_replaced & mine).sum()
+            c[L.CV_ONLY_REPLACED] += (won_replaced & ~won & mine).sum()
+            c[L.CV_D] += d.sum()
+            c[L.CV_D_SQ] += (d * d).sum()
+            c[L.CV_DH] += (d * h).sum()
+    return acc, cv
+
+
 def card_value_frame(cv, players: int, names: list[str], draft: bool,
                      games: int) -> pd.DataFrame:
-    """The counts of :func:`~.kernels.fill_card_value` ``(MAX_PLAYERS, N_KINDS,
+    """The counts of :func:`card_value_counts` ``(MAX_PLAYERS, N_KINDS,
     CV_WIDTH)`` as rows ``players, draft, field, slot`` (the policy's first slot),
     ``policy, kind, games, holders, holders_sq, wins_holding, wins_replaced, diff,
     diff_sq, diff_x_holders, only_holding, only_replaced`` (sheep excluded: replacing a
