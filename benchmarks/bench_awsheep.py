@@ -3,13 +3,21 @@
 Usage::
 
     python benchmarks/bench_awsheep.py [--rounds N] [--python-rounds N] [--quick]
+    python benchmarks/bench_awsheep.py --vs OLD_TREE [--rounds N] [--repeats K]
 
 For each policy (4 players, no draft; also random with 3 and 6 players and with the
-draft) it times the serial chunk kernel ``kernels.rounds_chunk`` after a warm-up call
-(compile or cache load excluded) on the thread's CPU clock (``time.thread_time``: on a
-shared, busy machine wall time measures the other processes too), then runs *the same
-kernels* as plain Python in a subprocess with ``NUMBA_DISABLE_JIT=1`` on a few rounds
-and prints the speed-up.
+draft) it times a chunk of rounds on the harness (``Setting.rounds``: the harness's
+entry kernel with the round's state machine) after a warm-up call (compile or cache
+load excluded) on the thread's CPU clock (``time.thread_time``: on a shared, busy
+machine wall time measures the other processes too), then runs *the same kernels* as
+plain Python in a subprocess with ``NUMBA_DISABLE_JIT=1`` on a few rounds and prints
+the speed-up.
+
+``--vs OLD_TREE`` instead times this tree against another checkout (e.g. the code
+before the move onto the harness) in one run: each timing in a fresh subprocess with
+that tree first on ``sys.path``, the two trees alternating, ``--repeats`` pairs per
+case; it prints the median rounds per CPU second of each and the median of the
+pairwise ratios new/old.
 Targets (issue 12): >= 50,000 4-player rounds/s/core with ``random``; >= 100x over
 plain Python.
 """
@@ -36,11 +44,9 @@ def rounds_per_second(policy: str, players: int, draft: bool, rounds: int, seed:
     from sheepsim.games.awsheep.simulate import setting
 
     s = setting(None, players, policy, draft)
-    acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-    s.kernels.rounds_chunk(s.R, s.pids, seed, 0, 2, False, acc)  # compile or load
-    acc[:] = 0
+    s.rounds(seed, 0, 2, False)  # compile or load
     t0 = time.thread_time()
-    s.kernels.rounds_chunk(s.R, s.pids, seed, 0, rounds, False, acc)
+    acc = s.rounds(seed, 0, rounds, False)[0]
     dt = time.thread_time() - t0
     assert acc[L.A_GAMES] == rounds
     return rounds / dt
@@ -60,6 +66,36 @@ def python_rate(policy: str, players: int, draft: bool, rounds: int) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def tree_rate(tree: str, policy: str, players: int, draft: bool, rounds: int) -> float:
+    """:func:`rounds_per_second` of the checkout ``tree`` (its own benchmark function, its
+    own package first on ``sys.path``) in a fresh subprocess."""
+    code = (
+        f"import json, sys; sys.path[:0] = [{tree!r}, {tree + '/benchmarks'!r}]; "
+        "import sheepsim; assert sheepsim.__file__.startswith(sys.path[0]); "
+        "from bench_awsheep import rounds_per_second; "
+        f"print(json.dumps(rounds_per_second({policy!r}, {players}, {draft}, {rounds})))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def versus(old: str, rounds: int, repeats: int, cases) -> None:
+    """This tree against ``old``, alternating, ``repeats`` pairs per case."""
+    new = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    print("| policy | players | draft | old rounds/s | new rounds/s | new/old (median of pairs) |")
+    print("| --- | --- | --- | ---: | ---: | ---: |")
+    for policy, players, draft in cases:
+        a, b = [], []
+        for _ in range(repeats):
+            a.append(tree_rate(old, policy, players, draft, rounds))
+            b.append(tree_rate(new, policy, players, draft, rounds))
+        ratio = float(np.median(np.array(b) / np.array(a)))
+        print(f"| {policy} | {players} | {'on' if draft else 'off'} | {np.median(a):,.0f} | "
+              f"{np.median(b):,.0f} | {ratio:.3f} ({min(np.array(b) / np.array(a)):.3f}-"
+              f"{max(np.array(b) / np.array(a)):.3f}) |", flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=200_000, help="rounds per numba timing")
@@ -67,7 +103,16 @@ def main(argv=None) -> int:
                     help="scale of the plain-Python round counts (default 1)")
     ap.add_argument("--quick", action="store_true", help="fewer rounds, no plain Python")
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON too")
+    ap.add_argument("--vs", metavar="OLD_TREE", help="time this tree against that checkout")
+    ap.add_argument("--repeats", type=int, default=5, help="with --vs: pairs per case")
+    ap.add_argument("--policies", default=None,
+                    help="with --vs: only these policies (comma-separated)")
     args = ap.parse_args(argv)
+    if args.vs:
+        keep = args.policies.split(",") if args.policies else None
+        versus(args.vs, args.rounds, args.repeats,
+               [c for c in CASES if keep is None or c[0] in keep])
+        return 0
     rows = []
     for policy, players, draft in CASES:
         n = args.rounds // (10 if args.quick else 1)

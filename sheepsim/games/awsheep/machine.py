@@ -1,7 +1,16 @@
 """Aw, Sheep!'s round as a state machine for the shared harness (:mod:`sheepsim.harness`).
 
-The rules are :mod:`.engine`'s and :mod:`.ending`'s, cut at every decision: the round
-waits in one of the steps below for one seat's choice (``to_move`` lists its options,
+The rules (shared/rulebooks/README.md, "Aw, Sheep!"): the deck is reduced by player
+count and dealt equally; the optional draft keeps one card and passes the rest left
+until every card is kept; the first player is drawn at random and play is clockwise. A
+turn plays one card on the pile and resolves it. The round ends when only one player
+still holds cards (that player wins) or when the run of consecutive sheep on the pile
+reaches the players still in (the Flock Off: most sheep wins, the golden sheep worth
+``golden_worth``; everyone out at once: among those in before that turn). Ties go to the
+Sheep Show, or a fair draw (``tie_break``). sheepsim decisions: the last-player check
+comes first; the run check is "reaches or passes", or "equals" (``flock_off_run``).
+
+The round waits in one of the steps below for one seat's choice (``to_move`` lists its options,
 ``apply`` plays it and every chance event after it, up to the next decision):
 
 * ``DRAFT``: the Animal Auction, every seat in turn keeps a card of its pack, then the
@@ -26,7 +35,6 @@ from sheepsim import rng
 from sheepsim.jit import njit
 
 from .cards import hand_size, hix, is_sheep, move_card, random_kind, sheep_value, swap_hands, to_pile
-from .ending import only_tied, tied_count
 from .knowledge import build_view, seen_leave, seen_move, seen_pig, seen_swap
 from .layout import (
     ACC_LEN,
@@ -427,16 +435,23 @@ def draft_pick(st, R, seat, k):
 def play(st, R, seat, kind, target, chance):
     """``seat`` plays ``kind`` face up on the pile at ``target`` and resolves it."""
     worth = R[R_GOLDEN_WORTH]
-    st[X_KIND] = kind
     st[X_OWN_BEFORE] = sheep_value(st, seat, worth)
     st[X_TARGET_BEFORE] = sheep_value(st, target, worth) if target >= 0 else 0
-    st[X_TARGET] = target
     st[hix(seat, kind)] -= 1
     to_pile(st, kind)
     seen_leave(st, seat, kind)
     st[ST_MOVED] = 0
-    st[X_ACTOR] = seat
     log_event(st, EV_PLAY, seat, kind, target, 0, 0)
+    resolve(st, R, seat, kind, target, chance)
+
+
+@njit
+def resolve(st, R, seat, kind, target, chance):
+    """The effect of the card ``kind`` ``seat`` played at ``target`` (sheep and untargeted
+    cards: none): the decision it waits for (Doghouse, Methane), else the turn ends."""
+    st[X_KIND] = kind
+    st[X_TARGET] = target
+    st[X_ACTOR] = seat
     if target < 0:
         end_turn(st, R, chance)
     elif kind == DOGHOUSE:
@@ -511,14 +526,19 @@ def end_turn(st, R, chance):
             else:
                 st[use + U_KNOCKOUTS] += 1
     check_end(st, R, chance)
-    if st[X_STEP] == GUESS or st[ST_ENDED]:
-        return
-    for d in range(1, n + 1):  # the next seat clockwise that still holds cards
+    if st[X_STEP] != GUESS and not st[ST_ENDED]:
+        begin_turn(st, next_seat(st, seat))
+
+
+@njit
+def next_seat(st, seat):
+    """The next seat clockwise that still holds cards."""
+    n = st[ST_N_PLAYERS]
+    for d in range(1, n + 1):
         s = (seat + d) % n
         if hand_size(st, s) > 0:
-            begin_turn(st, s)
-            return
-    begin_turn(st, seat)
+            return s
+    return seat
 
 
 # ------------------------------------------------------------------ the end
@@ -529,6 +549,22 @@ def finish(st, winner, reason):
     st[ST_END_REASON] = reason
     st[X_STEP] = OVER
     log_event(st, EV_END, winner, -1, -1, reason, 0)
+
+
+@njit
+def tied_count(st):
+    c = 0
+    for s in range(st[ST_N_PLAYERS]):
+        c += st[ST_TIED + s]
+    return c
+
+
+@njit
+def only_tied(st):
+    for s in range(st[ST_N_PLAYERS]):
+        if st[ST_TIED + s]:
+            return s
+    return -1
 
 
 @njit

@@ -18,6 +18,7 @@ from sheepsim import plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
+from sheepsim.harness import layout as H
 
 
 def as_rules(rules) -> AwSheepRules:
@@ -55,21 +56,14 @@ class Setting:
 
     @property
     def machine(self):
-        from sheepsim.harness import machine
+        from sheepsim.harness.machine import load
 
-        return machine.load(MACHINE)
+        return load(MACHINE)
 
     @property
     def kernel(self):
         """The harness's entry kernel with this game's machine and plug-ins bound in."""
         return self.machine.kernel(self.users, L.FIRST_USER_ID)
-
-    @property
-    def kernels(self):
-        """The round kernels of :mod:`.kernels` (the trace and the card value)."""
-        from sheepsim.games.awsheep.kernels import kernels_for
-
-        return kernels_for(self.users)
 
     def rounds(self, seed: int, first_game: int, n_games: int, rotate: bool,
                outcomes: bool = False, R=None):
@@ -78,7 +72,6 @@ class Setting:
         ``A_FAILURE`` fields), ``winners``/``scores`` per round if ``outcomes`` (the
         winning seat, every seat's flock value); ``R`` instead of the setting's rules
         vector (the card value's replays, machine ``RX_*``)."""
-        from sheepsim.harness import layout as H
         from sheepsim.harness.jobs import run_games
 
         m = self.machine
@@ -93,8 +86,8 @@ class Setting:
 
 def check_failure(record, *settings: Setting) -> None:
     """Raise the one-line error (:func:`sheepsim.plugins.policy_failure`) for a policy
-    failure a kernel recorded (``record``: the ``F_*`` fields, ``layout.A_FAILURE`` of an
-    accumulator or ``CTX_FAILURE`` of a scratch context); nothing if none. The policy is
+    failure the harness recorded (``record``: the ``F_*`` fields, ``layout.A_FAILURE`` of
+    an accumulator, or the harness's failure record); nothing if none. The policy is
     named as the ``settings`` name the failing policy id."""
     code = int(record[L.F_CODE])
     if code == 0:

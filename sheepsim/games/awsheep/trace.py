@@ -13,6 +13,7 @@ from sheepsim._version import __version__
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.simulate import check_failure, setting
+from sheepsim.harness import layout as H
 
 
 @dataclass
@@ -35,7 +36,7 @@ def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 
     seed = driver.check_seed(seed)
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise SheepsimError(f"game must be a whole number >= 0, got {game!r}")
-    from sheepsim.harness import layout as H
+
     from sheepsim.harness.jobs import run_games
 
     m = s.machine
