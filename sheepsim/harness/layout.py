@@ -51,8 +51,9 @@ def offsets(players: int, kinds: int, tally_len: int = 0) -> np.ndarray:
 
 
 # -- sizes: what the kernel allocates (from the machine's declaration) -----------------
-Z_STATE, Z_OPTIONS, Z_OPTION_WIDTH, Z_VIEW, Z_MAX_DECISIONS, Z_KINDS, Z_CHANCE, Z_PHASES = range(8)
-N_SIZES = 8
+Z_STATE, Z_OPTIONS, Z_OPTION_WIDTH, Z_VIEW, Z_MAX_DECISIONS, Z_KINDS, Z_CHANCE, Z_PHASES, \
+    Z_SCRATCH = range(9)
+N_SIZES = 9
 
 # -- the failure record (``fail``, int64): the first failure of a chunk -----------------
 F_CODE, F_GAME, F_SEAT, F_PID, F_CHOICE, F_N, F_KIND = range(7)

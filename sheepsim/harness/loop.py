@@ -62,6 +62,7 @@ from sheepsim.harness.layout import (
     Z_OPTION_WIDTH,
     Z_OPTIONS,
     Z_PHASES,
+    Z_SCRATCH,
     Z_STATE,
     Z_VIEW,
 )
@@ -192,7 +193,8 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
     events (slots ``trace_on``/``events``) go to ``events`` while it has room and the
     final state to ``final_st`` (else both have no rows). Returns ``(log rows, event
     rows)`` written."""
-    st = np.zeros(sizes[Z_STATE], dtype=np.int64)
+    state_n = sizes[Z_STATE]
+    st = np.zeros(state_n + sizes[Z_SCRATCH], dtype=np.int64)  # the state, the game's scratch
     opts = np.zeros((sizes[Z_OPTIONS], sizes[Z_OPTION_WIDTH]), dtype=np.int64)
     seen = np.zeros(sizes[Z_VIEW], dtype=np.int64)  # the asked seat's view
     max_decisions = sizes[Z_MAX_DECISIONS]
@@ -215,7 +217,7 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
         r = game % players if rotate else 0
         for s in range(players):
             seat_pid[s] = pids[(s - r) % players]
-        st[:] = 0
+        st[:state_n] = 0
         if trace:
             machine_trace_on(st, R)
         machine_start(st, R, players, chance)
@@ -305,5 +307,5 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
             winners[i] = win
             final_scores[i, :] = score
         if trace:
-            final_st[:] = st
+            final_st[:] = st[:state_n]
     return logged, evn

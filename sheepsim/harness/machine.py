@@ -18,6 +18,10 @@ The machine module (``Game.machine``) declares, besides the functions of
 * optionally ``TALLY_LEN`` (default 0) and the slot ``tally``: the game's own counts,
   a block of the accumulator after the harness's fields; and the optional slots
   ``needs_view`` and ``seated`` (:data:`sheepsim.harness.slots.OPTIONAL`);
+* optionally ``SCRATCH_LEN`` (default 0): entries after the state in ``st`` that the
+  harness allocates with it but zeroes once a chunk, not before every game (the game's
+  own scratch, e.g. its trace's event rows: it reads there only what it wrote in the
+  same game);
 * optionally ``EVENT_WIDTH`` (default 0) and the slots ``trace_on`` and ``events``: the
   game's own event log in a trace (:func:`sheepsim.harness.jobs.run_games`);
 * optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
@@ -70,6 +74,7 @@ class Machine:
         self.chance_streams = int(getattr(module, "CHANCE_STREAMS", 1))
         self.tally_len = int(getattr(module, "TALLY_LEN", 0))
         self.event_width = int(getattr(module, "EVENT_WIDTH", 0))
+        self.scratch_len = int(getattr(module, "SCRATCH_LEN", 0))
         self.kind_phase = np.array(getattr(module, "KIND_PHASES", (0,) * len(self.kinds)),
                                    dtype=np.int64)
         if self.kind_phase.shape != (len(self.kinds),) or (self.kind_phase < 0).any():
@@ -90,6 +95,7 @@ class Machine:
         z[H.Z_KINDS] = len(self.kinds)
         z[H.Z_CHANCE] = self.chance_streams
         z[H.Z_PHASES] = int(self.kind_phase.max()) + 1
+        z[H.Z_SCRATCH] = self.scratch_len
         return z
 
     def functions(self) -> tuple:

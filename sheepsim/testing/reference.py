@@ -37,7 +37,7 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
         chance = streams[0:chance_n]
         r = game % players if job.rotate else 0
         seat_pid = np.array([ids[(s - r) % players] for s in range(players)], dtype=np.int64)
-        st = np.zeros(mod.state_size(players), dtype=np.int64)
+        st = np.zeros(mod.state_size(players) + m.scratch_len, dtype=np.int64)
         opts = np.zeros((mod.MAX_OPTIONS, mod.OPTION_WIDTH), dtype=np.int64)
         seen = np.zeros(mod.VIEW_LEN, dtype=np.int64)
         start(st, R, players, chance)

@@ -28,7 +28,7 @@ def state(hands, pile=(), run=None, track=True):
     """A state with ``hands`` (one dict kind name -> count per seat) and ``pile``,
     recording its events."""
     n = len(hands)
-    st = np.zeros(M.state_size(n), dtype=np.int64)
+    st = np.zeros(M.state_size(n) + M.SCRATCH_LEN, dtype=np.int64)
     st[L.ST_N_PLAYERS] = n
     st[L.ST_TRACK] = int(track)
     st[M.X_TRACE] = 1
@@ -97,7 +97,7 @@ def scratch(policies, seed=0, game=0):
 
 def deal(st, R, t):
     """The deal alone (no draft, whatever ``R`` says): the first player's turn waits."""
-    st[:] = 0
+    st[:M.state_size(t.n)] = 0
     st[M.X_TRACE] = 1
     R = R.copy()
     R[L.R_DRAFT] = 0
@@ -151,7 +151,7 @@ def sheep_show(st, R, t):
 def start_round(st, R, t):
     """A fresh round up to the first player's turn: the deal and, if ``R`` says so, the
     draft (and the card value's replacement, machine ``RX_*``)."""
-    st[:] = 0
+    st[:M.state_size(t.n)] = 0
     M.start(st, R, t.n, t.chance)
     M.seated(st, R, t.seat_pid)
     while st[M.X_STEP] == M.DRAFT:

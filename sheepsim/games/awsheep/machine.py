@@ -168,12 +168,14 @@ X_KIND = ST_LEN + 12  # the card played
 X_TRACE = ST_LEN + 13  # 1: record the events (a trace)
 X_EVENTS_N = ST_LEN + 14  # events recorded since the harness last took them
 X_REPLACED = ST_LEN + 15  # 1: the card value's replacement was made (RX_*)
-X_EVENTS = ST_LEN + 16  # EVENT_CAP rows of EVENT_WIDTH: the events (layout EV_*)
+X_LEN = 16
 #: the events of a trace: :mod:`.layout`'s trace log rows ``[event, seat, kind, target,
-#: a, b, run, pile_len, sizes, hands]``; one step records at most EVENT_CAP
+#: a, b, run, pile_len, sizes, hands]``; one step records at most EVENT_CAP, in the
+#: scratch after the state (not zeroed before every round: each row is written first)
 EVENT_WIDTH = LOG_WIDTH
 EVENT_CAP = 4 * MAX_PLAYERS + 8
-X_LEN = 16 + EVENT_CAP * EVENT_WIDTH
+X_EVENTS = ST_LEN + X_LEN
+SCRATCH_LEN = EVENT_CAP * EVENT_WIDTH
 
 
 def state_size(players):
