@@ -52,7 +52,8 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     ev = np.zeros((events if log_rows else 0, machine.event_width), dtype=np.int64)
     final = np.zeros(sizes[H.Z_STATE] if log_rows else 0, dtype=np.int64)
     logged, evn = kernel(R, players, pids, rotate, seed, first_game, n_games, sizes,
-                         machine.kind_phase, off, acc, winners, scores, log, fail, ev, final)
+                         machine.kind_phase, off,
+                         H.Outputs(acc, winners, scores, log, fail, ev, final))
     if events:
         return acc, fail, winners, scores, log[:logged], ev[:evn], final
     return acc, fail, winners, scores, log[:logged]

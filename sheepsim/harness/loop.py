@@ -179,13 +179,14 @@ def course(acc, off, hist, turns, players, win):
 
 @njit
 def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_phase, off,
-               acc, winners, final_scores, log, fail, events, final_st):
+               out):
     """Play games ``first_game .. first_game + n_games - 1`` of ``seed``.
 
     ``pids`` (players): the policy id of each slot; with ``rotate`` game ``g`` seats slot
     ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes
     and accumulator offsets, ``kind_phase`` the stream phase of each decision kind;
-    ``acc`` is added to. ``winners`` (n_games) and
+    ``out`` is the outputs record (:data:`~.layout.Outputs`): ``acc`` is added to;
+    ``winners`` (n_games) and
     ``final_scores`` (n_games, players) get each game's outcome when they have
     ``n_games`` rows (else they have none); ``log`` gets one row per decision (a
     trace: ``n_games`` is 1) while it has room, ``fail[F_CODE]`` is set at the first
@@ -193,6 +194,8 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
     events (slots ``trace_on``/``events``) go to ``events`` while it has room and the
     final state to ``final_st`` (else both have no rows). Returns ``(log rows, event
     rows)`` written."""
+    acc, winners, final_scores, log, fail = out.acc, out.winners, out.scores, out.log, out.fail
+    events, final_st = out.events, out.final
     state_n = sizes[Z_STATE]
     st = np.zeros(state_n + sizes[Z_SCRATCH], dtype=np.int64)  # the state, the game's scratch
     opts = np.zeros((sizes[Z_OPTIONS], sizes[Z_OPTION_WIDTH]), dtype=np.int64)
@@ -307,5 +310,6 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
             winners[i] = win
             final_scores[i, :] = score
         if trace:
-            final_st[:] = st[:state_n]
+            for j in range(final_st.shape[0]):
+                final_st[j] = st[j]
     return logged, evn

@@ -216,7 +216,8 @@ def events(st, R, out):
     m = min(st[X_EVENTS_N], out.shape[0])
     for i in range(m):
         row = X_EVENTS + i * EVENT_WIDTH
-        out[i, :] = st[row:row + EVENT_WIDTH]
+        for j in range(EVENT_WIDTH):
+            out[i, j] = st[row + j]
     st[X_EVENTS_N] = 0
     return m
 
