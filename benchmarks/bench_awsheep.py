@@ -11,15 +11,15 @@ with the round's state machine) after a warm-up call (compile or cache
 load excluded) on the thread's CPU clock (``time.thread_time``: on a shared, busy
 machine wall time measures the other processes too), then runs *the same kernels* as
 plain Python in a subprocess with ``NUMBA_DISABLE_JIT=1`` on a few rounds and prints
-the speed-up. The timing goes through the public job API (``PlayJob.chunk``), which
-every version has.
+the speed-up. The timing goes through the public job API (``PlayJob.chunk``).
 
-``--vs OLD_TREE`` instead times this tree against another checkout (e.g. the code
-before the move onto the harness) in one run: each timing in a fresh subprocess with
-that tree's package first on ``sys.path`` (this file's timing code for both), the two
-trees alternating, ``--repeats`` pairs per case, the cases above and the card value
-(``CardValueJob``: a round and its replays); it prints the median rounds per CPU
-second of each and the median of the pairwise ratios new/old.
+``--vs OLD_TREE`` instead times this tree against another checkout with the seed in the
+job (issue 45, item 4; e.g. ec02a96, the last commit of the round kernels) in one run:
+each timing in a fresh subprocess with that tree's package first on ``sys.path`` (this
+file's timing code for both), the two trees alternating, ``--repeats`` pairs per case,
+the cases above and the card value (``CardValueJob``: a round and its replays); it
+prints the median rounds per CPU second of each and the median of the pairwise ratios
+new/old.
 Targets (issue 12): >= 50,000 4-player rounds/s/core with ``random``; >= 100x over
 plain Python.
 """
@@ -46,17 +46,11 @@ def rounds_per_second(policy: str, players: int, draft: bool, rounds: int, seed:
     """Rounds per CPU second of one chunk of a job (``PlayJob``: plain rounds;
     ``CardValueJob``: every round and its card value replays) on this thread (the kernels
     are serial), through the public job API every version has."""
-    import inspect
-
     from sheepsim.games.awsheep import jobs
     from sheepsim.games.awsheep import layout as L
 
     j = getattr(jobs, job)(None, players, policy, seed, draft)
-    # Job.chunk(seed, first, n), or (first, n) where the job holds its seed (issue 45, item 4)
-    with_seed = "seed" in inspect.signature(j.chunk).parameters
-
-    def chunk(first, n):
-        return j.chunk(seed, first, n) if with_seed else j.chunk(first, n)
+    chunk = j.chunk  # the job holds its seed (issue 45, item 4): chunk(first, n)
 
     chunk(0, 2)  # compile or load
     t0 = time.thread_time()

@@ -40,7 +40,7 @@ def rss_mb() -> float:
 def timed(games: int, chunk: int | None = None, **backend) -> tuple[float, dict]:
     job = RacesJob(seed=7)
     t0 = time.perf_counter()
-    res = driver.run(job, seed=7, games=games, chunk_games=chunk, progress=False, **backend)
+    res = driver.run(job, games=games, chunk_games=chunk, progress=False, **backend)
     return time.perf_counter() - t0, res.counts
 
 

@@ -31,11 +31,11 @@ BETS = "ev-approx"
 FOCAL = ("lookahead", "greedy", "partisan")
 
 
-def outcomes(job, seed, first, n, threads, chunk=25):
+def outcomes(job, first, n, threads, chunk=25):
     """``(winner (n,), scores (n, 4))`` of games ``first..first+n-1`` on ``threads``."""
     starts = list(range(first, first + n, chunk))
     with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(lambda s: job.outcomes(seed, s, min(chunk, first + n - s)), starts))
+        parts = list(pool.map(lambda s: job.outcomes(s, min(chunk, first + n - s)), starts))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -63,7 +63,7 @@ def main() -> None:
         n = min(args.block, args.games - done)
         for f, job in jobs.items():
             t0 = time.process_time()
-            w, s = outcomes(job, args.seed, done, n, args.threads)
+            w, s = outcomes(job, done, n, args.threads)
             cpu[f] += time.process_time() - t0
             won[f].append(w == 0)
             score[f].append(s[:, 0])

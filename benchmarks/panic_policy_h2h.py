@@ -37,11 +37,11 @@ from sheepsim.headtohead import tied_for_top
 from sheepsim.stats import wilson_interval
 
 
-def outcomes(job, seed, first, n, threads, chunk=16):
+def outcomes(job, first, n, threads, chunk=16):
     """``(winner (n,), score (n, 4))`` of games ``first..first+n-1`` on ``threads``."""
     starts = list(range(first, first + n, chunk))
     with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(lambda s: job.outcomes(seed, s, min(chunk, first + n - s)), starts))
+        parts = list(pool.map(lambda s: job.outcomes(s, min(chunk, first + n - s)), starts))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -84,14 +84,14 @@ def main() -> None:
     jobs = {"A": PlayJob(None, 4, [args.new] + [args.old] * 3, args.seed, args.playouts),
             "B": PlayJob(None, 4, [args.old] + [args.new] * 3, args.seed, args.playouts)}
     for job in jobs.values():
-        job.outcomes(args.seed, 0, 1)  # loads (or compiles) the kernels
+        job.outcomes(0, 1)  # loads (or compiles) the kernels
     res = {k: ([], []) for k in jobs}
     cpu = dict.fromkeys(jobs, 0.0)
     for first in range(0, args.games, args.block):
         n = min(args.block, args.games - first)
         for k, job in jobs.items():
             t0 = time.process_time()
-            w, s = outcomes(job, args.seed, first, n, args.threads)
+            w, s = outcomes(job, first, n, args.threads)
             cpu[k] += time.process_time() - t0
             res[k][0].append(w)
             res[k][1].append(s)

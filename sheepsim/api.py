@@ -1,8 +1,9 @@
 """One Python path for every game: ``play``, ``compare``, ``balance`` and ``trace``.
 
 Each function runs the same command as ``sheepsim <game> <command>`` does, through the
-same code (the command's options are parsed and checked by the CLI's own parser, its
-tables built by the same function), and returns a :class:`Result` instead of printing::
+same code (the command's typed options, :class:`sheepsim.options.Options`, are built from
+the keywords with the checks of the CLI's own declaration; the command's function runs on
+them and builds its tables), and returns a :class:`Result` instead of printing::
 
     import sheepsim
 
@@ -15,11 +16,12 @@ tables built by the same function), and returns a :class:`Result` instead of pri
 CLI's, with ``_`` for ``-`` (``bet_policy=`` for ``--bet-policy``), and so are their
 defaults (100,000 games where the CLI says so). A list or tuple is joined with commas
 (``policy=["greedy", "random", "greedy"]``; an ``@numba.njit`` policy stands for its
-``module:function``); ``True`` turns a flag on, ``False`` turns an
-on/off option off (``draft=False``). Options that only say where and how to print
-(``out``, ``format``, ``table``, ``plot``, ``all_columns``) are refused: the result
-holds every table, and :mod:`sheepsim.plots` draws them. A bad option or value raises
-:class:`~sheepsim.errors.SheepsimError` with the CLI's one-line message.
+``module:function``), except for a repeatable option (``set=[...]``: one value each);
+``True`` turns a flag on, ``False`` turns an on/off option off (``draft=False``).
+Options that only say where and how to print (``out``, ``format``, ``table``, ``plot``,
+``all_columns``) are refused: the result holds every table, and :mod:`sheepsim.plots`
+draws them. A bad option or value raises :class:`~sheepsim.errors.SheepsimError` (a bad
+value its :class:`~sheepsim.options.ArgumentsError`) with the CLI's one-line message.
 
 Game-specific functions (the race's exact odds, EV and pace advice; the Shear Panic flock
 model) stay in their game packages under their own names.
@@ -27,7 +29,6 @@ model) stay in their game packages under their own names.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -166,71 +167,28 @@ def tune(game: str, /, vary=(), target=(), budget: int | None = None, **options)
 
 
 def _run(game: str, /, command: str, options: dict, positional: list | None = None) -> Result:
+    """Run ``sheepsim <game> <command>`` on ``options``: the command's typed options are
+    built from the keywords (:func:`sheepsim.options.options_from_keywords`, the CLI's
+    checks and messages), then its function runs on them with its result collected
+    instead of printed."""
     from sheepsim.cli import build_parser
     from sheepsim.game import get
-    from sheepsim.options import close_backend, parse_raising, subcommand_parser
+    from sheepsim.options import options_from_keywords, running, subcommand_parser
 
     g = get(game)
-    parser = build_parser()
-    sub = subcommand_parser(parser, g.command, command)
+    sub = subcommand_parser(build_parser([g.command, command]), g.command, command)
     if sub is None:
         raise SheepsimError(f"{g.title} has no {command!r} command")
-    argv = [g.command, command, *_argv(sub, f"sheepsim.{command}({g.name!r})", options)]
-    if positional:
-        argv += ["--", *map(str, positional)]
-    args = parse_raising(parser, argv)
-    if options.get("quiet") is None and hasattr(args, "quiet"):
-        args.quiet = None  # not said: only a long run's estimate, and only on a terminal
-    args.sink = {}
-    try:
-        args.func(args)
-    finally:
-        close_backend(getattr(args, "_backend", None))
-    sink = args.sink
-    return Result(tables=sink.get("tables", {}), meta=sink["meta"], title=sink.get("title", ""),
-                  lines=sink.get("lines", []), outcome=sink.get("outcome", {}))
-
-
-def _word(value) -> str:
-    """A value as a command-line word; an ``@numba.njit`` policy as the
-    ``module:function`` spec that names it (the CLI imports it back)."""
-    fn = getattr(value, "py_func", None)
-    if fn is not None:
-        return f"{fn.__module__}:{fn.__qualname__}"
-    return str(value)
-
-
-def _argv(sub: argparse.ArgumentParser, where: str, options: dict) -> list[str]:
-    """The command-line words for ``options``, checked against the command's options."""
-    flags = {}
-    for action in sub._actions:  # argparse keeps a parser's actions only here
-        for opt in action.option_strings:
-            if opt.startswith("--") and not opt.startswith("--no-") and opt != "--help":
-                flags[opt[2:].replace("-", "_")] = (opt, action)
-    argv = []
-    for key, value in options.items():
+    where = f"sheepsim.{command}({g.name!r})"
+    for key in options:
         if key in PRINT_OPTIONS:
             raise SheepsimError(f"{where}: {key}= is a command-line option; the result holds "
                                 f"every table (Result.tables) and sheepsim.plots draws them")
-        if key not in flags:
-            known = ", ".join(sorted(k for k in flags if k not in PRINT_OPTIONS))
-            raise SheepsimError(f"{where}: unknown option {key!r}; it takes: {known}")
-        opt, action = flags[key]
-        if value is None:
-            continue
-        if isinstance(action, argparse._AppendAction):  # a repeatable option: one word each
-            argv += [f"{opt}={v}" for v in (value if isinstance(value, list | tuple) else [value])]
-        elif isinstance(action, argparse.BooleanOptionalAction):
-            if not isinstance(value, bool):
-                raise SheepsimError(f"{where}: {key}= is True or False, got {value!r}")
-            argv.append(opt if value else f"--no-{opt[2:]}")
-        elif action.nargs == 0:  # a flag such as --quiet or --neutral
-            if not isinstance(value, bool):
-                raise SheepsimError(f"{where}: {key}= is True or False, got {value!r}")
-            if value:
-                argv.append(opt)
-        else:
-            if isinstance(value, list | tuple):
-                value = ",".join(_word(v) for v in value)
-            argv.append(f"{opt}={_word(value)}")  # '=' keeps a value that starts with '-' a value
-    return argv
+    opts = options_from_keywords(sub, where, options, positional or (), hidden=PRINT_OPTIONS)
+    if options.get("quiet") is None and hasattr(opts, "quiet"):
+        opts = opts.replace(quiet=None)  # not said: only a long run's estimate, on a terminal
+    sink: dict = {}
+    with running(sink=sink):
+        opts.func(opts)
+    return Result(tables=sink.get("tables", {}), meta=sink["meta"], title=sink.get("title", ""),
+                  lines=sink.get("lines", []), outcome=sink.get("outcome", {}))

@@ -18,9 +18,13 @@ indices: the same deals and dice wherever the variants leave them compatible) th
 the one driver, keeping the counts of each of ``BLOCKS`` equal blocks of games apart.
 :func:`sheepsim.variant_runs.metric_tables` computes every metric on all the games, its standard error by the
 jackknife over the blocks (delete one block; the games are independent, so the blocks
-are; the jackknife handles metrics that are not means, such as a spread max - min), and
-for every variant the paired difference to the base: the same jackknife applied to the
-difference block by block, so what the two variants share cancels. The unpaired
+are), and for every variant the paired difference to the base: the same jackknife
+applied to the difference block by block, so what the two variants share cancels. A
+spread (largest minus smallest of noisy rates, declared with :func:`spread`) is biased
+up by the noise and its jackknife interval misses; its value, interval and paired
+difference come from :func:`sheepsim.stats.spread_interval` and
+:func:`sheepsim.stats.spread_difference` instead, on the jackknife covariance of its
+items. The unpaired
 standard error (what two independent runs would give) is reported beside it, measured.
 """
 
@@ -58,6 +62,25 @@ class Metric:
     better: str  # a key of BETTER
     job: str
     compute: Callable[[dict, object, int], float]
+    #: a spread (largest minus smallest of noisy item rates or means): the items
+    #: ``(tables, rules, players) -> array``; its value, interval and differences come
+    #: from :func:`sheepsim.stats.spread_interval` and
+    #: :func:`sheepsim.stats.spread_difference` (bias-corrected), not the jackknife
+    items: Callable | None = None
+
+
+def spread(name: str, meaning: str, unit: str, better: str, job: str, items: Callable) -> Metric:
+    """A spread metric: ``max - min`` of ``items(tables, rules, players)`` (an array),
+    measured with its bias taken out (see :attr:`Metric.items`)."""
+    import numpy as np
+
+    def compute(t, rules, players) -> float:
+        x = np.asarray(items(t, rules, players), dtype=np.float64)
+        x = x[np.isfinite(x)]  # an item with no data (NaN) is left out, as pandas' max/min did
+        return float(x.max() - x.min())
+
+    compute.__name__ = name
+    return Metric(name, meaning, unit, better, job, compute, items)
 
 
 def module(g: Game):

@@ -22,7 +22,7 @@ from sheepsim.options import (
     _Parser,
     add_subcommands,
     check_plot_option,
-    close_backend,
+    running,
     subcommand_parser,
 )
 
@@ -37,7 +37,7 @@ def build_parser(argv: list[str] | None = None) -> _Parser:
 
     ``sheepsim race odds ...`` needs the ``race`` command and its ``odds``: the other
     games' and tools' commands (their modules, hundreds of options) are left out, so a
-    warm start does not build them (benchmarks/README.md, "Warm start"). A line that
+    warm start does not build them (docs/performance-archive.md, "Warm start"). A line that
     names no known command, asks for a help above the command it names (``sheepsim
     -h race``, ``sheepsim race --help``) or holds anything else gets the whole parser,
     so help and errors (``invalid choice: ... (choose from ...)``) are those of the
@@ -122,9 +122,10 @@ def _resume_hint(args) -> str:
 
 
 def execute(args) -> int:
-    """Run a parsed command: check its output options, then its function; a user error
-    raises :class:`SheepsimError`. (``sheepsim serve`` answers API requests through this,
-    so they get exactly what the command prints.)"""
+    """Run a command's typed options (:class:`~sheepsim.options.Options`): check its
+    output options, then its function; a user error raises :class:`SheepsimError`.
+    (``sheepsim serve`` answers API requests through this, so they get exactly what the
+    command prints.)"""
     if args.game != "report":  # the report's --out is a folder, checked by the report
         from sheepsim.output import check_output_file
 
@@ -134,12 +135,10 @@ def execute(args) -> int:
 
     output.TABLE_OPTIONS["all_columns"] = bool(getattr(args, "all_columns", False))
     if hasattr(args, "format"):
-        args.format = output.output_format(args.format, getattr(args, "out", None),
-                                           args.formats)
-    try:
+        args = args.replace(format=output.output_format(args.format, getattr(args, "out", None),
+                                                        args.formats))
+    with running():
         return int(args.func(args) or 0)
-    finally:
-        close_backend(getattr(args, "_backend", None))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,15 +10,20 @@ and from its *parts* module (``Game.parts``), a light module that declares
   tables, default policies);
 * ``add_options(command, parser)``: the game's extra options (Shear Panic
   ``--playouts``, Aw, Sheep! ``--draft``...);
-* ``job_options(command, args) -> dict``: those extras as keywords of the game's
+* ``job_options(command, opts) -> dict``: those extras as keywords of the game's
   ``play`` and ``head-to-head`` jobs;
 * ``play_charts(result) -> list``: chart panels for ``play --plot`` (``result`` the
   driver's :class:`~sheepsim.driver.Result`);
-* ``balance(args, run) -> Output`` and ``trace(args) -> Output``: the two commands whose
+* ``balance(opts, run) -> Output`` and ``trace(opts) -> Output``: the two commands whose
   work is the game's own (``run(job, desc)`` runs a job with the command's run size and
   backend; ``run.options`` holds them as the driver's keywords);
-* optionally ``check(command, args)`` (extra checks before any work) and
+* optionally ``check(command, opts)`` (extra checks before any work) and
   ``title_extra(job) -> str``.
+
+``opts`` is the command's typed options (:class:`sheepsim.options.Options`: a frozen
+dataclass, ``opts.players``, ``opts.seed``, ``opts.rules``, the game's own options by
+their ``dest``; ``opts.game_entry`` the game's declaration), the same object whether the
+command line or the Python API (:mod:`sheepsim.api`) built it.
 
 ``play`` and ``compare`` need nothing else: they build the game's ``"play"`` and
 ``"head-to-head"`` jobs (:meth:`Game.job`) and run them on the shared driver. A game's
@@ -50,6 +55,7 @@ from sheepsim.options import (
     positive_int,
     progress_of,
     publish,
+    result_sink,
     whole_number,
 )
 
@@ -310,7 +316,7 @@ def _finish(args, out: Output) -> int:
         if getattr(args, "table", None):
             return publish(args, out.tables, out.meta, out.title)
         emit_trace(args, out.lines, out.meta, **out.outcome)
-        sink = getattr(args, "sink", None)
+        sink = result_sink()
         if sink is not None:  # the Python API: the trace's tables too
             sink["tables"] = dict(out.tables)
         return 0

@@ -1,9 +1,9 @@
 """Run the driver's chunks on Dask distributed: a cluster, or a ``LocalCluster`` here.
 
 :class:`DaskBackend` speaks the driver's backend protocol (``session(job)`` giving an
-object whose ``ordered(seed, chunks)`` yields ``(start, n, counts)`` in game order), so
-the work plan is the driver's, never the cluster's: chunks are fixed by the seed and the
-chunk size, each is a pure task ``(job, seed, start, n) -> counts``, results are taken
+object whose ``ordered(chunks)`` yields ``(start, n, counts)`` in game order), so
+the work plan is the driver's, never the cluster's: chunks are fixed by the job (its seed) and the
+chunk size, each is a pure task ``(job, start, n) -> counts``, results are taken
 as they complete (``as_completed``) and handed to the driver in game order (a chunk
 that finishes early waits in a small buffer). Totals, checkpoints and precision stops
 are therefore byte-identical to the thread backend on any number of workers.
@@ -236,15 +236,15 @@ class _DaskSession:
             raise SheepsimError(f"every Dask worker is gone: none for {backend.worker_timeout:g} s "
                                 f"(--worker-timeout), {games} not done; nothing was written")
 
-    def _submit(self, seed: int, start: int, n: int):
+    def _submit(self, start: int, n: int):
         fut = self.backend.client.submit(
-            run_chunk, self.job, self.token, seed, start, n, self.expect,
-            key=f"sheepsim-chunk-{self.token}-{seed}-{start}", pure=False,
+            run_chunk, self.job, self.token, start, n, self.expect,
+            key=f"sheepsim-chunk-{self.token}-{self.job.seed}-{start}", pure=False,
             retries=self.backend.retries)
         self.live.add(fut)
         return fut
 
-    def ordered(self, seed: int, chunks: list[tuple[int, int]]) -> Iterator[tuple[int, int, Counts]]:
+    def ordered(self, chunks: list[tuple[int, int]]) -> Iterator[tuple[int, int, Counts]]:
         """``(start, n, counts)`` per chunk in game order, at most ``window`` chunks
         submitted but not yet yielded (running, queued or waiting in the buffer)."""
         todo = iter(chunks)
@@ -257,7 +257,7 @@ class _DaskSession:
         def submit_next() -> None:
             nxt = next(todo, None)
             if nxt is not None:
-                where[self._submit(seed, *nxt)] = nxt
+                where[self._submit(*nxt)] = nxt
 
         for _ in range(self.window):
             submit_next()
@@ -354,8 +354,8 @@ def local_identity() -> tuple[str, str]:
     return __version__, jit.source_digest()
 
 
-def run_chunk(job: Job, token: str, seed: int, start: int, n: int, expect) -> Counts:
-    """The Dask task: games ``[start, start + n)`` of ``seed``, on one numba thread."""
+def run_chunk(job: Job, token: str, start: int, n: int, expect) -> Counts:
+    """The Dask task: games ``[start, start + n)`` of the job's seed, on one numba thread."""
     if local_identity() != tuple(expect):
         raise WrongWorker(_mismatch_text(os.uname().nodename, local_identity(), expect))
     _one_numba_thread()
@@ -364,7 +364,7 @@ def run_chunk(job: Job, token: str, seed: int, start: int, n: int, expect) -> Co
             _JOBS.pop(next(iter(_JOBS)))
         _JOBS[token] = job
     try:
-        return _JOBS[token].chunk(seed, start, n)
+        return _JOBS[token].chunk(start, n)
     except Exception as exc:  # noqa: BLE001 - user code (policies) may raise anything
         raise ChunkError(_root_cause(exc)) from None
 

@@ -358,7 +358,8 @@ def cmd_sweep(args) -> int:
     def plot():
         from sheepsim.plots import panel_figure, save_figure
 
-        save_figure(panel_figure(sweep_panels(sweep, keys, base_values(t)), meta, title), args.plot)
+        save_figure(panel_figure(sweep_panels(sweep, keys, base_values(t), base_key_values(variants, keys)),
+                                 meta, title), args.plot)
 
     return publish(args, tables, meta, title, plot, every_csv_table=True)
 
@@ -390,13 +391,21 @@ def sweep_title(g: Game, keys: list[str], points: int, games: int) -> str:
     return f"{g.title}: sweep of {' x '.join(keys)} ({what}) on the same {games:,} {g.unit}"
 
 
-def sweep_panels(sweep, keys, base: dict | None = None) -> list:
-    """The ``sweep`` chart's panels: one per metric (:func:`sheepsim.plots.sweep_chart`)."""
+def sweep_panels(sweep, keys, base: dict | None = None, base_at=None) -> list:
+    """The ``sweep`` chart's panels: one per metric (:func:`sheepsim.plots.sweep_chart`);
+    ``base_at``: the base rules' values of ``keys`` (a heatmap outlines that cell)."""
     from sheepsim.plots import sweep_chart
 
     base = base or {}
-    return [lambda ax, m=m: sweep_chart(sweep, m, keys, base=base.get(m), ax=ax)
+    return [lambda ax, m=m: sweep_chart(sweep, m, keys, base=base.get(m), base_at=base_at, ax=ax)
             for m in sweep["metric"].unique()]
+
+
+def base_key_values(variants, keys) -> tuple:
+    """The base rules' value of each swept key (``variants[0]`` is the base)."""
+    from sheepsim.search import _base_value
+
+    return tuple(_base_value(variants[0].data, k) for k in keys)
 
 
 def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):

@@ -73,19 +73,6 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
-def job_seed(job: Job, seed: int | None = None) -> int:
-    """The seed a run uses: the job's own (``job.seed``, which its metadata records and
-    its kernels were built for). ``seed`` may repeat it; a different one is refused, so
-    the output's metadata can never name a seed the games did not use."""
-    own = getattr(job, "seed", None)
-    if seed is None:
-        seed = 0 if own is None else own
-    elif own is not None and seed != own:
-        raise SheepsimError(f"the job was built for seed {own} and asked to run seed {seed}: "
-                            f"give the seed to the job only")
-    return check_seed(seed)
-
-
 def merge(total: Counts | None, part: Counts) -> Counts:
     """Add integer counts elementwise (exact, so the order never matters)."""
     if total is None:
@@ -119,7 +106,6 @@ class Result:
     (one row per block and traced quantity), the sampling settings and ``seconds``."""
 
     job: Job
-    seed: int
     counts: Counts
     tables: dict[str, pd.DataFrame]
     games: int
@@ -132,6 +118,11 @@ class Result:
     block: int
     chunk_games: int | None  # None: chunks were sized by time (see the module docstring)
     seconds: float
+
+    @property
+    def seed(self) -> int:
+        """The seed of the games: the job's (``job.seed``, the seed's one home)."""
+        return self.job.seed
 
     def meta(self, **extra) -> dict:
         """Everything an output records: version, game, rules and hash, policies, seed,
@@ -150,7 +141,7 @@ class Result:
         return base_meta(**fields)
 
 
-def run(job: Job, *, seed: int | None = None, games: int | None = None, precision: float | None = None,
+def run(job: Job, *, games: int | None = None, precision: float | None = None,
         max_games: int | None = None, chunk_games: int | None = None, backend=None,
         threads: int | None = None, progress: bool | None = None, desc: str = "",
         state: State | None = None,
@@ -162,9 +153,11 @@ def run(job: Job, *, seed: int | None = None, games: int | None = None, precisio
     :class:`sheepsim.dask_backend.DaskBackend`. ``state``: continue a checkpointed run;
     ``on_chunk(state)`` is called after every merged chunk (checkpoints). Results never
     depend on ``chunk_games``, ``threads`` or the backend. ``chunk_games=None``: sized
-    by time on the thread backend, ``job.chunk_games`` on others.
+    by time on the thread backend, ``job.chunk_games`` on others. The games are those of
+    the job's seed (``job.seed``, its one home: the job's chunks read it, the result and
+    its metadata record it).
     """
-    seed = job_seed(job, seed)
+    seed = check_seed(job.seed)
     if (games is None) == (precision is None):
         raise SheepsimError("give either a number of games or a precision, not both")
     if precision is not None:
@@ -188,7 +181,7 @@ def run(job: Job, *, seed: int | None = None, games: int | None = None, precisio
             stop = _segment_end(state.done, limit, job.block, precision)
             plan = _TimedChunks(state.done, stop, speed) if timed else _chunks(state.done, stop, chunk)
             t0 = time.perf_counter()
-            for start, n, counts in session.ordered(seed, plan):
+            for start, n, counts in session.ordered(plan):
                 _check_chunk(job, counts, seed, start, n)
                 state.counts = merge(state.counts, counts)
                 state.done = start + n
@@ -200,7 +193,7 @@ def run(job: Job, *, seed: int | None = None, games: int | None = None, precisio
                     state.finished = _stop_here(job, state, limit, precision)
                 if on_chunk is not None:
                     on_chunk(state)
-    return _result(job, seed, state, precision, limit, None if timed else chunk)
+    return _result(job, state, precision, limit, None if timed else chunk)
 
 
 def _check_chunk(job: Job, counts: Counts, seed: int | None, start: int, n: int) -> None:
@@ -278,7 +271,7 @@ def _stop_here(job: Job, state: State, limit: int, precision) -> bool:
     return half <= precision or state.done >= limit
 
 
-def _result(job: Job, seed: int, state: State, precision, limit: int, chunk: int | None) -> Result:
+def _result(job: Job, state: State, precision, limit: int, chunk: int | None) -> Result:
     job.check(state.counts, state.done)
     tables = job.tables(state.counts, state.done)
     half = float(job.halfwidth(tables))
@@ -292,7 +285,7 @@ def _result(job: Job, seed: int, state: State, precision, limit: int, chunk: int
         if stopped == "max_games":
             sys.stderr.write(f"sheepsim: warning: stopped at --max-games {state.done:,} with "
                              f"half-width {half:.4g} > precision {precision:g}\n")
-    return Result(job, seed, state.counts, tables, state.done, stopped, half, trace,
+    return Result(job, state.counts, tables, state.done, stopped, half, trace,
                   precision, limit if precision is not None else None, job.block, chunk,
                   state.seconds)
 
@@ -348,7 +341,7 @@ class _ThreadSession:
         self.pool.shutdown(wait=exc[0] is None, cancel_futures=True)
         return False
 
-    def ordered(self, seed: int, chunks) -> Iterator[tuple[int, int, Counts]]:
+    def ordered(self, chunks) -> Iterator[tuple[int, int, Counts]]:
         """``(start, n, counts)`` per chunk in game order, at most ``2 * threads`` in
         flight. ``chunks``: ``(start, n)`` pairs, taken one at a time as slots free up;
         if it has ``record(n, seconds)``, every chunk's time is reported to it."""
@@ -358,7 +351,7 @@ class _ThreadSession:
 
         queue: deque = deque()
         for start, n in it:
-            queue.append((start, n, self.pool.submit(self._chunk, seed, start, n)))
+            queue.append((start, n, self.pool.submit(self._chunk, start, n)))
             if len(queue) >= 2 * self.threads:
                 break
         while queue:
@@ -368,15 +361,15 @@ class _ThreadSession:
                 record(n, seconds)
             nxt = next(it, None)
             if nxt is not None:
-                queue.append((*nxt, self.pool.submit(self._chunk, seed, *nxt)))
+                queue.append((*nxt, self.pool.submit(self._chunk, *nxt)))
             yield start, n, counts
 
-    def _chunk(self, seed: int, start: int, n: int) -> tuple[Counts, float]:
+    def _chunk(self, start: int, n: int) -> tuple[Counts, float]:
         t0 = time.perf_counter()
         try:
-            counts = self.job.chunk(seed, start, n)
+            counts = self.job.chunk(start, n)
         except Exception as exc:  # a kernel or user policy failing: one line, the chunk named
-            raise chunk_error(exc, seed, start, n, self.job) from exc
+            raise chunk_error(exc, self.job.seed, start, n, self.job) from exc
         return counts, time.perf_counter() - t0
 
 

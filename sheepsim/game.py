@@ -12,8 +12,8 @@ machinery talks only to this contract::
   its rules (``load_rules(path | None) -> Rules`` with ``source`` and ``sha256``),
   registers its CLI commands and report studies, and builds :class:`Job` objects.
 * A :class:`Job` is a validated simulation: plain data (rules, policy names, options),
-  picklable so a Dask worker can run it, with a pure chunk function
-  ``chunk(seed, first_game, n_games) -> Counts`` and ``tables(counts, games)``.
+  picklable so a Dask worker can run it, with its ``seed`` (the seed's one home) and a
+  pure chunk function ``chunk(first_game, n_games) -> Counts`` and ``tables(counts, games)``.
   Game ``g`` of seed ``s`` draws only from streams keyed by ``(s, g)``, so any split of
   the games into chunks, threads or workers gives the same integer counts.
 """
@@ -47,8 +47,8 @@ class Rules(Protocol):
 class Job(ABC):
     """A validated simulation of many independent games.
 
-    Subclasses are dataclasses of plain data. ``chunk`` must be pure: the same
-    ``(seed, first_game, n_games)`` always gives the same counts, and the counts of
+    Subclasses are dataclasses of plain data. ``chunk`` must be pure: the same job
+    (its ``seed``) and ``(first_game, n_games)`` always give the same counts, and the counts of
     ``[a, b)`` plus those of ``[b, c)`` equal those of ``[a, c)``.
     """
 
@@ -65,9 +65,10 @@ class Job(ABC):
     #: run-size options every simulation command takes, ``--games`` or ``--precision``);
     #: a job whose commands take no ``--precision`` names what they do take
     shorten_hint: str | None = None
-    #: the seed the job simulates: the one source of it (the driver runs this seed, the
-    #: metadata records it); every game's jobs declare it as a field. None: a job that
-    #: does not pin its seed (the driver's ``seed`` argument decides)
+    #: the seed the job simulates, its one home: :meth:`chunk` and :meth:`outcomes` read
+    #: it, the driver's result and the metadata record it (the driver takes no seed of its
+    #: own); every game's jobs declare it as a field, a job that combines others
+    #: (head-to-heads, ladders, variants) checks they share it
     seed: int | None = None
 
     def __init_subclass__(cls, **kwargs):
@@ -79,8 +80,8 @@ class Job(ABC):
                             "Job.convergence(tables)")
 
     @abstractmethod
-    def chunk(self, seed: int, first_game: int, n_games: int) -> Counts:
-        """Simulate games ``first_game .. first_game + n_games - 1`` of ``seed``."""
+    def chunk(self, first_game: int, n_games: int) -> Counts:
+        """Simulate games ``first_game .. first_game + n_games - 1`` of ``self.seed``."""
 
     @abstractmethod
     def tables(self, counts: Counts, games: int) -> dict[str, pd.DataFrame]:
@@ -129,7 +130,7 @@ class Job(ABC):
         """Whole-game jobs: the number of seats (head-to-heads check their seat)."""
         raise NotImplementedError(f"{type(self).__name__} plays no whole games")
 
-    def outcomes(self, seed: int, first_game: int, n_games: int):
+    def outcomes(self, first_game: int, n_games: int):
         """Whole-game jobs, for head-to-heads (:mod:`sheepsim.headtohead`): per game the
         winning seat ``(n_games,)`` and every seat's score ``(n_games, seats)``."""
         raise NotImplementedError(f"{type(self).__name__} plays no whole games")
@@ -175,6 +176,15 @@ class Job(ABC):
         # Compiled kernels and other per-process caches (attributes starting with "_")
         # are rebuilt where the job is unpickled.
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+
+def shared_seed(jobs, what: str) -> int | None:
+    """The one seed of ``jobs`` that a job combining them plays (``what`` names it); jobs
+    with different seeds are refused (jobs without a seed, e.g. exact ones, are left out)."""
+    seeds = {job.seed for job in jobs if getattr(job, "seed", None) is not None}
+    if len(seeds) > 1:
+        raise SheepsimError(f"{what} plays its games on one seed, got seeds {sorted(seeds)}")
+    return next(iter(seeds), None)
 
 
 @dataclass(frozen=True)

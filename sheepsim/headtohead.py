@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from sheepsim.errors import SheepsimError
-from sheepsim.game import Counts, Job
+from sheepsim.game import Counts, Job, shared_seed
 from sheepsim.stats import mean_interval, wilson_interval
 
 #: the paired integer sums, in the order of the ``paired`` count vector
@@ -100,7 +100,7 @@ class HeadToHeadJob(Job):
 
     def __post_init__(self):
         self.game = self.job_a.game
-        self.seed = self.job_a.seed
+        self.seed = shared_seed([self.job_a, self.job_b], "a head-to-head")
         self.chunk_games = self.job_a.chunk_games
         self.block = self.job_a.block
         seats = self.job_a.seats
@@ -111,10 +111,10 @@ class HeadToHeadJob(Job):
         self.job_a.prepare()
         self.job_b.prepare()
 
-    def chunk(self, seed: int, first_game: int, n_games: int) -> Counts:
+    def chunk(self, first_game: int, n_games: int) -> Counts:
         s = self.seat - 1
-        win_a, score_a = self.job_a.outcomes(seed, first_game, n_games)
-        win_b, score_b = self.job_b.outcomes(seed, first_game, n_games)
+        win_a, score_a = self.job_a.outcomes(first_game, n_games)
+        win_b, score_b = self.job_b.outcomes(first_game, n_games)
         return {"paired": paired_sums(win_a == s, win_b == s, score_a[:, s], score_b[:, s]),
                 "ties": tie_sums(tied_for_top(score_a, s), tied_for_top(score_b, s),
                                  win_a == s, win_b == s)}

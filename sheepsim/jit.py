@@ -513,7 +513,7 @@ def lazy_entry(dispatcher):
     docstring). Most kernels are only ever called by other kernels, and numba builds and
     optimizes the entry point (unboxing every argument from Python objects) for each
     compiled function otherwise: 3-7 s of the 40-48 s a cold ``panic play`` took
-    (benchmarks/README.md)."""
+    (docs/performance-archive.md, "Python entry points on demand")."""
     # numba internal: CPUDispatcher, the class numba.njit returns (numba exports no name
     # for it), and its targetoptions, the jit options numba keeps on each dispatcher (no
     # public accessor). Not under NUMBA_DISABLE_JIT (a plain function), nor when a wrapper
@@ -1075,7 +1075,7 @@ def skip_blas_probe() -> None:
     this process (no sheepsim kernel uses them; ``np.dot`` and ``np.linalg`` still find
     scipy when compiled: they import it themselves). ``scipy.linalg`` costs 0.15-0.25 s
     of CPU here, a third of what a warm command spends over ``import numba, pandas``
-    (benchmarks/README.md, "Warm start"). :func:`load_implementations` then imports that
+    (docs/performance-archive.md, "Warm start"). :func:`load_implementations` then imports that
     module with ``scipy.linalg`` hidden, and nothing else."""
     _NO_BLAS_PROBE["asked"] = True
 
@@ -1116,7 +1116,7 @@ def skip_implementations_on_cache_loads() -> None:
     Before loading a cached kernel, numba imports and registers every implementation it
     has (``BaseContext.refresh``: typing and lowering of numpy, unicode, lists, typed
     containers, random generators...), 0.15-0.3 s of a warm command's CPU
-    (benchmarks/README.md, "Warm start"). A cached kernel is machine code: loading and
+    (docs/performance-archive.md, "Warm start"). A cached kernel is machine code: loading and
     running it needs numba's runtime (``rtsys.initialize``, which the refresh does
     first) and the modules its environments name, not the implementations, which only
     typing and lowering (compiling) use. So a kernel of a dispatcher made by

@@ -1,7 +1,11 @@
 """The command line's shared parts, below every command: the parser class whose errors
 are one line and exit 2 (or raise :class:`ArgumentsError` for the Python API), parsers of
 counts and numbers, the options every command shares (run size, backend, output), the
-backend they name, and the last step of every command (:func:`publish`, :func:`emit_trace`).
+backend they name, and the last step of every command (:func:`publish`, :func:`emit_trace`);
+and the typed options every command runs on (:class:`Options`: one frozen dataclass per
+command, built from its declared options by the command line, :meth:`_Parser.parse_args`,
+and by the Python API, :func:`options_from_keywords`, with the same checks and messages),
+with the context a command runs in (:func:`running`: its backend, the API's sink).
 
 :mod:`sheepsim.cli` (the ``sheepsim`` program: its parser and ``main``) sits on top of
 the commands (:mod:`sheepsim.commands`, :mod:`sheepsim.designer`, the games' own), which
@@ -11,8 +15,11 @@ sit on this module; nothing here imports a command.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import contextvars
+import dataclasses
 import sys
+from typing import Any
 
 from sheepsim.errors import SheepsimError
 
@@ -46,13 +53,27 @@ class _Parser(argparse.ArgumentParser):
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
 
+    def parse_known_args(self, args=None, namespace=None):  # noqa: D102 - argparse API
+        namespace, rest = super().parse_known_args(args, namespace)
+        # the deepest parser (the command's) parses first: its name survives the copy
+        # of its values into its parents' namespace
+        if "_command_parser" not in vars(namespace):
+            namespace._command_parser = self
+        return namespace, rest
+
+    def parse_args(self, args=None, namespace=None) -> Options:
+        """The command line as the named command's typed :class:`Options` (never an
+        argparse namespace)."""
+        namespace = super().parse_args(args, namespace)
+        return options_of(namespace._command_parser, namespace)
+
     def format_help(self):  # noqa: D102 - argparse API
         if callable(self.epilog):
             self.epilog = self.epilog()
         return super().format_help()
 
 
-def parse_raising(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+def parse_raising(parser: argparse.ArgumentParser, argv: list[str]) -> Options:
     """``parser.parse_args(argv)``, a bad option or value raising :class:`ArgumentsError`
     with the CLI's message instead of printing it and exiting (the Python API and the
     ``serve`` API). A context variable, so other threads' parsers are unaffected."""
@@ -163,15 +184,21 @@ def add_backend_options(p: argparse.ArgumentParser) -> None:
 
 
 def backend_from_args(args):
-    """The backend the options name (made once per command; :func:`main` closes it):
-    a :class:`~sheepsim.driver.ThreadBackend`, or a
-    :class:`~sheepsim.dask_backend.DaskBackend` for ``--scheduler``/``--workers``."""
-    if getattr(args, "_backend", None) is None:
-        args._backend = make_backend(threads=getattr(args, "threads", None),
+    """The backend the options name, made once per command run (:func:`running`, which
+    closes it): a :class:`~sheepsim.driver.ThreadBackend`, or a
+    :class:`~sheepsim.dask_backend.DaskBackend` for ``--scheduler``/``--workers``; the
+    run's own if it was given one (a report's, left open for its next study)."""
+    state = _RUN.get()
+    if state is None:
+        raise RuntimeError("backend_from_args needs a command's run: call it inside "
+                           "sheepsim.options.running()")
+    if state.backend is None:
+        state.backend = make_backend(threads=getattr(args, "threads", None),
                                      scheduler=getattr(args, "scheduler", None),
                                      workers=getattr(args, "workers", None),
                                      worker_timeout=getattr(args, "worker_timeout", None))
-    return args._backend
+        state.owned = True
+    return state.backend
 
 
 def make_backend(*, threads: int | None = None, scheduler: str | None = None,
@@ -241,10 +268,11 @@ def publish(args, tables: dict, meta: dict, title: str, plot=None, *,
     and says on stderr which file holds which; CSV of several tables to stdout (one
     table only) says on stderr which it printed and how to get the others.
 
-    When the command runs for the Python API (:mod:`sheepsim.api`), ``args.sink`` is a
-    dict: the whole result (every table, the metadata, the title) goes there instead and
-    nothing is printed, written or drawn, so the API and the CLI share one code path."""
-    sink = getattr(args, "sink", None)
+    When the command runs for the Python API (:mod:`sheepsim.api`), the run's ``sink``
+    (:func:`running`) is a dict: the whole result (every table, the metadata, the title)
+    goes there instead and nothing is printed, written or drawn, so the API and the CLI
+    share one code path."""
+    sink = result_sink()
     if sink is not None:
         sink.update(tables=dict(tables), meta=meta, title=title)
         return 0
@@ -278,9 +306,9 @@ def _note(text: str) -> None:
 
 def emit_trace(args, lines: list[str], meta: dict, **result) -> None:
     """Write a trace to stdout or ``--out`` (plus its metadata file): its ``lines`` as
-    text, or with ``--format json`` ``{"meta", "lines", **result}``. With ``args.sink``
-    (the Python API, as in :func:`publish`) they go there instead."""
-    sink = getattr(args, "sink", None)
+    text, or with ``--format json`` ``{"meta", "lines", **result}``. With a sink (the
+    Python API, as in :func:`publish`) they go there instead."""
+    sink = result_sink()
     if sink is not None:
         sink.update(lines=list(lines), meta=meta, outcome=result)
         return
@@ -345,7 +373,11 @@ class _SubParsers(argparse._SubParsersAction):
     def add_parser(self, name, **kwargs):  # noqa: D102 - argparse API
         if self.only is not None and name != self.only:
             return _SKIPPED
-        return super().add_parser(name, **kwargs)
+        parser = super().add_parser(name, **kwargs)
+        # the command's path (``{"game": "race", "command": "odds"}``): constants of its
+        # typed options
+        parser._path = {**getattr(self, "_parent_path", {}), self.dest: name}
+        return parser
 
 
 class _Skipped:
@@ -372,4 +404,251 @@ def add_subcommands(parser: argparse.ArgumentParser, **kwargs) -> argparse._SubP
     action = parser.add_subparsers(parser_class=_Parser, action=_SubParsers,
                                    only=only[0] if only else None, **kwargs)
     action._only_rest = only[1:] if only else None
+    action._parent_path = getattr(parser, "_path", {})
     return action
+
+
+# --------------------------------------------------------------------------------------
+# Typed options: one frozen dataclass per command, built from its declared options by the
+# command line (argparse) and by the Python API (keywords) alike
+
+
+class Options:
+    """The options of one command, typed and frozen: a dataclass per command
+    (:func:`options_class`), whose fields are the command's declared options (the
+    ``dest`` of each, ``bet_policy`` for ``--bet-policy``; each annotated with the type
+    its parser returns) and whose class attributes are the command's constants (its path,
+    ``game`` and ``command``; what its parser ``set_defaults``: ``func``, ``game_entry``,
+    ``spec``, ``default_games``...).
+
+    The command line (:meth:`_Parser.parse_args`) and the Python API
+    (:func:`options_from_keywords`) build the same object with the same checks and
+    messages; every command's function and every game's parts take it. Change one with
+    :meth:`replace`."""
+
+    __slots__ = ()
+
+    def replace(self, **changes) -> Options:
+        """A copy with ``changes`` (:func:`dataclasses.replace`)."""
+        return dataclasses.replace(self, **changes)
+
+
+def _option_actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """The actions whose values are the command's options (not help, version or
+    subcommands), one per ``dest``."""
+    skip = (argparse._HelpAction, argparse._VersionAction, argparse._SubParsersAction)
+    actions, seen = [], set()
+    for action in parser._actions:
+        if isinstance(action, skip) or action.dest == argparse.SUPPRESS or action.dest in seen:
+            continue
+        seen.add(action.dest)
+        actions.append(action)
+    return actions
+
+
+def _returns(parse) -> Any:
+    """The type a ``type=`` function returns (its annotation), else ``object``."""
+    if isinstance(parse, type):
+        return parse
+    import typing
+
+    try:
+        return typing.get_type_hints(parse).get("return", object)
+    except Exception:  # noqa: BLE001 - an annotation that does not resolve: untyped
+        return object
+
+
+def _annotation(action: argparse.Action) -> Any:
+    if isinstance(action, argparse.BooleanOptionalAction):
+        kind = bool
+    elif action.nargs == 0:
+        kind = type(action.const) if action.const is not None else object
+    else:
+        kind = _returns(action.type) if action.type is not None else str
+        if isinstance(action, argparse._AppendAction) or action.nargs in ("*", "+"):
+            kind = list[kind]
+    return kind | None if action.default is None and not action.required else kind
+
+
+def _class_name(path: dict) -> str:
+    words = [w for name in path.values() for w in name.replace("_", "-").split("-")]
+    return "".join(w.title() for w in words) + "Options" if words else "CommandOptions"
+
+
+def options_class(parser: argparse.ArgumentParser) -> type[Options]:
+    """The frozen dataclass of the options of the command ``parser`` parses (made once
+    per parser): a field per declared option, the command's constants as class
+    attributes."""
+    cls = parser.__dict__.get("_options_class")
+    if cls is None:
+        actions = _option_actions(parser)
+        names = {a.dest for a in actions}
+        path = getattr(parser, "_path", {})
+        constants = {k: v for k, v in {**path, **parser._defaults}.items() if k not in names}
+        fields = [(a.dest, _annotation(a)) for a in actions]
+        # a command's parser is built anew for each command line: the same command
+        # declared the same way is the same class (its options compare equal)
+        made = _CLASSES.setdefault(tuple(path.items()), [])
+        cls = next((c for c in made if c._declared == (fields, constants)), None)
+        if cls is None:
+            namespace = {k: (staticmethod(v) if callable(v) and not isinstance(v, type) else v)
+                         for k, v in constants.items()}
+            cls = dataclasses.make_dataclass(_class_name(path), fields, bases=(Options,),
+                                             namespace=namespace, frozen=True)
+            cls._declared = (fields, constants)
+            if path:
+                made.append(cls)
+        parser._options_class = cls
+    return cls
+
+
+#: the options classes made so far, by command path
+_CLASSES: dict[tuple, list[type[Options]]] = {}
+
+
+def options_of(parser: argparse.ArgumentParser, namespace: argparse.Namespace) -> Options:
+    """The typed options of ``parser``'s command from argparse's ``namespace``."""
+    cls = options_class(parser)
+    return cls(**{f.name: getattr(namespace, f.name) for f in dataclasses.fields(cls)})
+
+
+def option_flags(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """The command's options by their keyword names (``--bet-policy``: ``bet_policy``;
+    an option's every ``--`` spelling but ``--no-...``)."""
+    flags = {}
+    for action in parser._actions:  # argparse keeps a parser's actions only here
+        for opt in action.option_strings:
+            if opt.startswith("--") and not opt.startswith("--no-") and opt != "--help":
+                flags[opt[2:].replace("-", "_")] = action
+    return flags
+
+
+def word(value) -> str:
+    """A value as the text its option's parser reads; an ``@numba.njit`` policy as the
+    ``module:function`` spec that names it (the CLI imports it back)."""
+    fn = getattr(value, "py_func", None)
+    if fn is not None:
+        return f"{fn.__module__}:{fn.__qualname__}"
+    return str(value)
+
+
+def options_from_keywords(parser: argparse.ArgumentParser, where: str, keywords: dict,
+                          positional: list | tuple = (), *, hidden=()) -> Options:
+    """The typed options of ``parser``'s command from keywords (the Python API, a
+    report's study), checked as the command line checks them: each value by its
+    option's own parser (``type=``, ``choices``), then the exclusive groups and the
+    required options, a bad one raising :class:`ArgumentsError` with the CLI's message;
+    an unknown name or a flag that is not True/False raises :class:`SheepsimError`
+    (``where`` names the call; ``hidden`` names are left out of the list of names the
+    command takes). ``None`` leaves an option at its default; a list or tuple is one
+    value joined with commas, or one value each for a repeatable option; ``True``
+    turns a flag on, ``False`` an on/off option off. ``positional`` are the values of
+    the command's positional ``FILE...`` argument."""
+    flags = option_flags(parser)
+    values: dict[str, Any] = {}
+    given: list[argparse.Action] = []
+    conflicts: dict[argparse.Action, list[argparse.Action]] = {}
+    for group in parser._mutually_exclusive_groups:
+        for action in group._group_actions:
+            conflicts.setdefault(action, []).extend(a for a in group._group_actions if a is not action)
+    changed: set[argparse.Action] = set()
+    try:
+        for key, value in keywords.items():
+            if key not in flags:
+                known = ", ".join(sorted(k for k in flags if k not in hidden))
+                raise SheepsimError(f"{where}: unknown option {key!r}; it takes: {known}")
+            action = flags[key]
+            if value is None:
+                continue
+            if isinstance(action, argparse._AppendAction):  # repeatable: one value each
+                items = value if isinstance(value, list | tuple) else [value]
+                if not items:
+                    continue
+                value = list(values.get(action.dest, action.default) or [])
+                for item in items:
+                    parsed = parser._get_value(action, str(item))
+                    parser._check_value(action, parsed)
+                    value.append(parsed)
+            elif isinstance(action, argparse.BooleanOptionalAction) or action.nargs == 0:
+                if not isinstance(value, bool):
+                    raise SheepsimError(f"{where}: {key}= is True or False, got {value!r}")
+                if not isinstance(action, argparse.BooleanOptionalAction):  # a flag such as
+                    if not value:  # --quiet: False is not giving it
+                        continue
+                    value = action.const
+            else:
+                if isinstance(value, list | tuple):
+                    value = ",".join(word(v) for v in value)
+                value = parser._get_value(action, word(value))
+                parser._check_value(action, value)
+            given.append(action)
+            if value is not action.default:
+                changed.add(action)
+                for other in conflicts.get(action, ()):
+                    if other in changed:
+                        raise argparse.ArgumentError(
+                            action, f"not allowed with argument {argparse._get_action_name(other)}")
+            values[action.dest] = value
+        for action in parser._actions:
+            if not action.option_strings and action.dest not in values and action.nargs in ("*", "+"):
+                items = [parser._get_value(action, str(p)) for p in positional]
+                for item in items:
+                    parser._check_value(action, item)
+                values[action.dest] = items if items or action.default is None else action.default
+                given.append(action)  # as argparse: a FILE... is there even when empty
+                positional = ()
+        if positional:
+            raise argparse.ArgumentError(None, f"unrecognized arguments: {' '.join(map(str, positional))}")
+        missing = [argparse._get_action_name(a) for a in parser._actions
+                   if a.required and a not in given]
+        if missing:
+            raise argparse.ArgumentError(None, "the following arguments are required: "
+                                               + ", ".join(missing))
+        for action in _option_actions(parser):  # the rest at their defaults, as argparse sets them
+            if action.dest not in values:
+                default = action.default
+                if isinstance(default, str) and action.type is not None:
+                    default = parser._get_value(action, default)
+                values[action.dest] = default
+    except argparse.ArgumentError as exc:
+        raise ArgumentsError(parser.prog, str(exc)) from None
+    cls = options_class(parser)
+    return cls(**{f.name: values[f.name] for f in dataclasses.fields(cls)})
+
+
+# --------------------------------------------------------------------------------------
+# What a command's run shares beyond its options: the backend and, for the Python API,
+# where the result goes
+
+
+@dataclasses.dataclass
+class _Run:
+    backend: Any = None
+    owned: bool = False
+    sink: dict | None = None
+
+
+_RUN: contextvars.ContextVar[_Run | None] = contextvars.ContextVar("sheepsim_run", default=None)
+
+
+@contextlib.contextmanager
+def running(*, backend=None, sink: dict | None = None):
+    """The context one command runs in: the backend its options name
+    (:func:`backend_from_args`, made at the first call and closed at the end; a
+    ``backend`` given here is used instead and left open) and, for the Python API, a
+    ``sink`` dict that receives the result instead of printing it (:func:`publish`,
+    :func:`emit_trace`)."""
+    state = _Run(backend=backend, sink=sink)
+    token = _RUN.set(state)
+    try:
+        yield state
+    finally:
+        _RUN.reset(token)
+        if state.owned:
+            close_backend(state.backend)
+
+
+def result_sink() -> dict | None:
+    """The dict the running command's result goes to (the Python API), or None: print."""
+    state = _RUN.get()
+    return None if state is None else state.sink

@@ -289,10 +289,12 @@ def textwrap_label(text: str, width: int = 18) -> str:
 
 
 def sweep_chart(sweep: pd.DataFrame, metric: str, keys: list[str], *, base: float | None = None,
-                ax=None, meta=None):
+                base_at=None, ax=None, meta=None):
     """One metric against the swept value with its 95% interval (the ``sweep`` table),
     ``base`` (the base rules' value) as a dotted line; for a grid of two keys a heatmap
-    of the metric (values printed in the cells; no intervals)."""
+    of the metric, each cell printed with its 95% half-width (``value ±h``; an exact
+    value without it), the base rules' cell (``base_at``: the base's values of the two
+    keys) outlined, or named under the chart when the grid does not hold it."""
     fig, ax, _ = chart_axes(ax, meta)
     rows = sweep[sweep["metric"] == metric]
     unit = rows["unit"].iloc[0]
@@ -309,17 +311,37 @@ def sweep_chart(sweep: pd.DataFrame, metric: str, keys: list[str], *, base: floa
             legend_outside(ax, fontsize=8)
     else:
         grid = rows.pivot_table(index=keys[0], columns=keys[1], values="value", sort=False)
+        half = rows.assign(_h=(rows["value_hi"] - rows["value_lo"]) / 2).pivot_table(
+            index=keys[0], columns=keys[1], values="_h", sort=False, dropna=False)
+        half = half.reindex(index=grid.index, columns=grid.columns)
         im = ax.imshow(grid.to_numpy(float), cmap="viridis", aspect="auto")
         ax.set_yticks(range(len(grid.index)), [str(v) for v in grid.index])
         ax.set_xticks(range(len(grid.columns)), [str(v) for v in grid.columns])
         ax.set_ylabel(keys[0])
         ax.set_xlabel(keys[1])
         values = grid.to_numpy(float)
+        halves = half.to_numpy(float)
         middle = np.nanmin(values) + (np.nanmax(values) - np.nanmin(values)) / 2
         for (i, j), v in np.ndenumerate(values):  # dark text on the light (high) cells
-            ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=8,
+            h = halves[i, j]
+            text = f"{v:.3g}" if not np.isfinite(h) or h == 0 else f"{v:.3g}\n±{h:.2g}"
+            ax.text(j, i, text, ha="center", va="center", fontsize=7,
                     color="black" if v > middle else "white")
         ax.figure.colorbar(im, ax=ax, label=f"{metric} ({unit})")
+        if base_at is not None:
+            rows_at = [i for i, v in enumerate(grid.index) if str(v) == str(base_at[0])]
+            cols_at = [j for j, v in enumerate(grid.columns) if str(v) == str(base_at[1])]
+            if rows_at and cols_at:
+                from matplotlib.patches import Rectangle
+
+                ax.add_patch(Rectangle((cols_at[0] - 0.5, rows_at[0] - 0.5), 1, 1, fill=False,
+                                       edgecolor="red", lw=2.5, label="base rules"))
+                legend_outside(ax, fontsize=8)
+            else:
+                shown = "" if base is None else f" = {base:.3g}"
+                ax.annotate(f"base rules ({keys[0]}={base_at[0]}, {keys[1]}={base_at[1]}){shown}: "
+                            "not in the grid", (0, -0.18), xycoords="axes fraction", fontsize=8,
+                            va="top")
     ax.set_title(metric)
     return fig
 

@@ -218,8 +218,13 @@ class Candidate:
     counts: dict = field(default_factory=dict)
     trial: int = 0
     reused: bool = False  # no simulation of its own: every job used the base's counts
-    values: dict = field(default_factory=dict)  # metric -> (value, se, df, t quantile)
-    #: racing: the objective with the jackknife's bias correction (what finalists are ranked by)
+    #: metric -> (value, lo, hi, se): the value with its 95% interval (a spread's
+    #: bias-corrected, :func:`sheepsim.variant_runs.spread_value`)
+    values: dict = field(default_factory=dict)
+    #: spread metric -> its items by jackknife (``(blocks + 1, k)``)
+    items: dict = field(default_factory=dict)
+    #: racing: the objective with its bias taken out (what finalists are ranked by): a
+    #: spread's bias-corrected value, else the jackknife's bias correction
     corrected: float | None = None
 
 
@@ -600,16 +605,22 @@ class _Search:
         return out
 
     def _evaluate(self, c: Candidate) -> None:
-        from sheepsim.variant_runs import _t, jackknife_se, jackknife_values
+        from sheepsim.variant_runs import _t, jackknife_se, jackknife_values, spread_value
 
         for key in self.keys:
             mine = [m for m in self.metrics if m.job == key]
             vals = jackknife_values(c.jobs[key], c.variant.rules, mine, c.counts[key],
-                                    self.block_games, self.args.players)
+                                    self.block_games, self.args.players, items=c.items)
             for i, m in enumerate(mine):
                 blocks = vals.shape[1] - 1
                 se = jackknife_se(vals[i])
-                c.values[m.name] = (float(vals[i, 0]), se, blocks - 1, _t(blocks - 1))
+                v, tq = float(vals[i, 0]), _t(blocks - 1)
+                c.values[m.name] = (v, v - tq * se, v + tq * se, se)
+                if getattr(c.jobs.get(key), "exact", False):  # exact: no interval
+                    c.values[m.name] = (v, float("nan"), float("nan"), float("nan"))
+                if m.name in c.items and not getattr(c.jobs.get(key), "exact", False):
+                    sv = spread_value(c.items[m.name])
+                    c.values[m.name] = (sv["value"], sv["lo"], sv["hi"], sv["se"])
 
     def verdict(self, best, single: bool) -> tuple[str, bool]:
         """One sentence on the winner against the base (and, for several targets, that
@@ -632,9 +643,9 @@ class _Search:
         t = self.targets[0]
         if win[f"objective_{t.metric}"] >= base[f"objective_{t.metric}"]:
             return "no candidate did better than the base rules", False
-        p = float(base["pvalue_vs_winner"])
-        if int(base["games_shared_with_winner"]) == 0:
+        if bool(base["exact"]):
             return "the winner beats the base rules (exact values)", True
+        p = float(base["pvalue_vs_winner"])
         if p >= 0.05:
             return (f"the winner is not significantly better than the base rules (paired "
                     f"p = {p:.2g} on the games both played)"), False
@@ -681,7 +692,7 @@ class _Search:
         import pandas as pd
 
         from sheepsim.stats import holm_adjusted
-        from sheepsim.variant_runs import _p, _t, jackknife_se
+        from sheepsim.variant_runs import _p, _t, jackknife_se, spread_diff, spread_value
 
         first = self.games_seen()
         before = self.used
@@ -700,16 +711,30 @@ class _Search:
                    "winner_hi": w[0] + tq * se["w"], "base": b[0], "base_lo": b[0] - tq * se["b"],
                    "base_hi": b[0] + tq * se["b"], "diff": d[0], "diff_lo": d[0] - tq * se["d"],
                    "diff_hi": d[0] + tq * se["d"], "exact": exact[m.name]}
+            spread_p = None
+            if m.items is not None and not exact[m.name]:  # a spread: bias-corrected
+                iw, ib = vals[(1, m.name, "items")], vals[(0, m.name, "items")]
+                sw, sb, sd = spread_value(iw), spread_value(ib), spread_diff(ib, iw)
+                row.update(winner=sw["value"], winner_lo=sw["lo"], winner_hi=sw["hi"],
+                           base=sb["value"], base_lo=sb["lo"], base_hi=sb["hi"], diff=sd["diff"],
+                           diff_lo=sd["lo"], diff_hi=sd["hi"])
+                spread_p = sd["pvalue"]
             t = next((t for t in self.targets if t.metric == m.name), None)
             if t is not None:
                 od = np.array([t.objective(x) for x in w]) - np.array([t.objective(x) for x in b])
-                row.update(role="target", goal=str(t.goal), objective_diff=od[0],
-                           pvalue=_p(float(od[0]), jackknife_se(od), BLOCKS - 1))
+                p = _p(float(od[0]), jackknife_se(od), BLOCKS - 1)
+                if spread_p is not None:
+                    od[0] = t.objective(row["winner"]) - t.objective(row["base"])
+                    if t.goal in ("min", "max"):  # else the jackknife of |value - goal|
+                        p = spread_p
+                if exact[m.name]:  # exact: no test
+                    p = float("nan")
+                row.update(role="target", goal=str(t.goal), objective_diff=od[0], pvalue=p)
             for k in self.constraints:
                 if k.metric == m.name:
                     row.update(role="target and constraint" if t else "constraint",
-                               constraint=k.text, constraint_met=k.ok(float(w[0])))
-            row["games"] = 0 if exact[m.name] else games
+                               constraint=k.text, constraint_met=k.ok(float(row["winner"])))
+            row["games"] = None if exact[m.name] else games
             rows.append(row)
         df = pd.DataFrame(rows)
         for col in ("goal", "constraint"):
@@ -719,9 +744,11 @@ class _Search:
                           ("constraint", ""), ("constraint_met", None)):
             if col not in df:
                 df[col] = fill
-        tgt = df[df["role"].str.startswith("target")]
+        df["games"] = df["games"].astype("Int64")
+        tgt = df[df["role"].str.startswith("target") & ~df["exact"].astype(bool)]
         df["pvalue_holm"] = float("nan")
-        df.loc[tgt.index, "pvalue_holm"] = holm_adjusted(tgt["pvalue"].to_numpy())
+        if len(tgt):
+            df.loc[tgt.index, "pvalue_holm"] = holm_adjusted(tgt["pvalue"].to_numpy())
         df = df[["metric", "role", "goal", "winner", "winner_lo", "winner_hi", "base", "base_lo", "base_hi",
                  "diff", "diff_lo", "diff_hi", "objective_diff", "pvalue", "pvalue_holm", "constraint",
                  "constraint_met", "exact", "games"]]
@@ -733,24 +760,27 @@ class _Search:
         all_exact = bool(tgt["exact"].all())
         if all_exact:
             where = "exactly (exact values; no games played)"
+        # an exact target's difference needs no test: its sign is the answer
+        sig = tgt["exact"].astype(bool) | (tgt["pvalue"] < ALPHA)
+        sig_holm = tgt["exact"].astype(bool) | (tgt["pvalue_holm"] < ALPHA)
         if len(self.targets) == 1:
             r = tgt.iloc[0]
-            better = r["objective_diff"] < 0 and r["pvalue"] < ALPHA
-            worse = r["objective_diff"] > 0 and r["pvalue"] < ALPHA
+            better = bool(r["objective_diff"] < 0 and sig.iloc[0])
+            worse = bool(r["objective_diff"] > 0 and sig.iloc[0])
             shown = (f"{r['metric']} {r['winner']:.4g} against {r['base']:.4g}" if all_exact else
                      f"{r['metric']} {r['winner']:.4g} against {r['base']:.4g}, difference "
                      f"{r['diff']:+.4g} [{r['diff_lo']:+.4g}, {r['diff_hi']:+.4g}], "
                      f"paired p = {r['pvalue']:.2g}")
         else:
-            better = bool(((tgt["objective_diff"] < 0) & (tgt["pvalue_holm"] < ALPHA)).any())
-            worse = bool(((tgt["objective_diff"] > 0) & (tgt["pvalue"] < ALPHA)).any())
+            better = bool(((tgt["objective_diff"] < 0) & sig_holm).any())
+            worse = bool(((tgt["objective_diff"] > 0) & sig).any())
             shown = "; ".join(f"{r['metric']} {r['diff']:+.4g} (p = {r['pvalue']:.2g}, "
                               f"Holm {r['pvalue_holm']:.2g})" for _, r in tgt.iterrows())
         broken = [f"{r['constraint']} ({r['winner']:.4g})" for _, r in df.iterrows()
                   if r["constraint"] and not r["constraint_met"]]
         if worse:  # several targets: better in one is no claim if worse in another
-            names = ", ".join(r["metric"] for _, r in tgt.iterrows()
-                              if r["objective_diff"] > 0 and r["pvalue"] < ALPHA)
+            names = ", ".join(r["metric"] for (_, r), s in zip(tgt.iterrows(), sig, strict=True)
+                              if r["objective_diff"] > 0 and s)
             verdict = f"not confirmed: the winner does worse than the base rules in {names} {where}: {shown}"
         elif better and not broken:
             verdict = f"confirmed: the winner beats the base rules {where}: {shown}"
@@ -779,6 +809,10 @@ class _Search:
 
     def _exact(self, key: str) -> bool:
         return getattr(self.base_cand.jobs.get(key), "exact", False)
+
+    def targets_exact(self) -> bool:
+        """Every target is computed exactly (the best and trials tables' ``exact``)."""
+        return all(self._exact(m.job) for m in self.metrics if any(t.metric == m.name for t in self.targets))
 
     def all_exact(self) -> bool:
         """Every target is computed exactly (no sampling noise: nothing to race)."""
@@ -814,7 +848,7 @@ class _Search:
             means, variances, n = [], [], []
             for c in fin:
                 per = self._pseudo_objectives(c, target)
-                means.append(per.mean())
+                means.append(self._corrected(c, target, per))
                 variances.append(per.var(ddof=1))
                 n.append(len(per))
             add = ocba(means, variances, n, delta)
@@ -824,7 +858,7 @@ class _Search:
             rounds += 1
         for c in [*fin, self.base_cand]:  # on all their games (the base's too: its
             self._evaluate(c)             # blocks grow when racing reuses them)
-            c.corrected = float(self._pseudo_objectives(c, target).mean())
+            c.corrected = self._corrected(c, target, self._pseudo_objectives(c, target))
         # ranked by what OCBA compared: the bias-corrected objective, comparable between
         # finalists measured on different numbers of games
         # (a finalist the racing's games put past a --subject-to bound goes last)
@@ -835,22 +869,27 @@ class _Search:
     def versus_winner(self, c: Candidate, winner: Candidate) -> tuple[float, int]:
         """The paired test of ``c``'s objective against the winner's on the games both
         were measured on (the same game indices: common random numbers), by the
-        jackknife over those blocks: ``(p-value, games)``; exact objectives: 1 if equal,
-        else 0."""
+        jackknife over those blocks: ``(p-value, games)``; exact objectives have no test
+        and no games: ``(nan, None)``."""
         from sheepsim.variant_runs import _p, jackknife_se, jackknife_values
 
         t = self.targets[0]
         m = next(m for m in self.metrics if m.name == t.metric)
         if self._exact(m.job):
-            same = self.objective(c) == self.objective(winner)
-            return (1.0 if same else 0.0), 0
+            return float("nan"), None
         shared = min(self._blocks_of(c), self._blocks_of(winner))
-        objs = []
+        objs, items = [], []
         for x in (c, winner):
+            its = {}
             vals = jackknife_values(x.jobs[m.job], x.variant.rules, [m],
                                     {k: a[:shared] for k, a in x.counts[m.job].items()},
-                                    self.block_games, self.args.players)[0]
+                                    self.block_games, self.args.players, items=its)[0]
             objs.append(np.array([t.objective(v) for v in vals]))
+            items.append(its.get(m.name))
+        if self._is_spread(m.name) and t.goal in ("min", "max"):
+            from sheepsim.variant_runs import spread_diff
+
+            return spread_diff(items[1], items[0])["pvalue"], shared * self.block_games
         d = objs[0] - objs[1]
         return _p(float(d[0]), jackknife_se(d), shared - 1), shared * self.block_games
 
@@ -858,6 +897,20 @@ class _Search:
         """How many blocks of games ``c`` has been measured on (0: exact only)."""
         sampled = [k for k in self.keys if not self._exact(k)]
         return len(next(iter(c.counts[sampled[0]].values()))) if sampled else 0
+
+    def _is_spread(self, name: str) -> bool:
+        m = next(m for m in self.metrics if m.name == name)
+        return m.items is not None and not self._exact(m.job)
+
+    def _corrected(self, c: Candidate, target, per: np.ndarray) -> float:
+        """``c``'s objective with its bias taken out: a spread's from its bias-corrected
+        value (:func:`sheepsim.stats.spread_interval`; the jackknife's correction is 0
+        whenever the same items stay the extremes, and goes negative on noise), any other
+        metric's the mean of its jackknife pseudo-values ``per``."""
+        if self._is_spread(target.metric):
+            self._evaluate(c)
+            return float(target.objective(c.values[target.metric][0]))
+        return float(per.mean())
 
     def _pseudo_objectives(self, c: Candidate, target) -> np.ndarray:
         """OCBA's runs: the jackknife pseudo-values of the target's objective over ``c``'s
@@ -913,21 +966,24 @@ class _Search:
         import pandas as pd
 
         rows = []
+        exact = self.targets_exact()
         for trial, c in self.proposed:
             row = {"trial": trial, "repeat_of": c.trial if c.trial != trial else None}
             for v, p in zip(varies, c.params, strict=True):
                 row[v.key] = p
             for t in self.targets:
-                val, se, df, tq = c.values[t.metric]
-                row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
+                val, lo, hi, _se = c.values[t.metric]
+                row.update({t.metric: val, f"{t.metric}_lo": lo, f"{t.metric}_hi": hi,
                             f"objective_{t.metric}": t.objective(val)})
             self._constraint_columns(row, c)
-            row["games"] = self.trial_games
+            row["exact"] = exact
+            row["games"] = None if exact else self.trial_games
             # a repeat played no games: its values are the first proposal's
             row["simulated"] = not c.reused and c.trial == trial
             rows.append(row)
         df = pd.DataFrame(rows)
         df["repeat_of"] = df["repeat_of"].astype("Int64")
+        df["games"] = df["games"].astype("Int64")
         return df
 
     def _constraint_columns(self, row: dict, c: Candidate) -> None:
@@ -936,40 +992,48 @@ class _Search:
             return
         for k in self.constraints:
             if k.metric not in row:
-                val, se, df, tq = c.values[k.metric]
-                row.update({k.metric: val, f"{k.metric}_lo": val - tq * se, f"{k.metric}_hi": val + tq * se})
+                val, lo, hi, _se = c.values[k.metric]
+                row.update({k.metric: val, f"{k.metric}_lo": lo, f"{k.metric}_hi": hi})
         row["feasible"] = self.feasible(c)
 
     def best_table(self, best: list[Candidate], varies):
         import pandas as pd
 
         rows = []
+        exact = self.targets_exact()
         for rank, c in enumerate([*best, self.base_cand], start=1):
             is_base = c is self.base_cand
             row = {"rank": "base" if is_base else str(rank), "trial": c.trial}
             for v, p in zip(varies, c.params or (None,) * len(varies), strict=True):
                 row[v.key] = _base_value(c.variant.data, v.key) if is_base else p
             for t in self.targets:
-                val, se, df, tq = c.values[t.metric]
-                row.update({t.metric: val, f"{t.metric}_lo": val - tq * se, f"{t.metric}_hi": val + tq * se,
+                val, lo, hi, _se = c.values[t.metric]
+                row.update({t.metric: val, f"{t.metric}_lo": lo, f"{t.metric}_hi": hi,
                             f"objective_{t.metric}": t.objective(val)})
             self._constraint_columns(row, c)
             # a value at the end of its --vary range: the best may lie beyond it
             row["at_range_edge"] = "" if is_base else " ".join(at_range_edge(varies, c.params))
-            row["games"] = self._blocks_of(c) * self.block_games
+            row["exact"] = exact
+            row["games"] = None if exact else self._blocks_of(c) * self.block_games
             if getattr(c, "corrected", None) is not None:
                 row[f"objective_{self.targets[0].metric}_corrected"] = c.corrected
             if len(self.targets) == 1:
                 # is the ranking settled? each finalist against the winner, paired on
                 # the games both played
                 p, shared = (1.0, row["games"]) if c is best[0] else self.versus_winner(c, best[0])
+                if exact:  # no games, no test: the values are exact
+                    p, shared = float("nan"), None
                 row["pvalue_vs_winner"], row["games_shared_with_winner"] = p, shared
             rows.append(row)
         df = pd.DataFrame(rows)
+        for col in ("games", "games_shared_with_winner"):
+            if col in df:
+                df[col] = df[col].astype("Int64")
         # what a reader needs first: the values, whether the winner is told apart, games
         first = [c for c in df.columns if not c.startswith("objective_") and c not in
-                 ("games", "games_shared_with_winner", "at_range_edge")]
-        last = [c for c in ("at_range_edge", "games", "games_shared_with_winner") if c in df.columns]
+                 ("games", "games_shared_with_winner", "at_range_edge", "exact")]
+        last = [c for c in ("at_range_edge", "exact", "games", "games_shared_with_winner")
+                if c in df.columns]
         df = df[first + last + [c for c in df.columns if c.startswith("objective_")]]
         if df["at_range_edge"].astype(bool).any():  # shown in the CLI table whatever its width
             df.attrs["must_show"] = ["at_range_edge"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from sheepsim.commands import parts, players_type, runner
 from sheepsim.errors import SheepsimError
-from sheepsim.game import Counts, Game, Job
+from sheepsim.game import Counts, Game, Job, shared_seed
 from sheepsim.options import (
     add_backend_options,
     add_output_options,
@@ -60,7 +60,7 @@ class LadderJob(Job):
 
     def __post_init__(self):
         first = self.steps[0][1]
-        self.game, self.seed = first.game, first.seed
+        self.game, self.seed = first.game, shared_seed([job for _, job in self.steps], "a ladder")
         self.chunk_games = min(job.chunk_games for _, job in self.steps)
         self.block = first.block
 
@@ -68,9 +68,9 @@ class LadderJob(Job):
         for _, job in self.steps:
             job.prepare()
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
+    def chunk(self, first_game, n_games) -> Counts:
         return {f"{i}.{k}": v for i, (_, job) in enumerate(self.steps)
-                for k, v in job.chunk(seed, first_game, n_games).items()}
+                for k, v in job.chunk(first_game, n_games).items()}
 
     def _part(self, counts: Counts, i: int) -> Counts:
         head = f"{i}."

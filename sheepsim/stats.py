@@ -390,3 +390,222 @@ def ties_note(tie_rate: float, decided_by: str, identical_policies: bool) -> str
         note += ("; same policies at every seat: a seat gap comes from the seat, in play or "
                  "through the tie-break (compare wins_on_tie with wins)")
     return note
+
+
+# ------------------------------------------------------------------ spreads (max - min)
+#: Monte Carlo draws behind a spread's bias correction and bootstrap standard deviation
+#: (fixed seed: the same counts give the same figures)
+SPREAD_DRAWS = 2_000
+SPREAD_SEED = 20_491
+
+
+def jackknife_cov(loo) -> np.ndarray:
+    """Delete-one jackknife covariance ``(k, k)`` of the all-blocks estimate of a vector
+    from its leave-one-block-out values ``loo`` ``(blocks, k)``."""
+    loo = np.asarray(loo, dtype=np.float64)
+    b = loo.shape[0]
+    dev = loo - loo.mean(axis=0)
+    return (b - 1) / b * dev.T @ dev
+
+
+def _pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
+    i, j = np.triu_indices(k, 1)
+    return np.concatenate([i, j]), np.concatenate([j, i])  # ordered pairs, both ways
+
+
+def _draws(loo, n: int) -> np.ndarray:
+    """``(n, k)`` normal draws with the jackknife covariance of ``loo`` (through the
+    blocks' deviations, so a rank-deficient covariance needs no factorising)."""
+    loo = np.asarray(loo, dtype=np.float64)
+    b = loo.shape[0]
+    dev = (loo - loo.mean(axis=0)) * np.sqrt((b - 1) / b)
+    g = np.random.default_rng(SPREAD_SEED).standard_normal((n, b))
+    return g @ dev
+
+
+def _bonferroni_t(ses: list[np.ndarray], df: int, confidence: float) -> tuple[float, int]:
+    """``(c, m)``: Student's t quantile (``df`` degrees of freedom) that makes ``m``
+    two-sided intervals ``estimate ± c se`` cover all at once with probability at least
+    ``confidence`` (Bonferroni), ``m`` the contrasts (each pair once) in ``ses`` whose
+    standard error is above 0 (the others are known exactly)."""
+    from scipy.special import stdtrit
+
+    m = sum(int(np.count_nonzero(s > 0)) for s in ses) // 2  # ordered pairs: each twice
+    if m == 0:
+        return 0.0, 0
+    return float(stdtrit(df, 1 - (1 - confidence) / (2 * m))), m
+
+
+def _bonferroni_p(c: float, m: int, df: int) -> float:
+    from scipy.special import stdtr
+
+    return float(min(1.0, 2 * m * stdtr(df, -c)))
+
+
+def _tiny(loo) -> float:
+    """Standard errors at or below this are rounding, not noise (an exact contrast)."""
+    return 1e-12 * max(1.0, float(np.abs(loo).max()))
+
+
+def _contrast_se(c: np.ndarray, cov: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.maximum(np.einsum("km,kl,lm->m", c, cov, c), 0.0))
+
+
+def _pair_matrix(k: int, offset: int, size: int) -> np.ndarray:
+    """``(size, 2 k(k-1)/2)`` contrasts ``x[i] - x[j]`` over ordered pairs of the ``k``
+    items starting at ``offset`` of a vector of ``size``."""
+    i, j = _pairs(k)
+    c = np.zeros((size, len(i)))
+    c[offset + i, np.arange(len(i))] += 1.0
+    c[offset + j, np.arange(len(i))] -= 1.0
+    return c
+
+
+def spread_interval(full, loo, confidence: float = 0.95) -> dict:
+    """The spread ``max(x) - min(x)`` of noisy item rates (or means) ``x``: a
+    bias-corrected estimate and an interval with at least ``confidence`` coverage.
+
+    ``full`` ``(k,)``: the items on all the games; ``loo`` ``(blocks, k)``: on all the
+    games but block 0, 1, ... (their jackknife covariance ``S``, ``blocks - 1`` degrees of
+    freedom). The plain max - min is biased up (noise widens the range: with every item
+    equal, its expectation is about 2 standard errors for 4 items), and an interval
+    centred on it misses the truth.
+
+    * Interval: simultaneous intervals ``d_ij ± c se_ij`` on every pairwise difference
+      (``se_ij`` from ``S``; ``c`` Student's t quantile with ``blocks - 1`` degrees of
+      freedom at ``1 - (1 - confidence) / (2 m)`` for the ``m`` pairs: Bonferroni).
+      Whenever they all cover, the spread (the largest true pairwise difference) lies in
+      ``[max(0, max(|d_ij| - c se_ij)), max(|d_ij| + c se_ij)]``, so the coverage is at
+      least ``confidence``. Where every item is equal (true spread 0) the interval holds 0
+      exactly when no pair differs significantly: it reads ``[0, hi]``, and covers the
+      boundary value 0 with at least ``confidence``; it never goes below 0.
+    * Estimate: moment matching (:func:`_matched_spread`: the noise's widening taken
+      out, by Monte Carlo under ``N(0, S)`` with a fixed seed), kept within the interval,
+      so never below 0 nor above the plain max - min.
+
+    Returns ``value``, ``lo``, ``hi``, ``raw`` (plain max - min) and ``se`` (standard
+    deviation of ``s*``)."""
+    x = np.asarray(full, dtype=np.float64)
+    k = x.size
+    raw = float(x.max() - x.min()) if k else float("nan")
+    loo = np.asarray(loo, dtype=np.float64)
+    if k < 2 or not np.ptp(loo, axis=0).any():  # one item, or nothing the blocks move
+        return {"value": raw, "lo": raw, "hi": raw, "raw": raw, "se": 0.0}
+    cov = jackknife_cov(loo)
+    pm = _pair_matrix(k, 0, k)
+    z = _draws(loo, SPREAD_DRAWS)
+    d, se = x @ pm, _contrast_se(pm, cov)
+    se = np.where(se > _tiny(loo), se, 0.0)
+    c, _ = _bonferroni_t([se], loo.shape[0] - 1, confidence)
+    lo = max(0.0, float((d - c * se).max()))
+    hi = float((d + c * se).max())
+    value = min(max(_matched_spread(x, z, raw), lo), hi)
+    return {"value": value, "lo": lo, "hi": hi, "raw": raw,
+            "se": float(np.ptp(x + z, axis=1).std(ddof=1))}
+
+
+def _matched_spread(x: np.ndarray, z: np.ndarray, raw: float) -> float:
+    """The bias-corrected spread: ``lam * raw`` for the ``lam`` in [0, 1] at which items
+    ``mean + lam (x - mean)`` (the measured ones shrunk towards their mean) measured
+    with the noise ``z`` give on average the measured spread ``raw`` (moment matching:
+    the noise's widening taken out; 0 where even equal items would measure wider)."""
+    xm = x.mean()
+
+    def expected(lam: float) -> float:
+        return float(np.ptp(xm + lam * (x - xm) + z, axis=1).mean())
+
+    if raw <= 0 or expected(0.0) >= raw:
+        return 0.0
+    if expected(1.0) <= raw:
+        return raw
+    lo, hi = 0.0, 1.0
+    for _ in range(24):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if expected(mid) < raw else (lo, mid)
+    return (lo + hi) / 2 * raw
+
+
+def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) -> dict:
+    """The paired difference of two spreads, ``spread(b) - spread(a)``, measured on the
+    same games (blocks ``loo_a``/``loo_b`` of the same games: their joint jackknife
+    covariance keeps what the two share, so it cancels).
+
+    With ``t_ij`` the pairwise difference ``x_i - x_j`` and ``e_ij = t_ij(b) - t_ij(a)``
+    (the paired change of a pair), simultaneous studentised intervals (as in
+    :func:`spread_interval`, Bonferroni over all three families) give, whenever
+    they all cover: the spread difference lies between ``e`` of the pair that is the
+    largest in ``a`` and ``e`` of the pair that is the largest in ``b`` (the largest pair
+    of ``a`` is no larger in ``b`` than ``b``'s own, and the reverse); so between the
+    smallest lower bound of ``e`` over the pairs that may be ``a``'s largest and the
+    largest upper bound over the pairs that may be ``b``'s largest, and within
+    ``[lo_b - hi_a, hi_b - lo_a]`` of the two spreads' intervals. Coverage at least
+    ``confidence``; where one pair is clearly the largest in both it is that pair's
+    paired interval. The p-value inverts the interval (the smallest ``c`` whose interval
+    holds 0, Bonferroni-adjusted); the estimate is the difference of the two
+    bias-corrected spreads, kept within the interval. Returns ``diff``, ``lo``, ``hi``,
+    ``raw``, ``se`` (standard deviation of the bootstrap's differences), ``se_a``/``se_b``
+    (of each spread's) and ``pvalue``."""
+    xa, xb = np.asarray(full_a, dtype=np.float64), np.asarray(full_b, dtype=np.float64)
+    la, lb = np.asarray(loo_a, dtype=np.float64), np.asarray(loo_b, dtype=np.float64)
+    ka, kb = xa.size, xb.size
+    raw = float(np.ptp(xb) - np.ptp(xa))
+    x = np.concatenate([xa, xb])
+    loo = np.concatenate([la, lb], axis=1)
+    if not np.ptp(loo, axis=0).any():
+        return {"diff": raw, "lo": raw, "hi": raw, "raw": raw, "se": 0.0, "se_a": 0.0,
+                "se_b": 0.0, "pvalue": 1.0 if raw == 0 else 0.0}
+    if np.array_equal(xa, xb) and np.array_equal(la, lb):  # the same counts: exactly 0
+        own = float(np.ptp(xa + _draws(la, SPREAD_DRAWS), axis=1).std(ddof=1))
+        return {"diff": 0.0, "lo": 0.0, "hi": 0.0, "raw": 0.0, "se": 0.0, "se_a": own,
+                "se_b": own, "pvalue": 1.0}
+    size = ka + kb
+    cov = jackknife_cov(loo)
+    pa, pb = _pair_matrix(ka, 0, size), _pair_matrix(kb, ka, size)
+    fams = [pa, pb]
+    pe = pb - pa if ka == kb else None  # a pair's change needs the same items in both
+    if pe is not None:
+        fams.append(pe)
+    z = _draws(loo, SPREAD_DRAWS)
+    tiny = _tiny(loo)
+    ta, sa = x @ pa, _contrast_se(pa, cov)
+    tb, sb = x @ pb, _contrast_se(pb, cov)
+    te, se_e = (x @ pe, _contrast_se(pe, cov)) if pe is not None else (None, np.zeros(0))
+    sa, sb, se_e = (np.where(s > tiny, s, 0.0) for s in (sa, sb, se_e))
+    df = loo.shape[0] - 1
+    c95, m = _bonferroni_t([sa, sb, se_e], df, confidence)
+
+    def bounds(c: float) -> tuple[float, float]:
+        lo_a, hi_a = max(0.0, float((ta - c * sa).max())), float((ta + c * sa).max())
+        lo_b, hi_b = max(0.0, float((tb - c * sb).max())), float((tb + c * sb).max())
+        lo, hi = lo_b - hi_a, hi_b - lo_a
+        if te is not None:
+            may_a = ta + c * sa >= float((ta - c * sa).max())  # may be a's largest pair
+            may_b = tb + c * sb >= float((tb - c * sb).max())
+            lo = max(lo, float((te - c * se_e)[may_a].min()))
+            hi = min(hi, float((te + c * se_e)[may_b].max()))
+        if lo > hi:  # the two constructions disagree (their simultaneous cover failed)
+            lo, hi = lo_b - hi_a, hi_b - lo_a
+        return lo, hi
+
+    lo, hi = bounds(c95)
+    # p-value: the smallest c whose interval holds 0 (the bounds widen as c grows)
+    l0, h0 = bounds(0.0)
+    if l0 <= 0 <= h0 or m == 0:
+        p = 1.0 if l0 <= 0 <= h0 else 0.0
+    else:
+        c_lo, c_hi = 0.0, max(c95, 1.0)
+        while not (lambda b: b[0] <= 0 <= b[1])(bounds(c_hi)) and c_hi < 1e6:
+            c_lo, c_hi = c_hi, c_hi * 2
+        for _ in range(50):
+            mid = (c_lo + c_hi) / 2
+            b = bounds(mid)
+            c_lo, c_hi = (c_lo, mid) if b[0] <= 0 <= b[1] else (mid, c_hi)
+        p = _bonferroni_p(c_hi, m, df)
+    xs = x + z
+    sa_star, sb_star = np.ptp(xs[:, :ka], axis=1), np.ptp(xs[:, ka:], axis=1)
+    dstar = sb_star - sa_star
+    est = (_matched_spread(xb, z[:, ka:], float(np.ptp(xb)))
+           - _matched_spread(xa, z[:, :ka], float(np.ptp(xa))))
+    diff = min(max(est, lo), hi)
+    return {"diff": diff, "lo": lo, "hi": hi, "raw": raw, "se": float(dstar.std(ddof=1)),
+            "se_a": float(sa_star.std(ddof=1)), "se_b": float(sb_star.std(ddof=1)), "pvalue": p}

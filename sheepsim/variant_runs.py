@@ -12,8 +12,14 @@ import pandas as pd
 
 from sheepsim.balance_metrics import BLOCKS, Metric, module
 from sheepsim.errors import SheepsimError
-from sheepsim.game import Counts, Game, Job
+from sheepsim.game import Counts, Game, Job, shared_seed
 from sheepsim.rulesedit import edited
+
+#: how a spread metric's value and intervals are measured (the metadata's words)
+SPREAD_METHOD = ("spreads (largest minus smallest item): value bias-corrected by moment matching "
+                 "under the items' jackknife covariance (value_raw: plain max - min); interval and "
+                 "paired difference from simultaneous Bonferroni t intervals on every item pair, "
+                 "coverage at least 95%, never below 0; p-value by inverting that interval")
 
 
 def round_games(games: int) -> int:
@@ -99,6 +105,7 @@ class VariantsJob(Job):
                     "points, or fewer --metric")
 
     def __post_init__(self):
+        shared_seed([self, *(job for jobs in self.jobs for job in jobs.values())], "a variants run")
         self.block_games = self.games // self.blocks
         if self.block_games * self.blocks != self.games or self.games < self.blocks:
             raise SheepsimError(f"a metrics run plays a multiple of {self.blocks} games, got {self.games}")
@@ -124,7 +131,7 @@ class VariantsJob(Job):
                 if self.simulated(v, key):
                     job.prepare()
 
-    def chunk(self, seed: int, first_game: int, n_games: int) -> Counts:
+    def chunk(self, first_game: int, n_games: int) -> Counts:
         out: Counts = {}
         stop = first_game + n_games
         for v, jobs in enumerate(self.jobs):
@@ -135,7 +142,7 @@ class VariantsJob(Job):
                 while g < stop:
                     blk = g // self.block_games
                     end = min(stop, (blk + 1) * self.block_games)
-                    for name, arr in job.chunk(seed, self.first_game + g, end - g).items():
+                    for name, arr in job.chunk(self.first_game + g, end - g).items():
                         arr = np.asarray(arr, dtype=np.int64)
                         slot = out.setdefault(f"{v}/{key}/{name}",
                                               np.zeros((self.blocks, *arr.shape), dtype=np.int64))
@@ -157,7 +164,8 @@ class VariantsJob(Job):
 
     def values(self, counts: Counts) -> dict[tuple[int, str], np.ndarray]:
         """Per (variant, metric): ``(blocks + 1,)`` values, on all games, then on all
-        games but block 0, 1, ..."""
+        games but block 0, 1, ...; per (variant, spread metric, "items"): its items the
+        same way, ``(blocks + 1, k)``."""
         out = {}
         for v, (variant, jobs) in enumerate(zip(self.variants, self.jobs, strict=True)):
             for key, job in jobs.items():
@@ -167,9 +175,11 @@ class VariantsJob(Job):
                 src = self.jobs[self.source[v][key]][key] if self.source[v][key] >= 0 else job
                 if getattr(job, "exact", False):
                     job = src  # the base's solve where the variant's edits cannot change it
+                items = {}
                 vals = jackknife_values(job, variant.rules, mine, self.job_counts(counts, v, key),
-                                        self.block_games, self.players, self.blocks)
+                                        self.block_games, self.players, self.blocks, items=items)
                 out.update({(v, m.name): vals[i] for i, m in enumerate(mine)})
+                out.update({(v, name, "items"): arr for name, arr in items.items()})
         return out
 
     def tables(self, counts: Counts, games: int) -> dict[str, pd.DataFrame]:
@@ -189,6 +199,8 @@ class VariantsJob(Job):
                 "metrics": [m.name for m in self.metrics],
                 "blocks": self.blocks, "interval": f"jackknife over {self.blocks} blocks of games, "
                                                    f"Student t with {self.blocks - 1} degrees of freedom",
+                **({"spread_interval": SPREAD_METHOD} if any(m.items is not None for m in self.metrics)
+                   else {}),
                 "simulated": [{k: ("simulated" if s == v else f"counts of {self.variants[s].label}")
                                for k, s in src.items()} for v, src in enumerate(self.source)],
                 "variant_games": self.variant_games()}
@@ -198,25 +210,66 @@ class VariantsJob(Job):
 
 
 def jackknife_values(job: Job, rules, metrics: list[Metric], by_block: dict, block_games: int,
-                     players: int, blocks: int | None = None) -> np.ndarray:
+                     players: int, blocks: int | None = None, items: dict | None = None) -> np.ndarray:
     """``(len(metrics), blocks + 1)``: each metric on all the blocks' games, then on all
     but block 0, 1, ... (``by_block``: count name -> ``(blocks, ...)``; ``job.tables``
     builds the tables the metrics read). An exact job (``job.exact``) has no counts: its
-    value repeats, so its standard error is 0."""
+    value repeats, so its standard error is 0. ``items``: filled with each spread
+    metric's items (:attr:`Metric.items`) the same way, name -> ``(blocks + 1, k)``."""
+    spreads = [m for m in metrics if m.items is not None] if items is not None else []
     if getattr(job, "exact", False):
         tables = job.exact_tables()
         vals = [_compute(m, tables, rules, players) for m in metrics]
-        return np.repeat(np.array(vals)[:, None], (blocks or BLOCKS) + 1, axis=1)
+        n = (blocks or BLOCKS) + 1
+        for m in spreads:
+            items[m.name] = np.repeat(_items(m, tables, rules, players)[None, :], n, axis=0)
+        return np.repeat(np.array(vals)[:, None], n, axis=1)
     blocks = len(next(iter(by_block.values())))
     games = blocks * block_games
     total = {k: a.sum(axis=0) for k, a in by_block.items()}
     vals = np.empty((len(metrics), blocks + 1))
+    rows = {m.name: [] for m in spreads}
     for s in range(blocks + 1):
         c = total if s == 0 else {k: total[k] - a[s - 1] for k, a in by_block.items()}
         tables = job.tables(c, games if s == 0 else games - block_games)
         for i, m in enumerate(metrics):
             vals[i, s] = _compute(m, tables, rules, players)
+        for m in spreads:
+            rows[m.name].append(_items(m, tables, rules, players))
+    for m in spreads:
+        items[m.name] = np.array(rows[m.name])
     return vals
+
+
+def _items(m: Metric, tables: dict, rules, players: int) -> np.ndarray:
+    try:
+        return np.asarray(m.items(tables, rules, players), dtype=np.float64)
+    except (KeyError, IndexError, ValueError, TypeError, ZeroDivisionError) as exc:
+        raise SheepsimError(f"metric {m.name} cannot be computed for the rules "
+                            f"{getattr(rules, 'source', '?')}: {type(exc).__name__} {exc}") from None
+
+
+def spread_value(items: np.ndarray) -> dict:
+    """A spread metric's value, interval and raw max - min from its jackknife items
+    ``(blocks + 1, k)`` (:func:`sheepsim.stats.spread_interval`)."""
+    from sheepsim.stats import spread_interval
+
+    items = items[:, np.isfinite(items).all(axis=0)]  # items with no data left out
+    return spread_interval(items[0], items[1:])
+
+
+def spread_diff(items_base: np.ndarray, items_variant: np.ndarray) -> dict:
+    """The paired difference variant - base of a spread metric from both variants' items
+    on the same blocks (:func:`sheepsim.stats.spread_difference`)."""
+    from sheepsim.stats import spread_difference
+
+    if items_base.shape == items_variant.shape:  # the same items: keep those both have
+        keep = np.isfinite(items_base).all(axis=0) & np.isfinite(items_variant).all(axis=0)
+        items_base, items_variant = items_base[:, keep], items_variant[:, keep]
+    else:
+        items_base = items_base[:, np.isfinite(items_base).all(axis=0)]
+        items_variant = items_variant[:, np.isfinite(items_variant).all(axis=0)]
+    return spread_difference(items_base[0], items_base[1:], items_variant[0], items_variant[1:])
 
 
 def _compute(m: Metric, tables: dict, rules, players: int) -> float:
@@ -268,22 +321,35 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
     the variants of each metric).
 
     ``exact`` says which rows are computed exactly (:func:`is_exact`): those have no
-    interval, standard error, p-value or game count (empty), since nothing was sampled."""
+    interval, standard error, p-value or game count (empty), since nothing was sampled.
+
+    A spread metric (:attr:`Metric.items`) is measured by :func:`spread_value` and
+    :func:`spread_diff`: its value is bias-corrected (the plain max - min in
+    ``value_raw``), its interval and its difference's interval cover with at least 95%
+    (Bonferroni over the item pairs), its ``se`` and ``diff_se`` the parametric
+    bootstrap's standard deviations, its p-value the interval's inversion."""
     from sheepsim.stats import holm_adjusted
 
     tq = _t(job.blocks - 1)
     nan = float("nan")
     rows, diffs = [], []
     exact = {m.name: is_exact(job, m) for m in job.metrics}
+    spread = {m.name: getattr(m, "items", None) is not None and not exact[m.name] for m in job.metrics}
     for v, variant in enumerate(job.variants):
         for m in job.metrics:
             vals = values[(v, m.name)]
             se = nan if exact[m.name] else jackknife_se(vals)
-            rows.append({"variant": variant.label, "metric": m.name, "value": vals[0],
-                         "value_lo": vals[0] - tq * se, "value_hi": vals[0] + tq * se, "se": se,
+            value, lo, hi = vals[0], vals[0] - tq * se, vals[0] + tq * se
+            if spread[m.name]:
+                sv = spread_value(values[(v, m.name, "items")])
+                value, lo, hi, se = sv["value"], sv["lo"], sv["hi"], sv["se"]
+            rows.append({"variant": variant.label, "metric": m.name, "value": value,
+                         "value_lo": lo, "value_hi": hi, "se": se,
                          "exact": exact[m.name], "unit": m.unit, "better": m.better,
                          "edits": variant.edits, "rules_sha256": variant.rules.sha256,
                          "games": None if exact[m.name] else job.games})
+            if any(spread.values()):
+                rows[-1]["value_raw"] = vals[0] if spread[m.name] else nan
     for m in job.metrics:
         base = values[(0, m.name)]
         block = []
@@ -297,11 +363,16 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
                 continue
             se = jackknife_se(d)
             unpaired = math.hypot(jackknife_se(base), jackknife_se(values[(v, m.name)]))
-            block.append({"variant": job.variants[v].label, "metric": m.name, "diff": d[0],
-                          "diff_lo": d[0] - tq * se, "diff_hi": d[0] + tq * se, "diff_se": se,
+            diff, lo, hi, p = d[0], d[0] - tq * se, d[0] + tq * se, _p(d[0], se, job.blocks - 1)
+            if spread[m.name]:
+                sd = spread_diff(values[(0, m.name, "items")], values[(v, m.name, "items")])
+                diff, lo, hi, se, p = sd["diff"], sd["lo"], sd["hi"], sd["se"], sd["pvalue"]
+                unpaired = math.hypot(sd["se_a"], sd["se_b"])
+            block.append({"variant": job.variants[v].label, "metric": m.name, "diff": diff,
+                          "diff_lo": lo, "diff_hi": hi, "diff_se": se,
                           "unpaired_se": unpaired,
                           "se_ratio": se / unpaired if unpaired > 0 else float("nan"),
-                          "pvalue": _p(d[0], se, job.blocks - 1), "exact": False, "unit": m.unit,
+                          "pvalue": p, "exact": False, "unit": m.unit,
                           "better": m.better, "games": job.games})
         tested = [r for r in block if not r["exact"]]
         if tested:

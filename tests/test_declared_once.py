@@ -3,7 +3,8 @@ registry entry (``sheepsim/games/<game>/game.py``: ``GAME.min_players``/``max_pl
 and every other module reads it, but for a kernel's array sizes in ``layout.py``
 (marked ``# kernel size``: importing the declaration would key every kernel's cache on
 the whole package), which must equal it; the designers' examples live in each game's metrics
-module, so :mod:`sheepsim.designer` names no game."""
+module, so :mod:`sheepsim.designer` names no game; the seed lives in the job (``Job.seed``:
+its chunks read it, the driver takes none and hands none back)."""
 
 import ast
 import importlib
@@ -155,3 +156,89 @@ def test_the_designers_commands_name_no_game():
             assert value not in src
     for g in BUILT_IN:
         assert set(M.module(g).EXAMPLES) == set(GENERIC_EXAMPLES)
+
+
+# ------------------------------------------------------------------ the seed, once
+#: the methods that play a job's games: they read the job's seed, never take one
+GAME_METHODS = ("chunk", "outcomes")
+
+
+def _sources() -> list[Path]:
+    """sheepsim's modules, every installed game's package, the tests and benchmarks."""
+    roots = [ROOT, Path(__file__).parent, ROOT.parent / "benchmarks"]
+    for g in registry.games():
+        package = importlib.import_module(g.rules_loader.split(":")[0].split(".")[0])
+        if package is not sheepsim:
+            roots.append(Path(package.__file__).parent)
+    return sorted(p for root in roots for p in root.rglob("*.py"))
+
+
+def _seed_handed_back(path: Path) -> list[str]:
+    """Where ``path`` gives a job's games a seed of their own: a ``chunk``/``outcomes``
+    method that takes more than ``(first_game, n_games)``, a call of one with more than
+    two arguments, or a ``run(job, seed=...)``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        where = f"{path.name}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name in GAME_METHODS:
+                    names = [a.arg for a in item.args.args]
+                    if names != ["self", "first_game", "n_games"]:
+                        out.append(f"{path.name}:{item.lineno}: "
+                                   f"{node.name}.{item.name}({', '.join(names)})")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in GAME_METHODS and len(node.args) + len(node.keywords) > 2:
+                out.append(f"{where}: {ast.unparse(node)}")
+            if node.func.attr == "run" and any(k.arg == "seed" for k in node.keywords) \
+                    and node.args and "job" in ast.unparse(node.args[0]).lower():
+                out.append(f"{where}: {ast.unparse(node)}")
+    return out
+
+
+def test_the_seed_lives_in_the_job_only():
+    """``Job.chunk(first_game, n_games)`` and ``outcomes`` read ``self.seed``; the driver
+    takes no seed (nor its sessions, nor a Dask task) and reads the job's."""
+    from sheepsim import dask_backend, driver
+    from sheepsim.game import Job
+
+    hits = [hit for p in _sources() for hit in _seed_handed_back(p)]
+    assert hits == []
+    for fn in (Job.chunk, Job.outcomes):
+        assert list(inspect.signature(fn).parameters) == ["self", "first_game", "n_games"]
+    assert "seed" not in inspect.signature(driver.run).parameters
+    assert not hasattr(driver, "job_seed")
+    for fn in (driver._ThreadSession.ordered, driver._ThreadSession._chunk,
+               dask_backend._DaskSession.ordered, dask_backend.run_chunk):
+        assert "seed" not in inspect.signature(fn).parameters, fn
+
+
+def test_the_scan_finds_a_seed_handed_back(tmp_path):
+    src = tmp_path / "bad.py"
+    src.write_text("class J:\n    def chunk(self, seed, first_game, n_games):\n        pass\n"
+                   "    def outcomes(self, first_game, n_games):\n        pass\n"
+                   "x = job.chunk(1, 0, 5)\ny = job.chunk(0, 5)\n"
+                   "z = driver.run(job, seed=3, games=9)\nw = driver.run(job, games=9)\n")
+    assert [int(h.split(":")[1]) for h in _seed_handed_back(src)] == [2, 6, 8]
+
+
+def test_a_job_plays_its_own_seed():
+    """The driver's result, its metadata and the games are the job's seed's; jobs
+    combined on one set of games (a head-to-head) must share theirs."""
+    import numpy as np
+
+    from sheepsim import driver
+    from sheepsim.errors import SheepsimError
+    from sheepsim.headtohead import HeadToHeadJob
+
+    g = registry.get("race")
+    job = g.job("play", seed=5, **g.sample["job"])
+    res = driver.run(job, games=30, chunk_games=7, threads=1, progress=False)
+    assert res.seed == res.meta()["seed"] == job.seed == 5
+    alone = job.chunk(0, 30)
+    assert all(np.array_equal(res.counts[k], alone[k]) for k in alone)
+    other = g.job("play", seed=6, **g.sample["job"]).chunk(0, 30)
+    assert any(not np.array_equal(other[k], alone[k]) for k in alone)
+    with pytest.raises(SheepsimError, match=r"a head-to-head plays its games on one seed, "
+                                            r"got seeds \[5, 6\]"):
+        HeadToHeadJob(job, g.job("play", seed=6, **g.sample["job"]), 1, ("a", "b", "f"))

@@ -39,12 +39,13 @@ class _CountJob(Job):
     """A toy job: counts games and sums their indices; fails on game ``bad`` if set,
     and sleeps ``per_game`` seconds per game so chunk timing can be observed."""
 
+    seed = 4
     block = 100
 
     def __init__(self, bad=None, per_game=0.0, exc=ValueError):
         self.bad, self.per_game, self.exc, self.sizes = bad, per_game, exc, []
 
-    def chunk(self, seed, first_game, n_games):
+    def chunk(self, first_game, n_games):
         self.sizes.append((first_game, n_games))
         if self.per_game:
             time.sleep(self.per_game * n_games)
@@ -66,7 +67,7 @@ class _CountJob(Job):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_failing_chunk_is_one_line_naming_the_cause_and_the_games(threads):
     with pytest.raises(SheepsimError) as info:
-        driver.run(_CountJob(bad=250), seed=4, games=1000, chunk_games=100, threads=threads,
+        driver.run(_CountJob(bad=250), games=1000, chunk_games=100, threads=threads,
                    progress=False)
     assert str(info.value) == "pace policy returned an illegal option (in games 200-299 of seed 4)"
 
@@ -83,10 +84,10 @@ class _RaisingPluginJob(_PluginJob):
         super().__init__(bad=bad)
         self.message = message
 
-    def chunk(self, seed, first_game, n_games):
+    def chunk(self, first_game, n_games):
         if first_game <= self.bad < first_game + n_games:
             raise RuntimeError(self.message)
-        return super().chunk(seed, first_game, n_games)
+        return super().chunk(first_game, n_games)
 
 
 @pytest.mark.parametrize("job, expected", [
@@ -101,7 +102,7 @@ def test_an_error_names_the_plug_in_policies_in_play_once(job, expected):
     # the kernel cannot name the policy; the job can (built-in policies never break a
     # rule nor raise), and a name the message has already is not repeated
     with pytest.raises(SheepsimError) as info:
-        driver.run(job, seed=4, games=50, chunk_games=10, threads=1, progress=False)
+        driver.run(job, games=50, chunk_games=10, threads=1, progress=False)
     assert str(info.value) == f"{expected} (in games 0-9 of seed 4)"
 
 
@@ -113,13 +114,13 @@ class _CheckedJob(_CountJob):
         super().__init__()
         self.marked = marked
 
-    def chunk(self, seed, first_game, n_games):
-        counts = super().chunk(seed, first_game, n_games)
+    def chunk(self, first_game, n_games):
+        counts = super().chunk(first_game, n_games)
         counts["bad"] = np.array([int(first_game <= self.marked < first_game + n_games)])
         return counts
 
     def prepare(self):
-        return self.chunk(0, 0, 1)  # a warm-up game, as Shear Panic's and Aw, Sheep!'s
+        return self.chunk(0, 1)  # a warm-up game, as Shear Panic's and Aw, Sheep!'s
 
     def check(self, counts, games):
         self.check_choices(int(counts["bad"][0]), ["random", "my_policies:wild"])
@@ -129,7 +130,7 @@ def test_a_broken_rule_in_the_counts_stops_the_run_at_its_chunk():
     # checked chunk by chunk, not once after every game was played
     job = _CheckedJob(marked=250)
     with pytest.raises(SheepsimError) as info:
-        driver.run(job, seed=4, games=100_000, chunk_games=100, threads=1, progress=False)
+        driver.run(job, games=100_000, chunk_games=100, threads=1, progress=False)
     assert str(info.value) == ("policy my_policies:wild returned an option index out of "
                                "range 1 times (in games 200-299 of seed 4)")
     assert max(start for start, _ in job.sizes) < 1_000  # 1 thread: no chunk ran far ahead
@@ -138,7 +139,7 @@ def test_a_broken_rule_in_the_counts_stops_the_run_at_its_chunk():
 def test_a_broken_rule_in_the_warm_up_game_stops_the_run_before_any_chunk():
     job = _CheckedJob(marked=0)
     with pytest.raises(SheepsimError) as info:
-        driver.run(job, seed=4, games=100_000, chunk_games=100, threads=2, progress=False)
+        driver.run(job, games=100_000, chunk_games=100, threads=2, progress=False)
     assert str(info.value) == ("policy my_policies:wild returned an option index out of "
                                "range 1 times (in the warm-up game that compiles the kernels)")
     assert job.sizes == [(0, 1)]  # only the warm-up game was played
@@ -165,9 +166,9 @@ class _StuckJob(_CountJob):
         if self.in_prepare:
             self._hold()
 
-    def chunk(self, seed, first_game, n_games):
+    def chunk(self, first_game, n_games):
         self._hold()
-        return super().chunk(seed, first_game, n_games)
+        return super().chunk(first_game, n_games)
 
 
 @pytest.mark.parametrize("in_prepare", [False, True])
@@ -184,7 +185,7 @@ def test_ctrl_c_stops_the_run_without_waiting_for_the_chunk_in_flight(threads, i
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            driver.run(job, seed=0, games=10, chunk_games=1, threads=threads, progress=False)
+            driver.run(job, games=10, chunk_games=1, threads=threads, progress=False)
         waited = time.perf_counter() - t0
     finally:
         timer.cancel()
@@ -209,9 +210,9 @@ def test_numba_system_error_is_replaced_by_the_kernel_exception():
 
 def test_timed_chunks_give_the_same_counts_and_keep_block_ends(monkeypatch):
     monkeypatch.setattr(driver, "CHUNK_SECONDS", 0.02)
-    fixed = driver.run(_CountJob(), seed=1, games=1000, chunk_games=1000, progress=False)
+    fixed = driver.run(_CountJob(), games=1000, chunk_games=1000, progress=False)
     job = _CountJob(per_game=0.001)  # 1 ms per game: chunks of about 20 games
-    timed = driver.run(job, seed=1, precision=1e-9, max_games=1000, progress=False)
+    timed = driver.run(job, precision=1e-9, max_games=1000, progress=False)
     assert np.array_equal(timed.counts["n"], fixed.counts["n"])
     starts = [s for s, _ in sorted(job.sizes)]
     assert starts[0] == 0 and sorted(job.sizes)[0][1] == 1  # starts with one game
@@ -226,7 +227,7 @@ def test_timed_chunks_give_the_same_counts_and_keep_block_ends(monkeypatch):
 
 def test_an_explicit_chunk_size_is_used_exactly():
     job = _CountJob()
-    driver.run(job, seed=1, games=250, chunk_games=100, threads=1, progress=False)
+    driver.run(job, games=250, chunk_games=100, threads=1, progress=False)
     assert job.sizes == [(0, 100), (100, 100), (200, 50)]
 
 
@@ -777,7 +778,7 @@ def test_a_report_folder_that_cannot_be_written_fails_before_simulating(tmp_path
 
 
 def test_precision_stopped_by_max_games_warns_on_stderr(capsys):
-    res = driver.run(_CountJob(), seed=0, precision=0.01, max_games=300, chunk_games=100,
+    res = driver.run(_CountJob(), precision=0.01, max_games=300, chunk_games=100,
                      progress=False)
     assert res.stopped_by == "max_games"
     err = capsys.readouterr().err

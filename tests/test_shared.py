@@ -172,9 +172,9 @@ class _SumJob(Job):
     seed = 3
     block = 100
 
-    def chunk(self, seed, first_game, n_games):
+    def chunk(self, first_game, n_games):
         g = np.arange(first_game, first_game + n_games)
-        return {"sum": np.array([g.sum(), ((g * seed) % 7 == 0).sum()])}
+        return {"sum": np.array([g.sum(), ((g * self.seed) % 7 == 0).sum()])}
 
     def tables(self, counts, games):
         import pandas as pd
@@ -186,15 +186,15 @@ class _SumJob(Job):
 
 
 def test_driver_merges_exactly_for_any_chunk_size_and_threads():
-    ref = driver.run(_SumJob(), seed=3, games=1000, chunk_games=1000, progress=False)
+    ref = driver.run(_SumJob(), games=1000, chunk_games=1000, progress=False)
     for cs in (1, 7, 999):
         for threads in (1, 2):
-            res = driver.run(_SumJob(), seed=3, games=1000, chunk_games=cs, threads=threads,
+            res = driver.run(_SumJob(), games=1000, chunk_games=cs, threads=threads,
                              progress=False)
             assert np.array_equal(res.counts["sum"], ref.counts["sum"])
             assert res.chunk_games == cs
     assert ref.counts["sum"][0] == sum(range(1000))
-    timed = driver.run(_SumJob(), seed=3, games=1000, progress=False)
+    timed = driver.run(_SumJob(), games=1000, progress=False)
     assert timed.chunk_games is None  # sized by time: no fixed chunk size to report
     assert np.array_equal(timed.counts["sum"], ref.counts["sum"])
 
@@ -404,11 +404,11 @@ class _SlowJob(_SumJob):
     """10 ms a game: a billion games would take months. (Chunks sized by time: a fixed
     chunk size would make the driver list 10**8 chunks first.)"""
 
-    def chunk(self, seed, first_game, n_games):
+    def chunk(self, first_game, n_games):
         import time
 
         time.sleep(0.01 * n_games)
-        return super().chunk(seed, first_game, n_games)
+        return super().chunk(first_game, n_games)
 
 
 class _Stop(Exception):
@@ -431,7 +431,7 @@ def test_a_long_run_says_so_with_how_to_shorten_it_and_logs_progress_lines(capsy
             raise _Stop
 
     with pytest.raises(_Stop):
-        driver.run(_SlowJob(), seed=3, games=10**9, threads=1, progress=True,
+        driver.run(_SlowJob(), games=10**9, threads=1, progress=True,
                    on_chunk=stop_after_a_second)
     lines = capsys.readouterr().err.splitlines()
     notes = [x for x in lines if "this run will take" in x]
@@ -442,11 +442,11 @@ def test_a_long_run_says_so_with_how_to_shorten_it_and_logs_progress_lines(capsy
     # --quiet (progress=False): nothing at all
     with pytest.raises(_Stop):
         t0.clear()
-        driver.run(_SlowJob(), seed=3, games=10**9, threads=1, progress=False,
+        driver.run(_SlowJob(), games=10**9, threads=1, progress=False,
                    on_chunk=stop_after_a_second)
     assert capsys.readouterr().err == ""
     # a short run says nothing either
-    driver.run(_SlowJob(), seed=3, games=100, chunk_games=10, threads=1, progress=True)
+    driver.run(_SlowJob(), games=100, chunk_games=10, threads=1, progress=True)
     assert "this run will take" not in capsys.readouterr().err
 
 

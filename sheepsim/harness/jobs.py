@@ -118,16 +118,16 @@ class PlayJob(Job):
                          first_game, n_games, outcomes, log_rows)
 
     def prepare(self) -> Counts:
-        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernel before the bar
+        return self.chunk(0, 1)  # compiles (or loads) the kernel before the bar
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        acc, fail, *_ = self.run(seed, first_game, n_games)
+    def chunk(self, first_game, n_games) -> Counts:
+        acc, fail, *_ = self.run(self.seed, first_game, n_games)
         return {"acc": acc, "fail": fail}
 
-    def outcomes(self, seed, first_game, n_games):
+    def outcomes(self, first_game, n_games):
         """Per game: the winning seat (-1: nobody) ``(n,)`` and every seat's final score
         ``(n, players)``."""
-        _, fail, winners, scores, _ = self.run(seed, first_game, n_games, outcomes=True)
+        _, fail, winners, scores, _ = self.run(self.seed, first_game, n_games, outcomes=True)
         self.raise_failure(fail)
         return winners, scores
 

@@ -3,7 +3,9 @@ computed from the harness's play tables, so a game declares none of its own."""
 
 from __future__ import annotations
 
-from sheepsim.balance_metrics import Metric
+import numpy as np
+
+from sheepsim.balance_metrics import Metric, spread
 
 #: games every variant plays by default
 DEFAULT_GAMES = 20_000
@@ -14,9 +16,8 @@ def first_player_edge(t, rules, players) -> float:
     return float(row["win_rate"] - row["fair_share"])
 
 
-def seat_win_spread(t, rules, players) -> float:
-    w = t["by_seat"]["win_rate"]
-    return float(w.max() - w.min())
+def seat_win_rates(t, rules, players):
+    return t["by_seat"]["win_rate"].to_numpy()
 
 
 def draw_rate(t, rules, players) -> float:
@@ -35,6 +36,41 @@ def mean_decisions(t, rules, players) -> float:
     return float(t["game_length"]["mean_decisions"].iloc[0])
 
 
+def sd_turns(t, rules, players) -> float:
+    return float(t["game_length"]["sd_turns"].iloc[0])
+
+
+def sd_decisions(t, rules, players) -> float:
+    return float(t["game_length"]["sd_decisions"].iloc[0])
+
+
+def _all_kinds(t) -> tuple[float, float, float]:
+    """Decisions, legal options and forced decisions per game, over every kind."""
+    d = t["decisions"]
+    return (float(d["per_game"].sum()), float((d["per_game"] * d["mean_options"]).sum()),
+            float((d["per_game"] * d["forced_share"]).sum()))
+
+
+def branching(t, rules, players) -> float:
+    per_game, options, _ = _all_kinds(t)
+    return options / per_game
+
+
+def forced_share(t, rules, players) -> float:
+    per_game, _, forced = _all_kinds(t)
+    return forced / per_game
+
+
+def outcome_uniformity(t, rules, players) -> float:
+    """Entropy of the winning seat over the won games, divided by its largest value
+    ``log(players)``: 1 when every seat wins equally often, 0 when one seat always wins."""
+    wins = t["by_seat"]["wins"].to_numpy(dtype=float)
+    if wins.sum() == 0:
+        return float("nan")
+    p = wins[wins > 0] / wins.sum()
+    return float(-(p * np.log(p)).sum() / np.log(players))
+
+
 def _course(column: str):
     def compute(t, rules, players) -> float:
         return float(t["course"][column].iloc[0])
@@ -46,8 +82,8 @@ def _course(column: str):
 METRICS = (
     Metric("first_player_edge", "win rate of the first seat minus 1/players", "probability",
            "zero", "games", first_player_edge),
-    Metric("seat_win_spread", "largest minus smallest win rate over the seats", "probability",
-           "lower", "games", seat_win_spread),
+    spread("seat_win_spread", "largest minus smallest win rate over the seats (bias-corrected)",
+           "probability", "lower", "games", seat_win_rates),
     Metric("draw_rate", "share of games nobody wins", "probability", "none", "games", draw_rate),
     Metric("tie_rate", "share of games in which two or more seats tie for the top score",
            "probability", "none", "games", tie_rate),
@@ -64,6 +100,17 @@ METRICS = (
            "points", "none", "games", _course("mean_winner_deficit")),
     Metric("comeback_rate", "share of won games whose winner was behind the top score at the "
            "middle turn", "probability", "none", "games", _course("comeback_rate")),
+    Metric("sd_turns", "standard deviation of the turns per game", "turns", "none", "games",
+           sd_turns),
+    Metric("sd_decisions", "standard deviation of the decisions per game", "decisions", "none",
+           "games", sd_decisions),
+    Metric("branching", "mean legal options per decision, every kind of decision and lone "
+           "options included", "options", "none", "games", branching),
+    Metric("forced_share", "share of decisions with one legal option (taken without asking)",
+           "probability", "lower", "games", forced_share),
+    Metric("outcome_uniformity", "entropy of the winning seat over won games divided by "
+           "log(players): 1 every seat wins equally often, 0 one seat always wins", "share",
+           "higher", "games", outcome_uniformity),
 )
 
 

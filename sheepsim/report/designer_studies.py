@@ -39,12 +39,11 @@ from pathlib import Path
 from typing import ClassVar
 
 from sheepsim import balance_metrics as M
-from sheepsim.api import _argv
 from sheepsim.balance_metrics import BLOCKS
 from sheepsim.commands import one_policy_each, policy_dest, role_policies
 from sheepsim.errors import SheepsimError
 from sheepsim.game import games
-from sheepsim.options import ArgumentsError, parse_raising, subcommand_parser
+from sheepsim.options import ArgumentsError, options_from_keywords, running, subcommand_parser
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Sampling, Study, StudyResult, bind, register_study, study_game
 
@@ -141,15 +140,11 @@ class _DesignerStudy(Study):
             keys["games"] = "games"
         if "rules" in r.table:
             options["rules"] = str(_path(r, r.table["rules"]))
-        parser, sub = cls._parser()
-        where = f"{g.command} {cls.command}"
-        argv = _argv(sub, where, options)
-        if positional:
-            argv += ["--", *positional]
+        _, sub = cls._parser()
         try:
-            args = parse_raising(parser, [g.command, cls.command, *argv])
-        except SheepsimError as exc:
-            message = getattr(exc, "message", str(exc))
+            args = options_from_keywords(sub, f"{g.command} {cls.command}", options, positional)
+        except ArgumentsError as exc:
+            message = exc.message
             m = re.search(r"argument (--[\w-]+)", message)
             option = m.group(1)[2:].replace("-", "_") if m else ""
             r.fail(keys.get(option, "game"), _key_named(message))
@@ -161,7 +156,7 @@ class _DesignerStudy(Study):
                 with _charged(r, dest):  # the command's rule: one name for every seat
                     one_policy_each(g, args)
         params.update(cls.check(r, args))
-        params["_argv"] = argv
+        params["_options"] = (options, positional)
         return params
 
     @classmethod
@@ -188,16 +183,16 @@ class _DesignerStudy(Study):
             r.fail(named[0] if named else dests[0], str(exc))
 
     def params(self) -> dict:
-        # keys starting with "_" (the command's argv) are for running, never shown
+        # keys starting with "_" (the command's options) are for running, never shown
         return {k: v for k, v in self._params.items() if not k.startswith("_")}
 
     def args(self):
         """The command's parsed options (as ``sheepsim <game> <command>`` would have them)."""
-        parser, _ = self._parser()
+        _, sub = self._parser()
         g = self.game_entry
-        args = parse_raising(parser, [g.command, self.command, *self._params["_argv"]])
-        args.quiet = True
-        return args
+        options, positional = self._params["_options"]
+        return options_from_keywords(sub, f"{g.command} {self.command}", options,
+                                     positional).replace(quiet=True)
 
     def plot_meta(self, games: int) -> dict:
         return {"games": games, "seed": self.seed, "rules": self.rules_label()}
@@ -347,8 +342,12 @@ class VariantsStudy(_VariantRuns):
                           "with its 95% interval; the line is no change (V1, V2... name long "
                           "variants, their key under the chart).",
         }
-        columns = {"metrics": ["variant", "metric", "value", "unit", "better", "edits"],
-                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit"]}
+        m = t["metrics"]
+        # the edits say again what the label says for a --set variant: shown only when
+        # some variant is labelled otherwise (a rules file)
+        edits = [] if ((m["edits"] == "") | (m["edits"] == m["variant"])).all() else ["edits"]
+        columns = {"metrics": ["variant", "metric", "value", "unit", "better", "exact", *edits],
+                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit", "exact"]}
         return StudyResult(dict(t), figures, notes, captions, key_findings=list(notes),
                            columns=columns, methods=[self.methods_note()])
 
@@ -408,7 +407,7 @@ class SweepStudy(_VariantRuns):
         return self.grid(args)[1]
 
     def results(self, counts, games) -> StudyResult:
-        from sheepsim.designer import base_values, sweep_panels, sweep_table, sweep_title
+        from sheepsim.designer import base_key_values, base_values, sweep_panels, sweep_table, sweep_title
 
         t = self.tables(counts, games)
         keys, variants, points = self.grid(self.args())
@@ -416,7 +415,9 @@ class SweepStudy(_VariantRuns):
         findings, ranges = sweep_findings(sweep, t["metrics"], keys)
         title = sweep_title(self.game_entry, keys, len(points), games)
         meta = self.plot_meta(games)
-        figures = {"by_point": lambda: self._figure(sweep_panels(sweep, keys, base_values(t)), meta, title)}
+        at = base_key_values(variants, keys)
+        figures = {"by_point": lambda: self._figure(sweep_panels(sweep, keys, base_values(t), at), meta,
+                                                    title)}
         captions = {
             "sweep": "One row per grid point and metric: the metric with its 95% interval and "
                      "its paired difference to the base rules (pvalue_holm: Holm across the "
@@ -425,11 +426,12 @@ class SweepStudy(_VariantRuns):
             "differences": "Each point minus the base, per metric, with the paired 95% interval "
                            "and p-values (pvalue_holm: Holm across the points).",
             "by_point": "Each metric against the swept values with its 95% interval, the base "
-                        "rules dotted (two keys: a heatmap of the values, without intervals).",
+                        "rules dotted (two keys: a heatmap of the values with their 95% "
+                        "half-widths, the base rules' cell outlined in red).",
         }
-        columns = {"sweep": ["point", *keys, "metric", "value", "diff", "pvalue_holm", "unit"],
-                   "metrics": ["variant", "metric", "value", "unit", "better"],
-                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit"]}
+        columns = {"sweep": ["point", *keys, "metric", "value", "diff", "pvalue_holm", "unit", "exact"],
+                   "metrics": ["variant", "metric", "value", "unit", "better", "exact"],
+                   "differences": ["variant", "metric", "diff", "pvalue_holm", "se_ratio", "unit", "exact"]}
         tables = {"sweep": sweep, **t}
         notes = findings + ranges
         return StudyResult(tables, figures, notes, captions, key_findings=findings or notes[:1],
@@ -509,10 +511,9 @@ class TuneStudy(_DesignerStudy):
     def run(self, backend, progress: bool) -> int:
         from sheepsim import search
 
-        args = self.args()
-        args._backend = backend  # the report's, left open for the next study
-        args.quiet = not progress
-        self._out = search.run(self.game_entry, args)
+        args = self.args().replace(quiet=not progress)
+        with running(backend=backend):  # the report's, left open for the next study
+            self._out = search.run(self.game_entry, args)
         return int(self._out.meta["games"])
 
     def results(self, counts, games) -> StudyResult:

@@ -97,7 +97,7 @@ def simulate(job: Job, sampling: Sampling, path: Path, identity: str, *, resume:
             st.counts, st.done, st.finished, st.checks, st.seconds)
         save_checkpoint(path, cp)
 
-    driver.run(job, seed=job.seed, games=sampling.games, precision=sampling.precision,
+    driver.run(job, games=sampling.games, precision=sampling.precision,
                max_games=sampling.max_games, chunk_games=chunk_size, progress=progress,
                desc=desc, state=state, on_chunk=save, backend=backend)
     return cp

@@ -25,11 +25,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from sheepsim.api import _argv
 from sheepsim.commands import compare_field, parts
 from sheepsim.errors import SheepsimError
 from sheepsim.game import games
-from sheepsim.options import ArgumentsError, _Parser, parse_raising
+from sheepsim.options import ArgumentsError, _Parser, options_from_keywords
 from sheepsim.report.reader import StudyReader
 from sheepsim.report.registry import Study, StudyResult, bind, register_study, study_game
 
@@ -89,18 +88,16 @@ class HeadToHeadStudy(Study):
         p = _Parser(prog=f"sheepsim {g.command} compare")
         parts(g).add_options("compare", p)
         dests = [a.dest for a in p._actions if a.option_strings and a.dest != "help"]
-        argv = []
-        for dest in dests:
+        where = f"{g.command} compare"
+        for dest in dests:  # each key checked alone: a problem is charged to its key
             if dest in r.table:
                 try:
-                    argv += _argv(p, f"{g.command} compare", {dest: r.table[dest]})
+                    options_from_keywords(p, where, {dest: r.table[dest]})
+                except ArgumentsError as exc:
+                    r.fail(dest, exc.message.partition(": ")[2] or exc.message)
                 except SheepsimError as exc:
                     r.fail(dest, str(exc))
-        try:
-            args = parse_raising(p, argv)
-        except ArgumentsError as exc:
-            bad = next((d for d in dests if f"--{d.replace('_', '-')}" in exc.message), dests[0])
-            r.fail(bad, exc.message.partition(": ")[2] or exc.message)
+        args = options_from_keywords(p, where, {d: r.table[d] for d in dests if d in r.table})
         return parts(g).job_options("compare", args)
 
     @classmethod

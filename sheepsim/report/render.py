@@ -40,9 +40,22 @@ table { border-collapse: collapse; font-size: .85rem; white-space: nowrap; }
 th, td { padding: .25rem .55rem; border-bottom: 1px solid #8883; }
 th { text-align: left; white-space: normal; vertical-align: bottom; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td:not(.num) { white-space: normal; overflow-wrap: break-word; }
+h1, h2, h3, p, li, figcaption, .meta, .caption { overflow-wrap: anywhere; }
 img { max-width: 100%; height: auto; } figure { margin: 1rem 0; }
+@media (max-width: 48rem) { .chart img { max-width: none; width: var(--narrow-width, 100%); } }
 nav ul { padding-left: 1.2rem; } a { color: #2a6fb0; }
 """
+
+
+#: on a screen narrower than 48rem a chart is drawn at this share of its pixel width at
+#: least (its 8-point text about 8 px high), scrolling sideways in its own box
+CHART_MIN_SCALE = 0.6
+
+
+def _png_width(data: bytes) -> int:
+    """A PNG's width in pixels (its IHDR chunk)."""
+    return int.from_bytes(data[16:20], "big") if data[:8] == b"\x89PNG\r\n\x1a\n" else 0
 
 
 @dataclass
@@ -298,7 +311,13 @@ def render_html(title: str, header: list[str], studies: list[RenderedStudy]) -> 
         for name, (png, svg, data) in r.charts.items():
             caption = r.chart_caption(name)
             b64 = base64.b64encode(data).decode("ascii")
-            out.append(f'<figure><img src="data:image/png;base64,{b64}" alt="{e(caption)}">'
+            # on a narrow screen a chart keeps at least CHART_MIN_SCALE of its size (its
+            # text readable) and scrolls sideways in its own box, not the page
+            wide = round(_png_width(data) * CHART_MIN_SCALE)
+            out.append(f'<figure><div class="scroll chart" tabindex="0" role="region" '
+                       f'aria-label="chart (scrolls sideways on a narrow screen)">'
+                       f'<img src="data:image/png;base64,{b64}" alt="{e(caption)}"'
+                       + (f' style="--narrow-width: {wide}px"' if wide else "") + '></div>'
                        f'<figcaption>{e(caption)} (<a href="{e(png)}">PNG</a>, '
                        f'<a href="{e(svg)}">SVG</a>)</figcaption></figure>\n')
         out.append("</section>\n")

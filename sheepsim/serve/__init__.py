@@ -30,7 +30,10 @@ def register(subparsers) -> None:
                     "games, seed), and /api/race/rules. Ctrl-C stops it.",
         epilog="example: sheepsim serve --open")
     p.add_argument("--host", default=DEFAULT_HOST, metavar="ADDRESS",
-                   help=f"address to listen on (default {DEFAULT_HOST}: this computer only)")
+                   help=f"address or name to listen on (default {DEFAULT_HOST}: this computer "
+                        "only). Requests must name the server by it (the Host header): a "
+                        "loopback address also answers to localhost, 0.0.0.0 or :: to any IP "
+                        "address and this computer's name; other names are refused (403)")
     p.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
                    help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     p.add_argument("--rules", metavar="FILE", help="rules TOML file (default: the shipped "

@@ -18,14 +18,18 @@ their own terminal:
 * bounded work: simulations up to :data:`MAX_RACES` races per request (``games`` times
   the 9 pace options for ``advise``) and exact solves up to :data:`MAX_JOINT_STATES`
   joint states (the standard semifinal from the start has 966,708); a request past
-  either is refused at once with a message saying so, and when :data:`MAX_BUSY`
-  requests are already being answered another gets HTTP 503 instead of waiting.
+  either is refused at once with a message saying so;
+* a fair queue: :data:`MAX_BUSY` requests are solved at once, up to :data:`MAX_QUEUE` more
+  wait their turn in the order they came, each for at most :data:`MAX_WAIT` seconds; a
+  request past the queue's length or its wait gets HTTP 503 saying how busy the server is
+  (the page asks again).
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
+from collections import deque
 from urllib.parse import parse_qsl
 
 from sheepsim.errors import SheepsimError
@@ -37,17 +41,23 @@ MAX_QUERY = 2_000
 MAX_RACES = 200_000
 #: joint states an exact solve may visit (the solver's own limit is 50 million): the
 #: standard semifinal from the start visits 966,708 (0.05 s of CPU), the scarce-blue
-#: variant of benchmarks/README.md 6.3 million (0.7 s); a position of 6.9 million took
+#: variant of docs/performance-archive.md 6.3 million (0.7 s); a position of 6.9 million took
 #: a 0.75 GB process
 MAX_JOINT_STATES = 8_000_000
-#: requests solved at once; more get 503 (not queued)
+#: requests solved at once; more wait in the queue
 MAX_BUSY = 4
+#: requests that may wait for a solver at once; one more gets 503 at once
+MAX_QUEUE = 48
+#: seconds a request waits in the queue before it gets 503
+MAX_WAIT = 20.0
 #: the solver's parameters per endpoint, named as the CLI's options
+#: the standings (``race advise|ev --scores ...``): play to win the game in the final
+_STANDINGS = ("scores", "seat", "objective", "tie-order", "rival-bets")
 PARAMETERS = {
     "odds": ("position", "lanes", "stage", "policy", "games", "seed"),
-    "ev": ("position", "lanes", "stage", "taken", "policy", "games", "seed"),
+    "ev": ("position", "lanes", "stage", "taken", "policy", "games", "seed", *_STANDINGS),
     "advise": ("position", "lane", "open", "hidden", "rival-open", "lanes", "stage", "policy",
-               "games", "seed"),
+               "games", "seed", *_STANDINGS),
 }
 #: pace options ``advise`` may simulate ``games`` races for (the legal ones of these)
 _ADVISE_OPTIONS = 9
@@ -63,21 +73,66 @@ class BadRequest(SheepsimError):
         self.status = status
 
 
+class Queue:
+    """``slots`` requests at a time, up to ``depth`` more waiting in the order they came
+    (a slot freed is handed to the longest waiting, never taken by a newcomer)."""
+
+    def __init__(self, slots: int, depth: int):
+        self.slots, self.depth = slots, depth
+        self._lock = threading.Lock()
+        self._free = slots
+        self._waiting: deque[threading.Event] = deque()
+        self.peak = 0  # the most that have waited at once
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def enter(self, timeout: float) -> bool | None:
+        """Take a slot, waiting at most ``timeout`` seconds: True when taken (call
+        :meth:`leave` after), False when the wait ran out, None when the queue is full."""
+        with self._lock:
+            if self._free and not self._waiting:
+                self._free -= 1
+                return True
+            if len(self._waiting) >= self.depth:
+                return None
+            turn = threading.Event()
+            self._waiting.append(turn)
+            self.peak = max(self.peak, len(self._waiting))
+        if turn.wait(timeout):
+            return True
+        with self._lock:
+            if turn.is_set():  # handed a slot as the wait ran out
+                return True
+            self._waiting.remove(turn)
+            return False
+
+    def leave(self) -> None:
+        with self._lock:
+            if self._waiting:
+                self._waiting.popleft().set()  # the slot goes to the longest waiting
+            else:
+                self._free += 1
+
+
 class RaceAPI:
     """Answers ``/api/race/...`` requests: :meth:`answer` ``(path, query) -> (status,
     JSON text)``. Thread-safe; ``rules`` is the path of the server's rules file (None:
     the standard rules)."""
 
     def __init__(self, rules: str | None = None, *, max_races: int = MAX_RACES,
-                 max_states: int = MAX_JOINT_STATES, max_busy: int = MAX_BUSY):
+                 max_states: int = MAX_JOINT_STATES, max_busy: int = MAX_BUSY,
+                 max_queue: int = MAX_QUEUE, max_wait: float = MAX_WAIT):
         from sheepsim.cli import build_parser
         from sheepsim.games.race.rules import load_rules
 
         self.rules_path = rules
         self.rules = load_rules(rules)  # a bad rules file stops the server before it starts
         self.max_races, self.max_states, self.max_busy = max_races, max_states, max_busy
+        self.max_wait = max_wait
         self._parser = build_parser()
-        self._slots = threading.BoundedSemaphore(max_busy)
+        self.queue = Queue(max_busy, max_queue)
         self._rules_json = None
 
     # ------------------------------------------------------------------ requests
@@ -160,15 +215,18 @@ class RaceAPI:
         except ArgumentsError as exc:  # the CLI's message, without the command's name
             raise BadRequest(exc.message) from None
         self._check_work(command, args)
-        if not self._slots.acquire(blocking=False):
-            n = self.max_busy
+        entered = self.queue.enter(self.max_wait)
+        if not entered:
+            n, waiting = self.max_busy, self.queue.waiting
+            why = (f"{waiting} questions are waiting" if entered is None else
+                   f"this question waited {self.max_wait:g} s")
             raise BadRequest(f"the server is busy: it answers {n} question{'s' * (n != 1)} at "
-                             "a time; ask again in a moment", status=503)
+                             f"a time and {why}; ask again in a moment", status=503)
         try:
             with captured_output() as texts, _state_limit(self.max_states):
                 execute(args)
         finally:
-            self._slots.release()
+            self.queue.leave()
         return "".join(texts)
 
     def _check_work(self, command: str, args) -> None:

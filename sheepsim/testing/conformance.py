@@ -46,26 +46,26 @@ def test_registry_entry_is_complete(g):
 
 
 def test_same_seed_same_tables_for_any_threads_and_chunking(g):
-    ref = driver.run(_job(g), seed=11, games=240, chunk_games=240, threads=1, progress=False)
+    ref = driver.run(_job(g), games=240, chunk_games=240, threads=1, progress=False)
     for chunk, threads in ((17, 2), (100, 1), (1, 2)):
-        res = driver.run(_job(g), seed=11, games=240, chunk_games=chunk, threads=threads,
+        res = driver.run(_job(g), games=240, chunk_games=chunk, threads=threads,
                          progress=False)
         assert res.counts.keys() == ref.counts.keys()
         for k in ref.counts:
             assert np.array_equal(res.counts[k], ref.counts[k]), k
         for name, df in ref.tables.items():
             assert res.tables[name].equals(df), name
-    other = driver.run(_job(g, seed=12), seed=12, games=240, progress=False)
+    other = driver.run(_job(g, seed=12), games=240, progress=False)
     assert any(not np.array_equal(other.counts[k], ref.counts[k]) for k in ref.counts)
 
 
 def test_precision_stops_at_the_same_block_for_any_chunking(g):
     job = _job(g)
     job.block = 50
-    a = driver.run(job, seed=11, precision=0.2, max_games=1000, chunk_games=7, progress=False)
+    a = driver.run(job, precision=0.2, max_games=1000, chunk_games=7, progress=False)
     job2 = _job(g)
     job2.block = 50
-    b = driver.run(job2, seed=11, precision=0.2, max_games=1000, chunk_games=64, threads=2,
+    b = driver.run(job2, precision=0.2, max_games=1000, chunk_games=64, threads=2,
                    progress=False)
     assert a.games == b.games and a.games % 50 == 0 and a.stopped_by == b.stopped_by
     assert all(a.tables[k].equals(b.tables[k]) for k in a.tables)
@@ -76,7 +76,7 @@ def test_head_to_head_of_a_policy_with_itself_is_exactly_paired(g):
     from sheepsim.headtohead import HeadToHeadJob
 
     h2h = HeadToHeadJob(_job(g), _job(g), 1, ("x", "x", "x"))
-    res = driver.run(h2h, seed=11, games=120, chunk_games=50, progress=False)
+    res = driver.run(h2h, games=120, chunk_games=50, progress=False)
     row = res.tables["comparison"].set_index("metric")
     assert row.loc["win_rate", "diff"] == 0 and row.loc["mean_score", "diff"] == 0
     wins_a, wins_b, a_only, b_only = res.counts["paired"][:4]
@@ -86,7 +86,7 @@ def test_head_to_head_of_a_policy_with_itself_is_exactly_paired(g):
 def test_column_and_metadata_conventions(g):
     from sheepsim import __version__
 
-    res = driver.run(_job(g), seed=11, games=60, progress=False)
+    res = driver.run(_job(g), games=60, progress=False)
     meta = res.meta()
     assert meta["game"] == g.name and meta["sheepsim_version"] == __version__
     assert meta["seed"] == 11 and meta["games"] == 60
@@ -105,7 +105,7 @@ def test_jobs_pickle_and_give_the_same_counts(g):
 
     job = _job(g)
     again = pickle.loads(pickle.dumps(job))
-    a, b = job.chunk(11, 5, 30), again.chunk(11, 5, 30)
+    a, b = job.chunk(5, 30), again.chunk(5, 30)  # games 5-34 of the jobs' seed, 11
     assert all(np.array_equal(a[k], b[k]) for k in a)
 
 

@@ -28,6 +28,15 @@ def _covered(est, lo, hi) -> int:
     return int(((lo <= truth) & (truth <= hi)).sum())
 
 
+def _seeded(job, seed: int):
+    """``job`` playing ``seed`` (a job's one seed), its seed-free setup shared."""
+    import copy
+
+    job = copy.copy(job)
+    job.seed = seed
+    return job
+
+
 def _race_runs(bets, games):
     from sheepsim.games.race.analysis import policy_table
     from sheepsim.games.race.jobs import GamesJob
@@ -35,7 +44,7 @@ def _race_runs(bets, games):
     job = GamesJob(None, 4, bets, "greedy", 0)
     runs = []
     for r in range(REPS):
-        counts = job.chunk(1000 + r, 0, games)
+        counts = _seeded(job, 1000 + r).chunk(0, games)
         runs.append((job.results(counts, games), policy_table(job.results(counts, games))))
     return runs
 
@@ -70,7 +79,7 @@ def test_awsheep_pooled_intervals_cover():
     from sheepsim.games.awsheep.jobs import PlayJob
 
     job = PlayJob(None, 4, "greedy,random,greedy,random", 0, None, True)
-    tables = [win_rate_by_policy(job.frames(job.chunk(3000 + r, 0, 120))["slots"])
+    tables = [win_rate_by_policy(job.frames(_seeded(job, 3000 + r).chunk(0, 120))["slots"])
               for r in range(REPS)]
     for k in range(2):
         pol = [t.iloc[k] for t in tables]
@@ -85,7 +94,7 @@ def test_panic_pooled_intervals_cover():
     job = PlayJob(None, 4, "random", 0, chunk_games=64)
     pol = []
     for r in range(REPS):
-        pol.append(job.tables(job.chunk(2000 + r, 0, 40), 40)["by_policy"].iloc[0])
+        pol.append(job.tables(_seeded(job, 2000 + r).chunk(0, 40), 40)["by_policy"].iloc[0])
     assert all(p["win_rate"] == 0.25 and p["win_rate_lo"] <= 0.25 <= p["win_rate_hi"] for p in pol)
     covered = _covered(*([p[c] for p in pol] for c in ("mean_points", "mean_points_lo", "mean_points_hi")))
     assert BAND[0] <= covered <= BAND[1]
@@ -99,7 +108,7 @@ def test_awsheep_card_power_intervals_cover():
     from sheepsim.games.awsheep.jobs import PlayJob
 
     job = PlayJob(None, 4, "random", 0)
-    tables = [card_power(job.frames(job.chunk(5000 + r, 0, 150))["start_hands"])
+    tables = [card_power(job.frames(_seeded(job, 5000 + r).chunk(0, 150))["start_hands"])
               .set_index(["kind", "count"]) for r in range(REPS)]
     for key in (("sheep", 4), ("pig", 1), ("doghouse", 0), ("golden", 0)):
         rows = [t.loc[key] for t in tables]

@@ -118,7 +118,7 @@ def test_skill_job_table_matches_its_pairs():
     from sheepsim import driver
 
     job = SkillJob(None, 4, "greedy", "random", 2, False)
-    res = driver.run(job, seed=2, games=500, chunk_games=123, progress=False)
+    res = driver.run(job, games=500, chunk_games=123, progress=False)
     table = luck_vs_skill(job.pair_frame(res.counts, 500))
     assert table.equals(res.tables["luck_vs_skill"])
     r = table.iloc[0]

@@ -38,9 +38,9 @@ def test_a_worker_killed_mid_run_loses_and_doubles_nothing(cluster):
         os.kill(pids[worker], signal.SIGKILL)
         killed.append((worker, busy[worker]))
 
-    ref = driver.run(RacesJob(seed=21), seed=21, games=GAMES, chunk_games=CHUNK, threads=2,
+    ref = driver.run(RacesJob(seed=21), games=GAMES, chunk_games=CHUNK, threads=2,
                      progress=False)
-    res = driver.run(RacesJob(seed=21), seed=21, games=GAMES, chunk_games=CHUNK, backend=cluster,
+    res = driver.run(RacesJob(seed=21), games=GAMES, chunk_games=CHUNK, backend=cluster,
                      progress=False, on_chunk=kill_a_busy_worker)
     worker, lost = killed[0]
     assert lost and all(str(k).startswith("sheepsim-chunk-") for k in lost)
@@ -101,7 +101,7 @@ def test_a_worker_with_other_package_source_is_refused(cluster):
     client.run(_fake_digest, workers=[worker])
     try:
         with pytest.raises(SheepsimError) as err:
-            driver.run(RacesJob(seed=1), seed=1, games=100, backend=cluster, progress=False)
+            driver.run(RacesJob(seed=1), games=100, backend=cluster, progress=False)
     finally:
         client.run(_real_digest, workers=[worker])
     text = str(err.value)
@@ -153,7 +153,7 @@ def test_losing_every_worker_or_the_scheduler_is_one_line_after_a_bounded_wait(w
         hook = _lose_after_first_chunk(backend, what)
         t0 = time.monotonic()
         with pytest.raises(SheepsimError) as err:
-            driver.run(RacesJob(seed=3), seed=3, games=40 * 20_000, chunk_games=20_000,
+            driver.run(RacesJob(seed=3), games=40 * 20_000, chunk_games=20_000,
                        backend=backend, progress=False, on_chunk=hook)
         # the wait is bounded: the timeout, a poll or two, and the kernels' warm-up
         assert time.monotonic() - t0 < 90

@@ -68,7 +68,7 @@ def test_forced_games_are_counted_exactly(coin, tmp_path):
     """One round, one option: every seat makes one forced decision (never asked), so a
     game is exactly ``players`` decisions and turns, none asked, one option each."""
     job = coin.job("play", rules=_rules(tmp_path, 1, 1), players=3, policies="random", seed=4)
-    res = driver.run(job, seed=4, games=500, progress=False)
+    res = driver.run(job, games=500, progress=False)
     length = res.tables["game_length"].iloc[0]
     assert length["mean_decisions"] == 3 and length["mean_turns"] == 3
     assert length["sd_decisions"] == 0 and length["asked_share"] == 0
@@ -79,7 +79,7 @@ def test_forced_games_are_counted_exactly(coin, tmp_path):
 def test_asked_decisions_and_options(coin, tmp_path):
     """Three rounds of 5 options: 3 x players decisions, every one asked, 5 options."""
     job = coin.job("play", rules=_rules(tmp_path, 3, 5), players=2, policies="random", seed=1)
-    res = driver.run(job, seed=1, games=300, progress=False)
+    res = driver.run(job, games=300, progress=False)
     length = res.tables["game_length"].iloc[0]
     assert length["mean_decisions"] == 6 and length["asked_share"] == 1
     assert res.tables["decisions"].iloc[0]["mean_options"] == 5
@@ -89,8 +89,8 @@ def test_wins_scores_and_ties_match_the_outcomes(coin, tmp_path):
     """The accumulated tables agree with the per-game outcomes the head-to-heads read:
     wins by seat, mean score, and ties for the top score."""
     job = coin.job("play", rules=_rules(tmp_path, 2, 3), players=3, policies="random", seed=2)
-    res = driver.run(job, seed=2, games=400, chunk_games=64, progress=False)
-    winners, scores = job.outcomes(2, 0, 400)
+    res = driver.run(job, games=400, chunk_games=64, progress=False)
+    winners, scores = job.outcomes(0, 400)
     seat = res.tables["by_seat"]
     assert list(seat["wins"]) == [int((winners == s).sum()) for s in range(3)]
     assert np.allclose(seat["mean_score"], scores.mean(axis=0))
@@ -157,3 +157,43 @@ def test_an_entry_point_game_joins_the_registry(monkeypatch):
     monkeypatch.setattr(importlib.metadata, "entry_points",
                         lambda group: [_EntryPoint("coin", "x:GAME", lambda: COIN)])
     assert registry._installed_games.__wrapped__() == (COIN,)
+
+
+def _metric(name):
+    from sheepsim.harness.metrics import METRICS
+
+    return next(m for m in METRICS if m.name == name).compute
+
+
+def test_branching_forced_share_and_spreads_on_hand_made_games(coin, tmp_path):
+    """One round of one option (every decision forced, every game 3 decisions long), then
+    three rounds of five options (none forced): the metrics' known values."""
+    forced = driver.run(coin.job("play", rules=_rules(tmp_path, 1, 1), players=3,
+                                 policies="random", seed=4), games=300,
+                        progress=False).tables
+    assert _metric("branching")(forced, None, 3) == 1
+    assert _metric("forced_share")(forced, None, 3) == 1
+    assert _metric("sd_turns")(forced, None, 3) == 0 == _metric("sd_decisions")(forced, None, 3)
+    asked = driver.run(coin.job("play", rules=_rules(tmp_path, 3, 5), players=2,
+                                policies="random", seed=1), games=300,
+                       progress=False).tables
+    assert _metric("branching")(asked, None, 2) == 5
+    assert _metric("forced_share")(asked, None, 2) == 0
+
+
+def test_outcome_uniformity_is_the_winners_normalised_entropy(coin, tmp_path):
+    """The script game's winner is always seat 1 (3 + 4 against 5 + 1 points): 0. The
+    coin game's winners spread over the seats: the entropy of the win counts over
+    log(players), computed here by hand from the per-game outcomes."""
+    path = tmp_path / "script.toml"
+    path.write_text("[script]\n" + "".join(f"p{t + 1} = {v}\n"
+                                           for t, v in enumerate((3, 0, 0, 5, 4, 0, 0, 1))))
+    res = sheepsim.play("script", rules=str(path), players=2, games=20, quiet=True)
+    assert _metric("outcome_uniformity")(res.tables, None, 2) == 0
+    job = coin.job("play", rules=_rules(tmp_path, 2, 3), players=3, policies="random", seed=2)
+    tables = driver.run(job, games=400, progress=False).tables
+    winners, _ = job.outcomes(0, 400)
+    p = np.bincount(winners, minlength=3) / 400
+    assert 0 < p.min()  # every seat wins some: not the degenerate case
+    expected = -(p * np.log(p)).sum() / np.log(3)
+    assert _metric("outcome_uniformity")(tables, None, 3) == pytest.approx(expected, rel=1e-12)

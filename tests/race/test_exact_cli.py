@@ -1,6 +1,5 @@
 """``race odds/ev --exact|--mc --position`` and ``race advise`` on the command line."""
 
-import argparse
 import json
 from pathlib import Path
 
@@ -53,8 +52,12 @@ def test_exact_reproduces_the_example_report_within_its_intervals(capsys):
 
 
 def _args(**kw):
-    base = dict(games=None, precision=None, exact=False, mc=False, policy="greedy")
-    return argparse.Namespace(**{**base, **kw})
+    """``race odds``'s typed options (what the command hands the method rule)."""
+    from sheepsim import cli
+    from sheepsim.options import options_from_keywords
+
+    sub = cli.subcommand_parser(cli.build_parser(["race", "odds"]), "race", "odds")
+    return options_from_keywords(sub, "race odds", {"policy": "greedy", **kw})
 
 
 def test_method_rule():

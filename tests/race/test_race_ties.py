@@ -4,8 +4,8 @@ from sheepsim.games.race.jobs import GamesJob
 
 
 def _tie_breaks(bets: str, games: int = 3000):
-    job = GamesJob(None, 4, bets, "greedy", 0)
-    return job.tables(job.chunk(11, 0, games), games)["tie_breaks"].iloc[0]
+    job = GamesJob(None, 4, bets, "greedy", 11)
+    return job.tables(job.chunk(0, games), games)["tie_breaks"].iloc[0]
 
 
 def test_near_ev_breaks_the_symmetry_of_identical_ev_players():

@@ -104,9 +104,9 @@ def test_resume_continues_from_the_checkpoint(tmp_path, monkeypatch):
     def spy(job, *args, **kwargs):
         chunk = job.chunk
 
-        def recording(seed, start, count):
+        def recording(start, count):
             starts.append(start)
-            return chunk(seed, start, count)
+            return chunk(start, count)
 
         job.chunk = recording
         return real(job, *args, **kwargs)

@@ -10,6 +10,7 @@ import pytest
 from tests.serve.conftest import get, sheepsim
 
 MID_RACE = "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"
+FINAL_RACE = "final 20.010 20.010 20.010 20.010 19.010 20.010"
 
 
 def cli(*argv) -> subprocess.CompletedProcess:
@@ -30,6 +31,15 @@ def cli(*argv) -> subprocess.CompletedProcess:
     ("odds", {"position": "final 3.101 X18 5.030 0.210 7.020 2.010", "policy": "saver"},
      ["race", "odds", "--position", "final 3.101 X18 5.030 0.210 7.020 2.010", "--policy",
       "saver"]),
+    # the standings (issue 47): the final's advice by the chance of winning the game
+    ("advise", {"position": FINAL_RACE, "lane": "5", "hidden": "5,1", "scores": "10,26",
+                "rival-bets": "3,5"},
+     ["race", "advise", "--position", FINAL_RACE, "--lane", "5", "--hidden", "5,1",
+      "--scores", "10,26", "--rival-bets", "3,5"]),
+    ("ev", {"stage": "final", "scores": "20,26,18", "seat": "3", "objective": "win",
+            "tie-order": "2,3,1"},
+     ["race", "ev", "--stage", "final", "--scores", "20,26,18", "--seat", "3", "--objective",
+      "win", "--tie-order", "2,3,1"]),
     # simulated: the same races for the same seed, whatever runs them
     ("ev", {"position": MID_RACE, "policy": "random", "games": "3000", "seed": "7"},
      ["race", "ev", "--position", MID_RACE, "--policy", "random", "--games", "3000", "--seed", "7"]),
@@ -53,6 +63,11 @@ def test_api_answers_what_the_cli_prints(server, endpoint, params, argv):
     ("odds", {"stage": "quarterfinal"}, ["race", "odds", "--stage", "quarterfinal"]),
     ("advise", {"position": MID_RACE, "lane": "6", "open": "2"},
      ["race", "advise", "--position", MID_RACE, "--lane", "6", "--open", "2"]),
+    ("ev", {"stage": "final", "scores": "4,x"}, ["race", "ev", "--stage", "final", "--scores", "4,x"]),
+    ("advise", {"position": FINAL_RACE, "lane": "5", "hidden": "5", "scores": "3,4,5",
+                "rival-bets": "1,2"},
+     ["race", "advise", "--position", FINAL_RACE, "--lane", "5", "--hidden", "5", "--scores",
+      "3,4,5", "--rival-bets", "1,2"]),
 ])
 def test_bad_request_is_400_with_the_cli_message(server, endpoint, params, argv):
     status, body = get(f"{server.url}/api/race/{endpoint}?{urlencode(params)}")
@@ -113,10 +128,10 @@ def test_no_files_and_no_code_from_a_request(server, tmp_path):
     assert status == 400 and "run it from the CLI" in json.loads(body)["error"]
 
 
-def test_work_is_bounded_and_refused_not_queued():
+def test_work_is_bounded_and_the_wait_too():
     from sheepsim.serve.api import RaceAPI
 
-    api = RaceAPI(max_states=100_000, max_busy=1)
+    api = RaceAPI(max_states=100_000, max_busy=1, max_wait=0.2)
     # the CLI's default of a simulated policy is 1,000,000 races: refused up front
     status, body = api.answer("/api/race/odds", "policy=random")
     assert status == 400 and "games=200000 or fewer" in json.loads(body)["error"]
@@ -130,15 +145,15 @@ def test_work_is_bounded_and_refused_not_queued():
     from sheepsim.games.race import exact
 
     assert exact.JOINT_STATE_LIMIT.get() == exact.MAX_JOINT_STATES
-    # every slot busy: 503 at once
-    assert api._slots.acquire(blocking=False)
+    # every slot busy: the question waits its turn, at most max_wait seconds, then 503
+    assert api.queue.enter(0) is True
     try:
         status, body = api.answer("/api/race/ev", urlencode({"position": MID_RACE}))
         assert status == 503
         assert json.loads(body)["error"] == ("the server is busy: it answers 1 question at a "
-                                             "time; ask again in a moment")
+                                             "time and this question waited 0.2 s; ask again "
+                                             "in a moment")
     finally:
-        api._slots.release()
-    assert api.answer("/api/race/ev", urlencode({"position": MID_RACE}))[0] == 200
+        api.queue.leave()
     status, body = api.answer("/api/race/odds", "position=" + "1" * 3000)
     assert status == 400 and "too long" in json.loads(body)["error"]

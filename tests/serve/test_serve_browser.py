@@ -10,12 +10,14 @@ Screenshots of each view go to ``$SHEEPSIM_SCREENSHOTS`` (docs/guides/player.md'
 import json
 import os
 import shutil
+import threading
+import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from tests.serve.conftest import get
+from tests.serve.conftest import get, sheepsim
 
 CHROMIUM = os.environ.get("SHEEPSIM_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = bool(os.environ.get("CI") or os.environ.get("SHEEPSIM_REQUIRE_BROWSER"))
@@ -73,11 +75,40 @@ def settle(page):
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=180_000)
 
 
+def whole_page(page, path):
+    """A screenshot of the whole page as a screen that tall shows it (the answer bar at
+    the bottom, where a full-page capture would leave it mid-page)."""
+    width = page.viewport_size["width"]
+    page.set_viewport_size({"width": width,
+                            "height": page.evaluate("document.documentElement.scrollHeight")})
+    page.screenshot(path=str(path))
+
+
 def shown_odds(page) -> dict:
     """``{(lane, place): probability}`` as the bars hold them."""
     cells = page.eval_on_selector_all(
         "#odds .seg", "els => els.map(e => [e.dataset.lane, e.dataset.place, e.dataset.p])")
     return {(int(lane), int(place)): float(p) for lane, place, p in cells}
+
+
+def held_evs(page) -> dict:
+    """``{lane: EV}`` of the bets the page says you hold."""
+    cells = page.eval_on_selector_all(
+        "#held tr[data-lane]",
+        "els => els.map(e => [e.dataset.lane, e.querySelector('[data-ev]').dataset.ev])")
+    return {int(lane): float(ev) for lane, ev in cells}
+
+
+def held_total(page) -> float:
+    return float(page.get_attribute("#held tr.total [data-ev]", "data-ev"))
+
+
+def cli_ev(position, *options) -> dict:
+    """What ``sheepsim race ev --format json`` prints, from its own process."""
+    proc = sheepsim("race", "ev", "--position", position, *options, "--format", "json")
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    return json.loads(out)
 
 
 def api_odds(server, position) -> dict:
@@ -93,7 +124,7 @@ def test_page_loads_without_console_errors(server, browser, shots):
     assert page.errors == []
     assert page.input_value("#position") == START
     assert len(shown_odds(page)) == 18
-    page.screenshot(path=str(shots / "start.png"), full_page=True)
+    whole_page(page, shots / "start.png")
     page.close()
 
 
@@ -133,14 +164,15 @@ def test_bets_and_pace_advice(server, browser, shots):
     assert shown == [row["option"] for row in doc["options"]]
     best = page.eval_on_selector_all("#pace tr.best", "els => els.map(e => e.dataset.option)")
     assert best == [row["option"] for row in doc["options"] if row["best"]]
-    # the best open bet the page names is the ev table's recommendation given lane 1 taken
+    # mid-race: no bet to take, the bets held are worth their EV now (the ev table's)
     status, body = get(f"{server.url}/api/race/ev?" + urlencode({"position": MID_RACE, "taken": 1}))
-    rec = next(r for r in json.loads(body)["open_bet"] if r["recommended"])
-    assert f"lane {rec['lane']} ({rec['card']})" in page.inner_text("#best-bet")
+    ev = json.loads(body)
+    assert "Best open bet" not in page.inner_text("body")
+    assert held_evs(page) == {row["lane"]: row["ev"] for row in ev["lanes"] if row["lane"] in (2, 3, 5)}
     assert "Ranked by" in page.inner_text("#pace-assumes")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1200
     assert page.errors == []
-    page.screenshot(path=str(shots / "advice.png"), full_page=True)
+    whole_page(page, shots / "advice.png")
     page.close()
 
 
@@ -190,16 +222,117 @@ def test_a_bad_position_shows_the_api_message(server, browser):
     page.close()
 
 
-def test_phone_width_has_no_sideways_scroll(server, browser, shots):
+#: what a finger or a mouse hits: every one at least 24x24 CSS px (WCAG 2.5.8)
+TARGETS = ("rect.cell, select, button, input")
+
+
+def smallest_targets(page) -> list:
+    """``[width, height, what]`` of the visible targets smaller than 24 px either way."""
+    return page.eval_on_selector_all(TARGETS, """els => els.map(e => {
+        const r = e.getBoundingClientRect();
+        return [r.width, r.height, e.outerHTML.slice(0, 80)];
+    }).filter(([w, h]) => w > 0 && h > 0 && (w < 24 || h < 24))""")
+
+
+def in_view(page, selector, height) -> bool:
+    """Whether the element is wholly on screen and on top (not covered)."""
+    return page.eval_on_selector(selector, f"""e => {{
+        const r = e.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.height > 0 && r.top >= 0 && r.bottom <= {height} && e.contains(top);
+    }}""")
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_a_phone_sees_the_answer_and_hits_its_targets(server, browser, shots, width):
     page = open_page(browser, f"{server.url}/?" + urlencode(
-        {"position": MID_RACE, "open": 2, "hidden": "3,5", "rival-open": 1, "lane": 2}),
-        width=390, height=844)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    # every lane's row of the board is at least a finger high on the phone
-    height = page.evaluate("document.querySelector('rect.cell').getBoundingClientRect().height")
-    assert height >= 30
+        {"position": MID_RACE, "open": 2, "hidden": "3,5", "rival-open": 1}),
+        width=width, height=844)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert smallest_targets(page) == []
+    # the board stands up: a tap 8 px off a square's centre is still on that square
+    box = page.eval_on_selector('rect.cell[data-lane="4"][data-square="14"]', """e => {
+        const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }""")
+    page.evaluate(f"window.scrollTo(0, {box[1]} - 400)")
+    box = page.eval_on_selector('rect.cell[data-lane="4"][data-square="14"]', """e => {
+        const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }""")
+    page.mouse.click(box[0] + 8, box[1] + 8)
+    settle(page)
+    position = "semifinal supply=15 6.011 10.010 8.000 14.001 12.020 F1"
+    assert page.input_value("#position") == position
+    # the decision: the dice chose lane 2. The answer is on screen where the control is
+    page.click('button.toggle.mover[data-lane="2"]')
+    settle(page)
+    status, body = get(f"{server.url}/api/race/advise?" + urlencode(
+        {"position": position, "lane": 2, "open": 2, "hidden": "3,5", "rival-open": 1}))
+    best = [r["option"].replace("_", " ").lower() for r in json.loads(body)["options"] if r["best"]]
+    assert in_view(page, "#answer", 844)
+    assert in_view(page, 'button.toggle.mover[data-lane="2"]', 844)
+    assert page.inner_text("#answer-best") == " or ".join(best)
+    assert page.inner_text("#answer").startswith(f"Lane 2: {' or '.join(best)} (")
     assert page.errors == []
-    page.screenshot(path=str(shots / "phone.png"), full_page=True)
+    if width == 390:
+        page.screenshot(path=str(shots / "phone.png"))  # what the phone shows: no scrolling
+    page.close()
+
+
+def test_busy_and_a_stopped_server_are_said_in_words(browser):
+    from sheepsim.serve.server import make_server
+
+    srv = make_server("127.0.0.1", 0, max_busy=1, max_queue=0, head_timeout=1.0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        page = open_page(browser, f"http://127.0.0.1:{srv.server_address[1]}/?" + urlencode(
+            {"position": MID_RACE}), width=390, height=844)
+        assert srv.api.queue.enter(0)  # another player's question holds the solver
+        page.click('rect.cell[data-lane="4"][data-square="14"]')
+        page.wait_for_selector("#busy:not([hidden])", timeout=30_000)
+        assert page.inner_text("#busy").startswith("Server busy: the server is busy: it answers 1 "
+                                                   "question at a time and 0 questions are waiting")
+        assert in_view(page, "#busy", 844)
+        srv.api.queue.leave()
+        settle(page)
+        assert not page.is_visible("#busy") and not page.is_visible("#error")
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    time.sleep(1.5)  # its kept-alive connections close at the 1 s timeout
+    page.click('rect.cell[data-lane="4"][data-square="15"]')
+    settle(page)
+    assert page.inner_text("#error").startswith("The server does not answer: is sheepsim serve "
+                                                "still running?")
+    assert in_view(page, "#error", 844)
+    assert "Failed to fetch" not in page.inner_text("body")
+    page.close()
+
+
+def test_the_page_works_from_the_keyboard(server, browser):
+    page = open_page(browser, server.url + "/", width=1280, height=800)
+    assert smallest_targets(page) == []
+    page.focus("#board")
+    for key in ["ArrowDown", "ArrowDown", *["ArrowRight"] * 5, "Enter"]:
+        page.keyboard.press(key)  # lane 3 (its sheep on square 0), five squares on
+    settle(page)
+    assert page.input_value("#position") == "semifinal 0.111 0.210 5.030 0.201 0.120 0.111"
+    page.keyboard.press("Tab")  # on to the lane controls: the first card select
+    assert page.evaluate("document.activeElement.dataset.lane") == "1"
+    page.focus('button.toggle.hidden[data-lane="3"]')
+    page.keyboard.press("Enter")
+    page.focus('button.toggle.mover[data-lane="3"]')
+    page.keyboard.press("Space")
+    settle(page)
+    assert page.get_attribute('button.toggle.hidden[data-lane="3"]', "aria-pressed") == "true"
+    assert page.eval_on_selector_all("#pace tr[data-option]", "els => els.length") >= 2
+    # standing up on a phone: down the track is ArrowDown
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_selector("#board.vertical", state="attached")
+    page.focus("#board")  # the cursor is still on lane 3, on its sheep's square
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    settle(page)
+    assert page.input_value("#position") == "semifinal 0.111 0.210 6.030 0.201 0.120 0.111"
+    assert page.errors == []
     page.close()
 
 
@@ -229,5 +362,69 @@ def test_a_simulated_policy_shows_intervals(server, browser):
     lanes = json.loads(body)["lanes"]
     assert shown_odds(page) == {(r["lane"], k + 1): r[key] for r in lanes
                                 for k, key in enumerate(("p_first", "p_second", "p_third"))}
+    assert page.errors == []
+    page.close()
+
+
+def test_the_advice_follows_the_phase_of_the_race(server, browser, shots):
+    # before the race: the open bet to take given the rival's open bet, then the hidden pair
+    page = open_page(browser, server.url + "/")
+    assert page.get_attribute("body", "data-phase") == "before"
+    page.click('button.toggle.rival[data-lane="1"]')
+    settle(page)
+    ev = cli_ev(START, "--taken", "1")
+    rec = next(r for r in ev["open_bet"] if r["recommended"])
+    advice = page.inner_text("#advice")
+    assert advice.startswith(f"Best open bet: lane {rec['lane']} ({rec['card']}), then hidden on "
+                             f"lanes {rec['hidden_lanes']}")
+    assert float(page.get_attribute("#advice [data-ev]", "data-ev")) == rec["ev_set"]
+    assert page.is_visible("#sets-box")
+    mine = next(r for r in ev["open_bet"] if not r["taken"] and not r["recommended"])
+    page.click(f'button.toggle.open[data-lane="{mine["lane"]}"]')  # opened on another lane
+    settle(page)
+    assert f"take the hidden bets on lanes {mine['hidden_lanes']}" in page.inner_text("#advice")
+    assert float(page.get_attribute("#advice [data-ev]", "data-ev")) == mine["ev_set"]
+    for lane in mine["hidden_lanes"].split(","):
+        page.click(f'button.toggle.hidden[data-lane="{lane}"]')
+    settle(page)
+    assert held_total(page) == mine["ev_set"]  # the set's EV, bonus included
+    whole_page(page, shots / "before.png")
+    # a turn is played (lane 2's sheep trots to square 3 paying its blue cube): during the
+    # race, no bet advice, what the bets held are worth now
+    page.click('rect.cell[data-lane="2"][data-square="3"]')
+    page.click('button.cube-btn[data-lane="2"][data-colour="blue"]')
+    settle(page)
+    assert page.get_attribute("body", "data-phase") == "during"
+    position = page.input_value("#position")
+    assert position == "semifinal 0.111 3.200 0.030 0.201 0.120 0.111"
+    ev = cli_ev(position, "--taken", "1")
+    assert "Best open bet" not in page.inner_text("body") and not page.is_visible("#advice")
+    assert not page.is_visible("#sets-box")
+    held = sorted([mine["lane"], *map(int, mine["hidden_lanes"].split(","))])
+    assert held_evs(page) == {r["lane"]: r["ev"] for r in ev["lanes"] if r["lane"] in held}
+    assert held_total(page) == next(r["ev"] for r in ev["sets"]
+                                    if r["lanes"] == ",".join(map(str, held)))
+    assert page.inner_text("#bets-title") == "Your bets now"
+    assert page.errors == []
+    page.close()
+    # the race over: the points, and no pace to choose
+    over = "semifinal F2 19.010 F3 X18 F1 20.010"
+    page = open_page(browser, f"{server.url}/?" + urlencode(
+        {"position": over, "open": 1, "hidden": "3,5"}))
+    assert page.get_attribute("body", "data-phase") == "over"
+    ev = cli_ev(over)
+    assert page.inner_text("#bets-title") == "Race over: your points"
+    assert held_evs(page) == {1: 9.0, 3: 4.0, 5: 7.0}
+    assert held_total(page) == next(r["ev"] for r in ev["sets"] if r["lanes"] == "1,3,5") == 23
+    assert page.eval_on_selector_all("button.toggle.mover", "els => els.every(e => e.disabled)")
+    assert "The race is over" in page.inner_text("#pace-assumes")
+    assert page.errors == []
+    page.close()
+    # the final, before its race: the best pair of hidden bets
+    final = "final 0.111 0.210 0.030 0.201 0.120 0.111"
+    page = open_page(browser, f"{server.url}/?" + urlencode({"position": final}))
+    top = next(r for r in cli_ev(final)["sets"] if r["rank"] == 1)
+    assert page.inner_text("#advice").startswith(f"Best pair of hidden bets: lanes {top['lanes']}")
+    assert float(page.get_attribute("#advice [data-ev]", "data-ev")) == top["ev"]
     assert page.errors == []
     page.close()

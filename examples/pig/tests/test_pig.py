@@ -106,7 +106,7 @@ def test_the_harness_kernel_equals_a_plain_python_reading_of_the_loop():
     for rotate in (False, True):
         job = game.get("pig").job("play", players=3, policies="hold-20,random,random",
                                   seed=9, rotate=rotate)
-        assert np.array_equal(job.chunk(9, 40, 60)["acc"], play_games(job, 9, 40, 60))
+        assert np.array_equal(job.chunk(40, 60)["acc"], play_games(job, 9, 40, 60))
 
 
 def test_pinned_results():

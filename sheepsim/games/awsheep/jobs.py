@@ -105,14 +105,15 @@ class PlayJob(_AwJob):
         return self._s().rounds(seed, first_game, n_games, self.rotate)[0]
 
     def prepare(self) -> Counts:
-        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+        return self.chunk(0, 1)  # compiles (or loads) the kernels before the bar
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        return {"acc": self._rounds(seed, first_game, n_games)}
+    def chunk(self, first_game, n_games) -> Counts:
+        return {"acc": self._rounds(self.seed, first_game, n_games)}
 
-    def outcomes(self, seed, first_game, n_games):
+    def outcomes(self, first_game, n_games):
         """Per round: winning seat ``(n,)`` and flock values ``(n, players)``."""
-        acc, winners, scores = self._s().rounds(seed, first_game, n_games, self.rotate, True)
+        acc, winners, scores = self._s().rounds(self.seed, first_game, n_games, self.rotate,
+                                                True)
         self.check({"acc": acc}, n_games)
         return winners, scores
 
@@ -148,8 +149,8 @@ class CardValueJob(PlayJob):
     chunk_games = 1 << 10
     block = 2_000
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        acc, cv = card_value_counts(self._s(), seed, first_game, n_games, self.rotate)
+    def chunk(self, first_game, n_games) -> Counts:
+        acc, cv = card_value_counts(self._s(), self.seed, first_game, n_games, self.rotate)
         return {"acc": acc, "cv": cv}
 
     def value_frame(self, counts, games):
@@ -207,10 +208,10 @@ class FieldsJob(_AwJob):
         return self.players
 
     def prepare(self) -> Counts:
-        return self.chunk(self.seed, 0, 1)
+        return self.chunk(0, 1)
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        return {f"acc_{i}": j._rounds(seed, first_game, n_games)
+    def chunk(self, first_game, n_games) -> Counts:
+        return {f"acc_{i}": j._rounds(self.seed, first_game, n_games)
                 for i, j in enumerate(self._plays())}
 
     def check(self, counts, games) -> None:
@@ -287,10 +288,10 @@ class SkillJob(_AwJob):
         return acc_a, acc_b, pairs
 
     def prepare(self) -> Counts:
-        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels before the bar
+        return self.chunk(0, 1)  # compiles (or loads) the kernels before the bar
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        acc_a, acc_b, pairs = self._pairs(seed, first_game, n_games)
+    def chunk(self, first_game, n_games) -> Counts:
+        acc_a, acc_b, pairs = self._pairs(self.seed, first_game, n_games)
         return {"acc_a": acc_a, "acc_b": acc_b, "pairs": pairs}
 
     def check(self, counts, games) -> None:
@@ -352,6 +353,6 @@ def round_counts(rules=None, players: int = 4, policies=("random",), games: int 
     ``0 .. games-1``. ``rotate`` moves the policies one seat per round (seat-fair
     per-policy counts)."""
     job = PlayJob(rules, players, policies, seed, draft, bool(rotate))
-    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+    res = driver.run(job, games=games, chunk_games=chunk_size, threads=threads,
                      progress=progress, desc="aw sheep")
     return job._s(), res.counts["acc"]

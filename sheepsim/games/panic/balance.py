@@ -112,5 +112,5 @@ def compare(rules=None, players: int = 4, a: str = "greedy", b: str = "random",
     seat's points) has both win rates and mean points with intervals, the paired
     difference and p-values."""
     job = head_to_head(rules, players, a, b, field, seat, seed, playouts)
-    return driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+    return driver.run(job, games=games, chunk_games=chunk_size, threads=threads,
                       progress=progress, desc="head-to-head", backend=backend)

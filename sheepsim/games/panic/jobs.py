@@ -114,17 +114,17 @@ class PlayJob(Job):
         return acc
 
     def prepare(self) -> Counts:
-        return self.chunk(self.seed, 0, 1)  # compiles (or loads) the kernels now
+        return self.chunk(0, 1)  # compiles (or loads) the kernels now
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
+    def chunk(self, first_game, n_games) -> Counts:
         """``acc`` the summed accumulator vector, plus sums the game-level statistics need
         (:func:`game_sums`)."""
-        rows = self.per_game(seed, first_game, n_games, True)
+        rows = self.per_game(self.seed, first_game, n_games, True)
         return {"acc": rows.sum(axis=0), **game_sums(rows, self.players, self.policies)}
 
-    def outcomes(self, seed, first_game, n_games):
+    def outcomes(self, first_game, n_games):
         """Per game: winning seat ``(n,)`` and points ``(n, players)`` (head-to-heads)."""
-        acc = self.per_game(seed, first_game, n_games, True)
+        acc = self.per_game(self.seed, first_game, n_games, True)
         P = self.players
         return acc[:, L.A_WINS:L.A_WINS + P].argmax(axis=1), acc[:, L.A_POINTS:L.A_POINTS + P]
 

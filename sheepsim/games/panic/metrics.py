@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheepsim.balance_metrics import Metric
+from sheepsim.balance_metrics import Metric, spread
 
 #: games (rounds) every variant plays by default
 DEFAULT_GAMES = 2_000
@@ -14,9 +14,8 @@ EXAMPLES = {"set": "scoring.ram_row_points=[5,3,2,1]", "sweep": "menu[11].time=1
             "vary": "menu[11].time=1..3", "target": "seat_win_spread=min"}
 
 
-def seat_win_spread(t, rules, players) -> float:
-    w = t["by_seat"]["win_rate"].to_numpy()
-    return float(w.max() - w.min())
+def seat_win_rates(t, rules, players):
+    return t["by_seat"]["win_rate"].to_numpy()
 
 
 def tie_rate(t, rules, players) -> float:
@@ -27,19 +26,18 @@ def mean_turns(t, rules, players) -> float:
     return float(t["turns"]["mean_turns"].iloc[0])
 
 
-def tile_pick_spread(t, rules, players) -> float:
-    per_tile = t["tiles"].groupby("tile")["chosen_per_game"].sum()
-    return float(per_tile.max() - per_tile.min())
+def tile_picks(t, rules, players):
+    return t["tiles"].groupby("tile")["chosen_per_game"].sum().to_numpy()
 
 
 METRICS = (
-    Metric("seat_win_spread", "largest minus smallest win rate over the seats", "probability",
-           "lower", "games", seat_win_spread),
+    spread("seat_win_spread", "largest minus smallest win rate over the seats (bias-corrected)",
+           "probability", "lower", "games", seat_win_rates),
     Metric("tie_rate", "share of games with a tie for the most points", "probability", "lower",
            "games", tie_rate),
     Metric("mean_turns", "turns per game", "turns", "none", "games", mean_turns),
-    Metric("tile_pick_spread", "most minus least picked command tile, in picks per game "
-           "(all seats together)", "picks per game", "lower", "games", tile_pick_spread),
+    spread("tile_pick_spread", "most minus least picked command tile, in picks per game "
+           "(all seats together; bias-corrected)", "picks per game", "lower", "games", tile_picks),
 )
 
 

@@ -19,6 +19,11 @@ Exact odds (:mod:`sheepsim.games.race.exact`)
     ``position_odds(position, ...)`` from a race in progress (exact when the pace
     policy allows, else simulated); ``own_state``: the decorator that lets the exact
     solver follow a user pace policy.
+Advice at the table
+    ``final_bets(scores, ...)`` the final's pairs of bets by the chance of winning the
+    game given the scores (``race ev --scores``; :mod:`~sheepsim.games.race.standings`);
+    :func:`sheepsim.games.race.advise.advise` every pace option's expected points and,
+    given ``scores=`` in the final, the chance of winning the game.
 Tables (pandas DataFrames; column names are public API)
     ``odds_table(counts)`` P(1st/2nd/3rd) per lane; ``lane_ev_table(counts)`` EV of one
     bet and fair payoffs; ``bet_sets_table(counts, taken)`` every set of bets ranked by
@@ -44,6 +49,7 @@ _LAZY = {
     "exact_odds": "sheepsim.games.race.exact.solver",
     "position_odds": "sheepsim.games.race.exact.from_position",
     "own_state": "sheepsim.games.race.exact.lanegraph",
+    "final_bets": "sheepsim.games.race.standings",
     "odds_table": "sheepsim.games.race.analysis",
     "lane_ev_table": "sheepsim.games.race.analysis",
     "bet_sets_table": "sheepsim.games.race.analysis",

@@ -31,7 +31,7 @@ DEFAULT_ODDS_GAMES = 1_000_000
 DEFAULT_EV_GAMES = 1_000_000
 #: Tables each multi-table command prints, in order (``--table`` picks one; CSV prints
 #: one table, the first unless ``--table`` says otherwise).
-EV_TABLES = ("lanes", "sets", "open_bet")
+EV_TABLES = ("game", "lanes", "sets", "open_bet")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -65,13 +65,16 @@ def _add_ev(sub) -> None:
                     "sets of 3 in a semifinal, bonus counted from the joint distribution of the "
                     "top three; 15 pairs in the final) ranked by EV with intervals (sets that "
                     "cannot be placed given --taken rank last); and the best "
-                    "open bet given the lanes already taken openly (--taken). Tables: lanes, "
-                    "sets, open_bet (semifinal only).")
+                    "open bet given the lanes already taken openly (--taken); with --scores "
+                    "in the final, first the 15 pairs of bets by your chance of winning the "
+                    "game (table game). Tables: game (final with --scores), lanes, sets, "
+                    "open_bet (semifinal only).")
     _add_race_options(p)
     p.add_argument("--taken", metavar="L,L", default="",
                    help="lanes (1-6) other players already bet openly this race")
     _add_sim_options(p, DEFAULT_EV_GAMES, EV_TABLES)
     cli_exact.add_exact_options(p)
+    cli_exact.add_standings_options(p)
     p.set_defaults(func=cmd_ev)
 
 
@@ -121,14 +124,15 @@ def _add_sim_options(p, default_games: int, tables: tuple[str, ...]) -> None:
     _add_analysis_options(p, default_games)
 
 
-def _default_stage(args) -> None:
+def _default_stage(args):
     """--stage semifinal unless given or left to --position (which may name the final)."""
     if not getattr(args, "position", None):
-        args.stage = args.stage or "semifinal"
+        return args.replace(stage=args.stage or "semifinal")
+    return args
 
 
 def cmd_odds(args) -> int:
-    _default_stage(args)
+    args = _default_stage(args)
     size = run_size(args)
     check_plot_option(args)
     if cli_exact.handle_odds(args):
@@ -160,17 +164,19 @@ def _parse_taken(text: str) -> tuple[int, ...]:
 def cmd_ev(args) -> int:
     from sheepsim.games.race.jobs import estimate_races
 
-    _default_stage(args)
+    args = _default_stage(args)
     size = run_size(args)
     check_plot_option(args)
     if args.table == "open_bet" and args.stage == "final":
         raise SheepsimError("the final has no open_bet table (no open bets)")
     if cli_exact.handle_ev(args, _parse_taken(args.taken)):
         return 0
-    _, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
-                            report="ev", taken=_parse_taken(args.taken), **size,
-                            backend=backend_from_args(args), progress=progress_of(args))
-    title = f"The Sheep Race: {args.stage} bet EV"
-    write_tables(res.tables, res.meta(**cli_exact.method_meta(args)), title, args,
-           lambda: race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
+    st = cli_exact.standings_of(args)
+    counts, res = estimate_races(args.rules, args.lanes, args.stage, args.policy, args.seed,
+                                 report="ev", taken=_parse_taken(args.taken), **size,
+                                 backend=backend_from_args(args), progress=progress_of(args))
+    tables, fields = cli_exact.simulated_game_table(args, st, counts, res.tables)
+    title = f"The Sheep Race: {args.stage} bet EV" + cli_exact.game_title(fields)
+    write_tables(tables, res.meta(**cli_exact.method_meta(args), **fields), title, args,
+           lambda: race_panels(tables["lanes"], tables["sets"], res.trace))
     return 0

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 
+import numpy as np
+
 from sheepsim.errors import SheepsimError
 from sheepsim.options import (
     add_output_options,
@@ -52,6 +54,64 @@ def add_exact_options(p: argparse.ArgumentParser) -> None:
                             "--games nor --precision is given)")
     group.add_argument("--mc", action="store_true", help="simulate even if exact odds are possible")
     p.add_argument("--position", type=position_text, metavar="FILE|STRING", help=POSITION_HELP)
+
+
+STANDINGS_HELP = ("with --scores (the players' scores before this race, seat order), in the "
+                  "final: the chance of winning the game, and --objective win (the default "
+                  "when the scores differ) ranks by it; points (the default when all scores "
+                  "are equal, without --scores, and in a semifinal, whose chance of winning "
+                  "the game needs the races after it) ranks by expected points. Ties for the "
+                  "game go to the scoring token on top of the stack (the rules README): a "
+                  "player who scored in the final beats one who did not, two who scored go "
+                  "by turn order from the leader (the later on top), two who did not by "
+                  "--tie-order. Unless --rival-bets says, each rival bets the pair of highest "
+                  "expected points at the start of this final.")
+
+
+def add_standings_options(p: argparse.ArgumentParser) -> None:
+    """``--scores``, ``--seat``, ``--objective``, ``--tie-order``, ``--rival-bets`` for
+    ``race advise`` and ``race ev`` (validated by :mod:`~sheepsim.games.race.standings`)."""
+    g = p.add_argument_group("playing to win the game", STANDINGS_HELP)
+    g.add_argument("--scores", metavar="S1,S2,...",
+                   help="every player's score before this race, seat order (one per player, "
+                        "whole numbers >= 0)")
+    g.add_argument("--seat", default="1", metavar="N",
+                   help="your seat, 1-based, in the order of --scores (default 1)")
+    g.add_argument("--objective", choices=("win", "points"), default=None,
+                   help="win: the chance of winning the game (the default when --scores "
+                        "differ, final only); points: expected points of this race (the "
+                        "default when all scores are equal or no --scores)")
+    g.add_argument("--tie-order", metavar="S,S,...",
+                   help="seats from the top of the scoring-token stack down, for ties between "
+                        "players level before the final (default seat order: the stack as set "
+                        "up, seat 1 the first player of semifinal 1)")
+    g.add_argument("--rival-bets", metavar="L,L/L,L",
+                   help="the rivals' two final bets, pairs in seat order without yours "
+                        "(default: each rival on the pair of highest expected points at the "
+                        "start of this final, from the exact odds of --policy, or of greedy "
+                        "when it can only be simulated)")
+
+
+def standings_of(args):
+    """The validated standings of ``args`` (None without --scores)."""
+    from sheepsim.games.race.advise import game_standings
+
+    return game_standings(args.scores, args.seat, args.tie_order, args.rival_bets)
+
+
+def game_pairs(args, st, stage, winner, games, rules, cards, start_winner):
+    """``(table or None, meta fields)``: the final's pairs by the chance of winning the
+    game (``winner``: P(lane wins), or frequencies over ``games`` races)."""
+    from sheepsim.games.race import standings as S
+
+    goal, why = S.choose_objective(args.objective, st, stage)
+    if st is None:
+        return None, {}
+    if stage != "final":
+        return None, {"goal": goal, "goal_reason": why, **st.meta()}
+    rivals, how = S.rival_pairs(st, start_winner, rules)
+    table = S.game_table(winner, rules, st, rivals, goal, cards, games)
+    return table, S.game_meta(table, st, goal, why, rivals, how)
 
 
 def _method(args) -> tuple[bool, str]:
@@ -111,7 +171,7 @@ def handle_odds(args) -> bool:
     """``race odds`` exact or from a position; False: run the plain simulation."""
     from sheepsim.games.race.analysis import lane_ev_table, odds_table
 
-    exact, note = _method(args)
+    exact, _ = _method(args)
     if exact:
         from sheepsim.games.race.exact.from_position import exact_tables
         from sheepsim.games.race.rules import load_rules
@@ -124,7 +184,6 @@ def handle_odds(args) -> bool:
         write_tables({"lanes": tables["lanes"]}, meta, title, args,
                lambda: race_panels(tables["ev"], None, None))
         return True
-    args.method_note = note
     if not args.position:  # the plain simulation; method_meta adds the note
         return False
     counts, res = _simulate_position(args, "odds")
@@ -142,7 +201,7 @@ def _from(meta: dict) -> str:
 
 def method_meta(args) -> dict:
     """Meta fields of the plain simulation path: the method and why it simulated."""
-    note = getattr(args, "method_note", "")
+    note = _method(args)[1]
     return {"method": "monte carlo", **({"note": note} if note else {})}
 
 
@@ -160,29 +219,97 @@ def handle_ev(args, taken) -> bool:
     ``taken``: lanes (1-6) opened by others, not yet validated."""
     from sheepsim.games.race.analysis import _check_taken
 
-    exact, note = _method(args)
+    exact, _ = _method(args)
     taken = _check_taken(taken)
-    args.method_note = note
+    st = standings_of(args)
     if not exact and not args.position:
         return False  # the plain simulation validates the rest
     if exact:
         from sheepsim.games.race.exact.from_position import exact_tables
         from sheepsim.games.race.rules import load_rules
 
+        rules = load_rules(args.rules)
         with compiling(args):
-            res = _solve(args, load_rules(args.rules))
+            res = _solve(args, rules)
         _check_final_taken(res.stage, taken)
         tables = exact_tables(res, ev_builders(res.stage, taken))
-        meta = _exact_meta(res, args, taken=list(taken))
-        write_tables(tables, meta, f"The Sheep Race: {res.stage} bet EV (exact){_from(meta)}", args,
-               lambda: race_panels(tables["lanes"], tables["sets"], None))
+        start = (lambda: start_winner(rules, res.lane_cards, args.policy)) if args.position \
+            else (lambda: res.winner)
+        with compiling(args):
+            game, fields = game_pairs(args, st, res.stage, res.winner, None, rules,
+                                      [rules.cards[i].name for i in res.lane_cards], start)
+        meta = _exact_meta(res, args, taken=list(taken), **fields)
+        tables = with_game_table(tables, game, args)
+        write_tables(tables, meta, f"The Sheep Race: {res.stage} bet EV (exact){_from(meta)}"
+                     + game_title(fields), args,
+                     lambda: race_panels(tables["lanes"], tables["sets"], None))
         return True
-    _, res = _simulate_position(args, "ev", taken)
+    counts, res = _simulate_position(args, "ev", taken)
     _check_final_taken(res.job.stage, taken)
-    meta = res.meta(**method_meta(args))
-    write_tables(res.tables, meta, f"The Sheep Race: {res.job.stage} bet EV{_from(meta)}", args,
-           lambda: race_panels(res.tables["lanes"], res.tables["sets"], res.trace))
+    tables, fields = simulated_game_table(args, st, counts, res.tables)
+    meta = res.meta(**method_meta(args), **fields)
+    write_tables(tables, meta, f"The Sheep Race: {res.job.stage} bet EV{_from(meta)}"
+                 + game_title(fields), args,
+                 lambda: race_panels(tables["lanes"], tables["sets"], res.trace))
     return True
+
+
+def start_winner(rules, lane_cards, policy: str):
+    """P(lane wins) at the start of the final on these lanes (the rivals' ev bets)."""
+    from sheepsim.games.race.advise import _start_winner
+
+    return _start_winner(rules, lane_cards, policy)
+
+
+def simulated_game_table(args, st, counts, tables: dict) -> tuple[dict, dict]:
+    """``race ev``'s tables and meta fields with the pairs table from simulated counts."""
+    from sheepsim.games.race.analysis import outcome_counts
+
+    if st is None:
+        game, fields = game_pairs(args, None, counts.stage, None, None, None, None, None)
+        return with_game_table(tables, game, args), fields
+    n = counts.games
+    wins = outcome_counts(counts) if counts.stage == "final" else np.zeros(6)
+    freq = wins / n
+    cards = None if counts.lanes is None else [counts.rules.cards[i].name for i in counts.lanes]
+    if counts.lanes is not None:  # the rivals' bets: the same odds as every command's
+        def start():
+            return start_winner(counts.rules, counts.lanes, args.policy)
+    else:
+        def start():
+            return freq
+    with compiling(args):
+        game, fields = game_pairs(args, st, counts.stage, freq, n, counts.rules, cards, start)
+    return with_game_table(tables, game, args), fields
+
+
+def with_game_table(tables: dict, game, args) -> dict:
+    """The pairs table first (the advice), then ``race ev``'s usual tables."""
+    if game is None:
+        if getattr(args, "table", None) == "game":
+            raise SheepsimError("the game table needs --scores and the final")
+        return tables
+    return {"game": game, **tables}
+
+
+def game_title(fields: dict) -> str:
+    """The title's second line with scores: which objective and, where they disagree,
+    both best pairs."""
+    if "best_for_win" not in fields:
+        if "goal" in fields:
+            return f"\nranked by expected points: {fields['goal_reason']}"
+        return ""
+    what = "the chance of winning the game" if fields["goal"] == "win" else "expected points"
+    line = (f"\nfinal pairs (table game) ranked by {what} ({fields['goal_reason']}); scores "
+            f"{', '.join(map(str, fields['scores']))}, you in seat {fields['seat']}, rivals "
+            f"on {' / '.join(fields['rival_bets'])}")
+    if fields["objectives_disagree"]:
+        line += (f"\nthey disagree: to win the game bet {fields['best_for_win']} "
+                 f"(+{fields['win_gain']:.4f} win probability, {fields['points_cost']:.4f} "
+                 f"expected points less); for points bet {fields['best_for_points']}")
+    else:
+        line += f"\nboth objectives pick {fields['best_for_win']}"
+    return line
 
 
 def _check_final_taken(stage: str, taken) -> None:
@@ -233,6 +360,7 @@ def register_advise(sub) -> None:
                    help=f"races per option when simulating (default {DEFAULT_ADVISE_GAMES:,})")
     p.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
                    help="random seed when simulating (default 0)")
+    add_standings_options(p)
     add_output_options(p)
     p.set_defaults(func=cmd_advise)
 
@@ -247,7 +375,9 @@ def cmd_advise(args) -> int:
     with compiling(args):
         a = advise(args.position, args.lane, rules, open_bet=args.open, hidden=args.hidden,
                    rival_open=args.rival_open, policy=args.policy, method=method,
-                   games=args.games, seed=args.seed, stage=args.stage, lanes=args.lanes)
+                   games=args.games, seed=args.seed, stage=args.stage, lanes=args.lanes,
+                   scores=args.scores, seat=args.seat, objective=args.objective,
+                   tie_order=args.tie_order, rival_bets=args.rival_bets)
     meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256,
                      **a.meta_fields)
     # the objective and the bets it used, in words, under the headline
@@ -255,7 +385,9 @@ def cmd_advise(args) -> int:
              f"position: {a.meta_fields['position']}\n"
              f"ranked by {a.objective}"
              + (f"; rivals open on {', '.join(map(str, a.meta_fields['rival_open']))}"
-                if a.meta_fields["rival_open"] else ""))
+                if a.meta_fields["rival_open"] else "")
+             + (f" ({a.meta_fields['goal_reason']})" if "scores" in a.meta_fields else "")
+             + (f"\n{a.disagreement()}" if a.disagreement() else ""))
     emit(render({"options": a.table}, args.format, meta, title), args.out, meta)
     return 0
 

@@ -97,8 +97,8 @@ class RacesJob(_RaceJob):
     def prepare(self) -> None:
         self._run_chunk(self.seed)(0, 1)  # compiles (or loads) the kernels now
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        joint, card_place, turns = self._run_chunk(seed)(first_game, n_games)
+    def chunk(self, first_game, n_games) -> Counts:
+        joint, card_place, turns = self._run_chunk(self.seed)(first_game, n_games)
         return {"joint": joint, "card_place": card_place, "turns": turns}
 
     def race_counts(self, counts: Counts, games: int):
@@ -170,16 +170,16 @@ class GamesJob(_RaceJob):
 
         return self._cached(("games", seed), lambda: game_chunk_fn(self.rules, self.policies(), seed))
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
+    def chunk(self, first_game, n_games) -> Counts:
         from sheepsim.games.race.simulate import GAME_COUNTS
 
-        return dict(zip(GAME_COUNTS, self._fn(seed)(first_game, n_games), strict=True))
+        return dict(zip(GAME_COUNTS, self._fn(self.seed)(first_game, n_games), strict=True))
 
-    def outcomes(self, seed, first_game, n_games):
+    def outcomes(self, first_game, n_games):
         """Per game: winning seat ``(n,)`` and scores ``(n, players)`` (head-to-heads)."""
         from sheepsim.games.race.simulate import game_rows
 
-        scores, winner = game_rows(self.rules, self.policies(), seed, first_game, n_games)[:2]
+        scores, winner = game_rows(self.rules, self.policies(), self.seed, first_game, n_games)[:2]
         return winner, scores
 
     def results(self, counts: Counts, games: int):
@@ -257,12 +257,12 @@ class BalanceJob(_RaceJob):
         self._semis.prepare()
         self._games.prepare()
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
+    def chunk(self, first_game, n_games) -> Counts:
         from sheepsim.games.race.analysis import final_lane_wins
         from sheepsim.games.race.simulate import game_rows
 
-        race_cards = game_rows(self.rules, self._games.policies(), seed, first_game, n_games)[4]
-        return {**self._semis.chunk(seed, first_game, n_games),
+        race_cards = game_rows(self.rules, self._games.policies(), self.seed, first_game, n_games)[4]
+        return {**self._semis.chunk(first_game, n_games),
                 "final_lane_wins": final_lane_wins(race_cards),
                 "final_card_wins": np.bincount(race_cards[:, 2, 0], minlength=len(self.rules.cards))}
 
@@ -325,7 +325,7 @@ def race_counts(rules=None, lanes=None, stage: str = "semifinal", policy: str = 
     """Simulate ``games`` single races of ``stage`` with one pace ``policy`` for all turns
     (arguments as for :func:`~.simulate.race_chunk_fn`)."""
     job = RacesJob(rules, lanes, stage, policy, seed, random_deal=random_deal)
-    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+    res = driver.run(job, games=games, chunk_games=chunk_size, threads=threads,
                      progress=progress, desc=f"{stage} races")
     return job.race_counts(res.counts, res.games)
 
@@ -336,7 +336,7 @@ def play_games(rules=None, players: int = 4, bet_policy="ev-approx", pace_policy
     """Simulate whole games. ``bet_policy``/``pace_policy``: one name for every seat or a
     list with one per seat."""
     job = GamesJob(rules, players, bet_policy, pace_policy, seed)
-    res = driver.run(job, seed=seed, games=games, chunk_games=chunk_size, threads=threads,
+    res = driver.run(job, games=games, chunk_games=chunk_size, threads=threads,
                      progress=progress, desc="games")
     return job.results(res.counts, res.games)
 
@@ -345,7 +345,7 @@ def _run(job, desc, *, games, precision, max_games, chunk_size, threads, progres
          block=None):
     if block is not None:
         job.block = driver.check_games(block, "block")
-    return driver.run(job, seed=job.seed, games=games, precision=precision, max_games=max_games,
+    return driver.run(job, games=games, precision=precision, max_games=max_games,
                       chunk_games=chunk_size, threads=threads, progress=progress, desc=desc,
                       backend=backend)
 

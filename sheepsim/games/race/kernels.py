@@ -112,8 +112,8 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     Every sheep ``greedy`` (``pace_ids`` None) and a supply that never binds (the chunk's
     ``greedy`` tables are not empty, :func:`greedy_table.new_tables`): each race is
     played from per-card transition tables, race by race identical to
-    :func:`engine.run_race` and about four times as fast (``benchmarks/README.md``, "The
-    race kernel against the shared C file").
+    :func:`engine.run_race` and about four times as fast (``docs/performance-archive.md``,
+    "The race kernel against the shared C file").
     """
     joint, card_place, turns = out
     streams, table, no_bets, no_log, deck, lanes, places, gtables, gstarts, gwork, asks = work

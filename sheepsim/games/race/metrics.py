@@ -3,7 +3,7 @@ random-deal semifinals, seats and turns from whole games."""
 
 from __future__ import annotations
 
-from sheepsim.balance_metrics import Metric
+from sheepsim.balance_metrics import Metric, spread
 
 #: pace policies whose single races ignore the payoffs (they look only at the board), so a
 #: payoff edit leaves the lane counts unchanged; ``lookahead`` and ``partisan`` read bets
@@ -27,19 +27,16 @@ def _lane_ev(t, rules):
     return (p * np.asarray(rules.payoff_semifinal).T).sum(axis=1)
 
 
-def lane_ev_spread(t, rules, players) -> float:
-    ev = _lane_ev(t, rules)
-    return float(ev.max() - ev.min())
+def lane_ev(t, rules, players):
+    return _lane_ev(t, rules)
 
 
-def lane_win_spread(t, rules, players) -> float:
-    p = t["lanes"]["p_first"].to_numpy()
-    return float(p.max() - p.min())
+def lane_p_first(t, rules, players):
+    return t["lanes"]["p_first"].to_numpy()
 
 
-def seat_win_spread(t, rules, players) -> float:
-    w = t["seats"]["win_rate"].to_numpy()
-    return float(w.max() - w.min())
+def seat_win_rates(t, rules, players):
+    return t["seats"]["win_rate"].to_numpy()
 
 
 def first_player_edge(t, rules, players) -> float:
@@ -55,24 +52,22 @@ def card_win_max(t, rules, players) -> float:
     return float(t["cards"]["p_win"].max())
 
 
-def card_win_spread(t, rules, players) -> float:
-    p = t["cards"]["p_win"]
-    return float(p.max() - p.min())
+def card_p_win(t, rules, players):
+    return t["cards"]["p_win"].to_numpy()
 
 
-def card_ev_spread(t, rules, players) -> float:
-    ev = t["cards"]["ev"]
-    return float(ev.max() - ev.min())
+def card_ev(t, rules, players):
+    return t["cards"]["ev"].to_numpy()
 
 
 METRICS = (
-    Metric("lane_ev_spread", "largest minus smallest single-bet EV (Table 1 payoff times "
-           "P(1st/2nd/3rd)) over the six lanes of a random-deal semifinal", "points", "lower",
-           "lanes", lane_ev_spread),
-    Metric("lane_win_spread", "largest minus smallest P(first) over the lanes of a "
-           "random-deal semifinal", "probability", "lower", "lanes", lane_win_spread),
-    Metric("seat_win_spread", "largest minus smallest win rate over the seats of whole games",
-           "probability", "lower", "games", seat_win_spread),
+    spread("lane_ev_spread", "largest minus smallest single-bet EV (Table 1 payoff times "
+           "P(1st/2nd/3rd)) over the six lanes of a random-deal semifinal (bias-corrected)",
+           "points", "lower", "lanes", lane_ev),
+    spread("lane_win_spread", "largest minus smallest P(first) over the lanes of a "
+           "random-deal semifinal (bias-corrected)", "probability", "lower", "lanes", lane_p_first),
+    spread("seat_win_spread", "largest minus smallest win rate over the seats of whole games "
+           "(bias-corrected)", "probability", "lower", "games", seat_win_rates),
     Metric("first_player_edge", "win rate of the first player of semifinal 1 minus 1/players",
            "probability", "zero", "games", first_player_edge),
     Metric("mean_turns", "turns per whole game (two semifinals and the final)", "turns",
@@ -80,11 +75,11 @@ METRICS = (
     Metric("card_win_max", "the strongest card's P(win) in the random-deal semifinals it runs "
            "in (a card that wins most races: near 1; even cards: 1/6)", "probability", "lower",
            "cards", card_win_max),
-    Metric("card_win_spread", "largest minus smallest P(win) over the cards, in the random-deal "
-           "semifinals each runs in", "probability", "lower", "cards", card_win_spread),
-    Metric("card_ev_spread", "largest minus smallest single-bet EV (Table 1 payoff of its lane "
-           "and place) over the cards, in the random-deal semifinals each runs in", "points",
-           "lower", "cards", card_ev_spread),
+    spread("card_win_spread", "largest minus smallest P(win) over the cards, in the random-deal "
+           "semifinals each runs in (bias-corrected)", "probability", "lower", "cards", card_p_win),
+    spread("card_ev_spread", "largest minus smallest single-bet EV (Table 1 payoff of its lane "
+           "and place) over the cards, in the random-deal semifinals each runs in "
+           "(bias-corrected)", "points", "lower", "cards", card_ev),
 )
 
 

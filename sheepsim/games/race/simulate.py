@@ -216,12 +216,29 @@ def odds_tables(rules: RaceRules) -> tuple[np.ndarray, np.ndarray]:
     return tables
 
 
+def canonical_dice(rules: RaceRules) -> RaceRules:
+    """``rules`` with each die's faces in one fixed order (blank faces last, the others
+    ascending; the shipped dice are already in it): the same dice, so the same races in
+    distribution. The odds tables are simulated with it, so two rules files whose dice
+    differ only in the order of their faces get the very same table (no private noise of
+    ``ev-approx`` in a difference between them: issue 49)."""
+    import dataclasses
+
+    def order(dice):
+        return [sorted(die, key=lambda f: (f == 0, f)) for die in dice]
+
+    semi, final = order(rules.dice_semifinal), order(rules.dice_final)
+    if semi == [list(d) for d in rules.dice_semifinal] and final == [list(d) for d in rules.dice_final]:
+        return rules
+    return dataclasses.replace(rules, dice_semifinal=semi, dice_final=final)
+
+
 def _simulate_odds(rules: RaceRules, stage: str) -> np.ndarray:
     # the races' kernel straight, in one chunk: the counts of any chunking are the same,
     # and going through the driver's jobs (jobs.race_counts) would make this module,
-    # which the jobs build on, import them back
-    run_chunk = race_chunk_fn(rules, stage=stage, policy="greedy", seed=ODDS_TABLE_SEED,
-                              random_deal=True)
+    # which the jobs build on, import them back; on the dice in their canonical order
+    run_chunk = race_chunk_fn(canonical_dice(rules), stage=stage, policy="greedy",
+                              seed=ODDS_TABLE_SEED, random_deal=True)
     card_place = run_chunk(0, ODDS_TABLE_GAMES)[1]
     # a given card runs in a given lane in 1/n_cards of random deals
     runs_per_cell = ODDS_TABLE_GAMES / len(rules.cards)

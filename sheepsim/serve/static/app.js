@@ -141,69 +141,110 @@ function fromURL() {
 }
 
 // ------------------------------------------------------------------ the board (SVG)
+// Wide screens: lanes are rows, squares columns (a square 40 units wide). Where a square
+// would be narrower than MIN_TARGET px (a phone) the board stands up: lanes are columns,
+// squares rows V_ROW px high, drawn in screen pixels.
 const CELL = 40, LABEL = 44, TOP = 22, FINGER = 34; // FINGER: px of a lane's row on screen
-let ROW = CELL, boardTop = TOP;
+const MIN_TARGET = 24, V_ROW = 28, V_LABEL = 34, V_HEAD = 22;
+let geo = null; // the board's geometry: cell(lane 0-5, square) -> {x, y, w, h}
+const cursor = { lane: 1, square: 0 }; // the keyboard's square
+
+function boardGeometry(board) {
+  const n = rules.track_length, cols = n + 2; // squares 0..n and the Finish Line
+  const screen = board.clientWidth || LABEL + cols * CELL;
+  if (screen / (LABEL / CELL + cols) >= MIN_TARGET) {
+    const width = LABEL + cols * CELL;
+    const k = Math.max(1, width / screen); // viewBox units per screen px
+    // on a narrow screen taller rows keep each lane a finger high
+    const row = Math.max(CELL, Math.round(FINGER * k));
+    const top = Math.round(TOP * Math.min(k, 1.8));
+    return { vertical: false, k, width, height: top + 6 * row + 4, top,
+             cell: (lane, sq) => ({ x: LABEL + sq * CELL, y: top + lane * row, w: CELL, h: row }),
+             at: (x, y) => ({ lane: Math.floor((y - top) / row), square: Math.floor((x - LABEL) / CELL) }) };
+  }
+  const colW = (screen - V_LABEL) / 6;
+  return { vertical: true, k: 1, width: screen, height: V_HEAD + cols * V_ROW + 2, top: V_HEAD,
+           cell: (lane, sq) => ({ x: V_LABEL + lane * colW, y: V_HEAD + sq * V_ROW, w: colW, h: V_ROW }),
+           at: (x, y) => ({ lane: Math.floor((x - V_LABEL) / colW), square: Math.floor((y - V_HEAD) / V_ROW) }) };
+}
 
 function drawBoard() {
   const board = $("board");
   const n = rules.track_length;
-  const cols = n + 2; // squares 0..n and the Finish Line
-  const width = LABEL + cols * CELL;
-  // on a phone the track is narrow: taller rows keep each lane a finger high
-  ROW = Math.max(CELL, Math.round(FINGER * width / (board.clientWidth || width)));
-  const k = Math.max(1, width / (board.clientWidth || width)); // viewBox units per screen px
-  const top = Math.round(TOP * Math.min(k, 1.8));
-  const height = top + 6 * ROW + 4;
-  boardTop = top;
-  board.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  geo = boardGeometry(board);
+  const { k, vertical } = geo;
+  board.classList.toggle("vertical", vertical);
+  board.setAttribute("viewBox", `0 0 ${geo.width} ${geo.height}`);
   board.replaceChildren();
+  const narrow = vertical || k > 1.5; // the words would overlap the next square
   for (let sq = 0; sq <= n + 1; sq++) {
-    const x = LABEL + sq * CELL;
-    const label = svg("text", { x: x + CELL / 2, y: top - 7, class: "sq-label",
-                                "font-size": Math.min(12 * k, 19) });
-    const narrow = k > 1.5; // a phone: the words would overlap the next square
-    label.textContent = sq > n ? (narrow ? "F" : "finish") : sq === 0 ? (narrow ? "0" : "start") : sq;
+    const c = geo.cell(0, sq);
+    const label = vertical
+      ? svg("text", { x: V_LABEL - 4, y: c.y + c.h / 2 + 4, class: "sq-label right", "font-size": 11 })
+      : svg("text", { x: c.x + CELL / 2, y: geo.top - 7, class: "sq-label", "font-size": Math.min(12 * k, 19) });
+    label.textContent = sq > n ? (narrow ? "fin" : "finish") : sq === 0 ? "start" : sq;
     board.append(label);
   }
   state.sheep.forEach((s, lane) => {
-    const y = top + lane * ROW;
-    const name = svg("text", { x: 4, y: y + ROW / 2 + 5, class: "lane-label", "font-size": Math.min(16 * k, 34) });
+    const c0 = geo.cell(lane, 0);
+    const name = vertical
+      ? svg("text", { x: c0.x + c0.w / 2, y: V_HEAD - 6, class: "lane-label mid", "font-size": 15 })
+      : svg("text", { x: 4, y: c0.y + c0.h / 2 + 5, class: "lane-label", "font-size": Math.min(16 * k, 34) });
     name.textContent = lane + 1;
     board.append(name);
     for (let sq = 0; sq <= n + 1; sq++) {
       const cls = sq > n ? "finish" : sq >= rules.end_zone_first ? "endzone" : sq === 0 ? "start" : "square";
+      const c = geo.cell(lane, sq);
       board.append(svg("rect", {
-        x: LABEL + sq * CELL + 1, y: y + 1, width: CELL - 2, height: ROW - 2, rx: 4,
+        x: c.x + 1, y: c.y + 1, width: c.w - 2, height: c.h - 2, rx: 4,
         class: `cell ${cls}`, "data-lane": lane + 1, "data-square": sq,
       }));
     }
-    const col = s.status === "finished" ? n + 1 : s.square;
-    const cx = LABEL + col * CELL + CELL / 2, cy = y + ROW / 2;
+    const c = geo.cell(lane, s.status === "finished" ? n + 1 : s.square);
     const g = svg("g", { class: `sheep ${s.status}${state.mover === lane + 1 ? " moving" : ""}`,
                           "data-lane": lane + 1 });
-    g.append(svg("ellipse", { cx, cy: cy - 3, rx: 17, ry: Math.max(11, ROW * 0.3) }));
-    const t = svg("text", { x: cx, y: cy + 1, class: "sheep-label", "font-size": Math.min(12 * k, 17) });
-    t.textContent = s.status === "finished" ? PLACES[s.place - 1] || "F" + s.place : s.status === "exhausted" ? "X" : lane + 1;
-    g.append(t);
-    let m = 0;
-    COLOURS.forEach((c) => {
-      for (let i = 0; i < s[c]; i++, m++)
-        g.append(svg("rect", { x: cx - 13 + m * 9, y: cy + ROW * 0.22, width: 7, height: 7 * Math.min(k, 2), class: "cube " + c }));
-    });
+    const label = s.status === "finished" ? PLACES[s.place - 1] || "F" + s.place : s.status === "exhausted" ? "X" : lane + 1;
+    if (vertical) {
+      const rx = Math.min(14, c.w * 0.3), cx = c.x + 2 + rx, cy = c.y + c.h / 2;
+      g.append(svg("ellipse", { cx, cy, rx, ry: c.h / 2 - 3 }));
+      const t = svg("text", { x: cx, y: cy + 4, class: "sheep-label", "font-size": 11 });
+      t.textContent = label;
+      g.append(t);
+      let m = 0;
+      COLOURS.forEach((col) => {
+        for (let i = 0; i < s[col]; i++, m++)
+          g.append(svg("rect", { x: cx + rx + 2, y: c.y + 2 + m * 8, width: 7, height: 7, class: "cube " + col }));
+      });
+    } else {
+      const cx = c.x + c.w / 2, cy = c.y + c.h / 2;
+      g.append(svg("ellipse", { cx, cy: cy - 3, rx: 17, ry: Math.max(11, c.h * 0.3) }));
+      const t = svg("text", { x: cx, y: cy + 1, class: "sheep-label", "font-size": Math.min(12 * k, 17) });
+      t.textContent = label;
+      g.append(t);
+      let m = 0;
+      COLOURS.forEach((col) => {
+        for (let i = 0; i < s[col]; i++, m++)
+          g.append(svg("rect", { x: cx - 13 + m * 9, y: cy + c.h * 0.22, width: 7, height: 7 * Math.min(k, 2), class: "cube " + col }));
+      });
+    }
     board.append(g);
   });
+  if (document.activeElement === board) {
+    const c = geo.cell(cursor.lane - 1, cursor.square);
+    board.append(svg("rect", { x: c.x + 1, y: c.y + 1, width: c.w - 2, height: c.h - 2, rx: 4, class: "cursor" }));
+  }
+  board.setAttribute("aria-label", `The board. Keyboard: arrow keys choose a square (now lane ${cursor.lane}, ` +
+    `${cursor.square > n ? "the finish" : "square " + cursor.square}), Enter or Space puts that lane's sheep there.`);
 }
-
-let drag = null;
 
 function cellAt(evt) {
   const board = $("board");
   const pt = board.createSVGPoint();
   pt.x = evt.clientX; pt.y = evt.clientY;
   const p = pt.matrixTransform(board.getScreenCTM().inverse());
-  const sq = Math.floor((p.x - LABEL) / CELL), lane = Math.floor((p.y - boardTop) / ROW);
-  if (sq < 0 || sq > rules.track_length + 1 || lane < 0 || lane > 5) return null;
-  return { lane: lane + 1, square: sq };
+  const at = geo.at(p.x, p.y);
+  if (at.square < 0 || at.square > rules.track_length + 1 || at.lane < 0 || at.lane > 5) return null;
+  return { lane: at.lane + 1, square: at.square };
 }
 
 function placeSheep(lane, square) {
@@ -229,7 +270,9 @@ function placeSheep(lane, square) {
 
 function boardEvents() {
   const board = $("board");
+  // a mouse or pen places and drags; a finger taps (a swipe scrolls the page, and moves no sheep)
   board.addEventListener("pointerdown", (evt) => {
+    if (evt.pointerType === "touch") return;
     const at = cellAt(evt);
     if (!at) return;
     drag = at.lane;
@@ -245,13 +288,51 @@ function boardEvents() {
   const end = () => { if (drag !== null) { drag = null; changed(); } };
   board.addEventListener("pointerup", end);
   board.addEventListener("pointercancel", end);
+  board.addEventListener("click", (evt) => {
+    const touch = evt.pointerType === "touch" || touchTap;
+    touchTap = false;
+    if (!touch) return; // a mouse or pen was handled on pointerdown
+    const at = cellAt(evt);
+    if (at && placeSheep(at.lane, at.square)) changed();
+  });
+  board.addEventListener("touchstart", () => { touchTap = true; }, { passive: true });
+  board.addEventListener("keydown", (evt) => {
+    const n = rules.track_length + 1;
+    const vertical = geo && geo.vertical;
+    const moves = vertical
+      ? { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }
+      : { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[evt.key]) {
+      const [dl, ds] = moves[evt.key];
+      cursor.lane = Math.min(6, Math.max(1, cursor.lane + dl));
+      cursor.square = Math.min(n, Math.max(0, cursor.square + ds));
+      drawBoard();
+    } else if (evt.key === "Enter" || evt.key === " ") {
+      if (placeSheep(cursor.lane, cursor.square)) changed();
+    } else if (evt.key === "Home" || evt.key === "End") {
+      cursor.square = evt.key === "Home" ? 0 : n;
+      drawBoard();
+    } else return;
+    evt.preventDefault();
+  });
+  board.addEventListener("focus", () => {
+    const s = state.sheep[cursor.lane - 1];
+    if (s) cursor.square = s.status === "finished" ? rules.track_length + 1 : s.square;
+    drawBoard();
+  });
+  board.addEventListener("blur", drawBoard);
+  let resized = null;
+  window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(drawBoard, 100); });
 }
+let touchTap = false;
+let drag = null; // the lane whose sheep the mouse drags
 
 // ------------------------------------------------------------------ lane controls
 function drawLanes() {
   const box = $("lanes");
   box.replaceChildren();
   const final = state.stage === "final";
+  const over = phase() === "over";
   state.sheep.forEach((s, i) => {
     const lane = i + 1;
     const c = card(state.lanes[i]);
@@ -300,7 +381,7 @@ function drawLanes() {
           if (state.rival.has(lane)) state.rival.delete(lane);
           else { state.rival.add(lane); if (state.open === lane) state.open = null; }
         }),
-        toggle("moving", state.mover === lane, "mover", s.status !== "running", () => {
+        toggle("moving", state.mover === lane, "mover", s.status !== "running" || over, () => {
           state.mover = state.mover === lane ? null : lane;
         }))));
   });
@@ -328,16 +409,39 @@ function adviseParams() {
            "rival-open": final ? "" : lanesList(state.rival) };
 }
 
-async function ask(path, params) {
-  let res;
-  for (let tries = 0; ; tries++) { // 503: the server is busy with other players; ask again soon
-    res = await fetch(`/api/race/${path}?${query(params)}`);
-    if (res.status !== 503 || tries >= 30) break;
-    await new Promise((ok) => setTimeout(ok, 200));
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const BUSY_TRIES = 60; // 503s (each after the server's own wait) before the page gives up
+const UNREACHABLE = "The server does not answer: is sheepsim serve still running? " +
+  "(Start it again, then change anything to ask again.)";
+class Superseded extends Error {}
+
+// One question. A busy server (503: its queue is full or the question waited its limit)
+// is asked again after its Retry-After, saying so on the page, until it answers or a
+// newer question replaces this one; a server that cannot be reached is asked twice more.
+async function ask(path, params, asked) {
+  for (let busy = 0, lost = 0; ;) {
+    let res;
+    try {
+      res = await fetch(`/api/race/${path}?${query(params)}`);
+    } catch (_) { // no answer at all: stopped, or the network
+      if (++lost > 2) throw new Error(UNREACHABLE);
+      await sleep(1000);
+      continue;
+    }
+    if (res.status === 503 && ++busy < BUSY_TRIES) {
+      if (asked !== changes) throw new Superseded();
+      const body = await res.json().catch(() => ({}));
+      showBusy(`Server busy: ${body.error || "other players' questions come first"}. ` +
+               `Asking again (${busy})…`);
+      await sleep(1000 * (Number(res.headers.get("Retry-After")) || 1));
+      if (asked !== changes) throw new Superseded();
+      continue;
+    }
+    let body;
+    try { body = await res.json(); } catch (_) { throw new Error(`The server answered HTTP ${res.status} without a message.`); }
+    if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
+    return body;
   }
-  const body = await res.json();
-  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
-  return body;
 }
 
 function shellQuote(s) { return /^[\w.,=\/-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
@@ -355,7 +459,7 @@ function changed(fromText = false) {
   changes += 1;
   delete document.body.dataset.ready;
   if (!fromText) state.text = positionText();
-  if (state.mover && state.sheep[state.mover - 1] && state.sheep[state.mover - 1].status !== "running") state.mover = null;
+  if (state.mover && state.sheep[state.mover - 1] && (state.sheep[state.mover - 1].status !== "running" || phase() === "over")) state.mover = null;
   render();
   clearTimeout(timer);
   timer = setTimeout(solve, DEBOUNCE_MS);
@@ -375,14 +479,24 @@ async function solveNow() {
   toURL();
   $("status").textContent = "solving…";
   document.body.classList.add("busy");
-  const wantsAdvice = state.mover && (state.open || state.hidden.size);
+  const wantsAdvice = state.mover && (state.open || state.hidden.size) && phase() !== "over";
   const t0 = performance.now();
+  const tick = () => {
+    const secs = (performance.now() - t0) / 1000;
+    $("answer-state").textContent = secs < 1 ? "solving…" : `solving… ${secs.toFixed(0)} s`;
+  };
+  tick();
+  const ticker = setInterval(tick, 500);
   const [ev, advice] = await Promise.allSettled([
-    ask("ev", evParams()),
-    wantsAdvice ? ask("advise", adviseParams()) : Promise.resolve(null),
+    ask("ev", evParams(), asked),
+    wantsAdvice ? ask("advise", adviseParams(), asked) : Promise.resolve(null),
   ]);
-  if (mine !== seq) return; // a newer question is on its way
+  clearInterval(ticker);
+  if (mine !== seq || [ev, advice].some((r) => r.status === "rejected" && r.reason instanceof Superseded))
+    return; // a newer question is on its way
   document.body.classList.remove("busy");
+  $("answer-state").textContent = "";
+  showBusy(null);
   if (ev.status === "rejected") {
     showError(ev.reason.message);
     $("status").textContent = "";
@@ -397,7 +511,70 @@ async function solveNow() {
     $("provenance").textContent = `sheepsim ${m.sheepsim_version} · rules ${m.rules} (sha256 ${String(m.rules_sha256).slice(0, 12)}) · pace policy ${m.policy}`;
   }
   drawPace(advice);
+  drawAnswer(ev, advice);
+  fitAnswerBar();
   if (asked === changes) document.body.dataset.ready = "1";
+}
+
+// The bottom bar: the answer for the decision in front of you, in one or two lines.
+function drawAnswer(ev, advice) {
+  const box = $("answer-text");
+  box.replaceChildren();
+  if (ev.status === "rejected") return; // the error says why
+  const doc = ev.value;
+  const ph = phase();
+  const held = heldBets();
+  const worth = () => {
+    const t = $("held") && $("held").querySelector("tr.total [data-ev]");
+    return t ? Number(t.dataset.ev) : null;
+  };
+  const text = (...parts) => box.append(...parts);
+  if (ph === "over") {
+    const w = worth();
+    text(held.length ? `Race over: your bets won ${num(w, 0)} points` +
+      (held.length < (state.stage === "final" ? 2 : 3) ? " (bonus not counted)." : " with the bonus.")
+      : "Race over. Mark your bets (open, hidden) to count your points.");
+    return;
+  }
+  if (ph === "before" && $("advice")) {
+    text($("advice").textContent);
+    return;
+  }
+  if (state.mover && advice && advice.status === "rejected") {
+    text(el("span", { class: "answer-error" }, `Pace advice for lane ${state.mover}: ${advice.reason.message}`));
+    return;
+  }
+  if (state.mover && advice && advice.status === "fulfilled" && advice.value) {
+    const rows = advice.value.options;
+    const pts = (r) => r.expected_points !== undefined ? r.expected_points : r.ev;
+    const top = Math.max(...rows.map(pts));
+    const exact = advice.value.meta.method === "exact";
+    const best = rows.filter((r) => r.best === true || (exact && Math.abs(pts(r) - top) <= TIE));
+    const rest = rows.filter((r) => !best.includes(r));
+    const name = (r) => r.option.replace(/_/g, " ").toLowerCase();
+    text(`Lane ${state.mover}: `, el("strong", { id: "answer-best" }, best.map(name).join(" or ")),
+      best.length > 1 ? ` (equal, ${num(top, 3)} points expected)` : ` (${num(top, 3)} points expected` +
+      (rest.length ? `; next best: ${name(rest[0])}, ${num(rest[0].gap_to_best, 3)})` : ")"));
+    return;
+  }
+  if (held.length) {
+    text(`Your bets are worth ${num(worth(), 3)} points now` + (ph === "during"
+      ? ". Mark the sheep the dice chose (moving) for the pace to choose." : "."));
+    return;
+  }
+  text(ph === "before" ? "Mark the rivals' open bets to get the bet to take."
+    : "Mark your bets (open, hidden) and the sheep the dice chose (moving).");
+}
+
+function fitAnswerBar() {
+  document.body.style.paddingBottom = $("answer-bar").offsetHeight + 8 + "px";
+}
+
+function showBusy(message) {
+  const box = $("busy");
+  box.hidden = !message;
+  box.textContent = message || "";
+  fitAnswerBar();
 }
 
 function showError(message) {
@@ -405,6 +582,7 @@ function showError(message) {
   box.hidden = !message;
   box.textContent = message || "";
   document.body.classList.toggle("has-error", Boolean(message));
+  fitAnswerBar();
 }
 
 // ------------------------------------------------------------------ answers
@@ -448,28 +626,61 @@ function ciSpan(lo, hi) {
   return lo === undefined || lo === hi ? "" : el("span", { class: "ci" }, `${num(lo)}–${num(hi)}`);
 }
 
+// ------------------------------------------------------------------ the phase of the race
+// "before": no turn played yet (every sheep on the starting line with its card's cubes):
+// the bets are still to place. "over": the race has ended (a semifinal when 3 sheep have
+// crossed or every other sheep is exhausted; the final when one has crossed or all are
+// exhausted). "during": anything between.
+function phase() {
+  const s = state.sheep;
+  const crossed = s.filter((x) => x.status === "finished").length;
+  if (crossed >= (state.stage === "final" ? 1 : 3) || !s.some((x) => x.status === "running")) return "over";
+  const fresh = s.every((x, i) => {
+    const c = card(state.lanes[i]);
+    return x.status === "running" && x.square === 0 && x.red === c.red && x.blue === c.blue && x.white === c.white;
+  });
+  return fresh ? "before" : "during";
+}
+
+// your bets: [{lane, kind}] in lane order (the final has no open bet)
+function heldBets() {
+  const held = [...state.hidden].map((lane) => ({ lane, kind: "hidden" }));
+  if (state.open && state.stage !== "final") held.push({ lane: state.open, kind: "open" });
+  return held.sort((a, b) => a.lane - b.lane);
+}
+
+const PHASE_TITLE = { before: "Bets: before the race", during: "Your bets now", over: "Race over: your points" };
+
+function evCell(value, lo, hi, digits = 3) {
+  return el("td", { class: "num", "data-ev": String(value) }, num(value, digits), ciSpan(lo, hi));
+}
+
 function drawBets(doc) {
   const final = state.stage === "final";
+  const ph = phase();
+  document.body.dataset.phase = ph;
+  $("bets-title").textContent = PHASE_TITLE[ph];
   const evTable = $("bet-ev");
   evTable.replaceChildren(el("tr", {}, el("th", {}, "lane"), el("th", {}, "card"),
-    el("th", {}, "EV of one bet"), el("th", {}, final ? "payoff" : "payoffs 1st/2nd/3rd")));
+    el("th", {}, ph === "over" ? "points of one bet" : ph === "during" ? "EV of one bet now" : "EV of one bet"),
+    el("th", {}, final ? "payoff" : "payoffs 1st/2nd/3rd")));
   const pay = rules.payoffs;
   for (const row of doc.lanes) {
     const i = row.lane - 1;
-    const ci = ciSpan(row.ev_lo, row.ev_hi);
     evTable.append(el("tr", { "data-lane": row.lane }, el("td", {}, String(row.lane)), el("td", {}, row.card),
-      el("td", { class: "num" }, num(row.ev, 3), ci),
+      evCell(row.ev, row.ev_lo, row.ev_hi),
       el("td", { class: "num" }, final ? String(pay.final[i]) : pay.semifinal.map((r) => r[i]).join("/"))));
   }
   const best = $("best-bet");
   best.replaceChildren();
-  if (doc.open_bet) {
-    const rec = doc.open_bet.find((r) => r.recommended);
-    if (rec) best.append(el("p", { class: "best" }, "Best open bet: ",
-      el("strong", {}, `lane ${rec.lane} (${rec.card})`),
-      `, then hidden on lanes ${rec.hidden_lanes}: ${num(rec.ev_set, 2)} points expected with the bonus`,
-      state.rival.size ? ` (rivals opened on ${lanesList(state.rival)})` : ""));
-  }
+  if (ph === "before") best.append(...betAdvice(doc));
+  const held = heldBets();
+  if (held.length) best.append(heldTable(doc, held, ph));
+  else if (ph !== "before") best.append(el("p", { class: "hint" }, ph === "over"
+    ? "Mark your bets (open, hidden) to see the points they won."
+    : "Mark the bets you hold (open, hidden) to see what they are worth now."));
+  // which bets to take is a question before the race only
+  $("sets-box").hidden = ph !== "before";
   $("sets-title").textContent = final ? "Best pairs of final bets" : "Best sets of three (bonus included)";
   const sets = $("sets");
   sets.replaceChildren(el("tr", {}, el("th", {}, "#"), el("th", {}, "lanes"), el("th", {}, "cards"),
@@ -485,12 +696,86 @@ function drawBets(doc) {
   }
 }
 
+// Before the race: the bet to take next, given the bets placed (rivals' open bets,
+// yours). Semifinal: the open bet, then the hidden pair that goes best with it; the
+// final: the best pair of hidden bets.
+function betAdvice(doc) {
+  const final = state.stage === "final";
+  const out = [];
+  if (final) {
+    const top = doc.sets.find((r) => r.rank === 1);
+    const mine = [...state.hidden];
+    const pair = mine.length === 1 ? doc.sets.find((r) => r.lanes.split(",").map(Number).includes(mine[0])) : top;
+    if (mine.length < 2 && pair) out.push(el("p", { class: "best", id: "advice" },
+      mine.length === 1 ? `With your bet on lane ${mine[0]}, bet also on ` : "Best pair of hidden bets: ",
+      el("strong", {}, `lanes ${pair.lanes} (${pair.cards})`), ": ",
+      el("span", { "data-ev": String(pair.ev) }, num(pair.ev, 2)), " points expected"));
+    return out;
+  }
+  const rivals = state.rival.size ? ` (rivals opened on ${lanesList(state.rival)})` : "";
+  if (!state.open) {
+    const rec = doc.open_bet.find((r) => r.recommended);
+    if (rec) out.push(el("p", { class: "best", id: "advice" }, "Best open bet: ",
+      el("strong", {}, `lane ${rec.lane} (${rec.card})`),
+      `, then hidden on lanes ${rec.hidden_lanes}: `,
+      el("span", { "data-ev": String(rec.ev_set) }, num(rec.ev_set, 2)),
+      " points expected with the bonus", rivals));
+    return out;
+  }
+  const row = doc.open_bet.find((r) => r.lane === state.open);
+  const mine = lanesList(state.hidden);
+  if (row && (state.hidden.size < 2 || mine !== row.hidden_lanes)) {
+    out.push(el("p", { class: "best", id: "advice" }, `With your open bet on lane ${state.open}, take the hidden bets on `,
+      el("strong", {}, `lanes ${row.hidden_lanes}`), ": ",
+      el("span", { "data-ev": String(row.ev_set) }, num(row.ev_set, 2)),
+      " points expected with the bonus", rivals,
+      row.taken ? ` (lane ${state.open} was opened by a rival: you cannot open on it)` : ""));
+  } else if (row) {
+    out.push(el("p", { class: "best", id: "advice" }, "Your three bets are the best set with your open bet."));
+  }
+  return out;
+}
+
+// The bets you hold, each worth its EV from this position (the points it won once the
+// race is over), and the whole holding with the bonus when it is complete.
+function heldTable(doc, held, ph) {
+  const final = state.stage === "final";
+  const over = ph === "over";
+  const table = el("table", { id: "held" }, el("tr", {}, el("th", {}, "your bet"), el("th", {}, "card"),
+    el("th", {}, over ? "points" : ph === "during" ? "EV now" : "EV")));
+  for (const b of held) {
+    const row = doc.lanes.find((r) => r.lane === b.lane);
+    table.append(el("tr", { "data-lane": b.lane }, el("td", {}, `lane ${b.lane} (${b.kind})`),
+      el("td", {}, row.card), evCell(row.ev, row.ev_lo, row.ev_hi, over ? 0 : 3)));
+  }
+  const lanes = held.map((b) => b.lane).join(",");
+  const complete = new Set(held.map((b) => b.lane)).size === held.length && held.length === (final ? 2 : 3);
+  const set = complete ? doc.sets.find((r) => r.lanes === lanes) : null;
+  if (set) {
+    table.append(el("tr", { class: "total", "data-lanes": lanes }, el("td", {}, "all together"),
+      el("td", {}, final ? "" : `bonus ${num(set.bonus_ev, over ? 0 : 2)}`),
+      evCell(set.ev, set.ev_lo, set.ev_hi, over ? 0 : 3)));
+  } else {
+    const sum = held.reduce((t, b) => t + doc.lanes.find((r) => r.lane === b.lane).ev, 0);
+    table.append(el("tr", { class: "total partial" }, el("td", {}, "together"),
+      el("td", {}, final ? "" : "bonus not counted"), evCell(sum, undefined, undefined, over ? 0 : 3)));
+    table.append(el("tr", {}, el("td", { colspan: 3, class: "hint" },
+      final ? "A final hand is two hidden bets on different lanes." :
+        "A semifinal hand is three bets on different lanes (one open, two hidden): mark them all to count the bonus.")));
+  }
+  if (ph === "during") table.append(el("tr", {}, el("td", { colspan: 3, class: "hint" },
+    `Worth now: from this position before the dice roll, every turn played by ${state.policy}. ` +
+    "The pace table counts your choice for the sheep the dice chose.")));
+  return table;
+}
+
 function drawPace(advice) {
   const table = $("pace"), assumes = $("pace-assumes"), err = $("pace-error");
   table.replaceChildren();
   assumes.textContent = "";
   err.hidden = true;
   $("pace-lane").textContent = state.mover ? `for lane ${state.mover}` : "";
+  if (phase() === "over") { assumes.textContent = "The race is over: no sheep moves again."; return; }
   if (!state.mover) { assumes.textContent = "Mark the sheep the dice chose (moving) to compare its pace options."; return; }
   if (!state.open && !state.hidden.size) { assumes.textContent = "Mark your bets (open, hidden) to get pace advice: the options are ranked by your points."; return; }
   if (!advice || (advice.status === "fulfilled" && !advice.value)) return; // asked before the bets

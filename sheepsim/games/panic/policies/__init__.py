@@ -25,7 +25,7 @@ Built-in policies
   final points margin. Picks the best mean. Its sub-decisions are the greedy ones
   (playouts for every group and route choice would multiply the cost for little gain).
   Cost grows as (legal choices ~100) x playouts x players: about 30 games per CPU second
-  with one rollout seat among 4 players and 4 playouts, 43 among 3 (benchmarks/README.md).
+  with one rollout seat among 4 players and 4 playouts, 43 among 3 (docs/performance-archive.md).
 * ``rollout-v1``: ``rollout`` as it played before issue 34 shortened its playouts: every
   playout runs to the end of the game and scores the final points margin (about 6.7x
   slower: 4.3 games per CPU second, one seat among 4 players). Kept for head-to-heads

@@ -20,7 +20,7 @@ option that leaves it), which lets it skip work ``greedy-v1`` must repeat:
 
 The "X" regrouping is still taken from the "+" one only when that one was made of
 corner slides alone *and broke no tie*: a first version that let one tie-break serve
-both faces played measurably weaker (benchmarks/README.md, issue 34).
+both faces played measurably weaker (docs/performance-archive.md, issue 34).
 
 On greedy games (4 players, one greedy seat, seed 1, 300 games; 2,841 decisions, 78
 options each) ``greedy-v1`` ran 161,588 look-ahead regroupings, 57,931 of them only
@@ -285,7 +285,7 @@ def _option_value_crn(st, R, seat, tile, cls, a, b, n_plus, n_cross, w, i, base)
     same :func:`time_class` takes that option's value. As in ``greedy-v1``, the "X"
     regrouping is taken from the "+" one only when that was made of slides alone and
     broke no tie: a tie broken for "+" is broken again, independently, for "X" (one
-    draw for both faces played weaker, see benchmarks/README.md)."""
+    draw for both faces played weaker, see docs/performance-archive.md)."""
     time = R[R_TILE_TIME + tile]
     cand = w.cand
     copy_state(cand, st, LOOKAHEAD_LEN)

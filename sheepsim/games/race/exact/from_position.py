@@ -140,8 +140,8 @@ class PositionJob(Job):
     def prepare(self) -> None:
         self._fn(self.seed)(0, 1)  # compiles (or loads) the kernel now
 
-    def chunk(self, seed, first_game, n_games) -> Counts:
-        joint, place, turns = self._fn(seed)(first_game, n_games)
+    def chunk(self, first_game, n_games) -> Counts:
+        joint, place, turns = self._fn(self.seed)(first_game, n_games)
         return {"joint": joint, "place": place, "turns": turns}
 
     def race_counts(self, counts: Counts, games: int):
@@ -172,7 +172,7 @@ def estimate_from_position(position, rules=None, policy: str = "greedy", seed: i
     20,000 until ``precision``). Returns ``(RaceCounts, driver.Result)``."""
     job = PositionJob(rules, position, policy, driver.check_seed(seed), report, tuple(taken),
                       stage, lanes)
-    res = driver.run(job, seed=job.seed, games=games, precision=precision, max_games=max_games,
+    res = driver.run(job, games=games, precision=precision, max_games=max_games,
                      threads=threads, progress=progress, desc=f"{job.stage} races",
                      backend=backend)
     return job.race_counts(res.counts, res.games), res

@@ -1,0 +1,188 @@
+"""Coverage of the spread metrics' intervals (issue 49, item 0): values and paired
+differences, on a true spread of 0 (interchangeable items) and on real spreads.
+
+Two parts:
+
+* ``--part model``: a fast multinomial model of the rates (four seats, one winner per
+  game; two variants coupled game by game, as common random numbers couple them), at
+  2,000 and 20,000 games, ``--reps`` replications each;
+* ``--part sim``: the real simulator at 2,000 games: The Sheep Race's ``seat_win_spread``
+  of whole games (every seat plays the same policies and the turn order rotates, so
+  the true spread is 0, for the base and for ``race.payoffs.bonus_three=2``: a paired
+  difference of 0) and its ``lane_win_spread`` on the dealt lanes of
+  ``tests/test_designers.py`` (simulated single races, the truth from the exact solver,
+  for the base and for Stilton's gallop 4 -> 5: a real paired difference).
+
+Each replication measures the way ``variants`` does: 20 blocks of games, the items'
+jackknife covariance, :func:`sheepsim.stats.spread_interval` and
+:func:`sheepsim.stats.spread_difference`. Printed: coverage (share of replications whose
+95% interval holds the truth; at a true spread of 0 an interval [0, hi] holds it, since
+the spread cannot be negative), the share of lower bounds at 0, the mean of the
+bias-corrected value and of the plain max - min minus the truth, and the rejection rate
+of the difference's p < 0.05.
+
+    python benchmarks/spread_coverage.py --part model --reps 400
+    python benchmarks/spread_coverage.py --part sim --reps 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from sheepsim.stats import spread_difference, spread_interval
+
+BLOCKS = 20
+
+
+def _loo(per_block: np.ndarray, block_games: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rates on all blocks and leaving each block out, from per-block counts ``(B, k)``."""
+    total = per_block.sum(axis=0)
+    games = block_games * len(per_block)
+    return total / games, (total - per_block) / (games - block_games)
+
+
+def _model_case(pa, pb, couple: float, games: int, reps: int, seed: int) -> dict:
+    """Variant a's seat win probabilities ``pa``, b's ``pb``; a game's winner is the
+    same seat in both with probability ``couple`` (common random numbers), else b's is
+    drawn afresh so that b's rates are ``pb``."""
+    pa, pb = np.asarray(pa, float), np.asarray(pb, float)
+    k = len(pa)
+    fresh = (pb - couple * pa) / (1 - couple)
+    assert (fresh >= 0).all()
+    joint = (couple * np.diag(pa) + (1 - couple) * np.outer(pa, fresh)).ravel()
+    rng = np.random.default_rng(seed)
+    bg = games // BLOCKS
+    ta, tb = float(np.ptp(pa)), float(np.ptp(pb))
+    out = _Tally()
+    for _ in range(reps):
+        cells = rng.multinomial(bg, joint, size=BLOCKS).reshape(BLOCKS, k, k)
+        fa, la = _loo(cells.sum(axis=2), bg)
+        fb, lb = _loo(cells.sum(axis=1), bg)
+        out.add(spread_interval(fa, la), spread_interval(fb, lb),
+                spread_difference(fa, la, fb, lb), ta, tb)
+    return out.summary()
+
+
+class _Tally:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, va, vb, d, ta, tb):
+        self.rows.append((va["lo"] <= ta <= va["hi"], vb["lo"] <= tb <= vb["hi"],
+                          d["lo"] <= tb - ta <= d["hi"], va["lo"] == 0, va["value"] - ta,
+                          va["raw"] - ta, d["diff"] - (tb - ta), d["raw"] - (tb - ta),
+                          d["pvalue"] < 0.05, va["hi"] - va["lo"], d["hi"] - d["lo"]))
+
+    def summary(self) -> dict:
+        a = np.array(self.rows, dtype=float)
+        n = len(a)
+        keys = ("cover_a", "cover_b", "cover_diff", "lo_at_0_a", "bias_a", "raw_bias_a",
+                "bias_diff", "raw_bias_diff", "reject_diff", "width_a", "width_diff")
+        out = dict(zip(keys, a.mean(axis=0), strict=True))
+        out["reps"] = n
+        return out
+
+
+def _print(label: str, truth: str, s: dict, secs: float) -> None:
+    se = np.sqrt(0.95 * 0.05 / s["reps"])
+    print(f"| {label} | {truth} | {s['reps']} | {s['cover_a']:.3f} | {s['cover_b']:.3f} | "
+          f"{s['cover_diff']:.3f} | {s['lo_at_0_a']:.2f} | {s['bias_a']:+.4f} / {s['raw_bias_a']:+.4f} | "
+          f"{s['bias_diff']:+.4f} / {s['raw_bias_diff']:+.4f} | {s['reject_diff']:.2f} | "
+          f"{s['width_a']:.4f} | {s['width_diff']:.4f} | {secs:.0f} s |  (coverage se {se:.3f})",
+          flush=True)
+
+
+HEADER = ("| case | true spread a / b | reps | cover a | cover b | cover b-a | lo = 0 (a) | "
+          "bias a: corrected / raw | bias b-a: corrected / raw | p<0.05 (b-a) | width a | "
+          "width b-a | time |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def model(reps: int) -> None:
+    even, real, wider = [0.25] * 4, [0.28, 0.26, 0.24, 0.22], [0.31, 0.25, 0.24, 0.20]
+    print(HEADER)
+    for games in (2_000, 20_000):
+        for label, pa, pb in (("null / null", even, even), ("real / null", real, even),
+                              ("real / real", real, wider)):
+            t0 = time.perf_counter()
+            s = _model_case(pa, pb, 0.5, games, reps, seed=games + len(label))
+            _print(f"model {games:,} games, {label}", f"{np.ptp(pa):.2f} / {np.ptp(pb):.2f}", s,
+                   time.perf_counter() - t0)
+
+
+def _blocks(job, seed: int, block_games: int) -> dict:
+    by = {}
+    job.seed = seed  # a job plays its own seed: one replication, one seed
+    for b in range(BLOCKS):
+        for name, arr in job.chunk(b * block_games, block_games).items():
+            by.setdefault(name, []).append(np.asarray(arr, dtype=np.int64))
+    return {k: np.stack(v) for k, v in by.items()}
+
+
+def _items(job, rules, metric, seed: int, block_games: int, players: int) -> np.ndarray:
+    from sheepsim.variant_runs import jackknife_values
+
+    items = {}
+    jackknife_values(job, rules, [metric], _blocks(job, seed, block_games), block_games, players,
+                     items=items)
+    return items[metric.name]
+
+
+def sim(reps: int, games: int = 2_000) -> None:
+    from sheepsim.balance_metrics import declared
+    from sheepsim.game import get
+    from sheepsim.games.race.exact import exact_odds
+    from sheepsim.games.race.jobs import GamesJob, RacesJob
+    from sheepsim.rulesedit import base_text, edited, parse_edit
+
+    g = get("race")
+    metrics = declared(g)
+    bg = games // BLOCKS
+    print(HEADER)
+
+    def measure(label, truth, jobs_rules, metric, t_a, t_b):
+        t0 = time.perf_counter()
+        tally = _Tally()
+        for r in range(reps):
+            (ja, ra), (jb, rb) = jobs_rules
+            ia = _items(ja, ra, metric, r, bg, 4)
+            ib = _items(jb, rb, metric, r, bg, 4)
+            tally.add(spread_interval(ia[0], ia[1:]), spread_interval(ib[0], ib[1:]),
+                      spread_difference(ia[0], ia[1:], ib[0], ib[1:]), t_a, t_b)
+        _print(label, truth, tally.summary(), time.perf_counter() - t0)
+
+    base = g.load_rules(None)
+    bonus = g.load_rules(edited(base_text(g), [parse_edit("race.payoffs.bonus_three=2")]))
+    jobs = [(GamesJob(r, 4, "ev-approx", "greedy"), r) for r in (base, bonus)]
+    for j, _ in jobs:
+        j.prepare()
+    measure(f"race seat_win_spread, {games:,} games, base / bonus_three=2", "0 / 0", jobs,
+            metrics["seat_win_spread"], 0.0, 0.0)
+
+    lanes = "Requeijao,Pecorino,Feta,Manchego,Roquefort,Stilton"
+    fast = g.load_rules(edited(base_text(g), [parse_edit("race.cards.Stilton.gallop=5")]))
+    truth = [float(np.ptp(exact_odds(r, lanes.split(","), "semifinal", "greedy").p_place[:, 0]))
+             for r in (base, fast)]
+    jobs = [(RacesJob(base, lanes, "semifinal", "greedy"), base),
+            (RacesJob(fast, lanes, "semifinal", "greedy"), fast)]
+    for j, _ in jobs:
+        j.prepare()
+    measure(f"race lane_win_spread (dealt lanes), {games:,} races, base / Stilton gallop 5",
+            f"{truth[0]:.4f} / {truth[1]:.4f}", jobs, metrics["lane_win_spread"], *truth)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--part", choices=("model", "sim", "all"), default="all")
+    ap.add_argument("--reps", type=int, default=None, help="replications (model 400, sim 200)")
+    a = ap.parse_args()
+    if a.part in ("model", "all"):
+        model(a.reps or 400)
+    if a.part in ("sim", "all"):
+        sim(a.reps or 200)
+
+
+if __name__ == "__main__":
+    main()
