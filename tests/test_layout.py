@@ -132,6 +132,8 @@ LAZY_HEAVY = {
     "sheepsim.harness.jobs": "numpy, pandas (the harness's jobs)",
     "sheepsim.harness.tables": "pandas",
     "sheepsim.harness.loop": "numba: the harness's entry kernel, built when a job runs",
+    "sheepsim.harness.machine": "numba (the slots' njit bodies): a game's machine, loaded "
+                                "when its games run",
 }
 LAZY = {
     **LAZY_HEAVY,
@@ -208,7 +210,7 @@ GAME_LAZY = {
     "sheepsim.games.race.plots": "matplotlib",
     # Aw, Sheep!
     "sheepsim.games.awsheep.jobs": "numpy, pandas",
-    "sheepsim.games.awsheep.kernels": "numba: the round kernels, built when a setting is",
+    "sheepsim.games.awsheep.machine": "numba: the round's state machine, loaded when rounds run",
     "sheepsim.games.awsheep.policies": "numba: the policies' kernels",
     "sheepsim.games.awsheep.rules": "numpy",
     "sheepsim.games.awsheep.plots": "matplotlib",

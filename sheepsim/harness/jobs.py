@@ -31,6 +31,34 @@ def as_rules(g, rules):
     return g.load_rules(rules)
 
 
+def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, seed: int,
+              first_game: int, n_games: int, outcomes: bool = False, log_rows: int = 0,
+              events: int = 0):
+    """``machine``'s entry kernel ``kernel`` (:meth:`~.machine.Machine.kernel`) on games
+    ``[first_game, first_game + n_games)`` of ``seed``, ``pids`` the policy id of each
+    slot: ``(acc, fail, winners, scores, log)``, ``winners``/``scores`` empty unless
+    ``outcomes``, ``log`` the first ``log_rows`` decisions. The game's own block of
+    ``acc`` (slot ``tally``) is ``acc[machine.offsets(players)[layout.O_GAME]:]``.
+    With ``events`` rows (and ``log_rows``) also ``(events, final state)``: the game's
+    own events of a trace (slot ``events``) and the state it ended in."""
+    off = machine.offsets(players)
+    acc = np.zeros(off[-1], dtype=np.int64)
+    fail = np.zeros(H.FAIL_WIDTH, dtype=np.int64)
+    k = n_games if outcomes else 0
+    winners = np.zeros(k, dtype=np.int64)
+    scores = np.zeros((k, players), dtype=np.int64)
+    log = np.zeros((log_rows, H.log_width(machine.option_width, players)), dtype=np.int64)
+    sizes = machine.sizes(players)
+    ev = np.zeros((events if log_rows else 0, machine.event_width), dtype=np.int64)
+    final = np.zeros(sizes[H.Z_STATE] if log_rows else 0, dtype=np.int64)
+    logged, evn = kernel(R, players, pids, rotate, seed, first_game, n_games, sizes,
+                         machine.kind_phase, off,
+                         H.Outputs(acc, winners, scores, log, fail, ev, final))
+    if events:
+        return acc, fail, winners, scores, log[:logged], ev[:evn], final
+    return acc, fail, winners, scores, log[:logged]
+
+
 @dataclass
 class PlayJob(Job):
     """``players`` seats of game ``game`` playing ``policies`` (one name for every seat,
@@ -78,25 +106,16 @@ class PlayJob(Job):
             ids, users = self._table().resolve(self.policies)
             m = self.machine
             self._k = (m.kernel(users, len(self._names())), np.array(ids, dtype=np.int64),
-                       self.rules.kernel_array(), m.sizes(self.players), m.kind_phase,
-                       H.offsets(self.players, len(m.kinds)))
+                       self.rules.kernel_array())
         return self._k
 
     def run(self, seed: int, first_game: int, n_games: int, outcomes: bool = False,
             log_rows: int = 0):
         """The kernel on games ``[first_game, first_game + n_games)``: ``(acc, fail,
         winners, scores, log)`` (``winners``/``scores`` empty unless ``outcomes``)."""
-        kernel, pids, R, sizes, kind_phase, off = self._setup()
-        p = self.players
-        acc = np.zeros(off[-1], dtype=np.int64)
-        fail = np.zeros(H.FAIL_WIDTH, dtype=np.int64)
-        k = n_games if outcomes else 0
-        winners = np.zeros(k, dtype=np.int64)
-        scores = np.zeros((k, p), dtype=np.int64)
-        log = np.zeros((log_rows, H.log_width(self.machine.option_width, p)), dtype=np.int64)
-        logged = kernel(R, p, pids, self.rotate, seed, first_game, n_games, sizes, kind_phase,
-                        off, acc, winners, scores, log, fail)
-        return acc, fail, winners, scores, log[:logged]
+        kernel, pids, R = self._setup()
+        return run_games(self.machine, kernel, R, self.players, pids, self.rotate, seed,
+                         first_game, n_games, outcomes, log_rows)
 
     def prepare(self) -> Counts:
         return self.chunk(0, 1)  # compiles (or loads) the kernel before the bar

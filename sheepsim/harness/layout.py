@@ -3,7 +3,15 @@ record and its decisions log (numpy only; the kernel reads the same constants)."
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
+
+#: the kernel's outputs, one record (:func:`sheepsim.harness.jobs.run_games` allocates
+#: them): the accumulator, per game the winner and every seat's final score, a trace's
+#: decisions log, the failure record, the game's own events and the final state
+#: (one argument for seven arrays: the kernel's Python entry point compiles faster)
+Outputs = namedtuple("Outputs", ["acc", "winners", "scores", "log", "fail", "events", "final"])
 
 # -- the accumulator: ``off[O_*]`` is where each field starts in ``acc`` (int64, summed
 # over games; merged across chunks by addition) --------------------------------------
@@ -33,22 +41,27 @@ O_DEFICIT = 20  # 1: the winner's largest deficit to the top score at a turn's e
 O_DEFICIT_SQ = 21  # 1
 O_COMEBACK = 22  # 1: games whose winner was behind the top score at the middle turn
 N_FIELDS = 23
+#: the game's own block (its machine's ``TALLY_LEN`` entries, slot ``tally``) starts at
+#: ``off[O_GAME]``
+O_GAME = N_FIELDS
 #: a share in the accumulator is a whole number of 1/COURSE_SCALE (sums stay exact)
 COURSE_SCALE = 10_000
 
 
-def offsets(players: int, kinds: int) -> np.ndarray:
-    """``off`` (int64, ``N_FIELDS + 1``): where each field starts; ``off[N_FIELDS]`` is
-    the accumulator's length."""
+def offsets(players: int, kinds: int, tally_len: int = 0) -> np.ndarray:
+    """``off`` (int64, ``N_FIELDS + 2``): where each field starts, ``off[O_GAME]`` where
+    the game's own block of ``tally_len`` starts; ``off[-1]`` is the accumulator's
+    length."""
     widths = [1, players, players, 1, 1, players, players, 1, 1, 1, 1, 1, kinds, kinds, kinds,
-              1, 1, 1, 1, 1, 1, 1, 1]
-    assert len(widths) == N_FIELDS
+              1, 1, 1, 1, 1, 1, 1, 1, tally_len]
+    assert len(widths) == N_FIELDS + 1
     return np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
 
 
 # -- sizes: what the kernel allocates (from the machine's declaration) -----------------
-Z_STATE, Z_OPTIONS, Z_OPTION_WIDTH, Z_VIEW, Z_MAX_DECISIONS, Z_KINDS, Z_CHANCE, Z_PHASES = range(8)
-N_SIZES = 8
+Z_STATE, Z_OPTIONS, Z_OPTION_WIDTH, Z_VIEW, Z_MAX_DECISIONS, Z_KINDS, Z_CHANCE, Z_PHASES, \
+    Z_SCRATCH = range(9)
+N_SIZES = 9
 
 # -- the failure record (``fail``, int64): the first failure of a chunk -----------------
 F_CODE, F_GAME, F_SEAT, F_PID, F_CHOICE, F_N, F_KIND = range(7)

@@ -38,6 +38,7 @@ from sheepsim.harness.layout import (
     O_DECISIONS_SQ,
     O_DEFICIT,
     O_DEFICIT_SQ,
+    O_GAME,
     O_GAMES,
     O_KIND_DECISIONS,
     O_KIND_FORCED,
@@ -61,14 +62,20 @@ from sheepsim.harness.layout import (
     Z_OPTION_WIDTH,
     Z_OPTIONS,
     Z_PHASES,
+    Z_SCRATCH,
     Z_STATE,
     Z_VIEW,
 )
 from sheepsim.harness.slots import apply as machine_apply
 from sheepsim.harness.slots import decide as machine_decide
+from sheepsim.harness.slots import events as machine_events
+from sheepsim.harness.slots import needs_view as machine_needs_view
 from sheepsim.harness.slots import scores as machine_scores
+from sheepsim.harness.slots import seated as machine_seated
 from sheepsim.harness.slots import start as machine_start
+from sheepsim.harness.slots import tally as machine_tally
 from sheepsim.harness.slots import to_move as machine_to_move
+from sheepsim.harness.slots import trace_on as machine_trace_on
 from sheepsim.harness.slots import view as machine_view
 from sheepsim.harness.slots import winner as machine_winner
 from sheepsim.jit import WROTE_INPUTS_CHOICE, njit
@@ -172,18 +179,25 @@ def course(acc, off, hist, turns, players, win):
 
 @njit
 def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_phase, off,
-               acc, winners, final_scores, log, fail):
+               out):
     """Play games ``first_game .. first_game + n_games - 1`` of ``seed``.
 
     ``pids`` (players): the policy id of each slot; with ``rotate`` game ``g`` seats slot
     ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes
     and accumulator offsets, ``kind_phase`` the stream phase of each decision kind;
-    ``acc`` is added to. ``winners`` (n_games) and
+    ``out`` is the outputs record (:data:`~.layout.Outputs`): ``acc`` is added to;
+    ``winners`` (n_games) and
     ``final_scores`` (n_games, players) get each game's outcome when they have
     ``n_games`` rows (else they have none); ``log`` gets one row per decision (a
     trace: ``n_games`` is 1) while it has room, ``fail[F_CODE]`` is set at the first
-    failure and the chunk stops there. Returns the log rows written."""
-    st = np.zeros(sizes[Z_STATE], dtype=np.int64)
+    failure and the chunk stops there. With ``log`` rows (a trace) the game's own
+    events (slots ``trace_on``/``events``) go to ``events`` while it has room and the
+    final state to ``final_st`` (else both have no rows). Returns ``(log rows, event
+    rows)`` written."""
+    acc, winners, final_scores, log, fail = out.acc, out.winners, out.scores, out.log, out.fail
+    events, final_st = out.events, out.final
+    state_n = sizes[Z_STATE]
+    st = np.zeros(state_n + sizes[Z_SCRATCH], dtype=np.int64)  # the state, the game's scratch
     opts = np.zeros((sizes[Z_OPTIONS], sizes[Z_OPTION_WIDTH]), dtype=np.int64)
     seen = np.zeros(sizes[Z_VIEW], dtype=np.int64)  # the asked seat's view
     max_decisions = sizes[Z_MAX_DECISIONS]
@@ -197,6 +211,8 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
     outcomes = winners.shape[0] > 0
     hist = np.zeros((64, players), dtype=np.int64)  # scores at each turn's end, grown
     logged = 0
+    evn = 0
+    trace = log.shape[0] > 0
     for i in range(n_games):
         game = first_game + i
         key_game(streams, seed, game, chance_n, phases, players)
@@ -204,8 +220,13 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
         r = game % players if rotate else 0
         for s in range(players):
             seat_pid[s] = pids[(s - r) % players]
-        st[:] = 0
+        st[:state_n] = 0
+        if trace:
+            machine_trace_on(st, R)
         machine_start(st, R, players, chance)
+        machine_seated(st, R, seat_pid)
+        if trace:
+            evn += machine_events(st, R, events[evn:])
         decisions = 0
         turns = 0
         asked = 0
@@ -216,10 +237,10 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
                 break
             if seat >= players or kind < 0 or kind >= kinds or n < 1 or n > opts.shape[0]:
                 _fail(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
-                return logged
+                return logged, evn
             if decisions >= max_decisions:
                 _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
-                return logged
+                return logged, evn
             if seat != last:
                 if last >= 0:  # the turn that ends here: every seat's score
                     hist = _record(hist, turns - 1, st, R, score)
@@ -228,13 +249,14 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
             choice = 0
             pid = seat_pid[seat]
             if n > 1:  # a lone option is taken without asking
-                machine_view(st, R, seat, seen)
+                if machine_needs_view(pid, kind):
+                    machine_view(st, R, seat, seen)
                 own = chance_n + kind_phase[kind] * players + seat  # the seat's own stream
                 choice = machine_decide(pid, kind, seen, opts[:n], n, streams[own:own + 1])
                 if choice < 0 or choice >= n:
                     code = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
                     _fail(fail, code, game, seat, pid, choice, n, kind)
-                    return logged
+                    return logged, evn
                 asked += 1
             acc[off[O_KIND_DECISIONS] + kind] += 1
             acc[off[O_KIND_OPTIONS] + kind] += n
@@ -252,6 +274,8 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
                 row[LOG_HEAD:LOG_HEAD + opts.shape[1]] = opts[choice]
             machine_apply(st, R, seat, kind, opts, choice, chance)
             decisions += 1
+            if trace:
+                evn += machine_events(st, R, events[evn:])
             if tracing:  # every seat's score after the decision
                 machine_scores(st, R, score)
                 w = LOG_HEAD + opts.shape[1]
@@ -281,7 +305,11 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
         acc[off[O_TURNS]] += turns
         acc[off[O_TURNS_SQ]] += turns * turns
         acc[off[O_ASKED]] += asked
+        machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
         if outcomes:
             winners[i] = win
             final_scores[i, :] = score
-    return logged
+        if trace:
+            for j in range(final_st.shape[0]):
+                final_st[j] = st[j]
+    return logged, evn

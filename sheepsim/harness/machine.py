@@ -15,6 +15,15 @@ The machine module (``Game.machine``) declares, besides the functions of
   (the deal, the dice...), each keyed by ``(seed, game, purpose)``;
 * optionally ``KIND_PHASES`` (default all 0): the policy-stream phase of each decision
   kind (a game with a draft and a play phase keeps a seat's draws of each apart);
+* optionally ``TALLY_LEN`` (default 0) and the slot ``tally``: the game's own counts,
+  a block of the accumulator after the harness's fields; and the optional slots
+  ``needs_view`` and ``seated`` (:data:`sheepsim.harness.slots.OPTIONAL`);
+* optionally ``SCRATCH_LEN`` (default 0): entries after the state in ``st`` that the
+  harness allocates with it but zeroes once a chunk, not before every game (the game's
+  own scratch, e.g. its trace's event rows: it reads there only what it wrote in the
+  same game);
+* optionally ``EVENT_WIDTH`` (default 0) and the slots ``trace_on`` and ``events``: the
+  game's own event log in a trace (:func:`sheepsim.harness.jobs.run_games`);
 * optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
   -> str`` for the trace's lines.
 """
@@ -63,6 +72,9 @@ class Machine:
         self.option_width = int(module.OPTION_WIDTH)
         self.max_decisions = int(getattr(module, "MAX_DECISIONS", MAX_DECISIONS))
         self.chance_streams = int(getattr(module, "CHANCE_STREAMS", 1))
+        self.tally_len = int(getattr(module, "TALLY_LEN", 0))
+        self.event_width = int(getattr(module, "EVENT_WIDTH", 0))
+        self.scratch_len = int(getattr(module, "SCRATCH_LEN", 0))
         self.kind_phase = np.array(getattr(module, "KIND_PHASES", (0,) * len(self.kinds)),
                                    dtype=np.int64)
         if self.kind_phase.shape != (len(self.kinds),) or (self.kind_phase < 0).any():
@@ -83,10 +95,20 @@ class Machine:
         z[H.Z_KINDS] = len(self.kinds)
         z[H.Z_CHANCE] = self.chance_streams
         z[H.Z_PHASES] = int(self.kind_phase.max()) + 1
+        z[H.Z_SCRATCH] = self.scratch_len
         return z
 
     def functions(self) -> tuple:
         return tuple(getattr(self.module, name) for name in slots.NAMES)
+
+    def optional(self) -> dict:
+        """The optional slots the machine defines: ``{slot: its function}``."""
+        return {getattr(slots, n): getattr(self.module, n) for n in slots.OPTIONAL
+                if hasattr(self.module, n)}
+
+    def offsets(self, players: int) -> np.ndarray:
+        """The accumulator's offsets (:func:`sheepsim.harness.layout.offsets`)."""
+        return H.offsets(players, len(self.kinds), self.tally_len)
 
     def kernel(self, user_fns: tuple, first_user_id: int):
         """The entry kernel :func:`sheepsim.harness.loop.play_games` with this game's
@@ -99,9 +121,10 @@ class Machine:
 
                 own = self.functions()
                 repl = dict(zip((getattr(slots, n) for n in slots.NAMES), own, strict=True))
+                repl.update(self.optional())
                 repl[slots.decide] = jit.user_policy_chain(self.module.decide, user_fns,
                                                            first_user_id)
-                cache_key = jit.variant_key(own, user_fns)
+                cache_key = jit.variant_key(own + tuple(self.optional().values()), user_fns)
                 self._kernels[key] = jit.rebind(loop.play_games, repl, cache_key=cache_key)
             return self._kernels[key]
 

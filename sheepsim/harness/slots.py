@@ -74,5 +74,47 @@ def decide(pid, kind, view, opts, n, rand):
     raise RuntimeError(_UNBOUND)
 
 
+# -- optional slots: a machine that does not define one gets the body below ------------
+@njit
+def needs_view(pid, kind):
+    """Whether policy ``pid`` reads the view for a decision of ``kind`` (False: the
+    harness does not build it, e.g. a ``random`` that reads nothing)."""
+    return True
+
+
+@njit
+def seated(st, R, seat_pid):
+    """Called after ``start`` with the policy id of each seat, e.g. to skip bookkeeping
+    no seated policy reads. The rules must not depend on it."""
+    return
+
+
+@njit
+def tally(st, R, acc, seat_pid, rotation):
+    """The game's own counts of a finished game, added to ``acc``: its block of
+    ``TALLY_LEN`` entries of the accumulator (after the harness's fields, summed over
+    games like them); ``rotation`` is ``r`` of the seating (slot ``j`` at seat
+    ``(j + r) % players``)."""
+    return
+
+
+@njit
+def trace_on(st, R):
+    """Called on the zeroed state before ``start`` of a traced game: from now on the
+    game records its events (:func:`events`)."""
+    return
+
+
+@njit
+def events(st, R, out):
+    """Moves the events the game recorded since the last call (``trace_on``) to the
+    first rows of ``out`` (``EVENT_WIDTH`` columns; at most ``out.shape[0]`` rows, the
+    rest dropped) and forgets them; returns the rows written. The harness calls it after
+    ``start`` and after every ``apply`` of a traced game."""
+    return 0
+
+
 #: the slots in the order :func:`sheepsim.harness.machine.Machine.functions` lists them
 NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")
+#: the optional slots (the bodies above unless the machine defines its own)
+OPTIONAL = ("needs_view", "seated", "tally", "trace_on", "events")

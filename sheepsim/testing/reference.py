@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sheepsim.harness import layout as H
+from sheepsim.harness import slots
 from sheepsim.harness.loop import key_game
 
 
@@ -25,7 +26,8 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
     ids, users = job._table().resolve(job.policies)
     assert not users, "the reference plays built-in policies only"
     R = job.rules.kernel_array()
-    off = H.offsets(players, len(m.kinds))
+    off = m.offsets(players)
+    opt = {n: _py(getattr(mod, n)) for n in slots.OPTIONAL if hasattr(mod, n)}  # defined
     acc = np.zeros(off[-1], dtype=np.int64)
     chance_n = m.chance_streams
     phases = int(m.kind_phase.max()) + 1
@@ -34,11 +36,13 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
         key_game(streams, seed, game, chance_n, phases, players)  # the kernel's own keying
         chance = streams[0:chance_n]
         r = game % players if job.rotate else 0
-        seat_pid = [ids[(s - r) % players] for s in range(players)]
-        st = np.zeros(mod.state_size(players), dtype=np.int64)
+        seat_pid = np.array([ids[(s - r) % players] for s in range(players)], dtype=np.int64)
+        st = np.zeros(mod.state_size(players) + m.scratch_len, dtype=np.int64)
         opts = np.zeros((mod.MAX_OPTIONS, mod.OPTION_WIDTH), dtype=np.int64)
         seen = np.zeros(mod.VIEW_LEN, dtype=np.int64)
         start(st, R, players, chance)
+        if "seated" in opt:
+            opt["seated"](st, R, seat_pid)
         decisions = turns = asked = 0
         last = -1
         hist = []  # every seat's score at the end of each turn
@@ -52,7 +56,8 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
                 turns, last = turns + 1, seat
             choice = 0
             if n > 1:
-                view(st, R, seat, seen)
+                if "needs_view" not in opt or opt["needs_view"](seat_pid[seat], kind):
+                    view(st, R, seat, seen)
                 row = chance_n + int(m.kind_phase[kind]) * players + seat
                 choice = decide(seat_pid[seat], kind, seen, opts[:n], n, streams[row:row + 1])
                 assert 0 <= choice < n
@@ -80,6 +85,8 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
             acc[off[field]] += v
             acc[off[field + 1]] += v * v
         acc[off[H.O_ASKED]] += asked
+        if "tally" in opt:
+            opt["tally"](st, R, acc[off[H.O_GAME]:], seat_pid, r)
     return acc
 
 

@@ -4,10 +4,21 @@ rulebook (or shared/rulebooks/README.md where the rulebook is silent)."""
 import numpy as np
 
 from sheepsim.games.awsheep import layout as L
-from sheepsim.games.awsheep.ending import check_end, sheep_show
-from sheepsim.games.awsheep.engine import deal, doghouse, methane, piggin_out, play_turn, resolve
 
-from .aw_helpers import events, hand, pile, rules_vector, scratch, state, total_cards
+from .aw_helpers import (
+    check_end,
+    deal,
+    events,
+    hand,
+    pile,
+    play_turn,
+    resolve,
+    rules_vector,
+    scratch,
+    sheep_show,
+    state,
+    total_cards,
+)
 
 
 def test_doghouse_is_a_trade_the_target_chooses_two_from_its_hand_before_it():
@@ -19,7 +30,7 @@ def test_doghouse_is_a_trade_the_target_chooses_two_from_its_hand_before_it():
     # methane is not in the hand it chooses from.
     st = state([{"methane": 1, "sheep": 2}, {"horse": 1, "sheep": 3}, {"sheep": 1}])
     w = scratch(["greedy"] * 3)
-    doghouse(st, rules_vector(3), w, 0, 1)
+    resolve(st, rules_vector(3), w, 0, L.DOGHOUSE, 1)
     assert hand(st, 0) == {"horse": 1, "sheep": 3}
     assert hand(st, 1) == {"methane": 1, "sheep": 2}
     assert hand(st, 2) == {"sheep": 1}
@@ -33,7 +44,7 @@ def test_doghouse_target_never_hands_back_the_card_it_is_given():
     # (holding only sheep before the trade) hands over two sheep and keeps the Doghouse.
     st = state([{"doghouse": 1, "sheep": 1}, {"sheep": 3}, {"sheep": 1}])
     w = scratch(["greedy"] * 3)
-    doghouse(st, rules_vector(3), w, 0, 1)
+    resolve(st, rules_vector(3), w, 0, L.DOGHOUSE, 1)
     assert hand(st, 0) == {"sheep": 3} and hand(st, 1) == {"doghouse": 1, "sheep": 1}
 
 
@@ -47,7 +58,7 @@ def test_doghouse_cards_drawn_at_random_with_the_option():
     for seed in range(40):
         st = state([{"methane": 1}, {"doghouse": 1, "horse": 1, "sheep": 4}, {"sheep": 1}])
         w = scratch(["greedy"] * 3, seed=seed)
-        doghouse(st, rules_vector(3, taker_chooses=1), w, 0, 1)
+        resolve(st, rules_vector(3, taker_chooses=1), w, 0, L.DOGHOUSE, 1)
         assert sum(hand(st, 0).values()) == 2 and sum(hand(st, 1).values()) == 5
         assert "methane" not in hand(st, 0) and hand(st, 1)["methane"] == 1
         drawn_sheep += hand(st, 0).get("sheep", 0)
@@ -63,12 +74,11 @@ def test_doghouse_target_with_one_card_gives_it_keeps_yours_and_stays_in():
     st = state([{"methane": 1, "pig": 1}, {"sheep": 1}, {"horse": 1}])
     R = rules_vector(3)
     w = scratch(["greedy"] * 3)
-    doghouse(st, R, w, 0, 1)
+    resolve(st, R, w, 0, L.DOGHOUSE, 1)
     assert hand(st, 0) == {"pig": 1, "sheep": 1}
     assert hand(st, 1) == {"methane": 1}
     assert st[L.ST_MOVED] == 2
-    check_end(st, R, w)
-    assert st[L.ST_ENDED] == 0 and L.EV_OUT not in [e[0] for e in events(w)]
+    assert st[L.ST_ENDED] == 0  # the end check closed the turn and L.EV_OUT not in [e[0] for e in events(w)]
     # the same through a whole turn (greedy plays a Doghouse at one of the two rivals,
     # each holding one card): nobody goes out
     st = state([{"doghouse": 2, "sheep": 1}, {"sheep": 1}, {"horse": 1}])
@@ -97,7 +107,7 @@ def test_methane_target_discards_two_of_its_choice():
     st = state([{"sheep": 1}, {"doghouse": 1, "pig": 1, "sheep": 2}, {"sheep": 1}],
                pile=["methane"])
     w = scratch(["greedy"] * 3)
-    methane(st, rules_vector(3), w, 0, 1)
+    resolve(st, rules_vector(3), w, 0, L.METHANE, 1)
     assert hand(st, 1) == {"sheep": 2}
     assert pile(st) == ["methane", "doghouse", "pig"]
 
@@ -107,7 +117,7 @@ def test_methane_discards_all_when_fewer_and_sheep_discards_count_in_the_run():
     # "consecutive sheep cards ... that reached the discard pile, played or discarded".
     st = state([{"sheep": 1}, {"golden": 1}, {"sheep": 1}], pile=["methane"], run=0)
     w = scratch(["greedy"] * 3)
-    methane(st, rules_vector(3), w, 0, 1)
+    resolve(st, rules_vector(3), w, 0, L.METHANE, 1)
     assert hand(st, 1) == {} and pile(st) == ["methane", "golden"]
     assert st[L.ST_RUN] == 1
 
@@ -126,7 +136,7 @@ def test_pig_takes_every_sheep_including_the_golden():
     # golden sheep)".
     st = state([{"methane": 1}, {"sheep": 3, "golden": 1, "horse": 1}, {"sheep": 2}])
     w = scratch(["greedy"] * 3)
-    piggin_out(st, w, 0, 1)
+    resolve(st, rules_vector(3), w, 0, L.PIG, 1)
     assert hand(st, 0) == {"methane": 1, "sheep": 3, "golden": 1}
     assert hand(st, 1) == {"horse": 1}
     assert events(w)[-1] == (L.EV_PIG, 0, L.PIG, 1, 3, 1)
@@ -161,7 +171,6 @@ def test_last_player_with_cards_wins():
     R = rules_vector(3)
     w = scratch(["greedy"] * 3)
     play_turn(st, R, w, 0)
-    check_end(st, R, w)
     assert st[L.ST_ENDED] == 1 and st[L.ST_WINNER] == 0
     assert st[L.ST_END_REASON] == L.END_LAST
 
@@ -176,7 +185,6 @@ def test_run_equal_to_players_in_starts_the_flock_off_golden_worth_three():
     w = scratch(["greedy"] * 3)
     play_turn(st, R, w, 1)
     assert st[L.ST_RUN] == 2
-    check_end(st, R, w)
     assert st[L.ST_END_REASON] == L.END_FLOCK_OFF and st[L.ST_WINNER] == 0
 
 
@@ -194,7 +202,6 @@ def test_run_passing_the_players_in_starts_the_flock_off_unless_equals_is_asked(
         w = scratch(["greedy"] * 3)
         play_turn(st, R, w, 0)
         assert st[L.ST_RUN] == 3 and hand(st, 0) == {}
-        check_end(st, R, w)
         assert st[L.ST_ENDED] == ended
         if ended:
             assert st[L.ST_END_REASON] == L.END_FLOCK_OFF and st[L.ST_WINNER] == 1
@@ -218,7 +225,6 @@ def test_everyone_out_at_once_holds_the_flock_off_among_those_in_before():
     R = rules_vector(3)
     w = scratch(["greedy"] * 3)
     play_turn(st, R, w, 0)
-    check_end(st, R, w)
     assert st[L.ST_ENDED] == 1 and st[L.ST_WINNER] in (0, 1)
     assert st[L.ST_END_REASON] in (L.END_SHEEP_SHOW, L.END_DRAW)
     flock = [e for e in events(w) if e[0] == L.EV_FLOCK_OFF]

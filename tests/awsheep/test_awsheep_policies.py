@@ -9,12 +9,11 @@ import pytest
 
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
-from sheepsim.games.awsheep.engine import play_turn
 from sheepsim.games.awsheep.jobs import round_counts
 from sheepsim.games.awsheep.simulate import setting
 from sheepsim.stats import wilson_interval
 
-from .aw_helpers import events, fill_aside, rules_vector, scratch, state
+from .aw_helpers import events, fill_aside, play_turn, rules_vector, scratch, state
 
 
 def know(st, viewer, holder, slot, count):

@@ -1,6 +1,7 @@
 """Aw, Sheep! (Packer symposium 2017): a hidden-hand card game for 3-6 players.
 
-Whole rounds run in numba (:mod:`.engine`), with ``random``, ``greedy`` and ``counter``
+The round is a state machine (:mod:`.machine`) played by the shared harness
+(:mod:`sheepsim.harness`), with ``random``, ``greedy`` and ``counter``
 policies (:mod:`.policies`). Importing this package compiles nothing; the names below
 load their module on first use. Rules data live in ``standard.toml``. Tables:
 ``play_tables(count_frames(...))`` (or ``PlayJob`` through :func:`sheepsim.driver.run`),

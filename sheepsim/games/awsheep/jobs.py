@@ -21,6 +21,7 @@ from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
 from sheepsim.games.awsheep.simulate import (
     Setting,
+    card_value_counts,
     card_value_frame,
     check_failure,
     count_frames,
@@ -101,10 +102,7 @@ class PlayJob(_AwJob):
         return self._k
 
     def _rounds(self, seed, first_game, n_games) -> np.ndarray:
-        s = self._s()
-        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-        s.kernels.rounds_chunk(s.R, s.pids, seed, first_game, n_games, self.rotate, acc)
-        return acc
+        return self._s().rounds(seed, first_game, n_games, self.rotate)[0]
 
     def prepare(self) -> Counts:
         return self.chunk(0, 1)  # compiles (or loads) the kernels before the bar
@@ -114,12 +112,8 @@ class PlayJob(_AwJob):
 
     def outcomes(self, first_game, n_games):
         """Per round: winning seat ``(n,)`` and flock values ``(n, players)``."""
-        s = self._s()
-        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-        winners = np.zeros(n_games, dtype=np.int64)
-        scores = np.zeros((n_games, self.players), dtype=np.int64)
-        s.kernels.outcomes_chunk(s.R, s.pids, self.seed, first_game, n_games, self.rotate, winners,
-                                 scores, acc)
+        acc, winners, scores = self._s().rounds(self.seed, first_game, n_games, self.rotate,
+                                                True)
         self.check({"acc": acc}, n_games)
         return winners, scores
 
@@ -156,11 +150,7 @@ class CardValueJob(PlayJob):
     block = 2_000
 
     def chunk(self, first_game, n_games) -> Counts:
-        s = self._s()
-        acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-        cv = np.zeros((L.MAX_PLAYERS, L.N_KINDS, L.CV_WIDTH), dtype=np.int64)
-        s.kernels.card_value_chunk(s.R, s.pids, self.seed, first_game, n_games, self.rotate, acc,
-                                   cv)
+        acc, cv = card_value_counts(self._s(), self.seed, first_game, n_games, self.rotate)
         return {"acc": acc, "cv": cv}
 
     def value_frame(self, counts, games):
@@ -277,19 +267,25 @@ class SkillJob(_AwJob):
             n = self.players
             a = self._setting([self.policy] + [self.baseline] * (n - 1))
             b = self._setting([self.baseline] * n)
-            if a.kernels is not b.kernels:
+            if a.users != b.users:
                 raise SheepsimError("luck vs skill takes at most one user policy")
             self._k = (a, b)
         return self._k
 
     def _pairs(self, seed, first_game, n_games):
         a, b = self._s()
-        acc_a = np.zeros(L.ACC_LEN, dtype=np.int64)
-        acc_b = np.zeros(L.ACC_LEN, dtype=np.int64)
-        pairs = np.zeros((L.MAX_PLAYERS, 3), dtype=np.int64)
-        a.kernels.compare_chunk(a.R, a.pids, b.pids, seed, first_game, n_games, True, acc_a,
-                                acc_b, pairs)
-        return acc_a, acc_b, pairs[:self.players]
+        n = self.players
+        acc_a, win_a, _ = a.rounds(seed, first_game, n_games, True, True)
+        acc_b, win_b, _ = b.rounds(seed, first_game, n_games, True, True)
+        games = np.arange(first_game, first_game + n_games)
+        slot_a = (win_a - games % n) % n  # the winning slot (seats rotate a seat a round)
+        slot_b = (win_b - games % n) % n
+        pairs = np.zeros((n, 3), dtype=np.int64)
+        same = slot_a == slot_b
+        np.add.at(pairs[:, 0], slot_a[same], 1)
+        np.add.at(pairs[:, 1], slot_a[~same], 1)
+        np.add.at(pairs[:, 2], slot_b[~same], 1)
+        return acc_a, acc_b, pairs
 
     def prepare(self) -> Counts:
         return self.chunk(0, 1)  # compiles (or loads) the kernels before the bar
@@ -299,7 +295,8 @@ class SkillJob(_AwJob):
         return {"acc_a": acc_a, "acc_b": acc_b, "pairs": pairs}
 
     def check(self, counts, games) -> None:
-        check_failure(_failure(counts["acc_a"]), *self._s())
+        for acc in (counts["acc_a"], counts["acc_b"]):
+            check_failure(_failure(acc), *self._s())
 
     def pair_frame(self, counts, games):
         a, b = self._s()

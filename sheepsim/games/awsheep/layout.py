@@ -12,14 +12,10 @@ kernels work on flat ``int64`` vectors:
   only game data a policy receives;
 * the **option rows** ``opts`` (``(n, OPT_WIDTH)``, columns by decision kind ``K_*``);
 * the **accumulator** ``acc`` (``ACC_LEN``): integer counts summed over games;
-* the per-block **scratch** ``w``, a :data:`Scratch` record of arrays
-  (:func:`~.kernels.new_scratch`).
 
 Vectors are laid out with :func:`sheepsim.kernelstate.alloc` (the conventions shared by
 the games).
 """
-
-from collections import namedtuple
 
 from sheepsim.kernelstate import alloc
 
@@ -44,7 +40,7 @@ MAX_DECK = 64  # a variant deck may hold at most this many cards
 NO_TARGET = -1
 
 # ------------------------------------------------------------ random purposes
-# Rows of this game's stream array. The game's own rows (S_CHANCE, S_DEAL, S_TIE) are
+# The game's chance streams (machine ``CHANCE_STREAMS``). The game's own rows (S_CHANCE, S_DEAL, S_TIE) are
 # keyed by ``(seed, game, row)`` with ``sheepsim.rng.seed_stream`` (the keyed streams every
 # game uses). Every seat draws its decisions from its own rows, keyed by ``(seed, game,
 # seat, phase)`` with ``sheepsim.rng.seed_policy_stream`` (Philox: a policy's stream tells
@@ -56,10 +52,8 @@ S_TIE = 2        # the fair draw that ends an undecided Sheep Show
 N_GAME_STREAMS = 3  # rows 0..2: the game's own streams
 PHASE_PLAY, PHASE_DRAFT = 0, 1  # a seat's stream phases (seed_policy_stream's ``phase``)
 PHASE_NAMES = ("play", "draft")
-S_POLICY = 3     # decisions of seat s in phase p: row S_POLICY + p * MAX_PLAYERS + s
-S_DRAFT = S_POLICY + MAX_PLAYERS  # draft picks of seat s: row S_DRAFT + s (play-phase
-#                  decisions stay the same streams whether the draft is on or off)
-N_STREAMS = S_DRAFT + MAX_PLAYERS
+# (the harness keys a seat's stream of each phase; a draft pick is PHASE_DRAFT, every
+# other decision PHASE_PLAY: play decisions draw the same whether the draft is on or off)
 
 # ------------------------------------------------------------------ decisions
 # A policy answers one of these (its ``kind`` argument; the name in the trace's
@@ -184,10 +178,10 @@ EV_DEAL, EV_DRAFT, EV_PLAY, EV_GIVE, EV_TAKE, EV_DISCARD, EV_SWAP, EV_PIG, EV_OU
     EV_FLOCK_OFF, EV_GUESS, EV_DROP, EV_DRAW, EV_END = range(14)
 LOG_HEAD = 8
 LOG_WIDTH = LOG_HEAD + P + P * K
-MAX_LOG = 2048  # events from the top and decisions from the bottom
+MAX_LOG = 2048  # rows of a trace's event log and of its decisions log
 
 # --------------------------------------------------------------- accumulator
-# The first policy failure of a chunk (the chunk stops after that round): F_CODE is
+# The first policy failure of a chunk (the harness's record, the chunk stops there): F_CODE is
 # ``sheepsim.plugins.ILLEGAL_CHOICE`` or ``WROTE_INPUTS`` (0: none), then the round, the
 # seat, its policy id, the returned index and the number of options.
 F_CODE, F_GAME, F_SEAT, F_PID, F_CHOICE, F_N = range(6)
@@ -236,7 +230,7 @@ A_TIE_WINS = _a["tie_wins"]            # by seat: wins from a tie for first
 A_TIE_WINS_BY_ORDER = _a["tie_wins_by_order"]  # by position in turn order
 
 # ------------------------------------------------------------------ card value
-# Counts of :func:`~.kernels.fill_card_value`, ``(MAX_PLAYERS groups, N_KINDS,
+# Counts of :func:`~.simulate.card_value_counts`, ``(MAX_PLAYERS groups, N_KINDS,
 # CV_WIDTH)`` int64: per policy group and kind, over rounds g, H_g = seats of the group
 # starting with the kind (each replayed with one such card replaced by a plain sheep),
 # D_g = their wins in the plain round minus their wins in their replayed round.
@@ -244,43 +238,12 @@ CV_HOLDERS, CV_HOLDERS_SQ, CV_WINS, CV_WINS_REPLACED, CV_D, CV_D_SQ, CV_DH, \
     CV_ONLY_WITH, CV_ONLY_REPLACED = range(9)
 CV_WIDTH = 9
 
-# --------------------------------------------------------------- context ctx
-# Small per-block scratch: trace switch and length, the current stream phase (PHASE_*;
-# seat s draws from row S_POLICY + phase * MAX_PLAYERS + s), the seat rotation and index of
-# the current game, rows used in the decision log, and the first policy failure (F_*
-# fields, the chunk stops after its round).
-_c, CTX_LEN = alloc([
-    ("log_on", 1), ("log_n", 1), ("phase", 1), ("rotation", 1), ("game", 1), ("dec_n", 1),
-    ("failure", FAIL_WIDTH),
-])
-CTX_LOG_ON = _c["log_on"]
-CTX_LOG_N = _c["log_n"]
-CTX_PHASE = _c["phase"]
-CTX_ROTATION = _c["rotation"]
-CTX_GAME = _c["game"]
-CTX_DEC_N = _c["dec_n"]
-CTX_FAILURE = _c["failure"]  # [F_*], F_CODE 0 until a policy fails
-
 # --------------------------------------------------------------- decision log
-# One row per decision a policy was asked while tracing (a lone option is taken without
-# asking and is not a row): [seat, phase, kind, n options, choice], in the first
-# DEC_WIDTH columns of the trace log's rows counted from its *end* (decision k in row
-# rows - 1 - k), so that the log, events from the top and decisions from the bottom,
-# is the scratch's one log array: every array more in the scratch record is one more
-# reference count on each of the engine's many calls (measured: ~10% of a round).
+# The trace's ``decisions`` table: one row per decision a policy was asked (a lone
+# option is taken without asking and is not a row): [seat, phase, kind, n options,
+# choice].
 D_SEAT, D_PHASE, D_KIND, D_N, D_CHOICE = range(5)
 DEC_WIDTH = 5
-
-# ------------------------------------------------------------- scratch w
-#: A block's scratch arrays (allocated in Python by :func:`~.kernels.new_scratch`, reused
-#: for every game of a chunk): ``opts`` option rows ``(MAX_OPTS, OPT_WIDTH)``;
-#: ``player_view`` the view vector ``(V_LEN,)`` (not ``view``: numba would read that as
-#: numpy's ``.view`` method); ``ctx`` ``(CTX_LEN,)``; ``log`` the trace log ``(rows, LOG_WIDTH)``;
-#: ``streams`` ``(N_STREAMS, 2)`` uint64; ``seat_pid`` the policy id of each seat in the
-#: current game; ``hands`` ``(MAX_PLAYERS * N_KINDS,)`` a round's starting hands while it
-#: is replayed (card value). The trace log ``log`` holds the decision log too (``D_*``).
-Scratch = namedtuple("Scratch", ["opts", "player_view", "ctx", "log", "streams", "seat_pid",
-                                 "hands"])
 
 # Built-in policy ids (stable: they are baked into cached kernels).
 RANDOM, GREEDY, COUNTER = 0, 1, 2

@@ -18,6 +18,7 @@ from sheepsim import plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
+from sheepsim.harness import layout as H
 
 
 def as_rules(rules) -> AwSheepRules:
@@ -36,23 +37,57 @@ def check_draft(draft):
     return draft
 
 
+#: the round as a state machine for the shared harness
+MACHINE = "sheepsim.games.awsheep.machine"
+
+
 @dataclass
 class Setting:
-    """A validated run setting: rules vector, policy ids per slot, kernels."""
+    """A validated run setting: rules vector, policy ids per slot, the plug-in policies
+    (ids from ``layout.FIRST_USER_ID``); :meth:`rounds` plays it on the harness."""
 
     rules: AwSheepRules
     players: int
     draft: bool
     names: list[str]
     pids: np.ndarray
-    kernels: object
+    users: tuple
     R: np.ndarray
+
+    @property
+    def machine(self):
+        from sheepsim.harness.machine import load
+
+        return load(MACHINE)
+
+    @property
+    def kernel(self):
+        """The harness's entry kernel with this game's machine and plug-ins bound in."""
+        return self.machine.kernel(self.users, L.FIRST_USER_ID)
+
+    def rounds(self, seed: int, first_game: int, n_games: int, rotate: bool,
+               outcomes: bool = False, R=None):
+        """Rounds ``[first_game, first_game + n_games)`` of ``seed``: ``(acc, winners,
+        scores)``, ``acc`` the game's counts (``layout.A_*``, a policy failure in its
+        ``A_FAILURE`` fields), ``winners``/``scores`` per round if ``outcomes`` (the
+        winning seat, every seat's flock value); ``R`` instead of the setting's rules
+        vector (the card value's replays, machine ``RX_*``)."""
+        from sheepsim.harness.jobs import run_games
+
+        m = self.machine
+        R = self.R if R is None else R
+        acc, fail, winners, scores, _ = run_games(m, self.kernel, R, self.players,
+                                                  self.pids, rotate, seed, first_game,
+                                                  n_games, outcomes)
+        own = acc[m.offsets(self.players)[H.O_GAME]:].copy()
+        own[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH] = fail[:L.FAIL_WIDTH]
+        return own, winners, scores
 
 
 def check_failure(record, *settings: Setting) -> None:
     """Raise the one-line error (:func:`sheepsim.plugins.policy_failure`) for a policy
-    failure a kernel recorded (``record``: the ``F_*`` fields, ``layout.A_FAILURE`` of an
-    accumulator or ``CTX_FAILURE`` of a scratch context); nothing if none. The policy is
+    failure the harness recorded (``record``: the ``F_*`` fields, ``layout.A_FAILURE`` of
+    an accumulator, or the harness's failure record); nothing if none. The policy is
     named as the ``settings`` name the failing policy id."""
     code = int(record[L.F_CODE])
     if code == 0:
@@ -65,7 +100,6 @@ def check_failure(record, *settings: Setting) -> None:
 
 
 def setting(rules, players, policies, draft=None) -> Setting:
-    from sheepsim.games.awsheep.kernels import kernels_for
     from sheepsim.games.awsheep.policies import policy_name, resolve_policies
 
     rules = as_rules(rules)
@@ -73,9 +107,10 @@ def setting(rules, players, policies, draft=None) -> Setting:
     draft = check_draft(draft)
     chosen = seat_policies(policies, players)
     ids, users = resolve_policies(chosen)
-    R = rules.kernel_array(players, draft=draft)
+    # the machine's rules vector: the rules and no card value replacement (machine RX_*)
+    R = np.concatenate([rules.kernel_array(players, draft=draft), [-1, -1]]).astype(np.int64)
     return Setting(rules, players, bool(R[L.R_DRAFT]), [policy_name(p) for p in chosen],
-                   np.array(ids, dtype=np.int64), kernels_for(users), R)
+                   np.array(ids, dtype=np.int64), tuple(users), R)
 
 
 def count_frames(acc, players: int, names: list[str], draft: bool) -> dict[str, pd.DataFrame]:
@@ -160,9 +195,66 @@ def field_name(names: list[str]) -> str:
     return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
+def card_value_counts(s: Setting, seed: int, first_game: int, n_games: int, rotate: bool):
+    """Card value on common random numbers: ``(acc, cv)`` of rounds ``[first_game,
+    first_game + n_games)``. Every round is played as dealt (counted in ``acc``) and
+    replayed for every seat and non-sheep kind with one card of that kind in the seat's
+    starting hand (after the draft) replaced by a plain sheep (machine ``RX_*``: the same
+    deal, draft and streams; a seat without the kind plays no replay). ``cv``
+    ``(MAX_PLAYERS, N_KINDS, CV_WIDTH)`` gets per policy group (the first slot of the
+    seat's policy) and kind, per round, the holders H and the paired win difference D
+    (layout ``CV_*``)."""
+    from sheepsim.games.awsheep.machine import RX_KIND, RX_SEAT
+
+    n = s.players
+    cv = np.zeros((L.MAX_PLAYERS, L.N_KINDS, L.CV_WIDTH), dtype=np.int64)
+    acc, win, _ = s.rounds(seed, first_game, n_games, rotate, True)
+    if acc[L.A_FAILURE + L.F_CODE]:
+        return acc, cv
+    seat = np.arange(n)
+    r = np.arange(first_game, first_game + n_games) % n if rotate else np.zeros(n_games, int)
+    slot = (seat[None, :] - r[:, None]) % n  # [round, seat]: the seat's slot
+    pid = s.pids[slot]
+    same = pid[:, :, None] == pid[:, None, :]
+    group = np.where(same, slot[:, None, :], n).min(axis=2)  # the first slot of its policy
+    won = win[:, None] == seat[None, :]
+    for k in range(L.N_KINDS):
+        if k == L.SHEEP:
+            continue
+        held = np.zeros((n_games, n), dtype=bool)
+        won_replaced = np.zeros((n_games, n), dtype=bool)
+        for t in range(n):
+            R = s.R.copy()
+            R[RX_SEAT], R[RX_KIND] = t, k
+            replay, w, _ = s.rounds(seed, first_game, n_games, rotate, True, R)
+            if replay[L.A_FAILURE + L.F_CODE]:
+                acc[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH] = \
+                    replay[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH]
+                return acc, cv
+            held[:, t] = w >= 0
+            won_replaced[:, t] = w == t
+        for g in range(n):
+            mine = held & (group == g)
+            h = mine.sum(axis=1)
+            a = (won & mine).sum(axis=1)
+            b = (won_replaced & mine).sum(axis=1)
+            d = a - b
+            c = cv[g, k]
+            c[L.CV_HOLDERS] += h.sum()
+            c[L.CV_HOLDERS_SQ] += (h * h).sum()
+            c[L.CV_WINS] += a.sum()
+            c[L.CV_WINS_REPLACED] += b.sum()
+            c[L.CV_ONLY_WITH] += (won & ~won_replaced & mine).sum()
+            c[L.CV_ONLY_REPLACED] += (won_replaced & ~won & mine).sum()
+            c[L.CV_D] += d.sum()
+            c[L.CV_D_SQ] += (d * d).sum()
+            c[L.CV_DH] += (d * h).sum()
+    return acc, cv
+
+
 def card_value_frame(cv, players: int, names: list[str], draft: bool,
                      games: int) -> pd.DataFrame:
-    """The counts of :func:`~.kernels.fill_card_value` ``(MAX_PLAYERS, N_KINDS,
+    """The counts of :func:`card_value_counts` ``(MAX_PLAYERS, N_KINDS,
     CV_WIDTH)`` as rows ``players, draft, field, slot`` (the policy's first slot),
     ``policy, kind, games, holders, holders_sq, wins_holding, wins_replaced, diff,
     diff_sq, diff_x_holders, only_holding, only_replaced`` (sheep excluded: replacing a

@@ -13,6 +13,7 @@ from sheepsim._version import __version__
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.simulate import check_failure, setting
+from sheepsim.harness import layout as H
 
 
 @dataclass
@@ -35,19 +36,26 @@ def trace_round(rules=None, players: int = 4, policies=("random",), seed: int = 
     seed = driver.check_seed(seed)
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise SheepsimError(f"game must be a whole number >= 0, got {game!r}")
-    st = np.zeros(L.ST_LEN, dtype=np.int64)
+
+    from sheepsim.harness.jobs import run_games
+
+    m = s.machine
     try:
-        w = s.kernels.trace_round(s.R, s.pids, seed, game, False, st)
+        _, fail, _, _, asked, log, st = run_games(m, s.kernel, s.R, s.players, s.pids, False,
+                                                  seed, game, 1, True, log_rows=L.MAX_LOG,
+                                                  events=L.MAX_LOG)
     except Exception as exc:  # e.g. a plug-in indexing outside its arrays: one line
         raise driver.kernel_call_error(exc, seed, game, s.names) from None
-    ctx = w.ctx
-    check_failure(ctx[L.CTX_FAILURE:L.CTX_FAILURE + L.FAIL_WIDTH], s)
-    n_log, n_dec = int(ctx[L.CTX_LOG_N]), int(ctx[L.CTX_DEC_N])
-    if n_log + n_dec >= len(w.log):  # cannot happen in a round of at most 64 cards
-        raise SheepsimError(f"round {game} outgrew the trace log ({len(w.log)} rows)")
-    log = w.log[:n_log]
-    # decisions fill the log's rows from its end (layout D_*): last row first
-    decisions = w.log[len(w.log) - n_dec:][::-1, :L.DEC_WIDTH]
+    check_failure(fail[:L.FAIL_WIDTH], s)
+    if len(log) >= L.MAX_LOG or len(asked) >= L.MAX_LOG:  # not in a round of <= 64 cards
+        raise SheepsimError(f"round {game} outgrew the trace log ({L.MAX_LOG} rows)")
+    asked = asked[asked[:, H.L_ASKED] == 1]
+    decisions = np.zeros((len(asked), L.DEC_WIDTH), dtype=np.int64)
+    decisions[:, L.D_SEAT] = asked[:, H.L_SEAT]
+    decisions[:, L.D_KIND] = asked[:, H.L_KIND]
+    decisions[:, L.D_PHASE] = m.kind_phase[asked[:, H.L_KIND]]
+    decisions[:, L.D_N] = asked[:, H.L_N]
+    decisions[:, L.D_CHOICE] = asked[:, H.L_CHOICE]
     head = [f"Aw, Sheep!, {s.players} players, draft {'on' if s.draft else 'off'}, seed {seed}, "
             f"round {game}: " + "; ".join(f"seat {i + 1} ({p})" for i, p in enumerate(s.names)),
             f"rules {s.rules.source} (sha256 {s.rules.sha256[:12]}), sheepsim {__version__}"]

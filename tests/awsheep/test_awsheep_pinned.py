@@ -1,0 +1,145 @@
+"""Pinned results of Aw, Sheep!'s commands: every output below, for fixed seeds, must stay
+byte-identical to what the code gave before the game moved onto the shared whole-game
+harness (issue 45, item 2: "results byte-identical for every built-in policy and seed").
+
+The digests were computed on the tree before that move (commit 1498c17): ``play`` JSON
+for the random, greedy, counter and mixed line-ups at 3-6 players, with the draft on and
+off, ``--rotate``, the other rules options flipped (a rules file) and a plug-in policy;
+``play``'s table text; ``balance``, ``compare``, ``card-value``, ``ladder`` and
+``variants`` JSON; ``trace``'s turn-by-turn text and its decisions table. The JSON's
+package versions (``sheepsim_version``, ``python``, ``numpy``, ``numba``, ``pandas``)
+and the version in the trace's header line are left out of the digest: they say where
+it ran, not what it computed. A change that
+is *meant* to change results recomputes the digest and says so in CHANGELOG.md.
+"""
+
+import hashlib
+import json
+import re
+
+import numba
+import pytest
+
+from sheepsim.games.awsheep import layout as L
+from sheepsim.games.awsheep.policies import decide
+from tests.cli_helpers import run
+
+VERSIONS = ("sheepsim_version", "python", "numpy", "numba", "pandas")
+
+#: the standard rules with every option flipped (draft on, Doghouse cards drawn at
+#: random, ties by a fair draw, the Flock Off only on a run that equals the players in)
+VARIANT = {
+    "draft = false": "draft = true",
+    'doghouse_cards = "target_chooses"': 'doghouse_cards = "drawn_at_random"',
+    'tie_break = "sheep_show"': 'tie_break = "draw"',
+    'flock_off_run = "reaches"': 'flock_off_run = "equals"',
+}
+
+
+@numba.njit
+def counter_plugin(kind, view, opts, n, rand):
+    """``counter`` through the plug-in path (copies of view and options)."""
+    return decide(L.COUNTER, kind, view, opts, n, rand)
+
+
+PLUGIN = f"{__name__}:counter_plugin"
+J = ("--format", "json", "--quiet")
+
+#: (case id, argv after ``sheepsim awsheep``, digest: first 16 hex digits of sha256)
+CASES = [
+    ("play-random-4", ("play", "--players", "4", "--policy", "random", "--games", "3000",
+                       "--seed", "11", *J), "63d9ceb03521fcf9"),
+    ("play-random-3-draft", ("play", "--players", "3", "--policy", "random", "--draft",
+                             "--games", "3000", "--seed", "12", *J), "bdee05b0057518a8"),
+    ("play-counter-5", ("play", "--players", "5", "--policy", "counter", "--games", "1500",
+                        "--seed", "13", *J), "1b66b1f3ec3aeb78"),
+    ("play-greedy-6-draft", ("play", "--players", "6", "--policy", "greedy", "--draft",
+                             "--games", "1000", "--seed", "14", *J), "9700d3b72f1af244"),
+    ("play-mixed-4-rotate", ("play", "--players", "4", "--policy",
+                             "counter,random,greedy,random", "--rotate", "--games", "2000",
+                             "--seed", "15", *J), "871e5f6d8c06322f"),
+    ("play-mixed-5-draft", ("play", "--players", "5", "--policy",
+                            "random,counter,counter,greedy,random", "--draft", "--games",
+                            "1500", "--seed", "16", *J), "d8639e6af0b2ed1d"),
+    ("play-variant-4", ("play", "--rules", "{variant}", "--players", "4", "--policy",
+                        "counter,random,greedy,counter", "--games", "2000", "--seed", "17",
+                        *J), "bfb462d0eefa944e"),
+    ("play-variant-3-nodraft", ("play", "--rules", "{variant}", "--players", "3", "--policy",
+                                "random", "--no-draft", "--games", "2000", "--seed", "18",
+                                *J), "7d366c62c80f8ccb"),
+    ("play-plugin-4", ("play", "--players", "4", "--policy",
+                       f"{PLUGIN},random,counter,greedy", "--games", "800", "--seed", "19",
+                       *J), "3048876ba5c3278e"),
+    ("play-table-4", ("play", "--players", "4", "--policy", "counter,random,random,greedy",
+                      "--games", "1500", "--seed", "20", "--quiet", "--all-columns"),
+     "ee8b76486ba3dcff"),
+    ("balance", ("balance", "--policy", "counter,random", "--games", "300", "--seed", "21",
+                 *J), "b51dabb5de1fba2d"),
+    ("compare-4", ("compare", "--players", "4", "--a", "counter", "--b", "greedy",
+                   "--field", "random", "--seat", "2", "--games", "1500", "--seed", "22",
+                   *J), "b0ad378018c47e15"),
+    ("compare-5-draft", ("compare", "--players", "5", "--a", "random", "--b", "counter",
+                         "--draft", "--games", "800", "--seed", "23", *J),
+     "64d0036724116ba0"),
+    ("card-value", ("card-value", "--players", "3,4", "--field", "counter,random",
+                    "--games", "150", "--seed", "24", *J), "a776a70868073c83"),
+    ("card-value-variant", ("card-value", "--players", "5", "--field", "greedy", "--draft",
+                            "--set", "deck.horse=3;deck.sheep=18", "--games", "100", "--seed", "25", *J),
+     "df11cda2be6fb4ef"),
+    ("ladder", ("ladder", "--players", "4", "--games", "400", "--seed", "26", *J),
+     "bb1199af4fd2b371"),
+    ("variants", ("variants", "--set", "deck.pig=2;deck.sheep=19", "--set", "options.tie_break=draw",
+                  "--players", "4", "--policy", "counter", "--games", "600", "--seed", "27",
+                  *J), "36ce219de1f81b8d"),
+    ("trace-4", ("trace", "--players", "4", "--policy", "counter,random,greedy,counter",
+                 "--seed", "28", "--game", "3"), "ff6fae41be8a359a"),
+    ("trace-5-draft-json", ("trace", "--players", "5", "--policy", "random", "--draft",
+                            "--seed", "29", "--game", "7", "--format", "json"),
+     "3e4050570811976c"),
+    ("trace-3-table", ("trace", "--players", "3", "--policy", "greedy,counter,random",
+                       "--draft", "--seed", "30", "--game", "0", "--table", "decisions"),
+     "92ac2c29059e2e5b"),
+    ("trace-variant-6", ("trace", "--rules", "{variant}", "--players", "6", "--policy",
+                         "counter", "--seed", "31", "--game", "12"), "50b77fadb498296e"),
+]
+
+
+def digest(out: str) -> str:
+    """sha256 of ``out`` (JSON: less the package versions; text: sheepsim's version as
+    ``{version}``), first 16 hex digits."""
+    out = re.sub(r"sheepsim \d+\.\d+\.\d+[\w.+-]*", "sheepsim {version}", out)
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        text = out
+    else:
+        if isinstance(doc, dict) and isinstance(doc.get("meta"), dict):
+            for key in VERSIONS:
+                doc["meta"].pop(key, None)
+        text = json.dumps(doc, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.fixture(scope="module")
+def variant_rules(tmp_path_factory):
+    from pathlib import Path
+
+    import sheepsim.games.awsheep
+
+    text = (Path(sheepsim.games.awsheep.__file__).parent / "standard.toml").read_text()
+    for old, new in VARIANT.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path_factory.mktemp("rules") / "variant.toml"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("case, argv, pinned", CASES, ids=[c[0] for c in CASES])
+def test_output_is_pinned(capsys, variant_rules, case, argv, pinned):
+    argv = [a.replace("{variant}", variant_rules) for a in argv]
+    code, out, err = run(capsys, "awsheep", *argv)
+    assert code == 0, err
+    assert out.strip(), case
+    out = out.replace(variant_rules, "{variant}")  # the file's place is not a result
+    assert digest(out) == pinned, case
