@@ -19,7 +19,7 @@ import pandas as pd
 from sheepsim._version import __version__
 from sheepsim.options import close_backend, make_backend
 from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
-from sheepsim.report import figures
+from sheepsim.report import figures, warmup
 from sheepsim.report.config import ReportConfig, load_config
 from sheepsim.report.execute import CHECKPOINT_DIR, checkpoint_path, run_direct, simulate, solve
 from sheepsim.report.outdir import (
@@ -76,6 +76,7 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
         shutil.rmtree(out / CHECKPOINT_DIR, ignore_errors=True)
         return done
     owned = backend is None
+    warm = None
     if owned:
         run = {"threads": threads, "scheduler": scheduler, "workers": workers}
         run = run if any(v is not None for v in run.values()) else dict(cfg.run)
@@ -89,9 +90,15 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
             _say_restart(out, warn)
             clear_previous(out)
         make_writable_folder(out)  # before any simulation: a folder we cannot write fails now
+        # the kernels of the simulated studies compiled in worker processes meanwhile
+        # (not for Dask, whose workers compile where they run)
+        if not hasattr(backend, "start"):
+            warm = warmup.start(config, cfg.studies)
         return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log,
-                    backend=backend, charts=charts)
+                    backend=backend, charts=charts, warm=warm)
     finally:
+        if warm is not None:
+            warm.close()
         if owned:
             close_backend(backend)
 
@@ -112,7 +119,7 @@ def _manifest(cfg: ReportConfig, env: dict, entries: list[dict], complete: bool,
 
 
 def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size, log,
-         backend, charts: bool) -> dict:
+         backend, charts: bool, warm: warmup.Warmup | None = None) -> dict:
     env = dict(environment(), charts=charts)  # the manifest says whether charts were drawn
     entries = [dict(s.describe(), status="pending") for s in cfg.studies]
     atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
@@ -125,6 +132,8 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
         elif study.direct:
             cp = run_direct(study, _identity_hash(study), backend, not quiet)
         else:
+            if warm is not None:
+                warm.wait(study)
             cp = simulate(study.job(), study.sampling, checkpoint_path(out, study.name),
                           _identity_hash(study), resume=resume, progress=not quiet,
                           desc=study.name, chunk_size=chunk_size, backend=backend)
