@@ -72,9 +72,10 @@ class Metric:
 def spread(name: str, meaning: str, unit: str, better: str, job: str, items: Callable) -> Metric:
     """A spread metric: ``max - min`` of ``items(tables, rules, players)`` (an array),
     measured with its bias taken out (see :attr:`Metric.items`)."""
-    import numpy as np
 
     def compute(t, rules, players) -> float:
+        import numpy as np  # here, not at declaration: the parser (`--help`) reads metrics
+
         x = np.asarray(items(t, rules, players), dtype=np.float64)
         x = x[np.isfinite(x)]  # an item with no data (NaN) is left out, as pandas' max/min did
         return float(x.max() - x.min())

@@ -3,8 +3,6 @@ computed from the harness's play tables, so a game declares none of its own."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from sheepsim.balance_metrics import Metric, spread
 
 #: games every variant plays by default
@@ -64,6 +62,8 @@ def forced_share(t, rules, players) -> float:
 def outcome_uniformity(t, rules, players) -> float:
     """Entropy of the winning seat over the won games, divided by its largest value
     ``log(players)``: 1 when every seat wins equally often, 0 when one seat always wins."""
+    import numpy as np  # here: the parser (`--help`) reads this module
+
     wins = t["by_seat"]["wins"].to_numpy(dtype=float)
     if wins.sum() == 0:
         return float("nan")

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
 from sheepsim.errors import SheepsimError
 from sheepsim.options import (
     add_output_options,
@@ -263,6 +261,8 @@ def start_winner(rules, lane_cards, policy: str):
 
 def simulated_game_table(args, st, counts, tables: dict) -> tuple[dict, dict]:
     """``race ev``'s tables and meta fields with the pairs table from simulated counts."""
+    import numpy as np
+
     from sheepsim.games.race.analysis import outcome_counts
 
     if st is None:

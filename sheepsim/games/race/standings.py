@@ -31,7 +31,9 @@ from itertools import combinations
 
 import numpy as np
 
+from sheepsim import api
 from sheepsim.errors import SheepsimError
+from sheepsim.games.race.game import GAME
 
 OBJECTIVES = ("win", "points")
 
@@ -91,8 +93,6 @@ def _ints(values, what: str) -> list[int]:
 
 def parse_scores(values) -> tuple[int, ...]:
     """One score per player (the game's player counts), whole numbers >= 0, seat order."""
-    from sheepsim.games.race.game import GAME
-
     scores = _ints(values, "scores")
     if len(scores) not in GAME.player_counts:
         raise SheepsimError(f"scores: one score per player, {GAME.players_text} players, got "
@@ -285,11 +285,9 @@ def final_bets(scores, *, seat=1, objective=None, tie_order=None, rival_bets=Non
     ``best_for_points``, ``win_gain``, ``points_cost``). ``options``: the other
     ``race ev`` options as keywords (``position``, ``lanes``, ``policy``, ``rules``...;
     ``stage`` is the final unless a ``position`` says otherwise)."""
-    from sheepsim.api import _run
-
     if "position" not in options:
         options.setdefault("stage", "final")
     keywords = {"scores": scores if isinstance(scores, str) else ",".join(map(str, scores)),
                 "seat": str(seat), "objective": objective, "tie_order": tie_order,
                 "rival_bets": rival_bets, **options}
-    return _run("race", "ev", {k: v for k, v in keywords.items() if v is not None})
+    return api._run("race", "ev", {k: v for k, v in keywords.items() if v is not None})
