@@ -1,7 +1,9 @@
 """The harness's entry kernel: whole games of any game, the game's functions bound in
 place of :mod:`sheepsim.harness.slots` (imported as ``machine_*``: numba refuses a call
 spelled ``<anything>.view(...)`` that is not numpy's) by :func:`sheepsim.jit.rebind` (one compile per
-game and set of plug-in policies, cached on disk).
+game, cached on disk). Plug-in policies are an argument, first-class function values
+(:func:`sheepsim.policy_values.policy_values`, each compiled once and cached on its own),
+so a new line-up of plug-ins recompiles no game kernel.
 
 Game ``g`` of seed ``s`` is keyed by ``(s, g)`` alone: its chance stream of purpose
 ``p`` (``0 <= p < CHANCE_STREAMS``) by ``rng.seed_stream(streams, p, s, g)``, seat
@@ -177,9 +179,27 @@ def course(acc, off, hist, turns, players, win):
     acc[off[O_COMEBACK]] += hist[mid, win] < top
 
 
+@njit(inline="always")  # a call of its own per decision costs the built-ins a fifth of their speed
+def ask(pid, kind, view, opts, n, rand, users):
+    """The choice of policy ``pid``: the game's built-in ``decide``, or for an id from
+    ``users[0]`` on plug-in ``users[1 + pid - users[0]]`` (a function value)."""
+    first_user = users[0]
+    if pid >= first_user:
+        return users[1:][pid - first_user](kind, view, opts, n, rand)
+    return machine_decide(pid, kind, view, opts, n, rand)
+
+
+@njit(inline="always")
+def ask_builtin(pid, kind, view, opts, n, rand, users):
+    """:func:`ask` for a line-up of built-in policies only (``users`` is just the first
+    plug-in id), bound in its place (:meth:`sheepsim.harness.machine.Machine.kernel`):
+    the built-ins' kernel holds no call through a function value."""
+    return machine_decide(pid, kind, view, opts, n, rand)
+
+
 @njit
 def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_phase, off,
-               out):
+               out, users):
     """Play games ``first_game .. first_game + n_games - 1`` of ``seed``.
 
     ``pids`` (players): the policy id of each slot; with ``rotate`` game ``g`` seats slot
@@ -192,8 +212,9 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
     trace: ``n_games`` is 1) while it has room, ``fail[F_CODE]`` is set at the first
     failure and the chunk stops there. With ``log`` rows (a trace) the game's own
     events (slots ``trace_on``/``events``) go to ``events`` while it has room and the
-    final state to ``final_st`` (else both have no rows). Returns ``(log rows, event
-    rows)`` written."""
+    final state to ``final_st`` (else both have no rows). ``users``: the first plug-in's
+    policy id, then the plug-ins as function values (:func:`ask`). Returns ``(log rows,
+    event rows)`` written."""
     acc, winners, final_scores, log, fail = out.acc, out.winners, out.scores, out.log, out.fail
     events, final_st = out.events, out.final
     state_n = sizes[Z_STATE]
@@ -252,7 +273,7 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
                 if machine_needs_view(pid, kind):
                     machine_view(st, R, seat, seen)
                 own = chance_n + kind_phase[kind] * players + seat  # the seat's own stream
-                choice = machine_decide(pid, kind, seen, opts[:n], n, streams[own:own + 1])
+                choice = ask(pid, kind, seen, opts[:n], n, streams[own:own + 1], users)
                 if choice < 0 or choice >= n:
                     code = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
                     _fail(fail, code, game, seat, pid, choice, n, kind)

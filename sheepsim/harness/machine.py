@@ -36,7 +36,7 @@ import threading
 
 import numpy as np
 
-from sheepsim import jit
+from sheepsim import jit, policy_values
 from sheepsim.errors import SheepsimError
 from sheepsim.harness import layout as H
 from sheepsim.harness import slots
@@ -82,7 +82,8 @@ class Machine:
                                 f"per kind of KINDS ({len(self.kinds)})")
         if self.chance_streams < 1:
             raise SheepsimError(f"game machine {path!r}: CHANCE_STREAMS must be at least 1")
-        self._kernels: dict = {}
+        self._entries: dict = {}  # plug-ins or not: the entry
+        self._users: dict = {}
 
     def sizes(self, players: int) -> np.ndarray:
         m = self.module
@@ -112,21 +113,32 @@ class Machine:
 
     def kernel(self, user_fns: tuple, first_user_id: int):
         """The entry kernel :func:`sheepsim.harness.loop.play_games` with this game's
-        functions (and the plug-ins ``user_fns``, ids from ``first_user_id``) bound in,
-        cached on disk under a key of everything they reach (:func:`sheepsim.jit.variant_key`)."""
-        key = (user_fns, first_user_id)
+        functions bound in and the plug-ins ``user_fns`` (ids from ``first_user_id`` on)
+        as its argument, function values each compiled once per plug-in and cached on
+        its own (:func:`sheepsim.policy_values.policy_values`). Two entries per game,
+        each compiled once and cached on disk under a key of everything they reach
+        (:func:`sheepsim.jit.variant_key`): one for line-ups with plug-ins, whatever they
+        are, and one for the built-ins alone (:func:`~sheepsim.harness.loop.ask_builtin`).
+        Call it with ``play_games``'s arguments up to ``out``."""
+        plugged = bool(user_fns)
         with _LOCK:
-            if key not in self._kernels:
+            if plugged not in self._entries:
                 from sheepsim.harness import loop  # numba: built when a job runs
 
                 own = self.functions()
                 repl = dict(zip((getattr(slots, n) for n in slots.NAMES), own, strict=True))
                 repl.update(self.optional())
-                repl[slots.decide] = jit.user_policy_chain(self.module.decide, user_fns,
-                                                           first_user_id)
-                cache_key = jit.variant_key(own + tuple(self.optional().values()), user_fns)
-                self._kernels[key] = jit.rebind(loop.play_games, repl, cache_key=cache_key)
-            return self._kernels[key]
+                own = own + tuple(self.optional().values())
+                key = jit.variant_key(own)
+                if not plugged:  # (its own cache key: the two entries share a name)
+                    key = jit.variant_key(own, (loop.ask_builtin,))
+                    repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key)
+                kernel = jit.rebind(loop.play_games, repl, cache_key=key)
+                self._entries[plugged] = policy_values.FunctionArgsEntry(kernel)
+            if user_fns not in self._users:
+                self._users[user_fns] = policy_values.policy_values(user_fns) if plugged else ()
+            return functools.partial(self._entries[plugged],
+                                     users=(first_user_id, *self._users[user_fns]))
 
     def describe(self, st, players: int) -> str:
         fn = getattr(self.module, "describe", None)
