@@ -8,7 +8,7 @@ import argparse
 from sheepsim.commands import CommandSpec, Output
 from sheepsim.errors import SheepsimError
 from sheepsim.games.awsheep.game import GAME as ENTRY
-from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
+from sheepsim.games.awsheep.layout import HARNESS_TABLES, RANDOM_CHOOSES
 
 GAME = ENTRY.name
 #: the player counts ``balance`` plays: every count the declaration (game.py) allows
@@ -16,10 +16,11 @@ PLAYERS = ENTRY.player_counts
 _RANGE = f"{ENTRY.min_players}-{ENTRY.max_players}"
 SKILL_PAIRS = (("counter", "random"), ("greedy", "random"))
 #: Tables of each command in print order (``--table`` picks one; CSV prints one table).
-PLAY_TABLES = ("by_seat", "by_policy", "first_player", "round_ends", "ties",
-               "flock_off_triggers", "margins", "knockouts", "round_length", "card_power",
-               "golden", "card_use")
-BALANCE_TABLES = PLAY_TABLES + ("luck_vs_skill",)
+OWN_TABLES = ("by_seat", "by_policy", "first_player", "round_ends", "ties",
+              "flock_off_triggers", "margins", "knockouts", "round_length", "card_power",
+              "golden", "card_use")
+PLAY_TABLES = OWN_TABLES + HARNESS_TABLES
+BALANCE_TABLES = OWN_TABLES + ("luck_vs_skill",)
 
 COMMANDS = {
     "play": CommandSpec(

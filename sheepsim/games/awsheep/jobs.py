@@ -17,7 +17,7 @@ from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.analysis import card_use, card_value, golden_value, luck_vs_skill, play_tables
-from sheepsim.games.awsheep.layout import RANDOM_CHOOSES
+from sheepsim.games.awsheep.layout import HARNESS_TABLES, RANDOM_CHOOSES
 from sheepsim.games.awsheep.rules import AwSheepRules, load_rules
 from sheepsim.games.awsheep.simulate import (
     Setting,
@@ -39,6 +39,14 @@ def policy_list(policies, players: int) -> list[str]:
     from sheepsim.games.awsheep.policies import policy_name
 
     return [policy_name(p) for p in seat_policies(policies, players)]
+
+
+def harness_tables(harness, s: Setting, rotate: bool) -> dict:
+    """The harness's :data:`HARNESS_TABLES` from its block of the accumulator."""
+    from sheepsim.harness.tables import play_tables as harness_play_tables
+
+    t = harness_play_tables(harness, s.players, s.names, s.machine.kinds, rotate)
+    return {name: t[name] for name in HARNESS_TABLES}
 
 
 def _failure(acc):
@@ -108,7 +116,8 @@ class PlayJob(_AwJob):
         return self.chunk(0, 1)  # compiles (or loads) the kernels before the bar
 
     def chunk(self, first_game, n_games) -> Counts:
-        return {"acc": self._rounds(self.seed, first_game, n_games)}
+        acc, harness, _, _ = self._s().play(self.seed, first_game, n_games, self.rotate)
+        return {"acc": acc, "harness": harness}
 
     def outcomes(self, first_game, n_games):
         """Per round: winning seat ``(n,)`` and flock values ``(n, players)``."""
@@ -124,7 +133,10 @@ class PlayJob(_AwJob):
         return count_frames(counts["acc"], self.players, self.policies, self.draft)
 
     def tables(self, counts, games):
-        return play_tables(self.frames(counts))
+        tables = play_tables(self.frames(counts))
+        if "harness" in counts:
+            tables.update(harness_tables(counts["harness"], self._s(), self.rotate))
+        return tables
 
     def halfwidth(self, tables) -> float:
         return self.seat_win_halfwidth(tables)

@@ -255,3 +255,7 @@ RANDOM_CHOOSES = ("random picks uniformly among the legal [card kind, target] ro
                   "three rivals holding cards is three rows)")
 
 FIRST_USER_ID = 3
+
+#: the harness's play tables (:func:`sheepsim.harness.tables.play_tables`) a play job adds
+#: to the game's own: their names are not the game's (its ``by_seat``, ``by_policy`` are)
+HARNESS_TABLES = ("game_length", "decisions", "course")

@@ -1,9 +1,13 @@
 """Aw, Sheep!'s balance metrics (:mod:`sheepsim.balance_metrics`): rounds of the chosen policy
-field, and a skill field (one ``counter`` player, the others ``random``)."""
+field, and a skill field (one ``counter`` player, the others ``random``); and the harness's
+metrics of every game (:mod:`sheepsim.harness.metrics`) measured on the same rounds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sheepsim.balance_metrics import Metric
+from sheepsim.harness import metrics as harness_metrics
 
 #: games (rounds) every variant plays by default
 DEFAULT_GAMES = 20_000
@@ -43,6 +47,19 @@ METRICS = (
            "rounds", flock_off_share),
     Metric("mean_turns", "turns per round", "turns", "none", "rounds", mean_turns),
 )
+
+#: the harness's metrics (declared in :mod:`sheepsim.harness.metrics`) Aw, Sheep! adds,
+#: measured on the ``rounds`` job's harness tables (``game_length``, ``decisions``,
+#: ``course``; ``by_seat`` is the game's own, with the same ``wins``/``win_rate``): all
+#: but those named like one of its own (its ``first_player_edge`` is the player drawn to
+#: play first, not seat 1; its ``mean_turns`` counts its own turns), those of the
+#: harness's ``outcomes`` table, which it lacks, and ``sd_turns``: the harness's turn is a
+#: run of one seat's decisions (a target's response is a turn of its own), not the game's
+#: turn that ``mean_turns`` counts, so the two would disagree
+_OWN = {m.name for m in METRICS}
+_HARNESS_SKIPPED = {"draw_rate", "tie_rate", "sd_turns"}
+METRICS = METRICS + tuple(replace(m, job="rounds") for m in harness_metrics.METRICS
+                          if m.name not in _OWN and m.name not in _HARNESS_SKIPPED)
 
 
 def metric_jobs(rules, players: int, seed: int, policies: dict, keys) -> dict:

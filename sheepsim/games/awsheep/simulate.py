@@ -72,6 +72,14 @@ class Setting:
         ``A_FAILURE`` fields), ``winners``/``scores`` per round if ``outcomes`` (the
         winning seat, every seat's flock value); ``R`` instead of the setting's rules
         vector (the card value's replays, machine ``RX_*``)."""
+        own, _, winners, scores = self.play(seed, first_game, n_games, rotate, outcomes, R)
+        return own, winners, scores
+
+    def play(self, seed: int, first_game: int, n_games: int, rotate: bool,
+             outcomes: bool = False, R=None):
+        """As :meth:`rounds`, with the harness's own counts: ``(acc, harness, winners,
+        scores)``, ``harness`` the accumulator's harness block (the fields of
+        :mod:`sheepsim.harness.layout`, read by :func:`sheepsim.harness.tables.play_tables`)."""
         from sheepsim.harness.jobs import run_games
 
         m = self.machine
@@ -79,9 +87,10 @@ class Setting:
         acc, fail, winners, scores, _ = run_games(m, self.kernel, R, self.players,
                                                   self.pids, rotate, seed, first_game,
                                                   n_games, outcomes)
-        own = acc[m.offsets(self.players)[H.O_GAME]:].copy()
+        cut = m.offsets(self.players)[H.O_GAME]
+        own = acc[cut:].copy()
         own[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH] = fail[:L.FAIL_WIDTH]
-        return own, winners, scores
+        return own, acc[:cut].copy(), winners, scores
 
 
 def check_failure(record, *settings: Setting) -> None:
