@@ -13,16 +13,13 @@ it ran, not what it computed. A change that
 is *meant* to change results recomputes the digest and says so in CHANGELOG.md.
 """
 
-import hashlib
-import json
-import re
 
 import numba
 import pytest
 
 from sheepsim.games.awsheep import layout as L
 from sheepsim.games.awsheep.policies import decide
-from tests.cli_helpers import run
+from tests.pinning import digest, output, variant_file
 
 VERSIONS = ("sheepsim_version", "python", "numpy", "numba", "pandas")
 
@@ -108,42 +105,11 @@ CASES = [
 ]
 
 
-def digest(out: str) -> str:
-    """sha256 of ``out`` (JSON: less the package versions; text: sheepsim's version as
-    ``{version}``), first 16 hex digits."""
-    out = re.sub(r"sheepsim \d+\.\d+\.\d+[\w.+-]*", "sheepsim {version}", out)
-    try:
-        doc = json.loads(out)
-    except ValueError:
-        text = out
-    else:
-        if isinstance(doc, dict) and isinstance(doc.get("meta"), dict):
-            for key in VERSIONS:
-                doc["meta"].pop(key, None)
-        text = json.dumps(doc, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 @pytest.fixture(scope="module")
 def variant_rules(tmp_path_factory):
-    from pathlib import Path
-
-    import sheepsim.games.awsheep
-
-    text = (Path(sheepsim.games.awsheep.__file__).parent / "standard.toml").read_text()
-    for old, new in VARIANT.items():
-        assert old in text, old
-        text = text.replace(old, new)
-    path = tmp_path_factory.mktemp("rules") / "variant.toml"
-    path.write_text(text)
-    return str(path)
+    return variant_file(tmp_path_factory, "sheepsim.games.awsheep", VARIANT)
 
 
 @pytest.mark.parametrize("case, argv, pinned", CASES, ids=[c[0] for c in CASES])
 def test_output_is_pinned(capsys, variant_rules, case, argv, pinned):
-    argv = [a.replace("{variant}", variant_rules) for a in argv]
-    code, out, err = run(capsys, "awsheep", *argv)
-    assert code == 0, err
-    assert out.strip(), case
-    out = out.replace(variant_rules, "{variant}")  # the file's place is not a result
-    assert digest(out) == pinned, case
+    assert digest(output(capsys, "awsheep", argv, variant_rules)) == pinned, case

@@ -16,15 +16,12 @@ digest: they say where it ran, not what it computed. A change that is *meant* to
 results recomputes the digest and says so in CHANGELOG.md.
 """
 
-import hashlib
-import json
-
 import numba
 import pytest
 
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.policies import randbelow
-from tests.cli_helpers import run
+from tests.pinning import digest, output, variant_file
 
 VERSIONS = ("sheepsim_version", "python", "numpy", "numba", "pandas")
 
@@ -102,42 +99,11 @@ CASES = [
 ]
 
 
-def digest(out: str) -> str:
-    """sha256 of ``out`` (JSON: less the package versions), first 16 hex digits."""
-    try:
-        doc = json.loads(out)
-    except ValueError:
-        text = out
-    else:
-        if isinstance(doc, dict) and isinstance(doc.get("meta"), dict):
-            for key in VERSIONS:
-                doc["meta"].pop(key, None)
-        text = json.dumps(doc, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 @pytest.fixture(scope="module")
 def variant_rules(tmp_path_factory):
-    from importlib import resources
-
-    text = resources.files("sheepsim.games.panic").joinpath("standard.toml").read_text()
-    for old, new in VARIANT.items():
-        assert old in text, old
-        text = text.replace(old, new)
-    path = tmp_path_factory.mktemp("rules") / "variant.toml"
-    path.write_text(text)
-    return str(path)
-
-
-def output(capsys, variant_rules, argv) -> str:
-    """The command's standard output, with the variant's path (it differs between runs)
-    written ``{variant}`` again."""
-    argv = [a.replace("{variant}", variant_rules) for a in argv]
-    code, out, err = run(capsys, "panic", *argv)
-    assert code == 0, err
-    return out.replace(variant_rules, "{variant}")
+    return variant_file(tmp_path_factory, "sheepsim.games.panic", VARIANT)
 
 
 @pytest.mark.parametrize("case, argv, pinned", CASES, ids=[c[0] for c in CASES])
 def test_output_is_pinned(capsys, variant_rules, case, argv, pinned):
-    assert digest(output(capsys, variant_rules, argv)) == pinned
+    assert digest(output(capsys, "panic", argv, variant_rules)) == pinned, case
