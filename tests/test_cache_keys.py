@@ -21,7 +21,7 @@ from sheepsim.games.race import simulate
 
 RACE = ("games/race/engine.py", "games/race/kernels.py")
 PANIC = "games/panic/engine.py"
-AWSHEEP = "games/awsheep/kernels.py"
+AWSHEEP = "games/awsheep/machine.py"  # the round the harness loop plays
 LOOP = "harness/loop.py"
 
 
