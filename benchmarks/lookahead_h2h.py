@@ -1,7 +1,8 @@
-"""What the ``lookahead`` pace policy gains over ``greedy`` and ``partisan`` in whole games.
+"""What the ``lookahead-exact`` pace policy (``lookahead`` before 0.4.0) gains over
+``greedy`` and ``partisan`` in whole games (``--focal lookahead``: the fast ``lookahead``).
 
 Run: ``python benchmarks/lookahead_h2h.py [--games N] [--seed S] [--threads K]
-[--out FILE.npz]``. Four players; seat 1 plays ``lookahead``, then ``greedy``, then
+[--out FILE.npz] [--focal P]``. Four players; seat 1 plays P, then ``greedy``, then
 ``partisan`` in the *same* games (the same seed and game index: the same deals and dice
 streams, as ``race compare`` plays them), the other three seats play ``greedy``; every
 seat bets ``ev-approx`` (the exact ``ev`` bets would cost about 0.1 s of solving per
@@ -28,7 +29,7 @@ from sheepsim.headtohead import compare_table, paired_sums
 
 FIELD = "greedy"
 BETS = "ev-approx"
-FOCAL = ("lookahead", "greedy", "partisan")
+FOCAL = ("lookahead-exact", "greedy", "partisan")
 
 
 def outcomes(job, first, n, threads, chunk=25):
@@ -40,6 +41,7 @@ def outcomes(job, first, n, threads, chunk=25):
 
 
 def main() -> None:
+    global FOCAL
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=13)
@@ -47,7 +49,9 @@ def main() -> None:
     ap.add_argument("--block", type=int, default=200)
     ap.add_argument("--out", default=None)
     ap.add_argument("--summarize", default=None, metavar="FILE.npz")
+    ap.add_argument("--focal", default=FOCAL[0])
     args = ap.parse_args()
+    FOCAL = (args.focal, *FOCAL[1:])
     if args.summarize:
         data = np.load(args.summarize)
         summarize({f: data[f"won_{f}"] for f in FOCAL}, {f: data[f"score_{f}"] for f in FOCAL})
@@ -78,12 +82,12 @@ def main() -> None:
 
 
 def summarize(won: dict, score: dict) -> None:
-    """The two comparison tables (lookahead against each other focal policy)."""
-    games = len(won["lookahead"])
+    """The two comparison tables (the first focal policy against each other one)."""
+    a = FOCAL[0]
+    games = len(won[a])
     for b in FOCAL[1:]:
-        acc = paired_sums(won["lookahead"], won[b], score["lookahead"].astype(np.int64),
-                          score[b].astype(np.int64))
-        df = compare_table(acc, games, f"{BETS},lookahead", f"{BETS},{b}", f"{BETS},{FIELD}", 1)
+        acc = paired_sums(won[a], won[b], score[a].astype(np.int64), score[b].astype(np.int64))
+        df = compare_table(acc, games, f"{BETS},{a}", f"{BETS},{b}", f"{BETS},{FIELD}", 1)
         print(df[["metric", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", "diff", "diff_lo",
                   "diff_hi", "pvalue", "games"]].to_string(index=False, float_format="%.4f"))
 

@@ -14,7 +14,7 @@ their own terminal:
 * no files: ``position`` is the position itself (the CLI also reads one from a file),
   and ``--rules`` is the server's;
 * no code: pace policies are the built-in ones (a ``package.module:function`` policy
-  would import that module), and not ``lookahead`` (it solves a race at every turn);
+  would import that module), and not ``lookahead`` or ``lookahead-exact`` (whole games only);
 * bounded work: simulations up to :data:`MAX_RACES` races per request (``games`` times
   the 9 pace options for ``advise``) and exact solves up to :data:`MAX_JOINT_STATES`
   joint states (the standard semifinal from the start has 966,708); a request past
@@ -61,8 +61,9 @@ PARAMETERS = {
 }
 #: pace options ``advise`` may simulate ``games`` races for (the legal ones of these)
 _ADVISE_OPTIONS = 9
-_NO_SERVE = {"lookahead": "the lookahead pace policy solves a race at every turn (seconds per "
-                          "race): run it from the CLI"}
+_NO_SERVE = {name: f"the {name} pace policy values each option by the player's bets in whole "
+                   "games: run it from the CLI (race play)"
+             for name in ("lookahead", "lookahead-exact")}
 
 
 class BadRequest(SheepsimError):

@@ -6,7 +6,7 @@
 * ``ev`` bets in the game kernel (``engine.bet_on_race``) are ``race ev``'s
   recommendation (``exact_bets.best_bets``, itself checked against the ``race ev``
   tables in test_exact_bets.py) on random deals, for every seat in turn order;
-* ``lookahead`` values every option as ``race advise`` does and plays its best one.
+* ``lookahead-exact`` values every option as ``race advise`` does and plays its best one.
 Exact quantities: tolerances are rounding (1e-9 on points of order 10).
 """
 
@@ -193,7 +193,7 @@ def _advice_args(mine, stage):
 
 
 @pytest.mark.parametrize("position", POSITIONS)
-def test_lookahead_values_every_option_as_race_advise(position):
+def test_lookahead_exact_values_every_option_as_race_advise(position):
     rules = load_rules()
     board, race, _, stage = board_from(position, rules)
     gen = np.random.default_rng(len(position))
@@ -222,7 +222,8 @@ def test_whole_games_with_exact_policies_do_not_depend_on_threads_or_chunks():
     from sheepsim.games.race.jobs import play_games
 
     kw = dict(players=4, bet_policy="ev,ev-approx,random,favourite",
-              pace_policy="lookahead,greedy,saver,partisan", games=8, seed=3, progress=False)
+              pace_policy="lookahead-exact,lookahead,saver,partisan", games=8, seed=3,
+              progress=False)
     a = play_games(threads=1, chunk_size=8, **kw)
     b = play_games(threads=2, chunk_size=3, **kw)
     for name in ("wins", "score_sum", "score_sq", "wins_by_order", "score_hist", "turns"):

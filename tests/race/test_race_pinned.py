@@ -39,6 +39,10 @@ VARIANT = {
     "bonus_three = 3": "bonus_three = 2",
 }
 
+#: ``play-lookahead-3`` of 0.3.0 (``lookahead`` then) with the exact policy's new name
+LOOKAHEAD_EXACT_ARGV = ("play", "--players", "3", "--pace-policy", "lookahead-exact,greedy,random",
+                        "--games", "4", "--seed", "8", *J)
+
 #: (case id, argv after ``sheepsim race``, digest: first 16 hex digits of sha256)
 CASES = [
     ("play-evapprox-greedy-4", ("play", "--players", "4", "--games", "3000", "--seed", "1",
@@ -61,9 +65,12 @@ CASES = [
      "22c09f3cacdae34f"),
     ("play-ev-3", ("play", "--players", "3", "--bet-policy", "ev,ev-approx,random",
                    "--games", "12", "--seed", "7", *J), "fcb36ef35953e2b8"),
+    # the lookahead of 0.3.0 is lookahead-exact since 0.4.0 (its output is 0.3.0's with
+    # the name changed: test_lookahead_exact_is_the_lookahead_of_0_3_0); lookahead is new
+    ("play-lookahead-exact-3", LOOKAHEAD_EXACT_ARGV, "c542d52f47983178"),
     ("play-lookahead-3", ("play", "--players", "3", "--pace-policy",
                           "lookahead,greedy,random", "--games", "4", "--seed", "8", *J),
-     "745420ccc8194855"),
+     "8d4da151e0ca265d"),
     ("play-plugin-4", ("play", "--players", "4", "--bet-policy",
                        f"{PLUGIN},ev-approx,random,ev-approx", "--pace-policy",
                        f"greedy,{PLUGIN},greedy,saver", "--games", "800", "--seed", "9", *J),
@@ -86,7 +93,12 @@ CASES = [
     ("compare-3-seat", ("compare", "--players", "3", "--a", "near-ev,partisan", "--b",
                         "random,random", "--field", "longshot,steady", "--seat", "2",
                         "--games", "1500", "--seed", "15", *J), "ab95e4dff1391832"),
-    ("ladder", ("ladder", "--players", "4", "--games", "800", "--seed", "16", *J), "2fafec03a3be0c61"),
+    # re-pinned in 0.4.0: the ladder's new top rung, ev-approx,lookahead (CHANGELOG); with
+    # 0.3.0's rungs it gives 0.3.0's digest
+    ("ladder", ("ladder", "--players", "4", "--games", "800", "--seed", "16", *J), "98e48b2ccdf2fdcd"),
+    ("ladder-0.3.0-rungs", ("ladder", "--rungs", "random,random;random,greedy;ev-approx,greedy",
+                            "--players", "4", "--games", "800", "--seed", "16", *J),
+     "2fafec03a3be0c61"),
     # re-pinned in 0.3.0: the spreads bias-corrected (CHANGELOG)
     ("variants", ("variants", "--set", "race.track_length=22;race.max_cubes=4", "--players", "4",
                   "--games", "1000", "--seed", "17", *J), "df83d6863164af7c"),
@@ -107,3 +119,10 @@ def variant_rules(tmp_path_factory):
 @pytest.mark.parametrize("case, argv, pinned", CASES, ids=[c[0] for c in CASES])
 def test_output_is_pinned(capsys, variant_rules, case, argv, pinned):
     assert digest(output(capsys, "race", argv, variant_rules, plugin=PLUGIN)) == pinned, case
+
+
+def test_lookahead_exact_is_the_lookahead_of_0_3_0(capsys, variant_rules):
+    """``lookahead-exact`` plays exactly as ``lookahead`` did before 0.4.0: its output,
+    with its name written as the old one, has 0.3.0's ``play-lookahead-3`` digest."""
+    out = output(capsys, "race", LOOKAHEAD_EXACT_ARGV, variant_rules)
+    assert digest(out.replace("lookahead-exact", "lookahead")) == "745420ccc8194855"

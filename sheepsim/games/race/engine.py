@@ -26,7 +26,7 @@ A lone legal choice is taken without asking any policy.
 
 
 from sheepsim import rng
-from sheepsim.games.race.exact import game as exact_game  # the ev bets and lookahead pace
+from sheepsim.games.race.exact import game as exact_game  # the ev bets and lookahead-exact pace
 from sheepsim.games.race.layout import (
     BET_FINAL,
     BET_HIDDEN,
@@ -51,6 +51,7 @@ from sheepsim.games.race.layout import (
     TURN,
     Seats,
 )
+from sheepsim.games.race.lookahead import lookahead_pace
 from sheepsim.games.race.moves import (  # noqa: F401 - engine.<name> is public
     LOG_BLUE,
     LOG_LANE,
@@ -99,6 +100,7 @@ from sheepsim.games.race.policies import (
     EV,
     FIRST_USER_ID,
     LOOKAHEAD,
+    LOOKAHEAD_EXACT,
     bet_row,
     bet_rows,
     choose_bets,
@@ -141,7 +143,8 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
     ``legal`` nor the race counters: no policy reads them). ``seats``
     (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
     ``first_player``. ``log`` ``(rows, N_LOG)``: one row per turn while rows last.
-    ``rules`` (whole games only): for the ``lookahead`` pace policy.
+    ``rules`` (whole games only): for the ``lookahead`` and ``lookahead-exact`` pace
+    policies (None: numba compiles neither).
     """
     board, race, seen, legal = table
     faces, nfaces = dice
@@ -182,8 +185,11 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
                 if pid >= FIRST_USER_ID:
                     option = ask_user_pace(pid, player, n_players, lane, table, asks, n, rand)
                 else:
-                    if rules is not None and pid == LOOKAHEAD:
+                    if rules is not None and pid == LOOKAHEAD_EXACT:
                         option = exact_game.lookahead(lane, board, race, seen, legal, rules)
+                    elif rules is not None and pid == LOOKAHEAD:
+                        option = lookahead_pace(lane, board, race, seen, legal, rules.payoffs,
+                                                rules.bonus, faces, nfaces, n_players, rand)
                     else:
                         option = choose_pace(pid, lane, board, race, seen, legal, rand)
                     # record (a call) only to log (a trace) or on a failure: the check
@@ -391,8 +397,9 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, asks, scratch, out, e
     the plug-ins' inputs (:class:`~sheepsim.games.race.layout.Asks`). Fills ``out`` = ``(scores
     (n_players,), turns (3,) per race, race_cards (3, 3))``: card of 1st-3rd per race
     (final: 1st only, -1 elsewhere). ``exact``: ``rules`` when a seat bets ``ev`` or
-    plays ``lookahead``, else None, so that numba compiles neither exact solver (about
-    45 s of a cold compile) into games that cannot call them.
+    plays ``lookahead`` or ``lookahead-exact``, else None, so that numba compiles neither
+    exact solver (about 45 s of a cold compile) nor ``lookahead`` into games that cannot
+    call them.
     """
     scores, turns, race_cards = out
     n = bet_ids.shape[0]

@@ -6,7 +6,8 @@ from __future__ import annotations
 from sheepsim.balance_metrics import Metric, spread
 
 #: pace policies whose single races ignore the payoffs (they look only at the board), so a
-#: payoff edit leaves the lane counts unchanged; ``lookahead`` and ``partisan`` read bets
+#: payoff edit leaves the lane counts unchanged; ``lookahead(-exact)`` and ``partisan`` read
+#: bets
 PAYOFF_BLIND_PACE = ("greedy", "random", "saver", "steady")
 
 #: games (rounds) every variant plays by default

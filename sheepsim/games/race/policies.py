@@ -35,9 +35,12 @@ Built-in: ``greedy`` (exactly as specified: cross if possible, else farthest wit
 exhausting), ``random`` (uniform over legal options), ``saver`` (greedy that keeps white
 cubes for the End Zone), ``steady`` (saver that rests early to bring breath into the End
 Zone), ``partisan`` (bet-aware: pushes own bets, stalls and exhausts rivals' open bets),
-``lookahead`` (whole games only: the option with the most expected points this race for
-the player's own bets if every later turn is ``greedy``, solved exactly; see
-:mod:`~sheepsim.games.race.exact.game`). The engine calls them on its own arrays
+``lookahead`` (whole games only: the option with the most points this race for the
+player's own bets over imagined ``greedy`` races on common dice from its own stream; see
+:mod:`~sheepsim.games.race.lookahead`), ``lookahead-exact`` (whole games only: the same
+question solved exactly, every later turn ``greedy``, one backward sweep per decision,
+about 0.4 s a game; see :mod:`~sheepsim.games.race.exact.game`; the ``lookahead`` of
+sheepsim before 0.4.0). The engine calls them on its own arrays
 (:func:`choose_pace` ``(pid, lane, board, race, seen, legal, rand)``, no view built):
 :func:`decide` gives the very same choices from a view.
 
@@ -119,17 +122,20 @@ from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the polic
 from sheepsim.rng import policy_stream  # noqa: F401
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401
 
-PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan", "lookahead")
+PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan", "lookahead",
+                 "lookahead-exact")
 BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev", "ev-approx")
 #: The arguments a user policy of every role is called with (the one signature above):
 #: a plug-in is checked against these before anything compiles.
 USER_POLICY_ARGS = plugins.USER_POLICY_ARGS
-GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN, LOOKAHEAD = range(6)
+GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN, LOOKAHEAD, LOOKAHEAD_EXACT = range(7)
 RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV, EV_APPROX = range(6)
 #: Policies that exist only inside whole games: they need the rules' payoffs and the
-#: seats' bets (``lookahead``), or the deal's exact odds (``ev``), which only
-#: ``engine.run_game`` provides (see :mod:`~sheepsim.games.race.exact.game`).
-WHOLE_GAME_PACE = ("lookahead",)
+#: seats' bets (``lookahead``, ``lookahead-exact``), or the deal's exact odds (``ev``),
+#: which only ``engine.run_game`` provides (see :mod:`~sheepsim.games.race.lookahead`,
+#: :mod:`~sheepsim.games.race.exact.game`).
+WHOLE_GAME_PACE = ("lookahead", "lookahead-exact")
+WHOLE_GAME_PACE_IDS = (LOOKAHEAD, LOOKAHEAD_EXACT)
 N_PACE_POLICIES, N_BET_POLICIES = len(PACE_POLICIES), len(BET_POLICIES)
 #: The first user policy's id: pace plug-ins take ``FIRST_USER_ID + k``, bet plug-ins the
 #: ids after them (one id space, so one :func:`decide` chain serves both roles).
@@ -429,8 +435,8 @@ def choose_pace(policy_id, lane, board, race, seen, legal, rand):
         return steady(lane, board, race, seen, legal, rand)
     if policy_id == PARTISAN:
         return partisan(lane, board, race, seen, legal, rand)
-    if policy_id == LOOKAHEAD:  # engine.run_race calls exact.game.lookahead in whole games
-        raise ValueError("the lookahead pace policy plays whole games only")
+    if policy_id == LOOKAHEAD or policy_id == LOOKAHEAD_EXACT:  # engine.run_race calls them
+        raise ValueError("the lookahead pace policies play whole games only")
     raise ValueError("unknown pace policy id")
 
 
@@ -735,7 +741,7 @@ def decide(pid, kind, view, opts, n, rand):
     :data:`FIRST_USER_ID`) in the kernels, which call it for plug-ins only."""
     board, race, seen, odds, payoffs, bonus, taken = _view_table(view)
     if kind == PACE:
-        if pid < 0 or pid >= N_PACE_POLICIES or pid == LOOKAHEAD:
+        if pid < 0 or pid >= N_PACE_POLICIES or pid == LOOKAHEAD or pid == LOOKAHEAD_EXACT:
             raise ValueError("unknown pace policy id (lookahead is called by the engine)")
         legal = np.zeros(N_OPTIONS, dtype=np.bool_)
         for i in range(n):

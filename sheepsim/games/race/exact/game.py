@@ -1,4 +1,5 @@
-"""Exact race solving inside the whole-game kernels: the ``ev`` bets and ``lookahead`` pace.
+"""Exact race solving inside the whole-game kernels: the ``ev`` bets and ``lookahead-exact``
+pace.
 
 ``ev`` (bets): before a race's betting, :func:`deal_joint` solves the dealt race exactly
 from the starting line (one solve serves every seat: the lanes are public), then each
@@ -11,8 +12,9 @@ plays when they all play the same own-state one (``greedy``, ``saver``, ``steady
 otherwise exact odds are unavailable and ``greedy`` (the reference pace, as ``race
 ev``'s default) is assumed (:func:`odds_pace`; the run's meta says so).
 
-``lookahead`` (pace): every legal option is valued by the player's expected points this
-race (payoffs and bonus for the player's own bets, :func:`points_table`) if every later
+``lookahead-exact`` (pace; ``lookahead`` before 0.4.0): every legal option is valued by
+the player's expected points this race (payoffs and bonus for the player's own bets,
+:func:`points_table`) if every later
 turn is played by ``greedy``, exactly: one backward sweep
 (:func:`~sheepsim.games.race.exact_sweep.backward`) over the joint graph where the
 selected lane starts from the states after each option gives all the values at once
@@ -328,7 +330,7 @@ def option_values(lane, board, race, mine, rules, pid):
 
 @njit
 def lookahead(lane, board, race, seen, legal, rules):
-    """The ``lookahead`` pace policy: the legal option with the most expected points this
+    """The ``lookahead-exact`` pace policy: the legal option with the most expected points this
     race for the player's own bets ``seen[MY_BETS]``, later turns by ``greedy`` (equal
     options, which ``race advise`` marks all best, go to the lowest option number)."""
     only = -1

@@ -1,0 +1,148 @@
+"""The fast ``lookahead`` pace policy against ``lookahead-exact`` (issue 46, item 4).
+
+Run: ``python benchmarks/lookahead_fast.py speed [--rounds R] [--games-new N]
+[--games-exact M]`` or ``python benchmarks/lookahead_fast.py h2h [--games N] [--seed S]
+[--threads K] [--block B] [--out FILE.npz]`` (``--summarize FILE.npz`` prints the
+tables of such a file).
+
+**speed**: 4-player whole games, every seat betting ``ev-approx``, seat 1 pacing
+``lookahead`` or ``lookahead-exact`` and seats 2-4 ``greedy``, one thread, the two
+line-ups alternating in one process (games ``k*N..`` of seed 46 in round ``k``, kernels
+loaded before timing); games per CPU second (``time.process_time``) per round, the
+per-round ratio, medians, and the load average before and after.
+
+**h2h**: the issue's strength check, as Shear Panic's was
+(``panic_policy_h2h.py``): four players, every seat betting ``ev-approx``, two line-ups
+on the *same* games (same seed and game index: the same deals and dice; each seat's
+policy stream keyed by seed, game and seat):
+
+* A: ``lookahead`` in seat 1, ``lookahead-exact`` in seats 2-4;
+* B: ``lookahead-exact`` in seat 1, ``lookahead`` in seats 2-4.
+
+Per game ``d = [seat 1 wins in A] - [seat 1 wins in B]`` (mean 0 at equal strength,
+whatever seat 1's own advantage); the criterion: the lower end of the 95% interval of
+``mean(d)`` (``1.96 * sd(d) / sqrt(n)``) at or above -1 percentage point. Wins decided
+by the stack tie-break count as wins (the game's rule). ``--out`` keeps the per-game
+outcomes, written after every block (an interrupted run leaves its games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from sheepsim.games.race.jobs import GamesJob
+from sheepsim.stats import wilson_interval
+
+BETS = "ev-approx"
+NEW, OLD = "lookahead", "lookahead-exact"
+
+
+def outcomes(job, first, n, threads, chunk=10):
+    """``(winner (n,), scores (n, 4))`` of games ``first..first+n-1`` on ``threads``."""
+    starts = list(range(first, first + n, chunk))
+    with ThreadPoolExecutor(threads) as pool:
+        parts = list(pool.map(lambda s: job.outcomes(s, min(chunk, first + n - s)), starts))
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def speed(args) -> None:
+    jobs = {p: GamesJob(None, 4, BETS, [p, "greedy", "greedy", "greedy"], 46) for p in (NEW, OLD)}
+    for job in jobs.values():
+        job.prepare()
+    games = {NEW: args.games_new, OLD: args.games_exact}
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    rates = {NEW: [], OLD: []}
+    for k in range(args.rounds):
+        for p in ((OLD, NEW) if k % 2 else (NEW, OLD)):
+            t0 = time.process_time()
+            jobs[p].outcomes(k * games[p], games[p])
+            rates[p].append(games[p] / (time.process_time() - t0))
+        print(f"round {k + 1}: {NEW} {rates[NEW][-1]:.1f}, {OLD} {rates[OLD][-1]:.2f} games per "
+              f"CPU s, ratio {rates[NEW][-1] / rates[OLD][-1]:.1f}", flush=True)
+    ratios = [a / b for a, b in zip(rates[NEW], rates[OLD], strict=True)]
+    print(f"medians: {NEW} {statistics.median(rates[NEW]):.1f}, {OLD} "
+          f"{statistics.median(rates[OLD]):.2f} games per CPU s; ratio median "
+          f"{statistics.median(ratios):.1f} (range {min(ratios):.1f}-{max(ratios):.1f})")
+    print(f"load average after: {os.getloadavg()}")
+
+
+def summarize(win_a, win_b, score_a, score_b, cpu=None) -> None:
+    n = len(win_a)
+    d = win_a.astype(float) - win_b.astype(float)
+    mean, sd = d.mean(), d.std(ddof=1)
+    half = 1.96 * sd / math.sqrt(n)
+    print(f"games {n}: A = {NEW} in seat 1 vs 3x {OLD};  B = {OLD} in seat 1 vs 3x {NEW}")
+    for name, w, s in (("A", win_a, score_a), ("B", win_b, score_b)):
+        lo, hi = wilson_interval(int(w.sum()), n)
+        extra = f"  cpu {cpu[name]:.1f} s ({cpu[name] / n:.3f} s/game)" if cpu else ""
+        print(f"  {name}: seat-1 win rate {w.mean():.4f} [{float(lo):.4f}, {float(hi):.4f}]  "
+              f"mean points {s.mean():.2f}{extra}")
+    print(f"  games won in exactly one line-up: {int((d != 0).sum())} "
+          f"(A only {int((d > 0).sum())}, B only {int((d < 0).sum())})")
+    print(f"  d = win(A) - win(B): {100 * mean:+.2f} pp, 95% CI "
+          f"[{100 * (mean - half):+.2f}, {100 * (mean + half):+.2f}] pp (sd {sd:.3f}); "
+          f"lower end >= -1 pp: {'yes' if mean - half >= -0.01 else 'no'}")
+    ds = score_a.astype(float) - score_b.astype(float)
+    h = 1.96 * ds.std(ddof=1) / math.sqrt(n)
+    print(f"  seat-1 points A - B: {ds.mean():+.3f} [{ds.mean() - h:+.3f}, {ds.mean() + h:+.3f}]")
+
+
+def h2h(args) -> None:
+    if args.summarize:
+        z = np.load(args.summarize)
+        summarize(z["win_a"], z["win_b"], z["score_a"], z["score_b"])
+        return
+    jobs = {"A": GamesJob(None, 4, BETS, [NEW, OLD, OLD, OLD], args.seed),
+            "B": GamesJob(None, 4, BETS, [OLD, NEW, NEW, NEW], args.seed)}
+    for job in jobs.values():
+        job.prepare()
+    won = {k: [] for k in jobs}
+    score = {k: [] for k in jobs}
+    cpu = dict.fromkeys(jobs, 0.0)
+    done = 0
+    while done < args.games:
+        n = min(args.block, args.games - done)
+        for k, job in jobs.items():
+            t0 = time.process_time()
+            w, s = outcomes(job, done, n, args.threads)
+            cpu[k] += time.process_time() - t0
+            won[k].append(w == 0)
+            score[k].append(s[:, 0])
+        done += n
+        print(f"{done} games; CPU s per game: A {cpu['A'] / done:.3f}, B {cpu['B'] / done:.3f}; "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
+        if args.out:
+            np.savez(args.out, win_a=np.concatenate(won["A"]), win_b=np.concatenate(won["B"]),
+                     score_a=np.concatenate(score["A"]), score_b=np.concatenate(score["B"]))
+    summarize(np.concatenate(won["A"]), np.concatenate(won["B"]), np.concatenate(score["A"]),
+              np.concatenate(score["B"]), cpu)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    sp = sub.add_parser("speed")
+    sp.add_argument("--rounds", type=int, default=5)
+    sp.add_argument("--games-new", type=int, default=400)
+    sp.add_argument("--games-exact", type=int, default=20)
+    hp = sub.add_parser("h2h")
+    hp.add_argument("--games", type=int, default=1000)
+    hp.add_argument("--seed", type=int, default=46)
+    hp.add_argument("--threads", type=int, default=2)
+    hp.add_argument("--block", type=int, default=100)
+    hp.add_argument("--out", default=None)
+    hp.add_argument("--summarize", default=None, metavar="FILE.npz")
+    args = ap.parse_args()
+    speed(args) if args.what == "speed" else h2h(args)
+
+
+if __name__ == "__main__":
+    main()
