@@ -714,7 +714,9 @@ class _Search:
             spread_p = None
             if m.items is not None and not exact[m.name]:  # a spread, max or min: bias-corrected
                 iw, ib = vals[(1, m.name, "items")], vals[(0, m.name, "items")]
-                sw, sb, sd = spread_value(iw, m), spread_value(ib, m), spread_diff(ib, iw, m)
+                same = job.source[1][m.job] == job.source[0][m.job]
+                sw, sb = spread_value(iw, m), spread_value(ib, m)
+                sd = spread_diff(ib, iw, m, same_counts=same)
                 row.update(winner=sw["value"], winner_lo=sw["lo"], winner_hi=sw["hi"],
                            base=sb["value"], base_lo=sb["lo"], base_hi=sb["hi"], diff=sd["diff"],
                            diff_lo=sd["lo"], diff_hi=sd["hi"])

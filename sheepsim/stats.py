@@ -706,7 +706,7 @@ def _matched_max(y: np.ndarray, z: np.ndarray, raw: float) -> float:
 
 
 def extreme_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95,
-                       kind: str = "max", bounds=None) -> dict:
+                       kind: str = "max", bounds=None, same_counts: bool = False) -> dict:
     """The paired difference of two maxima (``kind="max"``) or minima (``"min"``) of item
     rates, ``max(b) - max(a)``, measured on the same games (blocks ``loo_a``/``loo_b`` of
     the same games: their joint jackknife covariance keeps what the two share).
@@ -725,19 +725,27 @@ def extreme_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95,
     inverts the interval (the smallest ``c`` whose interval holds 0,
     Bonferroni-adjusted); the estimate is the difference of the two bias-corrected
     maxima (:func:`extreme_interval`), kept within the interval. A minimum's is minus
-    that of ``-x``. Returns ``diff``, ``lo``, ``hi``, ``raw``, ``se`` (standard deviation
-    of the bootstrap's differences), ``se_a``/``se_b`` (of each maximum's) and
-    ``pvalue``."""
+    that of ``-x``.
+
+    A change that no block moves, of an item that is noisy, was not seen rather than
+    known: no game of the run changed it (a rare event), and the jackknife would call it
+    exact, reading [0, 0]. It bounds nothing: where it may be the largest item's the
+    interval is the two maxima's. Items identical in ``a`` and ``b`` are such changes,
+    unless ``same_counts`` says both variants read the same counts (an edit that cannot
+    change them): then the difference is exactly 0. Returns ``diff``, ``lo``, ``hi``,
+    ``raw``, ``se`` (standard deviation of the bootstrap's differences), ``se_a``/``se_b``
+    (of each maximum's) and ``pvalue``."""
     s, rng_ = _signed(kind, bounds)
     xa, xb = s * np.asarray(full_a, dtype=np.float64), s * np.asarray(full_b, dtype=np.float64)
     la, lb = s * np.asarray(loo_a, dtype=np.float64), s * np.asarray(loo_b, dtype=np.float64)
-    out = _max_difference(xa, la, xb, lb, confidence, rng_)
+    out = _max_difference(xa, la, xb, lb, confidence, rng_, same_counts)
     if s < 0:
         out.update(diff=-out["diff"], lo=-out["hi"], hi=-out["lo"], raw=-out["raw"])
     return out
 
 
-def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float]) -> dict:
+def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float],
+                    same_counts: bool) -> dict:
     ka, kb = xa.size, xb.size
     raw = float(xb.max() - xa.max())
     x = np.concatenate([xa, xb])
@@ -745,7 +753,7 @@ def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float]
     if not np.ptp(loo, axis=0).any():
         return {"diff": raw, "lo": raw, "hi": raw, "raw": raw, "se": 0.0, "se_a": 0.0,
                 "se_b": 0.0, "pvalue": 1.0 if raw == 0 else 0.0}
-    if np.array_equal(xa, xb) and np.array_equal(la, lb):  # the same counts: exactly 0
+    if same_counts and np.array_equal(xa, xb) and np.array_equal(la, lb):  # exactly 0
         own = float((xa + _draws(la, SPREAD_DRAWS)).max(axis=1).std(ddof=1))
         return {"diff": 0.0, "lo": 0.0, "hi": 0.0, "raw": 0.0, "se": 0.0, "se_a": own,
                 "se_b": own, "pvalue": 1.0}
@@ -760,6 +768,10 @@ def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float]
         te = x @ ce
         se_e = _contrast_se(ce, cov)
         se_e = np.where(se_e > _tiny(loo), se_e, 0.0)
+        # a change no block moved, of an item that is noisy, was not seen (a rare event:
+        # no game in the run changed it), not known to be exact: it bounds nothing
+        unseen = (se_e == 0) & ((sa > 0) | (sb > 0))
+        te = np.where(unseen, np.nan, te)
     m = int(np.count_nonzero(se > 0)) + (int(np.count_nonzero(se_e > 0)) if te is not None else 0)
     df = loo.shape[0] - 1
     c95 = float(stdtrit(df, 1 - (1 - confidence) / (2 * m))) if m else 0.0
@@ -772,8 +784,11 @@ def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float]
         if te is not None:
             may_a = xa + c * sa >= floor_a  # may be a's largest item
             may_b = xb + c * sb >= floor_b
-            lo = max(lo, float((te - c * se_e)[may_a].min()))
-            hi = min(hi, float((te + c * se_e)[may_b].max()))
+            lo_e, hi_e = (te - c * se_e)[may_a], (te + c * se_e)[may_b]
+            if not np.isnan(lo_e).any():  # else an unseen change may be a's largest item's
+                lo = max(lo, float(lo_e.min()))
+            if not np.isnan(hi_e).any():
+                hi = min(hi, float(hi_e.max()))
             if lo > hi:  # the two constructions disagree (their simultaneous cover failed)
                 lo, hi = lo_b - hi_a, hi_b - lo_a
         return lo, hi

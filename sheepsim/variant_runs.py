@@ -270,10 +270,12 @@ def spread_value(items: np.ndarray, m: Metric | None = None) -> dict:
     return spread_interval(items[0], items[1:])
 
 
-def spread_diff(items_base: np.ndarray, items_variant: np.ndarray, m: Metric | None = None) -> dict:
+def spread_diff(items_base: np.ndarray, items_variant: np.ndarray, m: Metric | None = None,
+                same_counts: bool = False) -> dict:
     """The paired difference variant - base of a spread metric from both variants' items
     on the same blocks (:func:`sheepsim.stats.spread_difference`; a maximum or minimum
-    metric ``m``'s from :func:`sheepsim.stats.extreme_difference`)."""
+    metric ``m``'s from :func:`sheepsim.stats.extreme_difference`, ``same_counts``: the
+    two variants read the same counts, not only equal ones)."""
     from sheepsim.stats import extreme_difference, spread_difference
 
     if items_base.shape == items_variant.shape:  # the same items: keep those both have
@@ -284,7 +286,8 @@ def spread_diff(items_base: np.ndarray, items_variant: np.ndarray, m: Metric | N
         items_variant = items_variant[:, np.isfinite(items_variant).all(axis=0)]
     if m is not None and m.kind != "spread":
         return extreme_difference(items_base[0], items_base[1:], items_variant[0],
-                                  items_variant[1:], kind=m.kind, bounds=m.bounds)
+                                  items_variant[1:], kind=m.kind, bounds=m.bounds,
+                                  same_counts=same_counts)
     return spread_difference(items_base[0], items_base[1:], items_variant[0], items_variant[1:])
 
 
@@ -381,7 +384,8 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
             unpaired = math.hypot(jackknife_se(base), jackknife_se(values[(v, m.name)]))
             diff, lo, hi, p = d[0], d[0] - tq * se, d[0] + tq * se, _p(d[0], se, job.blocks - 1)
             if spread[m.name]:
-                sd = spread_diff(values[(0, m.name, "items")], values[(v, m.name, "items")], m)
+                sd = spread_diff(values[(0, m.name, "items")], values[(v, m.name, "items")], m,
+                                 same_counts=job.source[v][m.job] == job.source[0][m.job])
                 diff, lo, hi, se, p = sd["diff"], sd["lo"], sd["hi"], sd["se"], sd["pvalue"]
                 unpaired = math.hypot(sd["se_a"], sd["se_b"])
             block.append({"variant": job.variants[v].label, "metric": m.name, "diff": diff,

@@ -95,8 +95,28 @@ def test_a_paired_difference_where_one_item_is_clearly_largest_is_that_items_int
     assert d["pvalue"] < 1e-6 and d["lo"] <= d["diff"] <= d["hi"]
     m = extreme_difference(-xa, -la, -xb, -lb, kind="min")  # the same, mirrored
     assert (m["lo"], m["hi"], m["raw"]) == pytest.approx((-d["hi"], -d["lo"], -d["raw"]))
-    same = extreme_difference(xa, la, xa, la)
+    same = extreme_difference(xa, la, xa, la, same_counts=True)
     assert (same["diff"], same["lo"], same["hi"], same["pvalue"]) == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_a_change_no_block_moved_bounds_nothing():
+    """b = a with item 0 raised by 0.03 (its change seen: se 0.004) but the top item 1's
+    change moved in no block: a rare event no game showed, not an exact 0. Item 1 may be
+    a's largest, so the interval is the two maxima's, [lo_b - hi_a, hi_b - lo_a] =
+    0 +- 2 c 0.01, c = t_15(1 - 0.05 / (2 * 7)) (6 items and one seen change), not
+    [0, 0]; equal items in a and b read the same unless the counts are the same ones."""
+    from sheepsim.stats import extreme_difference
+
+    xa = np.array([0.1, 0.5, 0.2])
+    la = _loo(xa, [0.01] * 3)
+    lb = la + [0.03, 0, 0] + _loo([0, 0, 0], [0.004, 0, 0], column=6)
+    d = extreme_difference(xa, la, xa + [0.03, 0, 0], lb)
+    c = stdtrit(H - 1, 1 - 0.05 / (2 * 7))
+    assert (d["lo"], d["hi"]) == pytest.approx((-2 * c * 0.01, 2 * c * 0.01), abs=1e-9)
+    # both maxima matched by bisection to 2^-24 of their lambda: equal to about 1e-8
+    assert d["diff"] == pytest.approx(0.0, abs=1e-6) and d["pvalue"] == 1.0
+    chance = extreme_difference(xa, la, xa, la)  # equal by chance: nothing was seen
+    assert chance["lo"] == pytest.approx(-2 * stdtrit(H - 1, 1 - 0.05 / 12) * 0.01)
 
 
 def _normal_blocks(rng, mu, cov):
@@ -152,15 +172,16 @@ def test_a_paired_difference_of_maxima_is_covered_and_finds_a_real_change():
 
 def test_variants_measure_card_win_max_as_a_maximum():
     """`race variants --metric card_win_max`: the value is the bias-corrected maximum
-    (no above the plain max, ``value_raw``), its interval within [0, 1] and holding the
+    (not above the plain max, ``value_raw``), its interval within [0, 1] and holding the
     value; the metadata names the method. Stilton at gallop 11 wins most races it runs
-    in: the difference is found (p < 0.05) at 2,000 semifinals."""
+    in: the difference is found (p < 0.05) at 2,000 semifinals; a payoff edit reads the
+    base's counts (the pace ignores payoffs): exactly 0."""
     from sheepsim.games.race.rules import load_rules
 
     k = [c.name for c in load_rules(None).cards].index("Stilton")
     edit = f"race.cards[{k}].gallop=11"
-    res = sheepsim.variants("race", set=[edit], games=2000, metric="card_win_max", seed=3,
-                            quiet=True)
+    res = sheepsim.variants("race", set=[edit, "race.payoffs.bonus_three=2"], games=2000,
+                            metric="card_win_max", seed=3, quiet=True)
     m = res.tables["metrics"]
     assert (m["value"] <= m["value_raw"]).all()
     assert ((0 <= m["value_lo"]) & (m["value_lo"] <= m["value"])).all()
@@ -168,3 +189,6 @@ def test_variants_measure_card_win_max_as_a_maximum():
     assert "extreme_interval" in res.meta and "spread_interval" not in res.meta
     d = res.tables["differences"].iloc[0]
     assert d["diff_lo"] <= d["diff"] <= d["diff_hi"] and d["pvalue"] < 0.05 and d["diff_lo"] > 0
+    # a payoff edit cannot change a greedy-paced race: the base's counts, exactly 0
+    d = res.tables["differences"].iloc[1]
+    assert (d["diff"], d["diff_lo"], d["diff_hi"], d["pvalue"]) == (0, 0, 0, 1)
