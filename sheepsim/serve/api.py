@@ -1,6 +1,7 @@
 """The JSON API of ``sheepsim serve``: a request is a CLI command run in this process.
 
-``GET /api/race/odds?position=...&policy=saver`` becomes ``sheepsim race odds
+``GET /api/race/odds?position=...&policy=saver`` (or ``ev``, ``advise``, and ``move``:
+one turn played on the position) becomes ``sheepsim race odds
 --position=... --policy=saver --format=json`` (plus the server's ``--rules``), parsed by
 the CLI's own parser and run by :func:`sheepsim.cli.execute`; the answer is what that
 command prints (captured by :func:`sheepsim.output.captured_output`), byte for byte. A
@@ -58,6 +59,8 @@ PARAMETERS = {
     "ev": ("position", "lanes", "stage", "taken", "policy", "games", "seed", *_STANDINGS),
     "advise": ("position", "lane", "open", "hidden", "rival-open", "lanes", "stage", "policy",
                "games", "seed", *_STANDINGS),
+    # one turn played on the position (``race move``): the page follows a game with it
+    "move": ("position", "total", "option", "lanes", "stage"),
 }
 #: pace options ``advise`` may simulate ``games`` races for (the legal ones of these)
 _ADVISE_OPTIONS = 9
@@ -200,7 +203,7 @@ class RaceAPI:
         if self.rules_path is not None:
             argv.append(f"--rules={self.rules_path}")
         argv.append("--format=json")
-        if command != "advise":  # advise has no progress bar to silence
+        if command in ("odds", "ev"):  # advise and move have no progress bar to silence
             argv.append("--quiet")
         return argv
 
@@ -234,6 +237,8 @@ class RaceAPI:
         from sheepsim.games.race.exact.solver import exact_reason
         from sheepsim.games.race.policies import PACE_POLICIES
 
+        if command == "move":  # one turn: no solve
+            return
         policy = args.policy.strip()
         if policy not in PACE_POLICIES or exact_reason(policy) is None:
             return  # exact, or an unknown name the command itself refuses

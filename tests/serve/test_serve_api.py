@@ -40,6 +40,11 @@ def cli(*argv) -> subprocess.CompletedProcess:
             "tie-order": "2,3,1"},
      ["race", "ev", "--stage", "final", "--scores", "20,26,18", "--seat", "3", "--objective",
       "win", "--tie-order", "2,3,1"]),
+    # one turn played (issue 47): the page follows the game with the engine's moves
+    ("move", {"position": MID_RACE, "total": "6"},
+     ["race", "move", "--position", MID_RACE, "--total", "6"]),
+    ("move", {"position": MID_RACE, "total": "9", "option": "GALLOP_WHITE"},
+     ["race", "move", "--position", MID_RACE, "--total", "9", "--option", "GALLOP_WHITE"]),
     # simulated: the same races for the same seed, whatever runs them
     ("ev", {"position": MID_RACE, "policy": "random", "games": "3000", "seed": "7"},
      ["race", "ev", "--position", MID_RACE, "--policy", "random", "--games", "3000", "--seed", "7"]),
@@ -64,6 +69,8 @@ def test_api_answers_what_the_cli_prints(server, endpoint, params, argv):
     ("advise", {"position": MID_RACE, "lane": "6", "open": "2"},
      ["race", "advise", "--position", MID_RACE, "--lane", "6", "--open", "2"]),
     ("ev", {"stage": "final", "scores": "4,x"}, ["race", "ev", "--stage", "final", "--scores", "4,x"]),
+    ("move", {"position": MID_RACE, "total": "2", "option": "GALLOP_RED"},
+     ["race", "move", "--position", MID_RACE, "--total", "2", "--option", "GALLOP_RED"]),
     ("advise", {"position": FINAL_RACE, "lane": "5", "hidden": "5", "scores": "3,4,5",
                 "rival-bets": "1,2"},
      ["race", "advise", "--position", FINAL_RACE, "--lane", "5", "--hidden", "5", "--scores",
