@@ -21,7 +21,15 @@ import pytest
 from sheepsim.games.race.advise import advise
 from sheepsim.games.race.rules import load_rules
 from sheepsim.games.race.turn import play_turn
-from tests.serve.test_serve_browser import browser, cli_ev, open_page, settle  # noqa: F401
+from tests.serve.test_serve_browser import (  # noqa: F401
+    browser,
+    cli_ev,
+    in_view,
+    open_page,
+    settle,
+    shots,
+    smallest_targets,
+)
 
 RULES = load_rules(None)
 COUNT_TAPS = """() => { window.taps = 0; document.addEventListener("click", (e) => {
@@ -88,8 +96,9 @@ def place_bets(page, race: int, stage: str, position: str, first: int, scores, s
         tap(page, f'#turn-buttons [data-bet-lane="{lane}"]')
 
 
-def play_race(page, rng, stage: str, bets: dict, standings: dict) -> tuple[str, list[int]]:
-    """Tap every turn of the race; returns the last position and the places."""
+def play_race(page, rng, stage: str, bets: dict, standings: dict, shot=None) -> tuple[str, list[int]]:
+    """Tap every turn of the race; returns the last position and the places. ``shot``
+    (a file) takes a screenshot of the page at your first turn past the eighth."""
     totals = RULES.total_distribution(stage)
     faces, weights = list(totals), list(totals.values())
     game = game_state(page)
@@ -115,6 +124,14 @@ def play_race(page, rng, stage: str, bets: dict, standings: dict) -> tuple[str, 
             starred = page.eval_on_selector_all("#turn-buttons .best", OPTIONS)
             assert starred == [o for o in shown if o in best]
             option = best[0]
+            if shot and turn >= 8:
+                # the decision in view, every target a finger can hit
+                height = page.viewport_size["height"]
+                assert in_view(page, "#answer", height) and in_view(page, "#turn-buttons", height)
+                assert smallest_targets(page) == []
+                page.evaluate("document.getElementById('board-panel').scrollIntoView()")
+                page.screenshot(path=str(shot))  # what the screen shows at the board
+                shot = None
         else:  # the rivals: the farthest move (races end sooner)
             option = max(shown, key=lambda o: (int(options.loc[o, "after"].lstrip("FX").split(".")[0])
                                                if options.loc[o, "after"][0] != "F" else 99))
@@ -128,7 +145,7 @@ def play_race(page, rng, stage: str, bets: dict, standings: dict) -> tuple[str, 
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_a_whole_game_through_the_page(server, browser, width, tmp_path):  # noqa: F811
+def test_a_whole_game_through_the_page(server, browser, shots, width):  # noqa: F811
     page = open_page(browser, server.url + "/", width=width, height=844 if width < 900 else 800)
     page.evaluate(COUNT_TAPS)
     page.select_option("#players", str(PLAYERS))
@@ -147,6 +164,9 @@ def test_a_whole_game_through_the_page(server, browser, width, tmp_path):  # noq
         if race == 2:  # lanes 6, 4, 2: 1st-3rd of semifinal 1; 5, 3, 1: of semifinal 2
             a, b = podium
             assert position.startswith(f"final lanes={','.join([b[2], a[2], b[1], a[1], b[0], a[0]])} ")
+        if race == 1 and width > 900:  # the bets of semifinal 2, your open bet to take
+            page.wait_for_selector("#advice")
+            page.screenshot(path=str(shots / "before.png"))
         place_bets(page, race, stage, position, first, scores, stack)
         game = game_state(page)
         assert game["step"] == "race"
@@ -159,7 +179,8 @@ def test_a_whole_game_through_the_page(server, browser, width, tmp_path):  # noq
             assert again.input_value("#position") == position
             assert again.inner_text("#turn-prompt") == page.inner_text("#turn-prompt")
             again.close()
-        end, places = play_race(page, rng, stage, bets, standings)
+        shot = None if race != 1 else shots / ("phone.png" if width < 900 else "advice.png")
+        end, places = play_race(page, rng, stage, bets, standings, shot)
         assert page.is_disabled("#undo") is False
         # the rivals' hidden bets revealed, then every seat paid as race ev pays the bets
         held = {ME: sorted(mine + ([bets["open_bet"]] if bets["open_bet"] else []))}

@@ -264,7 +264,8 @@ function placeSheep(lane, square) {
   if (square > n) {
     if (s.status === "finished") return false;
     const placed = state.sheep.filter((x) => x.status === "finished").length;
-    Object.assign(s, { status: "finished", place: placed + 1, square: 0 });
+    // a finished sheep holds no cubes on the board (the position string shows none)
+    Object.assign(s, { status: "finished", place: placed + 1, square: 0, red: 0, blue: 0, white: 0 });
     return true;
   }
   if (s.status === "finished") { // back on the track: the later places move up
@@ -359,17 +360,21 @@ function drawLanes() {
     for (const k of rules.cards) select.append(el("option", { value: k.name, selected: k.name === c.name }, k.name));
     const cubes = el("span", { class: "cubes" });
     COLOURS.forEach((colour) => {
-      const most = colour === "blue" ? rules.max_cubes : c[colour];
+      // a tap adds a cube up to this colour's limit, shown on the button (red and white:
+      // the card's; any colour: max_cubes with the other colours' cubes), then back to 0
+      const others = s.red + s.blue + s.white - s[colour];
+      const most = Math.min(colour === "blue" ? rules.max_cubes : c[colour], rules.max_cubes - others);
       cubes.append(el("button", {
         type: "button", class: `cube-btn ${colour}`, "data-lane": lane, "data-colour": colour,
-        disabled: s.status !== "running" || most === 0,
+        disabled: s.status !== "running" || (most <= 0 && s[colour] === 0),
         "aria-label": `lane ${lane} ${colour} cubes: ${s[colour]} (tap to change)`,
+        title: `${colour}: ${s[colour]} of at most ${Math.max(most, 0)} (` +
+          (colour === "blue" ? "" : "the card's, and ") + `${rules.max_cubes} cubes in all); a tap adds one, then back to 0`,
         onclick: () => {
-          s[colour] = (s[colour] + 1) % (most + 1);
-          if (s.red + s.blue + s.white > rules.max_cubes) s[colour] = 0;
+          s[colour] = s[colour] >= most ? 0 : s[colour] + 1;
           changed();
         },
-      }, String(s[colour])));
+      }, String(s[colour]), el("small", { class: "most" }, "/" + Math.max(most, 0))));
     });
     const status = s.status === "finished" ? `finished ${PLACES[s.place - 1] || s.place}`
       : s.status === "exhausted" ? `exhausted on ${s.square}` : `square ${s.square}`;
@@ -392,6 +397,11 @@ function drawLanes() {
           if (state.rival.has(lane)) state.rival.delete(lane);
           else { state.rival.add(lane); if (state.open === lane) state.open = null; }
         }),
+        toggle("exhausted", s.status === "exhausted", "exhaust",
+          s.status === "finished" || s.square < rules.end_zone_first, () => {
+            if (s.status === "exhausted") Object.assign(s, { status: "running", red: 0, blue: 1, white: 0 });
+            else Object.assign(s, { status: "exhausted", red: 0, blue: 0, white: 0 });
+          }),
         toggle("moving", state.mover === lane, "mover", s.status !== "running" || over, () => {
           state.mover = state.mover === lane ? null : lane;
         }))));
@@ -1178,7 +1188,17 @@ function gameControls() {
 }
 
 // ------------------------------------------------------------------ the whole page
+// what each pace policy does: every answer assumes every later turn is played by it
+const POLICY_HELP = {
+  greedy: "crosses the line when it can, else the farthest move that does not exhaust the sheep",
+  saver: "greedy, but keeps white cubes for the End Zone",
+  steady: "saver that rests at one cube outside the End Zone",
+  random: "any legal option at random (simulated)",
+  partisan: "pushes the sheep its player bet on, stalls and exhausts sheep only rivals' open bets are on (simulated)",
+};
+
 function render() {
+  $("policy-help").textContent = `Every later turn played ${state.policy}: ${POLICY_HELP[state.policy] || "a built-in policy"}. The advice changes with it.`;
   $("stage").value = state.stage;
   $("policy").value = state.policy;
   const supply = $("supply");
@@ -1204,6 +1224,7 @@ function controls() {
     changed();
   });
   policy.addEventListener("change", (e) => { state.policy = e.target.value; changed(); });
+  policy.setAttribute("aria-describedby", "policy-help");
   $("new-race").addEventListener("click", () => {
     state.sheep = state.lanes.map(startSheep);
     state.supply = null; state.open = null; state.mover = null;
@@ -1212,6 +1233,14 @@ function controls() {
   });
   $("supply").addEventListener("change", (e) => {
     const v = e.target.value.trim();
+    // the supply holds what the rules' blue cubes leave off the cards shown, at most
+    const shown = state.sheep.reduce((t, x) => t + (x.status === "finished" ? 0 : x.blue), 0);
+    const most = rules.supply.blue - shown;
+    if (v !== "" && !(/^\d+$/.test(v) && Number(v) <= most)) {
+      showError(`Blue supply ${v}: a whole number 0-${most} (the rules have ${rules.supply.blue} blue cubes, ${shown} on the cards shown).`);
+      e.target.value = state.supply === null ? "" : state.supply;
+      return;
+    }
     state.supply = v === "" ? null : Number(v);
     changed();
   });
