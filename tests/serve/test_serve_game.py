@@ -237,3 +237,27 @@ def test_undo_steps_back_and_a_finished_race_takes_no_turn(server, browser):  # 
     assert page.eval_on_selector_all("#turn-buttons [data-total]", "els => els.length") == 0
     assert page.errors == []
     page.close()
+
+
+def test_where_the_answer_says_use_monte_carlo_the_page_offers_the_switch(browser):  # noqa: F811
+    import threading
+
+    from sheepsim.serve.server import make_server
+
+    srv = make_server("127.0.0.1", 0, max_states=1_000)  # too few for this position
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{srv.server_address[1]}/?" + urlencode(
+            {"position": "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"})
+        page = open_page(browser, url, width=390, height=844)
+        assert "use Monte Carlo" in page.inner_text("#error")
+        tap(page, "#error .use-mc")
+        assert not page.is_visible("#error") and page.is_checked("#mc")
+        assert page.inner_text("#odds-method") == "simulated, 95% intervals"
+        assert "mc=1" in page.url
+        # the browser logs the refused answer (HTTP 400); no script error
+        assert [e for e in page.errors if not e.startswith("Failed to load resource")] == []
+        page.close()
+    finally:
+        srv.shutdown()
+        srv.server_close()

@@ -24,6 +24,7 @@ const state = {
   seat: 1,            // your seat, without a game (a game holds its own)
   scores: null,       // scores before this race, seat order, without a game
   places: null,       // the places when a move ended the race, without a game
+  mc: false,          // simulate even where the exact answer is possible
 };
 let lastAdvice = null; // the latest pace advice answered
 let seq = 0;          // answers to older questions are dropped
@@ -121,6 +122,7 @@ function toURL() {
   if (state.hidden.size) q.set("hidden", lanesList(state.hidden));
   if (state.rival.size) q.set("rival-open", lanesList(state.rival));
   if (state.mover) q.set("lane", state.mover);
+  if (state.mc) q.set("mc", "1");
   if (game) q.set("game", gameParam());
   else if (state.scores) { q.set("scores", state.scores.join(",")); q.set("seat", state.seat); }
   history.replaceState(null, "", "?" + q.toString());
@@ -143,6 +145,7 @@ function fromURL() {
   state.rival = lanesParam(q.get("rival-open"));
   const lane = Number(q.get("lane"));
   state.mover = lane >= 1 && lane <= 6 ? lane : null;
+  state.mc = q.get("mc") === "1";
   game = gameFromParam(q.get("game"));
   const scores = (q.get("scores") || "").split(",").filter(Boolean).map(Number);
   state.scores = scores.length >= 2 && scores.every((x) => Number.isInteger(x) && x >= 0) ? scores : null;
@@ -420,14 +423,15 @@ function simulated() { return rules.policies.simulated.includes(state.policy); }
 function evParams() {
   return { position: state.text, policy: state.policy,
            taken: state.stage === "final" ? "" : lanesList(state.rival),
-           games: simulated() ? SIMULATED_GAMES : "", ...standingsParams() };
+           games: simulated() || state.mc ? SIMULATED_GAMES : "", ...standingsParams() };
 }
 
 function adviseParams() {
   const final = state.stage === "final";
   return { position: state.text, lane: state.mover, policy: state.policy,
            open: final ? "" : state.open, hidden: lanesList(state.hidden),
-           "rival-open": final ? "" : lanesList(state.rival), ...standingsParams() };
+           "rival-open": final ? "" : lanesList(state.rival), mc: state.mc && !simulated() ? 1 : "",
+           ...standingsParams() };
 }
 
 // The scores before this race (the final only: a semifinal's chance of winning the game
@@ -618,10 +622,18 @@ function showBusy(message) {
   fitAnswerBar();
 }
 
+// where an answer says "use Monte Carlo": the switch, next to the message
+function offerMonteCarlo(box, message) {
+  if (message && /use Monte Carlo/.test(message) && !state.mc)
+    box.append(el("button", { type: "button", class: "fix use-mc",
+      onclick: () => { state.mc = true; changed(); } }, "Simulate instead"));
+}
+
 function showError(message) {
   const box = $("error");
   box.hidden = !message;
   box.textContent = message || "";
+  offerMonteCarlo(box, message);
   document.body.classList.toggle("has-error", Boolean(message));
   fitAnswerBar();
 }
@@ -830,7 +842,12 @@ function drawPace(advice) {
   if (!state.mover) { assumes.textContent = "Mark the sheep the dice chose (moving) to compare its pace options."; return; }
   if (!state.open && !state.hidden.size) { assumes.textContent = "Mark your bets (open, hidden) to get pace advice: the options are ranked by your points."; return; }
   if (!advice || (advice.status === "fulfilled" && !advice.value)) return; // asked before the bets
-  if (advice.status === "rejected") { err.hidden = false; err.textContent = advice.reason.message; return; }
+  if (advice.status === "rejected") {
+    err.hidden = false;
+    err.textContent = advice.reason.message;
+    offerMonteCarlo(err, advice.reason.message);
+    return;
+  }
   const doc = advice.value;
   const exact = doc.meta.method === "exact";
   const win = doc.meta.goal === "win";
@@ -1201,6 +1218,7 @@ function render() {
   $("policy-help").textContent = `Every later turn played ${state.policy}: ${POLICY_HELP[state.policy] || "a built-in policy"}. The advice changes with it.`;
   $("stage").value = state.stage;
   $("policy").value = state.policy;
+  $("mc").checked = state.mc;
   const supply = $("supply");
   supply.placeholder = `${autoSupply()} (auto)`;
   if (document.activeElement !== supply) supply.value = state.supply === null ? "" : state.supply;
@@ -1225,6 +1243,7 @@ function controls() {
   });
   policy.addEventListener("change", (e) => { state.policy = e.target.value; changed(); });
   policy.setAttribute("aria-describedby", "policy-help");
+  $("mc").addEventListener("change", (e) => { state.mc = e.target.checked; changed(); });
   $("new-race").addEventListener("click", () => {
     state.sheep = state.lanes.map(startSheep);
     state.supply = null; state.open = null; state.mover = null;
