@@ -261,3 +261,35 @@ def test_where_the_answer_says_use_monte_carlo_the_page_offers_the_switch(browse
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_entry_on_the_page_from_taps_and_keys(server, browser):  # noqa: F811
+    position = "semifinal supply=15 6.011 10.010 8.000 17.001 12.020 F1"
+    page = open_page(browser, f"{server.url}/?{urlencode({'position': position, 'hidden': '4'})}")
+    # the keyboard: a digit taps the total, then the n-th pace; Ctrl+Z undoes
+    page.keyboard.press("9")  # the Lazy Sheep: lane 1 on 6, furthest back
+    page.wait_for_selector("#turn-buttons [data-option]")
+    settle(page)
+    first = page.get_attribute("#turn-buttons [data-option]", "data-option")
+    page.keyboard.press("1")
+    settle(page)
+    assert page.input_value("#position") == play_turn(position, 9, first).meta_fields["next"]
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert page.input_value("#position") == position
+    # a sheep in the End Zone marked exhausted, and back
+    assert page.is_disabled('button.toggle.exhaust[data-lane="1"]')  # square 6
+    tap(page, 'button.toggle.exhaust[data-lane="4"]')
+    assert page.input_value("#position") == "semifinal supply=15 6.011 10.010 8.000 X17 12.020 F1"
+    # a supply the rules cannot hold: refused, said in words, the position kept
+    page.fill("#supply", "30")
+    page.press("#supply", "Tab")
+    assert page.inner_text("#error").startswith("Blue supply 30: a whole number 0-15")
+    assert page.input_value("#supply") == "15"
+    assert "supply=15" in page.input_value("#position")
+    # the cube buttons say their limit: lane 5 holds 2 blue of at most 3 cubes
+    assert page.inner_text('button.cube-btn[data-lane="5"][data-colour="blue"]') == "2/3"
+    page.select_option("#policy", "saver")
+    settle(page)
+    assert page.inner_text("#policy-help").startswith("Every later turn played saver: greedy, but keeps")
+    page.close()
