@@ -478,6 +478,17 @@ async function ask(path, params, asked) {
   }
 }
 
+// the same ev question twice in a row (a dice total tapped: the mover changes, the
+// position does not) is answered from the last answer
+let lastEv = { query: null, doc: null };
+async function askEv(asked) {
+  const q = query(evParams());
+  if (lastEv.query === q) return lastEv.doc;
+  const doc = await ask("ev", evParams(), asked);
+  lastEv = { query: q, doc };
+  return doc;
+}
+
 function shellQuote(s) { return /^[\w.,=\/-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
 
 function cliLine(cmd, params) {
@@ -524,7 +535,7 @@ async function solveNow() {
   tick();
   const ticker = setInterval(tick, 500);
   const [ev, advice] = await Promise.allSettled([
-    ask("ev", evParams(), asked),
+    askEv(asked),
     wantsAdvice ? ask("advise", adviseParams(), asked) : Promise.resolve(null),
   ]);
   clearInterval(ticker);
@@ -1150,6 +1161,7 @@ function gameFromParam(text) {
 function drawGame() {
   const inGame = Boolean(game);
   document.body.classList.toggle("in-game", inGame);
+  $("stage").disabled = inGame; // the game sets the race
   $("game-setup").hidden = inGame;
   $("end-game").hidden = !inGame;
   const seat = $("seat");
