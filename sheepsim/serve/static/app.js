@@ -1015,11 +1015,12 @@ function record(action) { // every recorded step can be undone
   if (undoStack.length > 500) undoStack.shift();
   pending = null;
   state.mover = null;
+  keepText = false;
   action();
   syncBets();
-  changed(Boolean(game && game.keepText));
-  if (game) delete game.keepText;
+  changed(keepText);
 }
+let keepText = false; // the step set the position string itself (the server's, as it wrote it)
 
 function undo() {
   const snap = undoStack.pop();
@@ -1054,9 +1055,9 @@ function tapOption(row) {
   record(() => {
     const next = parsePosition(row.next);
     applyPosition(next);
-    state.text = row.next; // the server's position, as it wrote it
+    state.text = row.next;
+    keepText = true;
     if (game) {
-      game.keepText = true;
       game.turn += 1;
       if (game.race === 0) game.sf1 = state.lanes.slice();
       if (row.over) { game.places = row.places.split(",").map(Number); game.step = "over"; }
@@ -1142,9 +1143,7 @@ function placesText(places) {
 
 // the game in the URL: a link shares or resumes it
 function gameParam() {
-  if (!game) return null;
-  const { keepText, ...g } = game;
-  return JSON.stringify(g);
+  return game ? JSON.stringify(game) : null;
 }
 
 function gameFromParam(text) {
