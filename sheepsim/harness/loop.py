@@ -206,7 +206,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     ``pids`` (players): the policy id of each slot; with ``rotate`` game ``g`` seats slot
     ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes
     and accumulator offsets, ``kind_phase`` the stream phase of each decision kind;
-    ``out`` is the outputs record (:data:`~.layout.Outputs`): ``acc`` is added to;
+    ``out`` is the outputs record (:data:`~.layout.Outputs`): ``acc`` is added to (if
+    it has no entries, nothing is counted: a run that reads only the outcomes);
     ``winners`` (n_games) and
     ``final_scores`` (n_games, players) get each game's outcome when they have
     ``n_games`` rows (else they have none), and so does ``results`` (``RESULT_LEN``
@@ -232,6 +233,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     streams = np.zeros((chance_n + phases * players, 2), dtype=np.uint64)
     score = np.zeros(players, dtype=np.int64)
     seat_pid = np.zeros(players, dtype=np.int64)
+    counting = acc.shape[0] > 0  # else only the outcomes are read: no counts at all
     outcomes = winners.shape[0] > 0
     own_results = results.shape[0] > 0
     hist = np.zeros((64, players), dtype=np.int64)  # scores at each turn's end, grown
@@ -267,7 +269,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                 return logged, evn
             if seat != last:
-                if last >= 0:  # the turn that ends here: every seat's score
+                if last >= 0 and counting:  # the turn that ends here: every seat's score
                     hist = _record(hist, turns - 1, st, R, score)
                 turns += 1
                 last = seat
@@ -283,10 +285,11 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                     _fail(fail, code, game, seat, pid, choice, n, kind)
                     return logged, evn
                 asked += 1
-            acc[off[O_KIND_DECISIONS] + kind] += 1
-            acc[off[O_KIND_OPTIONS] + kind] += n
-            if n == 1:
-                acc[off[O_KIND_FORCED] + kind] += 1
+            if counting:
+                acc[off[O_KIND_DECISIONS] + kind] += 1
+                acc[off[O_KIND_OPTIONS] + kind] += n
+                if n == 1:
+                    acc[off[O_KIND_FORCED] + kind] += 1
             tracing = logged < log.shape[0]
             if tracing:  # the chosen option as offered, before apply may reuse opts
                 row = log[logged]
@@ -308,29 +311,30 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 logged += 1
         machine_scores(st, R, score)
         win = machine_winner(st, R)
-        acc[off[O_GAMES]] += 1
-        if win >= 0:
-            acc[off[O_WINS] + win] += 1
-            acc[off[O_SLOT_WINS] + (win - r) % players] += 1
-            if turns > 0:
-                hist = _record(hist, turns - 1, st, R, score)
-                course(acc, off, hist, turns, players, win)
-        else:
-            acc[off[O_NO_WINNER]] += 1
-        top = top_score(score, players)
-        at_top = 0
-        for s in range(players):
-            at_top += score[s] == top
-            acc[off[O_SCORE] + s] += score[s]
-            acc[off[O_SCORE_SQ] + s] += score[s] * score[s]
-        if at_top > 1:
-            acc[off[O_TIED]] += 1
-        acc[off[O_DECISIONS]] += decisions
-        acc[off[O_DECISIONS_SQ]] += decisions * decisions
-        acc[off[O_TURNS]] += turns
-        acc[off[O_TURNS_SQ]] += turns * turns
-        acc[off[O_ASKED]] += asked
-        machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
+        if counting:
+            acc[off[O_GAMES]] += 1
+            if win >= 0:
+                acc[off[O_WINS] + win] += 1
+                acc[off[O_SLOT_WINS] + (win - r) % players] += 1
+                if turns > 0:
+                    hist = _record(hist, turns - 1, st, R, score)
+                    course(acc, off, hist, turns, players, win)
+            else:
+                acc[off[O_NO_WINNER]] += 1
+            top = top_score(score, players)
+            at_top = 0
+            for s in range(players):
+                at_top += score[s] == top
+                acc[off[O_SCORE] + s] += score[s]
+                acc[off[O_SCORE_SQ] + s] += score[s] * score[s]
+            if at_top > 1:
+                acc[off[O_TIED]] += 1
+            acc[off[O_DECISIONS]] += decisions
+            acc[off[O_DECISIONS_SQ]] += decisions * decisions
+            acc[off[O_TURNS]] += turns
+            acc[off[O_TURNS_SQ]] += turns * turns
+            acc[off[O_ASKED]] += asked
+            machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
         if outcomes:
             winners[i] = win
             final_scores[i, :] = score

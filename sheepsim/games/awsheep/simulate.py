@@ -76,20 +76,24 @@ class Setting:
         return own, winners, scores
 
     def play(self, seed: int, first_game: int, n_games: int, rotate: bool,
-             outcomes: bool = False, R=None, games=None, hands: bool = False):
+             outcomes: bool = False, R=None, games=None, hands: bool = False,
+             counts: bool = True):
         """As :meth:`rounds`, with the harness's own counts: ``(acc, harness, winners,
         scores)``, ``harness`` the accumulator's harness block (the fields of
         :mod:`sheepsim.harness.layout`, read by :func:`sheepsim.harness.tables.play_tables`).
         ``games``: the round indices to play instead of the range (int64); ``hands``
         (with ``outcomes``): also every seat's starting hand per round ``(n_games,
-        players, N_KINDS)`` (machine ``result``) at the end."""
+        players, N_KINDS)`` (machine ``result``) at the end. Without ``counts`` the
+        accumulators are zero but for a failure (the card value's replays)."""
         from sheepsim.harness.jobs import run_games
 
         m = self.machine
         R = self.R if R is None else R
         acc, fail, winners, scores, _, *res = run_games(
             m, self.kernel, R, self.players, self.pids, rotate, seed, first_game, n_games,
-            outcomes, games=games, results=hands)
+            outcomes, games=games, results=hands, counts=counts)
+        if not counts:
+            acc = np.zeros(m.offsets(self.players)[-1], dtype=np.int64)
         cut = m.offsets(self.players)[H.O_GAME]
         own = acc[cut:].copy()
         own[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH] = fail[:L.FAIL_WIDTH]
@@ -246,7 +250,8 @@ def card_value_counts(s: Setting, seed: int, first_game: int, n_games: int, rota
                 continue
             R = s.R.copy()
             R[RX_SEAT], R[RX_KIND] = t, k
-            replay, _, w, _ = s.play(seed, 0, 0, rotate, True, R, games=rows + first_game)
+            replay, _, w, _ = s.play(seed, 0, 0, rotate, True, R, games=rows + first_game,
+                                     counts=False)
             if replay[L.A_FAILURE + L.F_CODE]:
                 acc[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH] = \
                     replay[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH]
