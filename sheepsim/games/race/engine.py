@@ -27,6 +27,7 @@ A lone legal choice is taken without asking any policy.
 
 from sheepsim import rng
 from sheepsim.games.race.exact import game as exact_game  # the ev bets and lookahead pace
+from sheepsim.games.race.exact.win_bets import win_bets  # the win bets
 from sheepsim.games.race.layout import (
     BET_FINAL,
     BET_HIDDEN,
@@ -99,6 +100,7 @@ from sheepsim.games.race.policies import (
     EV,
     FIRST_USER_ID,
     LOOKAHEAD,
+    WIN,
     bet_row,
     bet_rows,
     choose_bets,
@@ -295,11 +297,12 @@ def score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter
 
 
 @njit
-def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, asks, joint):
+def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, asks, joint, standings=None):
     """One betting round of ``kind`` in turn order from ``start``: fills ``seats.bets``
     and ``seats.rival_open`` and ``bet_round`` (see the records in ``layout``); False
     when a policy failed (in ``asks.fail``). ``joint`` ``(216,)`` the deal's exact
-    outcome distribution, read by ``ev`` seats."""
+    outcome distribution, read by ``ev`` and ``win`` seats; ``standings`` ``(scores,
+    stamp)`` before the race, read by ``win`` seats (whole games)."""
     bets, rival_open = seats.bets, seats.rival_open
     open_lane, taken, pick = bet_round
     opts = asks.opts1 if kind == BET_OPEN else asks.opts2
@@ -320,6 +323,9 @@ def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, asks, joint)
                 if pid == EV:
                     exact_game.exact_ev_bets(kind, joint, rules.payoffs, rules.bonus, taken,
                                              open_lane[p], pick)
+                elif pid == WIN and standings is not None:
+                    win_bets(kind, joint, rules.payoffs, rules.bonus, taken, open_lane[p], p,
+                             standings, start, pick)
                 else:
                     choose_bets(pid, kind, odds, rules.payoffs, rules.bonus, taken,
                                 open_lane[p], pick, rand)
@@ -341,9 +347,11 @@ def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, asks, joint)
 
 
 @njit
-def bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, exact):
+def bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, exact,
+                standings=None):
     """Clear last race's bets, then the open and hidden rounds (semifinal) or the final's;
-    False when a policy failed. If a seat bets ``ev``, the dealt race is first solved
+    False when a policy failed; ``standings`` ``(scores, stamp)`` for ``win`` seats
+    (:func:`place_bets`). If a seat bets ``ev`` or ``win``, the dealt race is first solved
     exactly (once for every seat) under
     :func:`~sheepsim.games.race.exact.game.odds_pace` of ``pace_ids``. ``exact`` None (no
     seat bets ``ev``): numba prunes the solver by type (see :func:`run_game`)."""
@@ -358,12 +366,12 @@ def bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, ex
     scratch.bet_round.open_lane[:] = -1
     if stage == FINAL:
         return place_bets(bet_ids, BET_FINAL, start, scratch.odds, rules, seats,
-                          scratch.bet_round, asks, joint)
+                          scratch.bet_round, asks, joint, standings)
     if not place_bets(bet_ids, BET_OPEN, start, scratch.odds, rules, seats, scratch.bet_round,
-                      asks, joint):
+                      asks, joint, standings):
         return False
     return place_bets(bet_ids, BET_HIDDEN, start, scratch.odds, rules, seats,
-                      scratch.bet_round, asks, joint)
+                      scratch.bet_round, asks, joint, standings)
 
 
 @njit
@@ -391,7 +399,7 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, asks, scratch, out, e
     the plug-ins' inputs (:class:`~sheepsim.games.race.layout.Asks`). Fills ``out`` = ``(scores
     (n_players,), turns (3,) per race, race_cards (3, 3))``: card of 1st-3rd per race
     (final: 1st only, -1 elsewhere). ``exact``: ``rules`` when a seat bets ``ev`` or
-    plays ``lookahead``, else None, so that numba compiles neither exact solver (about
+    ``win`` or plays ``lookahead``, else None, so that numba compiles neither exact solver (about
     45 s of a cold compile) into games that cannot call them.
     """
     scores, turns, race_cards = out
@@ -410,7 +418,8 @@ def run_game(rules, card_odds, bet_ids, pace_ids, streams, asks, scratch, out, e
             lane_cards[lane] = scratch.final_cards[lane] if stage == FINAL \
                 else scratch.deck[N_LANES * r + lane]
         race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
-        if not bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, exact):
+        if not bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, exact,
+                           (scores, scratch.stamp)):
             return -1, -1
         setup_race(scratch.table, rules, lane_cards, stage)
         fill_table_view(asks.pview, scratch.odds, rules.payoffs, rules.bonus,

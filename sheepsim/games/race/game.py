@@ -9,7 +9,7 @@ GAME = Game(
     min_players=2,
     max_players=6,
     policies={"pace": ("greedy", "random", "saver", "steady", "partisan", "lookahead"),
-              "bet": ("random", "favourite", "longshot", "ev", "near-ev", "ev-approx")},
+              "bet": ("random", "favourite", "longshot", "ev", "near-ev", "ev-approx", "win")},
     default_policies={"pace": "greedy", "bet": "ev-approx"},
     rules_loader="sheepsim.games.race.rules:load_rules",
     parts="sheepsim.games.race.commands",

@@ -51,7 +51,10 @@ from the public ``odds`` table, the three lanes treated as independent, the open
 by single-lane EV), ``near-ev`` (like ``ev-approx``, but a choice drawn at random from
 the policy stream among the bets whose EV is within :data:`NEAR_EV_SHARE` of the best:
 identical ``ev`` players place the same bets, tie and let the tie-break decide;
-``near-ev`` breaks that symmetry). The engine calls them on its own arrays
+``near-ev`` breaks that symmetry), ``win`` (whole games: ``ev`` in the semifinals; in the
+final the pair with the highest chance of winning the game given the scores and the
+token stack, rivals assumed on the ``ev`` pair; see
+:mod:`~sheepsim.games.race.exact.win_bets`). The engine calls them on its own arrays
 (:func:`choose_bets`, writing lanes into ``out``) and takes the row of ``opts`` they name.
 
 A policy id that is neither built in nor given to the kernels raises ``ValueError``.
@@ -120,12 +123,12 @@ from sheepsim.rng import policy_stream  # noqa: F401
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401
 
 PACE_POLICIES = ("greedy", "random", "saver", "steady", "partisan", "lookahead")
-BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev", "ev-approx")
+BET_POLICIES = ("random", "favourite", "longshot", "ev", "near-ev", "ev-approx", "win")
 #: The arguments a user policy of every role is called with (the one signature above):
 #: a plug-in is checked against these before anything compiles.
 USER_POLICY_ARGS = plugins.USER_POLICY_ARGS
 GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN, LOOKAHEAD = range(6)
-RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV, EV_APPROX = range(6)
+RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV, EV_APPROX, WIN = range(7)
 #: Policies that exist only inside whole games: they need the rules' payoffs and the
 #: seats' bets (``lookahead``), or the deal's exact odds (``ev``), which only
 #: ``engine.run_game`` provides (see :mod:`~sheepsim.games.race.exact.game`).
@@ -561,9 +564,10 @@ def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, ran
 @njit
 def choose_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand):
     """Dispatch to a built-in bet policy by id (index into ``BET_POLICIES``). ``ev``
-    is not here: it reads the deal's exact odds, which ``engine.place_bets`` passes to
-    ``exact.game.exact_ev_bets`` itself."""
-    if policy_id < 0 or policy_id >= N_BET_POLICIES or policy_id == EV:
+    and ``win`` are not here: they read the deal's exact odds (``win`` the standings
+    too), which ``engine.place_bets`` passes to ``exact.game.exact_ev_bets`` and
+    ``exact.win_bets.win_bets`` itself."""
+    if policy_id < 0 or policy_id >= N_BET_POLICIES or policy_id == EV or policy_id == WIN:
         raise ValueError("unknown bet policy id")
     builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand)
 

@@ -25,6 +25,7 @@ from sheepsim.games.race.policies import (
     PACE_POLICIES,
     USER_POLICY_ARGS,
     WHOLE_GAME_PACE,
+    WIN,
 )
 from sheepsim.games.race.rules import N_LANES, RaceRules, check_stage, load_rules
 from sheepsim.jit import is_njit_function
@@ -395,7 +396,8 @@ def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
     from sheepsim.games.race.kernels import kernel_pace_ids
 
     kernel_rules = rules.kernel_rules()
-    exact = kernel_rules if EV in pol.bet_ids or LOOKAHEAD in pol.pace_ids else None
+    exact = kernel_rules if EV in pol.bet_ids or WIN in pol.bet_ids \
+        or LOOKAHEAD in pol.pace_ids else None
     # a policy's bad choice stops the chunk and comes back in asks.fail (one line naming
     # it, its seat and the game); the driver adds the chunk's games
     pol.check(pol.kernels().game_chunk(seed, start, kernel_rules, odds_tables(rules), pol.bet_ids,

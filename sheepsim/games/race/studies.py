@@ -397,7 +397,7 @@ class RaceFairness(_RaceStudy):
         key = [strongest, notes[-1]]  # the strongest card, the largest mispricing
         methods = [f"Cards are flagged over- or under-powered by {_flag_rule()}; fair shares: "
                    "a card wins 1/6 and places in 1/2 of the races it runs in."]
-        if self.params()["bet_policy"] == "ev":  # the whole games read exact odds
+        if self.params()["bet_policy"] in ("ev", "win"):  # the whole games read exact odds
             from sheepsim.games.race.exact.bets import bet_odds_notes
 
             methods += bet_odds_notes(*self.bet_lineups()[0])

@@ -96,7 +96,7 @@ def bet_odds_meta(bet_names, pace_names) -> dict:
     table, simulated)."""
     bets = {b.strip() for b in bet_names}
     out = {}
-    if "ev" in bets:
+    if bets & {"ev", "win"}:  # win bets read the same exact odds
         pace, note = ev_odds_pace(pace_names)
         out["ev_odds"] = {"method": "exact", "solved": "each dealt race from the start",
                           "pace": pace, **({"note": note} if note else {})}
@@ -112,9 +112,10 @@ def bet_odds_notes(bet_names, pace_names) -> list[str]:
     report notes)."""
     bets = {b.strip() for b in bet_names}
     notes = []
-    if "ev" in bets:
+    if bets & {"ev", "win"}:
         pace, note = ev_odds_pace(pace_names)
-        notes.append(f"ev bets read the exact odds of each dealt race ({pace} pace)"
+        who = " and ".join(sorted(bets & {"ev", "win"}))
+        notes.append(f"{who} bets read the exact odds of each dealt race ({pace} pace)"
                      + (f"; {note}." if note else "."))
     if "ev-approx" in bets or "near-ev" in bets:
         notes.append("ev-approx and near-ev bets read the public odds table (deal-averaged, "

@@ -39,7 +39,7 @@ from sheepsim.games.race.layout import (
     STATUS,
     SUPPLY_BLUE,
 )
-from sheepsim.games.race.policies import EV, GREEDY, SAVER, STEADY
+from sheepsim.games.race.policies import EV, GREEDY, SAVER, STEADY, WIN
 from sheepsim.jit import njit
 
 #: The solver holds 2 float64 per joint state: 50 million states is 800 MB.
@@ -106,7 +106,7 @@ def odds_pace(pace_ids):
 @njit
 def wants_exact_odds(bet_ids):
     for b in bet_ids:
-        if b == EV:
+        if b == EV or b == WIN:
             return True
     return False
 
