@@ -233,10 +233,10 @@ def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, strea
 # ------------------------------------------------------------ user-policy variants
 class Kernels(types.SimpleNamespace):
     """The kernel set for one policy configuration (``fill_races``,
-    ``fill_greedy_races``, ``fill_games``, ``fill_trace``) and the Python calls that allocate their arrays: the kernels
-    allocate nothing, so numba compiles none of numpy's allocation routines for them
-    (about 2 s of a cold ``race odds``, measured with the compile listener of
-    ``benchmarks/bench_compile.py``)."""
+    ``fill_greedy_races``, ``fill_games``, ``fill_trace``) and the Python calls that
+    allocate their arrays: the kernels allocate nothing, so numba compiles none of
+    numpy's allocation routines for them (about 2 s of a cold ``race odds``, measured
+    with the compile listener of ``benchmarks/bench_compile.py``)."""
 
     def race_chunk(self, seed, start, count, rules, lane_cards, random_deal, stage,
                    pace_ids, out, tables=True):
