@@ -13,16 +13,30 @@ Two parts:
   ``tests/test_designers.py`` (simulated single races, the truth from the exact solver,
   for the base and for Stilton's gallop 4 -> 5: a real paired difference).
 
+Two more for maxima (the race's ``card_win_max``; :func:`sheepsim.stats.extreme_interval`
+and :func:`sheepsim.stats.extreme_difference`):
+
+* ``--part maxmodel``: normal items with given means and covariance (six items, se
+  0.01 or 0.003, equicorrelation -0.15 between items, 0.7 between an item of a and the
+  same item of b), block by block; one minimum row;
+* ``--part maxsim``: the real simulator: ``card_win_max`` of random-deal semifinals
+  (base and Stilton's gallop 4 -> 5), the truth from 4,000,000 semifinals on a seed no
+  replication uses, at 2,000 and 20,000 semifinals.
+
 Each replication measures the way ``variants`` does: 20 blocks of games, the items'
 jackknife covariance, :func:`sheepsim.stats.spread_interval` and
-:func:`sheepsim.stats.spread_difference`. Printed: coverage (share of replications whose
-95% interval holds the truth; at a true spread of 0 an interval [0, hi] holds it, since
-the spread cannot be negative), the share of lower bounds at 0, the mean of the
-bias-corrected value and of the plain max - min minus the truth, and the rejection rate
-of the difference's p < 0.05.
+:func:`sheepsim.stats.spread_difference` (maxima: ``extreme_interval`` and
+``extreme_difference``, through :func:`sheepsim.variant_runs.spread_value` and
+:func:`~sheepsim.variant_runs.spread_diff` as ``variants`` calls them). Printed:
+coverage (share of replications whose 95% interval holds the truth; at a true spread
+of 0 an interval [0, hi] holds it, since the spread cannot be negative), the share of
+lower bounds at 0, the mean of the bias-corrected value and of the plain max - min (or
+max, min) minus the truth, and the rejection rate of the difference's p < 0.05.
 
     python benchmarks/spread_coverage.py --part model --reps 400
     python benchmarks/spread_coverage.py --part sim --reps 200
+    python benchmarks/spread_coverage.py --part maxmodel --reps 400
+    python benchmarks/spread_coverage.py --part maxsim --reps 200
 """
 
 from __future__ import annotations
@@ -173,15 +187,125 @@ def sim(reps: int, games: int = 2_000) -> None:
             f"{truth[0]:.4f} / {truth[1]:.4f}", jobs, metrics["lane_win_spread"], *truth)
 
 
+MAX_HEADER = ("| case | true a / b | reps | cover a | cover b | cover b-a | cover a, jackknife of "
+              "the plain max | bias a: corrected / raw | bias b-a: corrected / raw | "
+              "p<0.05 (b-a) | width a | width b-a | time |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def _jackknife_covers(full, loo, truth: float, f=np.max) -> bool:
+    """Whether the interval ``variants`` gave before (the plain max's jackknife: its
+    leave-one-out values, Student t with 19 degrees of freedom) holds ``truth``."""
+    from sheepsim.variant_runs import _t, jackknife_se
+
+    vals = np.concatenate([[f(full)], f(loo, axis=1)])
+    half = _t(len(loo) - 1) * jackknife_se(vals)
+    return bool(vals[0] - half <= truth <= vals[0] + half)
+
+
+def _print_max(label: str, truth: str, s: dict, secs: float) -> None:
+    se = np.sqrt(0.95 * 0.05 / s["reps"])
+    print(f"| {label} | {truth} | {s['reps']} | {s['cover_a']:.3f} | {s['cover_b']:.3f} | "
+          f"{s['cover_diff']:.3f} | {s['cover_old_a']:.3f} | "
+          f"{s['bias_a']:+.4f} / {s['raw_bias_a']:+.4f} | "
+          f"{s['bias_diff']:+.4f} / {s['raw_bias_diff']:+.4f} | {s['reject_diff']:.2f} | "
+          f"{s['width_a']:.4f} | {s['width_diff']:.4f} | {secs:.0f} s |  (coverage se {se:.3f})",
+          flush=True)
+
+
+def _normal_case(mu_a, mu_b, se: float, reps: int, seed: int, kind: str = "max") -> dict:
+    """Items ``x_a``, ``x_b`` normal with means ``mu_a``/``mu_b``; each item's standard
+    error ``se``, equicorrelation -0.15 between the items of a variant and 0.7 between
+    an item of a and the same item of b; drawn block by block (20 blocks, each with
+    20 times the covariance: their mean has the covariance above)."""
+    from sheepsim.stats import extreme_difference, extreme_interval
+
+    mu_a, mu_b = np.asarray(mu_a, float), np.asarray(mu_b, float)
+    k = len(mu_a)
+    items = se**2 * (1.15 * np.eye(k) - 0.15 * np.ones((k, k)))
+    joint = np.kron(np.array([[1.0, 0.7], [0.7, 1.0]]), items) * BLOCKS
+    chol = np.linalg.cholesky(joint)
+    rng = np.random.default_rng(seed)
+    f = np.max if kind == "max" else np.min
+    ta, tb = float(f(mu_a)), float(f(mu_b))
+    out, old = _Tally(), 0
+    for _ in range(reps):
+        blk = np.concatenate([mu_a, mu_b]) + rng.standard_normal((BLOCKS, 2 * k)) @ chol.T
+        full = blk.mean(axis=0)
+        loo = (blk.sum(axis=0) - blk) / (BLOCKS - 1)
+        fa, fb, la, lb = full[:k], full[k:], loo[:, :k], loo[:, k:]
+        out.add(extreme_interval(fa, la, kind=kind), extreme_interval(fb, lb, kind=kind),
+                extreme_difference(fa, la, fb, lb, kind=kind), ta, tb)
+        old += _jackknife_covers(fa, la, ta, f)
+    return out.summary() | {"cover_old_a": old / reps}
+
+
+def maxmodel(reps: int) -> None:
+    even = [1 / 6] * 6
+    tied = [0.20, 0.20, 0.17, 0.15, 0.14, 0.14]
+    clear = [0.30, 0.20, 0.15, 0.13, 0.12, 0.10]
+    raised = [0.33, 0.20, 0.15, 0.13, 0.12, 0.10]
+    print(MAX_HEADER)
+    for se in (0.01, 0.003):
+        for label, pa, pb, kind in (("equal / equal", even, even, "max"),
+                                    ("two tied on top / equal", tied, even, "max"),
+                                    ("clear top / top +0.03", clear, raised, "max"),
+                                    ("min: equal / clear bottom", even, clear, "min")):
+            t0 = time.perf_counter()
+            s = _normal_case(pa, pb, se, reps, seed=int(se * 1e4) + len(label), kind=kind)
+            f = max if kind == "max" else min
+            _print_max(f"normal, se {se}, {label}", f"{f(pa):.4f} / {f(pb):.4f}", s,
+                       time.perf_counter() - t0)
+
+
+def maxsim(reps: int) -> None:
+    from sheepsim.balance_metrics import declared
+    from sheepsim.game import get
+    from sheepsim.games.race.jobs import CardsJob
+    from sheepsim.rulesedit import base_text, edited, parse_edit
+    from sheepsim.variant_runs import spread_diff, spread_value
+
+    g = get("race")
+    metric = declared(g)["card_win_max"]
+    base = g.load_rules(None)
+    fast = g.load_rules(edited(base_text(g), [parse_edit("race.cards.Stilton.gallop=5")]))
+    jobs = [CardsJob(r, None, "semifinal", "greedy", 0, random_deal=True) for r in (base, fast)]
+    truth = []
+    for j in jobs:
+        j.prepare()
+        j.seed = 10**6  # no replication plays this seed
+        n = 4_000_000
+        truth.append(float(j.tables(j.chunk(0, n), n)["cards"]["p_win"].max()))
+    print(MAX_HEADER)
+    for games in (2_000, 20_000):
+        bg = games // BLOCKS
+        t0 = time.perf_counter()
+        tally, old = _Tally(), 0
+        for r in range(reps):
+            ia = _items(jobs[0], base, metric, r, bg, 4)
+            ib = _items(jobs[1], fast, metric, r, bg, 4)
+            tally.add(spread_value(ia, metric), spread_value(ib, metric),
+                      spread_diff(ia, ib, metric), *truth)
+            old += _jackknife_covers(ia[0], ia[1:], truth[0])
+        _print_max(f"race `card_win_max`, {games:,} semifinals, base / Stilton gallop 5",
+                   f"{truth[0]:.4f} / {truth[1]:.4f}", tally.summary() | {"cover_old_a": old / reps},
+                   time.perf_counter() - t0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--part", choices=("model", "sim", "all"), default="all")
-    ap.add_argument("--reps", type=int, default=None, help="replications (model 400, sim 200)")
+    ap.add_argument("--part", choices=("model", "sim", "maxmodel", "maxsim", "all"), default="all")
+    ap.add_argument("--reps", type=int, default=None,
+                    help="replications (model parts 400, simulator parts 200)")
     a = ap.parse_args()
     if a.part in ("model", "all"):
         model(a.reps or 400)
     if a.part in ("sim", "all"):
         sim(a.reps or 200)
+    if a.part in ("maxmodel", "all"):
+        maxmodel(a.reps or 400)
+    if a.part in ("maxsim", "all"):
+        maxsim(a.reps or 200)
 
 
 if __name__ == "__main__":

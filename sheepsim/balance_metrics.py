@@ -24,7 +24,10 @@ spread (largest minus smallest of noisy rates, declared with :func:`spread`) is 
 up by the noise and its jackknife interval misses; its value, interval and paired
 difference come from :func:`sheepsim.stats.spread_interval` and
 :func:`sheepsim.stats.spread_difference` instead, on the jackknife covariance of its
-items. The unpaired
+items. A maximum or minimum of noisy rates (declared with :func:`maximum` or
+:func:`minimum`) is biased the same way (up for a maximum): its value, interval and paired
+difference come from :func:`sheepsim.stats.extreme_interval` and
+:func:`sheepsim.stats.extreme_difference`. The unpaired
 standard error (what two independent runs would give) is reported beside it, measured.
 """
 
@@ -67,6 +70,11 @@ class Metric:
     #: from :func:`sheepsim.stats.spread_interval` and
     #: :func:`sheepsim.stats.spread_difference` (bias-corrected), not the jackknife
     items: Callable | None = None
+    #: what the items reduce to: "spread" (max - min), "max" or "min" (of the items,
+    #: :func:`sheepsim.stats.extreme_interval`)
+    kind: str = "spread"
+    #: the metric's range its interval is clipped to (a probability's ``(0, 1)``)
+    bounds: tuple[float, float] | None = None
 
 
 def spread(name: str, meaning: str, unit: str, better: str, job: str, items: Callable) -> Metric:
@@ -82,6 +90,32 @@ def spread(name: str, meaning: str, unit: str, better: str, job: str, items: Cal
 
     compute.__name__ = name
     return Metric(name, meaning, unit, better, job, compute, items)
+
+
+def maximum(name: str, meaning: str, unit: str, better: str, job: str, items: Callable) -> Metric:
+    """A maximum metric: the largest of ``items(tables, rules, players)`` (an array),
+    measured with its bias taken out (:func:`sheepsim.stats.extreme_interval`); a
+    probability's interval stays within [0, 1]."""
+    return _extreme(name, meaning, unit, better, job, items, "max")
+
+
+def minimum(name: str, meaning: str, unit: str, better: str, job: str, items: Callable) -> Metric:
+    """A minimum metric: the smallest of ``items(tables, rules, players)``, as
+    :func:`maximum`."""
+    return _extreme(name, meaning, unit, better, job, items, "min")
+
+
+def _extreme(name, meaning, unit, better, job, items, kind: str) -> Metric:
+    def compute(t, rules, players) -> float:
+        import numpy as np
+
+        x = np.asarray(items(t, rules, players), dtype=np.float64)
+        x = x[np.isfinite(x)]  # an item with no data (NaN) is left out, as pandas' max/min did
+        return float(x.max() if kind == "max" else x.min())
+
+    compute.__name__ = name
+    return Metric(name, meaning, unit, better, job, compute, items, kind,
+                  (0.0, 1.0) if unit == "probability" else None)
 
 
 def module(g: Game):

@@ -619,7 +619,7 @@ class _Search:
                 if getattr(c.jobs.get(key), "exact", False):  # exact: no interval
                     c.values[m.name] = (v, float("nan"), float("nan"), float("nan"))
                 if m.name in c.items and not getattr(c.jobs.get(key), "exact", False):
-                    sv = spread_value(c.items[m.name])
+                    sv = spread_value(c.items[m.name], m)
                     c.values[m.name] = (sv["value"], sv["lo"], sv["hi"], sv["se"])
 
     def verdict(self, best, single: bool) -> tuple[str, bool]:
@@ -712,9 +712,11 @@ class _Search:
                    "base_hi": b[0] + tq * se["b"], "diff": d[0], "diff_lo": d[0] - tq * se["d"],
                    "diff_hi": d[0] + tq * se["d"], "exact": exact[m.name]}
             spread_p = None
-            if m.items is not None and not exact[m.name]:  # a spread: bias-corrected
+            if m.items is not None and not exact[m.name]:  # a spread, max or min: bias-corrected
                 iw, ib = vals[(1, m.name, "items")], vals[(0, m.name, "items")]
-                sw, sb, sd = spread_value(iw), spread_value(ib), spread_diff(ib, iw)
+                same = job.source[1][m.job] == job.source[0][m.job]
+                sw, sb = spread_value(iw, m), spread_value(ib, m)
+                sd = spread_diff(ib, iw, m, same_counts=same)
                 row.update(winner=sw["value"], winner_lo=sw["lo"], winner_hi=sw["hi"],
                            base=sb["value"], base_lo=sb["lo"], base_hi=sb["hi"], diff=sd["diff"],
                            diff_lo=sd["lo"], diff_hi=sd["hi"])
@@ -889,7 +891,7 @@ class _Search:
         if self._is_spread(m.name) and t.goal in ("min", "max"):
             from sheepsim.variant_runs import spread_diff
 
-            return spread_diff(items[1], items[0])["pvalue"], shared * self.block_games
+            return spread_diff(items[1], items[0], m)["pvalue"], shared * self.block_games
         d = objs[0] - objs[1]
         return _p(float(d[0]), jackknife_se(d), shared - 1), shared * self.block_games
 

@@ -609,3 +609,209 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) ->
     diff = min(max(est, lo), hi)
     return {"diff": diff, "lo": lo, "hi": hi, "raw": raw, "se": float(dstar.std(ddof=1)),
             "se_a": float(sa_star.std(ddof=1)), "se_b": float(sb_star.std(ddof=1)), "pvalue": p}
+
+
+# ------------------------------------------------------------------ extremes (max or min)
+def _signed(kind: str, bounds) -> tuple[float, tuple[float, float]]:
+    """``(s, bounds of s x)``: a minimum is minus the maximum of ``-x``."""
+    if kind not in ("max", "min"):
+        raise ValueError(f"kind must be 'max' or 'min', got {kind!r}")
+    lo, hi = (-np.inf, np.inf) if bounds is None else (float(bounds[0]), float(bounds[1]))
+    return (1.0, (lo, hi)) if kind == "max" else (-1.0, (-hi, -lo))
+
+
+def _clip(v: float, bounds: tuple[float, float]) -> float:
+    return float(min(max(v, bounds[0]), bounds[1]))
+
+
+def _item_se(loo, cov: np.ndarray) -> np.ndarray:
+    se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+    return np.where(se > _tiny(loo), se, 0.0)
+
+
+def extreme_interval(full, loo, confidence: float = 0.95, kind: str = "max",
+                     bounds=None) -> dict:
+    """The largest (``kind="max"``) or smallest (``"min"``) of noisy item rates (or
+    means) ``x``: a bias-corrected estimate and an interval with at least ``confidence``
+    coverage, inside ``bounds`` (the metric's range, e.g. ``(0, 1)`` for probabilities).
+
+    ``full`` ``(k,)``: the items on all the games; ``loo`` ``(blocks, k)``: on all the
+    games but block 0, 1, ... (their jackknife covariance ``S``: standard errors ``se_i``,
+    ``blocks - 1`` degrees of freedom). The plain max is biased up (noise lifts the
+    largest of several equal items by about one standard error for 4 items, more for
+    more), and an interval centred on it misses the truth. For a maximum:
+
+    * Interval ``[max_i(x_i - c_lo se_i), max_i(x_i + c_hi se_i)]``: the lower bound
+      fails only if some item's one-sided lower bound ``x_i - c_lo se_i`` is above its
+      truth (``c_lo`` Student's t at ``1 - (1 - confidence) / (2 m)`` for the ``m``
+      items with ``se_i > 0``: Bonferroni), since the true maximum is at least every true
+      item; the upper bound fails only if the one-sided upper bound of the item whose
+      truth is largest (one fixed, unknown item: no adjustment) is below it (``c_hi`` at
+      ``1 - (1 - confidence) / 2``). So the coverage is at least ``confidence``. Clipped
+      to ``bounds``.
+    * Estimate: moment matching (:func:`_matched_max`, by Monte Carlo under ``N(0, S)``
+      with a fixed seed, as :func:`spread_interval`), kept within the interval, so never
+      above the plain max nor below the items' mean.
+
+    A minimum is minus the maximum of ``-x``. Returns ``value``, ``lo``, ``hi``, ``raw``
+    (the plain max or min) and ``se`` (standard deviation of the bootstrap's max or
+    min)."""
+    s, b = _signed(kind, bounds)
+    y = s * np.asarray(full, dtype=np.float64)
+    loo = s * np.asarray(loo, dtype=np.float64)
+    if y.size == 0:
+        nan = float("nan")
+        return {"value": nan, "lo": nan, "hi": nan, "raw": nan, "se": 0.0}
+    raw = float(y.max())
+    out = {"value": raw, "lo": raw, "hi": raw, "raw": raw, "se": 0.0}
+    if np.ptp(loo, axis=0).any():  # else nothing the blocks move: known exactly
+        from scipy.special import stdtrit
+
+        se = _item_se(loo, jackknife_cov(loo))
+        m = int(np.count_nonzero(se > 0))
+        df = loo.shape[0] - 1
+        alpha = 1 - confidence
+        c_lo = float(stdtrit(df, 1 - alpha / (2 * m)))
+        c_hi = float(stdtrit(df, 1 - alpha / 2))
+        lo, hi = _clip(float((y - c_lo * se).max()), b), _clip(float((y + c_hi * se).max()), b)
+        z = _draws(loo, SPREAD_DRAWS)
+        value = _matched_max(y, z, raw) if y.size > 1 else raw
+        out = {"value": min(max(value, lo), hi), "lo": lo, "hi": hi, "raw": raw,
+               "se": float((y + z).max(axis=1).std(ddof=1))}
+    if s < 0:
+        out.update(value=-out["value"], lo=-out["hi"], hi=-out["lo"], raw=-out["raw"])
+    return out
+
+
+def _matched_max(y: np.ndarray, z: np.ndarray, raw: float) -> float:
+    """The bias-corrected maximum: the largest of the items ``mean + lam (y - mean)``
+    (the measured ones shrunk towards their mean) for the ``lam`` in [0, 1] at which
+    those items measured with the noise ``z`` give on average the measured maximum
+    ``raw`` (moment matching: the noise's lift taken out; the items' mean where even
+    equal items would measure higher)."""
+    ym = float(y.mean())
+
+    def expected(lam: float) -> float:
+        return float((ym + lam * (y - ym) + z).max(axis=1).mean())
+
+    if expected(0.0) >= raw:
+        return ym
+    if expected(1.0) <= raw:
+        return raw
+    lo, hi = 0.0, 1.0
+    for _ in range(24):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if expected(mid) < raw else (lo, mid)
+    return ym + (lo + hi) / 2 * (raw - ym)
+
+
+def extreme_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95,
+                       kind: str = "max", bounds=None, same_counts: bool = False) -> dict:
+    """The paired difference of two maxima (``kind="max"``) or minima (``"min"``) of item
+    rates, ``max(b) - max(a)``, measured on the same games (blocks ``loo_a``/``loo_b`` of
+    the same games: their joint jackknife covariance keeps what the two share).
+
+    With ``e_i = x_i(b) - x_i(a)`` (the paired change of item ``i``; the same items in
+    both), simultaneous two-sided studentised intervals on every item of ``a``, of ``b``
+    and on every ``e_i`` (Bonferroni over all three families, Student's t with
+    ``blocks - 1`` degrees of freedom) give, whenever they all cover: the difference lies
+    between the change of the item that is truly largest in ``a`` and the change of the
+    one truly largest in ``b`` (``a``'s largest is no larger in ``b`` than ``b``'s own,
+    and the reverse); so between the smallest lower bound of ``e`` over the items that
+    may be ``a``'s largest and the largest upper bound over those that may be ``b``'s
+    largest, and within ``[lo_b - hi_a, hi_b - lo_a]`` of the two maxima's simultaneous
+    intervals (clipped to ``bounds``). Coverage at least ``confidence``; where one item
+    is clearly the largest in both it is that item's paired interval. The p-value
+    inverts the interval (the smallest ``c`` whose interval holds 0,
+    Bonferroni-adjusted); the estimate is the difference of the two bias-corrected
+    maxima (:func:`extreme_interval`), kept within the interval. A minimum's is minus
+    that of ``-x``.
+
+    A change that no block moves, of an item that is noisy, was not seen rather than
+    known: no game of the run changed it (a rare event), and the jackknife would call it
+    exact, reading [0, 0]. It bounds nothing: where it may be the largest item's the
+    interval is the two maxima's. Items identical in ``a`` and ``b`` are such changes,
+    unless ``same_counts`` says both variants read the same counts (an edit that cannot
+    change them): then the difference is exactly 0. Returns ``diff``, ``lo``, ``hi``,
+    ``raw``, ``se`` (standard deviation of the bootstrap's differences), ``se_a``/``se_b``
+    (of each maximum's) and ``pvalue``."""
+    s, rng_ = _signed(kind, bounds)
+    xa, xb = s * np.asarray(full_a, dtype=np.float64), s * np.asarray(full_b, dtype=np.float64)
+    la, lb = s * np.asarray(loo_a, dtype=np.float64), s * np.asarray(loo_b, dtype=np.float64)
+    out = _max_difference(xa, la, xb, lb, confidence, rng_, same_counts)
+    if s < 0:
+        out.update(diff=-out["diff"], lo=-out["hi"], hi=-out["lo"], raw=-out["raw"])
+    return out
+
+
+def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float],
+                    same_counts: bool) -> dict:
+    ka, kb = xa.size, xb.size
+    raw = float(xb.max() - xa.max())
+    x = np.concatenate([xa, xb])
+    loo = np.concatenate([la, lb], axis=1)
+    if not np.ptp(loo, axis=0).any():
+        return {"diff": raw, "lo": raw, "hi": raw, "raw": raw, "se": 0.0, "se_a": 0.0,
+                "se_b": 0.0, "pvalue": 1.0 if raw == 0 else 0.0}
+    if same_counts and np.array_equal(xa, xb) and np.array_equal(la, lb):  # exactly 0
+        own = float((xa + _draws(la, SPREAD_DRAWS)).max(axis=1).std(ddof=1))
+        return {"diff": 0.0, "lo": 0.0, "hi": 0.0, "raw": 0.0, "se": 0.0, "se_a": own,
+                "se_b": own, "pvalue": 1.0}
+    from scipy.special import stdtrit
+
+    cov = jackknife_cov(loo)
+    se = _item_se(loo, cov)
+    sa, sb = se[:ka], se[ka:]
+    te = se_e = None
+    if ka == kb:  # an item's change needs the same items in both
+        ce = np.vstack([-np.eye(ka), np.eye(kb)])
+        te = x @ ce
+        se_e = _contrast_se(ce, cov)
+        se_e = np.where(se_e > _tiny(loo), se_e, 0.0)
+        # a change no block moved, of an item that is noisy, was not seen (a rare event:
+        # no game in the run changed it), not known to be exact: it bounds nothing
+        unseen = (se_e == 0) & ((sa > 0) | (sb > 0))
+        te = np.where(unseen, np.nan, te)
+    m = int(np.count_nonzero(se > 0)) + (int(np.count_nonzero(se_e > 0)) if te is not None else 0)
+    df = loo.shape[0] - 1
+    c95 = float(stdtrit(df, 1 - (1 - confidence) / (2 * m))) if m else 0.0
+
+    def bounds(c: float) -> tuple[float, float]:
+        floor_a, floor_b = float((xa - c * sa).max()), float((xb - c * sb).max())
+        lo_a, hi_a = _clip(floor_a, rng_), _clip(float((xa + c * sa).max()), rng_)
+        lo_b, hi_b = _clip(floor_b, rng_), _clip(float((xb + c * sb).max()), rng_)
+        lo, hi = lo_b - hi_a, hi_b - lo_a
+        if te is not None:
+            may_a = xa + c * sa >= floor_a  # may be a's largest item
+            may_b = xb + c * sb >= floor_b
+            lo_e, hi_e = (te - c * se_e)[may_a], (te + c * se_e)[may_b]
+            if not np.isnan(lo_e).any():  # else an unseen change may be a's largest item's
+                lo = max(lo, float(lo_e.min()))
+            if not np.isnan(hi_e).any():
+                hi = min(hi, float(hi_e.max()))
+            if lo > hi:  # the two constructions disagree (their simultaneous cover failed)
+                lo, hi = lo_b - hi_a, hi_b - lo_a
+        return lo, hi
+
+    lo, hi = bounds(c95)
+    l0, h0 = bounds(0.0)
+    if l0 <= 0 <= h0 or m == 0:
+        p = 1.0 if l0 <= 0 <= h0 else 0.0
+    else:  # the smallest c whose interval holds 0 (the bounds widen as c grows)
+        c_lo, c_hi = 0.0, max(c95, 1.0)
+        while not (lambda q: q[0] <= 0 <= q[1])(bounds(c_hi)) and c_hi < 1e6:
+            c_lo, c_hi = c_hi, c_hi * 2
+        for _ in range(50):
+            mid = (c_lo + c_hi) / 2
+            q = bounds(mid)
+            c_lo, c_hi = (c_lo, mid) if q[0] <= 0 <= q[1] else (mid, c_hi)
+        p = _bonferroni_p(c_hi, m, df)
+    z = _draws(loo, SPREAD_DRAWS)
+    xs = x + z
+    ma_star, mb_star = xs[:, :ka].max(axis=1), xs[:, ka:].max(axis=1)
+    est_a = _matched_max(xa, z[:, :ka], float(xa.max())) if ka > 1 else float(xa[0])
+    est_b = _matched_max(xb, z[:, ka:], float(xb.max())) if kb > 1 else float(xb[0])
+    diff = min(max(est_b - est_a, lo), hi)
+    return {"diff": diff, "lo": lo, "hi": hi, "raw": raw,
+            "se": float((mb_star - ma_star).std(ddof=1)), "se_a": float(ma_star.std(ddof=1)),
+            "se_b": float(mb_star.std(ddof=1)), "pvalue": p}

@@ -20,6 +20,13 @@ SPREAD_METHOD = ("spreads (largest minus smallest item): value bias-corrected by
                  "under the items' jackknife covariance (value_raw: plain max - min); interval and "
                  "paired difference from simultaneous Bonferroni t intervals on every item pair, "
                  "coverage at least 95%, never below 0; p-value by inverting that interval")
+#: how a maximum or minimum metric's value and intervals are measured (the metadata's words)
+EXTREME_METHOD = ("maxima and minima of items: value bias-corrected by moment matching under the "
+                  "items' jackknife covariance (value_raw: plain max or min); interval from "
+                  "one-sided t bounds on every item (Bonferroni) and on the truly extreme one, "
+                  "paired difference from simultaneous Bonferroni t intervals on every item and "
+                  "item change, coverage at least 95%, within the metric's range; p-value by "
+                  "inverting that interval")
 
 
 def round_games(games: int) -> int:
@@ -199,8 +206,10 @@ class VariantsJob(Job):
                 "metrics": [m.name for m in self.metrics],
                 "blocks": self.blocks, "interval": f"jackknife over {self.blocks} blocks of games, "
                                                    f"Student t with {self.blocks - 1} degrees of freedom",
-                **({"spread_interval": SPREAD_METHOD} if any(m.items is not None for m in self.metrics)
-                   else {}),
+                **({"spread_interval": SPREAD_METHOD}
+                   if any(m.items is not None and m.kind == "spread" for m in self.metrics) else {}),
+                **({"extreme_interval": EXTREME_METHOD}
+                   if any(m.items is not None and m.kind != "spread" for m in self.metrics) else {}),
                 "simulated": [{k: ("simulated" if s == v else f"counts of {self.variants[s].label}")
                                for k, s in src.items()} for v, src in enumerate(self.source)],
                 "variant_games": self.variant_games()}
@@ -249,19 +258,25 @@ def _items(m: Metric, tables: dict, rules, players: int) -> np.ndarray:
                             f"{getattr(rules, 'source', '?')}: {type(exc).__name__} {exc}") from None
 
 
-def spread_value(items: np.ndarray) -> dict:
+def spread_value(items: np.ndarray, m: Metric | None = None) -> dict:
     """A spread metric's value, interval and raw max - min from its jackknife items
-    ``(blocks + 1, k)`` (:func:`sheepsim.stats.spread_interval`)."""
-    from sheepsim.stats import spread_interval
+    ``(blocks + 1, k)`` (:func:`sheepsim.stats.spread_interval`); a maximum or minimum
+    metric ``m`` (``m.kind``) the same from :func:`sheepsim.stats.extreme_interval`."""
+    from sheepsim.stats import extreme_interval, spread_interval
 
     items = items[:, np.isfinite(items).all(axis=0)]  # items with no data left out
+    if m is not None and m.kind != "spread":
+        return extreme_interval(items[0], items[1:], kind=m.kind, bounds=m.bounds)
     return spread_interval(items[0], items[1:])
 
 
-def spread_diff(items_base: np.ndarray, items_variant: np.ndarray) -> dict:
+def spread_diff(items_base: np.ndarray, items_variant: np.ndarray, m: Metric | None = None,
+                same_counts: bool = False) -> dict:
     """The paired difference variant - base of a spread metric from both variants' items
-    on the same blocks (:func:`sheepsim.stats.spread_difference`)."""
-    from sheepsim.stats import spread_difference
+    on the same blocks (:func:`sheepsim.stats.spread_difference`; a maximum or minimum
+    metric ``m``'s from :func:`sheepsim.stats.extreme_difference`, ``same_counts``: the
+    two variants read the same counts, not only equal ones)."""
+    from sheepsim.stats import extreme_difference, spread_difference
 
     if items_base.shape == items_variant.shape:  # the same items: keep those both have
         keep = np.isfinite(items_base).all(axis=0) & np.isfinite(items_variant).all(axis=0)
@@ -269,6 +284,10 @@ def spread_diff(items_base: np.ndarray, items_variant: np.ndarray) -> dict:
     else:
         items_base = items_base[:, np.isfinite(items_base).all(axis=0)]
         items_variant = items_variant[:, np.isfinite(items_variant).all(axis=0)]
+    if m is not None and m.kind != "spread":
+        return extreme_difference(items_base[0], items_base[1:], items_variant[0],
+                                  items_variant[1:], kind=m.kind, bounds=m.bounds,
+                                  same_counts=same_counts)
     return spread_difference(items_base[0], items_base[1:], items_variant[0], items_variant[1:])
 
 
@@ -323,11 +342,11 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
     ``exact`` says which rows are computed exactly (:func:`is_exact`): those have no
     interval, standard error, p-value or game count (empty), since nothing was sampled.
 
-    A spread metric (:attr:`Metric.items`) is measured by :func:`spread_value` and
-    :func:`spread_diff`: its value is bias-corrected (the plain max - min in
-    ``value_raw``), its interval and its difference's interval cover with at least 95%
-    (Bonferroni over the item pairs), its ``se`` and ``diff_se`` the parametric
-    bootstrap's standard deviations, its p-value the interval's inversion."""
+    A spread, maximum or minimum metric (:attr:`Metric.items`) is measured by
+    :func:`spread_value` and :func:`spread_diff`: its value is bias-corrected (the plain
+    max - min, max or min in ``value_raw``), its interval and its difference's interval
+    cover with at least 95% (Bonferroni over the item pairs or items), its ``se`` and
+    ``diff_se`` the parametric bootstrap's standard deviations, its p-value the interval's inversion."""
     from sheepsim.stats import holm_adjusted
 
     tq = _t(job.blocks - 1)
@@ -341,7 +360,7 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
             se = nan if exact[m.name] else jackknife_se(vals)
             value, lo, hi = vals[0], vals[0] - tq * se, vals[0] + tq * se
             if spread[m.name]:
-                sv = spread_value(values[(v, m.name, "items")])
+                sv = spread_value(values[(v, m.name, "items")], m)
                 value, lo, hi, se = sv["value"], sv["lo"], sv["hi"], sv["se"]
             rows.append({"variant": variant.label, "metric": m.name, "value": value,
                          "value_lo": lo, "value_hi": hi, "se": se,
@@ -365,7 +384,8 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
             unpaired = math.hypot(jackknife_se(base), jackknife_se(values[(v, m.name)]))
             diff, lo, hi, p = d[0], d[0] - tq * se, d[0] + tq * se, _p(d[0], se, job.blocks - 1)
             if spread[m.name]:
-                sd = spread_diff(values[(0, m.name, "items")], values[(v, m.name, "items")])
+                sd = spread_diff(values[(0, m.name, "items")], values[(v, m.name, "items")], m,
+                                 same_counts=job.source[v][m.job] == job.source[0][m.job])
                 diff, lo, hi, se, p = sd["diff"], sd["lo"], sd["hi"], sd["se"], sd["pvalue"]
                 unpaired = math.hypot(sd["se_a"], sd["se_b"])
             block.append({"variant": job.variants[v].label, "metric": m.name, "diff": diff,

@@ -2,8 +2,8 @@
 
 One static page (HTML, CSS, plain JavaScript and SVG shipped in ``static/``: no build
 step, no CDN, works offline) and a JSON API over the standard library's threading HTTP
-server. ``GET /api/race/odds|ev|advise`` take the CLI's options as query parameters and
-answer exactly what ``sheepsim race odds|ev|advise --format json`` prints for them
+server. ``GET /api/race/odds|ev|advise|move`` take the CLI's options as query parameters
+and answer exactly what ``sheepsim race odds|ev|advise|move --format json`` prints for them
 (:mod:`sheepsim.serve.api` runs the same command); ``GET /api/race/rules`` gives the
 lanes, cards, payoffs and dice the page draws.
 
@@ -24,10 +24,13 @@ def register(subparsers) -> None:
         description="Serve a page (and its JSON API) that gives, for a Sheep Race in "
                     "progress, P(1st/2nd/3rd) per lane, the EV of every bet, the best open "
                     "bet and sets, and the expected points of each pace option for the sheep "
-                    "you move. The API answers GET /api/race/odds, /api/race/ev and "
-                    "/api/race/advise with the query parameters named as the CLI's options "
-                    "(position, lanes, stage, lane, open, hidden, rival-open, taken, policy, "
-                    "games, seed), and /api/race/rules. Ctrl-C stops it.",
+                    "you move; it follows a whole game turn by turn (the dice total and the pace "
+                    "played move the sheep as the engine does). The API answers GET "
+                    "/api/race/odds, /api/race/ev, /api/race/advise and /api/race/move with "
+                    "the query parameters named as the CLI's options (position, lanes, stage, "
+                    "lane, open, hidden, rival-open, taken, policy, games, seed, scores, seat, "
+                    "objective, tie-order, rival-bets, total, option), and /api/race/rules. "
+                    "Ctrl-C stops it.",
         epilog="example: sheepsim serve --open")
     p.add_argument("--host", default=DEFAULT_HOST, metavar="ADDRESS",
                    help=f"address or name to listen on (default {DEFAULT_HOST}: this computer "

@@ -1,6 +1,7 @@
 """The JSON API of ``sheepsim serve``: a request is a CLI command run in this process.
 
-``GET /api/race/odds?position=...&policy=saver`` becomes ``sheepsim race odds
+``GET /api/race/odds?position=...&policy=saver`` (or ``ev``, ``advise``, and ``move``:
+one turn played on the position) becomes ``sheepsim race odds
 --position=... --policy=saver --format=json`` (plus the server's ``--rules``), parsed by
 the CLI's own parser and run by :func:`sheepsim.cli.execute`; the answer is what that
 command prints (captured by :func:`sheepsim.output.captured_output`), byte for byte. A
@@ -57,7 +58,9 @@ PARAMETERS = {
     "odds": ("position", "lanes", "stage", "policy", "games", "seed"),
     "ev": ("position", "lanes", "stage", "taken", "policy", "games", "seed", *_STANDINGS),
     "advise": ("position", "lane", "open", "hidden", "rival-open", "lanes", "stage", "policy",
-               "games", "seed", *_STANDINGS),
+               "games", "seed", "mc", *_STANDINGS),
+    # one turn played on the position (``race move``): the page follows a game with it
+    "move": ("position", "total", "option", "lanes", "stage"),
 }
 #: pace options ``advise`` may simulate ``games`` races for (the legal ones of these)
 _ADVISE_OPTIONS = 9
@@ -192,6 +195,11 @@ class RaceAPI:
         """The CLI arguments (after ``sheepsim``) that ask the same question."""
         argv = ["race", command]
         for key, value in params.items():
+            if key == "mc":  # a switch: --mc (simulate even where exact is possible)
+                if value not in ("0", "1"):
+                    raise BadRequest(f"mc: 1 (simulate) or 0, got {value[:20]!r}")
+                argv += ["--mc"] if value == "1" else []
+                continue
             if key == "position":
                 # a newline makes it text even if a file of that name exists
                 # (position.parse_position reads files only for one-line text)
@@ -200,7 +208,7 @@ class RaceAPI:
         if self.rules_path is not None:
             argv.append(f"--rules={self.rules_path}")
         argv.append("--format=json")
-        if command != "advise":  # advise has no progress bar to silence
+        if command in ("odds", "ev"):  # advise and move have no progress bar to silence
             argv.append("--quiet")
         return argv
 
@@ -234,8 +242,11 @@ class RaceAPI:
         from sheepsim.games.race.exact.solver import exact_reason
         from sheepsim.games.race.policies import PACE_POLICIES
 
+        if command == "move":  # one turn: no solve
+            return
         policy = args.policy.strip()
-        if policy not in PACE_POLICIES or exact_reason(policy) is None:
+        simulated = getattr(args, "mc", False) or (command != "advise" and args.games is not None)
+        if policy not in PACE_POLICIES or (exact_reason(policy) is None and not simulated):
             return  # exact, or an unknown name the command itself refuses
         if command == "advise":
             races, what = args.games * _ADVISE_OPTIONS, (f"games={args.games:,} per option "
@@ -245,7 +256,9 @@ class RaceAPI:
             what = f"games={races:,}" + ("" if args.games is not None else " (the CLI's default)")
         if races > self.max_races:
             most = self.max_races // (_ADVISE_OPTIONS if command == "advise" else 1)
-            raise BadRequest(f"the {policy} pace policy is simulated: {what} is more than this "
+            why = f"the {policy} pace policy is simulated" if exact_reason(policy) else \
+                "this question is simulated"
+            raise BadRequest(f"{why}: {what} is more than this "
                              f"server simulates per request ({self.max_races:,} races); ask for "
                              f"games={most} or fewer, or run the CLI")
 

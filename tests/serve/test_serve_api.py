@@ -40,6 +40,15 @@ def cli(*argv) -> subprocess.CompletedProcess:
             "tie-order": "2,3,1"},
      ["race", "ev", "--stage", "final", "--scores", "20,26,18", "--seat", "3", "--objective",
       "win", "--tie-order", "2,3,1"]),
+    # one turn played (issue 47): the page follows the game with the engine's moves
+    ("move", {"position": MID_RACE, "total": "6"},
+     ["race", "move", "--position", MID_RACE, "--total", "6"]),
+    ("move", {"position": MID_RACE, "total": "9", "option": "GALLOP_WHITE"},
+     ["race", "move", "--position", MID_RACE, "--total", "9", "--option", "GALLOP_WHITE"]),
+    # the page's Monte Carlo switch: advise --mc
+    ("advise", {"position": MID_RACE, "lane": "2", "open": "2", "games": "400", "mc": "1"},
+     ["race", "advise", "--position", MID_RACE, "--lane", "2", "--open", "2", "--games", "400",
+      "--mc"]),
     # simulated: the same races for the same seed, whatever runs them
     ("ev", {"position": MID_RACE, "policy": "random", "games": "3000", "seed": "7"},
      ["race", "ev", "--position", MID_RACE, "--policy", "random", "--games", "3000", "--seed", "7"]),
@@ -64,6 +73,8 @@ def test_api_answers_what_the_cli_prints(server, endpoint, params, argv):
     ("advise", {"position": MID_RACE, "lane": "6", "open": "2"},
      ["race", "advise", "--position", MID_RACE, "--lane", "6", "--open", "2"]),
     ("ev", {"stage": "final", "scores": "4,x"}, ["race", "ev", "--stage", "final", "--scores", "4,x"]),
+    ("move", {"position": MID_RACE, "total": "2", "option": "GALLOP_RED"},
+     ["race", "move", "--position", MID_RACE, "--total", "2", "--option", "GALLOP_RED"]),
     ("advise", {"position": FINAL_RACE, "lane": "5", "hidden": "5", "scores": "3,4,5",
                 "rival-bets": "1,2"},
      ["race", "advise", "--position", FINAL_RACE, "--lane", "5", "--hidden", "5", "--scores",
@@ -138,6 +149,16 @@ def test_work_is_bounded_and_the_wait_too():
     status, body = api.answer("/api/race/advise", urlencode(
         {"position": MID_RACE, "lane": 2, "open": 2, "policy": "partisan", "games": 30_000}))
     assert status == 400 and "games=22222 or fewer" in json.loads(body)["error"]
+    # an exact policy simulated (games given, or advise's mc switch) is bounded the same way
+    status, body = api.answer("/api/race/ev", urlencode({"position": MID_RACE, "games": 10**6}))
+    assert status == 400 and json.loads(body)["error"].startswith(
+        "this question is simulated: games=1,000,000 is more than")
+    status, body = api.answer("/api/race/advise", urlencode(
+        {"position": MID_RACE, "lane": 2, "open": 2, "games": 30_000, "mc": 1}))
+    assert status == 400 and "games=22222 or fewer" in json.loads(body)["error"]
+    status, body = api.answer("/api/race/advise", urlencode(
+        {"position": MID_RACE, "lane": 2, "open": 2, "mc": "yes"}))
+    assert status == 400 and json.loads(body)["error"] == "mc: 1 (simulate) or 0, got 'yes'"
     # the standard semifinal visits 966,708 joint states: past this server's 100,000
     status, body = api.answer("/api/race/odds", "")
     assert status == 400 and "joint states" in json.loads(body)["error"]

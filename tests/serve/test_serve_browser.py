@@ -4,7 +4,8 @@ package) driven by Playwright (issue 31).
 Skipped when Chromium or Playwright is missing, except in CI (``CI`` or
 ``SHEEPSIM_REQUIRE_BROWSER`` set), where that is a failure: .ci/run installs both.
 Screenshots of each view go to ``$SHEEPSIM_SCREENSHOTS`` (docs/guides/player.md's come from
-``SHEEPSIM_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder.
+``SHEEPSIM_SCREENSHOTS=docs/screenshots``: a game in progress, from ``test_serve_game``),
+else to the test's temporary folder.
 """
 
 import json
@@ -149,7 +150,7 @@ def test_clicking_a_position_gives_the_odds_the_api_gives(server, browser, shots
     page.close()
 
 
-def test_bets_and_pace_advice(server, browser, shots):
+def test_bets_and_pace_advice(server, browser):
     page = open_page(browser, f"{server.url}/?{urlencode({'position': MID_RACE})}")
     page.click('button.toggle.open[data-lane="2"]')
     page.click('button.toggle.hidden[data-lane="3"]')
@@ -172,7 +173,6 @@ def test_bets_and_pace_advice(server, browser, shots):
     assert "Ranked by" in page.inner_text("#pace-assumes")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1200
     assert page.errors == []
-    whole_page(page, shots / "advice.png")
     page.close()
 
 
@@ -244,7 +244,7 @@ def in_view(page, selector, height) -> bool:
 
 
 @pytest.mark.parametrize("width", [390, 320])
-def test_a_phone_sees_the_answer_and_hits_its_targets(server, browser, shots, width):
+def test_a_phone_sees_the_answer_and_hits_its_targets(server, browser, width):
     page = open_page(browser, f"{server.url}/?" + urlencode(
         {"position": MID_RACE, "open": 2, "hidden": "3,5", "rival-open": 1}),
         width=width, height=844)
@@ -271,8 +271,6 @@ def test_a_phone_sees_the_answer_and_hits_its_targets(server, browser, shots, wi
     assert page.inner_text("#answer-best") == " or ".join(best)
     assert page.inner_text("#answer").startswith(f"Lane 2: {' or '.join(best)} (")
     assert page.errors == []
-    if width == 390:
-        page.screenshot(path=str(shots / "phone.png"))  # what the phone shows: no scrolling
     page.close()
 
 
@@ -366,7 +364,7 @@ def test_a_simulated_policy_shows_intervals(server, browser):
     page.close()
 
 
-def test_the_advice_follows_the_phase_of_the_race(server, browser, shots):
+def test_the_advice_follows_the_phase_of_the_race(server, browser):
     # before the race: the open bet to take given the rival's open bet, then the hidden pair
     page = open_page(browser, server.url + "/")
     assert page.get_attribute("body", "data-phase") == "before"
@@ -388,7 +386,6 @@ def test_the_advice_follows_the_phase_of_the_race(server, browser, shots):
         page.click(f'button.toggle.hidden[data-lane="{lane}"]')
     settle(page)
     assert held_total(page) == mine["ev_set"]  # the set's EV, bonus included
-    whole_page(page, shots / "before.png")
     # a turn is played (lane 2's sheep trots to square 3 paying its blue cube): during the
     # race, no bet advice, what the bets held are worth now
     page.click('rect.cell[data-lane="2"][data-square="3"]')

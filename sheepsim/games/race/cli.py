@@ -24,6 +24,7 @@ from sheepsim.options import (
     game_count,
     non_negative_int,
     positive_float,
+    positive_int,
     progress_of,
 )
 
@@ -40,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _add_odds(sub)
     _add_ev(sub)
     cli_exact.register_advise(sub)
+    _add_move(sub)
 
 
 def _add_odds(sub) -> None:
@@ -179,4 +181,54 @@ def cmd_ev(args) -> int:
     title = f"The Sheep Race: {args.stage} bet EV" + cli_exact.game_title(fields)
     write_tables(tables, res.meta(**cli_exact.method_meta(args), **fields), title, args,
            lambda: race_panels(tables["lanes"], tables["sets"], res.trace))
+    return 0
+
+
+# ------------------------------------------------------------------ race move
+def _add_move(sub) -> None:
+    """Add ``sheepsim race move`` to the ``race`` subcommands."""
+    from sheepsim.games.race.cli_exact import POSITION_HELP, position_text
+
+    p = sub.add_parser(
+        "move", help="play one turn on a position: the dice total and the pace chosen",
+        description="One turn as the engine plays it: the sheep the dice total selects "
+                    "(the Lazy Sheep for a 9, or when the total's sheep is exhausted or "
+                    "finished), each legal pace option with the sheep and the whole position "
+                    "after it (cubes paid or recovered, the blue supply, exhaustion, a finish "
+                    "and its place; when the race ends, the places); with --option, the "
+                    "position after that option. Table: options.",
+        epilog="example: sheepsim race move --position 'semifinal 0.111 0.210 0.030 0.201 "
+               "0.120 0.111' --total 9 --option GALLOP_RED")
+    p.add_argument("--position", type=position_text, required=True, metavar="FILE|STRING",
+                   help=POSITION_HELP)
+    p.add_argument("--total", type=positive_int, required=True, metavar="N",
+                   help="the dice total rolled (semifinal 1-9, final 1-8 with the standard dice)")
+    p.add_argument("--option", metavar="NAME",
+                   help="the pace option played (REST, WALK_RECOVER, WALK_FREE, WALK_WHITE, "
+                        "TROT_BLUE, TROT_WHITE, GALLOP_RED, GALLOP_BLUE2, GALLOP_WHITE)")
+    p.add_argument("--lanes", metavar="NAME,...", help="six cards for lanes 1-6 (default: the "
+                   "position's lanes=, else the rules file's first six)")
+    p.add_argument("--stage", choices=("semifinal", "final"), default=None,
+                   help="if the position does not say (default semifinal)")
+    p.add_argument("--rules", metavar="FILE", help="rules TOML file")
+    add_output_options(p)
+    p.set_defaults(func=cmd_move)
+
+
+def cmd_move(args) -> int:
+    from sheepsim.games.race.rules import load_rules
+    from sheepsim.games.race.turn import play_turn
+    from sheepsim.output import base_meta, emit, render
+
+    rules = load_rules(args.rules)
+    t = play_turn(args.position, args.total, args.option, rules, stage=args.stage,
+                  lanes=args.lanes)
+    m = t.meta_fields
+    meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256, **m)
+    why = "" if m["reason"] == "dice" else f" ({m['reason']})"
+    title = f"The Sheep Race: total {m['total']} moves lane {m['lane']}{why}\nposition: {m['position']}"
+    if "option" in m:
+        title += f"\n{m['option']}: {m['next']}" + (
+            f"\nthe race is over: places {', '.join(map(str, m['places']))}" if m["over"] else "")
+    emit(render({"options": t.table}, args.format, meta, title), args.out, meta)
     return 0

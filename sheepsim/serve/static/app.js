@@ -6,7 +6,6 @@
 
 const SIMULATED_GAMES = 40000; // races per odds/EV answer when the pace policy is simulated
 const DEBOUNCE_MS = 60;
-const TIE = 1e-9; // exact expected points closer than this are equal options
 const COLOURS = ["red", "blue", "white"];
 const PLACES = ["1st", "2nd", "3rd"];
 
@@ -22,7 +21,12 @@ const state = {
   rival: new Set(),   // lanes other players bet openly
   mover: null,        // the lane the dice chose (pace advice)
   text: "",           // the position string sent to the API
+  seat: 1,            // your seat, without a game (a game holds its own)
+  scores: null,       // scores before this race, seat order, without a game
+  places: null,       // the places when a move ended the race, without a game
+  mc: false,          // simulate even where the exact answer is possible
 };
+let lastAdvice = null; // the latest pace advice answered
 let seq = 0;          // answers to older questions are dropped
 let changes = 0;      // body[data-ready] once the answer to the latest change is shown
 let timer = null;
@@ -118,6 +122,9 @@ function toURL() {
   if (state.hidden.size) q.set("hidden", lanesList(state.hidden));
   if (state.rival.size) q.set("rival-open", lanesList(state.rival));
   if (state.mover) q.set("lane", state.mover);
+  if (state.mc) q.set("mc", "1");
+  if (game) q.set("game", gameParam());
+  else if (state.scores) { q.set("scores", state.scores.join(",")); q.set("seat", state.seat); }
   history.replaceState(null, "", "?" + q.toString());
 }
 
@@ -138,6 +145,13 @@ function fromURL() {
   state.rival = lanesParam(q.get("rival-open"));
   const lane = Number(q.get("lane"));
   state.mover = lane >= 1 && lane <= 6 ? lane : null;
+  state.mc = q.get("mc") === "1";
+  game = gameFromParam(q.get("game"));
+  const scores = (q.get("scores") || "").split(",").filter(Boolean).map(Number);
+  state.scores = scores.length >= 2 && scores.every((x) => Number.isInteger(x) && x >= 0) ? scores : null;
+  const seat = Number(q.get("seat"));
+  state.seat = Number.isInteger(seat) && seat >= 1 && seat <= 6 ? seat : 1;
+  syncBets();
 }
 
 // ------------------------------------------------------------------ the board (SVG)
@@ -253,7 +267,8 @@ function placeSheep(lane, square) {
   if (square > n) {
     if (s.status === "finished") return false;
     const placed = state.sheep.filter((x) => x.status === "finished").length;
-    Object.assign(s, { status: "finished", place: placed + 1, square: 0 });
+    // a finished sheep holds no cubes on the board (the position string shows none)
+    Object.assign(s, { status: "finished", place: placed + 1, square: 0, red: 0, blue: 0, white: 0 });
     return true;
   }
   if (s.status === "finished") { // back on the track: the later places move up
@@ -348,17 +363,21 @@ function drawLanes() {
     for (const k of rules.cards) select.append(el("option", { value: k.name, selected: k.name === c.name }, k.name));
     const cubes = el("span", { class: "cubes" });
     COLOURS.forEach((colour) => {
-      const most = colour === "blue" ? rules.max_cubes : c[colour];
+      // a tap adds a cube up to this colour's limit, shown on the button (red and white:
+      // the card's; any colour: max_cubes with the other colours' cubes), then back to 0
+      const others = s.red + s.blue + s.white - s[colour];
+      const most = Math.min(colour === "blue" ? rules.max_cubes : c[colour], rules.max_cubes - others);
       cubes.append(el("button", {
         type: "button", class: `cube-btn ${colour}`, "data-lane": lane, "data-colour": colour,
-        disabled: s.status !== "running" || most === 0,
+        disabled: s.status !== "running" || (most <= 0 && s[colour] === 0),
         "aria-label": `lane ${lane} ${colour} cubes: ${s[colour]} (tap to change)`,
+        title: `${colour}: ${s[colour]} of at most ${Math.max(most, 0)} (` +
+          (colour === "blue" ? "" : "the card's, and ") + `${rules.max_cubes} cubes in all); a tap adds one, then back to 0`,
         onclick: () => {
-          s[colour] = (s[colour] + 1) % (most + 1);
-          if (s.red + s.blue + s.white > rules.max_cubes) s[colour] = 0;
+          s[colour] = s[colour] >= most ? 0 : s[colour] + 1;
           changed();
         },
-      }, String(s[colour])));
+      }, String(s[colour]), el("small", { class: "most" }, "/" + Math.max(most, 0))));
     });
     const status = s.status === "finished" ? `finished ${PLACES[s.place - 1] || s.place}`
       : s.status === "exhausted" ? `exhausted on ${s.square}` : `square ${s.square}`;
@@ -381,6 +400,11 @@ function drawLanes() {
           if (state.rival.has(lane)) state.rival.delete(lane);
           else { state.rival.add(lane); if (state.open === lane) state.open = null; }
         }),
+        toggle("exhausted", s.status === "exhausted", "exhaust",
+          s.status === "finished" || s.square < rules.end_zone_first, () => {
+            if (s.status === "exhausted") Object.assign(s, { status: "running", red: 0, blue: 1, white: 0 });
+            else Object.assign(s, { status: "exhausted", red: 0, blue: 0, white: 0 });
+          }),
         toggle("moving", state.mover === lane, "mover", s.status !== "running" || over, () => {
           state.mover = state.mover === lane ? null : lane;
         }))));
@@ -399,14 +423,24 @@ function simulated() { return rules.policies.simulated.includes(state.policy); }
 function evParams() {
   return { position: state.text, policy: state.policy,
            taken: state.stage === "final" ? "" : lanesList(state.rival),
-           games: simulated() ? SIMULATED_GAMES : "" };
+           games: simulated() || state.mc ? SIMULATED_GAMES : "", ...standingsParams() };
 }
 
 function adviseParams() {
   const final = state.stage === "final";
   return { position: state.text, lane: state.mover, policy: state.policy,
            open: final ? "" : state.open, hidden: lanesList(state.hidden),
-           "rival-open": final ? "" : lanesList(state.rival) };
+           "rival-open": final ? "" : lanesList(state.rival), mc: state.mc && !simulated() ? 1 : "",
+           ...standingsParams() };
+}
+
+// The scores before this race (the final only: a semifinal's chance of winning the game
+// needs the races after it): the answers then play to win the game once scores differ
+function standingsParams() {
+  const scores = game ? game.scores : state.scores;
+  if (!scores || state.stage !== "final") return {};
+  return { scores: scores.join(","), seat: game ? game.me : state.seat,
+           "tie-order": game ? game.stack.join(",") : "" };
 }
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -444,6 +478,17 @@ async function ask(path, params, asked) {
   }
 }
 
+// the same ev question twice in a row (a dice total tapped: the mover changes, the
+// position does not) is answered from the last answer
+let lastEv = { query: null, doc: null };
+async function askEv(asked) {
+  const q = query(evParams());
+  if (lastEv.query === q) return lastEv.doc;
+  const doc = await ask("ev", evParams(), asked);
+  lastEv = { query: q, doc };
+  return doc;
+}
+
 function shellQuote(s) { return /^[\w.,=\/-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
 
 function cliLine(cmd, params) {
@@ -459,6 +504,8 @@ function changed(fromText = false) {
   changes += 1;
   delete document.body.dataset.ready;
   if (!fromText) state.text = positionText();
+  if (pending && pending.position !== state.text) pending = null; // the position changed under it
+  if (state.places && phase() !== "over") state.places = null;
   if (state.mover && state.sheep[state.mover - 1] && (state.sheep[state.mover - 1].status !== "running" || phase() === "over")) state.mover = null;
   render();
   clearTimeout(timer);
@@ -488,7 +535,7 @@ async function solveNow() {
   tick();
   const ticker = setInterval(tick, 500);
   const [ev, advice] = await Promise.allSettled([
-    ask("ev", evParams(), asked),
+    askEv(asked),
     wantsAdvice ? ask("advise", adviseParams(), asked) : Promise.resolve(null),
   ]);
   clearInterval(ticker);
@@ -510,8 +557,10 @@ async function solveNow() {
       ` · answered in ${Math.round(performance.now() - t0)} ms`;
     $("provenance").textContent = `sheepsim ${m.sheepsim_version} · rules ${m.rules} (sha256 ${String(m.rules_sha256).slice(0, 12)}) · pace policy ${m.policy}`;
   }
+  lastAdvice = advice && advice.status === "fulfilled" && advice.value ? advice.value : null;
   drawPace(advice);
   drawAnswer(ev, advice);
+  drawTurnBar();
   fitAnswerBar();
   if (asked === changes) document.body.dataset.ready = "1";
 }
@@ -536,7 +585,7 @@ function drawAnswer(ev, advice) {
       : "Race over. Mark your bets (open, hidden) to count your points.");
     return;
   }
-  if (ph === "before" && $("advice")) {
+  if (ph === "before" && $("advice") && !state.mover) {
     text($("advice").textContent);
     return;
   }
@@ -545,21 +594,28 @@ function drawAnswer(ev, advice) {
     return;
   }
   if (state.mover && advice && advice.status === "fulfilled" && advice.value) {
-    const rows = advice.value.options;
-    const pts = (r) => r.expected_points !== undefined ? r.expected_points : r.ev;
-    const top = Math.max(...rows.map(pts));
-    const exact = advice.value.meta.method === "exact";
-    const best = rows.filter((r) => r.best === true || (exact && Math.abs(pts(r) - top) <= TIE));
+    const doc = advice.value;
+    const rows = doc.options;
+    const win = doc.meta.goal === "win";
+    const value = (r) => win ? `${pct(r.p_win)} chance to win the game` : `${num(r.expected_points, 3)} points expected`;
+    const best = bestOptions(doc);
     const rest = rows.filter((r) => !best.includes(r));
-    const name = (r) => r.option.replace(/_/g, " ").toLowerCase();
+    const name = (r) => optionName(r.option);
+    if (statisticalTie(doc)) {
+      text(`Lane ${state.mover}: no best option beyond the simulation's noise (`,
+        el("span", { id: "answer-tie" }, rows.filter((r) => r.best || r.gap_to_best_hi >= 0).map(name).join(", ")),
+        `, ${value(rows[0])}).`);
+      return;
+    }
     text(`Lane ${state.mover}: `, el("strong", { id: "answer-best" }, best.map(name).join(" or ")),
-      best.length > 1 ? ` (equal, ${num(top, 3)} points expected)` : ` (${num(top, 3)} points expected` +
-      (rest.length ? `; next best: ${name(rest[0])}, ${num(rest[0].gap_to_best, 3)})` : ")"));
+      best.length > 1 ? ` (equal, ${value(best[0])})` : ` (${value(best[0])}` +
+      (rest.length ? `; next best: ${name(rest[0])}, ${win ? pct(rest[0].gap_to_best) : num(rest[0].gap_to_best, 3)})` : ")"),
+      doc.meta.objectives_disagree ? `; for ${win ? "points" : "the win"}: ${(win ? doc.meta.best_for_points : doc.meta.best_for_win).map(optionName).join(" or ")}` : "");
     return;
   }
   if (held.length) {
-    text(`Your bets are worth ${num(worth(), 3)} points now` + (ph === "during"
-      ? ". Mark the sheep the dice chose (moving) for the pace to choose." : "."));
+    text(`Your bets are worth ${num(worth(), 3)} points now` + (ph === "over" ? "." : game
+      ? ". Tap the dice total for the pace to choose." : ". Mark the sheep the dice chose (moving) for the pace to choose."));
     return;
   }
   text(ph === "before" ? "Mark the rivals' open bets to get the bet to take."
@@ -577,10 +633,18 @@ function showBusy(message) {
   fitAnswerBar();
 }
 
+// where an answer says "use Monte Carlo": the switch, next to the message
+function offerMonteCarlo(box, message) {
+  if (message && /use Monte Carlo/.test(message) && !state.mc)
+    box.append(el("button", { type: "button", class: "fix use-mc",
+      onclick: () => { state.mc = true; changed(); } }, "Simulate instead"));
+}
+
 function showError(message) {
   const box = $("error");
   box.hidden = !message;
   box.textContent = message || "";
+  offerMonteCarlo(box, message);
   document.body.classList.toggle("has-error", Boolean(message));
   fitAnswerBar();
 }
@@ -673,7 +737,7 @@ function drawBets(doc) {
   }
   const best = $("best-bet");
   best.replaceChildren();
-  if (ph === "before") best.append(...betAdvice(doc));
+  if (ph === "before" && (!game || game.step === "bets")) best.append(...betAdvice(doc));
   const held = heldBets();
   if (held.length) best.append(heldTable(doc, held, ph));
   else if (ph !== "before") best.append(el("p", { class: "hint" }, ph === "over"
@@ -702,6 +766,16 @@ function drawBets(doc) {
 function betAdvice(doc) {
   const final = state.stage === "final";
   const out = [];
+  if (final && doc.game && doc.meta.goal === "win" && state.hidden.size < 2) {
+    const top = doc.game[0], m = doc.meta;
+    out.push(el("p", { class: "best", id: "advice" }, "To win the game bet on ",
+      el("strong", {}, `lanes ${top.lanes} (${top.cards})`), ": ",
+      el("span", { "data-p-win": String(top.p_win) }, pct(top.p_win)), " chance to win the game, ",
+      num(top.ev, 2), " points expected",
+      m.objectives_disagree ? `; for points: lanes ${m.best_for_points}` : " (the best for points too)",
+      ` (scores ${m.scores.join(", ")}, you in seat ${m.seat}; rivals assumed on ${m.rival_bets.join(" / ")})`));
+    return out;
+  }
   if (final) {
     const top = doc.sets.find((r) => r.rank === 1);
     const mine = [...state.hidden];
@@ -779,32 +853,383 @@ function drawPace(advice) {
   if (!state.mover) { assumes.textContent = "Mark the sheep the dice chose (moving) to compare its pace options."; return; }
   if (!state.open && !state.hidden.size) { assumes.textContent = "Mark your bets (open, hidden) to get pace advice: the options are ranked by your points."; return; }
   if (!advice || (advice.status === "fulfilled" && !advice.value)) return; // asked before the bets
-  if (advice.status === "rejected") { err.hidden = false; err.textContent = advice.reason.message; return; }
+  if (advice.status === "rejected") {
+    err.hidden = false;
+    err.textContent = advice.reason.message;
+    offerMonteCarlo(err, advice.reason.message);
+    return;
+  }
   const doc = advice.value;
-  const pts = (r, k = "") => r["expected_points" + k] !== undefined ? r["expected_points" + k] : r["ev" + k];
-  const top = Math.max(...doc.options.map((r) => pts(r)));
   const exact = doc.meta.method === "exact";
+  const win = doc.meta.goal === "win";
+  const pts = (r, k = "") => r[(win ? "p_win" : "expected_points") + k];
+  const best = bestOptions(doc);
+  const tie = statisticalTie(doc);
   table.append(el("tr", {}, el("th", {}, ""), el("th", {}, "option"), el("th", {}, "sheep after"),
-    el("th", {}, "expected points"), el("th", {}, "vs best")));
+    el("th", {}, win ? "chance to win the game" : "expected points"),
+    ...(win ? [el("th", {}, "expected points")] : []), el("th", {}, "vs best")));
   for (const r of doc.options) {
-    const equal = r.best === true || (exact && Math.abs(pts(r) - top) <= TIE);
-    const ci = ciSpan(pts(r, "_lo"), pts(r, "_hi"));
-    table.append(el("tr", { class: equal ? "best" : "", "data-option": r.option },
-      el("td", {}, equal ? "★" : ""), el("td", {}, r.option.replace(/_/g, " ").toLowerCase()),
-      el("td", {}, r.after), el("td", { class: "num" }, num(pts(r), 3), ci),
-      el("td", { class: "num" }, equal ? (doc.options.filter((x) => x.best === true || (exact && Math.abs(pts(x) - top) <= TIE)).length > 1 ? "equal" : "best") : num(r.gap_to_best, 3))));
+    const equal = best.includes(r);
+    const ci = win ? "" : ciSpan(pts(r, "_lo"), pts(r, "_hi"));
+    const star = equal && !tie;
+    table.append(el("tr", { class: star ? "best" : "", "data-option": r.option },
+      el("td", {}, star ? "★" : ""), el("td", {}, optionName(r.option)),
+      el("td", {}, r.after), el("td", { class: "num" }, win ? pct(pts(r)) : num(pts(r), 3), ci),
+      ...(win ? [el("td", { class: "num" }, num(r.expected_points, 3))] : []),
+      el("td", { class: "num" }, equal ? (tie ? "tie" : best.length > 1 ? "equal" : "best")
+        : win ? pct(r.gap_to_best) : num(r.gap_to_best, 3))));
   }
   const m = doc.meta;
+  if (tie) assumes.append("No option is best beyond the simulation's noise (the 95% interval of each gap to the first holds 0): simulate more races or use an exact policy. ");
+  if (m.objectives_disagree) assumes.append(`For ${win ? "expected points" : "the chance of winning the game"} the best would be ${(win ? m.best_for_points : m.best_for_win).map(optionName).join(" or ")}. `);
   const words = m.objective || `your expected points from this race (payoffs and bonus for your bets on lanes ${m.bets.join(", ")}), every later turn played by ${m.policy}`;
-  assumes.textContent = `Ranked by ${words}` +
+  assumes.append(`Ranked by ${words}` +
     (m.rival_open && m.rival_open.length ? `; rivals open on ${m.rival_open.join(", ")}` : "") +
-    (exact ? " (exact)." : `; simulated, ${Number(m.games).toLocaleString("en")} races per option, seed ${m.seed}${m.note ? " (" + m.note + ")" : ""}.`);
+    (exact ? " (exact)." : `; simulated, ${Number(m.games).toLocaleString("en")} races per option, seed ${m.seed}${m.note ? " (" + m.note + ")" : ""}.`));
+}
+
+const optionName = (o) => o.replace(/_/g, " ").toLowerCase().replace("blue2", "2 blue");
+
+// The options as good as the best: the server's marks (exact: within its tie
+// tolerance; simulated: equal in every race)
+function bestOptions(doc) { return doc.options.filter((r) => r.best === true); }
+
+// Simulated advice whose first option is not better than another beyond the noise: the
+// 95% interval of that option's paired gap to the first reaches 0
+function statisticalTie(doc) {
+  if (doc.meta.method === "exact") return false;
+  return doc.options.some((r) => r.best !== true && r.gap_to_best_hi !== undefined && r.gap_to_best_hi >= 0);
+}
+
+// ------------------------------------------------------------------ following a game
+// A game is semifinal 1, semifinal 2 and the final. Seat 1 plays first in semifinal 1;
+// semifinal 2 and the final start with the score leader (ties: the token on top of the
+// stack). Before a race the page records the bets as they are placed (open bets in turn
+// order, then yours hidden; the final: your two); each turn, the dice total and the pace
+// played: the server's engine (/api/race/move: `race move`, the code `race advise` plays
+// each option with) gives the next position, so the page and the CLI cannot disagree.
+// When the race ends the rivals' hidden bets are revealed and every seat is paid.
+const RACE_NAMES = ["semifinal 1", "semifinal 2", "the final"];
+let game = null;    // null: one position, no game
+let pending = null; // the dice total tapped this turn and /api/race/move's answer for it
+const undoStack = [];
+
+function newGame(n, me) {
+  return { n, me, race: 0, first: 1, turn: 0, step: "bets",
+           scores: Array(n).fill(0),
+           stack: Array.from({ length: n }, (_, k) => k + 1), // seats, top of the stack first
+           open: {}, hidden: {}, sf1: state.lanes.slice(), podium: [], places: null, points: null };
+}
+
+const turnSeat = (k) => ((game.first - 1 + k) % game.n) + 1;
+const seatName = (seat) => `seat ${seat}` + (seat === game.me ? " (you)" : "");
+
+// the leader: the most points, ties to the token higher in the stack
+function leader() {
+  return game.stack.reduce((best, seat) => game.scores[seat - 1] > game.scores[best - 1] ? seat : best, game.stack[0]);
+}
+
+// your bets and the rivals' open bets, as the advice asks them
+function syncBets() {
+  if (!game) return;
+  const final = game.race === 2;
+  state.open = final ? null : game.open[game.me] || null;
+  state.hidden = new Set(game.hidden[game.me] || []);
+  state.rival = new Set(final ? [] : Object.entries(game.open)
+    .filter(([seat]) => Number(seat) !== game.me).map(([, lane]) => lane));
+}
+
+// the next bet to record: {seat, kind}, or null when every bet known before the race is in
+function betPrompt() {
+  if (game.race < 2) {
+    for (let k = 0; k < game.n; k++) if (!game.open[turnSeat(k)]) return { seat: turnSeat(k), kind: "open" };
+  }
+  return (game.hidden[game.me] || []).length < 2 ? { seat: game.me, kind: "hidden" } : null;
+}
+
+// after the race: the next rival whose hidden bets are revealed
+function revealPrompt() {
+  for (let seat = 1; seat <= game.n; seat++)
+    if (seat !== game.me && (game.hidden[seat] || []).length < 2) return { seat, kind: "hidden" };
+  return null;
+}
+
+function laneAllowed(p, lane) {
+  if (p.kind === "open") return !Object.values(game.open).includes(lane);
+  return game.open[p.seat] !== lane && !(game.hidden[p.seat] || []).includes(lane);
+}
+
+// the points a seat's bets won in the race just over (the engine's score_race)
+function racePoints(seat) {
+  const final = game.race === 2;
+  const lanes = [...(game.hidden[seat] || []), ...(!final && game.open[seat] ? [game.open[seat]] : [])];
+  let points = 0, placed = 0;
+  game.places.forEach((lane, k) => {
+    if (!lanes.includes(lane)) return;
+    if (final) { if (k === 0) points += rules.payoffs.final[lane - 1]; } else { points += rules.payoffs.semifinal[k][lane - 1]; placed += 1; }
+  });
+  if (!final) points += placed === 3 ? rules.bonus.three : placed === 2 ? rules.bonus.two : 0;
+  return points;
+}
+
+// pay every seat in turn order from the race's first player: a token that moves goes on
+// top of the stack
+function scoreRace() {
+  game.points = {};
+  for (let k = 0; k < game.n; k++) {
+    const seat = turnSeat(k), points = racePoints(seat);
+    game.points[seat] = points;
+    if (points > 0) {
+      game.scores[seat - 1] += points;
+      game.stack = [seat, ...game.stack.filter((x) => x !== seat)];
+    }
+  }
+  if (game.race < 2) game.podium[game.race] = game.places.map((lane) => state.lanes[lane - 1]);
+  game.step = game.race === 2 ? "done" : "scored";
+}
+
+// semifinal 2 on the six cards semifinal 1 did not use; the final on the semifinals'
+// top three (lanes 6, 4, 2: 1st-3rd of semifinal 1; lanes 5, 3, 1: of semifinal 2)
+function nextRace() {
+  game.race += 1;
+  Object.assign(game, { first: leader(), turn: 0, step: "bets", open: {}, hidden: {}, places: null, points: null });
+  if (game.race === 1) {
+    state.stage = "semifinal";
+    state.lanes = rules.cards.map((c) => c.name).filter((name) => !game.sf1.includes(name)).slice(0, 6);
+  } else {
+    const [a, b] = game.podium;
+    state.stage = "final";
+    state.lanes = [b[2], a[2], b[1], a[1], b[0], a[0]];
+  }
+  state.sheep = state.lanes.map(startSheep);
+  state.supply = null;
+}
+
+function snapshot() {
+  return JSON.stringify({ text: state.text, stage: state.stage, lanes: state.lanes, sheep: state.sheep,
+    supply: state.supply, open: state.open, hidden: [...state.hidden], rival: [...state.rival], game });
+}
+
+function record(action) { // every recorded step can be undone
+  undoStack.push(snapshot());
+  if (undoStack.length > 500) undoStack.shift();
+  pending = null;
+  state.mover = null;
+  keepText = false;
+  action();
+  syncBets();
+  changed(keepText);
+}
+let keepText = false; // the step set the position string itself (the server's, as it wrote it)
+
+function undo() {
+  const snap = undoStack.pop();
+  if (!snap) return;
+  const v = JSON.parse(snap);
+  Object.assign(state, { text: v.text, stage: v.stage, lanes: v.lanes, sheep: v.sheep, supply: v.supply,
+    open: v.open, hidden: new Set(v.hidden), rival: new Set(v.rival), mover: null });
+  game = v.game;
+  pending = null;
+  changed(true);
+}
+
+async function tapTotal(total) {
+  const asked = changes, position = state.text;
+  pending = { total, position, options: null };
+  drawTurnBar();
+  try {
+    const doc = await ask("move", { position, total }, asked);
+    if (!pending || pending.position !== position || pending.total !== total) return; // another tap since
+    pending = { total, position, lane: doc.meta.lane, reason: doc.meta.reason, options: doc.options };
+    state.mover = doc.meta.lane;
+    changed(true);
+  } catch (err) {
+    if (err instanceof Superseded) return;
+    pending = null;
+    showError(err.message);
+    drawTurnBar();
+  }
+}
+
+function tapOption(row) {
+  record(() => {
+    const next = parsePosition(row.next);
+    applyPosition(next);
+    state.text = row.next;
+    keepText = true;
+    if (game) {
+      game.turn += 1;
+      if (game.race === 0) game.sf1 = state.lanes.slice();
+      if (row.over) { game.places = row.places.split(",").map(Number); game.step = "over"; }
+    } else {
+      state.places = row.over ? row.places : null;
+    }
+  });
+}
+
+function tapBetLane(lane) {
+  const p = game.step === "bets" ? betPrompt() : revealPrompt();
+  if (!p || !laneAllowed(p, lane)) return;
+  record(() => {
+    if (p.kind === "open") game.open[p.seat] = lane;
+    else (game.hidden[p.seat] = game.hidden[p.seat] || []).push(lane);
+    if (game.step === "bets" && !betPrompt()) game.step = "race";
+    if (game.step === "over" && !revealPrompt()) scoreRace();
+  });
+}
+
+const turnButton = (label, attrs, fn) => el("button", { type: "button", class: "turn-btn", ...attrs, onclick: fn }, label);
+
+// The bar at the bottom: what to tap now (bets as they are placed, the dice total, the
+// pace played, the revealed bets), always in view
+// (redrawn only when what it shows changes: a button replaced under a finger loses its tap)
+function drawTurnBar() {
+  const prompt = el("p"), box = el("div");
+  $("undo").disabled = undoStack.length === 0;
+  fillTurnBar(prompt, box);
+  if (prompt.innerHTML !== $("turn-prompt").innerHTML) $("turn-prompt").replaceChildren(...prompt.childNodes);
+  if (box.innerHTML !== $("turn-buttons").innerHTML) $("turn-buttons").replaceChildren(...box.childNodes);
+}
+
+function fillTurnBar(prompt, box) {
+  const over = phase() === "over" || (game && game.step !== "race" && game.step !== "bets");
+  const step = game ? game.step : over ? "over" : "race";
+  if (step === "bets" || (step === "over" && game)) {
+    const p = step === "bets" ? betPrompt() : revealPrompt();
+    if (!p) return;
+    const mine = game.hidden[p.seat] || [];
+    if (step === "over") prompt.append(`Race over: ${placesText(game.places)}. `);
+    prompt.append(step === "over" ? `Reveal ${seatName(p.seat)}'s hidden bets: tap two lanes` :
+      p.kind === "open" ? `${RACE_NAMES[game.race]}: ${seatName(p.seat)} bets openly: tap the lane`
+        : game.race === 2 ? "The final: your two bets: tap two lanes" : "Your two hidden bets: tap two lanes",
+      mine.length ? ` (${mine.join(", ")} so far)` : "");
+    for (let lane = 1; lane <= 6; lane++)
+      box.append(turnButton(`${lane} ${state.lanes[lane - 1]}`, { "data-bet-lane": lane, disabled: !laneAllowed(p, lane) }, () => tapBetLane(lane)));
+    return;
+  }
+  if (step === "scored" || step === "done") {
+    const pts = Object.entries(game.points).map(([seat, x]) => `seat ${seat} +${x}`).join(", ");
+    prompt.append(`${RACE_NAMES[game.race]} over: ${placesText(game.places)}. Points: ${pts}. Scores: ${game.scores.join(", ")}.`);
+    if (step === "done") {
+      const w = leader();
+      prompt.append(" ", el("strong", { id: "game-winner" }, `${seatName(w)} wins the game with ${game.scores[w - 1]} points.`));
+    } else {
+      box.append(turnButton(`Start ${RACE_NAMES[game.race + 1]} (${seatName(leader())} first)`, { id: "next-race" }, () => record(nextRace)));
+    }
+    return;
+  }
+  if (step === "over") { prompt.append("The race is over" + (state.places ? `: ${placesText(state.places.split(",").map(Number))}.` : ".")); return; }
+  const who = game ? `Turn ${game.turn + 1}, ${seatName(turnSeat(game.turn))} rolls. ` : "";
+  if (pending && pending.options) {
+    const why = pending.reason === "dice" ? "" : ` (${pending.reason})`;
+    prompt.append(`${who}Total ${pending.total}: lane ${pending.lane} ${state.lanes[pending.lane - 1]}${why} moves. Tap the pace played:`);
+    const adv = lastAdvice && lastAdvice.meta.position === state.text && lastAdvice.meta.lane === pending.lane ? lastAdvice : null;
+    const best = adv && !statisticalTie(adv) ? bestOptions(adv).map((r) => r.option) : [];
+    for (const row of pending.options)
+      box.append(turnButton(`${best.includes(row.option) ? "★ " : ""}${optionName(row.option)} → ${row.after}`,
+        { "data-option": row.option, class: `turn-btn${best.includes(row.option) ? " best" : ""}` }, () => tapOption(row)));
+    box.append(turnButton("other total", { id: "other-total" }, () => { pending = null; state.mover = null; changed(true); }));
+    return;
+  }
+  prompt.append(`${who}Tap the dice total` + (pending ? ` (${pending.total}: asking…)` : ":"));
+  const totals = Object.keys(rules.dice[state.stage].totals).map(Number).sort((a, b) => a - b);
+  for (const t of totals)
+    box.append(turnButton(String(t), { "data-total": t, "aria-label": `dice total ${t}` + (t === 9 ? " (the Lazy Sheep)" : ""), disabled: Boolean(pending) }, () => tapTotal(t)));
+}
+
+function placesText(places) {
+  return places.map((lane, k) => `${PLACES[k]} lane ${lane}`).join(", ");
+}
+
+// the game in the URL: a link shares or resumes it
+function gameParam() {
+  return game ? JSON.stringify(game) : null;
+}
+
+function gameFromParam(text) {
+  if (!text) return null;
+  try {
+    const g = JSON.parse(text);
+    const ok = Number.isInteger(g.n) && g.n >= 2 && g.n <= 6 && Number.isInteger(g.me) && g.me >= 1 && g.me <= g.n &&
+      [0, 1, 2].includes(g.race) && Array.isArray(g.scores) && g.scores.length === g.n && Array.isArray(g.stack) &&
+      g.stack.length === g.n && ["bets", "race", "over", "scored", "done"].includes(g.step);
+    return ok ? g : null;
+  } catch (_) { return null; }
+}
+
+function drawGame() {
+  const inGame = Boolean(game);
+  document.body.classList.toggle("in-game", inGame);
+  $("stage").disabled = inGame; // the game sets the race
+  $("game-setup").hidden = inGame;
+  $("end-game").hidden = !inGame;
+  const seat = $("seat");
+  const n = inGame ? game.n : Number($("players").value);
+  if (seat.options.length !== n) {
+    seat.replaceChildren(...Array.from({ length: n }, (_, k) => el("option", { value: k + 1 }, String(k + 1))));
+  }
+  seat.value = inGame ? game.me : state.seat;
+  const scores = $("scores");
+  const shown = inGame ? game.scores : state.scores;
+  if (document.activeElement !== scores) scores.value = shown ? shown.join(", ") : "";
+  $("game-state").textContent = inGame
+    ? `${RACE_NAMES[game.race]} · ${game.n} players · you are seat ${game.me} · ${seatName(game.first)} first · ` +
+      `scores before this race ${game.scores.join(", ")}` + (game.race === 2 ? " (the advice plays to win the game once they differ)" : "")
+    : "";
+}
+
+function gameControls() {
+  const players = $("players");
+  for (let k = 2; k <= 6; k++) players.append(el("option", { value: k, selected: k === 4 }, String(k)));
+  players.addEventListener("change", () => { state.seat = Math.min(state.seat, Number(players.value)); drawGame(); });
+  $("seat").addEventListener("change", (e) => { state.seat = Number(e.target.value); if (!game) changed(); });
+  $("start-game").addEventListener("click", () => record(() => {
+    game = newGame(Number(players.value), state.seat);
+    state.stage = "semifinal";
+    state.sheep = state.lanes.map(startSheep);
+    state.supply = null;
+  }));
+  $("end-game").addEventListener("click", () => record(() => { game = null; }));
+  $("undo").addEventListener("click", undo);
+  $("scores").addEventListener("change", (e) => {
+    const text = e.target.value.trim();
+    const parts = text === "" ? [] : text.split(/[\s,]+/).map(Number);
+    const n = game ? game.n : parts.length;
+    if (text !== "" && (parts.some((x) => !Number.isInteger(x) || x < 0) || parts.length !== n || n < 2 || n > 6)) {
+      showError(`Scores: ${game ? game.n : "2-6"} whole numbers >= 0, one per seat in seat order (e.g. 12, 18, 7).`);
+      return;
+    }
+    if (game) record(() => { game.scores = parts; });
+    else { state.scores = parts.length ? parts : null; changed(); }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("input, select, textarea, #board")) return;
+    if ((e.ctrlKey || e.metaKey) && e.key === "z") { e.preventDefault(); undo(); return; }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const buttons = [...$("turn-buttons").querySelectorAll("button:not(:disabled)")];
+    if (/^[1-9]$/.test(e.key)) { // a digit taps the total, the bet lane or the n-th pace
+      const b = buttons.find((x) => x.dataset.total === e.key || x.dataset.betLane === e.key) ||
+        (buttons[0] && buttons[0].dataset.option ? buttons[Number(e.key) - 1] : null);
+      if (b) { e.preventDefault(); b.click(); }
+    }
+  });
 }
 
 // ------------------------------------------------------------------ the whole page
+// what each pace policy does: every answer assumes every later turn is played by it
+const POLICY_HELP = {
+  greedy: "crosses the line when it can, else the farthest move that does not exhaust the sheep",
+  saver: "greedy, but keeps white cubes for the End Zone",
+  steady: "saver that rests at one cube outside the End Zone",
+  random: "any legal option at random (simulated)",
+  partisan: "pushes the sheep its player bet on, stalls and exhausts sheep only rivals' open bets are on (simulated)",
+};
+
 function render() {
+  $("policy-help").textContent = `Every later turn played ${state.policy}: ${POLICY_HELP[state.policy] || "a built-in policy"}. The advice changes with it.`;
   $("stage").value = state.stage;
   $("policy").value = state.policy;
+  $("mc").checked = state.mc;
   const supply = $("supply");
   supply.placeholder = `${autoSupply()} (auto)`;
   if (document.activeElement !== supply) supply.value = state.supply === null ? "" : state.supply;
@@ -814,6 +1239,8 @@ function render() {
     (state.mover && (state.open || state.hidden.size) ? "\n" + cliLine("advise", adviseParams()) : "");
   drawBoard();
   drawLanes();
+  drawGame();
+  drawTurnBar();
 }
 
 function controls() {
@@ -826,6 +1253,8 @@ function controls() {
     changed();
   });
   policy.addEventListener("change", (e) => { state.policy = e.target.value; changed(); });
+  policy.setAttribute("aria-describedby", "policy-help");
+  $("mc").addEventListener("change", (e) => { state.mc = e.target.checked; changed(); });
   $("new-race").addEventListener("click", () => {
     state.sheep = state.lanes.map(startSheep);
     state.supply = null; state.open = null; state.mover = null;
@@ -834,11 +1263,20 @@ function controls() {
   });
   $("supply").addEventListener("change", (e) => {
     const v = e.target.value.trim();
+    // the supply holds what the rules' blue cubes leave off the cards shown, at most
+    const shown = state.sheep.reduce((t, x) => t + (x.status === "finished" ? 0 : x.blue), 0);
+    const most = rules.supply.blue - shown;
+    if (v !== "" && !(/^\d+$/.test(v) && Number(v) <= most)) {
+      showError(`Blue supply ${v}: a whole number 0-${most} (the rules have ${rules.supply.blue} blue cubes, ${shown} on the cards shown).`);
+      e.target.value = state.supply === null ? "" : state.supply;
+      return;
+    }
     state.supply = v === "" ? null : Number(v);
     changed();
   });
   const pos = $("position");
   const edited = () => {
+    if (pos.value.trim() === state.text) return; // Enter, then the change event on leaving
     state.text = pos.value.trim();
     const parsed = parsePosition(state.text);
     if (parsed) applyPosition(parsed);
@@ -862,6 +1300,7 @@ async function main() {
   fromURL();
   if (![...rules.policies.exact, ...rules.policies.simulated].includes(state.policy)) state.policy = "greedy";
   controls();
+  gameControls();
   render();
   solve();
 }
