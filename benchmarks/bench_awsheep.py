@@ -37,7 +37,7 @@ import numpy as np
 
 CASES = [("random", 4, False), ("greedy", 4, False), ("counter", 4, False),
          ("random", 3, False), ("random", 6, False), ("random", 4, True)]
-CARD_VALUE_CASES = [("counter", 4, False), ("random", 4, True)]
+CARD_VALUE_CASES = [("counter", 4, False), ("random", 4, False), ("random", 4, True)]
 PYTHON_ROUNDS = {"random": 300, "greedy": 150, "counter": 100}
 
 

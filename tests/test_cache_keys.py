@@ -6,6 +6,7 @@ for kernels rebuilt around user policies."""
 
 import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -80,6 +81,41 @@ def test_an_edit_changes_exactly_the_keys_of_what_depends_on_it(tree, edited, ch
     _edit(tree, edited)
     after = _keys(tree)
     assert {k for k in before if before[k] != after[k]} == changed
+
+
+def _kernel_modules(root, under: str = "") -> list[str]:
+    """The package files under ``under`` that define a kernel (a line ``@njit`` or
+    ``@kernel``: ``sheepsim.jit``'s decorators, with or without options)."""
+    return sorted(rel for rel in jit.package_files(root) if rel.startswith(under)
+                  and re.search(r"^@(njit|kernel)\b", (root / rel).read_text(), re.M))
+
+
+def test_a_one_line_edit_of_render_py_keeps_every_race_kernels_key(tree):
+    """Issue 50: after a one-line edit of ``report/render.py``, ``pytest tests/race``
+    runs warm. The key of every module of the package that defines a kernel (the race's
+    engine, moves, policies, greedy tables, exact solver, ... found by their decorators,
+    not listed) and the odds table's key are unchanged."""
+    race = _kernel_modules(tree, "games/race/")
+    assert {"games/race/engine.py", "games/race/kernels.py", "games/race/moves.py",
+            "games/race/exact/graphs.py", "games/race/exact/sweep.py"} <= set(race)
+    modules = _kernel_modules(tree)
+    assert set(race) < set(modules)
+
+    def keys():
+        out = {rel: jit.module_digest(rel, root=tree) for rel in modules}
+        out["odds"] = simulate.odds_code_digest(tree)
+        _clear()
+        return out
+
+    before = keys()
+    path = tree / "report" / "render.py"
+    lines = path.read_text().splitlines(keepends=True)
+    lines[0] = lines[0].replace('"""', '"""Edited: ', 1)  # one line changed
+    path.write_text("".join(lines))
+    after = keys()
+    assert jit.files_digest(frozenset({"report/render.py"}), tree) != \
+        jit.files_digest(frozenset({"report/render.py"}), jit.PACKAGE_DIR)
+    assert [k for k in before if before[k] != after[k]] == []
 
 
 def test_the_key_names_the_versions(tree, monkeypatch):

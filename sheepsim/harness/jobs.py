@@ -33,16 +33,23 @@ def as_rules(g, rules):
 
 def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, seed: int,
               first_game: int, n_games: int, outcomes: bool = False, log_rows: int = 0,
-              events: int = 0):
+              events: int = 0, games=None, results: bool = False, counts: bool = True):
     """``machine``'s entry kernel ``kernel`` (:meth:`~.machine.Machine.kernel`) on games
-    ``[first_game, first_game + n_games)`` of ``seed``, ``pids`` the policy id of each
-    slot: ``(acc, fail, winners, scores, log)``, ``winners``/``scores`` empty unless
-    ``outcomes``, ``log`` the first ``log_rows`` decisions. The game's own block of
+    ``[first_game, first_game + n_games)`` of ``seed`` (or on the game indices
+    ``games``, an int64 array, in its order: then ``first_game`` and ``n_games`` are not
+    read), ``pids`` the policy id of each slot: ``(acc, fail, winners, scores, log)``,
+    ``winners``/``scores`` empty unless ``outcomes``, ``log`` the first ``log_rows``
+    decisions. With ``results`` (and ``outcomes``) also the games' own results (slot
+    ``result``, ``(n_games, RESULT_LEN)``) after ``log``. Without ``counts`` nothing is
+    counted (``acc`` has no entries): a run that reads only the outcomes. The game's own block of
     ``acc`` (slot ``tally``) is ``acc[machine.offsets(players)[layout.O_GAME]:]``.
     With ``events`` rows (and ``log_rows``) also ``(events, final state)``: the game's
-    own events of a trace (slot ``events``) and the state it ended in."""
+    own events of a trace (slot ``events``) and the state it ended in, before the results."""
+    if games is None:
+        games = np.arange(first_game, first_game + n_games, dtype=np.int64)
+    n_games = len(games)
     off = machine.offsets(players)
-    acc = np.zeros(off[-1], dtype=np.int64)
+    acc = np.zeros(off[-1] if counts else 0, dtype=np.int64)
     fail = np.zeros(H.FAIL_WIDTH, dtype=np.int64)
     k = n_games if outcomes else 0
     winners = np.zeros(k, dtype=np.int64)
@@ -51,12 +58,13 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     sizes = machine.sizes(players)
     ev = np.zeros((events if log_rows else 0, machine.event_width), dtype=np.int64)
     final = np.zeros(sizes[H.Z_STATE] if log_rows else 0, dtype=np.int64)
-    logged, evn = kernel(R, players, pids, rotate, seed, first_game, n_games, sizes,
-                         machine.kind_phase, off,
-                         H.Outputs(acc, winners, scores, log, fail, ev, final))
+    res = np.zeros((k if results else 0, machine.result_len), dtype=np.int64)
+    logged, evn = kernel(R, players, pids, rotate, seed, games, sizes, machine.kind_phase, off,
+                         H.Outputs(acc, winners, scores, log, fail, ev, final, res))
+    found = (acc, fail, winners, scores, log[:logged])
     if events:
-        return acc, fail, winners, scores, log[:logged], ev[:evn], final
-    return acc, fail, winners, scores, log[:logged]
+        found += (ev[:evn], final)
+    return found + (res,) if results else found
 
 
 @dataclass

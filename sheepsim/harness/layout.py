@@ -9,9 +9,11 @@ import numpy as np
 
 #: the kernel's outputs, one record (:func:`sheepsim.harness.jobs.run_games` allocates
 #: them): the accumulator, per game the winner and every seat's final score, a trace's
-#: decisions log, the failure record, the game's own events and the final state
-#: (one argument for seven arrays: the kernel's Python entry point compiles faster)
-Outputs = namedtuple("Outputs", ["acc", "winners", "scores", "log", "fail", "events", "final"])
+#: decisions log, the failure record, the game's own events, the final state and per
+#: game the game's own result (slot ``result``) (one argument for eight arrays: the
+#: kernel's Python entry point compiles faster)
+Outputs = namedtuple("Outputs", ["acc", "winners", "scores", "log", "fail", "events", "final",
+                                 "results"])
 
 # -- the accumulator: ``off[O_*]`` is where each field starts in ``acc`` (int64, summed
 # over games; merged across chunks by addition) --------------------------------------

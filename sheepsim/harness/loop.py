@@ -72,6 +72,7 @@ from sheepsim.harness.slots import apply as machine_apply
 from sheepsim.harness.slots import decide as machine_decide
 from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
+from sheepsim.harness.slots import result as machine_result
 from sheepsim.harness.slots import scores as machine_scores
 from sheepsim.harness.slots import seated as machine_seated
 from sheepsim.harness.slots import start as machine_start
@@ -198,25 +199,28 @@ def ask_builtin(pid, kind, view, opts, n, rand, users):
 
 
 @njit
-def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_phase, off,
-               out, users):
-    """Play games ``first_game .. first_game + n_games - 1`` of ``seed``.
+def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, out, users):
+    """Play the games ``games`` (int64 game indices, e.g. a range; ``n_games`` of them)
+    of ``seed``.
 
     ``pids`` (players): the policy id of each slot; with ``rotate`` game ``g`` seats slot
     ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes
     and accumulator offsets, ``kind_phase`` the stream phase of each decision kind;
-    ``out`` is the outputs record (:data:`~.layout.Outputs`): ``acc`` is added to;
+    ``out`` is the outputs record (:data:`~.layout.Outputs`): ``acc`` is added to (if
+    it has no entries, nothing is counted: a run that reads only the outcomes);
     ``winners`` (n_games) and
     ``final_scores`` (n_games, players) get each game's outcome when they have
-    ``n_games`` rows (else they have none); ``log`` gets one row per decision (a
-    trace: ``n_games`` is 1) while it has room, ``fail[F_CODE]`` is set at the first
+    ``n_games`` rows (else they have none), and so does ``results`` (``RESULT_LEN``
+    columns) each game's own result (slot ``result``); ``log`` gets one row per decision
+    (a trace: ``n_games`` is 1) while it has room, ``fail[F_CODE]`` is set at the first
     failure and the chunk stops there. With ``log`` rows (a trace) the game's own
     events (slots ``trace_on``/``events``) go to ``events`` while it has room and the
     final state to ``final_st`` (else both have no rows). ``users``: the first plug-in's
     policy id, then the plug-ins as function values (:func:`ask`). Returns ``(log rows,
     event rows)`` written."""
     acc, winners, final_scores, log, fail = out.acc, out.winners, out.scores, out.log, out.fail
-    events, final_st = out.events, out.final
+    events, final_st, results = out.events, out.final, out.results
+    n_games = games.shape[0]
     state_n = sizes[Z_STATE]
     st = np.zeros(state_n + sizes[Z_SCRATCH], dtype=np.int64)  # the state, the game's scratch
     opts = np.zeros((sizes[Z_OPTIONS], sizes[Z_OPTION_WIDTH]), dtype=np.int64)
@@ -229,13 +233,15 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
     streams = np.zeros((chance_n + phases * players, 2), dtype=np.uint64)
     score = np.zeros(players, dtype=np.int64)
     seat_pid = np.zeros(players, dtype=np.int64)
+    counting = acc.shape[0] > 0  # else only the outcomes are read: no counts at all
     outcomes = winners.shape[0] > 0
+    own_results = results.shape[0] > 0
     hist = np.zeros((64, players), dtype=np.int64)  # scores at each turn's end, grown
     logged = 0
     evn = 0
     trace = log.shape[0] > 0
     for i in range(n_games):
-        game = first_game + i
+        game = games[i]
         key_game(streams, seed, game, chance_n, phases, players)
         chance = streams[0:chance_n]
         r = game % players if rotate else 0
@@ -263,7 +269,7 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
                 _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                 return logged, evn
             if seat != last:
-                if last >= 0:  # the turn that ends here: every seat's score
+                if last >= 0 and counting:  # the turn that ends here: every seat's score
                     hist = _record(hist, turns - 1, st, R, score)
                 turns += 1
                 last = seat
@@ -279,10 +285,11 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
                     _fail(fail, code, game, seat, pid, choice, n, kind)
                     return logged, evn
                 asked += 1
-            acc[off[O_KIND_DECISIONS] + kind] += 1
-            acc[off[O_KIND_OPTIONS] + kind] += n
-            if n == 1:
-                acc[off[O_KIND_FORCED] + kind] += 1
+            if counting:
+                acc[off[O_KIND_DECISIONS] + kind] += 1
+                acc[off[O_KIND_OPTIONS] + kind] += n
+                if n == 1:
+                    acc[off[O_KIND_FORCED] + kind] += 1
             tracing = logged < log.shape[0]
             if tracing:  # the chosen option as offered, before apply may reuse opts
                 row = log[logged]
@@ -304,32 +311,35 @@ def play_games(R, players, pids, rotate, seed, first_game, n_games, sizes, kind_
                 logged += 1
         machine_scores(st, R, score)
         win = machine_winner(st, R)
-        acc[off[O_GAMES]] += 1
-        if win >= 0:
-            acc[off[O_WINS] + win] += 1
-            acc[off[O_SLOT_WINS] + (win - r) % players] += 1
-            if turns > 0:
-                hist = _record(hist, turns - 1, st, R, score)
-                course(acc, off, hist, turns, players, win)
-        else:
-            acc[off[O_NO_WINNER]] += 1
-        top = top_score(score, players)
-        at_top = 0
-        for s in range(players):
-            at_top += score[s] == top
-            acc[off[O_SCORE] + s] += score[s]
-            acc[off[O_SCORE_SQ] + s] += score[s] * score[s]
-        if at_top > 1:
-            acc[off[O_TIED]] += 1
-        acc[off[O_DECISIONS]] += decisions
-        acc[off[O_DECISIONS_SQ]] += decisions * decisions
-        acc[off[O_TURNS]] += turns
-        acc[off[O_TURNS_SQ]] += turns * turns
-        acc[off[O_ASKED]] += asked
-        machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
+        if counting:
+            acc[off[O_GAMES]] += 1
+            if win >= 0:
+                acc[off[O_WINS] + win] += 1
+                acc[off[O_SLOT_WINS] + (win - r) % players] += 1
+                if turns > 0:
+                    hist = _record(hist, turns - 1, st, R, score)
+                    course(acc, off, hist, turns, players, win)
+            else:
+                acc[off[O_NO_WINNER]] += 1
+            top = top_score(score, players)
+            at_top = 0
+            for s in range(players):
+                at_top += score[s] == top
+                acc[off[O_SCORE] + s] += score[s]
+                acc[off[O_SCORE_SQ] + s] += score[s] * score[s]
+            if at_top > 1:
+                acc[off[O_TIED]] += 1
+            acc[off[O_DECISIONS]] += decisions
+            acc[off[O_DECISIONS_SQ]] += decisions * decisions
+            acc[off[O_TURNS]] += turns
+            acc[off[O_TURNS_SQ]] += turns * turns
+            acc[off[O_ASKED]] += asked
+            machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
         if outcomes:
             winners[i] = win
             final_scores[i, :] = score
+        if own_results:
+            machine_result(st, R, results[i])
         if trace:
             for j in range(final_st.shape[0]):
                 final_st[j] = st[j]

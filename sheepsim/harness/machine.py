@@ -24,6 +24,10 @@ The machine module (``Game.machine``) declares, besides the functions of
   same game);
 * optionally ``EVENT_WIDTH`` (default 0) and the slots ``trace_on`` and ``events``: the
   game's own event log in a trace (:func:`sheepsim.harness.jobs.run_games`);
+* optionally ``RESULT_LEN`` (default 0) and the slot ``result``: each game's own
+  outcome, one row per game when the caller asks for it (e.g. what a later run on
+  some of the same games needs: :func:`sheepsim.harness.jobs.run_games` plays a list
+  of games as well as a range);
 * optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
   -> str`` for the trace's lines.
 """
@@ -75,6 +79,7 @@ class Machine:
         self.tally_len = int(getattr(module, "TALLY_LEN", 0))
         self.event_width = int(getattr(module, "EVENT_WIDTH", 0))
         self.scratch_len = int(getattr(module, "SCRATCH_LEN", 0))
+        self.result_len = int(getattr(module, "RESULT_LEN", 0))
         self.kind_phase = np.array(getattr(module, "KIND_PHASES", (0,) * len(self.kinds)),
                                    dtype=np.int64)
         if self.kind_phase.shape != (len(self.kinds),) or (self.kind_phase < 0).any():

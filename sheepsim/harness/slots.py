@@ -114,7 +114,16 @@ def events(st, R, out):
     return 0
 
 
+@njit
+def result(st, R, out):
+    """The game's own outcome of a finished game, written to all ``RESULT_LEN`` entries
+    of ``out`` (one row per game, when the caller asks for the games' results:
+    :func:`sheepsim.harness.jobs.run_games`), e.g. what a later run on some of the same
+    games needs to know."""
+    return
+
+
 #: the slots in the order :func:`sheepsim.harness.machine.Machine.functions` lists them
 NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")
 #: the optional slots (the bodies above unless the machine defines its own)
-OPTIONAL = ("needs_view", "seated", "tally", "trace_on", "events")
+OPTIONAL = ("needs_view", "seated", "tally", "trace_on", "events", "result")

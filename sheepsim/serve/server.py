@@ -331,25 +331,65 @@ def make_server(host: str, port: int, *, rules: str | None = None,
                             "choose another --port or --host") from None
 
 
-def warm_up(api: RaceAPI) -> None:
-    """Ask every kind of question the page asks (the bet EVs and pace advice, exact for
-    each exact pace policy and simulated for a simulated one) so that every kernel the
-    page uses is compiled or loaded from the cache before the first player waits for it
-    (on an empty kernel cache this takes about a minute; the terminal says so)."""
+def _questions(api: RaceAPI) -> tuple[list, list]:
+    """``(exact, simulated)``: every kind of question the page asks, as ``(command,
+    params)``: the bet EVs for each exact pace policy and the exact pace advice; a
+    simulated policy's EVs and advice (the simulated policies share their kernels)."""
     import json
-
-    from sheepsim.driver import _show, compile_notice
 
     policies = json.loads(api.rules_json())["policies"]
     position = "semifinal " + " ".join(["0.000"] * 6)
-    questions = [("ev", {"policy": p}) for p in policies["exact"]]
-    questions.append(("advise", {"position": position, "lane": "1", "hidden": "1"}))
-    for policy in policies["simulated"][:1]:  # the simulated policies share their kernels
-        questions += [("ev", {"policy": policy, "games": "100"}),
+    exact = [("ev", {"policy": p}) for p in policies["exact"]]
+    exact.append(("advise", {"position": position, "lane": "1", "hidden": "1"}))
+    simulated = []
+    for policy in policies["simulated"][:1]:
+        simulated += [("ev", {"policy": policy, "games": "100"}),
                       ("advise", {"position": position, "lane": "1", "hidden": "1",
                                   "policy": policy, "games": "100"})]
+    return exact, simulated
+
+
+def _ask(api: RaceAPI, questions) -> None:
+    for command, params in questions:
+        status, text = api.answer(f"/api/race/{command}", urlencode(params))
+        if status != 200:
+            raise SheepsimError(f"the solver does not answer: {text.strip()}")
+
+
+def _compile_simulated(rules: str | None):
+    """A worker process (a fresh interpreter, output dropped) that asks the simulated
+    questions, compiling their kernels into the shared on-disk cache; None on one core."""
+    import subprocess
+
+    from sheepsim.report.warmup import cores
+
+    if cores() < 2:
+        return None
+    code = ("import sys; from sheepsim.serve.api import RaceAPI; "
+            "from sheepsim.serve.server import _ask, _questions; "
+            "api = RaceAPI(sys.argv[1] if len(sys.argv) > 1 else None); "
+            "_ask(api, _questions(api)[1])")
+    return subprocess.Popen([sys.executable, "-c", code, *([rules] if rules else [])],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
+def warm_up(api: RaceAPI) -> None:
+    """Ask every kind of question the page asks (:func:`_questions`) so that every
+    kernel the page uses is compiled or loaded from the cache before the first player
+    waits for it. With more than one core the simulated questions' kernels compile in a
+    worker process while this one compiles the exact solver's (about 20 CPU s each on
+    an empty kernel cache; the terminal says so), then this process asks them too,
+    loading what the worker compiled (a failed worker is ignored: this process then
+    compiles them itself)."""
+    from sheepsim.driver import _show, compile_notice
+
+    exact, simulated = _questions(api)
     with compile_notice(_show(True)):
-        for command, params in questions:
-            status, text = api.answer(f"/api/race/{command}", urlencode(params))
-            if status != 200:
-                raise SheepsimError(f"the solver does not answer: {text.strip()}")
+        worker = _compile_simulated(api.rules_path) if simulated else None
+        try:
+            _ask(api, exact)
+        finally:
+            if worker is not None:
+                worker.wait()
+        _ask(api, simulated)

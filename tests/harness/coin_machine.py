@@ -16,6 +16,7 @@ KINDS = ("pick",)
 MAX_OPTIONS, OPTION_WIDTH, VIEW_LEN = 8, 1, 2
 MAX_DECISIONS = 1000
 N, TURN, SCORE = range(3)
+RESULT_LEN = 2  # a game's own result: the decisions made, the points of all seats
 
 
 def state_size(players):
@@ -71,3 +72,11 @@ def decide(pid, kind, view, opts, n, rand):
     if pid == 1:  # "first"
         return 0
     return rng.policy_randbelow(rand, n)
+
+
+@numba.njit
+def result(st, R, out):
+    out[0] = st[TURN]
+    out[1] = 0
+    for s in range(st[N]):
+        out[1] += st[SCORE + s]

@@ -100,6 +100,32 @@ def test_wins_scores_and_ties_match_the_outcomes(coin, tmp_path):
     assert 0 < tied < 1  # the toy game has ties: the check is not vacuous
 
 
+def test_a_list_of_games_plays_those_games_and_gives_their_results(coin, tmp_path):
+    """``run_games`` on a list of game indices (any order, repeats) plays exactly those
+    games of the range (rotated seats too), the slot ``result`` gives each one's row, and
+    without ``counts`` the same games are played, nothing counted."""
+    from sheepsim.harness.jobs import run_games
+
+    job = coin.job("play", rules=_rules(tmp_path, 2, 3), players=3,
+                   policies="random,first,random", seed=6, rotate=True)
+    kernel, pids, R = job._setup()
+    acc, _, winners, scores, _ = run_games(job.machine, kernel, R, 3, pids, True, 6, 0, 40,
+                                           True)
+    games = np.array([31, 4, 4, 17, 0], dtype=np.int64)
+    acc_l, fail, win_l, scores_l, _, res = run_games(job.machine, kernel, R, 3, pids, True, 6,
+                                                     0, 0, True, games=games, results=True)
+    assert fail[0] == 0 and acc_l[0] == len(games)
+    assert np.array_equal(win_l, winners[games]) and np.array_equal(scores_l, scores[games])
+    assert len(set(winners[games])) > 1  # the games differ: the check is not vacuous
+    assert np.array_equal(res, np.column_stack([np.full(len(games), 6), scores[games].sum(1)]))
+    *_, none = run_games(job.machine, kernel, R, 3, pids, True, 6, 0, 5, False, results=True)
+    assert none.shape == (0, 2)  # results come with the outcomes only
+    acc_n, _, win_n, scores_n, _ = run_games(job.machine, kernel, R, 3, pids, True, 6, 0, 0,
+                                             True, games=games, counts=False)
+    assert acc_n.shape == (0,)  # nothing counted, the same outcomes
+    assert np.array_equal(win_n, win_l) and np.array_equal(scores_n, scores_l)
+
+
 def test_a_machine_that_names_a_seat_not_at_the_table_is_one_line(coin, tmp_path):
     with pytest.raises(SheepsimError, match=r"broke the harness contract in game 0: to_move "
                                             r"gave seat 2, kind 0, 1 options") as err:

@@ -142,7 +142,7 @@ VIEW_LEN = V_LEN
 #: the game's own counts after the harness's (:mod:`.tally`, layout ``A_*``)
 TALLY_LEN = ACC_LEN
 #: ``R`` is the rules vector (``R_LEN``) and two entries more: the card value's
-#: counterfactual (:mod:`.cardvalue`), one card of kind ``R[RX_KIND]`` in seat
+#: counterfactual (:func:`.simulate.card_value_counts`), one card of kind ``R[RX_KIND]`` in seat
 #: ``R[RX_SEAT]``'s starting hand (after the draft) replaced by a plain sheep, the
 #: round then played with the deck that makes (one card of that kind fewer, one sheep
 #: more: the public deck of every view); -1: none. A seat without such a card plays no
@@ -176,6 +176,10 @@ EVENT_WIDTH = LOG_WIDTH
 EVENT_CAP = 4 * MAX_PLAYERS + 8
 X_EVENTS = ST_LEN + X_LEN
 SCRATCH_LEN = EVENT_CAP * EVENT_WIDTH
+#: a round's own result (slot ``result``): every seat's starting hand (after the draft,
+#: seat-major by kind; ``MAX_PLAYERS`` seats, those not seated 0), so that the card
+#: value replays only the rounds in which the seat holds the kind
+RESULT_LEN = MAX_PLAYERS * N_KINDS
 
 
 def state_size(players):
@@ -720,6 +724,14 @@ def view(st, R, seat, out):
 def needs_view(pid, kind):
     """``random`` reads the view only to guess in the Sheep Show."""
     return pid != RANDOM or kind == K_GUESS
+
+
+@njit
+def result(st, R, out):
+    """Every seat's starting hand (:data:`RESULT_LEN`)."""
+    m = st[ST_N_PLAYERS] * N_KINDS
+    for i in range(m):
+        out[i] = st[ST_START_HAND + i]
 
 
 @njit

@@ -76,21 +76,32 @@ class Setting:
         return own, winners, scores
 
     def play(self, seed: int, first_game: int, n_games: int, rotate: bool,
-             outcomes: bool = False, R=None):
+             outcomes: bool = False, R=None, games=None, hands: bool = False,
+             counts: bool = True):
         """As :meth:`rounds`, with the harness's own counts: ``(acc, harness, winners,
         scores)``, ``harness`` the accumulator's harness block (the fields of
-        :mod:`sheepsim.harness.layout`, read by :func:`sheepsim.harness.tables.play_tables`)."""
+        :mod:`sheepsim.harness.layout`, read by :func:`sheepsim.harness.tables.play_tables`).
+        ``games``: the round indices to play instead of the range (int64); ``hands``
+        (with ``outcomes``): also every seat's starting hand per round ``(n_games,
+        players, N_KINDS)`` (machine ``result``) at the end. Without ``counts`` the
+        accumulators are zero but for a failure (the card value's replays)."""
         from sheepsim.harness.jobs import run_games
 
         m = self.machine
         R = self.R if R is None else R
-        acc, fail, winners, scores, _ = run_games(m, self.kernel, R, self.players,
-                                                  self.pids, rotate, seed, first_game,
-                                                  n_games, outcomes)
+        acc, fail, winners, scores, _, *res = run_games(
+            m, self.kernel, R, self.players, self.pids, rotate, seed, first_game, n_games,
+            outcomes, games=games, results=hands, counts=counts)
+        if not counts:
+            acc = np.zeros(m.offsets(self.players)[-1], dtype=np.int64)
         cut = m.offsets(self.players)[H.O_GAME]
         own = acc[cut:].copy()
         own[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH] = fail[:L.FAIL_WIDTH]
-        return own, acc[:cut].copy(), winners, scores
+        found = (own, acc[:cut].copy(), winners, scores)
+        if hands:
+            n = self.players
+            found += (res[0][:, :n * L.N_KINDS].reshape(-1, n, L.N_KINDS),)
+        return found
 
 
 def check_failure(record, *settings: Setting) -> None:
@@ -209,7 +220,8 @@ def card_value_counts(s: Setting, seed: int, first_game: int, n_games: int, rota
     first_game + n_games)``. Every round is played as dealt (counted in ``acc``) and
     replayed for every seat and non-sheep kind with one card of that kind in the seat's
     starting hand (after the draft) replaced by a plain sheep (machine ``RX_*``: the same
-    deal, draft and streams; a seat without the kind plays no replay). ``cv``
+    deal, draft and streams; a seat without the kind plays no replay: only the rounds
+    whose starting hands, machine ``result``, give the seat the kind are replayed). ``cv``
     ``(MAX_PLAYERS, N_KINDS, CV_WIDTH)`` gets per policy group (the first slot of the
     seat's policy) and kind, per round, the holders H and the paired win difference D
     (layout ``CV_*``)."""
@@ -217,7 +229,7 @@ def card_value_counts(s: Setting, seed: int, first_game: int, n_games: int, rota
 
     n = s.players
     cv = np.zeros((L.MAX_PLAYERS, L.N_KINDS, L.CV_WIDTH), dtype=np.int64)
-    acc, win, _ = s.rounds(seed, first_game, n_games, rotate, True)
+    acc, _, win, _, hands = s.play(seed, first_game, n_games, rotate, True, hands=True)
     if acc[L.A_FAILURE + L.F_CODE]:
         return acc, cv
     seat = np.arange(n)
@@ -233,15 +245,19 @@ def card_value_counts(s: Setting, seed: int, first_game: int, n_games: int, rota
         held = np.zeros((n_games, n), dtype=bool)
         won_replaced = np.zeros((n_games, n), dtype=bool)
         for t in range(n):
+            rows = np.flatnonzero(hands[:, t, k])  # the rounds to replay
+            if not len(rows):
+                continue
             R = s.R.copy()
             R[RX_SEAT], R[RX_KIND] = t, k
-            replay, w, _ = s.rounds(seed, first_game, n_games, rotate, True, R)
+            replay, _, w, _ = s.play(seed, 0, 0, rotate, True, R, games=rows + first_game,
+                                     counts=False)
             if replay[L.A_FAILURE + L.F_CODE]:
                 acc[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH] = \
                     replay[L.A_FAILURE:L.A_FAILURE + L.FAIL_WIDTH]
                 return acc, cv
-            held[:, t] = w >= 0
-            won_replaced[:, t] = w == t
+            held[rows, t] = w >= 0
+            won_replaced[rows, t] = w == t
         for g in range(n):
             mine = held & (group == g)
             h = mine.sum(axis=1)

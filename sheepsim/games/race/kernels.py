@@ -96,6 +96,28 @@ def check_asks(asks: Asks, names) -> None:
                              int(fail[F_CHOICE]), int(fail[F_N]))
 
 
+@njit(inline="always")
+def _deal(streams, seed, g, random_deal, deck, lanes, n_cards):
+    """Race ``g``'s lanes: with ``random_deal`` six cards drawn from the deck (the DEAL
+    stream), else ``lanes`` as they are."""
+    if random_deal:
+        rng.seed_stream(streams, rng.DEAL, seed, g)
+        for i in range(n_cards):
+            deck[i] = i
+        rng.shuffle(streams, rng.DEAL, deck)
+        for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
+            lanes[lane] = deck[lane]
+
+
+@njit(inline="always")
+def _count_places(joint, card_place, lanes, places):
+    for k in range(3):
+        if places[k] >= 0:
+            card_place[lanes[places[k]], places[k], k] += 1
+    if places[2] >= 0:
+        joint[N_LANES * (N_LANES * places[0] + places[1]) + places[2]] += 1
+
+
 @njit
 def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_ids, out, work):
     """Simulate ``count`` single races of one stage with one pace policy.
@@ -109,22 +131,14 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     ``work`` the chunk's arrays (:meth:`Kernels.race_chunk`), its ``asks`` (seat 0's
     streams) last; a policy's failure ends the chunk early (``asks.fail``).
 
-    Every sheep ``greedy`` (``pace_ids`` None) and a supply that never binds (the chunk's
-    ``greedy`` tables are not empty, :func:`greedy_table.new_tables`): each race is
-    played from per-card transition tables, race by race identical to
-    :func:`engine.run_race` and about four times as fast (``docs/performance-archive.md``,
-    "The race kernel against the shared C file").
+    Every sheep ``greedy`` with a supply that never binds is :func:`fill_greedy_races`'s
+    (the same races, from tables); this kernel plays the engine's turn loop.
     """
     joint, card_place, turns = out
-    streams, table, no_bets, no_log, deck, lanes, places, gtables, gstarts, gwork, asks = work
+    streams, table, no_bets, no_log, deck, lanes, places, _, _, _, asks = work
     n_cards = rules.cards.shape[0]
     seats = Seats(no_bets, no_bets)
     dice = stage_dice(rules, stage)
-    tabled = gtables.shape[0] > 0
-    if pace_ids is None and tabled:
-        greedy_table.fill_tables(rules, gtables)
-        greedy_table.fill_starts(rules, gstarts)
-    need = 1 if stage == FINAL else 3
     for lane in range(N_LANES):
         lanes[lane] = lane_cards[lane]
     for g in range(start, start + count):
@@ -133,29 +147,41 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
         rng.seed_stream(streams, rng.DICE, seed, g)
         if pace_ids is not None:
             rng.seed_policy_stream(asks.streams, PACE_PHASE, seed, g, 0, PACE_PHASE)
-        if random_deal:
-            rng.seed_stream(streams, rng.DEAL, seed, g)
-            for i in range(n_cards):
-                deck[i] = i
-            rng.shuffle(streams, rng.DEAL, deck)
-            for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
-                lanes[lane] = deck[lane]
-        if pace_ids is None and tabled:
-            turns[0] += greedy_table.run_race(gstarts, gtables, lanes, dice, streams, need,
-                                              gwork, places)
-        else:
-            setup_race(table, rules, lanes, stage)
-            t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log)
-            if t < 0:
-                asks.fail[F_GAME] = g
-                return
-            turns[0] += t
-            placed_lanes(table.board, places)
-        for k in range(3):
-            if places[k] >= 0:
-                card_place[lanes[places[k]], places[k], k] += 1
-        if places[2] >= 0:
-            joint[N_LANES * (N_LANES * places[0] + places[1]) + places[2]] += 1
+        _deal(streams, seed, g, random_deal, deck, lanes, n_cards)
+        setup_race(table, rules, lanes, stage)
+        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log)
+        if t < 0:
+            asks.fail[F_GAME] = g
+            return
+        turns[0] += t
+        placed_lanes(table.board, places)
+        _count_places(joint, card_place, lanes, places)
+
+
+@njit
+def fill_greedy_races(seed, start, count, rules, lane_cards, random_deal, stage, out, work):
+    """:func:`fill_races` with every sheep ``greedy`` and a supply that never binds (the
+    chunk's ``greedy`` tables are not empty, :func:`greedy_table.new_tables`): each race
+    is played from per-card transition tables, race by race identical to
+    :func:`engine.run_race` and about four times as fast (``docs/performance-archive.md``,
+    "The race kernel against the shared C file"). A kernel of its own, so a first
+    ``race odds`` does not compile the engine's turn loop it never plays (about 5 CPU s:
+    ``benchmarks/README.md``, "Compile time: the targets")."""
+    joint, card_place, turns = out
+    streams, _, _, _, deck, lanes, places, gtables, gstarts, gwork, _ = work
+    n_cards = rules.cards.shape[0]
+    dice = stage_dice(rules, stage)
+    greedy_table.fill_tables(rules, gtables)
+    greedy_table.fill_starts(rules, gstarts)
+    need = 1 if stage == FINAL else 3
+    for lane in range(N_LANES):
+        lanes[lane] = lane_cards[lane]
+    for g in range(start, start + count):
+        rng.seed_stream(streams, rng.DICE, seed, g)
+        _deal(streams, seed, g, random_deal, deck, lanes, n_cards)
+        turns[0] += greedy_table.run_race(gstarts, gtables, lanes, dice, streams, need,
+                                          gwork, places)
+        _count_places(joint, card_place, lanes, places)
 
 
 @njit
@@ -206,11 +232,11 @@ def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, strea
 
 # ------------------------------------------------------------ user-policy variants
 class Kernels(types.SimpleNamespace):
-    """The kernel set for one policy configuration (``fill_races``, ``fill_games``,
-    ``fill_trace``) and the Python calls that allocate their arrays: the kernels
-    allocate nothing, so numba compiles none of numpy's allocation routines for them
-    (about 2 s of a cold ``race odds``, measured with the compile listener of
-    ``benchmarks/bench_compile.py``)."""
+    """The kernel set for one policy configuration (``fill_races``,
+    ``fill_greedy_races``, ``fill_games``, ``fill_trace``) and the Python calls that
+    allocate their arrays: the kernels allocate nothing, so numba compiles none of
+    numpy's allocation routines for them (about 2 s of a cold ``race odds``, measured
+    with the compile listener of ``benchmarks/bench_compile.py``)."""
 
     def race_chunk(self, seed, start, count, rules, lane_cards, random_deal, stage,
                    pace_ids, out, tables=True):
@@ -225,8 +251,13 @@ class Kernels(types.SimpleNamespace):
                 np.arange(n_cards, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
                 np.zeros(3, dtype=np.int64), gtables, np.zeros(n_cards, dtype=np.int64),
                 np.zeros((3, N_LANES), dtype=np.int64), asks)
-        self.fill_races(seed, start, count, rules, np.asarray(lane_cards, dtype=np.int64),
-                        random_deal, stage, pace_ids, out, work)
+        lane_cards = np.asarray(lane_cards, dtype=np.int64)
+        if pace_ids is None and gtables.shape[0] > 0:
+            self.fill_greedy_races(seed, start, count, rules, lane_cards, random_deal, stage,
+                                   out, work)
+        else:
+            self.fill_races(seed, start, count, rules, lane_cards, random_deal, stage,
+                            pace_ids, out, work)
         return asks
 
     def game_chunk(self, seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact):
@@ -252,7 +283,8 @@ class Kernels(types.SimpleNamespace):
         return turns, asks
 
 
-BUILTIN = Kernels(fill_races=fill_races, fill_games=fill_games, fill_trace=fill_trace)
+BUILTIN = Kernels(fill_races=fill_races, fill_greedy_races=fill_greedy_races,
+                  fill_games=fill_games, fill_trace=fill_trace)
 #: The built-in kernels' calls, as functions (tests and benchmarks call them).
 race_chunk, game_chunk, trace_race = BUILTIN.race_chunk, BUILTIN.game_chunk, BUILTIN.trace_race
 

@@ -72,13 +72,24 @@ def _key_of(row, track, binding, key):
             key[j] = row[_COLS[j]]
 
 
+@njit(inline="always")
+def _copy_row(src, dst):
+    """``dst[:] = src`` for rows of the same length, as a loop: an array copied into a
+    slice compiles numba's shape-mismatch error message (string formatting, about 2.5 CPU
+    s of a cold ``race odds``: ``benchmarks/README.md``, "Compile time: the targets")."""
+    for j in range(src.shape[0]):
+        dst[j] = src[j]
+
+
 @njit
 def _grow(a, n):
     """``a`` ``(rows, cols)`` with room for at least ``n`` rows (doubling, new rows -1)."""
     if n <= a.shape[0]:
         return a
     b = np.full((2 * n, a.shape[1]), -1, a.dtype)
-    b[:a.shape[0]] = a
+    for i in range(a.shape[0]):  # loops, not slice copies: see _copy_row
+        for j in range(a.shape[1]):
+            b[i, j] = a[i, j]
     return b
 
 
@@ -87,7 +98,8 @@ def _grow_flags(a, n):
     if n <= a.shape[0]:
         return a
     b = np.zeros(2 * n, np.bool_)
-    b[:a.shape[0]] = a
+    for i in range(a.shape[0]):
+        b[i] = a[i]
     return b
 
 
@@ -98,7 +110,7 @@ def _intern(code, key, index, keys, n):
         return index[code], keys, n
     index[code] = n
     keys = _grow(keys, n + 1)
-    keys[n] = key
+    _copy_row(key, keys[n])
     return n, keys, n + 1
 
 
@@ -159,7 +171,7 @@ def _table(template, race0, context):
     sheep placed, every bet seen, another random stream."""
     board = np.zeros((6, N_BOARD), np.int64)
     for ln in range(6):
-        board[ln] = template
+        _copy_row(template, board[ln])
     race = race0.copy()
     seen = np.zeros((2, 6), np.int64)
     streams = np.zeros((rng.N_PURPOSES, 2), np.uint64)
@@ -357,7 +369,7 @@ def _assemble(found, binding, sel):
         for i in range(n):
             number[order[i]] = i
         for i in range(n):
-            states[ln, i] = keys[order[i]]
+            _copy_row(keys[order[i]], states[ln, i])
             for c in range(N_CLASSES):
                 s = succ[order[i], c]
                 nxt[ln, i, c] = number[s if s >= 0 else succ[order[i], 2]]
