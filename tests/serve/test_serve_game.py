@@ -263,6 +263,18 @@ def test_where_the_answer_says_use_monte_carlo_the_page_offers_the_switch(browse
         srv.server_close()
 
 
+def test_the_bar_names_the_lane_already_tapped_of_a_pair(server, browser):  # noqa: F811
+    page = open_page(browser, server.url + "/")
+    page.select_option("#players", "2")
+    page.select_option("#seat", "1")
+    tap(page, "#start-game")
+    tap(page, '#turn-buttons [data-bet-lane="2"]')  # your open bet
+    tap(page, '#turn-buttons [data-bet-lane="5"]')  # seat 2's open bet
+    tap(page, '#turn-buttons [data-bet-lane="6"]')  # the first of your hidden pair
+    assert page.inner_text("#turn-prompt") == "Your two hidden bets: tap two lanes (lane 6 so far)"
+    page.close()
+
+
 def test_entry_on_the_page_from_taps_and_keys(server, browser):  # noqa: F811
     position = "semifinal supply=15 6.011 10.010 8.000 17.001 12.020 F1"
     page = open_page(browser, f"{server.url}/?{urlencode({'position': position, 'hidden': '4'})}")

@@ -1102,7 +1102,7 @@ function fillTurnBar(prompt, box) {
     prompt.append(step === "over" ? `Reveal ${seatName(p.seat)}'s hidden bets: tap two lanes` :
       p.kind === "open" ? `${RACE_NAMES[game.race]}: ${seatName(p.seat)} bets openly: tap the lane`
         : game.race === 2 ? "The final: your two bets: tap two lanes" : "Your two hidden bets: tap two lanes",
-      mine.length ? ` (${mine.join(", ")} so far)` : "");
+      mine.length ? ` (lane ${mine.join(", ")} so far)` : "");
     for (let lane = 1; lane <= 6; lane++)
       box.append(turnButton(`${lane} ${state.lanes[lane - 1]}`, { "data-bet-lane": lane, disabled: !laneAllowed(p, lane) }, () => tapBetLane(lane)));
     return;
