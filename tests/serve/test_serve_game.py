@@ -275,6 +275,24 @@ def test_the_bar_names_the_lane_already_tapped_of_a_pair(server, browser):  # no
     page.close()
 
 
+def test_the_scores_after_a_race_say_so(server, browser):  # noqa: F811
+    game = {"n": 3, "me": 2, "race": 0, "first": 1, "turn": 40, "step": "race", "scores": [0, 0, 0],
+            "stack": [1, 2, 3], "open": {"1": 1, "2": 2, "3": 3}, "hidden": {"2": [1, 3]}, "sf1": SF1,
+            "podium": [], "places": None, "points": None}
+    query = {"position": "semifinal F1 F2 18.010 17.010 0.030 0.111", "game": json.dumps(game)}
+    page = open_page(browser, f"{server.url}/?{urlencode(query)}")
+    assert page.inner_text("#game-state").endswith("scores before this race 0, 0, 0")
+    tap(page, '#turn-buttons [data-total="3"]')
+    page.wait_for_selector('#turn-buttons [data-option="TROT_BLUE"]')
+    tap(page, '#turn-buttons [data-option="TROT_BLUE"]')  # lane 3 crosses third: the race is over
+    for lane in (5, 6, 5, 6):  # the rivals' hidden bets
+        tap(page, f'#turn-buttons [data-bet-lane="{lane}"]')
+    # seat 1: lane 1 first, 12; you: 12 + 8 + 4 and the bonus of 3; seat 3: lane 3 third, 4
+    assert game_state(page)["scores"] == [12, 27, 4]
+    assert page.inner_text("#game-state").endswith("scores after this race 12, 27, 4")
+    page.close()
+
+
 def test_entry_on_the_page_from_taps_and_keys(server, browser):  # noqa: F811
     position = "semifinal supply=15 6.011 10.010 8.000 17.001 12.020 F1"
     page = open_page(browser, f"{server.url}/?{urlencode({'position': position, 'hidden': '4'})}")

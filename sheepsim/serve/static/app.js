@@ -1174,7 +1174,8 @@ function drawGame() {
   if (document.activeElement !== scores) scores.value = shown ? shown.join(", ") : "";
   $("game-state").textContent = inGame
     ? `${RACE_NAMES[game.race]} · ${game.n} players · you are seat ${game.me} · ${seatName(game.first)} first · ` +
-      `scores before this race ${game.scores.join(", ")}` + (game.race === 2 ? " (the advice plays to win the game once they differ)" : "")
+      (game.step === "scored" || game.step === "done" ? `scores after this race ${game.scores.join(", ")}`
+        : `scores before this race ${game.scores.join(", ")}` + (game.race === 2 ? " (the advice plays to win the game once they differ)" : ""))
     : "";
 }
 
