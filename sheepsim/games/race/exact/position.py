@@ -186,6 +186,11 @@ def as_position(spec, *, stage: str | None = None, supply: int | None = None, la
     if pos.stage and stage and pos.stage != check_stage(stage):
         raise SheepsimError(f"the position is a {pos.stage} but the stage given is {stage}: "
                             "give one of them, or make them agree")
+    if pos.lanes is not None and lanes is not None:
+        given = tuple(str(name).strip() for name in lanes)
+        if [n.lower() for n in pos.lanes] != [n.lower() for n in given]:
+            raise SheepsimError(f"the position's lanes={','.join(pos.lanes)} differ from the lanes "
+                                f"given ({','.join(given)}): give one of them, or make them agree")
     return Position(check_stage(pos.stage or stage or "semifinal"), pos.sheep,
                     pos.supply if pos.supply is not None else supply,
                     pos.lanes if pos.lanes is not None or lanes is None else tuple(lanes))
