@@ -190,6 +190,13 @@ class RaceAPI:
                              "the CLI")
         if policy in _NO_SERVE:
             raise BadRequest(_NO_SERVE[policy])
+        if policy:
+            from sheepsim.games.race.policies import PACE_POLICIES
+
+            served = [p for p in PACE_POLICIES if p not in _NO_SERVE]
+            if policy not in served:  # the CLI's message would list policies served nowhere here
+                raise BadRequest(f"policy {policy[:80]!r}: unknown; the server's pace policies "
+                                 f"are {', '.join(served)}")
         return params
 
     def argv(self, command: str, params: dict[str, str]) -> list[str]:

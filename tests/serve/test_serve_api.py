@@ -137,6 +137,11 @@ def test_no_files_and_no_code_from_a_request(server, tmp_path):
     assert status == 400 and "user policies run from the CLI" in json.loads(body)["error"]
     status, body = get(f"{server.url}/api/race/odds?policy=lookahead")
     assert status == 400 and "run it from the CLI" in json.loads(body)["error"]
+    # an unknown name lists only what the server plays (not lookahead or user policies)
+    status, body = get(f"{server.url}/api/race/odds?policy=foo")
+    error = json.loads(body)["error"]
+    assert status == 400 and "'foo'" in error and "partisan" in error
+    assert "lookahead" not in error and "module:function" not in error
 
 
 def test_work_is_bounded_and_the_wait_too():

@@ -1036,6 +1036,9 @@ function undo() {
 async function tapTotal(total) {
   const asked = changes, position = state.text;
   pending = { total, position, options: null };
+  // the answer shown is for the turn before this total: not ready until the move's is
+  delete document.body.dataset.ready;
+  $("answer-state").textContent = `total ${total}: asking…`;
   drawTurnBar();
   try {
     const doc = await ask("move", { position, total }, asked);
@@ -1046,8 +1049,10 @@ async function tapTotal(total) {
   } catch (err) {
     if (err instanceof Superseded) return;
     pending = null;
+    $("answer-state").textContent = "";
     showError(err.message);
     drawTurnBar();
+    if (asked === changes) document.body.dataset.ready = "1"; // settled: the error is the answer
   }
 }
 
