@@ -588,19 +588,7 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) ->
         return lo, hi
 
     lo, hi = bounds(c95)
-    # p-value: the smallest c whose interval holds 0 (the bounds widen as c grows)
-    l0, h0 = bounds(0.0)
-    if l0 <= 0 <= h0 or m == 0:
-        p = 1.0 if l0 <= 0 <= h0 else 0.0
-    else:
-        c_lo, c_hi = 0.0, max(c95, 1.0)
-        while not (lambda b: b[0] <= 0 <= b[1])(bounds(c_hi)) and c_hi < 1e6:
-            c_lo, c_hi = c_hi, c_hi * 2
-        for _ in range(50):
-            mid = (c_lo + c_hi) / 2
-            b = bounds(mid)
-            c_lo, c_hi = (c_lo, mid) if b[0] <= 0 <= b[1] else (mid, c_hi)
-        p = _bonferroni_p(c_hi, m, df)
+    p = _zero_crossing_p(bounds, c95, m, df)
     xs = x + z
     sa_star, sb_star = np.ptp(xs[:, :ka], axis=1), np.ptp(xs[:, ka:], axis=1)
     dstar = sb_star - sa_star
@@ -609,6 +597,24 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) ->
     diff = min(max(est, lo), hi)
     return {"diff": diff, "lo": lo, "hi": hi, "raw": raw, "se": float(dstar.std(ddof=1)),
             "se_a": float(sa_star.std(ddof=1)), "se_b": float(sb_star.std(ddof=1)), "pvalue": p}
+
+
+def _zero_crossing_p(bounds, c95: float, m: int, df: int) -> float:
+    """The p-value of "difference 0" for an interval family ``bounds(c) -> (lo, hi)`` that
+    widens as the multiplier ``c`` grows: the Bonferroni p of the smallest ``c`` whose
+    interval holds 0 (found by doubling, then 50 bisections); 1 if even ``c = 0`` holds it,
+    0 if no contrast is noisy (``m == 0``)."""
+    l0, h0 = bounds(0.0)
+    if l0 <= 0 <= h0 or m == 0:
+        return 1.0 if l0 <= 0 <= h0 else 0.0
+    c_lo, c_hi = 0.0, max(c95, 1.0)
+    while not (lambda q: q[0] <= 0 <= q[1])(bounds(c_hi)) and c_hi < 1e6:
+        c_lo, c_hi = c_hi, c_hi * 2
+    for _ in range(50):
+        mid = (c_lo + c_hi) / 2
+        q = bounds(mid)
+        c_lo, c_hi = (c_lo, mid) if q[0] <= 0 <= q[1] else (mid, c_hi)
+    return _bonferroni_p(c_hi, m, df)
 
 
 # ------------------------------------------------------------------ extremes (max or min)
@@ -794,18 +800,7 @@ def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float]
         return lo, hi
 
     lo, hi = bounds(c95)
-    l0, h0 = bounds(0.0)
-    if l0 <= 0 <= h0 or m == 0:
-        p = 1.0 if l0 <= 0 <= h0 else 0.0
-    else:  # the smallest c whose interval holds 0 (the bounds widen as c grows)
-        c_lo, c_hi = 0.0, max(c95, 1.0)
-        while not (lambda q: q[0] <= 0 <= q[1])(bounds(c_hi)) and c_hi < 1e6:
-            c_lo, c_hi = c_hi, c_hi * 2
-        for _ in range(50):
-            mid = (c_lo + c_hi) / 2
-            q = bounds(mid)
-            c_lo, c_hi = (c_lo, mid) if q[0] <= 0 <= q[1] else (mid, c_hi)
-        p = _bonferroni_p(c_hi, m, df)
+    p = _zero_crossing_p(bounds, c95, m, df)
     z = _draws(loo, SPREAD_DRAWS)
     xs = x + z
     ma_star, mb_star = xs[:, :ka].max(axis=1), xs[:, ka:].max(axis=1)
