@@ -56,6 +56,8 @@ from sheepsim.harness.layout import (
     O_TURNS_SQ,
     O_WINS,
     O_WON,
+    P_ASKED,
+    P_KINDS,
     RULES_BROKEN,
     TOO_LONG,
     Z_CHANCE,
@@ -63,6 +65,7 @@ from sheepsim.harness.layout import (
     Z_MAX_DECISIONS,
     Z_OPTION_WIDTH,
     Z_OPTIONS,
+    Z_OWN,
     Z_PHASES,
     Z_SCRATCH,
     Z_STATE,
@@ -72,6 +75,7 @@ from sheepsim.harness.slots import apply as machine_apply
 from sheepsim.harness.slots import decide as machine_decide
 from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
+from sheepsim.harness.slots import own as machine_own
 from sheepsim.harness.slots import result as machine_result
 from sheepsim.harness.slots import scores as machine_scores
 from sheepsim.harness.slots import seated as machine_seated
@@ -97,15 +101,19 @@ def _fail(fail, code, game, seat, pid, choice, n, kind):
 
 
 @njit
+def _grown(hist):
+    """``hist`` with twice its rows (the first ones kept)."""
+    bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
+    bigger[:hist.shape[0]] = hist
+    return bigger
+
+
+@njit
 def _record(hist, t, st, R, score):
-    """``hist`` with row ``t`` set to every seat's score now (doubled when full)."""
-    if t >= hist.shape[0]:
-        bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
-        bigger[:hist.shape[0]] = hist
-        hist = bigger
+    """Row ``t`` of ``hist`` (which has room for it) set to every seat's score now."""
     machine_scores(st, R, score)
-    hist[t, :] = score
-    return hist
+    for s in range(hist.shape[1]):
+        hist[t, s] = score[s]
 
 
 @njit
@@ -125,6 +133,15 @@ def top_score(scores, players):
     top = scores[0]
     for s in range(1, players):
         top = max(top, scores[s])
+    return top
+
+
+@njit
+def top_of_row(hist, t, players):
+    """The highest of ``hist[t, :players]`` (no view of the row: none counted)."""
+    top = hist[t, 0]
+    for s in range(1, players):
+        top = max(top, hist[t, s])
     return top
 
 
@@ -166,9 +183,9 @@ def course(acc, off, hist, turns, players, win):
             prev = lead
         if lead != win:
             last_not = t
-        deficit = max(deficit, top_score(hist[t], players) - hist[t, win])
+        deficit = max(deficit, top_of_row(hist, t, players) - hist[t, win])
     mid = (turns - 1) // 2
-    top = top_score(hist[mid], players)
+    top = top_of_row(hist, mid, players)
     decided = (last_not + 1) * COURSE_SCALE // turns
     acc[off[O_WON]] += 1
     acc[off[O_LEAD_CHANGES]] += changes
@@ -199,7 +216,8 @@ def ask_builtin(pid, kind, view, opts, n, rand, users):
 
 
 @njit
-def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, out, users):
+def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, out, scratch,
+               users):
     """Play the games ``games`` (int64 game indices, e.g. a range; ``n_games`` of them)
     of ``seed``.
 
@@ -215,7 +233,9 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     (a trace: ``n_games`` is 1) while it has room, ``fail[F_CODE]`` is set at the first
     failure and the chunk stops there. With ``log`` rows (a trace) the game's own
     events (slots ``trace_on``/``events``) go to ``events`` while it has room and the
-    final state to ``final_st`` (else both have no rows). ``users``: the first plug-in's
+    final state to ``final_st`` (else both have no rows). ``scratch``: the machine's own
+    scratch for the chunk (slot ``own``; an empty array for a machine without one).
+    ``users``: the first plug-in's
     policy id, then the plug-ins as function values (:func:`ask`). Returns ``(log rows,
     event rows)`` written."""
     acc, winners, final_scores, log, fail = out.acc, out.winners, out.scores, out.log, out.fail
@@ -237,6 +257,10 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     outcomes = winners.shape[0] > 0
     own_results = results.shape[0] > 0
     hist = np.zeros((64, players), dtype=np.int64)  # scores at each turn's end, grown
+    has_own = sizes[Z_OWN] > 0  # the machine plays stretches itself (slot own)
+    report = np.zeros(P_KINDS + 3 * kinds, dtype=np.int64)  # what the stretches played
+    # the stretches one call of own played: seat, decisions, every seat's score after it
+    played = np.zeros((sizes[Z_OWN], 2 + players), dtype=np.int64)
     logged = 0
     evn = 0
     trace = log.shape[0] > 0
@@ -254,6 +278,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
         machine_seated(st, R, seat_pid)
         if trace:
             evn += machine_events(st, R, events[evn:])
+        if has_own:
+            report[:] = 0
         decisions = 0
         turns = 0
         asked = 0
@@ -262,6 +288,27 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             seat, kind, n = machine_to_move(st, R, opts)
             if seat < 0:
                 break
+            if n == 0 and has_own and seat < players:  # stretches the machine plays itself
+                if seat != last and last >= 0 and counting:  # the turn before them ends here
+                    _record(hist, turns - 1, st, R, score)
+                rows = machine_own(st, R, seat, streams, scratch, report, played)
+                for j in range(rows):  # each counted as if its decisions were asked here
+                    d = played[j, 1]
+                    if d == 0:
+                        continue
+                    if played[j, 0] != last:
+                        turns += 1
+                        last = played[j, 0]
+                        if turns > hist.shape[0]:
+                            hist = _grown(hist)
+                    decisions += d
+                    if counting:  # the scores after it (the turn's end unless it goes on)
+                        for s in range(players):
+                            hist[turns - 1, s] = played[j, 2 + s]
+                if decisions > max_decisions:
+                    _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                    return logged, evn
+                continue
             if seat >= players or kind < 0 or kind >= kinds or n < 1 or n > opts.shape[0]:
                 _fail(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
                 return logged, evn
@@ -270,9 +317,11 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 return logged, evn
             if seat != last:
                 if last >= 0 and counting:  # the turn that ends here: every seat's score
-                    hist = _record(hist, turns - 1, st, R, score)
+                    _record(hist, turns - 1, st, R, score)
                 turns += 1
                 last = seat
+                if turns > hist.shape[0]:
+                    hist = _grown(hist)
             choice = 0
             pid = seat_pid[seat]
             if n > 1:  # a lone option is taken without asking
@@ -317,7 +366,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 acc[off[O_WINS] + win] += 1
                 acc[off[O_SLOT_WINS] + (win - r) % players] += 1
                 if turns > 0:
-                    hist = _record(hist, turns - 1, st, R, score)
+                    _record(hist, turns - 1, st, R, score)
                     course(acc, off, hist, turns, players, win)
             else:
                 acc[off[O_NO_WINNER]] += 1
@@ -334,6 +383,12 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             acc[off[O_TURNS]] += turns
             acc[off[O_TURNS_SQ]] += turns * turns
             acc[off[O_ASKED]] += asked
+            if has_own:  # what the machine played itself
+                acc[off[O_ASKED]] += report[P_ASKED]
+                for k in range(kinds):
+                    acc[off[O_KIND_DECISIONS] + k] += report[P_KINDS + k]
+                    acc[off[O_KIND_OPTIONS] + k] += report[P_KINDS + kinds + k]
+                    acc[off[O_KIND_FORCED] + k] += report[P_KINDS + 2 * kinds + k]
             machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
         if outcomes:
             winners[i] = win
