@@ -137,8 +137,9 @@ class Machine:
         if hasattr(self.module, "own_variant"):
             variant = self.module.own_variant(tuple(sorted({int(p) for p in pids
                                                              if p < first_user_id})))
+        entry = plugged if variant is None else (plugged, variant)
         with _LOCK:
-            if (plugged, variant) not in self._entries:
+            if entry not in self._entries:
                 from sheepsim.harness import loop  # numba: built when a job runs
 
                 own = self.functions()
@@ -153,10 +154,10 @@ class Machine:
                     key = jit.variant_key(own, (loop.ask_builtin,))
                     repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key)
                 kernel = jit.rebind(loop.play_games, repl, cache_key=key)
-                self._entries[plugged, variant] = policy_values.FunctionArgsEntry(kernel)
+                self._entries[entry] = policy_values.FunctionArgsEntry(kernel)
             if user_fns not in self._users:
                 self._users[user_fns] = policy_values.policy_values(user_fns) if plugged else ()
-            return functools.partial(self._entries[plugged, variant],
+            return functools.partial(self._entries[entry],
                                      users=(first_user_id, *self._users[user_fns]))
 
     def describe(self, st, players: int) -> str:

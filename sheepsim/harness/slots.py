@@ -140,8 +140,9 @@ def own(st, R, seat, streams, scratch, report, played):
     and never shown to a plug-in. ``report`` (zeroed before each game, read at its end)
     gets the game's counts of what it played: policies asked
     (:data:`sheepsim.harness.layout.P_ASKED`), then per kind the decisions, options
-    summed and lone options (``P_KINDS``)."""
-    raise RuntimeError(_UNBOUND)
+    summed and lone options (``P_KINDS``). (A machine without it is never asked to: the
+    harness calls it only for a machine that defines it.)"""
+    return 0
 
 
 #: the slots in the order :func:`sheepsim.harness.machine.Machine.functions` lists them
