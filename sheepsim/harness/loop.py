@@ -76,6 +76,7 @@ from sheepsim.harness.slots import decide as machine_decide
 from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
 from sheepsim.harness.slots import own as machine_own
+from sheepsim.harness.slots import own_events as machine_own_events
 from sheepsim.harness.slots import result as machine_result
 from sheepsim.harness.slots import scores as machine_scores
 from sheepsim.harness.slots import seated as machine_seated
@@ -292,6 +293,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 if seat != last and last >= 0 and counting:  # the turn before them ends here
                     _record(hist, turns - 1, st, R, score)
                 rows = machine_own(st, R, seat, streams, scratch, report, played)
+                if trace:
+                    evn += machine_own_events(st, R, scratch, events[evn:])
                 for j in range(rows):  # each counted as if its decisions were asked here
                     d = played[j, 1]
                     if d == 0:

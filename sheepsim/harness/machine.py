@@ -23,7 +23,8 @@ The machine module (``Game.machine``) declares, besides the functions of
   own scratch, e.g. its trace's event rows: it reads there only what it wrote in the
   same game);
 * optionally ``EVENT_WIDTH`` (default 0) and the slots ``trace_on`` and ``events``: the
-  game's own event log in a trace (:func:`sheepsim.harness.jobs.run_games`);
+  game's own event log in a trace (:func:`sheepsim.harness.jobs.run_games`); and the
+  slot ``own_events`` for those of the stretches it plays itself (slot ``own``);
 * optionally ``RESULT_LEN`` (default 0) and the slot ``result``: each game's own
   outcome, one row per game when the caller asks for it (e.g. what a later run on
   some of the same games needs: :func:`sheepsim.harness.jobs.run_games` plays a list

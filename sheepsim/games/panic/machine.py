@@ -8,6 +8,7 @@ from sheepsim.games.panic.engine import accumulate, init_state
 from sheepsim.games.panic.engine import winner as panic_winner
 from sheepsim.games.panic.policies.decide import ROLLOUT, ROLLOUT_V1
 from sheepsim.games.panic.policies.rollout import rollout_turn
+from sheepsim.games.panic.scratch import ZERO, log_event
 from sheepsim.games.panic.scratch import new_scratch as panic_scratch
 from sheepsim.games.panic.turns import after_turn, panic_push, play_turn
 from sheepsim.jit import kernel
@@ -19,6 +20,9 @@ MAX_OPTIONS = L.MAX_OPTS
 OPTION_WIDTH = L.OPT_WIDTH
 VIEW_LEN = L.VIEW_LEN
 TALLY_LEN = L.ACC_LEN
+#: a trace's event rows (slot ``own_events``): the event log's rows (``layout.LOG_WIDTH``)
+#: and the decision log's (``layout.EV_DECISION``)
+EVENT_WIDTH = L.LOG_WIDTH
 
 B = L.ST_LEN
 M_PHASE = B  # opening pushes made (players: the turns)
@@ -74,6 +78,7 @@ def stretch(st, R, seat, streams, w, report, pid, playouts):
     players = R[L.R_N_PLAYERS]
     phase = st[M_PHASE]
     if phase < players:  # the opening push
+        log_event(st, w, np.int64(L.EV_OPENING), seat, ZERO, ZERO, ZERO)
         panic_push(st, R, seat, pid, w)
         phase += 1
         st[M_PHASE] = phase
@@ -152,6 +157,36 @@ def own_variant(builtins):
     if not set(builtins) & {2, 5}:
         return "own_no_rollout"
     return "own"
+
+
+@kernel
+def own_events(st, R, w, out):
+    """Move the rows the stretches added to the trace's event log and decision log
+    (``w.log``, ``w.decisions``: the turns fill them while ``ctx[CTX_LOG_ON]`` is set,
+    a trace's scratch) since the last call to the first rows of ``out``: the events,
+    then the decisions as ``[EV_DECISION, seat, kind, n, choice]``; returns the rows
+    written (at most ``out.shape[0]``: the rest dropped). Each log keeps its own cap
+    (``MAX_LOG`` rows a game, as the turns write them); a trace is one game."""
+    ctx = w.ctx
+    m = 0
+    i = ctx[L.CTX_LOG_MOVED]
+    while i < ctx[L.CTX_LOG_N] and m < out.shape[0]:
+        for j in range(L.LOG_WIDTH):
+            out[m, j] = w.log[i, j]
+        i += 1
+        m += 1
+    ctx[L.CTX_LOG_MOVED] = i
+    k = ctx[L.CTX_DECISIONS_MOVED]
+    while k < ctx[L.CTX_DECISIONS_N] and m < out.shape[0]:
+        for j in range(L.LOG_WIDTH):
+            out[m, j] = 0
+        out[m, 0] = L.EV_DECISION
+        for j in range(L.DECISION_WIDTH):
+            out[m, 1 + j] = w.decisions[k, j]
+        k += 1
+        m += 1
+    ctx[L.CTX_DECISIONS_MOVED] = k
+    return m
 
 
 @kernel

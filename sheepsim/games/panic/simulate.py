@@ -70,7 +70,6 @@ def decisions_table(rows: np.ndarray) -> pd.DataFrame:
 def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0,
                game: int = 0, playouts: int = 4) -> Trace:
     """Play game ``game`` of ``seed`` and describe every step in text."""
-    from sheepsim.games.panic.engine import kernel_policies, kernels_for, new_log
     from sheepsim.games.panic.policies import policy_name, resolve_policies
 
     rules = _rules(rules)
@@ -83,18 +82,52 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
     ids, users = resolve_policies(chosen)
     names = [policy_name(p) for p in chosen]
     R = rules.kernel_array(players)
-    kernels = kernels_for(users)
+    play = _engine_trace if users else _harness_trace
+    log, decisions, st, win, failed = play(R, players, ids, users, seed, game, playouts, names)
+    if failed is not None:
+        raise_failure(failed, names)
+    lines = render_log(log, rules, players, names, st, win)
+    return Trace(lines, win, [int(st[L.ST_SCORE + s]) for s in range(players)],
+                 log.copy(), st, decisions_table(decisions))
+
+
+def _harness_trace(R, players, ids, users, seed, game, playouts, names):
+    """A line-up of built-ins on the harness: the machine's stretches record the event
+    log and the decision log in a trace's scratch and move them to the harness's event
+    rows (slot ``own_events``). ``(log, decisions, final state, winner, None)``."""
+    from sheepsim.games.panic.policies.decide import FIRST_USER_ID
+    from sheepsim.games.panic.scratch import new_scratch
+    from sheepsim.harness import machine as M
+    from sheepsim.harness.jobs import run_games
+
+    m = M.load("sheepsim.games.panic.machine")
+    pids = np.array(ids, dtype=np.int64)
+    w = new_scratch(L.MAX_LOG, playouts)
+    w.ctx[L.CTX_LOG_ON] = 1
+    kernel = m.kernel((), FIRST_USER_ID, pids)
+    try:
+        _, _, winners, _, _, rows, final = run_games(
+            m, kernel, R, players, pids, False, seed, game, 1, outcomes=True,
+            log_rows=L.MAX_LOG, events=2 * L.MAX_LOG, counts=False, scratch=w)
+    except Exception as exc:
+        raise driver.kernel_call_error(exc, seed, game, names) from None
+    asked = rows[:, 0] == L.EV_DECISION
+    return (rows[~asked], rows[asked, 1:1 + L.DECISION_WIDTH], final[:L.ST_LEN],
+            int(winners[0]), None)
+
+
+def _engine_trace(R, players, ids, users, seed, game, playouts, names):
+    """A line-up with plug-ins, on the engine's trace kernel: ``(log, decisions, final
+    state, winner, failure or None)``."""
+    from sheepsim.games.panic.engine import kernel_policies, kernels_for, new_log
+
     st = np.zeros(L.ST_LEN, dtype=np.int64)
     log = new_log()
     acc = np.zeros(L.ACC_LEN, dtype=np.int64)
     pids, playouts = kernel_policies(ids, playouts)
+    kernels = kernels_for(users)
     try:
         run = kernels.trace_game(R, pids, seed, game, playouts, st, log, acc)
     except Exception as exc:  # e.g. a plug-in indexing outside its arrays: one line
         raise driver.kernel_call_error(exc, seed, game, names) from None
-    if run.failure is not None:
-        raise_failure(run.failure, names)
-    n_log, win = run.log_rows, run.winner
-    lines = render_log(log[:n_log], rules, players, names, st, win)
-    return Trace(lines, win, [int(st[L.ST_SCORE + s]) for s in range(players)],
-                 log[:n_log].copy(), st, decisions_table(run.decisions))
+    return log[:run.log_rows], run.decisions, st, run.winner, run.failure
