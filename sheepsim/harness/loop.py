@@ -96,15 +96,25 @@ def _fail(fail, code, game, seat, pid, choice, n, kind):
     fail[F_KIND] = kind
 
 
+@njit(inline="always")
+def _put(dst, at, src, n):
+    """``dst[at:at + n] = src[:n]``, element by element: numba compiles, per number of
+    dimensions, the formatting of a slice copy's "cannot assign slice of shape" message
+    (string joins, ``repr`` of ints; about 2 s of a cold compile), a loop nothing."""
+    for j in range(n):
+        dst[at + j] = src[j]
+
+
 @njit
 def _record(hist, t, st, R, score):
     """``hist`` with row ``t`` set to every seat's score now (doubled when full)."""
     if t >= hist.shape[0]:
         bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
-        bigger[:hist.shape[0]] = hist
+        for j in range(hist.shape[0]):
+            _put(bigger[j], 0, hist[j], hist.shape[1])
         hist = bigger
     machine_scores(st, R, score)
-    hist[t, :] = score
+    _put(hist[t], 0, score, score.shape[0])
     return hist
 
 
@@ -299,7 +309,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 row[L_CHOICE] = choice
                 row[L_ASKED] = n > 1
                 row[L_PID] = pid
-                row[LOG_HEAD:LOG_HEAD + opts.shape[1]] = opts[choice]
+                _put(row, LOG_HEAD, opts[choice], opts.shape[1])
             machine_apply(st, R, seat, kind, opts, choice, chance)
             decisions += 1
             if trace:
@@ -307,7 +317,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             if tracing:  # every seat's score after the decision
                 machine_scores(st, R, score)
                 w = LOG_HEAD + opts.shape[1]
-                log[logged, w:w + players] = score
+                _put(log[logged], w, score, players)
                 logged += 1
         machine_scores(st, R, score)
         win = machine_winner(st, R)
@@ -337,7 +347,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
         if outcomes:
             winners[i] = win
-            final_scores[i, :] = score
+            _put(final_scores[i], 0, score, players)
         if own_results:
             machine_result(st, R, results[i])
         if trace:
