@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sheepsim.balance_metrics import BLOCKS, Metric, module
+from sheepsim.balance_metrics import BLOCKS, Metric, corrected_note, module
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Game, Job, shared_seed
 from sheepsim.rulesedit import edited
@@ -401,6 +401,9 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
         diffs += block
     metrics = pd.DataFrame(rows)
     metrics["games"] = metrics["games"].astype("Int64")
+    note = corrected_note([m for m in job.metrics if spread[m.name]], "value", "value_raw")
+    if note:  # said under the table (the JSON's meta says it as spread/extreme_interval)
+        metrics.attrs["notes"] = [note]
     out = {"metrics": metrics}
     cols = ["variant", "metric", "diff", "diff_lo", "diff_hi", "diff_se", "unpaired_se", "se_ratio",
             "pvalue", "pvalue_holm", "exact", "unit", "better", "games"]
