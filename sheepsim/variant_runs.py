@@ -274,7 +274,7 @@ def spread_diff(items_base: np.ndarray, items_variant: np.ndarray, m: Metric | N
                 same_counts: bool = False) -> dict:
     """The paired difference variant - base of a spread metric from both variants' items
     on the same blocks (:func:`sheepsim.stats.spread_difference`; a maximum or minimum
-    metric ``m``'s from :func:`sheepsim.stats.extreme_difference`, ``same_counts``: the
+    metric ``m``'s from :func:`sheepsim.stats.extreme_difference`; ``same_counts``: the
     two variants read the same counts, not only equal ones)."""
     from sheepsim.stats import extreme_difference, spread_difference
 
@@ -288,7 +288,8 @@ def spread_diff(items_base: np.ndarray, items_variant: np.ndarray, m: Metric | N
         return extreme_difference(items_base[0], items_base[1:], items_variant[0],
                                   items_variant[1:], kind=m.kind, bounds=m.bounds,
                                   same_counts=same_counts)
-    return spread_difference(items_base[0], items_base[1:], items_variant[0], items_variant[1:])
+    return spread_difference(items_base[0], items_base[1:], items_variant[0], items_variant[1:],
+                             same_counts=same_counts)
 
 
 def _compute(m: Metric, tables: dict, rules, players: int) -> float:
