@@ -197,7 +197,7 @@ def test_variants_measure_card_win_max_as_a_maximum():
 
 
 def test_the_tables_say_which_values_are_bias_corrected(capsys):
-    """`race variants` and `race tune` tables said nothing of it (only the JSON's
+    """`race variants`, `sweep` and `tune` tables said nothing of it (only the JSON's
     meta.extreme_interval did), and value_raw printed at 2 decimals beside a value at 3:
     now a note under each table names the corrected metrics, and value_raw takes the
     value's decimals. The JSON has no such note (its meta says it)."""
@@ -215,6 +215,9 @@ def test_the_tables_say_which_values_are_bias_corrected(capsys):
                        "card_win_max=min", "--budget", "5000", "--trials", "2", "--finalists", "1",
                        "--seed", "2", "--quiet")
     assert code == 0 and out.count("card_win_max (a maximum) is bias-corrected") >= 2
+    code, out, _ = run(capsys, "race", "sweep", "--set", "race.cards.Stilton.gallop=4,5", "--metric",
+                       "card_win_max,mean_turns", "--table", "sweep", "--games", "400", "--quiet")
+    assert code == 0 and "Note: value of card_win_max (a maximum) is bias-corrected" in out
     code, out, _ = run(capsys, "race", "variants", "--metric", "card_win_max", "--set",
                        "race.payoffs.bonus_three=2", "--games", "400", "--seed", "3", "--quiet",
                        "--format", "json")
