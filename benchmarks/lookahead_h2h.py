@@ -41,9 +41,10 @@ def outcomes(job, first, n, threads, chunk=25):
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def paired_games(jobs: dict, games: int, block: int, threads: int, save=None, chunk=25):
+def paired_games(jobs: dict, games: int, block: int, threads: int, save=None, chunk=25,
+                 first=0):
     """Every line-up of ``jobs`` (name -> ``GamesJob``, one seed) on the *same* games
-    ``0..games-1``, ``block`` at a time: ``(won, score, cpu)``, per name seat 1's wins
+    ``first..first+games-1``, ``block`` at a time: ``(won, score, cpu)``, per name seat 1's wins
     (bool) and points per game and the line-up's CPU seconds (``time.process_time``).
     After each block it prints the CPU seconds per game and calls ``save(won, score)``
     (if given) with the games so far, so an interrupted run leaves its games."""
@@ -57,7 +58,7 @@ def paired_games(jobs: dict, games: int, block: int, threads: int, save=None, ch
         n = min(block, games - done)
         for k, job in jobs.items():
             t0 = time.process_time()
-            w, s = outcomes(job, done, n, threads, chunk)
+            w, s = outcomes(job, first + done, n, threads, chunk)
             cpu[k] += time.process_time() - t0
             won[k].append(w == 0)
             score[k].append(s[:, 0])

@@ -56,3 +56,6 @@ def test_the_lookahead_scripts_share_one_paired_game_loop():
     for p, job in jobs.items():
         w, s = job.outcomes(0, 6)
         assert np.array_equal(won[p], w == 0) and np.array_equal(score[p], s[:, 0])
+    # from game 4 on (a stopped run continued): the same games' outcomes
+    won, score, _ = h2h.paired_games(jobs, 2, 4, 1, chunk=3, first=4)
+    assert np.array_equal(won["greedy"], (jobs["greedy"].outcomes(4, 2)[0] == 0))
