@@ -39,6 +39,9 @@ CASES = [
     ("panic greedy 4p", ["panic", "play", "--players", "4", "--policy", "greedy",
                          "--games", "200"]),
     ("awsheep counter", ["awsheep", "play", "--policy", "counter", "--games", "1000"]),
+    ("awsheep random", ["awsheep", "play", "--policy", "random", "--games", "1000"]),
+    # the example game (pip install ./examples/pig): the harness's own share
+    ("pig random 4p", ["pig", "play", "--players", "4", "--games", "200"]),
 ]
 
 
