@@ -347,16 +347,22 @@ class _Builtin(Kernels):
                                   random_deal, stage, pace_ids, out, tables)
 
 
-@functools.cache
-def _one_pace(pid: int) -> Kernels:
-    """:data:`ENTRIES`' ``fill_races`` for the built-in pace policy ``pid`` alone (see
-    :class:`_Builtin`), in a :class:`Kernels` of its own."""
+def one_pace(kernel, pid: int):
+    """``kernel`` (a single-race kernel: one pace policy) rebuilt for the built-in pace
+    policy ``pid`` alone (see :class:`_Builtin`), cached on disk per policy."""
     swap = {policies.decide: no_plugins}
     if pid in ONE_PACE:
         swap[policies.choose_pace] = ONE_PACE[pid]
     name = policies.PACE_POLICIES[pid]
     key = hashlib.sha256(f"sheepsim race single races {name}".encode()).hexdigest()[:16]
-    return Kernels(fill_races=rebind(fill_races, swap, key))
+    return rebind(kernel, swap, key)
+
+
+@functools.cache
+def _one_pace(pid: int) -> Kernels:
+    """:data:`ENTRIES`' ``fill_races`` for the built-in pace policy ``pid`` alone, in a
+    :class:`Kernels` of its own."""
+    return Kernels(fill_races=one_pace(fill_races, pid))
 
 
 BUILTIN = _Builtin(**ENTRIES)
