@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,12 @@ from sheepsim.jit import rebind, variant_key
 
 #: The built-in pace policies that are own-state (the exact solver plays them).
 BUILTIN_OWN_STATE = ("greedy", "saver", "steady")
+#: Whether a built-in policy is solved with the builder of every built-in one
+#: (:func:`~sheepsim.games.race.exact.graphs.build_graphs` itself, the policy an id chosen
+#: at run time, as the whole-game kernels use it) rather than one rebuilt for it alone:
+#: ``sheepsim serve`` answers for all three, so it compiles one builder, not three. The
+#: same graphs either way. A context variable: no other caller sees it.
+EVERY_BUILTIN: ContextVar[bool] = ContextVar("every_builtin_builder", default=False)
 
 
 def own_state(fn):
@@ -83,7 +90,8 @@ def _builder(pace):
         if pace not in BUILTIN_OWN_STATE:
             raise SheepsimError(f"the exact solver plays {', '.join(BUILTIN_OWN_STATE)} or an "
                                 f"own-state user policy, not {pace!r}")
-        return _builtin_builder(pace), PACE_POLICIES.index(pace), None
+        build = graphs.build_graphs if EVERY_BUILTIN.get() else _builtin_builder(pace)
+        return build, PACE_POLICIES.index(pace), None
     return _user_builder(pace), N_PACE_POLICIES, True
 
 
