@@ -60,7 +60,7 @@ from sheepsim.games.race.layout import (
     Asks,
     Seats,
 )
-from sheepsim.jit import njit, rebind, user_policy_chain, variant_key
+from sheepsim.jit import njit, rebind, rebind_many, user_policy_chain, variant_key
 from sheepsim.plugins import policy_failure
 
 
@@ -342,27 +342,30 @@ class _Builtin(Kernels):
 
     def race_chunk(self, seed, start, count, rules, lane_cards, random_deal, stage,
                    pace_ids, out, tables=True):
-        kernels = self if pace_ids is None else _one_pace(int(np.asarray(pace_ids)[0]))
+        kernels = self if pace_ids is None else one_pace(int(np.asarray(pace_ids)[0]))
         return Kernels.race_chunk(kernels, seed, start, count, rules, lane_cards,
                                   random_deal, stage, pace_ids, out, tables)
 
 
-def one_pace(kernel, pid: int):
-    """``kernel`` (a single-race kernel: one pace policy) rebuilt for the built-in pace
-    policy ``pid`` alone (see :class:`_Builtin`), cached on disk per policy."""
+@functools.cache
+def one_pace(pid: int) -> Kernels:
+    """The single-race kernels rebuilt for the built-in pace policy ``pid`` alone (see
+    :class:`_Builtin`), cached on disk per policy: ``fill_races`` and the position
+    kernels ``races_from`` and ``race_outcomes``
+    (:mod:`~sheepsim.games.race.exact.position_kernel`: ``race odds|ev|advise
+    --position`` simulated), rebuilt together so that the engine's turn loop they share
+    compiles once."""
+    from sheepsim.games.race.exact import position_kernel
+
     swap = {policies.decide: no_plugins}
     if pid in ONE_PACE:
         swap[policies.choose_pace] = ONE_PACE[pid]
     name = policies.PACE_POLICIES[pid]
     key = hashlib.sha256(f"sheepsim race single races {name}".encode()).hexdigest()[:16]
-    return rebind(kernel, swap, key)
-
-
-@functools.cache
-def _one_pace(pid: int) -> Kernels:
-    """:data:`ENTRIES`' ``fill_races`` for the built-in pace policy ``pid`` alone, in a
-    :class:`Kernels` of its own."""
-    return Kernels(fill_races=one_pace(fill_races, pid))
+    return Kernels(**rebind_many(dict(fill_races=fill_races,
+                                      races_from=position_kernel.races_from,
+                                      race_outcomes=position_kernel.race_outcomes),
+                                 swap, key))
 
 
 BUILTIN = _Builtin(**ENTRIES)

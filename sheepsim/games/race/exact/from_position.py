@@ -61,7 +61,7 @@ def continuation_kernel(user_pace: tuple = (), name: str = "races_from", pace_id
 
     kernel = getattr(position_kernel, name)
     if not user_pace:
-        return kernel if pace_ids is None else kernels.one_pace(kernel, pace_ids[0])
+        return kernel if pace_ids is None else getattr(kernels.one_pace(pace_ids[0]), name)
     return rebind(kernel, {policies.decide: kernels.decide_for(user_pace)},
                   variant_key(user_pace))
 
