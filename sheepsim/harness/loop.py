@@ -96,27 +96,30 @@ def _fail(fail, code, game, seat, pid, choice, n, kind):
     fail[F_KIND] = kind
 
 
+@njit(inline="always")
+def _changed(hist, rows, score, players):
+    """Whether ``score`` differs from row ``rows - 1`` of ``hist`` (or there is none)."""
+    if rows == 0:
+        return True
+    for s in range(players):
+        if hist[rows - 1, s] != score[s]:
+            return True
+    return False
+
+
 @njit
-def _record(hist, rows, t, score, players):
-    """``hist`` with row ``rows`` set to ``score`` (every seat's score) from the end of
-    turn ``t`` on (column ``players``), if it differs from row ``rows - 1``; returns
-    ``(hist, rows)``, ``hist`` doubled when full. A row only where a score changed: the
-    course reads runs of equal turns as one row (:func:`course`)."""
-    if rows > 0:
-        same = True
-        for s in range(players):
-            if hist[rows - 1, s] != score[s]:
-                same = False
-                break
-        if same:
-            return hist, rows
-    if rows >= hist.shape[0]:
+def _record(hist, row, t, score, players):
+    """``hist`` with row ``row`` set to ``score`` (every seat's score) from the end of turn
+    ``t`` on (column ``players``), doubled when full. Written only where a score changed
+    (:func:`_changed`, checked in the loop: an unchanged turn makes no call): the course
+    reads runs of equal turns as one row (:func:`course`)."""
+    if row >= hist.shape[0]:
         bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
         bigger[:hist.shape[0]] = hist
         hist = bigger
-    hist[rows, :players] = score
-    hist[rows, players] = t
-    return hist, rows + 1
+    hist[row, :players] = score
+    hist[row, players] = t
+    return hist
 
 
 @njit
@@ -289,7 +292,9 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             if seat != last:
                 if last >= 0 and counting:  # the turn that ends here: every seat's score
                     machine_scores(st, R, score)
-                    hist, rows = _record(hist, rows, turns - 1, score, players)
+                    if _changed(hist, rows, score, players):
+                        hist = _record(hist, rows, turns - 1, score, players)
+                        rows += 1
                 turns += 1
                 last = seat
             choice = 0
@@ -336,7 +341,9 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 acc[off[O_WINS] + win] += 1
                 acc[off[O_SLOT_WINS] + (win - r) % players] += 1
                 if turns > 0:
-                    hist, rows = _record(hist, rows, turns - 1, score, players)
+                    if _changed(hist, rows, score, players):
+                        hist = _record(hist, rows, turns - 1, score, players)
+                        rows += 1
                     course(acc, off, hist, rows, turns, players, win)
             else:
                 acc[off[O_NO_WINNER]] += 1
