@@ -2,8 +2,8 @@
 
 Run: ``python benchmarks/lookahead_fast.py speed [--rounds R] [--games-new N]
 [--games-exact M]`` or ``python benchmarks/lookahead_fast.py h2h [--games N] [--seed S]
-[--threads K] [--block B] [--out FILE.npz]`` (``--summarize FILE.npz`` prints the
-tables of such a file).
+[--threads K] [--block B] [--first F] [--out FILE.npz]`` (``--summarize FILE.npz``
+prints the tables of such a file; several files are concatenated).
 
 **speed**: 4-player whole games, every seat betting ``ev-approx``, seat 1 pacing
 ``lookahead`` or ``lookahead-exact`` and seats 2-4 ``greedy``, one thread, the two
@@ -96,8 +96,9 @@ def summarize(win_a, win_b, score_a, score_b, cpu=None) -> None:
 
 def h2h(args) -> None:
     if args.summarize:
-        z = np.load(args.summarize)
-        summarize(z["win_a"], z["win_b"], z["score_a"], z["score_b"])
+        z = [np.load(f) for f in args.summarize]
+        summarize(*(np.concatenate([f[k] for f in z]) for k in ("win_a", "win_b", "score_a",
+                                                                "score_b")))
         return
     jobs = {"A": GamesJob(None, 4, BETS, [NEW, OLD, OLD, OLD], args.seed),
             "B": GamesJob(None, 4, BETS, [OLD, NEW, NEW, NEW], args.seed)}
@@ -111,7 +112,7 @@ def h2h(args) -> None:
         n = min(args.block, args.games - done)
         for k, job in jobs.items():
             t0 = time.process_time()
-            w, s = outcomes(job, done, n, args.threads)
+            w, s = outcomes(job, args.first + done, n, args.threads)
             cpu[k] += time.process_time() - t0
             won[k].append(w == 0)
             score[k].append(s[:, 0])
@@ -136,10 +137,12 @@ def main() -> None:
     hp = sub.add_parser("h2h")
     hp.add_argument("--games", type=int, default=1000)
     hp.add_argument("--seed", type=int, default=46)
+    hp.add_argument("--first", type=int, default=0, help="first game index (to go on from a "
+                    "stopped run: concatenate the two files' games)")
     hp.add_argument("--threads", type=int, default=2)
     hp.add_argument("--block", type=int, default=100)
     hp.add_argument("--out", default=None)
-    hp.add_argument("--summarize", default=None, metavar="FILE.npz")
+    hp.add_argument("--summarize", default=None, nargs="+", metavar="FILE.npz")
     args = ap.parse_args()
     speed(args) if args.what == "speed" else h2h(args)
 
