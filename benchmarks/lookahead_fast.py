@@ -45,7 +45,6 @@ import statistics
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -53,16 +52,11 @@ import numpy as np
 from sheepsim.games.race.jobs import GamesJob
 from sheepsim.stats import wilson_interval
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lookahead_h2h import paired_games  # noqa: E402  (this folder: the paired-game loop)
+
 BETS = "ev-approx"
 NEW, OLD = "lookahead", "lookahead-exact"
-
-
-def outcomes(job, first, n, threads, chunk=10):
-    """``(winner (n,), scores (n, 4))`` of games ``first..first+n-1`` on ``threads``."""
-    starts = list(range(first, first + n, chunk))
-    with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(lambda s: job.outcomes(s, min(chunk, first + n - s)), starts))
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def speed(args) -> None:
@@ -151,28 +145,14 @@ def h2h(args) -> None:
         return
     jobs = {"A": GamesJob(None, 4, BETS, [NEW, OLD, OLD, OLD], args.seed),
             "B": GamesJob(None, 4, BETS, [OLD, NEW, NEW, NEW], args.seed)}
-    for job in jobs.values():
-        job.prepare()
-    won = {k: [] for k in jobs}
-    score = {k: [] for k in jobs}
-    cpu = dict.fromkeys(jobs, 0.0)
-    done = 0
-    while done < args.games:
-        n = min(args.block, args.games - done)
-        for k, job in jobs.items():
-            t0 = time.process_time()
-            w, s = outcomes(job, args.first + done, n, args.threads)
-            cpu[k] += time.process_time() - t0
-            won[k].append(w == 0)
-            score[k].append(s[:, 0])
-        done += n
-        print(f"{done} games; CPU s per game: A {cpu['A'] / done:.3f}, B {cpu['B'] / done:.3f}; "
-              f"load {os.getloadavg()[0]:.1f}", flush=True)
-        if args.out:
-            np.savez(args.out, win_a=np.concatenate(won["A"]), win_b=np.concatenate(won["B"]),
-                     score_a=np.concatenate(score["A"]), score_b=np.concatenate(score["B"]))
-    summarize(np.concatenate(won["A"]), np.concatenate(won["B"]), np.concatenate(score["A"]),
-              np.concatenate(score["B"]), cpu)
+
+    def save(won, score):
+        np.savez(args.out, win_a=won["A"], win_b=won["B"], score_a=score["A"], score_b=score["B"])
+
+    won, score, cpu = paired_games(jobs, args.games, args.block, args.threads,
+                                   save if args.out else None, chunk=10,
+                                   first=args.first)
+    summarize(won["A"], won["B"], score["A"], score["B"], cpu)
 
 
 def main() -> None:

@@ -341,6 +341,7 @@ def _questions(api: RaceAPI) -> tuple[list, list]:
     position = "semifinal " + " ".join(["0.000"] * 6)
     exact = [("ev", {"policy": p}) for p in policies["exact"]]
     exact.append(("advise", {"position": position, "lane": "1", "hidden": "1"}))
+    exact.append(("move", {"position": position, "total": "7"}))
     simulated = []
     for policy in policies["simulated"][:1]:
         simulated += [("ev", {"policy": policy, "games": "100"}),
