@@ -34,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 CASES = [
     ("race odds MC", ["race", "odds", "--games", "100000"]),
     ("race exact odds", ["race", "odds", "--exact"]),
+    ("race ev random", ["race", "ev", "--policy", "random", "--games", "100"]),
     ("race whole games", ["race", "play", "--players", "4", "--games", "2000"]),
     ("panic random 4p", ["panic", "play", "--players", "4", "--games", "200"]),
     ("panic greedy 4p", ["panic", "play", "--players", "4", "--policy", "greedy",

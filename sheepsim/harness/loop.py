@@ -105,16 +105,30 @@ def _put(dst, at, src, n):
         dst[at + j] = src[j]
 
 
+@njit(inline="always")
+def _changed(hist, rows, score, players):
+    """Whether ``score`` differs from row ``rows - 1`` of ``hist`` (or there is none)."""
+    if rows == 0:
+        return True
+    for s in range(players):
+        if hist[rows - 1, s] != score[s]:
+            return True
+    return False
+
+
 @njit
-def _record(hist, t, st, R, score):
-    """``hist`` with row ``t`` set to every seat's score now (doubled when full)."""
-    if t >= hist.shape[0]:
+def _record(hist, row, t, score, players):
+    """``hist`` with row ``row`` set to ``score`` (every seat's score) from the end of turn
+    ``t`` on (column ``players``), doubled when full. Written only where a score changed
+    (:func:`_changed`, checked in the loop: an unchanged turn makes no call): the course
+    reads runs of equal turns as one row (:func:`course`)."""
+    if row >= hist.shape[0]:
         bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
         for j in range(hist.shape[0]):
             _put(bigger[j], 0, hist[j], hist.shape[1])
         hist = bigger
-    machine_scores(st, R, score)
-    _put(hist[t], 0, score, score.shape[0])
+    _put(hist[row], 0, score, players)
+    hist[row, players] = t
     return hist
 
 
@@ -153,9 +167,11 @@ def sole_leader(scores, t, players):
 
 
 @njit
-def course(acc, off, hist, turns, players, win):
-    """Add the course of one won game to ``acc``: ``hist[:turns]`` every seat's score at
-    the end of each turn (the last row the final scores), ``win`` the winner.
+def course(acc, off, hist, rows, turns, players, win):
+    """Add the course of one won game to ``acc``: ``hist[:rows]`` every seat's score at
+    the end of a turn, column ``players`` that turn's index: the scores from there until
+    the next row's turn (the last row's until the last turn, ``turns - 1``: the final
+    scores); the first row is turn 0's. ``win`` is the winner. Per turn:
 
     * lead changes: times the sole leader became another seat (a tie for the top keeps
       the leader it interrupts);
@@ -163,22 +179,25 @@ def course(acc, off, hist, turns, players, win):
       for good (0: from the first turn on), in whole 1/COURSE_SCALE;
     * the winner's largest deficit to the top score at a turn's end;
     * a comeback: the winner was behind the top score at the middle turn
-      (row ``(turns - 1) // 2``)."""
+      (``(turns - 1) // 2``)."""
     changes = 0
     prev = -1
     last_not = -1
     deficit = 0
-    for t in range(turns):
-        lead = sole_leader(hist, t, players)
+    mid = (turns - 1) // 2
+    at_mid = 0
+    for j in range(rows):
+        lead = sole_leader(hist, j, players)
         if lead >= 0:
             if prev >= 0 and lead != prev:
                 changes += 1
             prev = lead
-        if lead != win:
-            last_not = t
-        deficit = max(deficit, top_score(hist[t], players) - hist[t, win])
-    mid = (turns - 1) // 2
-    top = top_score(hist[mid], players)
+        if lead != win:  # the run's last turn
+            last_not = hist[j + 1, players] - 1 if j + 1 < rows else turns - 1
+        deficit = max(deficit, top_score(hist[j], players) - hist[j, win])
+        if hist[j, players] <= mid:
+            at_mid = j
+    top = top_score(hist[at_mid], players)
     decided = (last_not + 1) * COURSE_SCALE // turns
     acc[off[O_WON]] += 1
     acc[off[O_LEAD_CHANGES]] += changes
@@ -187,7 +206,7 @@ def course(acc, off, hist, turns, players, win):
     acc[off[O_DECIDED_AT_SQ]] += decided * decided
     acc[off[O_DEFICIT]] += deficit
     acc[off[O_DEFICIT_SQ]] += deficit * deficit
-    acc[off[O_COMEBACK]] += hist[mid, win] < top
+    acc[off[O_COMEBACK]] += hist[at_mid, win] < top
 
 
 @njit(inline="always")  # a call of its own per decision costs the built-ins a fifth of their speed
@@ -246,7 +265,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     counting = acc.shape[0] > 0  # else only the outcomes are read: no counts at all
     outcomes = winners.shape[0] > 0
     own_results = results.shape[0] > 0
-    hist = np.zeros((64, players), dtype=np.int64)  # scores at each turn's end, grown
+    # every seat's score at the end of a turn where one changed, then the turn: grown
+    hist = np.zeros((64, players + 1), dtype=np.int64)
     logged = 0
     evn = 0
     trace = log.shape[0] > 0
@@ -266,6 +286,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             evn += machine_events(st, R, events[evn:])
         decisions = 0
         turns = 0
+        rows = 0  # of hist
         asked = 0
         last = -1
         while True:
@@ -280,7 +301,10 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 return logged, evn
             if seat != last:
                 if last >= 0 and counting:  # the turn that ends here: every seat's score
-                    hist = _record(hist, turns - 1, st, R, score)
+                    machine_scores(st, R, score)
+                    if _changed(hist, rows, score, players):
+                        hist = _record(hist, rows, turns - 1, score, players)
+                        rows += 1
                 turns += 1
                 last = seat
             choice = 0
@@ -327,8 +351,10 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 acc[off[O_WINS] + win] += 1
                 acc[off[O_SLOT_WINS] + (win - r) % players] += 1
                 if turns > 0:
-                    hist = _record(hist, turns - 1, st, R, score)
-                    course(acc, off, hist, turns, players, win)
+                    if _changed(hist, rows, score, players):
+                        hist = _record(hist, rows, turns - 1, score, players)
+                        rows += 1
+                    course(acc, off, hist, rows, turns, players, win)
             else:
                 acc[off[O_NO_WINNER]] += 1
             top = top_score(score, players)

@@ -333,8 +333,9 @@ def make_server(host: str, port: int, *, rules: str | None = None,
 
 def _questions(api: RaceAPI) -> tuple[list, list]:
     """``(exact, simulated)``: every kind of question the page asks, as ``(command,
-    params)``: the bet EVs for each exact pace policy and the exact pace advice; a
-    simulated policy's EVs and advice (the simulated policies share their kernels)."""
+    params)``: the bet EVs for each exact pace policy, the exact pace advice and a turn
+    played (``move``); the first simulated policy's EVs and advice (each simulated
+    policy has a single-race kernel of its own: ``race.kernels._Builtin``)."""
     import json
 
     policies = json.loads(api.rules_json())["policies"]

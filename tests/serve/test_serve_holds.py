@@ -246,8 +246,8 @@ def test_a_loopback_bind_answers_loopback_names_only(asked):
 
 def test_the_warm_up_asks_every_kind_of_question_the_page_asks():
     """Exact bet EVs for each exact pace policy, exact pace advice, a turn played
-    (``move``, every tap of a total asks it: it was not warmed), and a simulated policy's
-    EVs and advice (the simulated policies share their kernels): no player waits for a
+    (``move``, every tap of a total asks it), and the first simulated policy's EVs and
+    advice (each simulated policy has a kernel of its own): no player waits for a
     compile (on an empty kernel cache the first simulated answer took 46 s)."""
     from urllib.parse import parse_qs
 
