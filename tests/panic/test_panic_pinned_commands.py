@@ -83,7 +83,7 @@ CASES = [
     ("ladder", ("ladder", "--players", "3", "--rungs", "random;greedy", "--games", "200",
                 "--seed", "27", *J), "f9ab9bab621f9020"),
     # variants and metrics: re-pinned in 0.3.0, the spreads bias-corrected; variants in
-    # 0.4.0: tile_pick_spread's difference, equal counts not shared, is no longer [0, 0]
+    # 0.5.0: tile_pick_spread's difference, equal counts not shared, is no longer [0, 0]
     # (diff_lo/diff_hi alone changed; CHANGELOG)
     ("variants", ("variants", "--set", "scoring.ram_row_points=[5,3,2,1]", "--players", "4",
                   "--policy", "random", "--games", "400", "--seed", "28", *J), "483511dfaeca195f"),

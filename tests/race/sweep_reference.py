@@ -1,4 +1,4 @@
-"""The exact solver's backward sweep as it was written before 0.4.0 (a plain loop over
+"""The exact solver's backward sweep as it was written before 0.5.0 (a plain loop over
 the joint states calling ``sweep._scan`` on each), the reference the row-by-row
 ``sweep.backward`` must equal bit for bit (``lookahead-exact``'s choices are pinned).
 

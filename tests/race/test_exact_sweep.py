@@ -1,5 +1,5 @@
 """``lookahead-exact``'s backward sweep (``exact.sweep.backward``, row by row since
-0.4.0) gives every joint state the race can enter the very float of the plain loop it
+0.5.0) gives every joint state the race can enter the very float of the plain loop it
 replaced (``sweep_reference.py``): bit for bit, on positions with crossings in both
 orders, exhausted sheep, finals, and a supply that binds. Exact equality, no tolerance:
 the policy's choices are pinned (test_race_pinned.py)."""
