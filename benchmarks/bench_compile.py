@@ -34,11 +34,15 @@ HERE = Path(__file__).resolve().parent
 CASES = [
     ("race odds MC", ["race", "odds", "--games", "100000"]),
     ("race exact odds", ["race", "odds", "--exact"]),
+    ("race ev random", ["race", "ev", "--policy", "random", "--games", "100"]),
     ("race whole games", ["race", "play", "--players", "4", "--games", "2000"]),
     ("panic random 4p", ["panic", "play", "--players", "4", "--games", "200"]),
     ("panic greedy 4p", ["panic", "play", "--players", "4", "--policy", "greedy",
                          "--games", "200"]),
     ("awsheep counter", ["awsheep", "play", "--policy", "counter", "--games", "1000"]),
+    ("awsheep random", ["awsheep", "play", "--policy", "random", "--games", "1000"]),
+    # the example game (pip install ./examples/pig): the harness's own share
+    ("pig random 4p", ["pig", "play", "--players", "4", "--games", "200"]),
 ]
 
 

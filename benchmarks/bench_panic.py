@@ -154,9 +154,14 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="a tenth of the games, no plain Python")
     ap.add_argument("--cases", default="", help="only these case names (comma-separated)")
     ap.add_argument("--cold", action="store_true", help="also time a cold start")
-    ap.add_argument("--memory-games", type=int, default=20_000)
+    ap.add_argument("--memory-games", type=int, default=20_000,
+                    help="RSS growth after this many random games and 10 times as many")
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON too")
     args = ap.parse_args(argv)
+    for name in ("rounds", "memory_games"):  # refused before any timing: one line, exit 2
+        if getattr(args, name) < 1:
+            ap.exit(2, f"{ap.prog}: --{name.replace('_', '-')} must be at least 1, "
+                       f"got {getattr(args, name)}\n")
     trees = _trees(args)
     cases = [c for c in CASES if not args.cases or c[0] in args.cases.split(",")]
     print(f"load average at start: {os.getloadavg()}")

@@ -1,15 +1,24 @@
 """The fast ``lookahead`` pace policy against ``lookahead-exact`` (issue 46, item 4).
 
 Run: ``python benchmarks/lookahead_fast.py speed [--rounds R] [--games-new N]
-[--games-exact M]`` or ``python benchmarks/lookahead_fast.py h2h [--games N] [--seed S]
-[--threads K] [--block B] [--out FILE.npz]`` (``--summarize FILE.npz`` prints the
-tables of such a file).
+[--games-exact M]``, ``python benchmarks/lookahead_fast.py exact-speed --old-tree PATH
+[--rounds R] [--games N]`` or ``python benchmarks/lookahead_fast.py h2h [--games N] [--seed S]
+[--threads K] [--block B] [--first F] [--out FILE.npz]`` (``--summarize FILE.npz``
+prints the tables of such a file; several files are concatenated).
 
 **speed**: 4-player whole games, every seat betting ``ev-approx``, seat 1 pacing
 ``lookahead`` or ``lookahead-exact`` and seats 2-4 ``greedy``, one thread, the two
 line-ups alternating in one process (games ``k*N..`` of seed 46 in round ``k``, kernels
 loaded before timing); games per CPU second (``time.process_time``) per round, the
 per-round ratio, medians, and the load average before and after.
+
+**exact-speed --old-tree PATH**: ``lookahead-exact`` against its code in another tree
+(``PATH``, e.g. a ``git worktree`` of main before the row-by-row sweep): 4-player whole
+games, seat 1 ``lookahead-exact``, seats 2-4 ``greedy``, every seat ``ev-approx``; each
+round plays the same ``--games`` games (``k*N..`` of seed 46) in a fresh process per
+tree, the trees alternating, kernels loaded before timing; games per CPU second, the
+per-round ratio and medians, and a digest of every game's winner and scores, which
+must agree (byte-identical choices).
 
 **h2h**: the issue's strength check, as Shear Panic's was
 (``panic_policy_h2h.py``): four players, every seat betting ``ev-approx``, two line-ups
@@ -29,27 +38,25 @@ outcomes, written after every block (an interrupted run leaves its games).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import os
 import statistics
+import subprocess
+import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 
 from sheepsim.games.race.jobs import GamesJob
 from sheepsim.stats import wilson_interval
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lookahead_h2h import paired_games  # noqa: E402  (this folder: the paired-game loop)
+
 BETS = "ev-approx"
 NEW, OLD = "lookahead", "lookahead-exact"
-
-
-def outcomes(job, first, n, threads, chunk=10):
-    """``(winner (n,), scores (n, 4))`` of games ``first..first+n-1`` on ``threads``."""
-    starts = list(range(first, first + n, chunk))
-    with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(lambda s: job.outcomes(s, min(chunk, first + n - s)), starts))
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def speed(args) -> None:
@@ -71,6 +78,42 @@ def speed(args) -> None:
           f"{statistics.median(rates[OLD]):.2f} games per CPU s; ratio median "
           f"{statistics.median(ratios):.1f} (range {min(ratios):.1f}-{max(ratios):.1f})")
     print(f"load average after: {os.getloadavg()}")
+
+
+def exact_one(args) -> None:
+    """One timing in this process: ``--games`` games from ``--first`` (exact-speed)."""
+    job = GamesJob(None, 4, BETS, [OLD, "greedy", "greedy", "greedy"], 46)
+    job.prepare()
+    job.outcomes(args.first, 1)
+    t0 = time.process_time()
+    w, s = job.outcomes(args.first, args.games)
+    rate = args.games / (time.process_time() - t0)
+    print(f"{rate} {hashlib.sha256(w.tobytes() + s.tobytes()).hexdigest()[:16]}")
+
+
+def exact_speed(args) -> None:
+    here = str(Path(__file__).resolve().parents[1])
+    trees = {"old": str(Path(args.old_tree).resolve()), "new": here}
+    rates = {"old": [], "new": []}
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    for k in range(args.rounds):
+        digests = {}
+        for name in (("old", "new") if k % 2 == 0 else ("new", "old")):
+            env = {**os.environ, "PYTHONPATH": trees[name]}
+            out = subprocess.run([sys.executable, __file__, "exact-one", "--first",
+                                  str(k * args.games), "--games", str(args.games)],
+                                 env=env, cwd=trees[name], capture_output=True, text=True,
+                                 check=True).stdout.split()
+            rates[name].append(float(out[0]))
+            digests[name] = out[1]
+        same = "same games" if digests["old"] == digests["new"] else "GAMES DIFFER"
+        print(f"round {k + 1}: old {rates['old'][-1]:.2f}, new {rates['new'][-1]:.2f} games per "
+              f"CPU s, ratio {rates['new'][-1] / rates['old'][-1]:.2f}; {same} "
+              f"({digests['new']}); load {os.getloadavg()[0]:.1f}", flush=True)
+    ratios = [b / a for a, b in zip(rates["old"], rates["new"], strict=True)]
+    print(f"medians: old {statistics.median(rates['old']):.2f}, new "
+          f"{statistics.median(rates['new']):.2f} games per CPU s; ratio median "
+          f"{statistics.median(ratios):.2f} (range {min(ratios):.2f}-{max(ratios):.2f})")
 
 
 def summarize(win_a, win_b, score_a, score_b, cpu=None) -> None:
@@ -96,33 +139,20 @@ def summarize(win_a, win_b, score_a, score_b, cpu=None) -> None:
 
 def h2h(args) -> None:
     if args.summarize:
-        z = np.load(args.summarize)
-        summarize(z["win_a"], z["win_b"], z["score_a"], z["score_b"])
+        z = [np.load(f) for f in args.summarize]
+        summarize(*(np.concatenate([f[k] for f in z]) for k in ("win_a", "win_b", "score_a",
+                                                                "score_b")))
         return
     jobs = {"A": GamesJob(None, 4, BETS, [NEW, OLD, OLD, OLD], args.seed),
             "B": GamesJob(None, 4, BETS, [OLD, NEW, NEW, NEW], args.seed)}
-    for job in jobs.values():
-        job.prepare()
-    won = {k: [] for k in jobs}
-    score = {k: [] for k in jobs}
-    cpu = dict.fromkeys(jobs, 0.0)
-    done = 0
-    while done < args.games:
-        n = min(args.block, args.games - done)
-        for k, job in jobs.items():
-            t0 = time.process_time()
-            w, s = outcomes(job, done, n, args.threads)
-            cpu[k] += time.process_time() - t0
-            won[k].append(w == 0)
-            score[k].append(s[:, 0])
-        done += n
-        print(f"{done} games; CPU s per game: A {cpu['A'] / done:.3f}, B {cpu['B'] / done:.3f}; "
-              f"load {os.getloadavg()[0]:.1f}", flush=True)
-        if args.out:
-            np.savez(args.out, win_a=np.concatenate(won["A"]), win_b=np.concatenate(won["B"]),
-                     score_a=np.concatenate(score["A"]), score_b=np.concatenate(score["B"]))
-    summarize(np.concatenate(won["A"]), np.concatenate(won["B"]), np.concatenate(score["A"]),
-              np.concatenate(score["B"]), cpu)
+
+    def save(won, score):
+        np.savez(args.out, win_a=won["A"], win_b=won["B"], score_a=score["A"], score_b=score["B"])
+
+    won, score, cpu = paired_games(jobs, args.games, args.block, args.threads,
+                                   save if args.out else None, chunk=10,
+                                   first=args.first)
+    summarize(won["A"], won["B"], score["A"], score["B"], cpu)
 
 
 def main() -> None:
@@ -136,12 +166,21 @@ def main() -> None:
     hp = sub.add_parser("h2h")
     hp.add_argument("--games", type=int, default=1000)
     hp.add_argument("--seed", type=int, default=46)
+    hp.add_argument("--first", type=int, default=0, help="first game index (to go on from a "
+                    "stopped run: concatenate the two files' games)")
     hp.add_argument("--threads", type=int, default=2)
     hp.add_argument("--block", type=int, default=100)
     hp.add_argument("--out", default=None)
-    hp.add_argument("--summarize", default=None, metavar="FILE.npz")
+    hp.add_argument("--summarize", default=None, nargs="+", metavar="FILE.npz")
+    ep = sub.add_parser("exact-speed")
+    ep.add_argument("--old-tree", required=True, metavar="PATH")
+    ep.add_argument("--rounds", type=int, default=3)
+    ep.add_argument("--games", type=int, default=10)
+    op = sub.add_parser("exact-one")
+    op.add_argument("--first", type=int, default=0)
+    op.add_argument("--games", type=int, default=10)
     args = ap.parse_args()
-    speed(args) if args.what == "speed" else h2h(args)
+    {"speed": speed, "h2h": h2h, "exact-speed": exact_speed, "exact-one": exact_one}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ still leaves its games); ``--summarize FILE.npz`` prints the tables of such a fi
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -40,6 +41,37 @@ def outcomes(job, first, n, threads, chunk=25):
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
+def paired_games(jobs: dict, games: int, block: int, threads: int, save=None, chunk=25,
+                 first=0):
+    """Every line-up of ``jobs`` (name -> ``GamesJob``, one seed) on the *same* games
+    ``first..first+games-1``, ``block`` at a time: ``(won, score, cpu)``, per name seat 1's wins
+    (bool) and points per game and the line-up's CPU seconds (``time.process_time``).
+    After each block it prints the CPU seconds per game and calls ``save(won, score)``
+    (if given) with the games so far, so an interrupted run leaves its games."""
+    for job in jobs.values():
+        job.prepare()  # loads (or compiles) the kernels
+    won = {k: [] for k in jobs}
+    score = {k: [] for k in jobs}
+    cpu = dict.fromkeys(jobs, 0.0)
+    done = 0
+    while done < games:
+        n = min(block, games - done)
+        for k, job in jobs.items():
+            t0 = time.process_time()
+            w, s = outcomes(job, first + done, n, threads, chunk)
+            cpu[k] += time.process_time() - t0
+            won[k].append(w == 0)
+            score[k].append(s[:, 0])
+        done += n
+        print(f"{done} games; CPU s per game: " + ", ".join(f"{k} {cpu[k] / done:.4f}" for k in jobs)
+              + f"; load {os.getloadavg()[0]:.1f}", flush=True)
+        if save is not None:
+            save({k: np.concatenate(v) for k, v in won.items()},
+                 {k: np.concatenate(v) for k, v in score.items()})
+    return ({k: np.concatenate(v) for k, v in won.items()},
+            {k: np.concatenate(v) for k, v in score.items()}, cpu)
+
+
 def main() -> None:
     global FOCAL
     ap = argparse.ArgumentParser(description=__doc__)
@@ -57,28 +89,14 @@ def main() -> None:
         summarize({f: data[f"won_{f}"] for f in FOCAL}, {f: data[f"score_{f}"] for f in FOCAL})
         return
     jobs = {f: GamesJob(None, 4, BETS, [f, FIELD, FIELD, FIELD], args.seed) for f in FOCAL}
-    for job in jobs.values():
-        job.prepare()  # loads (or compiles) the kernels
-    won = {f: [] for f in FOCAL}
-    score = {f: [] for f in FOCAL}
-    cpu = dict.fromkeys(FOCAL, 0.0)
-    done = 0
-    while done < args.games:
-        n = min(args.block, args.games - done)
-        for f, job in jobs.items():
-            t0 = time.process_time()
-            w, s = outcomes(job, done, n, args.threads)
-            cpu[f] += time.process_time() - t0
-            won[f].append(w == 0)
-            score[f].append(s[:, 0])
-        done += n
-        print(f"{done} games; CPU s per game: "
-              + ", ".join(f"{f} {cpu[f] / done:.4f}" for f in FOCAL), flush=True)
-        if args.out:
-            np.savez(args.out, **{f"won_{f}": np.concatenate(won[f]) for f in FOCAL},
-                     **{f"score_{f}": np.concatenate(score[f]) for f in FOCAL})
-    summarize({f: np.concatenate(won[f]) for f in FOCAL},
-              {f: np.concatenate(score[f]) for f in FOCAL})
+
+    def save(won, score):
+        np.savez(args.out, **{f"won_{f}": won[f] for f in FOCAL},
+                 **{f"score_{f}": score[f] for f in FOCAL})
+
+    won, score, _ = paired_games(jobs, args.games, args.block, args.threads,
+                                 save if args.out else None)
+    summarize(won, score)
 
 
 def summarize(won: dict, score: dict) -> None:

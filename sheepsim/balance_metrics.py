@@ -118,6 +118,24 @@ def _extreme(name, meaning, unit, better, job, items, kind: str) -> Metric:
                   (0.0, 1.0) if unit == "probability" else None)
 
 
+#: what a spread, maximum or minimum metric's plain value is, for the tables' notes
+PLAIN = {"spread": "max - min", "max": "maximum", "min": "minimum"}
+
+
+def corrected_note(metrics, column: str | None = None, raw: str | None = None) -> str:
+    """The tables' note naming the ``metrics`` whose value is bias-corrected (spreads,
+    maxima, minima: :attr:`Metric.items`), "" if none is: ``column`` the column that holds
+    their values (None: each metric's own), ``raw`` the column of the plain value, if any."""
+    ms = [m for m in metrics if m.items is not None]
+    if not ms:
+        return ""
+    kinds = " or ".join(dict.fromkeys(PLAIN[m.kind] for m in ms))
+    names = ", ".join(f"{m.name} (a {PLAIN[m.kind]})" for m in ms)
+    return (f"{column + ' of ' if column else ''}{names} {'is' if len(ms) == 1 else 'are'} "
+            f"bias-corrected: the bias noise gives the plain {kinds} taken out by moment matching"
+            + (f"; {raw} is the plain {kinds}" if raw else ""))
+
+
 def module(g: Game):
     """The game's metrics module, with the metrics every game with a skill ladder gets
     (:data:`SKILL_GRADIENT`) added to its own."""

@@ -180,16 +180,22 @@ def cache_report(entries: list[CacheEntry], root: Path) -> list[str]:
 
 #: the games of a warm-up step: each command is run once with these options (tiny)
 WARM_GAMES = 16
+#: the plug-in a harness game's warm-up plays at every seat (:mod:`sheepsim.warm_policy`):
+#: it compiles the game's plug-in entry kernel, the one every line-up with plug-ins uses
+WARM_PLUGIN = "sheepsim.warm_policy:any_option"
 
 
 def warm_steps(game) -> list[tuple[str, dict]]:
     """``(command, options)`` of each run ``sheepsim cache warm`` makes for ``game``: the
     shared commands (play, compare, trace, balance) with the default policies and a few
     games, then the game's own (:attr:`sheepsim.game.Game.warm`); each compiles (or
-    loads) the kernels that command uses."""
+    loads) the kernels that command uses. A game declared on the harness
+    (:attr:`~sheepsim.game.Game.machine`) also plays :data:`WARM_PLUGIN`: its plug-in
+    entry (Aw, Sheep! lists that run in its own ``warm``)."""
     compare = {**game.sample.get("compare", {}), "games": WARM_GAMES}
+    plugged = [("play", {"games": WARM_GAMES, "policy": WARM_PLUGIN})] if game.machine else []
     return [("play", {"games": WARM_GAMES}), ("compare", compare), ("trace", {"seed": 0}),
-            ("balance", {"games": WARM_GAMES}), *((c, dict(o)) for c, o in game.warm)]
+            ("balance", {"games": WARM_GAMES}), *plugged, *((c, dict(o)) for c, o in game.warm)]
 
 
 def warm(games, progress: bool = True) -> int:
@@ -200,7 +206,8 @@ def warm(games, progress: bool = True) -> int:
     steps = [(g, command, options) for g in games for command, options in warm_steps(g)]
     with tqdm(total=len(steps), unit="step", disable=not progress, leave=True) as bar:
         for g, command, options in steps:
-            bar.set_description(f"{g.command} {command}")
+            plugin = " (plug-in entry)" if options.get("policy") == WARM_PLUGIN else ""
+            bar.set_description(f"{g.command} {command}{plugin}")
             _run(g.name, command, options)
             bar.update()
     return len(steps)
@@ -215,7 +222,11 @@ def register(subparsers) -> None:
                     "module and source digest, race-odds tables). Nothing is removed "
                     "unless asked. `sheepsim cache warm [--game G]` compiles every kernel "
                     "the games' commands use (and computes the race-odds table) now, so "
-                    "that later runs start warm.")
+                    "that later runs start warm; in the games on the harness (Aw, Sheep! and "
+                    "games declared on it, such as the Pig example) also the entry every "
+                    "line-up with plug-in policies shares, by "
+                    "playing a plug-in shipped for it (sheepsim.warm_policy:any_option): "
+                    "a first plug-in then compiles only itself.")
     p.add_argument("action", nargs="?", choices=["warm"],
                    help="warm: compile what every game (or --game) needs, with a progress bar")
     p.add_argument("--game", metavar="G", help="with warm: only this game (name or command)")

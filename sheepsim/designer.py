@@ -350,6 +350,10 @@ def cmd_sweep(args) -> int:
     t = res.tables
     keys = [k for k, _ in axes]
     sweep = sweep_table(t, variants, keys, points)
+    exact = set(t["metrics"].loc[t["metrics"]["exact"].astype(bool), "metric"])
+    note = M.corrected_note([m for m in M.pick(g, args.metric) if m.name not in exact], "value")
+    if note and len(sweep):  # under the table (the table format and the report)
+        sweep.attrs["notes"] = [note]
     tables = {"sweep": sweep, **t}
     meta = exact_meta(res.meta(pairing=V.pairing_summary(t["differences"]),
                                sweep={k: [toml_value(v) for v in vals] for k, vals in axes}), t)

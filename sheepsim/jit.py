@@ -877,12 +877,21 @@ def rebind(dispatcher, replacements: dict, cache_key: str | None = None):
     replacements, :func:`_reached_files`), written to the folder's
     :data:`VARIANT_MANIFEST`.
     """
+    return rebind_many({"kernel": dispatcher}, replacements, cache_key)["kernel"]
+
+
+def rebind_many(dispatchers: dict, replacements: dict, cache_key: str | None = None) -> dict:
+    """:func:`rebind` of each value of ``dispatchers`` (a dict, returned with the same
+    keys) at once: a function two of them reach is cloned once, so it compiles once, and
+    every clone is cached in one folder (its ``<digest>`` covers what all of them reach)."""
     memo: dict = {}
     if cache_key is not None:
-        files = tuple(sorted(_reached_files([dispatcher, *replacements.values()])))
+        roots = [*dispatchers.values(), *replacements.values()]
+        files = tuple(sorted(_reached_files(roots)))
         cache_key = f"{module_digest(*files)}-{cache_key}"
         _VARIANT_MODULES.setdefault(cache_key, files)
-    return _rebind(dispatcher, dict(replacements), memo, cache_key)
+    return {name: _rebind(d, dict(replacements), memo, cache_key)
+            for name, d in dispatchers.items()}
 
 
 def _reached_files(roots) -> set[str]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sheepsim import balance_metrics as M
-from sheepsim.balance_metrics import BLOCKS, CONFIRM_FACTOR, game_options
+from sheepsim.balance_metrics import BLOCKS, CONFIRM_FACTOR, corrected_note, game_options
 from sheepsim.commands import role_policies
 from sheepsim.errors import SheepsimError
 from sheepsim.options import backend_from_args, progress_of
@@ -364,6 +364,10 @@ def run(g, args) -> TuneOutput:
     meta["confirm"] = confirm_meta(confirm, confirm_games)
     if confirm_table is None:
         confirm_table = search.confirm_table_empty()
+    note = corrected_note([m for m in search.metrics if not search._exact(m.job)])
+    for df in (best_table, confirm_table, trials_table):
+        if note and len(df):  # under the tables (the table format and the report)
+            df.attrs["notes"] = [note]
     return TuneOutput({"best": best_table, "confirm": confirm_table, "trials": trials_table}, meta, title,
                       winner_text, [t.metric for t in targets], beat_base=beat, verdict=verdict)
 

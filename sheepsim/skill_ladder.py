@@ -34,13 +34,26 @@ GRADIENT = "skill_gradient"
 def rungs_of(g: Game, rungs=None) -> tuple[str, ...]:
     """The ladder's rungs: ``rungs`` (``;``-separated or a list) or the game's own."""
     if rungs is None:
-        out = tuple(g.ladder)
-    elif isinstance(rungs, str):
+        return tuple(g.ladder)
+    if isinstance(rungs, str):
         out = tuple(r.strip() for r in rungs.split(";"))
     else:
         out = tuple(str(r).strip() for r in rungs)
-    if len(out) < 2 or not all(out) or len(set(out)) != len(out):
-        raise SheepsimError(f"a ladder needs two or more different rungs, got {';'.join(out)!r}")
+    given, e_g = ";".join(out), f"e.g. {';'.join(g.ladder)!r}"
+    empty = [k for k, r in enumerate(out, start=1) if not r]
+    if len(empty) == len(out):
+        raise SheepsimError(f"--rungs {given!r} names no rung: give two or more, separated by "
+                            f"';', lowest first ({e_g})")
+    if empty and len(out) > 1:  # ';;', a ';' at either end
+        raise SheepsimError(f"--rungs {given!r}: rung {empty[0]} of {len(out)} is empty; rungs "
+                            f"are separated by ';', lowest first ({e_g})")
+    if len(out) < 2:
+        raise SheepsimError(f"--rungs {given!r} is one rung: a ladder needs two or more, "
+                            f"separated by ';', lowest first ({e_g})")
+    twice = next(r for r in out if out.count(r) > 1) if len(set(out)) != len(out) else None
+    if twice is not None:
+        raise SheepsimError(f"--rungs {given!r}: rung {twice!r} is given twice; a ladder needs "
+                            "two or more different rungs")
     return out
 
 

@@ -525,7 +525,8 @@ def _matched_spread(x: np.ndarray, z: np.ndarray, raw: float) -> float:
     return (lo + hi) / 2 * raw
 
 
-def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) -> dict:
+def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95,
+                      same_counts: bool = False) -> dict:
     """The paired difference of two spreads, ``spread(b) - spread(a)``, measured on the
     same games (blocks ``loo_a``/``loo_b`` of the same games: their joint jackknife
     covariance keeps what the two share, so it cancels).
@@ -542,9 +543,16 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) ->
     ``confidence``; where one pair is clearly the largest in both it is that pair's
     paired interval. The p-value inverts the interval (the smallest ``c`` whose interval
     holds 0, Bonferroni-adjusted); the estimate is the difference of the two
-    bias-corrected spreads, kept within the interval. Returns ``diff``, ``lo``, ``hi``,
-    ``raw``, ``se`` (standard deviation of the bootstrap's differences), ``se_a``/``se_b``
-    (of each spread's) and ``pvalue``."""
+    bias-corrected spreads, kept within the interval.
+
+    A pair's change that no block moves, of a pair that is noisy, was not seen rather
+    than known (as in :func:`extreme_difference`): no game of the run changed it (a rare
+    event), and the jackknife would call it exact, reading [0, 0]. It bounds nothing:
+    where it may be the largest pair's the interval is the two spreads'. Items identical
+    in ``a`` and ``b`` are such changes, unless ``same_counts`` says both variants read the
+    same counts (an edit that cannot change them): then the difference is exactly 0.
+    Returns ``diff``, ``lo``, ``hi``, ``raw``, ``se`` (standard deviation of the
+    bootstrap's differences), ``se_a``/``se_b`` (of each spread's) and ``pvalue``."""
     xa, xb = np.asarray(full_a, dtype=np.float64), np.asarray(full_b, dtype=np.float64)
     la, lb = np.asarray(loo_a, dtype=np.float64), np.asarray(loo_b, dtype=np.float64)
     ka, kb = xa.size, xb.size
@@ -554,7 +562,7 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) ->
     if not np.ptp(loo, axis=0).any():
         return {"diff": raw, "lo": raw, "hi": raw, "raw": raw, "se": 0.0, "se_a": 0.0,
                 "se_b": 0.0, "pvalue": 1.0 if raw == 0 else 0.0}
-    if np.array_equal(xa, xb) and np.array_equal(la, lb):  # the same counts: exactly 0
+    if same_counts and np.array_equal(xa, xb) and np.array_equal(la, lb):  # exactly 0
         own = float(np.ptp(xa + _draws(la, SPREAD_DRAWS), axis=1).std(ddof=1))
         return {"diff": 0.0, "lo": 0.0, "hi": 0.0, "raw": 0.0, "se": 0.0, "se_a": own,
                 "se_b": own, "pvalue": 1.0}
@@ -571,6 +579,10 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) ->
     tb, sb = x @ pb, _contrast_se(pb, cov)
     te, se_e = (x @ pe, _contrast_se(pe, cov)) if pe is not None else (None, np.zeros(0))
     sa, sb, se_e = (np.where(s > tiny, s, 0.0) for s in (sa, sb, se_e))
+    if te is not None:
+        # a pair's change no block moved, of a pair that is noisy, was not seen (a rare
+        # event: no game in the run changed it), not known to be exact: it bounds nothing
+        te = np.where((se_e == 0) & ((sa > 0) | (sb > 0)), np.nan, te)
     df = loo.shape[0] - 1
     c95, m = _bonferroni_t([sa, sb, se_e], df, confidence)
 
@@ -581,8 +593,11 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95) ->
         if te is not None:
             may_a = ta + c * sa >= float((ta - c * sa).max())  # may be a's largest pair
             may_b = tb + c * sb >= float((tb - c * sb).max())
-            lo = max(lo, float((te - c * se_e)[may_a].min()))
-            hi = min(hi, float((te + c * se_e)[may_b].max()))
+            lo_e, hi_e = (te - c * se_e)[may_a], (te + c * se_e)[may_b]
+            if not np.isnan(lo_e).any():  # else an unseen change may be a's largest pair's
+                lo = max(lo, float(lo_e.min()))
+            if not np.isnan(hi_e).any():
+                hi = min(hi, float(hi_e.max()))
         if lo > hi:  # the two constructions disagree (their simultaneous cover failed)
             lo, hi = lo_b - hi_a, hi_b - lo_a
         return lo, hi

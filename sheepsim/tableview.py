@@ -14,6 +14,7 @@ column and every digit):
 * whole numbers without decimals; probabilities and shares (``p_*``, ``*rate``,
   ``*share*``) 4 decimals; anything else 2 significant digits of its smallest value,
   with 2 to 4 decimals; one format per column, so cells line up;
+* a ``x_raw`` column (the plain value beside a corrected ``x``) takes ``x``'s decimals;
 * standard errors (``*_se``), constant ``games``/``seed`` columns (the header says them)
   and columns with no value at all are left out; a ``note`` column that says the same on
   every row is shown once under the table;
@@ -269,6 +270,8 @@ def _columns(df: pd.DataFrame, fold: bool) -> list[Column]:
         for c in (base, lo, hi, f"{base}_se"):
             fmt[c] = (lambda dd: lambda x: fmt_cell(x, dd))(d)
         folded[base] = (lo, hi)
+        if f"{base}_raw" in fmt and _is_num(df[f"{base}_raw"]):  # the plain value beside it
+            fmt[f"{base}_raw"] = fmt[base]
     recs = df.to_dict("records")
     inside = {c for pair in folded.values() for c in pair} if fold else set()
     cols = []
@@ -299,13 +302,16 @@ def table_view(df: pd.DataFrame, *, wanted: list[str] | None = None, must_show=(
     say the same on every row go to one line under the table, and then columns are left
     out from the right (never ``wanted``, ``must_show`` or ``pvalue``, never the first). A one-row
     table keeps every column (:func:`text_table` prints it as name-value lines). A table
-    names its own must-show columns in ``df.attrs["must_show"]`` (the CLI and the report
-    both honour it)."""
+    names its own must-show columns in ``df.attrs["must_show"]`` and its own notes (lines
+    under it, in the table format and the report only) in ``df.attrs["notes"]`` (the CLI
+    and the report both honour them)."""
+    said = [str(n) for n in df.attrs.get("notes", ()) if n]  # the table's own notes
     if all_columns:
         cols = _columns(df, fold=False)
         return TableView([c.header for c in cols], _rows(cols, len(df)),
-                         [c.numeric for c in cols], len(cols))
+                         [c.numeric for c in cols], len(cols), notes=said)
     frame, notes = reader_frame(df)
+    notes += said
     cols = _columns(frame, fold=True)
     # the caller's columns and the table's own test stay whatever the width
     must_show = [*must_show, *df.attrs.get("must_show", ())]

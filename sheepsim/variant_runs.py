@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sheepsim.balance_metrics import BLOCKS, Metric, module
+from sheepsim.balance_metrics import BLOCKS, Metric, corrected_note, module
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Game, Job, shared_seed
 from sheepsim.rulesedit import edited
@@ -274,7 +274,7 @@ def spread_diff(items_base: np.ndarray, items_variant: np.ndarray, m: Metric | N
                 same_counts: bool = False) -> dict:
     """The paired difference variant - base of a spread metric from both variants' items
     on the same blocks (:func:`sheepsim.stats.spread_difference`; a maximum or minimum
-    metric ``m``'s from :func:`sheepsim.stats.extreme_difference`, ``same_counts``: the
+    metric ``m``'s from :func:`sheepsim.stats.extreme_difference`; ``same_counts``: the
     two variants read the same counts, not only equal ones)."""
     from sheepsim.stats import extreme_difference, spread_difference
 
@@ -288,7 +288,8 @@ def spread_diff(items_base: np.ndarray, items_variant: np.ndarray, m: Metric | N
         return extreme_difference(items_base[0], items_base[1:], items_variant[0],
                                   items_variant[1:], kind=m.kind, bounds=m.bounds,
                                   same_counts=same_counts)
-    return spread_difference(items_base[0], items_base[1:], items_variant[0], items_variant[1:])
+    return spread_difference(items_base[0], items_base[1:], items_variant[0], items_variant[1:],
+                             same_counts=same_counts)
 
 
 def _compute(m: Metric, tables: dict, rules, players: int) -> float:
@@ -401,6 +402,9 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
         diffs += block
     metrics = pd.DataFrame(rows)
     metrics["games"] = metrics["games"].astype("Int64")
+    note = corrected_note([m for m in job.metrics if spread[m.name]], "value", "value_raw")
+    if note:  # said under the table (the JSON's meta says it as spread/extreme_interval)
+        metrics.attrs["notes"] = [note]
     out = {"metrics": metrics}
     cols = ["variant", "metric", "diff", "diff_lo", "diff_hi", "diff_se", "unpaired_se", "se_ratio",
             "pvalue", "pvalue_holm", "exact", "unit", "better", "games"]

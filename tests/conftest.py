@@ -9,13 +9,24 @@ compiles them). So before the workers start, a run of the whole suite first runs
 (by default only a run of the whole suite, no paths given, warms: a run of a few files
 compiles only what it uses). A warm-up that fails is ignored: the tests compile and
 report themselves.
+
+**Which worker runs what** (``--dist loadfile``: each test file on one worker). The
+files whose tests share a session fixture that is costly to build run on one worker as
+one unit (:data:`SHARED_UNITS`: the report tests' small report, the Dask tests'
+clusters), so it is built once, not once per worker. The units are handed out longest
+first (:data:`LONGEST_FIRST`, measured cold; the others after them, most tests first, as
+xdist orders them), so that no long file starts last while the other worker idles
+(``--no-loadscope-reorder`` in ``pyproject.toml`` keeps this order).
 """
 
 import os
 import subprocess
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+
+import pytest
 
 # Tests never show windows and never depend on a display.
 os.environ.setdefault("MPLBACKEND", "Agg")
@@ -24,6 +35,67 @@ os.environ.setdefault("SHEEPSIM_REPORT_WARMUP", "0")
 
 #: the games whose kernels take longest to compile first (others after, in any order)
 COSTLIEST_FIRST = ("panic", "race", "awsheep")
+
+#: test files that share a costly session fixture: each group is one unit of work (one
+#: worker), so the fixture is built once per run
+SHARED_UNITS = {
+    **dict.fromkeys(("tests/report/test_report_config.py", "tests/report/test_report_end_to_end.py",
+                     "tests/report/test_report_resume.py"), "tests/report (small_report)"),
+    **dict.fromkeys(("tests/dask/test_dask_faults.py", "tests/dask/test_dask_identical.py",
+                     "tests/dask/test_dask_report.py"), "tests/dask (cluster, one_worker)"),
+}
+
+#: the units that take longest with an empty kernel cache, longest first (wall seconds of
+#: a cold run on 2 cores, 2026-12-06: most of it compiling plug-in variants of the race's
+#: and Shear Panic's kernels, pinned outputs of rules variants, whole games in Chromium);
+#: every other unit runs after these
+LONGEST_FIRST = (
+    "tests/race/test_race_pinned.py",  # ~180 s: rules variants, lookahead-exact, a plug-in
+    "tests/conformance/test_policy_contract.py",  # ~150 s: 6 plug-in variants per engine
+    "tests/conformance/test_policy_bounds.py",  # ~140 s: 7 plug-in variants per engine
+    "tests/serve/test_serve_game.py",  # ~135 s: two whole games through the page
+    "tests/report (small_report)",
+    "tests/panic/test_panic_user_policy.py",  # ~70 s
+    "tests/dask (cluster, one_worker)",
+    "tests/test_docs.py",  # the docs site, built by Sphinx
+    "tests/race/test_exact_solver.py",
+    "tests/panic/test_panic_pinned_commands.py",
+    "tests/panic/test_panic_pinned.py",
+    "tests/race/test_race_policy_errors.py",
+    "tests/panic/test_panic_cli.py",
+)
+
+
+def unit_of(nodeid: str) -> str:
+    """The unit of work of a test: its file, or its group in :data:`SHARED_UNITS`."""
+    path = nodeid.split("::", 1)[0]
+    return SHARED_UNITS.get(path, path)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` with the files of :data:`SHARED_UNITS` as one unit each."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFixtureScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)
+
+    return SharedFixtureScheduling(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Units in :data:`LONGEST_FIRST` order, then the others by test count (most first);
+    a unit's tests stay together, each file's in its own order."""
+    units = [unit_of(item.nodeid) for item in items]
+    count = Counter(units)
+    first = {u: i for i, u in reversed(list(enumerate(units)))}
+    rank = {u: i for i, u in enumerate(LONGEST_FIRST)}
+    order = sorted(range(len(items)), key=lambda i: (
+        rank.get(units[i], len(rank)), -count[units[i]], first[units[i]], i))
+    items[:] = [items[i] for i in order]
 
 
 def _workers(config) -> int:

@@ -167,13 +167,20 @@ def test_warm_lists_a_run_of_each_shared_command_and_the_games_own():
     from sheepsim.game import get
 
     assert [c for c, _ in cachefolders.warm_steps(get("pig"))] == [
-        "play", "compare", "trace", "balance"]
+        "play", "compare", "trace", "balance", "play"]
     assert [c for c, _ in cachefolders.warm_steps(get("race"))][4:] == ["odds", "odds", "ev"]
+    # the harness games play a shipped plug-in too: their plug-in entry (none before)
+    for game in ("pig", "awsheep"):
+        plugged = [o for c, o in cachefolders.warm_steps(get(game)) if c == "play" and "policy" in o]
+        assert plugged == [{"games": 16, "policy": cachefolders.WARM_PLUGIN}], game
+    assert not any("policy" in o for _, o in cachefolders.warm_steps(get("race")))
 
 
 def test_warm_compiles_a_game_once(tmp_path):
     """``sheepsim cache warm --game pig`` (the cheapest game, from examples/pig) fills the
-    cache; a second one loads everything and writes no cache file."""
+    cache; a second one loads everything and writes no cache file; a first line-up with
+    a plug-in then compiles the plug-in alone (its guard), not the game's plug-in entry
+    (``harness_loop``'s ``play_games``: about 9 of 10 CPU s before the warm-up played one)."""
     import subprocess
     import sys
 
@@ -184,9 +191,16 @@ def test_warm_compiles_a_game_once(tmp_path):
         done = subprocess.run([sys.executable, "-m", "sheepsim", "cache", "warm", "--game", "pig"],
                               env=env, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr
-        assert "warm: 4 runs of pig" in done.stdout and "4/4" in done.stderr  # the bar
+        assert "warm: 5 runs of pig" in done.stdout and "5/5" in done.stderr  # the bar
+        assert "pig play (plug-in entry)" in done.stderr
         return {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*.nb*")}
 
     first = warm()
     assert any(p.suffix == ".nbi" for p in first)
     assert warm() == first  # nothing compiled, nothing written
+    done = subprocess.run([sys.executable, "-m", "sheepsim", "pig", "play", "--players", "2",
+                           "--games", "100", "--policy", "random,tests.harness.rungs:always_bank",
+                           "--quiet"], env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    new = sorted(p.name for p in tmp_path.rglob("*.nbi") if p not in first)
+    assert len(new) == 1 and new[0].startswith("policy_values._plugin_guard"), new

@@ -77,12 +77,38 @@ def test_variants_report_a_spread_bias_corrected_and_never_below_zero():
 
 
 def test_a_spread_that_changes_not_at_all_has_a_difference_of_exactly_zero():
+    """The same counts (``same_counts``: an edit that cannot change them) differ by
+    exactly 0; equal counts by chance were not seen to change, and bound nothing: the
+    interval is the two spreads' (wider than 0 on both sides)."""
     from sheepsim.stats import spread_difference
 
     rng = np.random.default_rng(2)
     full, loo = _null_blocks(rng, 2_000)
-    d = spread_difference(full, loo, full, loo)
+    d = spread_difference(full, loo, full, loo, same_counts=True)
     assert d["diff"] == d["lo"] == d["hi"] == 0 and d["pvalue"] == 1
+    chance = spread_difference(full, loo, full, loo)
+    assert chance["lo"] < 0 < chance["hi"] and chance["diff"] == 0 and chance["pvalue"] == 1
+
+
+def test_a_pair_change_no_block_moved_bounds_nothing():
+    """The rare-event flaw the maximum had (issue 46), in a spread: b = a with item 2
+    raised by 0.03 (its change seen: se 0.004) while the largest pair (items 1 and 0,
+    0.4 in both) changed in no block: a rare event no game showed, not an exact 0. The
+    interval read [0, 0]; now it is the two spreads', [lo_b - hi_a, hi_b - lo_a] =
+    0 +- 2 c sqrt(2) 0.01 (independent items of se 0.01), c = t_15(1 - 0.05 / (2 * 8))
+    (3 + 3 noisy pairs and 2 seen pair changes: Bonferroni over 8)."""
+    from scipy.special import stdtrit
+
+    from sheepsim.stats import spread_difference
+    from tests.test_extremes import H, _loo
+
+    xa = np.array([0.1, 0.5, 0.2])
+    la = _loo(xa, [0.01] * 3)
+    lb = la + [0, 0, 0.03] + _loo([0, 0, 0], [0, 0, 0.004], column=6)
+    d = spread_difference(xa, la, xa + [0, 0, 0.03], lb)
+    half = 2 * stdtrit(H - 1, 1 - 0.05 / (2 * 8)) * np.sqrt(2) * 0.01
+    assert (d["lo"], d["hi"]) == pytest.approx((-half, half), abs=1e-9)
+    assert d["lo"] <= d["diff"] <= d["hi"] and d["pvalue"] == 1.0
 
 
 def test_tune_ranks_spread_finalists_by_the_bias_corrected_value():

@@ -2,6 +2,8 @@
 :func:`sheepsim.stats.extreme_interval` and :func:`sheepsim.stats.extreme_difference`,
 as spreads are by ``spread_interval`` and ``spread_difference`` (issue 49)."""
 
+import re
+
 import numpy as np
 import pytest
 from scipy.special import stdtrit
@@ -192,3 +194,31 @@ def test_variants_measure_card_win_max_as_a_maximum():
     # a payoff edit cannot change a greedy-paced race: the base's counts, exactly 0
     d = res.tables["differences"].iloc[1]
     assert (d["diff"], d["diff_lo"], d["diff_hi"], d["pvalue"]) == (0, 0, 0, 1)
+
+
+def test_the_tables_say_which_values_are_bias_corrected(capsys):
+    """`race variants`, `sweep` and `tune` tables said nothing of it (only the JSON's
+    meta.extreme_interval did), and value_raw printed at 2 decimals beside a value at 3:
+    now a note under each table names the corrected metrics, and value_raw takes the
+    value's decimals. The JSON has no such note (its meta says it)."""
+    from tests.cli_helpers import run
+
+    code, out, _ = run(capsys, "race", "variants", "--metric", "card_win_max", "--set",
+                       "race.payoffs.bonus_three=2", "--games", "400", "--seed", "3", "--quiet")
+    said = " ".join(out.split())  # the lines under the table are wrapped to its width
+    assert code == 0
+    assert ("Note: value of card_win_max (a maximum) is bias-corrected: the bias noise gives "
+            "the plain maximum taken out by moment matching; value_raw is the plain maximum") in said
+    value, raw = re.search(r"value = (\d\.\d+) \[.*value_raw = (\d\.\d+)", said).groups()
+    assert len(value) == len(raw) >= 5  # 0.217 and 0.245, not 0.24
+    code, out, _ = run(capsys, "race", "tune", "--vary", "race.payoffs.bonus_three=0..4", "--target",
+                       "card_win_max=min", "--budget", "5000", "--trials", "2", "--finalists", "1",
+                       "--seed", "2", "--quiet")
+    assert code == 0 and out.count("card_win_max (a maximum) is bias-corrected") >= 2
+    code, out, _ = run(capsys, "race", "sweep", "--set", "race.cards.Stilton.gallop=4,5", "--metric",
+                       "card_win_max,mean_turns", "--table", "sweep", "--games", "400", "--quiet")
+    assert code == 0 and "Note: value of card_win_max (a maximum) is bias-corrected" in out
+    code, out, _ = run(capsys, "race", "variants", "--metric", "card_win_max", "--set",
+                       "race.payoffs.bonus_three=2", "--games", "400", "--seed", "3", "--quiet",
+                       "--format", "json")
+    assert code == 0 and "is bias-corrected" not in out

@@ -61,7 +61,15 @@ def test_holm_adjusts_the_steps_only():
 
 @pytest.mark.parametrize("argv, says", [
     (["pig", "ladder", "--rungs", "random;nosuch"], "unknown policy 'nosuch'"),
-    (["pig", "ladder", "--rungs", "random"], "two or more different rungs"),
+    (["pig", "ladder", "--rungs", "random"], "'random' is one rung: a ladder needs two or more"),
+    # an empty rung said the rungs were not different: now it says which one is empty
+    (["pig", "ladder", "--rungs", "random;hold-20;"], "rung 3 of 3 is empty; rungs are separated by ';'"),
+    (["pig", "ladder", "--rungs", "random;;hold-20"], "rung 2 of 3 is empty"),
+    (["pig", "ladder", "--rungs", "random,,hold-20"],
+     "is one rung: a ladder needs two or more, separated by ';', lowest first (e.g. 'random;hold-20')"),
+    (["pig", "ladder", "--rungs", ";"], "names no rung"),
+    (["pig", "ladder", "--rungs", "random;random"], "rung 'random' is given twice"),
+    (["race", "ladder", "--rungs", "random,random;ev,greedy;"], "rung 3 of 3 is empty"),
     (["pig", "ladder", "--seat", "9"], "seat must be between 1 and 2"),
     (["pig", "ladder", "--games", "0"], "games"),
 ])

@@ -100,20 +100,40 @@ def _fail(fail, code, game, seat, pid, choice, n, kind):
     fail[F_KIND] = kind
 
 
-@njit
-def _grown(hist):
-    """``hist`` with twice its rows (the first ones kept)."""
-    bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
-    bigger[:hist.shape[0]] = hist
-    return bigger
+@njit(inline="always")
+def _put(dst, at, src, n):
+    """``dst[at:at + n] = src[:n]``, element by element: numba compiles, per number of
+    dimensions, the formatting of a slice copy's "cannot assign slice of shape" message
+    (string joins, ``repr`` of ints; about 2 s of a cold compile), a loop nothing."""
+    for j in range(n):
+        dst[at + j] = src[j]
+
+
+@njit(inline="always")
+def _changed(hist, rows, score, players):
+    """Whether ``score`` differs from row ``rows - 1`` of ``hist`` (or there is none)."""
+    if rows == 0:
+        return True
+    for s in range(players):
+        if hist[rows - 1, s] != score[s]:
+            return True
+    return False
 
 
 @njit
-def _record(hist, t, st, R, score):
-    """Row ``t`` of ``hist`` (which has room for it) set to every seat's score now."""
-    machine_scores(st, R, score)
-    for s in range(hist.shape[1]):
-        hist[t, s] = score[s]
+def _record(hist, row, t, score, players):
+    """``hist`` with row ``row`` set to ``score`` (every seat's score) from the end of turn
+    ``t`` on (column ``players``), doubled when full. Written only where a score changed
+    (:func:`_changed`, checked in the loop: an unchanged turn makes no call): the course
+    reads runs of equal turns as one row (:func:`course`)."""
+    if row >= hist.shape[0]:
+        bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
+        for j in range(hist.shape[0]):
+            _put(bigger[j], 0, hist[j], hist.shape[1])
+        hist = bigger
+    _put(hist[row], 0, score, players)
+    hist[row, players] = t
+    return hist
 
 
 @njit
@@ -137,15 +157,6 @@ def top_score(scores, players):
 
 
 @njit
-def top_of_row(hist, t, players):
-    """The highest of ``hist[t, :players]`` (no view of the row: none counted)."""
-    top = hist[t, 0]
-    for s in range(1, players):
-        top = max(top, hist[t, s])
-    return top
-
-
-@njit
 def sole_leader(scores, t, players):
     """The seat with the strictly highest score in row ``t``, or -1 on a tie for the top."""
     best = 0
@@ -160,9 +171,11 @@ def sole_leader(scores, t, players):
 
 
 @njit
-def course(acc, off, hist, turns, players, win):
-    """Add the course of one won game to ``acc``: ``hist[:turns]`` every seat's score at
-    the end of each turn (the last row the final scores), ``win`` the winner.
+def course(acc, off, hist, rows, turns, players, win):
+    """Add the course of one won game to ``acc``: ``hist[:rows]`` every seat's score at
+    the end of a turn, column ``players`` that turn's index: the scores from there until
+    the next row's turn (the last row's until the last turn, ``turns - 1``: the final
+    scores); the first row is turn 0's. ``win`` is the winner. Per turn:
 
     * lead changes: times the sole leader became another seat (a tie for the top keeps
       the leader it interrupts);
@@ -170,22 +183,25 @@ def course(acc, off, hist, turns, players, win):
       for good (0: from the first turn on), in whole 1/COURSE_SCALE;
     * the winner's largest deficit to the top score at a turn's end;
     * a comeback: the winner was behind the top score at the middle turn
-      (row ``(turns - 1) // 2``)."""
+      (``(turns - 1) // 2``)."""
     changes = 0
     prev = -1
     last_not = -1
     deficit = 0
-    for t in range(turns):
-        lead = sole_leader(hist, t, players)
+    mid = (turns - 1) // 2
+    at_mid = 0
+    for j in range(rows):
+        lead = sole_leader(hist, j, players)
         if lead >= 0:
             if prev >= 0 and lead != prev:
                 changes += 1
             prev = lead
-        if lead != win:
-            last_not = t
-        deficit = max(deficit, top_of_row(hist, t, players) - hist[t, win])
-    mid = (turns - 1) // 2
-    top = top_of_row(hist, mid, players)
+        if lead != win:  # the run's last turn
+            last_not = hist[j + 1, players] - 1 if j + 1 < rows else turns - 1
+        deficit = max(deficit, top_score(hist[j], players) - hist[j, win])
+        if hist[j, players] <= mid:
+            at_mid = j
+    top = top_score(hist[at_mid], players)
     decided = (last_not + 1) * COURSE_SCALE // turns
     acc[off[O_WON]] += 1
     acc[off[O_LEAD_CHANGES]] += changes
@@ -194,7 +210,7 @@ def course(acc, off, hist, turns, players, win):
     acc[off[O_DECIDED_AT_SQ]] += decided * decided
     acc[off[O_DEFICIT]] += deficit
     acc[off[O_DEFICIT_SQ]] += deficit * deficit
-    acc[off[O_COMEBACK]] += hist[mid, win] < top
+    acc[off[O_COMEBACK]] += hist[at_mid, win] < top
 
 
 @njit(inline="always")  # a call of its own per decision costs the built-ins a fifth of their speed
@@ -256,7 +272,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     counting = acc.shape[0] > 0  # else only the outcomes are read: no counts at all
     outcomes = winners.shape[0] > 0
     own_results = results.shape[0] > 0
-    hist = np.zeros((64, players), dtype=np.int64)  # scores at each turn's end, grown
+    # every seat's score at the end of a turn where one changed, then the turn: grown
+    hist = np.zeros((64, players + 1), dtype=np.int64)
     has_own = sizes[Z_OWN] > 0  # the machine plays stretches itself (slot own)
     report = np.zeros(P_KINDS + 3 * kinds, dtype=np.int64)  # what the stretches played
     # the stretches one call of own played: seat, decisions, every seat's score after it
@@ -279,9 +296,11 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
         if trace:
             evn += machine_events(st, R, events[evn:])
         if has_own:
-            report[:] = 0
+            for j in range(report.shape[0]):
+                report[j] = 0
         decisions = 0
         turns = 0
+        rows = 0  # of hist
         asked = 0
         last = -1
         while True:
@@ -289,22 +308,22 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             if seat < 0:
                 break
             if n == 0 and has_own and seat < players:  # stretches the machine plays itself
-                if seat != last and last >= 0 and counting:  # the turn before them ends here
-                    _record(hist, turns - 1, st, R, score)
-                rows = machine_own(st, R, seat, streams, scratch, report, played)
-                for j in range(rows):  # each counted as if its decisions were asked here
+                if counting:  # every seat's score before them
+                    machine_scores(st, R, score)
+                done = machine_own(st, R, seat, streams, scratch, report, played)
+                for j in range(done):  # each counted as if its decisions were asked here
                     d = played[j, 1]
-                    if d == 0:
-                        continue
-                    if played[j, 0] != last:
+                    if d > 0 and played[j, 0] != last:
+                        if last >= 0 and counting:  # the turn that ends here
+                            if _changed(hist, rows, score, players):
+                                hist = _record(hist, rows, turns - 1, score, players)
+                                rows += 1
                         turns += 1
                         last = played[j, 0]
-                        if turns > hist.shape[0]:
-                            hist = _grown(hist)
                     decisions += d
-                    if counting:  # the scores after it (the turn's end unless it goes on)
+                    if counting:  # every seat's score after it: before the next one
                         for s in range(players):
-                            hist[turns - 1, s] = played[j, 2 + s]
+                            score[s] = played[j, 2 + s]
                 if decisions > max_decisions:
                     _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                     return logged, evn
@@ -317,11 +336,12 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 return logged, evn
             if seat != last:
                 if last >= 0 and counting:  # the turn that ends here: every seat's score
-                    _record(hist, turns - 1, st, R, score)
+                    machine_scores(st, R, score)
+                    if _changed(hist, rows, score, players):
+                        hist = _record(hist, rows, turns - 1, score, players)
+                        rows += 1
                 turns += 1
                 last = seat
-                if turns > hist.shape[0]:
-                    hist = _grown(hist)
             choice = 0
             pid = seat_pid[seat]
             if n > 1:  # a lone option is taken without asking
@@ -348,7 +368,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 row[L_CHOICE] = choice
                 row[L_ASKED] = n > 1
                 row[L_PID] = pid
-                row[LOG_HEAD:LOG_HEAD + opts.shape[1]] = opts[choice]
+                _put(row, LOG_HEAD, opts[choice], opts.shape[1])
             machine_apply(st, R, seat, kind, opts, choice, chance)
             decisions += 1
             if trace:
@@ -356,7 +376,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             if tracing:  # every seat's score after the decision
                 machine_scores(st, R, score)
                 w = LOG_HEAD + opts.shape[1]
-                log[logged, w:w + players] = score
+                _put(log[logged], w, score, players)
                 logged += 1
         machine_scores(st, R, score)
         win = machine_winner(st, R)
@@ -366,8 +386,10 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 acc[off[O_WINS] + win] += 1
                 acc[off[O_SLOT_WINS] + (win - r) % players] += 1
                 if turns > 0:
-                    _record(hist, turns - 1, st, R, score)
-                    course(acc, off, hist, turns, players, win)
+                    if _changed(hist, rows, score, players):
+                        hist = _record(hist, rows, turns - 1, score, players)
+                        rows += 1
+                    course(acc, off, hist, rows, turns, players, win)
             else:
                 acc[off[O_NO_WINNER]] += 1
             top = top_score(score, players)
@@ -392,7 +414,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
         if outcomes:
             winners[i] = win
-            final_scores[i, :] = score
+            _put(final_scores[i], 0, score, players)
         if own_results:
             machine_result(st, R, results[i])
         if trace:

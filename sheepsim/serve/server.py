@@ -333,14 +333,16 @@ def make_server(host: str, port: int, *, rules: str | None = None,
 
 def _questions(api: RaceAPI) -> tuple[list, list]:
     """``(exact, simulated)``: every kind of question the page asks, as ``(command,
-    params)``: the bet EVs for each exact pace policy and the exact pace advice; a
-    simulated policy's EVs and advice (the simulated policies share their kernels)."""
+    params)``: the bet EVs for each exact pace policy, the exact pace advice and a turn
+    played (``move``); the first simulated policy's EVs and advice (each simulated
+    policy has a single-race kernel of its own: ``race.kernels._Builtin``)."""
     import json
 
     policies = json.loads(api.rules_json())["policies"]
     position = "semifinal " + " ".join(["0.000"] * 6)
     exact = [("ev", {"policy": p}) for p in policies["exact"]]
     exact.append(("advise", {"position": position, "lane": "1", "hidden": "1"}))
+    exact.append(("move", {"position": position, "total": "7"}))
     simulated = []
     for policy in policies["simulated"][:1]:
         simulated += [("ev", {"policy": policy, "games": "100"}),

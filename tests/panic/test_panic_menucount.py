@@ -149,3 +149,20 @@ def test_a_flock_on_one_line_is_counted_as_listed(shape):
                     st[L.ST_PREV_DIE] = 0
                     checked += _same_menu(st, R, seat) > 0
     assert checked == 4 * (1 + 2 * 4 * 9 + 2)  # every case had options to compare
+
+
+def test_the_module_says_which_tiles_are_counted_by_listing():
+    """menucount's docstring said every unused tile's count came from the masks; since
+    906d629 count_actions lists Alignment and Ewe Turn (and a spread flock's pushes) with
+    tile_options, and the docstring says so now. The test above checks hundreds of
+    positions per menu (``positions > 500``), not thousands."""
+    import inspect
+
+    from sheepsim.games.panic.policies import menucount
+
+    doc = " ".join(menucount.__doc__.split())
+    assert "each unused tile's count comes from" not in doc
+    assert "counted by listing their options" in doc and "Alignment and Ewe Turn" in doc
+    assert "too spread for the line masks" in doc and "hundreds of positions" in doc
+    # the code it describes: the tiles neither sheep nor mask-counted pushes are listed
+    assert "elif refuses or not sheep_tile:" in inspect.getsource(menucount)

@@ -58,7 +58,7 @@ def test_a_traced_race_replayed_turn_by_turn(capsys, seed, stage, policy):
         assert row["next"] == m["next"] and row["over"] == m["over"]
         assert m["over"] == (k == len(turns) - 1)
         position = m["next"]
-    assert m["places"] == places
+    assert m["lanes_by_place"] == places
     with pytest.raises(SheepsimError, match="already over"):
         play_turn(position, 3)
 
@@ -95,10 +95,10 @@ def test_finish_exhaustion_supply_and_the_end():
     # (ties to the lowest lane)
     t = play_turn("semifinal F1 X17 X18 17.001 X18 F2", 4, "WALK_WHITE")
     assert t.meta_fields["next"] == "semifinal F1 X17 X18 X18 X18 F2"
-    assert (t.meta_fields["over"], t.meta_fields["places"]) == (True, [1, 6, 3])
+    assert (t.meta_fields["over"], t.meta_fields["lanes_by_place"]) == (True, [1, 6, 3])
     # the final ends at its first finish
     t = play_turn("final 19.100 0.210 0.030 0.201 0.120 0.111", 1, "GALLOP_RED")
-    assert (t.meta_fields["over"], t.meta_fields["places"]) == (True, [1])
+    assert (t.meta_fields["over"], t.meta_fields["lanes_by_place"]) == (True, [1])
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -118,3 +118,27 @@ def test_the_command_prints_the_turn(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["meta"]["next"] == "semifinal 0.111 0.210 5.010 0.201 0.120 0.111"
     assert doc["meta"]["lane"] == 3 and doc["options"][0]["option"] == "TROT_BLUE"
+
+
+def test_the_placed_lanes_read_the_same_in_every_format(capsys):
+    """``places`` read like place numbers ("1,6,3": lane 1 first) and was a list in the
+    meta but a string in the rows; the title nested brackets ("(Lazy Sheep (total 9))").
+    Now ``lanes_by_place`` is the lanes 1st, 2nd, 3rd: a list (null while the race runs)
+    in the rows and the meta alike, the same list in the CSV, and the title says it."""
+    over = "semifinal F1 X17 X18 17.001 X18 F2"
+    assert main(["race", "move", "--position", over, "--total", "4", "--option", "WALK_WHITE",
+                 "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    rows = {r["option"]: r for r in doc["options"]}
+    assert "places" not in doc["meta"] and "places" not in rows["WALK_WHITE"]
+    assert doc["meta"]["lanes_by_place"] == rows["WALK_WHITE"]["lanes_by_place"] == [1, 6, 3]
+    assert rows["WALK_FREE"]["lanes_by_place"] is None  # the race runs on
+    assert main(["race", "move", "--position", over, "--total", "4", "--format", "csv"]) == 0
+    csv = capsys.readouterr().out.splitlines()
+    assert csv[0].endswith(",over,lanes_by_place")
+    assert csv[2] == 'WALK_WHITE,X18,semifinal F1 X17 X18 X18 X18 F2,True,"[1, 6, 3]"'
+    assert main(["race", "move", "--position", over, "--total", "4", "--option", "WALK_WHITE"]) == 0
+    assert "the race is over: 1st lane 1, 2nd lane 6, 3rd lane 3" in capsys.readouterr().out
+    assert main(["race", "move", "--position", START, "--total", "9"]) == 0
+    out = capsys.readouterr().out
+    assert "total 9 moves lane 6, the Lazy Sheep (total 9)\n" in out and "((" not in out

@@ -141,7 +141,7 @@ def play_race(page, rng, stage: str, bets: dict, standings: dict, shot=None) -> 
         assert page.input_value("#position") == after["next"]
         turn += 1
         if after["over"]:
-            return after["next"], after["places"]
+            return after["next"], after["lanes_by_place"]
 
 
 @pytest.mark.parametrize("width", [390, 1280])
@@ -220,7 +220,7 @@ def test_undo_steps_back_and_a_finished_race_takes_no_turn(server, browser):  # 
     start = "semifinal 0.111 0.210 0.030 0.201 0.120 0.111"
     page = open_page(browser, f"{server.url}/?{urlencode({'position': start, 'hidden': '3'})}")
     tap(page, '#turn-buttons [data-total="9"]')  # the Lazy Sheep: lane 6, furthest back
-    assert "lane 6 Stilton (Lazy Sheep (total 9)) moves" in page.inner_text("#turn-prompt")
+    assert "lane 6 Stilton, the Lazy Sheep (total 9), moves" in page.inner_text("#turn-prompt")
     tap(page, '#turn-buttons [data-option="GALLOP_RED"]')
     assert page.input_value("#position") == "semifinal 0.111 0.210 0.030 0.201 0.120 4.011"
     tap(page, "#undo")

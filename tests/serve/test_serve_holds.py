@@ -245,9 +245,10 @@ def test_a_loopback_bind_answers_loopback_names_only(asked):
 
 
 def test_the_warm_up_asks_every_kind_of_question_the_page_asks():
-    """Exact bet EVs for each exact pace policy, exact pace advice, and a simulated
-    policy's EVs and advice (the simulated policies share their kernels): no player waits
-    for a compile (on an empty kernel cache the first simulated answer took 46 s)."""
+    """Exact bet EVs for each exact pace policy, exact pace advice, a turn played
+    (``move``, every tap of a total asks it), and the first simulated policy's EVs and
+    advice (each simulated policy has a kernel of its own): no player waits for a
+    compile (on an empty kernel cache the first simulated answer took 46 s)."""
     from urllib.parse import parse_qs
 
     from sheepsim.serve.api import RaceAPI
@@ -265,6 +266,6 @@ def test_the_warm_up_asks_every_kind_of_question_the_page_asks():
     warm_up(api)
     policies = json.loads(api.rules_json())["policies"]
     assert {("ev", p, 200) for p in policies["exact"]} <= set(asked)
-    assert ("advise", "greedy", 200) in asked
+    assert ("advise", "greedy", 200) in asked and ("move", "greedy", 200) in asked
     assert {("ev", policies["simulated"][0], 200),
             ("advise", policies["simulated"][0], 200)} <= set(asked)

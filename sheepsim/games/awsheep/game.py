@@ -29,5 +29,7 @@ GAME = Game(
             "bad_policy": ["awsheep", "play", "--policy", "nosuch"],
             "compare": {"players": 4, "a": "counter", "b": "random", "field": "random",
                         "games": 300}},
-    warm=(("card-value", {"games": 16}),),
+    # the plug-in entry too (sheepsim.cachefolders.WARM_PLUGIN): played on the harness
+    warm=(("card-value", {"games": 16}),
+          ("play", {"games": 16, "policy": "sheepsim.warm_policy:any_option"})),
 )

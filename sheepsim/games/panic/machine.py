@@ -3,6 +3,7 @@ machine with the direct-call code (slot ``own``)."""
 
 import numpy as np
 
+from sheepsim import rng
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.engine import accumulate, init_state
 from sheepsim.games.panic.engine import winner as panic_winner
@@ -11,7 +12,6 @@ from sheepsim.games.panic.policies.rollout import rollout_turn
 from sheepsim.games.panic.scratch import new_scratch as panic_scratch
 from sheepsim.games.panic.turns import after_turn, panic_push, play_turn
 from sheepsim.jit import kernel
-from sheepsim import rng
 
 RULES = ()
 KINDS = L.KIND_NAMES

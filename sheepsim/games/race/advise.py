@@ -29,7 +29,12 @@ from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.engine import apply_option, legal_options, race_over
-from sheepsim.games.race.exact.from_position import _rules, continuation_args, continuation_kernel
+from sheepsim.games.race.exact.from_position import (
+    _ids,
+    _rules,
+    continuation_args,
+    continuation_kernel,
+)
 from sheepsim.games.race.exact.position import as_position, position_arrays
 from sheepsim.games.race.exact.solver import exact_reason, solve_position
 from sheepsim.games.race.standings import (
@@ -194,7 +199,7 @@ def _exact_points(options, board, race, rules, policy, pts, stage, win=None):
 def _mc_outcomes(options, rules, policy, stage, games, seed, seen) -> np.ndarray:
     """Outcome codes per race ``(len(options), games)``, every option on the same dice."""
     pol, dice, pace_ids, seen = continuation_args(rules, stage, policy, seen)
-    kernel = continuation_kernel(pol.user_pace, "race_outcomes")
+    kernel = continuation_kernel(pol.user_pace, "race_outcomes", _ids(pace_ids))
     out = np.zeros((len(options), games), np.int64)
     for i, (b, r) in enumerate(options):
         try:

@@ -195,7 +195,8 @@ def _add_move(sub) -> None:
                     "(the Lazy Sheep for a 9, or when the total's sheep is exhausted or "
                     "finished), each legal pace option with the sheep and the whole position "
                     "after it (cubes paid or recovered, the blue supply, exhaustion, a finish "
-                    "and its place; when the race ends, the places); with --option, the "
+                    "and its place; when the race ends, lanes_by_place: the lanes placed "
+                    "1st, 2nd, 3rd); with --option, the "
                     "position after that option. Table: options.",
         epilog="example: sheepsim race move --position 'semifinal 0.111 0.210 0.030 0.201 "
                "0.120 0.111' --total 9 --option GALLOP_RED")
@@ -225,10 +226,11 @@ def cmd_move(args) -> int:
                   lanes=args.lanes)
     m = t.meta_fields
     meta = base_meta(game="sheep-race", rules=rules.source, rules_sha256=rules.sha256, **m)
-    why = "" if m["reason"] == "dice" else f" ({m['reason']})"
+    why = "" if m["reason"] == "dice" else f", the {m['reason']}"
     title = f"The Sheep Race: total {m['total']} moves lane {m['lane']}{why}\nposition: {m['position']}"
     if "option" in m:
         title += f"\n{m['option']}: {m['next']}" + (
-            f"\nthe race is over: places {', '.join(map(str, m['places']))}" if m["over"] else "")
+            "\nthe race is over: " + ", ".join(f"{place} lane {lane}" for place, lane in zip(
+                ("1st", "2nd", "3rd"), m["lanes_by_place"], strict=False)) if m["over"] else "")
     emit(render({"options": t.table}, args.format, meta, title), args.out, meta)
     return 0

@@ -25,7 +25,7 @@ COMMANDS = {
                     "(about 10 games per second); ev-approx reads the public odds table "
                     "(tens of thousands per second); lookahead paces for its bets by imagined "
                     "races (about 0.02 s a game), lookahead-exact by their exact expected "
-                    "points (about 0.3-0.4 CPU s a game). Tables: " + ", ".join(PLAY_TABLES) + ".",
+                    "points (about 0.2 CPU s a game). Tables: " + ", ".join(PLAY_TABLES) + ".",
         games=100_000, tables=PLAY_TABLES, policies=("bet", "pace"),
         policy_alias="pace"),
     "compare": CommandSpec(

@@ -22,6 +22,7 @@ one line (:func:`check_asks`).
 from __future__ import annotations
 
 import functools
+import hashlib
 import types
 
 import numpy as np
@@ -59,7 +60,7 @@ from sheepsim.games.race.layout import (
     Asks,
     Seats,
 )
-from sheepsim.jit import njit, rebind, user_policy_chain, variant_key
+from sheepsim.jit import njit, rebind, rebind_many, user_policy_chain, variant_key
 from sheepsim.plugins import policy_failure
 
 
@@ -283,8 +284,91 @@ class Kernels(types.SimpleNamespace):
         return turns, asks
 
 
-BUILTIN = Kernels(fill_races=fill_races, fill_greedy_races=fill_greedy_races,
-                  fill_games=fill_games, fill_trace=fill_trace)
+@njit
+def no_plugins(pid, kind, view, opts, n, rand):
+    """``policies.decide`` in the built-in single-race kernel (:class:`_Builtin`): the
+    engine asks ``decide`` for plug-ins only (ids from ``FIRST_USER_ID``) and a line-up
+    of built-ins has none, so numba compiles no built-in policy behind it
+    (``policies.decide`` reaches every pace and bet policy: about 4 CPU s of a cold
+    ``race ev --policy random``, ``benchmarks/README.md``, "Compile time: the
+    targets")."""
+    if pid >= policies.FIRST_USER_ID:
+        raise ValueError("unknown policy id: this kernel plays built-in policies only")
+    return -1
+
+
+@njit(inline="always")
+def pace_random(policy_id, lane, board, race, seen, legal, rand):
+    """``policies.choose_pace`` for a line-up of ``random`` alone (see :class:`_Builtin`)."""
+    return policies.random_pace(lane, board, race, seen, legal, rand)
+
+
+@njit(inline="always")
+def pace_saver(policy_id, lane, board, race, seen, legal, rand):
+    """``policies.choose_pace`` for a line-up of ``saver`` alone."""
+    return policies.saver(lane, board, race, seen, legal, rand)
+
+
+@njit(inline="always")
+def pace_steady(policy_id, lane, board, race, seen, legal, rand):
+    """``policies.choose_pace`` for a line-up of ``steady`` alone."""
+    return policies.steady(lane, board, race, seen, legal, rand)
+
+
+@njit(inline="always")
+def pace_partisan(policy_id, lane, board, race, seen, legal, rand):
+    """``policies.choose_pace`` for a line-up of ``partisan`` alone."""
+    return policies.partisan(lane, board, race, seen, legal, rand)
+
+
+#: The single-race kernel's pace dispatch per built-in policy that is not ``greedy``
+#: (every sheep ``greedy`` compiles no dispatch: ``pace_ids`` None).
+ONE_PACE = {policies.RANDOM_PACE: pace_random, policies.SAVER: pace_saver,
+            policies.STEADY: pace_steady, policies.PARTISAN: pace_partisan}
+#: The kernels every variant is rebuilt from (:func:`kernels_for`).
+ENTRIES = dict(fill_races=fill_races, fill_greedy_races=fill_greedy_races,
+               fill_games=fill_games, fill_trace=fill_trace)
+
+
+class _Builtin(Kernels):
+    """:data:`ENTRIES` for built-in policies only. Single races (``race odds``, ``race
+    ev``, ``race advise`` and ``serve`` when simulated) play one pace policy, so
+    :meth:`race_chunk` runs :func:`fill_races` rebuilt (:func:`sheepsim.jit.rebind`, on
+    first use, cached on disk per policy) for that policy alone: ``policies.choose_pace``
+    rebound to the policy (:data:`ONE_PACE`) and ``policies.decide``, asked for plug-ins
+    only, to :func:`no_plugins`. A cold ``race ev --policy random`` then compiles one
+    pace policy and no bet policy instead of every built-in one (``benchmarks/README.md``,
+    "Compile time: the targets")."""
+
+    def race_chunk(self, seed, start, count, rules, lane_cards, random_deal, stage,
+                   pace_ids, out, tables=True):
+        kernels = self if pace_ids is None else one_pace(int(np.asarray(pace_ids)[0]))
+        return Kernels.race_chunk(kernels, seed, start, count, rules, lane_cards,
+                                  random_deal, stage, pace_ids, out, tables)
+
+
+@functools.cache
+def one_pace(pid: int) -> Kernels:
+    """The single-race kernels rebuilt for the built-in pace policy ``pid`` alone (see
+    :class:`_Builtin`), cached on disk per policy: ``fill_races`` and the position
+    kernels ``races_from`` and ``race_outcomes``
+    (:mod:`~sheepsim.games.race.exact.position_kernel`: ``race odds|ev|advise
+    --position`` simulated), rebuilt together so that the engine's turn loop they share
+    compiles once."""
+    from sheepsim.games.race.exact import position_kernel
+
+    swap = {policies.decide: no_plugins}
+    if pid in ONE_PACE:
+        swap[policies.choose_pace] = ONE_PACE[pid]
+    name = policies.PACE_POLICIES[pid]
+    key = hashlib.sha256(f"sheepsim race single races {name}".encode()).hexdigest()[:16]
+    return Kernels(**rebind_many(dict(fill_races=fill_races,
+                                      races_from=position_kernel.races_from,
+                                      race_outcomes=position_kernel.race_outcomes),
+                                 swap, key))
+
+
+BUILTIN = _Builtin(**ENTRIES)
 #: The built-in kernels' calls, as functions (tests and benchmarks call them).
 race_chunk, game_chunk, trace_race = BUILTIN.race_chunk, BUILTIN.game_chunk, BUILTIN.trace_race
 
@@ -302,7 +386,7 @@ def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
         return BUILTIN
     swap = {policies.decide: decide_for(user_pace, user_bets)}
     key = variant_key(user_pace, user_bets)
-    return Kernels(**{name: rebind(kernel, swap, key) for name, kernel in vars(BUILTIN).items()})
+    return Kernels(**{name: rebind(kernel, swap, key) for name, kernel in ENTRIES.items()})
 
 
 def decide_for(user_pace: tuple, user_bets: tuple = ()):

@@ -4,7 +4,7 @@ imagined races instead of one exact backward sweep per decision.
 ``lookahead-exact`` (:func:`sheepsim.games.race.exact.game.lookahead`) values each legal
 option by the player's expected points this race if every later turn is played by
 ``greedy``, solved exactly: early in a race that sweep covers about a million joint
-states, about 0.4 CPU s a game. This policy values each option by :data:`ROLLOUTS`
+states, about 0.2 CPU s a game. This policy values each option by :data:`ROLLOUTS`
 imagined races: after the option the race is played to its end on dice drawn from the
 seat's own pace stream (one draw per decision keys them; never the game's dice), every
 turn by ``greedy`` except the player's own turns (every ``n_players``-th), where a sheep

@@ -39,7 +39,7 @@ Zone), ``partisan`` (bet-aware: pushes own bets, stalls and exhausts rivals' ope
 player's own bets over imagined ``greedy`` races on common dice from its own stream; see
 :mod:`~sheepsim.games.race.lookahead`), ``lookahead-exact`` (whole games only: the same
 question solved exactly, every later turn ``greedy``, one backward sweep per decision,
-about 0.3-0.4 CPU s a game; see :mod:`~sheepsim.games.race.exact.game`; the ``lookahead`` of
+about 0.2 CPU s a game; see :mod:`~sheepsim.games.race.exact.game`; the ``lookahead`` of
 sheepsim before 0.4.0). The engine calls them on its own arrays
 (:func:`choose_pace` ``(pid, lane, board, race, seen, legal, rand)``, no view built):
 :func:`decide` gives the very same choices from a view.

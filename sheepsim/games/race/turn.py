@@ -28,9 +28,10 @@ from sheepsim.games.race.exact.position import Position, as_position, parse_shee
 class Turn:
     """``table``: one row per legal option of the selected sheep, in option order
     (``option``, ``after`` the sheep after it, ``next`` the whole position after it,
-    ``over`` whether the race is over then, ``places`` the lanes placed 1st-3rd then,
-    e.g. ``"5,1,3"``, empty while it runs); ``meta_fields``: the position, total, selected
-    lane and why, and with an option its ``next``, ``over`` and ``places``."""
+    ``over`` whether the race is over then, ``lanes_by_place`` the lanes placed 1st,
+    2nd, 3rd then, e.g. ``[5, 1, 3]`` for lane 5 first, None while it runs);
+    ``meta_fields``: the position, total, selected lane and why, and with an option its
+    ``next``, ``over`` and ``lanes_by_place`` (the same list)."""
 
     table: pd.DataFrame
     meta_fields: dict
@@ -79,7 +80,7 @@ def play_turn(position, total: int, option: str | None = None, rules=None, *, st
         over = bool(race_over(b.copy(), r.copy()))
         rows.append({"option": L.OPTION_NAMES[o], "after": _sheep_after(b[lane], 0),
                      "next": position_after(pos, b, r, rules), "over": over,
-                     "places": ",".join(map(str, _places(b, r))) if over else ""})
+                     "lanes_by_place": _places(b, r) if over else None})
     table = pd.DataFrame(rows)
     meta = {"position": pos.text(), "stage": pos.stage, "total": int(total), "lane": lane + 1,
             "reason": L.REASON_NAMES[reason],
@@ -94,5 +95,5 @@ def play_turn(position, total: int, option: str | None = None, rules=None, *, st
                                 f"{', '.join(meta['legal'])}")
         row = rows[meta["legal"].index(name)]
         meta.update(option=name, next=row["next"], over=row["over"],
-                    places=[int(x) for x in row["places"].split(",") if x])
+                    lanes_by_place=row["lanes_by_place"])
     return Turn(table, meta)

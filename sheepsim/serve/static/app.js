@@ -23,7 +23,7 @@ const state = {
   text: "",           // the position string sent to the API
   seat: 1,            // your seat, without a game (a game holds its own)
   scores: null,       // scores before this race, seat order, without a game
-  places: null,       // the places when a move ended the race, without a game
+  places: null,       // the lanes by place (1st first) when a move ended the race, without a game
   mc: false,          // simulate even where the exact answer is possible
 };
 let lastAdvice = null; // the latest pace advice answered
@@ -1065,9 +1065,9 @@ function tapOption(row) {
     if (game) {
       game.turn += 1;
       if (game.race === 0) game.sf1 = state.lanes.slice();
-      if (row.over) { game.places = row.places.split(",").map(Number); game.step = "over"; }
+      if (row.over) { game.places = row.lanes_by_place.slice(); game.step = "over"; }
     } else {
-      state.places = row.over ? row.places : null;
+      state.places = row.over ? row.lanes_by_place.slice() : null;
     }
   });
 }
@@ -1123,10 +1123,10 @@ function fillTurnBar(prompt, box) {
     }
     return;
   }
-  if (step === "over") { prompt.append("The race is over" + (state.places ? `: ${placesText(state.places.split(",").map(Number))}.` : ".")); return; }
+  if (step === "over") { prompt.append("The race is over" + (state.places ? `: ${placesText(state.places)}.` : ".")); return; }
   const who = game ? `Turn ${game.turn + 1}, ${seatName(turnSeat(game.turn))} rolls. ` : "";
   if (pending && pending.options) {
-    const why = pending.reason === "dice" ? "" : ` (${pending.reason})`;
+    const why = pending.reason === "dice" ? "" : `, the ${pending.reason},`;
     prompt.append(`${who}Total ${pending.total}: lane ${pending.lane} ${state.lanes[pending.lane - 1]}${why} moves. Tap the pace played:`);
     const adv = lastAdvice && lastAdvice.meta.position === state.text && lastAdvice.meta.lane === pending.lane ? lastAdvice : null;
     const best = adv && !statisticalTie(adv) ? bestOptions(adv).map((r) => r.option) : [];

@@ -47,18 +47,21 @@ def exact_from_position(position, rules=None, policy: str = "greedy", *, stage=N
 
 
 # ------------------------------------------------------------------ Monte Carlo
-@functools.lru_cache(maxsize=8)
-def continuation_kernel(user_pace: tuple = (), name: str = "races_from"):
+@functools.lru_cache(maxsize=16)
+def continuation_kernel(user_pace: tuple = (), name: str = "races_from", pace_ids=None):
     """Kernel ``name`` of ``position_kernel`` for the built-in policies, or recompiled with
     user pace policies (ids past the built-ins, as in ``kernels.kernels_for``, which
     supplies the dispatch; :func:`sheepsim.jit.rebind` finds what reaches it; compiled
-    once per process, cached on disk by :func:`sheepsim.jit.variant_key`)."""
+    once per process, cached on disk by :func:`sheepsim.jit.variant_key`). ``pace_ids``
+    (a tuple, as :func:`continuation_args` gives them; None: ``greedy``): a built-in
+    policy other than ``greedy`` gets the kernel rebuilt for it alone
+    (``kernels.one_pace``), which compiles no other policy."""
     from sheepsim.games.race import kernels
     from sheepsim.games.race.exact import position_kernel
 
     kernel = getattr(position_kernel, name)
     if not user_pace:
-        return kernel
+        return kernel if pace_ids is None else getattr(kernels.one_pace(pace_ids[0]), name)
     return rebind(kernel, {policies.decide: kernels.decide_for(user_pace)},
                   variant_key(user_pace))
 
@@ -74,13 +77,18 @@ def continuation_args(rules: RaceRules, stage: str, policy: str, seen=None):
     return pol, rules.dice_arrays(stage), kernel_pace_ids(pol.pace_ids), seen
 
 
+def _ids(pace_ids):
+    """``pace_ids`` as :func:`continuation_kernel`'s key: a tuple of ints, or None."""
+    return None if pace_ids is None else tuple(int(p) for p in pace_ids)
+
+
 def continuation_chunk(board, race, rules: RaceRules, policy: str, seed: int, seen=None):
     """``run_chunk(start, count) -> [joint (216,), place (6, 3), turns (1,)]`` continuing
     the race on ``board``/``race`` with ``policy`` (``seen`` ``(2, 6)``: the bets the
     policy sees, default none). Integer counts, mergeable by addition."""
     stage = "final" if race[L.STAGE] == L.FINAL else "semifinal"
     pol, dice, pace_ids, seen = continuation_args(rules, stage, policy, seen)
-    kernel = continuation_kernel(pol.user_pace)
+    kernel = continuation_kernel(pol.user_pace, "races_from", _ids(pace_ids))
     board, race = board.copy(), race.copy()
 
     def run_chunk(start, count):

@@ -12,10 +12,11 @@ solver plays exactly the rules and the policy the simulation plays.
 This is the one builder: whole-game kernels call :func:`build_graphs` (the ``ev`` bet
 policy, the ``lookahead`` pace policy solve races exactly) with a built-in own-state
 pace policy (``greedy``, ``saver``, ``steady``, by id); the exact solver calls it through
-``lanegraph.build_lane_graphs``, which rebuilds it around a user's own-state policy
-(:func:`sheepsim.jit.rebind`) and then uses :func:`build_checked`, which also calls the
-policy in a second context on every state (other sheep, bets, turn and random streams
-changed) and stops if its choice changes: the claim ``own_state`` makes is checked.
+``lanegraph.build_lane_graphs``, which rebuilds it (:func:`sheepsim.jit.rebind`) around
+the one policy it plays: a built-in one (:data:`ONLY`), or a user's own-state policy,
+built with ``check`` True: the policy is also called in a second context on every state
+(other sheep, bets, turn and random streams changed) and the build stops if its choice
+changes, so the claim ``own_state`` makes is checked.
 
 One extension: the selected lane may start from several roots (the states after each
 pace option), so one joint graph serves every option of a decision.
@@ -128,6 +129,31 @@ def own_state_pace(pid, lane, board, race, seen, legal, rand):
 
 
 @njit
+def only_greedy(pid, lane, board, race, seen, legal, rand):
+    """``own_state_pace`` playing ``greedy`` whatever ``pid``: what
+    :func:`~sheepsim.games.race.exact.lanegraph.build_lane_graphs` rebinds
+    ``own_state_pace`` to (:data:`ONLY`), so a solve compiles only the policy it plays."""
+    return greedy(lane, board, race, seen, legal, rand)
+
+
+@njit
+def only_saver(pid, lane, board, race, seen, legal, rand):
+    """``own_state_pace`` playing ``saver`` whatever ``pid`` (see :func:`only_greedy`)."""
+    return saver(lane, board, race, seen, legal, rand)
+
+
+@njit
+def only_steady(pid, lane, board, race, seen, legal, rand):
+    """``own_state_pace`` playing ``steady`` whatever ``pid`` (see :func:`only_greedy`)."""
+    return steady(lane, board, race, seen, legal, rand)
+
+
+#: The built-in own-state pace policies by name, each as an ``own_state_pace`` that
+#: plays only it.
+ONLY = {"greedy": only_greedy, "saver": only_saver, "steady": only_steady}
+
+
+@njit
 def _place(work, lane, key, template, supply):
     """Put the lane state ``key`` on ``lane`` of the table ``work`` (the rest of the row
     from ``template``) with ``supply`` blue cubes in the supply; its legal options."""
@@ -144,13 +170,14 @@ def _place(work, lane, key, template, supply):
 def _step(pid, lane, key, template, supply, work, other, check, out):
     """Write into ``out`` ``(N_BOARD,)`` the lane's row after the policy's move from
     ``key`` with ``supply`` blue cubes in the supply; ``work`` = ``(board, race, seen,
-    legal, rand)`` the policy's table, overwritten. ``check``: the policy is also called
-    on the table ``other`` (other sheep, bets, turn and random stream changed), and a
-    different choice raises (it is not own-state)."""
+    legal, rand)`` the policy's table, overwritten. ``check`` True: the policy is also
+    called on the table ``other`` (other sheep, bets, turn and random stream changed),
+    and a different choice raises (it is not own-state); ``check`` None: no check, and
+    numba compiles none (its branch is pruned when ``check`` is typed None)."""
     board, race, seen, legal, rand = work
     _place(work, lane, key, template, supply)
     option = own_state_pace(pid, lane, board, race, seen, legal, rand)
-    if check:
+    if check is not None:
         _place(other, lane, key, template, supply)
         if own_state_pace(pid, lane, other[0], other[1], other[2], other[3], other[4]) != option:
             raise ValueError("the pace policy's choice changed with other sheep, bets or "
@@ -164,40 +191,49 @@ def _step(pid, lane, key, template, supply, work, other, check, out):
 
 
 @njit
-def _table(template, race0, context):
+def _table(template, race0):
     """The policy's table ``(board, race, seen, legal, rand)`` for a lane's exploration:
-    every row ``template``, no bets seen (``context`` 0); ``context`` 1 the second
-    context of the own-state check: the other sheep spread over the track, turn 7, one
-    sheep placed, every bet seen, another random stream."""
+    every row ``template``, no bets seen."""
     board = np.zeros((6, N_BOARD), np.int64)
     for ln in range(6):
         _copy_row(template, board[ln])
-    race = race0.copy()
-    seen = np.zeros((2, 6), np.int64)
     streams = np.zeros((rng.N_PURPOSES, 2), np.uint64)
-    if context == 1:
-        for ln in range(6):
-            board[ln, POS] = (ln * 3) % (race0[TRACK] + 1)
-        race[TURN] = 7
-        race[N_PLACED] = 1
-        seen[:] = 1
-        rng.seed_streams(streams, 3, 4)
     rand = streams[rng.POLICY:rng.POLICY + 1]
-    return board, race, seen, np.zeros(N_OPTIONS, np.bool_), rand
+    return board, race0.copy(), np.zeros((2, 6), np.int64), np.zeros(N_OPTIONS, np.bool_), rand
+
+
+@njit
+def _other_table(template, race0):
+    """The second context of the own-state check (a table of :func:`_table`'s kind): the
+    other sheep spread over the track, turn 7, one sheep placed, every bet seen, another
+    random stream. A function of its own, so a build without the check compiles none of
+    it."""
+    board, race, seen, legal, rand = _table(template, race0)
+    for ln in range(6):
+        board[ln, POS] = (ln * 3) % (race0[TRACK] + 1)
+    race[TURN] = 7
+    race[N_PLACED] = 1
+    seen[:] = 1
+    streams = np.zeros((rng.N_PURPOSES, 2), np.uint64)
+    rng.seed_streams(streams, 3, 4)
+    return board, race, seen, legal, streams[rng.POLICY:rng.POLICY + 1]
 
 
 @njit
 def explore(pid, lane, template, roots, binding, race0, span, check):
-    """States reachable from the rows ``roots`` ``(k, N_BOARD)`` of ``lane`` (``check``:
-    the policy's own-state claim checked on every state, see :func:`_step`).
+    """States reachable from the rows ``roots`` ``(k, N_BOARD)`` of ``lane`` (``check``
+    True: the policy's own-state claim checked on every state; None: not, see
+    :func:`_step`).
 
     Returns ``(keys (n, 5), succ (n, 3), n, most_blue, root_ids (k,))``: ``succ[i, c]``
     the state after a move with supply class ``c`` (-1 where the class is not explored:
     every class if ``binding``, else class 2 only), absorbing states pointing to
     themselves; ``most_blue`` the most blue cubes the sheep ever holds."""
     track = race0[TRACK]
-    work = _table(template, race0, 0)
-    other = _table(template, race0, 1)
+    work = _table(template, race0)
+    other = work
+    if check is not None:  # pruned for a plain build (check None): see _step
+        other = _other_table(template, race0)
     index = Dict.empty(key_type=types.int64, value_type=types.int64)
     keys = np.zeros((16, N_STATE), np.int64)
     succ = np.full((16, N_CLASSES), -1, np.int64)
@@ -288,19 +324,12 @@ def topological(succ, n, root_ids):
 
 
 @njit
-def _lane(pid, board, race, lane, roots, binding, span, check):
-    """``(keys, succ, order, most_blue, root_ids)`` of one lane from ``roots``."""
-    keys, succ, n, most_blue, root_ids = explore(pid, lane, board[lane], roots, binding,
-                                                 race, span, check)
-    return keys, succ, topological(succ, n, root_ids), most_blue, root_ids
-
-
-@njit
-def build_graphs(board, race, pid, sel, roots):
+def build_graphs(board, race, pid, sel, roots, check=None):
     """The six lanes' graphs from the position ``board`` ``(6, N_BOARD)``/``race``
     ``(N_RACE,)`` under the built-in pace policy ``pid``; lane ``sel`` starts from the
     rows ``roots`` ``(k, N_BOARD)`` instead of its own row (``sel`` -1: every lane from
-    its row).
+    its row). ``check`` True: the policy is also checked to be own-state on every state
+    (:func:`_step`); the default None compiles no check.
 
     First every lane is explored assuming the supply always holds at least 2 blue cubes.
     Blue cubes only move between cards and the supply, so the supply never holds fewer
@@ -314,18 +343,12 @@ def build_graphs(board, race, pid, sel, roots):
     than a self-loop goes to a higher number; ``nxt`` the next state per supply class
     (absorbing states point to themselves); every other lane starts at state 0, lane
     ``sel``'s roots are states ``root_ids``.
+
+    One function, no thin wrappers around it: numba optimizes and emits the machine code
+    of everything a function calls again in each caller's library, so every level of
+    calls costs about 1 CPU s of a cold ``race odds`` (``benchmarks/README.md``,
+    "Compile time: the targets").
     """
-    return _build(board, race, pid, sel, roots, False)
-
-
-@njit
-def build_checked(board, race, pid, sel, roots):
-    """:func:`build_graphs` checking on every state that the policy is own-state."""
-    return _build(board, race, pid, sel, roots, True)
-
-
-@njit
-def _build(board, race, pid, sel, roots, check):
     span = race[TRACK] + 2
     for ln in range(6):
         for c in (RED, BLUE, WHITE):
@@ -344,8 +367,10 @@ def _build(board, race, pid, sel, roots, check):
         most = 0
         for ln in range(6):
             own = roots if ln == sel else board[ln:ln + 1]
-            found.append(_lane(pid, board, race, ln, own, binding, span, check))
-            most += found[ln][3]
+            keys, succ, n, most_blue, root_ids = explore(pid, ln, board[ln], own, binding,
+                                                         race, span, check)
+            found.append((keys, succ, topological(succ, n, root_ids), most_blue, root_ids))
+            most += most_blue
         if blue_total - most >= 2:
             break
     return _assemble(found, binding, sel)

@@ -13,6 +13,8 @@ too); :func:`build_lane_graphs` is its entry for the solver.
 from __future__ import annotations
 
 import functools
+import hashlib
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +27,12 @@ from sheepsim.jit import rebind, variant_key
 
 #: The built-in pace policies that are own-state (the exact solver plays them).
 BUILTIN_OWN_STATE = ("greedy", "saver", "steady")
+#: Whether a built-in policy is solved with the builder of every built-in one
+#: (:func:`~sheepsim.games.race.exact.graphs.build_graphs` itself, the policy an id chosen
+#: at run time, as the whole-game kernels use it) rather than one rebuilt for it alone:
+#: ``sheepsim serve`` answers for all three, so it compiles one builder, not three. The
+#: same graphs either way. A context variable: no other caller sees it.
+EVERY_BUILTIN: ContextVar[bool] = ContextVar("every_builtin_builder", default=False)
 
 
 def own_state(fn):
@@ -67,30 +75,42 @@ def build_lane_graphs(board, race, pace) -> tuple[LaneGraphs, bool]:
     changes with other sheep, bets or random draws, that returns an illegal option or
     that can return a sheep to an earlier state raises :class:`SheepsimError`.
     """
-    build, pid = _builder(pace)
+    build, pid, check = _builder(pace)
     try:
-        states, nxt, sizes, _, binding = build(board, race, pid, -1, board[0:1])
+        states, nxt, sizes, _, binding = build(board, race, pid, -1, board[0:1], check)
     except ValueError as exc:  # the builder's own checks (the policy's, the rules')
         raise SheepsimError(str(exc)) from None
     return LaneGraphs(states, nxt, sizes), bool(binding)
 
 
 def _builder(pace):
-    """``(build, pid)``: the builder kernel and the policy id it plays."""
+    """``(build, pid, check)``: the builder kernel, the policy id it plays and its
+    ``check`` argument (True for a user's policy, whose own-state claim is checked)."""
     if isinstance(pace, str):
         if pace not in BUILTIN_OWN_STATE:
             raise SheepsimError(f"the exact solver plays {', '.join(BUILTIN_OWN_STATE)} or an "
                                 f"own-state user policy, not {pace!r}")
-        return graphs.build_graphs, PACE_POLICIES.index(pace)
-    return _user_builder(pace), N_PACE_POLICIES
+        build = graphs.build_graphs if EVERY_BUILTIN.get() else _builtin_builder(pace)
+        return build, PACE_POLICIES.index(pace), None
+    return _user_builder(pace), N_PACE_POLICIES, True
+
+
+@functools.cache
+def _builtin_builder(name):
+    """:func:`~sheepsim.games.race.exact.graphs.build_graphs` recompiled to play only the
+    built-in policy ``name`` (``graphs.own_state_pace`` rebound to ``graphs.ONLY[name]``),
+    so a solve compiles one pace policy, not the three the whole-game kernels choose
+    from at run time (cached on disk per policy, in a folder of its own)."""
+    key = hashlib.sha256(f"sheepsim builtin own-state pace {name}".encode()).hexdigest()[:16]
+    return rebind(graphs.build_graphs, {graphs.own_state_pace: graphs.ONLY[name]}, key)
 
 
 @functools.lru_cache(maxsize=8)
 def _user_builder(fn):
-    """:func:`~sheepsim.games.race.exact.graphs.build_checked` recompiled so that pace id
+    """:func:`~sheepsim.games.race.exact.graphs.build_graphs` recompiled so that pace id
     ``N_PACE_POLICIES`` calls ``fn`` (once per process; cached on disk per policy by
     :func:`sheepsim.jit.variant_key`, as the simulation kernels around user policies)."""
-    return rebind(graphs.build_checked, {graphs.own_state_pace: _user_pace(fn)},
+    return rebind(graphs.build_graphs, {graphs.own_state_pace: _user_pace(fn)},
                   variant_key((fn,)))
 
 

@@ -195,9 +195,10 @@ def _count_up(digits, sizes):
 
 
 @njit(inline="always")
-def _count_down(digits, sizes):
-    """``digits`` ``(6,)`` of the previous joint number."""
-    lane = 5
+def _count_down5(digits, sizes):
+    """``digits[:5]`` of the previous row: lanes 1-5's part of the joint number (an
+    odometer run backwards; lane 6 is the inner loop of :func:`backward`)."""
+    lane = 4
     digits[lane] -= 1
     while digits[lane] < 0:
         digits[lane] = sizes[lane] - 1
@@ -271,53 +272,191 @@ def forward(graph, start, start_hf, dice, race0, blue_total, binding, out):
 
 @njit
 def backward(graph, start, dice, race0, blue_total, binding, pts):
-    """Expected points ``V`` ``(2, n_joint - first)`` of every joint state numbered from
+    """Expected points ``V`` ``(2, n_joint - first)`` of the joint states numbered from
     ``first`` (the number of ``start`` ``(6,)``) to the last, for a player paid
     ``pts`` ``(216,)`` per outcome code: ``V[hf, idx - first]`` (row 1 is set only where
-    two lanes have crossed). A state from which the race can never end gets NaN.
-    Arguments as for :func:`forward`."""
+    two lanes have crossed). A state from which the race can never end gets NaN. States
+    the race never enters are left unset: those with ``need`` sheep across the line (the
+    move that takes the last place is paid at once; in the final, every state with a
+    sheep across) and, when the supply binds, those with more blue cubes on the cards
+    than are in play. Arguments as for :func:`forward`.
+
+    Every value is the float a plain loop over the joint states calling :func:`_scan` on
+    each gives, from the same operations in the same order (``lookahead-exact``'s choices
+    are pinned), computed row by row: a row is the states that differ only in lane 6.
+    Lanes 1-5's part of the scan is done once per row for each supply class and each
+    of lane 6's three cases (crossed or exhausted: its chance passes to the Lazy Sheep;
+    running and not the Lazy Sheep; running and the Lazy Sheep): which lanes move, with
+    what chance and to which state, and the chance of staying put (added in lane
+    order, lane 6 last, as :func:`_scan` adds it). The inner loop over lane 6's states
+    then only picks the case and sums the moves."""
     states, nxt, sizes = graph
     stride, n_joint, first = _first_state(sizes, start)
     value = np.empty((2, n_joint - first))
     final = race0[STAGE] == FINAL
     need = 1 if final else 3
-    dice_p = dice_lanes(dice[0], dice[1])
-    lane_tabs = tables(states)
-    pos_t, stat_t = lane_tabs[0], lane_tabs[1]
-    digits = sizes - 1
-    lane_p = np.zeros(6)
-    lane_next = np.zeros(6, np.int64)
-    for idx in range(n_joint - 1, first - 1, -1):
-        if idx < n_joint - 1:
-            _count_down(digits, sizes)
-        i = idx - first
-        n_fin, fin_a, fin_b, n_running, stalled, stay = _scan(
-            digits, lane_tabs, nxt, dice_p, binding, blue_total, lane_p, lane_next)
-        for hf in range(2 if n_fin == 2 else 1):
-            fa, fb = _ordered(n_fin, fin_a, fin_b, hf)
-            if n_fin >= need or n_running == 0 or stalled:
-                value[hf, i] = pts[_outcome(digits, pos_t, fa, fb, need)]
-                continue
-            if stay >= STUCK:
-                value[hf, i] = np.nan
-                continue
-            acc = 0.0
-            for lane in range(6):
-                if lane_p[lane] == 0.0:
-                    continue
-                new = i + (lane_next[lane] - digits[lane]) * stride[lane]
-                if stat_t[lane, lane_next[lane]] != FINISHED:
-                    v = value[hf, new]
-                elif final:
-                    v = pts[36 * lane]
-                elif fb >= 0:
-                    v = pts[36 * fa + 6 * fb + lane]
-                elif fa >= 0:
-                    v = value[1 if fa > lane else 0, new]
+    named, lazy = dice_lanes(dice[0], dice[1])
+    pos_t, stat_t, cubes_t, blue_t = tables(states)
+    size5 = sizes[5]
+    first_row = first // size5
+    digits = sizes - 1  # lanes 1-5: the row (an odometer); lane 6 set where read
+    # per supply class and case of lane 6: lanes 1-5 that move (lane, chance, index
+    # offset of the state they move to, whether it is across the line), their count,
+    # and the chance of a turn that changes nothing
+    mv_lane = np.zeros((3, 3, 5), np.int64)
+    mv_p = np.zeros((3, 3, 5))
+    mv_off = np.zeros((3, 3, 5), np.int64)
+    mv_fin = np.zeros((3, 3, 5), np.bool_)
+    mv_n = np.zeros((3, 3), np.int64)
+    mv_stay = np.zeros((3, 3))
+    mv_any_fin = np.zeros((3, 3), np.bool_)
+    run_p = np.zeros(5)
+    passed = np.zeros(3)
+    classes = np.arange(3) if binding else np.arange(2, 3)
+    for row in range(n_joint // size5 - 1, first_row - 1, -1):
+        if row < n_joint // size5 - 1:
+            _count_down5(digits, sizes)
+        # lanes 1-5 as _scan adds them, in lane order
+        p_fin = 0
+        p_fa = -1
+        p_fb = -1
+        p_running = 0
+        p_lazy = -1
+        p_blue = 0
+        p_held = 0
+        p_passed = lazy
+        p_lazy_pos = 0
+        for lane in range(5):
+            d = digits[lane]
+            status = stat_t[lane, d]
+            if binding:
+                p_blue += blue_t[lane, d]
+            if status == RUNNING:
+                p_running += 1
+                p_held += cubes_t[lane, d]
+                pos = pos_t[lane, d]
+                if p_lazy < 0 or pos <= p_lazy_pos:
+                    p_lazy = lane
+                    p_lazy_pos = pos
+                run_p[lane] = named[lane]
+            else:
+                run_p[lane] = 0.0
+                p_passed += named[lane]
+                if status == FINISHED:
+                    if p_fin == 0:
+                        p_fa = lane
+                    else:
+                        p_fb = lane
+                    p_fin += 1
+        if p_fin >= need:
+            continue  # never entered, whatever lane 6 holds
+        # case 0: lane 6 not running (its chance passes on); 1: running, not the Lazy
+        # Sheep; 2: running and the Lazy Sheep (then no lane 1-5 gets the passed chance)
+        passed[0] = p_passed + named[5]
+        passed[1] = p_passed
+        for cls in classes:
+            for case in range(3):
+                k = 0
+                stay = 0.0
+                for lane in range(5):
+                    p = run_p[lane]
+                    if case < 2 and lane == p_lazy:
+                        p += passed[case]
+                    if p == 0.0:
+                        continue
+                    d = digits[lane]
+                    n = nxt[lane, d, cls]
+                    if n == d:
+                        stay += p
+                        continue
+                    mv_lane[cls, case, k] = lane
+                    mv_p[cls, case, k] = p
+                    mv_off[cls, case, k] = (n - d) * stride[lane]
+                    mv_fin[cls, case, k] = stat_t[lane, n] == FINISHED
+                    k += 1
+                mv_n[cls, case] = k
+                mv_any_fin[cls, case] = mv_fin[cls, case, :k].any()
+                mv_stay[cls, case] = stay
+        base = row * size5 - first
+        low = start[5] if row == first_row else 0
+        for d5 in range(size5 - 1, low - 1, -1):
+            i = base + d5
+            status = stat_t[5, d5]
+            n_fin, fin_a, fin_b = p_fin, p_fa, p_fb
+            held = p_held
+            if status == RUNNING:
+                n_running = p_running + 1
+                held += cubes_t[5, d5]
+                if p_lazy < 0 or pos_t[5, d5] <= p_lazy_pos:
+                    case = 2
+                    p5 = named[5] + p_passed
                 else:
-                    v = value[0, new]
-                acc += lane_p[lane] * v
-            value[hf, i] = acc / (1.0 - stay)
+                    case = 1
+                    p5 = named[5]
+            else:
+                n_running = p_running
+                case = 0
+                p5 = 0.0
+                if status == FINISHED:
+                    if n_fin == 0:
+                        fin_a = 5
+                    else:
+                        fin_b = 5
+                    n_fin += 1
+                    if n_fin >= need:
+                        continue  # never entered
+            supply = blue_total - p_blue - blue_t[5, d5] if binding else 2
+            if supply < 0:
+                continue  # never entered: more blue cubes on the cards than in play
+            if n_running == 0 or (binding and supply <= 0 and held == 0):
+                digits[5] = d5
+                for hf in range(2 if n_fin == 2 else 1):
+                    fa, fb = _ordered(n_fin, fin_a, fin_b, hf)
+                    value[hf, i] = pts[_outcome(digits, pos_t, fa, fb, need)]
+                continue
+            cls = min(supply, 2)
+            stay = mv_stay[cls, case]
+            n5 = d5
+            if p5 != 0.0:
+                n5 = nxt[5, d5, cls]
+                if n5 == d5:
+                    stay += p5
+                    p5 = 0.0
+            fin5 = stat_t[5, n5] == FINISHED
+            m = mv_n[cls, case]
+            for hf in range(2 if n_fin == 2 else 1):
+                if stay >= STUCK:
+                    value[hf, i] = np.nan
+                    continue
+                acc = 0.0
+                if not mv_any_fin[cls, case] and not (p5 != 0.0 and fin5):
+                    for j in range(m):  # no move crosses the line: the common case
+                        acc += mv_p[cls, case, j] * value[hf, i + mv_off[cls, case, j]]
+                    if p5 != 0.0:
+                        acc += p5 * value[hf, i + n5 - d5]
+                    value[hf, i] = acc if stay == 0.0 else acc / (1.0 - stay)
+                    continue
+                fa, fb = _ordered(n_fin, fin_a, fin_b, hf)
+                for j in range(m + 1):
+                    if j < m:
+                        lane, p, new, fin = (mv_lane[cls, case, j], mv_p[cls, case, j],
+                                             i + mv_off[cls, case, j], mv_fin[cls, case, j])
+                    elif p5 != 0.0:
+                        lane, p, new, fin = 5, p5, i + n5 - d5, fin5
+                    else:
+                        break
+                    if not fin:
+                        v = value[hf, new]
+                    elif final:
+                        v = pts[36 * lane]
+                    elif fb >= 0:
+                        v = pts[36 * fa + 6 * fb + lane]
+                    elif fa >= 0:
+                        v = value[1 if fa > lane else 0, new]
+                    else:
+                        v = value[0, new]
+                    acc += p * v
+                value[hf, i] = acc if stay == 0.0 else acc / (1.0 - stay)
     return value
 
 
