@@ -29,6 +29,10 @@ The machine module (``Game.machine``) declares, besides the functions of
   outcome, one row per game when the caller asks for it (e.g. what a later run on
   some of the same games needs: :func:`sheepsim.harness.jobs.run_games` plays a list
   of games as well as a range);
+* optionally plain-Python ``plugged_slots(builtins) -> {slot name: function}``: slots
+  that replace the machine's in a line-up with plug-ins seating the built-in policy ids
+  ``builtins`` (e.g. a game whose ``own`` plays built-in seats' turns and whose plug-in
+  seats' turns stop at each decision);
 * optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
   -> str`` for the trace's lines.
 """
@@ -135,9 +139,9 @@ class Machine:
         Call it with ``play_games``'s arguments up to ``out``."""
         plugged = bool(user_fns)
         variant = None
+        builtins = tuple(sorted({int(p) for p in pids if p < first_user_id}))
         if hasattr(self.module, "own_variant"):
-            variant = self.module.own_variant(tuple(sorted({int(p) for p in pids
-                                                             if p < first_user_id})))
+            variant = self.module.own_variant(builtins)
         entry = plugged if variant is None else (plugged, variant)
         with _LOCK:
             if entry not in self._entries:
@@ -148,6 +152,10 @@ class Machine:
                 repl.update(self.optional())
                 if variant is not None:
                     repl[slots.own] = getattr(self.module, variant)
+                if plugged and hasattr(self.module, "plugged_slots"):
+                    for name, fn in self.module.plugged_slots(builtins).items():
+                        repl[getattr(slots, name)] = fn
+                own = tuple(repl[getattr(slots, n)] for n in slots.NAMES)
                 own = own + tuple(repl[getattr(slots, n)] for n in slots.OPTIONAL
                                   if hasattr(self.module, n))
                 key = jit.variant_key(own)

@@ -29,7 +29,9 @@ M_PHASE = B  # opening pushes made (players: the turns)
 M_SEAT = B + 1  # the seat to move
 M_WIN = B + 2
 M_PID = B + 3  # MAX_PLAYERS: each seat's policy id
-STATE_LEN = M_PID + L.MAX_PLAYERS
+CUT = M_PID + L.MAX_PLAYERS  # CUT_LEN: a plug-in seat's turn (cut.py's registers)
+CUT_LEN = 16
+STATE_LEN = CUT + CUT_LEN
 # scratch after the state (zeroed once a chunk): per (seat, tile) used this game the
 # counter when it was chosen and the points it gained (read only where ST_USED is set)
 T_COUNTER = STATE_LEN
@@ -159,6 +161,14 @@ def own_variant(builtins):
     return "own"
 
 
+def plugged_slots(builtins):
+    """The slots that replace the machine's in a line-up with plug-ins seating the
+    built-in ids ``builtins``: a plug-in seat's turn cut at every decision (:mod:`.cut`)."""
+    from sheepsim.games.panic import cut  # (it builds on this module)
+
+    return cut.SLOTS[own_variant(builtins)]
+
+
 @kernel
 def own_events(st, R, w, out):
     """Move the rows the stretches added to the trace's event log and decision log
@@ -191,15 +201,15 @@ def own_events(st, R, w, out):
 
 @kernel
 def flush_counts(ctx, report):
-    asked = 0
+    """Add the decisions counted in ``ctx`` to ``report`` (zeroed before each game) and
+    zero them: once at the game's end, or after every call of ``own`` (:mod:`.cut`)."""
     for k in range(L.K_KINDS):
         dec = ctx[L.CTX_COUNTS + 1 + k]
         forced = ctx[L.CTX_COUNTS + 1 + 2 * L.K_KINDS + k]
-        asked += dec - forced
-        report[1 + k] = dec
-        report[1 + L.K_KINDS + k] = ctx[L.CTX_COUNTS + 1 + L.K_KINDS + k]
-        report[1 + 2 * L.K_KINDS + k] = forced
-    report[0] = asked
+        report[0] += dec - forced
+        report[1 + k] += dec
+        report[1 + L.K_KINDS + k] += ctx[L.CTX_COUNTS + 1 + L.K_KINDS + k]
+        report[1 + 2 * L.K_KINDS + k] += forced
     for j in range(3 * L.K_KINDS):
         ctx[L.CTX_COUNTS + 1 + j] = 0
 
