@@ -51,7 +51,11 @@ from sheepsim.games.panic.machine import (
     M_SEAT,
     T_COUNTER,
     T_GAIN,
+    X_ON,
     flush_counts,
+    note,
+    note_refusals,
+    note_to_log,
     stretch,
 )
 from sheepsim.games.panic.policies.decide import FIRST_USER_ID
@@ -65,8 +69,8 @@ from sheepsim.jit import kernel
 # dice, the face its routes were listed for (-1: slides), the panic die's colour, and
 # the turn's tile, counter when chosen and points before it (the tile statistics)
 C_PENDING, C_SEAT, C_OPENING, C_RET, C_LO, C_HI, C_ALIVE, C_MASK, C_ROUNDS, C_ROLLS, \
-    C_FACE, C_PANIC_FACE, C_TILE, C_COUNTER, C_BEFORE = range(15)
-assert C_BEFORE < CUT_LEN
+    C_FACE, C_PANIC_FACE, C_TILE, C_COUNTER, C_BEFORE, C_N = range(16)
+assert C_N < CUT_LEN  # C_N: the pending decision's options (a trace's decision log)
 # where a regrouping returns: after the menu action (step B), after shearing, after a
 # panic (or opening) push
 RET_ACTION, RET_SHEAR, RET_PANIC = 0, 1, 2
@@ -121,10 +125,12 @@ def finish(st, c, R, acted):
         st[L.ST_PASSES] = 0
     else:
         st[L.ST_PASSES] += 1
+        note(st, np.int64(L.EV_PASS), seat, ZERO, ZERO, ZERO)
     if st[L.ST_ENDED] == 0 and st[L.ST_PASSES] >= players:
         final_event(st, R)
         st[L.ST_ENDED] = 1
         st[L.ST_END_REASON] = L.END_MENUS
+        note(st, np.int64(L.EV_END), np.int64(L.END_MENUS), ZERO, ZERO, ZERO)
     st[M_SEAT] = (seat + 1) % players
     return DONE
 
@@ -137,6 +143,7 @@ def panic_roll(st, c, R, dice):
     st[L.ST_PREV_DIE] = 1
     for _ in range(MAX_PANIC_ROLLS):
         face = roll(R, np.int64(L.R_N_PANIC_FACES), np.int64(L.R_PANIC_FACES), dice)
+        note(st, np.int64(L.EV_PANIC_DIE), face, c[C_SEAT], ZERO, ZERO)
         if face == L.WHITE_FACE:
             return pause(c, L.K_PANIC_TURN)
         if face < L.N_COLOURS and count_colour(st, face) > 0:
@@ -153,9 +160,13 @@ def begin(st, c, R, seat, opts, dice):
     c[C_SEAT] = seat
     if st[M_PHASE] < R[L.R_N_PLAYERS]:
         c[C_OPENING] = 1
+        note(st, np.int64(L.EV_OPENING), seat, ZERO, ZERO, ZERO)
         return panic_roll(st, c, R, dice)
     c[C_OPENING] = 0
-    if own_sheep(st, R, seat) == 0 or legal_actions(st, R, seat, opts) == 0:
+    if own_sheep(st, R, seat) == 0:
+        return finish(st, c, R, False)
+    note_refusals(st, R, seat)
+    if legal_actions(st, R, seat, opts) == 0:
         return finish(st, c, R, False)
     return pause(c, L.K_ACTION)
 
@@ -192,6 +203,7 @@ def routes(st, c, R, opts, dice):
         nr = slides_with(st, c[C_LO], c[C_HI], c[C_MASK], opts)
     if nr == 0:
         c[C_FACE] = roll(R, np.int64(L.R_N_REGROUP_FACES), np.int64(L.R_REGROUP_FACES), dice)
+        note(st, np.int64(L.EV_REGROUP_DIE), c[C_FACE], ZERO, ZERO, ZERO)
         c[C_ROLLS] += 1
         nr = list_routes(st, c, R, opts)
     return nr
@@ -210,6 +222,7 @@ def regroup(st, c, R, opts, dice):
                 return pause(c, L.K_GROUP)
             if n == 1:  # a lone smallest group: moved without a decision
                 c[C_MASK] = opts[0, 0]
+                note(st, np.int64(L.EV_GROUP), c[C_MASK], n, ZERO, ZERO)
                 if routes(st, c, R, opts, dice) > 0:
                     return pause(c, L.K_ROUTE)
         # the flock is together (or the group has no route): the regrouping is over
@@ -221,14 +234,19 @@ def regroup(st, c, R, opts, dice):
         if ret == RET_PANIC:
             return finish(st, c, R, True)
         if ret == RET_ACTION:  # steps C and D; shearing regroups the flock again
-            removed = advance_and_score(st, R, c[C_SEAT], R[L.R_TILE_TIME + c[C_TILE]])
+            seat = c[C_SEAT]
+            removed = advance_and_score(st, R, seat, R[L.R_TILE_TIME + c[C_TILE]])
+            note(st, np.int64(L.EV_SCORE), seat, st[L.ST_SCORE + seat] - c[C_BEFORE], ZERO,
+                 ZERO)
             if removed:
+                note(st, np.int64(L.EV_SHEAR), removed, ZERO, ZERO, ZERO)
                 regroup_begin(st, c, RET_SHEAR)
                 continue
         # step E
         if st[L.ST_COUNTER] >= R[L.R_TRACK_LEN]:
             st[L.ST_ENDED] = 1
             st[L.ST_END_REASON] = L.END_PEN
+            note(st, np.int64(L.EV_END), np.int64(L.END_PEN), ZERO, ZERO, ZERO)
         elif R[L.R_PANIC + st[L.ST_COUNTER]]:
             st[L.ST_PANICS] += 1
             return panic_roll(st, c, R, dice)
@@ -239,6 +257,8 @@ def regroup(st, c, R, opts, dice):
 def move_route(st, c, opts, choice):
     """Move the group along route ``opts[choice]``: one regroup round played."""
     move_group(st, opts[choice, 0], opts[choice, 1], opts[choice, 2], opts[choice, 3])
+    note(st, np.int64(L.EV_ROUTE), opts[choice, 0], opts[choice, 1], opts[choice, 2],
+         opts[choice, 3])
     lo, hi = link_group(st, c[C_LO], c[C_HI], c[C_MASK])
     c[C_LO] = lo
     c[C_HI] = hi
@@ -265,9 +285,11 @@ def resume(st, c, R, kind, opts, choice, dice):
         st[L.ST_PREV_DIR] = b
         st[L.ST_PREV_DIE] = 0
         apply_action(st, action, a, b)
+        note(st, np.int64(L.EV_ACTION), tile, a, b, seat)
         regroup_begin(st, c, RET_ACTION)
     elif kind == L.K_GROUP:
         c[C_MASK] = opts[choice, 0]
+        note(st, np.int64(L.EV_GROUP), c[C_MASK], c[C_N], ZERO, ZERO)
         if routes(st, c, R, opts, dice) > 0:
             return pause(c, L.K_ROUTE)
         c[C_ROUNDS] = MAX_REGROUP_ROUNDS  # no route: the regrouping is over
@@ -275,9 +297,11 @@ def resume(st, c, R, kind, opts, choice, dice):
         move_route(st, c, opts, choice)
     elif kind == L.K_PANIC_PUSH:
         push_from(st, opts[choice, 0], opts[choice, 1])
+        note(st, np.int64(L.EV_PANIC_PUSH), opts[choice, 0], opts[choice, 1], c[C_SEAT], ZERO)
         regroup_begin(st, c, RET_PANIC)
     else:  # K_PANIC_TURN: the turn is over
         apply_action(st, np.int64(L.EWE_TURN), ZERO, opts[choice, 0])
+        note(st, np.int64(L.EV_PANIC_TURN), opts[choice, 0], c[C_SEAT], ZERO, ZERO)
         return finish(st, c, R, True)
     return regroup(st, c, R, opts, dice)
 
@@ -322,13 +346,18 @@ def to_move(st, R, opts):
         return np.int64(-1), ZERO, ZERO
     c = regs(st)
     if c[C_PENDING]:
-        return c[C_SEAT], c[C_PENDING] - 1, options(st, c, R, opts)
+        n = options(st, c, R, opts)
+        c[C_N] = n
+        return c[C_SEAT], c[C_PENDING] - 1, n
     return st[M_SEAT], ZERO, ZERO
 
 
 @kernel
 def apply(st, R, seat, kind, opts, choice, chance):
-    resume(st, regs(st), R, kind, opts, choice, chance)
+    c = regs(st)
+    if c[C_N] > 1:  # asked: a row of a trace's decision log
+        note(st, np.int64(L.EV_DECISION), seat, kind, c[C_N], choice)
+    resume(st, c, R, kind, opts, choice, chance)
 
 
 @kernel
@@ -352,7 +381,10 @@ def stretches(st, R, streams, w, report, played, pids, playouts):
         seat = st[M_SEAT]
         pid = st[M_PID + seat]
         if pid >= FIRST_USER_ID:
-            if begin(st, c, R, seat, w.opts, streams[0:1]) == PAUSED:
+            paused = begin(st, c, R, seat, w.opts, streams[0:1]) == PAUSED
+            if st[X_ON]:  # its events so far after the stretches' before it
+                note_to_log(st, w)
+            if paused:
                 break
             continue
         played[rows, 0] = seat

@@ -7,11 +7,12 @@ from sheepsim import rng
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.engine import accumulate, init_state
 from sheepsim.games.panic.engine import winner as panic_winner
+from sheepsim.games.panic.geometry.flockops import refused_tiles, reverse_dir
 from sheepsim.games.panic.policies.decide import ROLLOUT, ROLLOUT_V1
 from sheepsim.games.panic.policies.rollout import rollout_turn
-from sheepsim.games.panic.scratch import ZERO, log_event
+from sheepsim.games.panic.scratch import ZERO, event_row, log_event
 from sheepsim.games.panic.scratch import new_scratch as panic_scratch
-from sheepsim.games.panic.turns import after_turn, panic_push, play_turn
+from sheepsim.games.panic.turns import MAX_PANIC_ROLLS, after_turn, panic_push, play_turn
 from sheepsim.jit import kernel
 
 RULES = ()
@@ -36,7 +37,17 @@ STATE_LEN = CUT + CUT_LEN
 # counter when it was chosen and the points it gained (read only where ST_USED is set)
 T_COUNTER = STATE_LEN
 T_GAIN = T_COUNTER + L.MAX_PLAYERS * L.MAX_TILES
-SCRATCH_LEN = 2 * L.MAX_PLAYERS * L.MAX_TILES
+# then, in a trace of a line-up with plug-ins, the cut turn's events (:mod:`.cut`: its
+# apply has no scratch record to log in): the switch (slot trace_on), the rows held and
+# the rows, moved by the slot events (after every apply) or into the scratch's log
+# (own, after a plug-in seat's turn started)
+X_ON = T_GAIN + L.MAX_PLAYERS * L.MAX_TILES
+X_N = X_ON + 1
+X_ROWS = X_N + 1
+#: rows held between two moves: a decision's consequences up to the next decision or
+#: the turn's end, at most the panic die's rolls and a dozen events more
+X_CAP = MAX_PANIC_ROLLS + 16
+SCRATCH_LEN = 2 * L.MAX_PLAYERS * L.MAX_TILES + 2 + X_CAP * L.LOG_WIDTH
 OWN_STRETCHES = 16
 
 
@@ -50,7 +61,7 @@ def new_scratch(players, R):
 
 @kernel
 def start(st, R, players, chance):
-    init_state(st, R)
+    init_state(st[:L.ST_LEN], R)  # (the machine's entries are zeroed, its scratch kept)
 
 
 @kernel
@@ -196,6 +207,66 @@ def own_events(st, R, w, out):
         k += 1
         m += 1
     ctx[L.CTX_DECISIONS_MOVED] = k
+    return m
+
+
+@kernel
+def trace_on(st, R):
+    st[X_ON] = 1
+
+
+@kernel
+def note(st, ev, a, b, c, d):
+    """Record an event of the cut turn as :func:`.scratch.log_event` does (a trace
+    only): after the state (``X_*``), moved by :func:`events` or :func:`note_to_log`."""
+    if st[X_ON] == 0:
+        return
+    k = st[X_N]
+    if k >= X_CAP:
+        return
+    st[X_N] = k + 1
+    at = X_ROWS + k * L.LOG_WIDTH
+    event_row(st[at:at + L.LOG_WIDTH], st, ev, a, b, c, d)
+
+
+@kernel
+def note_refusals(st, R, seat):
+    """:func:`.turns.log_refusals` for the cut turn."""
+    if st[X_ON] == 0:
+        return
+    tiles = refused_tiles(st, R, seat)
+    if tiles:
+        note(st, np.int64(L.EV_NO_REVERSE), tiles, st[L.ST_PREV_KIND], st[L.ST_PREV_TARGET],
+             reverse_dir(st))
+
+
+@kernel
+def note_to_log(st, w):
+    """The cut turn's events recorded so far appended to the scratch's event log (as
+    :func:`.scratch.log_event` appends: while it has room), where the machine's own
+    stretches log theirs, so that they keep their order within a call of ``own``."""
+    ctx = w.ctx
+    for k in range(st[X_N]):
+        i = ctx[L.CTX_LOG_N]
+        if i >= L.MAX_LOG:
+            break
+        at = X_ROWS + k * L.LOG_WIDTH
+        for j in range(L.LOG_WIDTH):
+            w.log[i, j] = st[at + j]
+        ctx[L.CTX_LOG_N] = i + 1
+    st[X_N] = 0
+
+
+@kernel
+def events(st, R, out):
+    """The cut turn's events (and a plug-in's decision: ``layout.EV_DECISION``) since
+    the last call, to ``out``."""
+    m = min(st[X_N], out.shape[0])
+    for k in range(m):
+        at = X_ROWS + k * L.LOG_WIDTH
+        for j in range(L.LOG_WIDTH):
+            out[k, j] = st[at + j]
+    st[X_N] = 0
     return m
 
 

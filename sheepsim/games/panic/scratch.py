@@ -166,19 +166,25 @@ def log_event(st, w, ev, a, b, c, d):
     i = ctx[CTX_LOG_N]
     if i >= MAX_LOG:
         return
-    log = w.log
-    log[i, 0] = ev
-    log[i, 1] = a
-    log[i, 2] = b
-    log[i, 3] = c
-    log[i, 4] = d
-    for k in range(3 * N_SHEEP):
-        log[i, LOG_HEAD + k] = st[ST_ROW + k]
-    log[i, LOG_HEAD + 3 * N_SHEEP] = st[ST_FACING]
-    log[i, LOG_HEAD + 3 * N_SHEEP + 1] = st[ST_COUNTER]
-    for k in range(MAX_PLAYERS):
-        log[i, LOG_HEAD + 3 * N_SHEEP + 2 + k] = st[ST_SCORE + k]
+    event_row(w.log[i], st, ev, a, b, c, d)
     ctx[CTX_LOG_N] = i + 1
+
+
+@kernel(inline="always")
+def event_row(row, st, ev, a, b, c, d):
+    """A trace row (``LOG_WIDTH`` entries): the event, its 4 parameters, the flock, the
+    facing, the counter and the scores of ``st`` now."""
+    row[0] = ev
+    row[1] = a
+    row[2] = b
+    row[3] = c
+    row[4] = d
+    for k in range(3 * N_SHEEP):
+        row[LOG_HEAD + k] = st[ST_ROW + k]
+    row[LOG_HEAD + 3 * N_SHEEP] = st[ST_FACING]
+    row[LOG_HEAD + 3 * N_SHEEP + 1] = st[ST_COUNTER]
+    for k in range(MAX_PLAYERS):
+        row[LOG_HEAD + 3 * N_SHEEP + 2 + k] = st[ST_SCORE + k]
 
 
 def scripted_scratch(faces=(), choices=(), seed_game=(0, 0)):

@@ -82,8 +82,8 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
     ids, users = resolve_policies(chosen)
     names = [policy_name(p) for p in chosen]
     R = rules.kernel_array(players)
-    play = _engine_trace if users else _harness_trace
-    log, decisions, st, win, failed = play(R, players, ids, users, seed, game, playouts, names)
+    log, decisions, st, win, failed = _harness_trace(R, players, ids, users, seed, game,
+                                                     playouts, names)
     if failed is not None:
         raise_failure(failed, names)
     lines = render_log(log, rules, players, names, st, win)
@@ -92,11 +92,14 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
 
 
 def _harness_trace(R, players, ids, users, seed, game, playouts, names):
-    """A line-up of built-ins on the harness: the machine's stretches record the event
-    log and the decision log in a trace's scratch and move them to the harness's event
-    rows (slot ``own_events``). ``(log, decisions, final state, winner, None)``."""
+    """The game on the harness: the machine's stretches (built-in seats) record the
+    event log and the decision log in a trace's scratch and move them to the harness's
+    event rows (slot ``own_events``), a plug-in seat's cut turn its events and the
+    decisions it was asked (slot ``events``). ``(log, decisions, final state, winner,
+    failure or None)``: a failure as :func:`.jobs.raise_failure` takes it."""
     from sheepsim.games.panic.policies.decide import FIRST_USER_ID
     from sheepsim.games.panic.scratch import new_scratch
+    from sheepsim.harness import layout as H
     from sheepsim.harness import machine as M
     from sheepsim.harness.jobs import run_games
 
@@ -104,30 +107,16 @@ def _harness_trace(R, players, ids, users, seed, game, playouts, names):
     pids = np.array(ids, dtype=np.int64)
     w = new_scratch(L.MAX_LOG, playouts)
     w.ctx[L.CTX_LOG_ON] = 1
-    kernel = m.kernel((), FIRST_USER_ID, pids)
+    kernel = m.kernel(users, FIRST_USER_ID, pids)
     try:
-        _, _, winners, _, _, rows, final = run_games(
+        _, fail, winners, _, _, rows, final = run_games(
             m, kernel, R, players, pids, False, seed, game, 1, outcomes=True,
             log_rows=L.MAX_LOG, events=2 * L.MAX_LOG, counts=False, scratch=w)
-    except Exception as exc:
-        raise driver.kernel_call_error(exc, seed, game, names) from None
-    asked = rows[:, 0] == L.EV_DECISION
-    return (rows[~asked], rows[asked, 1:1 + L.DECISION_WIDTH], final[:L.ST_LEN],
-            int(winners[0]), None)
-
-
-def _engine_trace(R, players, ids, users, seed, game, playouts, names):
-    """A line-up with plug-ins, on the engine's trace kernel: ``(log, decisions, final
-    state, winner, failure or None)``."""
-    from sheepsim.games.panic.engine import kernel_policies, kernels_for, new_log
-
-    st = np.zeros(L.ST_LEN, dtype=np.int64)
-    log = new_log()
-    acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-    pids, playouts = kernel_policies(ids, playouts)
-    kernels = kernels_for(users)
-    try:
-        run = kernels.trace_game(R, pids, seed, game, playouts, st, log, acc)
     except Exception as exc:  # e.g. a plug-in indexing outside its arrays: one line
         raise driver.kernel_call_error(exc, seed, game, names) from None
-    return log[:run.log_rows], run.decisions, st, run.winner, run.failure
+    if fail[H.F_CODE]:
+        return None, None, None, -1, tuple(int(fail[k]) for k in (
+            H.F_CODE, H.F_GAME, H.F_SEAT, H.F_CHOICE, H.F_N))
+    asked = rows[:, 0] == L.EV_DECISION
+    return (rows[~asked][:L.MAX_LOG], rows[asked, 1:1 + L.DECISION_WIDTH][:L.MAX_LOG],
+            final[:L.ST_LEN], int(winners[0]), None)
