@@ -1,10 +1,12 @@
-"""``panic trace`` of built-in line-ups comes from the shared harness: the machine's
-stretches move the event log and the decision log to the harness's event rows (slot
-``own_events``), and the trace is the one the engine's own trace kernel plays (the
-pinned traces are in ``test_panic_pinned.py`` and ``test_panic_pinned_commands.py``)."""
+"""``panic trace`` comes from the shared harness: a built-in seat's stretches move the
+event log and the decision log to the harness's event rows (slot ``own_events``), a
+plug-in seat's cut turn its events and asked decisions (slot ``events``). A traced game
+is the game ``play`` plays (the pinned traces are in ``test_panic_pinned.py`` and
+``test_panic_pinned_commands.py``; the plug-ins' traces in ``test_panic_user_policy.py``)."""
 
 import numpy as np
 import pytest
+from test_panic_cut import USERS
 
 from sheepsim.games.panic import engine
 from sheepsim.games.panic import layout as L
@@ -12,35 +14,38 @@ from sheepsim.games.panic.policies import resolve_policies
 from sheepsim.games.panic.simulate import trace_game
 
 LINEUPS = [  # (players, policies, playouts): every built-in, rollout's playouts apart
-    (4, "random", 4),
-    (3, "greedy,greedy-v1,random", 4),
-    (3, "rollout,rollout-v1,greedy", 1),
+    (4, ["random"] * 4, 4),
+    (3, ["greedy", "greedy-v1", "random"], 4),
+    (3, ["rollout", "rollout-v1", "greedy"], 1),
+    (4, [USERS[2], "random", USERS[1], "greedy"], 4),  # plug-ins: view_hash, last_option
 ]
 
 
 @pytest.mark.parametrize("players,policies,playouts", LINEUPS)
-def test_built_in_traces_are_the_engine_trace_kernels(rules, monkeypatch, players, policies,
-                                                       playouts):
-    """Games 0-2 of seed 8: the same event log rows, decision log, final state and winner
-    as the engine's trace kernel (built-ins only: ``engine.BUILTIN``), which the trace no
-    longer calls for them."""
+def test_a_traced_game_is_the_game_play_plays(rules, players, policies, playouts):
+    """Games 0-2 of seed 8: the trace's final state, winner and scores are those of the
+    engine's game kernel for that game (its accumulator row: points, wins, sheep shorn,
+    turns, panics, regroup rolls); the event log has one menu action a turn, and the
+    decisions table one menu choice per menu action with two options or more."""
     R = rules.kernel_array(players)
-    ids, _ = resolve_policies(policies.split(",") if "," in policies else [policies] * players)
+    ids, users = resolve_policies(policies)
     pids, po = engine.kernel_policies(ids, playouts)
-    monkeypatch.setattr(engine, "kernels_for", None)  # a built-in trace must not reach it
     for game in range(3):
         tr = trace_game(rules, players=players, policies=policies, seed=8, game=game,
                         playouts=playouts)
-        st = np.zeros(L.ST_LEN, dtype=np.int64)
-        log = engine.new_log()
-        run = engine.BUILTIN.trace_game(R, pids, 8, game, po, st, log,
-                                        np.zeros(L.ACC_LEN, dtype=np.int64))
-        assert run.failure is None and (log[:run.log_rows, 0] == L.EV_ACTION).sum() > 5
-        assert np.array_equal(tr.log, log[:run.log_rows])
-        assert np.array_equal(tr.state, st) and tr.winner == run.winner
-        assert tr.decisions["seat"].tolist() == (run.decisions[:, L.D_SEAT] + 1).tolist()
-        assert tr.decisions["kind"].tolist() == [L.KIND_NAMES[k].lower()
-                                                 for k in run.decisions[:, L.D_KIND]]
-        assert tr.decisions["choice"].tolist() == run.decisions[:, L.D_CHOICE].tolist()
-        assert tr.decisions["n_options"].tolist() == run.decisions[:, L.D_N].tolist()
-        assert len(tr.decisions) > 20
+        acc, failed = engine.kernels_for(users).games_chunk(R, pids, 8, game, 1, 1, po)
+        row = acc[0]
+        assert failed is None
+        st = tr.state
+        assert tr.scores == row[L.A_POINTS:L.A_POINTS + players].tolist()
+        assert row[L.A_WINS + tr.winner] == 1
+        assert np.array_equal(st[L.ST_SHORN:L.ST_SHORN + L.N_COLOURS],
+                              row[L.A_SHORN:L.A_SHORN + L.N_COLOURS])
+        for field, total in ((L.ST_TURNS, L.A_TURNS), (L.ST_PANICS, L.A_PANICS),
+                             (L.ST_REGROUP_ROLLS, L.A_REGROUP_ROLLS)):
+            assert st[field] == row[total]
+        actions = int((tr.log[:, 0] == L.EV_ACTION).sum())
+        assert actions == st[L.ST_TURNS] > 20
+        asked = tr.decisions[tr.decisions["kind"] == "action"]
+        assert 0 < len(asked) <= actions and (asked["n_options"] >= 2).all()
+        assert set(tr.decisions["seat"]) == set(range(1, players + 1))

@@ -30,7 +30,6 @@ games run as fast as before. ``play_turn`` stays a kernel: numba prunes its bran
 
 import functools
 import types
-from collections import namedtuple
 
 import numpy as np
 
@@ -53,7 +52,6 @@ from sheepsim.games.panic.layout import (
     A_TURNS_SQ,
     A_WINS,
     ACC_LEN,
-    CTX_DECISIONS_N,
     CTX_FAIL_CHOICE,
     CTX_FAIL_CODE,
     CTX_FAIL_GAME,
@@ -63,11 +61,7 @@ from sheepsim.games.panic.layout import (
     CTX_LAST_COUNTER,
     CTX_LAST_GAIN,
     CTX_LAST_TILE,
-    CTX_LOG_N,
-    CTX_LOG_ON,
-    LOG_WIDTH,
     MAX_FIELDS,
-    MAX_LOG,
     MAX_TILES,
     MAX_TURN_HIST,
     N_COLOURS,
@@ -240,20 +234,6 @@ def fill_games(R, pids, seed, start, count, playouts, w, st, acc):
             accumulate(row, st, R, win)
 
 
-@kernel
-def fill_trace(R, pids, seed, game, playouts, w, st, acc):
-    """One game with its event log in ``w.log`` (``w`` with the trace switched on); the
-    final state is left in ``st`` and the game added to ``acc``. Returns the winner (-1
-    if a choice broke the policy contract: :func:`failure`)."""
-    w.ctx[CTX_GAME] = game
-    seed_game_streams(w.streams, seed, game)
-    win = play_game(st, R, pids, playouts, w, acc)
-    if w.ctx[CTX_FAIL_CODE] != 0:
-        return ZERO - 1
-    accumulate(acc, st, R, win)
-    return win
-
-
 def failure(ctx) -> tuple | None:
     """``(code, game, seat, choice, n)`` of the first choice that broke the policy
     contract in the kernels whose context vector is ``ctx`` (``sheepsim.plugins``
@@ -262,10 +242,6 @@ def failure(ctx) -> tuple | None:
         return None
     return tuple(int(ctx[k]) for k in (CTX_FAIL_CODE, CTX_FAIL_GAME, CTX_FAIL_SEAT,
                                        CTX_FAIL_CHOICE, CTX_FAIL_N))
-
-
-def new_log() -> np.ndarray:
-    return np.zeros((MAX_LOG, LOG_WIDTH), dtype=np.int64)
 
 
 def kernel_policies(pids, playouts):
@@ -279,8 +255,8 @@ def kernel_policies(pids, playouts):
 
 # ---------------------------------------------------------- user-policy variants
 class Kernels(types.SimpleNamespace):
-    """The entry kernels for one set of policies (``fill_games``, ``fill_trace``) and
-    the Python calls that allocate their arrays: the kernels allocate nothing, so numba
+    """The entry kernel for one set of policies (``fill_games``) and the Python call
+    that allocates its arrays: the kernels allocate nothing, so numba
     compiles none of numpy's allocation routines for them (about 2 s of every cold
     compile, measured with the compile listener of ``benchmarks/bench_compile.py``)."""
 
@@ -295,25 +271,7 @@ class Kernels(types.SimpleNamespace):
                         np.zeros(ST_LEN, dtype=np.int64), acc)
         return acc, failure(w.ctx)
 
-    def trace_game(self, R, pids, seed, game, playouts, st, log, acc):
-        """One game with its event log (``log`` ``(MAX_LOG, LOG_WIDTH)``, filled in
-        place); the final state is left in ``st`` and the game added to ``acc``. Returns
-        a :class:`TraceRun`."""
-        w = new_scratch(MAX_LOG, playouts)
-        w.ctx[CTX_LOG_ON] = 1
-        win = self.fill_trace(R, pids, seed, game, playouts, w, st, acc)
-        n = int(w.ctx[CTX_LOG_N])
-        log[:n] = w.log[:n]
-        decisions = w.decisions[:int(w.ctx[CTX_DECISIONS_N])].copy()
-        return TraceRun(n, int(win), decisions, failure(w.ctx))
-
-
-#: What :meth:`Kernels.trace_game` returns: the event log's rows, the winner (-1 if the
-#: game stopped at a failure), the decision log ``(rows, DECISION_WIDTH)`` (``layout.D_*``)
-#: and the failure (:func:`failure`) or None.
-TraceRun = namedtuple("TraceRun", ["log_rows", "winner", "decisions", "failure"])
-
-BUILTIN = Kernels(fill_games=fill_games, fill_trace=fill_trace)
+BUILTIN = Kernels(fill_games=fill_games)
 
 
 @functools.lru_cache(maxsize=16)
