@@ -1,7 +1,7 @@
-"""Plug-in policies without recompiling the game (issue 50, item 2), on Pig (examples/pig)
-and Aw, Sheep! (``compile --game awsheep``).
+"""Plug-in policies without recompiling the game (issue 50, item 2), on Pig (examples/pig),
+Aw, Sheep! (``compile --game awsheep``) and Shear Panic (``compile --game panic``).
 
-    python benchmarks/bench_plugins.py compile [--players 4] [--game pig|awsheep]
+    python benchmarks/bench_plugins.py compile [--players 4] [--game pig|awsheep|panic]
     python benchmarks/bench_plugins.py speed [--players 4] [--games 20000] [--rounds 5]
 
 Run it with the Python of each tree to compare (e.g. ``/work/main/.venv/bin/python
@@ -13,8 +13,8 @@ to warm them, or use ``sheepsim cache warm --game pig``), a line-up with two plu
 never seen before (a module written afresh, with a new nonce, so no cache has them), then
 a second line-up of the same plug-ins in other seats (known plug-ins, a new line-up).
 Prints the CPU and wall seconds of each line-up's first 100 games (its compile or cache
-load included). On Aw, Sheep! the plug-ins are ``uniform_pick`` and ``last_pick`` beside
-``random`` seats. The tree before recompiles the entry kernel for each line-up; this tree
+load included). On Aw, Sheep! and Shear Panic the plug-ins are ``uniform_pick`` and
+``last_pick`` beside ``random`` seats. The tree before recompiles the entry kernel for each line-up; this tree
 compiles each new plug-in alone, once.
 
 ``speed``: games per CPU second of a line-up with plug-ins and of the built-ins alone
@@ -124,7 +124,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("case", choices=("compile", "speed"))
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--game", choices=("pig", "awsheep"), default="pig",
+    p.add_argument("--game", choices=("pig", "awsheep", "panic"), default="pig",
                    help="compile: the game (speed: Pig)")
     p.add_argument("--games", type=int, default=20_000)
     p.add_argument("--rounds", type=int, default=5)

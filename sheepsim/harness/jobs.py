@@ -46,8 +46,8 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     ``acc`` (slot ``tally``) is ``acc[machine.offsets(players)[layout.O_GAME]:]``.
     With ``events`` rows (and ``log_rows``) also ``(events, final state)``: the game's
     own events of a trace (slot ``events``) and the state it ended in, before the results.
-    ``scratch``: the machine's scratch for the run (slot ``own``; default its
-    ``new_scratch(players, R)``), e.g. one that records a trace's events."""
+    ``scratch``: the machine's scratch for the call (default its ``new_scratch``), e.g.
+    one that records a trace's events."""
     if games is None:
         games = np.arange(first_game, first_game + n_games, dtype=np.int64)
     n_games = len(games)

@@ -142,3 +142,44 @@ def test_an_ewe_turns_options_are_the_documented_ones(rules):
     R = rules.kernel_array(4)
     acc, _, _, off = _harness(R, 4, [ZEROS] * 4, 10, 300)
     assert acc[off[H.O_KIND_DECISIONS] + L.K_PANIC_TURN] > 20
+
+
+@numba.njit
+def past_last(kind, view, opts, n, rand):
+    """Vandal: the first sub-decision it is asked, it answers ``n`` (not an option)."""
+    if kind == L.K_ACTION:
+        return 0
+    return n
+
+
+def test_the_job_plays_plugins_on_the_harness_as_the_engine(rules):
+    """``PlayJob`` with plug-ins (the harness): its summed counts and the game-level sums
+    of the pooled intervals are the engine's per-game rows' for the same line-up."""
+    from sheepsim.games.panic.jobs import PlayJob, game_sums
+
+    names = [f"{__name__}:view_hash", "random", f"{__name__}:last_option", "greedy"]
+    job = PlayJob(rules, 4, names, seed=12)
+    assert job.plugged
+    got = job.chunk(0, 60)
+    rows = _engine(rules.kernel_array(4), [HASH, RANDOM, LAST, GREEDY], 12, 60)
+    assert np.array_equal(got["acc"], rows.sum(axis=0))
+    for key, value in game_sums(rows, 4, job.policies).items():
+        assert np.array_equal(got[key], value), key
+    winners, points = job.outcomes(0, 60)
+    assert np.array_equal(points, rows[:, L.A_POINTS:L.A_POINTS + 4])
+    assert np.array_equal(winners, rows[:, L.A_WINS:L.A_WINS + 4].argmax(axis=1))
+
+
+def test_a_broken_choice_stops_the_job_with_one_line(rules):
+    """The harness's check of every answer: the error names the policy, its seat
+    (1-based), the game and what it did, in one line."""
+    from sheepsim.errors import SheepsimError
+    from sheepsim.games.panic.jobs import PlayJob
+
+    name = f"{__name__}:past_last"
+    job = PlayJob(rules, 3, ["random", name, "random"], seed=5)
+    with pytest.raises(SheepsimError) as exc:
+        job.chunk(0, 10)
+    msg = str(exc.value)
+    assert f"policy '{name}' (seat 2) in game 0" in msg
+    assert "returned option" in msg and "\n" not in msg

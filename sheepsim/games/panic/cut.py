@@ -154,9 +154,10 @@ def panic_roll(st, c, R, dice):
 
 @kernel
 def begin(st, c, R, seat, opts, dice):
-    """Start ``seat``'s turn (or opening push): PAUSED before its first decision, or
-    DONE if it has none (no sheep left, no legal menu option, a panic die that found no
-    colour). ``opts``: room to list options in."""
+    """Start ``seat``'s opening push, or its turn when it has no menu action to choose
+    (no sheep left, no legal option: it passes): PAUSED before the push's decision, or
+    DONE (the turn is over). ``opts``: room to list options in. (A turn with a menu
+    action starts at :func:`to_move`, which lists them.)"""
     c[C_SEAT] = seat
     if st[M_PHASE] < R[L.R_N_PLAYERS]:
         c[C_OPENING] = 1
@@ -266,12 +267,14 @@ def move_route(st, c, opts, choice):
 
 
 @kernel
-def resume(st, c, R, kind, opts, choice, dice):
-    """Play choice ``opts[choice]`` of the pending decision (of ``kind``) and what follows
-    it, up to the next decision (PAUSED) or the turn's end (DONE). ``opts`` is reused."""
+def resume(st, c, R, seat, kind, opts, choice, dice):
+    """Play choice ``opts[choice]`` of ``seat``'s decision of ``kind`` (the menu action
+    :func:`to_move` listed, or the pending decision) and what follows it, up to the next
+    decision (PAUSED) or the turn's end (DONE). ``opts`` is reused."""
     c[C_PENDING] = 0
     if kind == L.K_ACTION:  # (.turns.execute_turn)
-        seat = c[C_SEAT]
+        c[C_SEAT] = seat
+        c[C_OPENING] = 0
         tile = opts[choice, 0]
         a = opts[choice, 1]
         b = opts[choice, 2]
@@ -340,8 +343,10 @@ def options(st, c, R, opts):
 # ------------------------------------------------ the slots for a line-up with plug-ins
 @kernel
 def to_move(st, R, opts):
-    """The plug-in seat's pending decision, else the seat to move with no options (the
-    machine's ``own`` plays on: a built-in seat's turn, or the start of a plug-in's)."""
+    """The plug-in seat's pending decision, or the menu action of a plug-in seat whose
+    turn starts (listed here, once); else the seat to move with no options: the
+    machine's ``own`` plays on (a built-in seat's turn, a plug-in seat's opening push or
+    a turn it passes)."""
     if st[L.ST_ENDED]:
         return np.int64(-1), ZERO, ZERO
     c = regs(st)
@@ -349,15 +354,25 @@ def to_move(st, R, opts):
         n = options(st, c, R, opts)
         c[C_N] = n
         return c[C_SEAT], c[C_PENDING] - 1, n
-    return st[M_SEAT], ZERO, ZERO
+    seat = st[M_SEAT]
+    if (st[M_PID + seat] >= FIRST_USER_ID and st[M_PHASE] >= R[L.R_N_PLAYERS]
+            and own_sheep(st, R, seat) > 0):
+        n = legal_actions(st, R, seat, opts)
+        if n > 0:
+            c[C_N] = n
+            return seat, np.int64(L.K_ACTION), n
+    return seat, ZERO, ZERO
 
 
 @kernel
 def apply(st, R, seat, kind, opts, choice, chance):
     c = regs(st)
-    if c[C_N] > 1:  # asked: a row of a trace's decision log
-        note(st, np.int64(L.EV_DECISION), seat, kind, c[C_N], choice)
-    resume(st, c, R, kind, opts, choice, chance)
+    if st[X_ON]:  # a trace: the refusals before a menu action; the decision, if asked
+        if kind == L.K_ACTION:
+            note_refusals(st, R, seat)
+        if c[C_N] > 1:
+            note(st, np.int64(L.EV_DECISION), seat, kind, c[C_N], choice)
+    resume(st, c, R, seat, kind, opts, choice, chance)
 
 
 @kernel
@@ -377,16 +392,22 @@ def stretches(st, R, streams, w, report, played, pids, playouts):
     turn, where nothing else would)."""
     rows = 0
     c = regs(st)
+    first = True
     while rows < played.shape[0] and st[L.ST_ENDED] == 0:
         seat = st[M_SEAT]
         pid = st[M_PID + seat]
         if pid >= FIRST_USER_ID:
+            # a turn to_move lists (the first seat here had nothing to list)
+            if not first and st[M_PHASE] >= R[L.R_N_PLAYERS]:
+                break
+            first = False
             paused = begin(st, c, R, seat, w.opts, streams[0:1]) == PAUSED
             if st[X_ON]:  # its events so far after the stretches' before it
                 note_to_log(st, w)
             if paused:
                 break
             continue
+        first = False
         played[rows, 0] = seat
         played[rows, 1] = stretch(st, R, seat, streams, w, report, builtin(pids, pid),
                                   playouts)
