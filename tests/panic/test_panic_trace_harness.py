@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from test_panic_cut import USERS
 
-from sheepsim.games.panic import engine
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.policies import resolve_policies
+from sheepsim.games.panic.policies.decide import FIRST_USER_ID
 from sheepsim.games.panic.simulate import trace_game
 
 LINEUPS = [  # (players, policies, playouts): every built-in, rollout's playouts apart
@@ -24,18 +24,28 @@ LINEUPS = [  # (players, policies, playouts): every built-in, rollout's playouts
 @pytest.mark.parametrize("players,policies,playouts", LINEUPS)
 def test_a_traced_game_is_the_game_play_plays(rules, players, policies, playouts):
     """Games 0-2 of seed 8: the trace's final state, winner and scores are those of the
-    engine's game kernel for that game (its accumulator row: points, wins, sheep shorn,
-    turns, panics, regroup rolls); the event log has one menu action a turn, and the
-    decisions table one menu choice per menu action with two options or more."""
+    same game played untraced on the harness (its tally: the engine's accumulator row of
+    points, wins, sheep shorn, turns, panics, regroup rolls); the event log has one menu
+    action a turn, and the decisions table one menu choice per menu action with two
+    options or more."""
+    from sheepsim.games.panic.scratch import new_scratch
+    from sheepsim.harness import layout as H
+    from sheepsim.harness import machine as M
+    from sheepsim.harness.jobs import run_games
+
     R = rules.kernel_array(players)
     ids, users = resolve_policies(policies)
-    pids, po = engine.kernel_policies(ids, playouts)
+    pids = np.array(ids, dtype=np.int64)
+    m = M.load("sheepsim.games.panic.machine")
+    kernel = m.kernel(users, FIRST_USER_ID, pids)
+    off = m.offsets(players)
     for game in range(3):
         tr = trace_game(rules, players=players, policies=policies, seed=8, game=game,
                         playouts=playouts)
-        acc, failed = engine.kernels_for(users).games_chunk(R, pids, 8, game, 1, 1, po)
-        row = acc[0]
-        assert failed is None
+        acc, fail, *_ = run_games(m, kernel, R, players, pids, False, 8, game, 1,
+                                  scratch=new_scratch(1, playouts))
+        assert fail[H.F_CODE] == 0
+        row = acc[off[H.O_GAME]:]
         st = tr.state
         assert tr.scores == row[L.A_POINTS:L.A_POINTS + players].tolist()
         assert row[L.A_WINS + tr.winner] == 1
