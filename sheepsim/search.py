@@ -760,6 +760,7 @@ class _Search:
                  "diff", "diff_lo", "diff_hi", "objective_diff", "pvalue", "pvalue_holm", "constraint",
                  "constraint_met", "exact", "games"]]
         df["constraint_met"] = df["constraint_met"].astype(object)
+        df.attrs["decimals_of"] = {"objective_diff": "diff"}  # in the metric's units
         tgt = df[df["role"].str.startswith("target")]
         unit = self.g.unit
         where = (f"on {games:,} fresh {unit} each (games {first:,}-{first + games - 1:,} of seed "
@@ -990,6 +991,7 @@ class _Search:
         df = pd.DataFrame(rows)
         df["repeat_of"] = df["repeat_of"].astype("Int64")
         df["games"] = df["games"].astype("Int64")
+        df.attrs["decimals_of"] = self._objective_decimals()
         return df
 
     def _constraint_columns(self, row: dict, c: Candidate) -> None:
@@ -1043,7 +1045,16 @@ class _Search:
         df = df[first + last + [c for c in df.columns if c.startswith("objective_")]]
         if df["at_range_edge"].astype(bool).any():  # shown in the CLI table whatever its width
             df.attrs["must_show"] = ["at_range_edge"]
+        df.attrs["decimals_of"] = self._objective_decimals()
         return df
+
+    def _objective_decimals(self) -> dict:
+        """The objective columns, in their target metric's units, shown with its decimals
+        (:func:`sheepsim.tableview.table_view`: ``attrs["decimals_of"]``)."""
+        out = {}
+        for t in self.targets:
+            out[f"objective_{t.metric}"] = out[f"objective_{t.metric}_corrected"] = t.metric
+        return out
 
 
 def _base_value(data: dict, key: str):
