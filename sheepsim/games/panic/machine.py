@@ -32,6 +32,7 @@ T_COUNTER = STATE_LEN
 T_GAIN = T_COUNTER + L.MAX_PLAYERS * L.MAX_TILES
 SCRATCH_LEN = 2 * L.MAX_PLAYERS * L.MAX_TILES
 OWN_STRETCHES = 16
+OWN_BUILTINS = True  # own plays every built-in seat: built-ins alone run play_own_games
 
 
 def state_size(players):
@@ -122,17 +123,17 @@ def stretches(st, R, seat, streams, w, report, played, playouts):
     return rows
 
 
-@kernel
+@kernel(inline="always")
 def own(st, R, seat, streams, w, report, played):
     return stretches(st, R, seat, streams, w, report, played, np.int64(0))
 
 
-@kernel
+@kernel(inline="always")
 def own_no_rollout(st, R, seat, streams, w, report, played):
     return stretches(st, R, seat, streams, w, report, played, None)
 
 
-@kernel
+@kernel(inline="always")
 def own_random(st, R, seat, streams, w, report, played):
     rows = 0
     while rows < played.shape[0] and st[L.ST_ENDED] == 0:
@@ -154,7 +155,7 @@ def own_variant(builtins):
     return "own"
 
 
-@kernel
+@kernel(inline="always")
 def flush_counts(ctx, report):
     asked = 0
     for k in range(L.K_KINDS):
