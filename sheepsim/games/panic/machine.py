@@ -49,6 +49,7 @@ X_ROWS = X_N + 1
 X_CAP = MAX_PANIC_ROLLS + 16
 SCRATCH_LEN = 2 * L.MAX_PLAYERS * L.MAX_TILES + 2 + X_CAP * L.LOG_WIDTH
 OWN_STRETCHES = 16
+OWN_BUILTINS = True  # own plays every built-in seat: built-ins alone run play_own_games
 
 
 def state_size(players):
@@ -140,17 +141,17 @@ def stretches(st, R, seat, streams, w, report, played, playouts):
     return rows
 
 
-@kernel
+@kernel(inline="always")
 def own(st, R, seat, streams, w, report, played):
     return stretches(st, R, seat, streams, w, report, played, np.int64(0))
 
 
-@kernel
+@kernel(inline="always")
 def own_no_rollout(st, R, seat, streams, w, report, played):
     return stretches(st, R, seat, streams, w, report, played, None)
 
 
-@kernel
+@kernel(inline="always")
 def own_random(st, R, seat, streams, w, report, played):
     rows = 0
     while rows < played.shape[0] and st[L.ST_ENDED] == 0:
@@ -270,7 +271,7 @@ def events(st, R, out):
     return m
 
 
-@kernel
+@kernel(inline="always")
 def flush_counts(ctx, report):
     """Add the decisions counted in ``ctx`` to ``report`` (zeroed before each game) and
     zero them: once at the game's end, or after every call of ``own`` (:mod:`.cut`)."""

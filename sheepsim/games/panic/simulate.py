@@ -107,7 +107,7 @@ def _harness_trace(R, players, ids, users, seed, game, playouts, names):
     pids = np.array(ids, dtype=np.int64)
     w = new_scratch(L.MAX_LOG, playouts)
     w.ctx[L.CTX_LOG_ON] = 1
-    kernel = m.kernel(users, FIRST_USER_ID, pids)
+    kernel = m.kernel(users, FIRST_USER_ID, pids, trace=True)
     try:
         _, fail, winners, _, _, rows, final = run_games(
             m, kernel, R, players, pids, False, seed, game, 1, outcomes=True,
