@@ -59,6 +59,8 @@ REQUIRED = ("RULES", "state_size", "MAX_OPTIONS", "OPTION_WIDTH", "VIEW_LEN", "K
             "start", "to_move", "apply", "scores", "winner", "view", "decide")
 
 _LOCK = threading.Lock()
+#: what a game's entry kernels are, as ``sheepsim cache`` lists them (:meth:`Machine.kernel`)
+ENTRY_LABEL = "a harness game's entries, one for built-in line-ups and one for plug-ins"
 
 
 @functools.cache
@@ -163,14 +165,18 @@ class Machine:
                 own = own + tuple(repl[getattr(slots, n)] for n in slots.OPTIONAL
                                   if hasattr(self.module, n))
                 key = jit.variant_key(own)
+                label = f"{ENTRY_LABEL}: {self.path} ({'plug-in' if plugged else 'built-in'}s)"
                 if own_only:
-                    kernel = OwnEntry(jit.rebind(loop.play_own_games, repl, cache_key=key))
+                    label = f"{ENTRY_LABEL}: {self.path} (built-ins the machine plays itself)"
+                    kernel = OwnEntry(jit.rebind(loop.play_own_games, repl, cache_key=key,
+                                                 builtin=label))
                 else:
                     if not plugged:  # (its own cache key: the two entries share a name)
                         key = jit.variant_key(own, (loop.ask_builtin,))
-                        repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key)
+                        repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key,
+                                                    builtin=label)
                     kernel = policy_values.FunctionArgsEntry(
-                        jit.rebind(loop.play_games, repl, cache_key=key))
+                        jit.rebind(loop.play_games, repl, cache_key=key, builtin=label))
                 self._entries[entry] = kernel
             if user_fns not in self._users:
                 self._users[user_fns] = policy_values.policy_values(user_fns) if plugged else ()
