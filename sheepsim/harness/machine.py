@@ -120,8 +120,11 @@ class Machine:
         return z
 
     def new_scratch(self, players: int, R):
-        """The machine's scratch for one chunk (its ``new_scratch(players, R)``), or an
-        empty array."""
+        """The machine's scratch for one chunk (its ``new_scratch(players, R)``), an
+        empty array for a machine with ``own`` but no scratch, None without ``own`` (the
+        entry then compiles nothing of ``own``)."""
+        if not hasattr(self.module, "own"):
+            return None
         fn = getattr(self.module, "new_scratch", None)
         return fn(players, R) if fn is not None else np.zeros(0, dtype=np.int64)
 
@@ -176,6 +179,7 @@ class Machine:
                 key = jit.variant_key(own)
                 label = f"{ENTRY_LABEL}: {self.path} ({'plug-in' if plugged else 'built-in'}s)"
                 if own_only:
+                    label = f"{ENTRY_LABEL}: {self.path} (built-ins the machine plays itself)"
                     kernel = OwnEntry(jit.rebind(loop.play_own_games, repl, cache_key=key,
                                                  builtin=label))
                 else:
