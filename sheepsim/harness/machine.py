@@ -175,6 +175,7 @@ class Machine:
                 key = jit.variant_key(own)
                 label = f"{ENTRY_LABEL}: {self.path} ({'plug-in' if plugged else 'built-in'}s)"
                 if own_only:
+                    label = f"{ENTRY_LABEL}: {self.path} (built-ins the machine plays itself)"
                     kernel = OwnEntry(jit.rebind(loop.play_own_games, repl, cache_key=key,
                                                  builtin=label))
                 else:
