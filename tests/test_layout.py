@@ -217,7 +217,7 @@ GAME_LAZY = {
     # Shear Panic
     "sheepsim.games.panic.analysis": "numpy, pandas",
     "sheepsim.games.panic.balance": "numpy, pandas",
-    "sheepsim.games.panic.engine": "numba: the game kernels",
+    "sheepsim.games.panic.state": "numba: the game kernels",
     "sheepsim.games.panic.policies": "numba: the policies' kernels",
     "sheepsim.games.panic.jobs": "numpy",
     "sheepsim.games.panic.rules": "numpy",

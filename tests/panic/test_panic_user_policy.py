@@ -228,9 +228,14 @@ def test_a_broken_choice_stops_the_game_with_one_line(rules, pids, seat, words):
 
 
 def test_unknown_policy_id_raises(rules):
-    from sheepsim.games.panic.engine import BUILTIN
+    """An id that is neither built-in nor a plug-in given to the kernel, seated beside a
+    greedy seat (so the machine's own plays each seat's id), raises."""
+    from sheepsim.games.panic.scratch import new_scratch
+    from sheepsim.harness import machine as M
+    from sheepsim.harness.jobs import run_games
 
+    m = M.load("sheepsim.games.panic.machine")
+    pids = np.array([GREEDY, FIRST_USER_ID, RANDOM], dtype=np.int64)
     with pytest.raises(ValueError, match="unknown Shear Panic policy id"):
-        BUILTIN.games_chunk(rules.kernel_array(3),
-                            np.array([RANDOM, FIRST_USER_ID, RANDOM], dtype=np.int64), SEED,
-                            GAME, 1, 1, PLAYOUTS)
+        run_games(m, m.kernel((), FIRST_USER_ID, pids), rules.kernel_array(3), 3, pids,
+                  False, SEED, GAME, 1, scratch=new_scratch(1, PLAYOUTS))

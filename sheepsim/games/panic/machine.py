@@ -5,13 +5,13 @@ import numpy as np
 
 from sheepsim import rng
 from sheepsim.games.panic import layout as L
-from sheepsim.games.panic.engine import accumulate, init_state
-from sheepsim.games.panic.engine import winner as panic_winner
 from sheepsim.games.panic.geometry.flockops import refused_tiles, reverse_dir
 from sheepsim.games.panic.policies.decide import ROLLOUT, ROLLOUT_V1
 from sheepsim.games.panic.policies.rollout import rollout_turn
 from sheepsim.games.panic.scratch import ZERO, event_row, log_event
 from sheepsim.games.panic.scratch import new_scratch as panic_scratch
+from sheepsim.games.panic.state import accumulate, init_state
+from sheepsim.games.panic.state import winner as panic_winner
 from sheepsim.games.panic.turns import MAX_PANIC_ROLLS, after_turn, panic_push, play_turn
 from sheepsim.jit import kernel
 

@@ -10,7 +10,7 @@ reads its fields as plain values.
 
 The kernels are :func:`sheepsim.jit.kernel` (cached, ``nogil``, numba's
 reference-counting runtime (NRT) switched off): no kernel allocates, the record is
-allocated in Python (:func:`new_scratch`, called by ``engine.Kernels``), so every array
+allocated in Python (:func:`new_scratch`, called by the job), so every array
 a kernel touches is owned by the Python caller that allocated it. Only the calls into
 user policies (which may allocate) keep the NRT.
 
@@ -55,7 +55,7 @@ from sheepsim.jit import kernel
 
 #: Row of ``streams`` holding seat 0's own policy stream (seat ``s``: ``SEAT_STREAMS + s``),
 #: after the game's DICE, DEAL and POLICY rows; the POLICY row holds the stream of the
-#: seat whose turn it is (see :func:`.policies.decide.take_seat_stream`).
+#: seat whose turn it is (see :func:`.machine.stretch`).
 SEAT_STREAMS = rng.N_PURPOSES
 
 # The look-ahead memo's shape (see .lookahead; not imported from there: it imports this).
