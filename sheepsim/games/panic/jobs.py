@@ -22,6 +22,9 @@ from sheepsim.stats import group_sums
 GAME = "shear-panic"
 #: the machine the harness plays (a line-up with plug-ins: :mod:`.cut`)
 MACHINE = "sheepsim.games.panic.machine"
+#: the harness's play tables (:func:`sheepsim.harness.tables.play_tables`) the job's
+#: tables add to the game's own: their names are not the game's
+HARNESS_TABLES = ("game_length", "decisions", "course")
 
 
 def _playouts(playouts) -> int:
@@ -134,14 +137,16 @@ class PlayJob(Job):
         return self.chunk(0, 1)  # compiles (or loads) the kernels now
 
     def chunk(self, first_game, n_games) -> Counts:
-        """``acc`` the summed accumulator vector, plus sums the game-level statistics need
+        """``acc`` the summed accumulator vector, ``harness`` the harness's counts (its
+        block before the game's tally), plus sums the game-level statistics need
         (:func:`outcome_sums`)."""
-        acc, winners, points, _ = self.harness_games(first_game, n_games)
+        acc, winners, points, harness = self.harness_games(first_game, n_games)
         wins = np.zeros_like(points)
         wins[np.arange(n_games), winners] = 1
         top = points.max(axis=1, keepdims=True)
         tied = (points == top).sum(axis=1) > 1  # (the winner's tie_break > 0)
-        return {"acc": acc, **outcome_sums(wins, points, tied, self.policies)}
+        return {"acc": acc, "harness": harness,
+                **outcome_sums(wins, points, tied, self.policies)}
 
     def outcomes(self, first_game, n_games):
         """Per game: winning seat ``(n,)`` and points ``(n, players)`` (head-to-heads)."""
@@ -151,7 +156,8 @@ class PlayJob(Job):
         from sheepsim.games.panic.analysis import PanicResult, build_tables
 
         res = PanicResult(self.rules, self.players, list(self.policies), self.seed, games,
-                          counts["acc"], {k: v for k, v in counts.items() if k != "acc"})
+                          counts["acc"], {k: v for k, v in counts.items()
+                                          if k not in ("acc", "harness")})
         res.tables = build_tables(res)
         return res
 
@@ -170,6 +176,20 @@ class PlayJob(Job):
 
     def meta(self) -> dict:
         return {**self.meta_common(), "players": self.players, "policies": list(self.policies)}
+
+
+@dataclass
+class MetricsJob(PlayJob):
+    """A :class:`PlayJob` whose tables add the harness's :data:`HARNESS_TABLES` to the
+    game's own: the job of the harness's metrics (:mod:`.metrics`)."""
+
+    def tables(self, counts, games):
+        from sheepsim.harness import machine as M
+        from sheepsim.harness.tables import play_tables
+
+        t = play_tables(counts["harness"], self.players, self.policies, M.load(MACHINE).kinds,
+                        False)
+        return {**super().tables(counts, games), **{name: t[name] for name in HARNESS_TABLES}}
 
 
 def head_to_head(rules=None, players: int = 4, a: str = "greedy", b: str = "random",
