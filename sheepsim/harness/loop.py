@@ -334,7 +334,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     failure and the chunk stops there. With ``log`` rows (a trace) the game's own
     events (slots ``trace_on``/``events``) go to ``events`` while it has room and the
     final state to ``final_st`` (else both have no rows). ``scratch``: the machine's own
-    scratch for the chunk (slot ``own``; an empty array for a machine without one).
+    scratch for the chunk (slot ``own``), None for a machine without ``own`` (numba
+    then compiles nothing of it).
     ``users``: the first plug-in's
     policy id, then the plug-ins as function values (:func:`ask`). Returns ``(log rows,
     event rows)`` written."""
@@ -391,17 +392,18 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             seat, kind, n = machine_to_move(st, R, opts)
             if seat < 0:
                 break
-            if n == 0 and has_own and seat < players:  # stretches the machine plays itself
-                while rows + played.shape[0] >= hist.shape[0]:
-                    hist = _grown(hist)
-                rows, turns, last, d = _stretches(st, R, seat, streams, scratch, report,
-                                                        played, counting, score, players,
-                                                        hist, rows, turns, last)
-                decisions += d
-                if decisions > max_decisions:
-                    _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
-                    return logged, evn
-                continue
+            if n == 0 and seat < players:  # stretches the machine plays itself (own)
+                if scratch is not None:  # (pruned by numba for a machine without own)
+                    while rows + played.shape[0] >= hist.shape[0]:
+                        hist = _grown(hist)
+                    rows, turns, last, d = _stretches(st, R, seat, streams, scratch, report,
+                                                      played, counting, score, players,
+                                                      hist, rows, turns, last)
+                    decisions += d
+                    if decisions > max_decisions:
+                        _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                        return logged, evn
+                    continue
             if seat >= players or kind < 0 or kind >= kinds or n < 1 or n > opts.shape[0]:
                 _fail(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
                 return logged, evn

@@ -119,8 +119,11 @@ class Machine:
         return z
 
     def new_scratch(self, players: int, R):
-        """The machine's scratch for one chunk (its ``new_scratch(players, R)``), or an
-        empty array."""
+        """The machine's scratch for one chunk (its ``new_scratch(players, R)``), an
+        empty array for a machine with ``own`` but no scratch, None without ``own`` (the
+        entry then compiles nothing of ``own``)."""
+        if not hasattr(self.module, "own"):
+            return None
         fn = getattr(self.module, "new_scratch", None)
         return fn(players, R) if fn is not None else np.zeros(0, dtype=np.int64)
 
