@@ -16,6 +16,7 @@ from sheepsim import plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.panic.rules import PanicRules, load_rules
+from sheepsim.harness import layout as H
 from sheepsim.plugins import policy_failure
 from sheepsim.stats import group_sums
 
@@ -117,7 +118,6 @@ class PlayJob(Job):
         Raises :func:`sheepsim.plugins.policy_failure` for a choice that broke the
         policy contract (the harness stopped there)."""
         from sheepsim.games.panic.scratch import new_scratch
-        from sheepsim.harness import layout as H
         from sheepsim.harness import machine as M
         from sheepsim.harness.jobs import run_games
 

@@ -16,6 +16,7 @@ from sheepsim.games.panic.analysis import PanicResult
 from sheepsim.games.panic.jobs import PlayJob, _playouts, policy_list, raise_failure
 from sheepsim.games.panic.rules import PanicRules, load_rules
 from sheepsim.games.panic.trace import render_log
+from sheepsim.harness import layout as H
 
 
 def _rules(rules) -> PanicRules:
@@ -99,7 +100,6 @@ def _harness_trace(R, players, ids, users, seed, game, playouts, names):
     failure or None)``: a failure as :func:`.jobs.raise_failure` takes it."""
     from sheepsim.games.panic.policies.decide import FIRST_USER_ID
     from sheepsim.games.panic.scratch import new_scratch
-    from sheepsim.harness import layout as H
     from sheepsim.harness import machine as M
     from sheepsim.harness.jobs import run_games
 
