@@ -220,7 +220,6 @@ GAME_LAZY = {
     "sheepsim.games.panic.policies": "numba: the policies' kernels",
     "sheepsim.games.panic.policies.decide": "numba: the policies' dispatch kernels",
     "sheepsim.games.panic.scratch": "numba: the scratch record's kernels",
-    "sheepsim.games.panic.cut": "numba: the cut turn's kernels, bound in for plug-ins",
     "sheepsim.games.panic.jobs": "numpy",
     "sheepsim.games.panic.rules": "numpy",
     "sheepsim.games.panic.plots": "matplotlib",

@@ -29,10 +29,12 @@ The machine module (``Game.machine``) declares, besides the functions of
   outcome, one row per game when the caller asks for it (e.g. what a later run on
   some of the same games needs: :func:`sheepsim.harness.jobs.run_games` plays a list
   of games as well as a range);
-* optionally plain-Python ``plugged_slots(builtins) -> {slot name: function}``: slots
-  that replace the machine's in a line-up with plug-ins seating the built-in policy ids
-  ``builtins`` (e.g. a game whose ``own`` plays built-in seats' turns and whose plug-in
-  seats' turns stop at each decision);
+* optionally ``PLUGGED_SLOTS``, the name of a module with a plain-Python
+  ``plugged_slots(builtins) -> {slot name: function}``: slots that replace the
+  machine's in a line-up with plug-ins seating the built-in policy ids ``builtins``
+  (e.g. a game whose ``own`` plays built-in seats' turns and whose plug-in seats' turns
+  stop at each decision, in a module that builds on the machine's: named, not
+  imported, so the two modules do not import each other);
 * optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
   -> str`` for the trace's lines;
 * optionally the slot ``own`` (a machine that plays stretches of the game itself, e.g. a
@@ -170,8 +172,9 @@ class Machine:
                 repl.update(self.optional())
                 if variant is not None:
                     repl[slots.own] = getattr(self.module, variant)
-                if plugged and hasattr(self.module, "plugged_slots"):
-                    for name, fn in self.module.plugged_slots(builtins).items():
+                if plugged and hasattr(self.module, "PLUGGED_SLOTS"):
+                    cut = importlib.import_module(self.module.PLUGGED_SLOTS)
+                    for name, fn in cut.plugged_slots(builtins).items():
                         repl[getattr(slots, name)] = fn
                 own = tuple(repl[getattr(slots, n)] for n in slots.NAMES)
                 own = own + tuple(repl[getattr(slots, n)] for n in slots.OPTIONAL

@@ -17,7 +17,7 @@ as in the engine) and its route (a lone one too). The harness takes a lone optio
 without asking, as the engine does.
 
 These functions replace the machine's ``to_move``, ``apply`` and ``own`` in a line-up
-with plug-ins (:func:`.machine.plugged_slots`); a built-in line-up's kernel never
+with plug-ins (:func:`plugged_slots`); a built-in line-up's kernel never
 compiles them. The turn's registers are the block ``c = st[CUT:CUT + CUT_LEN]`` of the
 machine's state (``C_*`` below), zeroed with the state before every game.
 """
@@ -56,6 +56,7 @@ from sheepsim.games.panic.machine import (
     note,
     note_refusals,
     note_to_log,
+    own_variant,
     stretch,
 )
 from sheepsim.games.panic.policies.decide import FIRST_USER_ID
@@ -433,8 +434,15 @@ def own_random(st, R, seat, streams, w, report, played):
     return stretches(st, R, streams, w, report, played, None, None)
 
 
-#: the slots :func:`.machine.plugged_slots` binds for a line-up with plug-ins, by the
-#: ``own`` variant its built-ins need
+#: the slots :func:`plugged_slots` binds for a line-up with plug-ins, by the ``own``
+#: variant its built-ins need
 SLOTS = {name: {"to_move": to_move, "apply": apply, "own": fn}
          for name, fn in (("own", own), ("own_no_rollout", own_no_rollout),
                           ("own_random", own_random))}
+
+
+def plugged_slots(builtins):
+    """The slots that replace the machine's in a line-up with plug-ins seating the
+    built-in ids ``builtins`` (the harness finds this function through
+    :data:`.machine.PLUGGED_SLOTS`): a plug-in seat's turn cut at every decision."""
+    return SLOTS[own_variant(builtins)]

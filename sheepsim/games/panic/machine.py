@@ -173,12 +173,10 @@ def own_variant(builtins):
     return "own"
 
 
-def plugged_slots(builtins):
-    """The slots that replace the machine's in a line-up with plug-ins seating the
-    built-in ids ``builtins``: a plug-in seat's turn cut at every decision (:mod:`.cut`)."""
-    from sheepsim.games.panic import cut  # (it builds on this module)
-
-    return cut.SLOTS[own_variant(builtins)]
+#: the module whose ``plugged_slots(builtins)`` gives the slots that replace this
+#: machine's in a line-up with plug-ins (:mod:`.cut`, which builds on this module: named,
+#: not imported, so the two do not import each other)
+PLUGGED_SLOTS = "sheepsim.games.panic.cut"
 
 
 @kernel
