@@ -57,6 +57,7 @@ from sheepsim.games.panic.machine import (
     note_refusals,
     note_to_log,
     own_variant,
+    pushed,
     stretch,
 )
 from sheepsim.games.panic.policies.decide import FIRST_USER_ID
@@ -108,14 +109,7 @@ def finish(st, c, R, acted):
     players = R[L.R_N_PLAYERS]
     c[C_PENDING] = 0
     if c[C_OPENING]:
-        phase = st[M_PHASE] + 1
-        st[M_PHASE] = phase
-        if phase == players:
-            st[L.ST_PREV_KIND] = -1
-            st[L.ST_PREV_DIE] = 0
-            st[M_SEAT] = 0
-        else:
-            st[M_SEAT] = phase
+        pushed(st, players)
         return DONE
     if acted:
         st[L.ST_TURNS] += 1

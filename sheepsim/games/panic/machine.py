@@ -78,6 +78,20 @@ def to_move(st, R, opts):
     return st[M_SEAT], np.int64(0), np.int64(0)
 
 
+@kernel(inline="always")
+def pushed(st, players):
+    """An opening push was made (by the machine or a plug-in seat's cut turn): the next
+    seat pushes, or after the last the turns start at seat 0 with no previous action."""
+    phase = st[M_PHASE] + 1
+    st[M_PHASE] = phase
+    if phase == players:
+        st[L.ST_PREV_KIND] = -1
+        st[L.ST_PREV_DIE] = 0
+        st[M_SEAT] = 0
+    else:
+        st[M_SEAT] = phase
+
+
 @kernel(inline="always")  # one call with the scratch a turn, not two
 def stretch(st, R, seat, streams, w, report, pid, playouts):
     """``own`` with the seat's policy id ``pid`` (None: every seat plays random) and
@@ -94,14 +108,7 @@ def stretch(st, R, seat, streams, w, report, pid, playouts):
     if phase < players:  # the opening push
         log_event(st, w, np.int64(L.EV_OPENING), seat, ZERO, ZERO, ZERO)
         panic_push(st, R, seat, pid, w)
-        phase += 1
-        st[M_PHASE] = phase
-        if phase == players:
-            st[L.ST_PREV_KIND] = -1
-            st[L.ST_PREV_DIE] = 0
-            st[M_SEAT] = 0
-        else:
-            st[M_SEAT] = phase
+        pushed(st, players)
     else:
         ctx[L.CTX_LAST_TILE] = -1
         if playouts is not None:
