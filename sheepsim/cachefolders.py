@@ -9,8 +9,8 @@ Two things live under :func:`sheepsim.jit.cache_root` (``~/.cache/sheepsim`` unl
   imports, the sheepsim and numba versions), and a folder ``plugins-<digest>-<key>`` per
   set of user policies (its ``modules.txt`` names the sheepsim modules its digest
   covers) and per kernel sheepsim rebuilds for built-in policies alone (its
-  ``builtin.txt`` says what it is: the race's single-race kernels and exact solver, one
-  per pace policy, a harness game's two entries). An edit of a module starts new folders
+  ``builtin.txt`` says what it is: the race's single-race kernels, one per pace policy,
+  a harness game's two entries). An edit of a module starts new folders
   for the modules that import it and nothing is ever deleted on import (a running
   process of another version may be using a folder), so old folders pile up.
   ``kernels-<digest>/`` folders (one per whole package source) are the layout of

@@ -996,6 +996,54 @@ def _rebind_module(module, names, repl, memo, key):
     return _clone_module(module, changed)
 
 
+def in_python(dispatcher):
+    """``dispatcher``'s source run by Python: a plain function of its Python code whose
+    every call to an njit function, direct or through others (globals, module attributes
+    such as ``moves.apply_option``, closure cells), runs that function's Python code too,
+    so calling it compiles nothing. numba's typed ``Dict.empty`` gives a Python ``dict``
+    (as under ``NUMBA_DISABLE_JIT``).
+
+    For small work run once per call from Python, where compiling costs seconds and
+    running costs milliseconds (the exact solver's lane graphs: ``benchmarks/README.md``,
+    "Compile time: the targets"). The same source gives the same results when it keeps
+    to what numba and Python compute alike (numpy scalars and arrays, no overflow, no
+    reliance on numba's typing); a test compares each such use with the kernel."""
+    return _in_python(dispatcher, {})
+
+
+class _PythonDict:
+    """numba's ``numba.typed.Dict`` for :func:`in_python`: ``Dict.empty`` as a ``dict``."""
+
+    @staticmethod
+    def empty(key_type=None, value_type=None, n_keys=0):
+        return {}
+
+
+def _in_python(disp, memo: dict):
+    if disp in memo:
+        return memo[disp]
+    f = disp.py_func
+    glob = dict(f.__globals__)
+    cells = _map_cells(f.__closure__, lambda d: _in_python(d, memo))
+    fn = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, cells)
+    fn.__doc__, fn.__qualname__ = f.__doc__, f.__qualname__
+    memo[disp] = fn  # before the globals: a recursive cycle reaches the Python copy
+    from numba.typed import Dict
+
+    names = _code_names(f.__code__)
+    for name in names:
+        value = f.__globals__.get(name)
+        if _is_dispatcher(value):
+            glob[name] = _in_python(value, memo)
+        elif value is Dict:
+            glob[name] = _PythonDict
+        elif isinstance(value, types.ModuleType) and _is_ours(value):
+            glob[name] = _clone_module(value, {
+                attr: _in_python(v, memo) for attr in names
+                if _is_dispatcher(v := getattr(value, attr, None))})
+    return fn
+
+
 def _code_names(code) -> set[str]:
     """Global and attribute names used by ``code`` and its nested code objects."""
     names = set(code.co_names)

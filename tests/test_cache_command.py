@@ -223,7 +223,7 @@ def test_warm_compiles_a_game_once(tmp_path):
 
 def test_sheepsims_own_variants_say_what_they_are(tmp_path):
     """The kernels sheepsim rebuilds for built-in policies alone (the race's single
-    races and exact solver per pace policy, a harness game's entries) are listed as
+    races per pace policy, a harness game's entries) are listed as
     built-in variants, named; a kernel rebuilt around a plug-in stays a plug-in's. Only
     the folders are made here (rebinding compiles nothing)."""
     import subprocess
@@ -231,11 +231,9 @@ def test_sheepsims_own_variants_say_what_they_are(tmp_path):
 
     code = (
         "from sheepsim.games.race import kernels, policies\n"
-        "from sheepsim.games.race.exact import lanegraph\n"
         "from sheepsim.harness import machine\n"
         "from sheepsim.warm_policy import any_option\n"
         "for pid in range(len(kernels.ONE_PACE) + 1): kernels.one_pace(pid)\n"
-        "for name in lanegraph.BUILTIN_OWN_STATE: lanegraph._builtin_builder(name)\n"
         "machine.load('sheepsim.games.awsheep.machine').kernel((), 9)\n"
         "kernels.kernels_for((any_option,), ())\n")
     env = {**os.environ, "SHEEPSIM_CACHE_DIR": str(tmp_path)}
@@ -245,13 +243,11 @@ def test_sheepsims_own_variants_say_what_they_are(tmp_path):
     entries = cachefolders.cache_entries(tmp_path)
     assert all(e.current for e in entries)
     kinds = [e.kind for e in entries if e.path.name.startswith("plugins-")]
-    assert sorted(kinds) == ["built-in variant kernels"] * 9 + ["plug-in kernels"]
+    assert sorted(kinds) == ["built-in variant kernels"] * 6 + ["plug-in kernels"]
     out = "\n".join(cachefolders.cache_report(entries, tmp_path))
-    assert "kernels/plugins-* built-in variants (9 folders)" in out
+    assert "kernels/plugins-* built-in variants (6 folders)" in out
     assert "kernels/plugins-* plug-ins (1 folder)" in out
     assert ("\n    the race's single-race kernels, one per built-in pace policy: greedy, "
             "partisan, random, saver, steady\n") in out
-    assert ("\n    the race's exact solver, one per built-in pace policy: greedy, saver, "
-            "steady\n") in out
     assert ("\n    a harness game's entries, one for built-in line-ups and one for plug-ins: "
             "sheepsim.games.awsheep.machine (built-ins)\n") in out

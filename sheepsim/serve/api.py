@@ -310,17 +310,12 @@ def _rules_doc(rules, max_races: int) -> str:
 
 @contextlib.contextmanager
 def _state_limit(limit: int):
-    """The exact solver's joint-state limit lowered to ``limit`` while a request runs,
-    and its lane graphs built by the builder of every built-in policy (the page asks
-    for all three: one compile, ``lanegraph.EVERY_BUILTIN``); context variables: only
-    this thread sees them."""
-    from sheepsim.games.race.exact.lanegraph import EVERY_BUILTIN
+    """The exact solver's joint-state limit lowered to ``limit`` while a request runs (a
+    context variable: only this thread sees it)."""
     from sheepsim.games.race.exact.solver import JOINT_STATE_LIMIT
 
     token = JOINT_STATE_LIMIT.set(min(limit, JOINT_STATE_LIMIT.get()))
-    every = EVERY_BUILTIN.set(True)
     try:
         yield
     finally:
-        EVERY_BUILTIN.reset(every)
         JOINT_STATE_LIMIT.reset(token)

@@ -2,7 +2,8 @@
 
 * the one lane-graph builder (numba) builds the very graphs of a plain-Python
   exploration (``graph_reference.py``), for built-in and user own-state policies, and
-  refuses a user policy that is not own-state;
+  refuses a user policy that is not own-state; run as Python (the solver's builder for
+  the built-in policies), its source gives the kernel's output and compiles nothing;
 * ``ev`` bets in the game kernel (``engine.bet_on_race``) are ``race ev``'s
   recommendation (``exact_bets.best_bets``, itself checked against the ``race ev``
   tables in test_exact_bets.py) on random deals, for every seat in turn order;
@@ -82,6 +83,62 @@ def test_numba_lane_graphs_equal_the_python_builder(tmp_path, policy):
         got, got_binds = build_lane_graphs(board, race, policy)
         assert got_binds == binds and np.array_equal(got.states, want.states)
         assert np.array_equal(got.nxt, want.nxt) and np.array_equal(got.sizes, want.sizes)
+
+
+@pytest.mark.parametrize("policy", ["greedy", "saver", "steady"])
+def test_the_solvers_builder_run_as_python_is_the_kernel_and_compiles_nothing(tmp_path,
+                                                                              policy):
+    """The solver runs the builder's source as Python for a built-in policy
+    (``jit.in_python``): the kernel's very output, a selected lane's roots (the rows after
+    each of its legal options) and a binding supply included, and no compilation."""
+    from numba.core import event
+
+    from sheepsim.games.race.exact.lanegraph import _python_builder
+
+    cases = []
+    for blue in (4, 5, 12):  # the supply binds from the start, later, never
+        rules = load_text(tmp_path, tiny_rules_text(blue))
+        cases += [start_position(rules, np.arange(6), s) for s in ("semifinal", "final")]
+    rules = load_rules()
+    gen = np.random.default_rng(11)
+    cases += [_random_walk(rules, gen, ("semifinal", "final")[k % 2], k * 3) for k in range(8)]
+    cases += [board_from(p, rules)[:2] for p in POSITIONS]
+    runs = []
+    legal = np.zeros(L.N_OPTIONS, np.bool_)
+    for k, (board, race) in enumerate(cases):
+        sel = k % 7 - 1  # -1 (every lane from its row) and each lane in turn
+        roots = board[0:1]
+        if sel >= 0 and board[sel, L.STATUS] == L.RUNNING:
+            engine.legal_options(board, race, sel, legal)
+            rows = []
+            for option in np.flatnonzero(legal):
+                b, r = board.copy(), race.copy()
+                engine.apply_option(b, r, sel, int(option))
+                rows.append(b[sel])
+            roots = np.array(rows)
+        elif sel >= 0:
+            roots = board[sel:sel + 1]
+        want = build_graphs(board, race, PACE_ID[policy], sel, roots)
+        runs.append((board, race, sel, roots, want))
+
+    compiled = []
+
+    class Compiles(event.Listener):
+        def on_start(self, ev):
+            compiled.append(ev.data["dispatcher"])
+
+        def on_end(self, ev):
+            pass
+
+    build = _python_builder()
+    with event.install_listener("numba:compile", Compiles()):
+        got = [build(board, race, PACE_ID[policy], sel, roots, None)
+               for board, race, sel, roots, _ in runs]
+    assert compiled == []
+    for (*_, want), out in zip(runs, got, strict=True):
+        for w, g in zip(want[:4], out[:4], strict=True):
+            assert g.dtype == w.dtype and np.array_equal(g, w)
+        assert out[4] is want[4]
 
 
 PEEKING = textwrap.dedent("""

@@ -12,11 +12,12 @@ solver plays exactly the rules and the policy the simulation plays.
 This is the one builder: whole-game kernels call :func:`build_graphs` (the ``ev`` bet
 policy, the ``lookahead`` pace policy solve races exactly) with a built-in own-state
 pace policy (``greedy``, ``saver``, ``steady``, by id); the exact solver calls it through
-``lanegraph.build_lane_graphs``, which rebuilds it (:func:`sheepsim.jit.rebind`) around
-the one policy it plays: a built-in one (:data:`ONLY`), or a user's own-state policy,
-built with ``check`` True: the policy is also called in a second context on every state
-(other sheep, bets, turn and random streams changed) and the build stops if its choice
-changes, so the claim ``own_state`` makes is checked.
+``lanegraph.build_lane_graphs``, which runs this source as Python for a built-in policy
+(:func:`sheepsim.jit.in_python`: nothing to compile) and rebuilds the kernel
+(:func:`sheepsim.jit.rebind`) around a user's own-state policy, built with ``check``
+True: the policy is also called in a second context on every state (other sheep, bets,
+turn and random streams changed) and the build stops if its choice changes, so the
+claim ``own_state`` makes is checked.
 
 One extension: the selected lane may start from several roots (the states after each
 pace option), so one joint graph serves every option of a decision.
@@ -126,31 +127,6 @@ def own_state_pace(pid, lane, board, race, seen, legal, rand):
     if pid == GREEDY:
         return greedy(lane, board, race, seen, legal, rand)
     raise ValueError("the exact solver in a game kernel plays greedy, saver or steady")
-
-
-@njit
-def only_greedy(pid, lane, board, race, seen, legal, rand):
-    """``own_state_pace`` playing ``greedy`` whatever ``pid``: what
-    :func:`~sheepsim.games.race.exact.lanegraph.build_lane_graphs` rebinds
-    ``own_state_pace`` to (:data:`ONLY`), so a solve compiles only the policy it plays."""
-    return greedy(lane, board, race, seen, legal, rand)
-
-
-@njit
-def only_saver(pid, lane, board, race, seen, legal, rand):
-    """``own_state_pace`` playing ``saver`` whatever ``pid`` (see :func:`only_greedy`)."""
-    return saver(lane, board, race, seen, legal, rand)
-
-
-@njit
-def only_steady(pid, lane, board, race, seen, legal, rand):
-    """``own_state_pace`` playing ``steady`` whatever ``pid`` (see :func:`only_greedy`)."""
-    return steady(lane, board, race, seen, legal, rand)
-
-
-#: The built-in own-state pace policies by name, each as an ``own_state_pace`` that
-#: plays only it.
-ONLY = {"greedy": only_greedy, "saver": only_saver, "steady": only_steady}
 
 
 @njit

@@ -7,14 +7,14 @@ one edge per supply class (0, 1, 2+ blue cubes in the supply) and the dice only 
 which lane takes its next edge; :mod:`~sheepsim.games.race.exact.solver` combines the
 six graphs. They are built by the one builder,
 :mod:`~sheepsim.games.race.exact.graphs` (a numba kernel the whole-game kernels call
-too); :func:`build_lane_graphs` is its entry for the solver.
+too); :func:`build_lane_graphs` is its entry for the solver, which runs it as Python for the
+built-in policies (:func:`sheepsim.jit.in_python`: a few hundred moves of one sheep, about
+a millisecond, where compiling it took about 8 CPU s of a cold ``race odds``).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,16 +23,10 @@ from sheepsim.errors import SheepsimError
 from sheepsim.games.race.exact import graphs
 from sheepsim.games.race.layout import N_OPTIONS, N_VIEW, PACE
 from sheepsim.games.race.policies import FIRST_USER_ID, N_PACE_POLICIES, PACE_POLICIES, fill_pace_view
-from sheepsim.jit import rebind, variant_key
+from sheepsim.jit import in_python, rebind, variant_key
 
 #: The built-in pace policies that are own-state (the exact solver plays them).
 BUILTIN_OWN_STATE = ("greedy", "saver", "steady")
-#: Whether a built-in policy is solved with the builder of every built-in one
-#: (:func:`~sheepsim.games.race.exact.graphs.build_graphs` itself, the policy an id chosen
-#: at run time, as the whole-game kernels use it) rather than one rebuilt for it alone:
-#: ``sheepsim serve`` answers for all three, so it compiles one builder, not three. The
-#: same graphs either way. A context variable: no other caller sees it.
-EVERY_BUILTIN: ContextVar[bool] = ContextVar("every_builtin_builder", default=False)
 
 
 def own_state(fn):
@@ -84,30 +78,22 @@ def build_lane_graphs(board, race, pace) -> tuple[LaneGraphs, bool]:
 
 
 def _builder(pace):
-    """``(build, pid, check)``: the builder kernel, the policy id it plays and its
-    ``check`` argument (True for a user's policy, whose own-state claim is checked)."""
+    """``(build, pid, check)``: the builder, the policy id it plays and its ``check``
+    argument (True for a user's policy, whose own-state claim is checked)."""
     if isinstance(pace, str):
         if pace not in BUILTIN_OWN_STATE:
             raise SheepsimError(f"the exact solver plays {', '.join(BUILTIN_OWN_STATE)} or an "
                                 f"own-state user policy, not {pace!r}")
-        build = graphs.build_graphs if EVERY_BUILTIN.get() else _builtin_builder(pace)
-        return build, PACE_POLICIES.index(pace), None
+        return _python_builder(), PACE_POLICIES.index(pace), None
     return _user_builder(pace), N_PACE_POLICIES, True
 
 
-#: what :func:`_builtin_builder`'s kernels are, as ``sheepsim cache`` lists them
-BUILTIN_LABEL = "the race's exact solver, one per built-in pace policy"
-
-
 @functools.cache
-def _builtin_builder(name):
-    """:func:`~sheepsim.games.race.exact.graphs.build_graphs` recompiled to play only the
-    built-in policy ``name`` (``graphs.own_state_pace`` rebound to ``graphs.ONLY[name]``),
-    so a solve compiles one pace policy, not the three the whole-game kernels choose
-    from at run time (cached on disk per policy, in a folder of its own)."""
-    key = hashlib.sha256(f"sheepsim builtin own-state pace {name}".encode()).hexdigest()[:16]
-    return rebind(graphs.build_graphs, {graphs.own_state_pace: graphs.ONLY[name]}, key,
-                  builtin=f"{BUILTIN_LABEL}: {name}")
+def _python_builder():
+    """:func:`~sheepsim.games.race.exact.graphs.build_graphs` run as Python, the engine's
+    rule functions and the built-in policies with it (:func:`sheepsim.jit.in_python`):
+    compiles nothing; the same graphs as the kernel (``tests/race/test_exact_game.py``)."""
+    return in_python(graphs.build_graphs)
 
 
 @functools.lru_cache(maxsize=8)

@@ -20,6 +20,7 @@ Random (``random``) and bet-aware (``partisan``) policies cannot be solved this 
 
 from __future__ import annotations
 
+import functools
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from sheepsim.games.race.exact.sweep import NO_LIMIT, forward
 from sheepsim.games.race.policies import PACE_POLICIES, choose_pace, user_pace_option
 from sheepsim.games.race.rules import RaceRules, check_stage
 from sheepsim.games.race.simulate import _rules, lane_cards, resolve_policies
+from sheepsim.jit import in_python
 from sheepsim.output import base_meta
 
 #: The solver holds 2 float64 per joint state: 50 million states is 800 MB.
@@ -130,9 +132,16 @@ def dice_table(rules: RaceRules, stage: str) -> tuple[np.ndarray, np.ndarray]:
 def start_position(rules: RaceRules, lane_cards, stage: str):
     """``(board, race)`` of a race on the starting line (as the engine sets it up)."""
     table = new_table()
-    setup_race(table, rules.kernel_rules(), np.asarray(lane_cards, np.int64),
-               L.FINAL if stage == "final" else L.SEMIFINAL)
+    _python(setup_race)(table, rules.kernel_rules(), np.asarray(lane_cards, np.int64),
+                        L.FINAL if stage == "final" else L.SEMIFINAL)
     return table.board, table.race
+
+
+@functools.cache
+def _python(kernel):
+    """The engine's ``kernel`` run as Python (:func:`sheepsim.jit.in_python`): these run
+    once per solve on one position, so the solver compiles none of them."""
+    return in_python(kernel)
 
 
 def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_fn=None):
@@ -164,9 +173,9 @@ def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_f
 def finished_result(board, race) -> np.ndarray | None:
     """The kernel's output ``(216,)`` for a race that is already over, else None."""
     board, race = board.copy(), race.copy()
-    if not race_over(board, race):
+    if not _python(race_over)(board, race):
         return None
-    place_remaining(board, race)
+    _python(place_remaining)(board, race)
     lane = {int(board[i, L.PLACE]): i for i in range(6)}
     out = np.zeros(216)
     out[36 * lane[1] + 6 * lane.get(2, 0) + lane.get(3, 0)] = 1.0
