@@ -126,8 +126,9 @@ def deal_joint(rules, lane_cards, stage, pid, table):
     totals, tprob = dice_table(faces, nfaces)
     blue_total = _blue_total(board, race) if binding else exact_sweep.NO_LIMIT
     out = np.zeros(216)
-    exact_sweep.forward((states, nxt, sizes), np.zeros(6, np.int64), 0, (totals, tprob),
-                        race.copy(), blue_total, binding, out)
+    graph = (states, nxt, sizes)
+    inputs = exact_sweep.forward_inputs(graph, np.zeros(6, np.int64), 0, (totals, tprob))
+    exact_sweep.forward(inputs, graph, race.copy(), blue_total, binding, out)
     return out
 
 

@@ -31,7 +31,7 @@ from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.engine import new_table, place_remaining, race_over, setup_race
 from sheepsim.games.race.exact.lanegraph import BUILTIN_OWN_STATE, build_lane_graphs
-from sheepsim.games.race.exact.sweep import NO_LIMIT, forward
+from sheepsim.games.race.exact.sweep import NO_LIMIT, forward, forward_inputs
 from sheepsim.games.race.policies import PACE_POLICIES, choose_pace, user_pace_option
 from sheepsim.games.race.rules import RaceRules, check_stage
 from sheepsim.games.race.simulate import _rules, lane_cards, resolve_policies
@@ -139,8 +139,9 @@ def start_position(rules: RaceRules, lane_cards, stage: str):
 
 @functools.cache
 def _python(kernel):
-    """The engine's ``kernel`` run as Python (:func:`sheepsim.jit.in_python`): these run
-    once per solve on one position, so the solver compiles none of them."""
+    """``kernel`` run as Python (:func:`sheepsim.jit.in_python`): the engine's set-up
+    and end of a race and the sweep's inputs run once per solve, on one position, so
+    the solver compiles none of them."""
     return in_python(kernel)
 
 
@@ -162,9 +163,11 @@ def solve_position(board, race, rules: RaceRules, policy: str = "greedy", pace_f
         blue_total = NO_LIMIT
     out = np.zeros(216, np.float64)
     higher_first = _higher_crossed_first(board)
+    graph = (graphs.states, graphs.nxt, graphs.sizes)
+    inputs = _python(forward_inputs)(graph, np.zeros(6, np.int64), int(higher_first),
+                                     (totals, tprob))
     try:
-        states = forward((graphs.states, graphs.nxt, graphs.sizes), np.zeros(6, np.int64),
-                         int(higher_first), (totals, tprob), race.copy(), blue_total, binds, out)
+        states = forward(inputs, graph, race.copy(), blue_total, binds, out)
     except ValueError as exc:
         raise SheepsimError(str(exc)) from None
     return (*distribution(out, stage), binds, int(states))

@@ -7,7 +7,8 @@ lanes' state numbers; every move raises one lane's number, so increasing numbers
 each state after every state that leads to it.
 
 * :func:`forward` pushes probability from a start state to the end: the distribution
-  of the top three (the odds, and so every bet's EV).
+  of the top three (the odds, and so every bet's EV); :func:`forward_inputs` makes
+  what it reads and writes.
 * :func:`backward` pulls a player's points back from the end: the expected points
   ``V`` of *every* joint state at once (the ``lookahead`` pace policy reads one value
   per pace option from a single sweep).
@@ -24,7 +25,7 @@ lane), as ``engine.select_sheep``.
 import numpy as np
 
 from sheepsim.games.race.layout import FINAL, FINISHED, RUNNING, STAGE
-from sheepsim.jit import njit
+from sheepsim.jit import kernel, njit
 
 #: Columns of a lane state row (as in :mod:`.graphs`, which builds the lane graphs).
 S_POS, S_RED, S_BLUE, S_WHITE, S_STATUS = range(5)
@@ -207,29 +208,47 @@ def _count_down5(digits, sizes):
 
 
 @njit
-def forward(graph, start, start_hf, dice, race0, blue_total, binding, out):
-    """Add to ``out`` ``(216,)`` the probability of each (1st, 2nd, 3rd) as
-    ``36a + 6b + c`` (the final: the winner ``a`` at ``36a``) from the joint state
-    ``start`` ``(6,)`` with crossing order ``start_hf``. Returns the number of joint
-    states visited.
+def forward_inputs(graph, start, start_hf, dice):
+    """What :func:`forward` reads and writes besides the lane graphs' successors, the
+    race and its output, all allocated here, so that :func:`forward` allocates nothing:
+    ``(lane_tabs, dice_p, stride, first, mass, digits, lane_p, lane_next)``, the lanes'
+    :func:`tables`, the dice's :func:`dice_lanes`, the mixed radix and the number of the
+    joint state ``start`` ``(6,)``, the probability of every joint state from ``start``
+    on (1 at ``start`` with crossing order ``start_hf``: ``mass[hf, idx - first]``), and
+    scratch rows. ``graph`` = ``(states (6, S, 5), nxt (6, S, 3), sizes (6,))`` the lane
+    graphs; ``dice`` = ``(totals (T,), tprob (T,))`` the dice totals and their
+    probabilities.
 
-    ``graph`` = ``(states (6, S, 5), nxt (6, S, 3), sizes (6,))`` the lane graphs;
-    ``dice`` = ``(totals (T,), tprob (T,))`` the dice totals and their probabilities;
-    ``race0`` the race entries (stage); ``blue_total`` blue cubes in play and
-    ``binding`` whether the supply must be tracked (else it never holds fewer than 2).
-    """
+    Small work, once per solve: the exact solver runs it as Python
+    (:func:`sheepsim.jit.in_python`), so a cold ``race odds`` compiles only
+    :func:`forward`'s loop."""
     states, nxt, sizes = graph
     stride, n_joint, first = _first_state(sizes, start)
     mass = np.zeros((2, n_joint - first))
     mass[start_hf, 0] = 1.0
+    return (tables(states), dice_lanes(dice[0], dice[1]), stride, first, mass, start.copy(),
+            np.zeros(6), np.zeros(6, np.int64))
+
+
+@kernel
+def forward(inputs, graph, race0, blue_total, binding, out):
+    """Add to ``out`` ``(216,)`` the probability of each (1st, 2nd, 3rd) as
+    ``36a + 6b + c`` (the final: the winner ``a`` at ``36a``) from the joint state
+    ``start`` with crossing order ``start_hf`` (given to :func:`forward_inputs`, which
+    makes ``inputs``). Returns the number of joint states visited.
+
+    ``graph`` the lane graphs (as for :func:`forward_inputs`); ``race0`` the race
+    entries (stage); ``blue_total`` blue cubes in play and
+    ``binding`` whether the supply must be tracked (else it never holds fewer than 2).
+    Allocates nothing (``kernel``: no reference counting, no allocation routines to
+    compile): ``inputs`` holds every array it writes besides ``out``.
+    """
+    lane_tabs, dice_p, stride, first, mass, digits, lane_p, lane_next = inputs
+    _, nxt, sizes = graph
+    n_joint = first + mass.shape[1]
     final = race0[STAGE] == FINAL
     need = 1 if final else 3
-    dice_p = dice_lanes(dice[0], dice[1])
-    lane_tabs = tables(states)
     pos_t, stat_t = lane_tabs[0], lane_tabs[1]
-    digits = start.copy()
-    lane_p = np.zeros(6)
-    lane_next = np.zeros(6, np.int64)
     visited = 0
     for idx in range(first, n_joint):
         if idx > first:
