@@ -43,6 +43,10 @@ policy selects a fresh folder as an edit of a module the kernels use does.
 What cannot be fingerprinted (a function typed at the prompt) is compiled uncached, as
 numba would.
 
+**Python runs.** :func:`in_python` runs a kernel's source as Python, with every njit
+function it reaches: for small work run once per call from Python, which would cost
+seconds to compile and costs milliseconds to run (the exact solver's lane graphs).
+
 **numba's internals.** Everything above needs parts of numba that are not its public API
 (the cache locators, the dispatcher class and its fields, literal types, the BLAS probe,
 the cache's load path for light loads of cached kernels).
