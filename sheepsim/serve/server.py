@@ -414,15 +414,15 @@ def start_warm_up(api: RaceAPI, stream=None) -> threading.Thread:
     policy's, compiled first; an exact one or a move for the worker's). On a terminal
     the compile notice says how long it took; a failure is one line on ``stream``
     (stderr), and the server keeps answering (each question compiles what it needs)."""
-    from sheepsim.driver import _show, compile_notice
-
     stream = stream or sys.stderr
-    worker = _compile_exact(api.rules_path)
+    worker = _compile_exact(api.rules_path)  # first: the imports below take seconds
     if worker is not None:
         api.exact_ready.clear()
 
     def run():
         try:
+            from sheepsim.driver import _show, compile_notice
+
             with compile_notice(_show(True), stream=stream):
                 warm_up(api, worker)
         except Exception as exc:  # noqa: BLE001 - the server answers on without it
