@@ -393,7 +393,7 @@ def warm_up(api: RaceAPI, worker=None) -> None:
     kernel the page uses is compiled, or loaded from the cache. The simulated questions
     first, compiled here; with more than one core the exact solver's kernels compile at
     the same time in a worker process (``worker``, from :func:`_compile_exact`; about
-    16 CPU s each half on an empty kernel cache), and :attr:`RaceAPI.exact_ready` is
+    16-18 CPU s each half on an empty kernel cache), and :attr:`RaceAPI.exact_ready` is
     set when it ends; then this process asks the exact questions too, loading what the
     worker compiled (a failed worker is ignored: this process then compiles them)."""
     exact, simulated = _questions(api)
