@@ -7,9 +7,9 @@ one edge per supply class (0, 1, 2+ blue cubes in the supply) and the dice only 
 which lane takes its next edge; :mod:`~sheepsim.games.race.exact.solver` combines the
 six graphs. They are built by the one builder,
 :mod:`~sheepsim.games.race.exact.graphs` (a numba kernel the whole-game kernels call
-too); :func:`build_lane_graphs` is its entry for the solver, which runs it as Python for the
-built-in policies (:func:`sheepsim.jit.in_python`: a few hundred moves of one sheep, about
-a millisecond, where compiling it took about 8 CPU s of a cold ``race odds``).
+too); :func:`build_lane_graphs` is its entry for the solver, which runs it as Python for
+the built-in policies (:func:`sheepsim.jit.in_python`: tens to hundreds of moves of one
+sheep, a few milliseconds, where compiling it took about 8 CPU s of a cold ``race odds``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from sheepsim.errors import SheepsimError
 from sheepsim.games.race.exact import graphs
 from sheepsim.games.race.layout import N_OPTIONS, N_VIEW, PACE
 from sheepsim.games.race.policies import FIRST_USER_ID, N_PACE_POLICIES, PACE_POLICIES, fill_pace_view
-from sheepsim.jit import in_python, rebind, variant_key
+from sheepsim.jit import in_python, rebind, uniquely_named, variant_key
 
 #: The built-in pace policies that are own-state (the exact solver plays them).
 BUILTIN_OWN_STATE = ("greedy", "saver", "steady")
@@ -117,7 +117,9 @@ def _user_pace(fn):
 
     ask = decide_for((fn,), ())
 
-    @numba.njit(cache=False, nogil=True, _nrt=True)  # the arrays below allocate
+    # the arrays below allocate; a name of its own (sheepsim.jit._clone_tag)
+    @numba.njit(cache=False, nogil=True, _nrt=True)
+    @uniquely_named
     def pace(pid, lane, board, race, seen, legal, rand):
         opts = np.zeros((N_OPTIONS, 1), dtype=np.int64)
         n = 0
