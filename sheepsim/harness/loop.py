@@ -69,7 +69,7 @@ from sheepsim.harness.layout import (
     Z_VIEW,
 )
 from sheepsim.harness.slots import apply as machine_apply
-from sheepsim.harness.slots import decide as machine_decide
+from sheepsim.harness.slots import decide_rules as machine_decide
 from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
 from sheepsim.harness.slots import result as machine_result
@@ -210,21 +210,21 @@ def course(acc, off, hist, rows, turns, players, win):
 
 
 @njit(inline="always")  # a call of its own per decision costs the built-ins a fifth of their speed
-def ask(pid, kind, view, opts, n, rand, users):
+def ask(pid, kind, view, opts, n, rand, users, R):
     """The choice of policy ``pid``: the game's built-in ``decide``, or for an id from
     ``users[0]`` on plug-in ``users[1 + pid - users[0]]`` (a function value)."""
     first_user = users[0]
     if pid >= first_user:
         return users[1:][pid - first_user](kind, view, opts, n, rand)
-    return machine_decide(pid, kind, view, opts, n, rand)
+    return machine_decide(pid, kind, view, opts, n, rand, R)
 
 
 @njit(inline="always")
-def ask_builtin(pid, kind, view, opts, n, rand, users):
+def ask_builtin(pid, kind, view, opts, n, rand, users, R):
     """:func:`ask` for a line-up of built-in policies only (``users`` is just the first
     plug-in id), bound in its place (:meth:`sheepsim.harness.machine.Machine.kernel`):
     the built-ins' kernel holds no call through a function value."""
-    return machine_decide(pid, kind, view, opts, n, rand)
+    return machine_decide(pid, kind, view, opts, n, rand, R)
 
 
 @njit
@@ -313,7 +313,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 if machine_needs_view(pid, kind):
                     machine_view(st, R, seat, seen)
                 own = chance_n + kind_phase[kind] * players + seat  # the seat's own stream
-                choice = ask(pid, kind, seen, opts[:n], n, streams[own:own + 1], users)
+                choice = ask(pid, kind, seen, opts[:n], n, streams[own:own + 1], users, R)
                 if choice < 0 or choice >= n:
                     code = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
                     _fail(fail, code, game, seat, pid, choice, n, kind)

@@ -49,7 +49,7 @@ from sheepsim.harness import slots
 MAX_DECISIONS = 100_000
 #: what a machine module must define
 REQUIRED = ("RULES", "state_size", "MAX_OPTIONS", "OPTION_WIDTH", "VIEW_LEN", "KINDS",
-            "start", "to_move", "apply", "scores", "winner", "view", "decide")
+            "start", "to_move", "apply", "scores", "winner", "view")
 
 _LOCK = threading.Lock()
 
@@ -62,6 +62,8 @@ def load(path: str) -> Machine:
     except ImportError as exc:
         raise SheepsimError(f"cannot import the game machine {path!r}: {exc}") from None
     missing = [name for name in REQUIRED if not hasattr(module, name)]
+    if not (hasattr(module, "decide") or hasattr(module, "decide_rules")):
+        missing.append("decide")
     if missing:
         raise SheepsimError(f"game machine {path!r} does not define {', '.join(missing)}")
     return Machine(path, module)
@@ -105,7 +107,9 @@ class Machine:
         return z
 
     def functions(self) -> tuple:
-        return tuple(getattr(self.module, name) for name in slots.NAMES)
+        """The slots of :data:`~sheepsim.harness.slots.NAMES`, None for a ``decide`` the
+        machine does not define (its ``decide_rules`` stands in)."""
+        return tuple(getattr(self.module, name, None) for name in slots.NAMES)
 
     def optional(self) -> dict:
         """The optional slots the machine defines: ``{slot: its function}``."""
@@ -131,7 +135,9 @@ class Machine:
                 from sheepsim.harness import loop  # numba: built when a job runs
 
                 own = self.functions()
-                repl = dict(zip((getattr(slots, n) for n in slots.NAMES), own, strict=True))
+                repl = {getattr(slots, n): f
+                        for n, f in zip(slots.NAMES, own, strict=True) if f is not None}
+                own = tuple(f for f in own if f is not None)
                 repl.update(self.optional())
                 own = own + tuple(self.optional().values())
                 key = jit.variant_key(own)

@@ -75,6 +75,14 @@ def decide(pid, kind, view, opts, n, rand):
 
 
 # -- optional slots: a machine that does not define one gets the body below ------------
+@njit(inline="always")
+def decide_rules(pid, kind, view, opts, n, rand, R):
+    """The built-in policies with ``R`` as well (read-only: the game's tables, e.g. odds
+    the built-ins read in place of a view built for them); plug-ins never see ``R``.
+    A machine that defines it needs no ``decide``; by default, ``decide``."""
+    return decide(pid, kind, view, opts, n, rand)
+
+
 @njit
 def needs_view(pid, kind):
     """Whether policy ``pid`` reads the view for a decision of ``kind`` (False: the
@@ -126,4 +134,4 @@ def result(st, R, out):
 #: the slots in the order :func:`sheepsim.harness.machine.Machine.functions` lists them
 NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")
 #: the optional slots (the bodies above unless the machine defines its own)
-OPTIONAL = ("needs_view", "seated", "tally", "trace_on", "events", "result")
+OPTIONAL = ("decide_rules", "needs_view", "seated", "tally", "trace_on", "events", "result")
