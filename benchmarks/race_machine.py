@@ -3,16 +3,18 @@
 
     python benchmarks/race_machine.py check [--games 2000]
     python benchmarks/race_machine.py time [--games 20000] [--rounds 3]
-    valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=OUT \\
-        python benchmarks/race_machine.py callgrind [--games 2000]
-    python benchmarks/race_machine.py cgstat OUT.* [--games 2000]
+    python benchmarks/race_machine.py cgrun DIR [--games 2000]
 
 ``check``: per-game scores and winners of the machine equal the engine's (4 players,
 ``greedy`` pace, ``ev-approx`` and ``random`` bets). ``time``: games per CPU second,
 engine and machine alternating in one process (medians, per-round ratios, the load
-average). ``callgrind``: counts only around each timed call (client requests through a
-small C library built with ``cc``), one dump per (engine|machine, bets); ``cgstat``
-reads the dumps: instructions, reference-count calls and reshapes per game. numba's two
+average). ``cgrun``: ``valgrind --tool=callgrind`` of this script's ``callgrind`` step, which
+counts only around each timed call (client requests through a small C library built
+with ``cc``), one dump per (engine|machine, bets) in ``DIR``; then ``cgstat`` of the
+dumps: instructions, reference-count calls and reshapes per game. valgrind shows
+programs another CPU (fewer features), and numba keys its cache by the CPU: ``cgrun``
+first compiles natively for valgrind's CPU (``NUMBA_CPU_NAME``/``NUMBA_CPU_FEATURES``),
+so nothing compiles under valgrind (which takes tens of minutes). numba's two
 reference-count functions (increment, decrement) are JIT code without a name: they are
 the two unnamed functions called most. ``--machine`` names other machine modules (on
 ``PYTHONPATH``) to time side by side with the tree's.
@@ -102,7 +104,7 @@ def timing(args):
         print(f"{bets}: engine {e:,.0f} games/CPU s")
         for name, *_ in machines:
             h = statistics.median(rates[name])
-            pairs = [round(b / a, 3) for a, b in zip(rates["engine"], rates[name])]
+            pairs = [round(b / a, 3) for a, b in zip(rates["engine"], rates[name], strict=True)]
             print(f"  {name}: {h:,.0f}  ratio {h / e:.3f}  per round {pairs}")
     print("load average", os.getloadavg())
     return 0
@@ -121,24 +123,59 @@ def callgrind(args):
     lib = os.path.join(tmp, "libcg.so")
     subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", lib, os.path.join(tmp, "cg.c")],
                    check=True)
-    cg = ctypes.CDLL(lib)
+    cg = ctypes.CDLL(lib)  # (its calls do nothing outside valgrind)
     rules, machines, ids = setup(args.machine)
-    for bets in BETS:
+    for bets in BETS:  # everything compiled and loaded before counting
         engine_games(rules, bets, 0, 10)
+        for _, m, kernel, R in machines:
+            machine_games(m, kernel, R, ids[bets], 0, 10)
+    if args.files:  # the addresses of every numba function loaded, for cgstat
+        from numba.core.registry import cpu_target
+
+        engine = cpu_target.target_context.codegen()._engine
+        with open(args.files[0], "w") as f:
+            for name in sorted(engine._defined_symbols):
+                a = engine.get_function_address(name)
+                if a:
+                    f.write(f"{a:#x} {name}\n")
+    for bets in BETS:
         cg.cg_start()
         engine_games(rules, bets, 5000, args.games)
         cg.cg_stop(f"engine {bets}".encode())
         for name, m, kernel, R in machines:
-            machine_games(m, kernel, R, ids[bets], 0, 10)
             cg.cg_start()
             machine_games(m, kernel, R, ids[bets], 5000, args.games)
             cg.cg_stop(f"{name} {bets}".encode())
     return 0
 
 
+CPU_PROBE = ("import llvmlite.binding as ll; "
+             "print(ll.get_host_cpu_name()); print(ll.get_host_cpu_features().flatten())")
+
+
+def cgrun(args):
+    os.makedirs(args.files[0], exist_ok=True)
+    out = os.path.join(os.path.abspath(args.files[0]), "cg.out")
+    probe = subprocess.run(["valgrind", "-q", sys.executable, "-c", CPU_PROBE],
+                           capture_output=True, text=True, check=True).stdout.split()
+    env = dict(os.environ, NUMBA_CPU_NAME=probe[0], NUMBA_CPU_FEATURES=probe[1])
+    me = [os.path.abspath(__file__), "--games", "10", "--machine", *args.machine]
+    subprocess.run([sys.executable, *me[:1], "callgrind", *me[1:]], env=env, check=True)
+    subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                    f"--callgrind-out-file={out}", sys.executable, me[0], "callgrind",
+                    out + ".symbols", "--games", str(args.games), "--machine", *args.machine],
+                   env=env, check=True, capture_output=True)
+    args.symbols = out + ".symbols"
+    args.files = sorted(f for f in os.listdir(args.files[0])
+                        if re.fullmatch(r"cg\.out\.\d+", f))
+    args.files = [os.path.join(os.path.dirname(out), f) for f in args.files]
+    return cgstat(args)
+
+
 def cgstat(args):
     for path in args.files:
-        names, calls, cost = {}, collections.Counter(), collections.Counter()
+        names, calls = {}, collections.Counter()
+        callers = collections.Counter()  # (caller, callee): calls
         cur = trig = None
         total = 0
         for line in open(path):
@@ -148,10 +185,13 @@ def cgstat(args):
                     names[m.group(2)] = m.group(3)
                 if m.group(1) == "cfn":
                     cur = names[m.group(2)]
+                else:
+                    fn = names[m.group(2)]
                 continue
             m = re.match(r"calls=(\d+)", line)
             if m and cur:
                 calls[cur] += int(m.group(1))
+                callers[fn, cur] += int(m.group(1))
             if "Trigger" in line:
                 trig = line.split(": ")[-1].strip()
             if line.startswith("totals"):
@@ -162,20 +202,55 @@ def cgstat(args):
         g = args.games
         print(f"{trig}: {total / g / 1000:.1f}k instructions/game, reference counts "
               f"{rc / g:,.0f}/game, reshapes {rs / g:.0f}/game")
+        if args.callers:  # who calls the reference counts, named from the symbol map
+            where = collections.Counter()
+            for (fn, callee), c in callers.items():
+                if callee in {k for _, k in anon}:
+                    where[_named(fn, args.symbols)] += c
+            for fn, c in where.most_common(args.callers):
+                print(f"    {c / g:8.1f}/game  {fn}")
     return 0
+
+
+def _named(fn, symbols):
+    """A callgrind function name, ``0x...`` for JIT code: the numba function at that
+    address (``symbols``: lines ``address name`` written by ``callgrind``)."""
+    if not fn.startswith("0x") or not symbols:
+        return fn
+    if not hasattr(_named, "table"):
+        _named.table = {}
+        for line in open(symbols):
+            a, name = line.split(" ", 1)
+            _named.table[int(a, 16)] = _demangle(name.strip())
+    a = int(fn.split()[0], 16)
+    return _named.table.get(a, fn)
+
+
+def _demangle(name):
+    """``sheepsim.harness.loop.play_games`` of a numba symbol."""
+    out, rest = [], name.split("_ZN", 1)[-1]
+    while rest and rest[0].isdigit():
+        k = re.match(r"\d+", rest).group(0)
+        out.append(rest[len(k):len(k) + int(k)])
+        rest = rest[len(k) + int(k):]
+    return ".".join(out) or name
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("what", choices=("check", "time", "callgrind", "cgstat"))
+    p.add_argument("what", choices=("check", "time", "callgrind", "cgrun", "cgstat"))
     p.add_argument("files", nargs="*")
     p.add_argument("--games", type=int, default=None)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--machine", nargs="+", default=["sheepsim.games.race.machine"])
+    p.add_argument("--callers", type=int, default=0,
+                   help="cgstat/cgrun: list this many callers of the reference counts")
+    p.add_argument("--symbols", default=None, help="cgstat: the symbol map of cgrun")
     a = p.parse_args(argv)
     if a.games is None:
         a.games = 20_000 if a.what == "time" else 2_000
-    return {"check": check, "time": timing, "callgrind": callgrind, "cgstat": cgstat}[a.what](a)
+    return {"check": check, "time": timing, "callgrind": callgrind, "cgrun": cgrun,
+            "cgstat": cgstat}[a.what](a)
 
 
 if __name__ == "__main__":
