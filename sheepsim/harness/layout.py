@@ -62,8 +62,17 @@ def offsets(players: int, kinds: int, tally_len: int = 0) -> np.ndarray:
 
 # -- sizes: what the kernel allocates (from the machine's declaration) -----------------
 Z_STATE, Z_OPTIONS, Z_OPTION_WIDTH, Z_VIEW, Z_MAX_DECISIONS, Z_KINDS, Z_CHANCE, Z_PHASES, \
-    Z_SCRATCH = range(9)
-N_SIZES = 9
+    Z_SCRATCH, Z_OWN = range(10)
+N_SIZES = 10
+
+# -- the report of the stretches a machine played itself in a game (slot ``own``) ------
+# policies asked (two or more options), then per kind: decisions, options summed, lone
+# options (the decisions themselves: ``own``'s return value)
+P_ASKED, P_KINDS = range(2)
+
+
+def report_len(kinds: int) -> int:
+    return P_KINDS + 3 * kinds
 
 # -- the failure record (``fail``, int64): the first failure of a chunk -----------------
 F_CODE, F_GAME, F_SEAT, F_PID, F_CHOICE, F_N, F_KIND = range(7)

@@ -56,6 +56,8 @@ from sheepsim.harness.layout import (
     O_TURNS_SQ,
     O_WINS,
     O_WON,
+    P_ASKED,
+    P_KINDS,
     RULES_BROKEN,
     TOO_LONG,
     Z_CHANCE,
@@ -63,6 +65,7 @@ from sheepsim.harness.layout import (
     Z_MAX_DECISIONS,
     Z_OPTION_WIDTH,
     Z_OPTIONS,
+    Z_OWN,
     Z_PHASES,
     Z_SCRATCH,
     Z_STATE,
@@ -72,6 +75,7 @@ from sheepsim.harness.slots import apply as machine_apply
 from sheepsim.harness.slots import decide_rules as machine_decide
 from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
+from sheepsim.harness.slots import own as machine_own
 from sheepsim.harness.slots import result as machine_result
 from sheepsim.harness.slots import scores as machine_scores
 from sheepsim.harness.slots import seated as machine_seated
@@ -228,7 +232,8 @@ def ask_builtin(pid, kind, view, opts, n, rand, users, R):
 
 
 @njit
-def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, out, users):
+def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, out, scratch,
+               users):
     """Play the games ``games`` (int64 game indices, e.g. a range; ``n_games`` of them)
     of ``seed``.
 
@@ -244,7 +249,9 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     (a trace: ``n_games`` is 1) while it has room, ``fail[F_CODE]`` is set at the first
     failure and the chunk stops there. With ``log`` rows (a trace) the game's own
     events (slots ``trace_on``/``events``) go to ``events`` while it has room and the
-    final state to ``final_st`` (else both have no rows). ``users``: the first plug-in's
+    final state to ``final_st`` (else both have no rows). ``scratch``: the machine's own
+    scratch for the chunk (slot ``own``; an empty array for a machine without one).
+    ``users``: the first plug-in's
     policy id, then the plug-ins as function values (:func:`ask`). Returns ``(log rows,
     event rows)`` written."""
     acc, winners, final_scores, log, fail = out.acc, out.winners, out.scores, out.log, out.fail
@@ -267,6 +274,10 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     own_results = results.shape[0] > 0
     # every seat's score at the end of a turn where one changed, then the turn: grown
     hist = np.zeros((64, players + 1), dtype=np.int64)
+    has_own = sizes[Z_OWN] > 0  # the machine plays stretches itself (slot own)
+    report = np.zeros(P_KINDS + 3 * kinds, dtype=np.int64)  # what the stretches played
+    # the stretches one call of own played: seat, decisions, every seat's score after it
+    played = np.zeros((sizes[Z_OWN], 2 + players), dtype=np.int64)
     logged = 0
     evn = 0
     trace = log.shape[0] > 0
@@ -284,6 +295,9 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
         machine_seated(st, R, seat_pid)
         if trace:
             evn += machine_events(st, R, events[evn:])
+        if has_own:
+            for j in range(report.shape[0]):
+                report[j] = 0
         decisions = 0
         turns = 0
         rows = 0  # of hist
@@ -293,6 +307,27 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             seat, kind, n = machine_to_move(st, R, opts)
             if seat < 0:
                 break
+            if n == 0 and has_own and seat < players:  # stretches the machine plays itself
+                if counting:  # every seat's score before them
+                    machine_scores(st, R, score)
+                done = machine_own(st, R, seat, streams, scratch, report, played)
+                for j in range(done):  # each counted as if its decisions were asked here
+                    d = played[j, 1]
+                    if d > 0 and played[j, 0] != last:
+                        if last >= 0 and counting:  # the turn that ends here
+                            if _changed(hist, rows, score, players):
+                                hist = _record(hist, rows, turns - 1, score, players)
+                                rows += 1
+                        turns += 1
+                        last = played[j, 0]
+                    decisions += d
+                    if counting:  # every seat's score after it: before the next one
+                        for s in range(players):
+                            score[s] = played[j, 2 + s]
+                if decisions > max_decisions:
+                    _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                    return logged, evn
+                continue
             if seat >= players or kind < 0 or kind >= kinds or n < 1 or n > opts.shape[0]:
                 _fail(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
                 return logged, evn
@@ -370,6 +405,12 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             acc[off[O_TURNS]] += turns
             acc[off[O_TURNS_SQ]] += turns * turns
             acc[off[O_ASKED]] += asked
+            if has_own:  # what the machine played itself
+                acc[off[O_ASKED]] += report[P_ASKED]
+                for k in range(kinds):
+                    acc[off[O_KIND_DECISIONS] + k] += report[P_KINDS + k]
+                    acc[off[O_KIND_OPTIONS] + k] += report[P_KINDS + kinds + k]
+                    acc[off[O_KIND_FORCED] + k] += report[P_KINDS + 2 * kinds + k]
             machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
         if outcomes:
             winners[i] = win

@@ -104,7 +104,14 @@ class Machine:
         z[H.Z_CHANCE] = self.chance_streams
         z[H.Z_PHASES] = int(self.kind_phase.max()) + 1
         z[H.Z_SCRATCH] = self.scratch_len
+        z[H.Z_OWN] = int(getattr(m, "OWN_STRETCHES", 1)) if hasattr(m, "own") else 0
         return z
+
+    def new_scratch(self, players: int, R):
+        """The machine's scratch for one chunk (its ``new_scratch(players, R)``), or an
+        empty array."""
+        fn = getattr(self.module, "new_scratch", None)
+        return fn(players, R) if fn is not None else np.zeros(0, dtype=np.int64)
 
     def functions(self) -> tuple:
         """The slots of :data:`~sheepsim.harness.slots.NAMES`, None for a ``decide`` the
@@ -120,7 +127,7 @@ class Machine:
         """The accumulator's offsets (:func:`sheepsim.harness.layout.offsets`)."""
         return H.offsets(players, len(self.kinds), self.tally_len)
 
-    def kernel(self, user_fns: tuple, first_user_id: int):
+    def kernel(self, user_fns: tuple, first_user_id: int, pids=()):
         """The entry kernel :func:`sheepsim.harness.loop.play_games` with this game's
         functions bound in and the plug-ins ``user_fns`` (ids from ``first_user_id`` on)
         as its argument, function values each compiled once per plug-in and cached on
@@ -130,8 +137,13 @@ class Machine:
         are, and one for the built-ins alone (:func:`~sheepsim.harness.loop.ask_builtin`).
         Call it with ``play_games``'s arguments up to ``out``."""
         plugged = bool(user_fns)
+        variant = None
+        if hasattr(self.module, "own_variant"):
+            variant = self.module.own_variant(tuple(sorted({int(p) for p in pids
+                                                             if p < first_user_id})))
+        entry = plugged if variant is None else (plugged, variant)
         with _LOCK:
-            if plugged not in self._entries:
+            if entry not in self._entries:
                 from sheepsim.harness import loop  # numba: built when a job runs
 
                 own = self.functions()
@@ -139,16 +151,19 @@ class Machine:
                         for n, f in zip(slots.NAMES, own, strict=True) if f is not None}
                 own = tuple(f for f in own if f is not None)
                 repl.update(self.optional())
-                own = own + tuple(self.optional().values())
+                if variant is not None:
+                    repl[slots.own] = getattr(self.module, variant)
+                own = own + tuple(repl[getattr(slots, n)] for n in slots.OPTIONAL
+                                  if hasattr(self.module, n))
                 key = jit.variant_key(own)
                 if not plugged:  # (its own cache key: the two entries share a name)
                     key = jit.variant_key(own, (loop.ask_builtin,))
                     repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key)
                 kernel = jit.rebind(loop.play_games, repl, cache_key=key)
-                self._entries[plugged] = policy_values.FunctionArgsEntry(kernel)
+                self._entries[entry] = policy_values.FunctionArgsEntry(kernel)
             if user_fns not in self._users:
                 self._users[user_fns] = policy_values.policy_values(user_fns) if plugged else ()
-            return functools.partial(self._entries[plugged],
+            return functools.partial(self._entries[entry],
                                      users=(first_user_id, *self._users[user_fns]))
 
     def describe(self, st, players: int) -> str:

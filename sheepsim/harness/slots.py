@@ -131,7 +131,30 @@ def result(st, R, out):
     return
 
 
+@njit
+def own(st, R, seat, streams, scratch, report, played):
+    """Play ``seat``'s stretch of the game (``to_move`` gave ``seat`` with no options:
+    a built-in seat's turn, say) and the stretches after it that the machine plays
+    itself, at most ``played.shape[0]`` (``OWN_STRETCHES``), each decision made with the
+    seat's built-in policy (slot ``seated`` gives the seats' ids) and every chance event
+    after it, as ``apply`` would have after asking each. Returns the stretches played;
+    row ``j`` of ``played`` is its seat, its decisions and every seat's score after it
+    (the harness counts them as if it had asked them: turns, the course). It stops
+    before a decision it does not play (a plug-in's) and at the game's end. ``streams``
+    are all of the game's streams as :func:`sheepsim.harness.loop.key_game` keys them:
+    ``CHANCE_STREAMS`` chance rows, then seat ``s``'s stream of phase ``f`` at row
+    ``CHANCE_STREAMS + f * players + s`` (it draws a seat's decisions only from that
+    seat's rows); ``scratch`` is the machine's own (``new_scratch``), made once a chunk
+    and never shown to a plug-in. ``report`` (zeroed before each game, read at its end)
+    gets the game's counts of what it played: policies asked
+    (:data:`sheepsim.harness.layout.P_ASKED`), then per kind the decisions, options
+    summed and lone options (``P_KINDS``). (A machine without it is never asked to: the
+    harness calls it only for a machine that defines it.)"""
+    return 0
+
+
 #: the slots in the order :func:`sheepsim.harness.machine.Machine.functions` lists them
 NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")
 #: the optional slots (the bodies above unless the machine defines its own)
-OPTIONAL = ("decide_rules", "needs_view", "seated", "tally", "trace_on", "events", "result")
+OPTIONAL = ("decide_rules", "needs_view", "seated", "tally", "trace_on", "events", "result",
+            "own")

@@ -69,6 +69,7 @@ K_PANIC_PUSH = 3  # [sheep id, direction, 0, 0]: the panic (or opening) Lamb Pus
 K_PANIC_TURN = 4  # [turn (TURN_RIGHT/TURN_LEFT), 0, 0, 0]: white face, Ewe Turn
 #: The decision kinds by name (the ``kind`` column of trace's ``decisions`` table).
 KIND_NAMES = ("action", "group", "route", "panic_push", "panic_turn")
+K_KINDS = len(KIND_NAMES)
 OPT_WIDTH = 4
 MAX_OPTS = 1024
 MAX_SUB_OPTS = 64
@@ -176,6 +177,7 @@ _c, CTX_LEN = _alloc([
     ("rollout_playouts", 1), ("last_tile", 1), ("last_gain", 1),
     ("last_counter", 1), ("memo_gen", 1), ("game", 1), ("fail_code", 1), ("fail_game", 1),
     ("fail_seat", 1), ("fail_choice", 1), ("fail_n", 1), ("decisions_n", 1),
+    ("count_on", 1), ("counts", 1 + 3 * len(KIND_NAMES)),
 ])
 CTX_DICE_PURPOSE = _c["dice_purpose"]
 CTX_LOG_ON = _c["log_on"]
@@ -200,6 +202,10 @@ CTX_FAIL_SEAT = _c["fail_seat"]
 CTX_FAIL_CHOICE = _c["fail_choice"]
 CTX_FAIL_N = _c["fail_n"]
 CTX_DECISIONS_N = _c["decisions_n"]  # rows of the trace's decision log (scratch.decisions)
+# Counting the decisions of the real game (not of rollout playouts) while count_on is
+# set: decisions (of the stretch), then per kind decisions, options, lone options
+CTX_COUNT_ON = _c["count_on"]
+CTX_COUNTS = _c["counts"]
 
 # ------------------------------------------------------------------ policy view
 # What a policy is shown (``view``, 1-D int64, length VIEW_LEN; see .policies): Shear

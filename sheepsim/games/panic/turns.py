@@ -76,6 +76,7 @@ from sheepsim.games.panic.layout import (
 from sheepsim.games.panic.policies.decide import (
     RANDOM,
     checked,
+    count_decision,
     decide_sub,
     park_seat_stream,
     take_seat_stream,
@@ -221,18 +222,21 @@ def play_turn(st, R, seat, pid, opts, w):
         i, k, n = random_option(st, R, seat, opts, w.streams)
         if n == 0:
             return False
+        count_decision(w.ctx, np.int64(K_ACTION), n)
         if n > 1:
             checked(k, n, seat, np.int64(K_ACTION), w)
     elif pid == RANDOM:
         i, k, n = random_option(st, R, seat, opts, w.streams)
         if n == 0:
             return False
+        count_decision(w.ctx, np.int64(K_ACTION), n)
         if n > 1:
             checked(k, n, seat, np.int64(K_ACTION), w)
     else:
         n = legal_actions(st, R, seat, opts)
         if n == 0:
             return False
+        count_decision(w.ctx, np.int64(K_ACTION), n)
         i = ZERO
         if n > 1:
             i = decide_action(pid, st, R, seat, opts, n, w)  # checked: -1 stops the game

@@ -46,6 +46,8 @@ from sheepsim.games.panic.geometry.scoring import (
 )
 from sheepsim.games.panic.layout import (
     BLACK_SHEEP,
+    CTX_COUNT_ON,
+    CTX_COUNTS,
     CTX_DECISIONS_N,
     CTX_FAIL_CHOICE,
     CTX_FAIL_CODE,
@@ -64,6 +66,7 @@ from sheepsim.games.panic.layout import (
     EWE_TURN,
     FACE_DIAG,
     K_GROUP,
+    K_KINDS,
     K_PANIC_PUSH,
     K_PANIC_TURN,
     K_ROUTE,
@@ -159,6 +162,17 @@ def ask_policy(pid, kind, st, R, seat, opts, n, w):
     for j in range(R_LEN):
         view[V_RULES + j] = R[j]
     return decide(pid, kind, view, opts[:n], n, policy_stream(w.streams))
+
+
+@kernel(inline="always")
+def count_decision(ctx, kind, n):
+    """Count a decision of ``kind`` with ``n >= 1`` options while counting is on
+    (``layout.CTX_COUNTS``)."""
+    if ctx[CTX_COUNT_ON]:
+        ctx[CTX_COUNTS] += 1
+        ctx[CTX_COUNTS + 1 + kind] += 1
+        ctx[CTX_COUNTS + 1 + K_KINDS + kind] += n
+        ctx[CTX_COUNTS + 1 + 2 * K_KINDS + kind] += n == 1
 
 
 @kernel
@@ -355,6 +369,7 @@ def decide_sub(pid, kind, st, R, seat, opts, n, w):
     neither built-in nor a user policy compiled into the kernels (see
     :func:`..engine.kernels_for`) raises ValueError.
     """
+    count_decision(w.ctx, kind, n)
     if n == 1:
         return 0
     if pid is None:

@@ -10,6 +10,7 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.games.panic.geometry.flockops import legal_actions
 from sheepsim.games.panic.layout import (
+    CTX_COUNT_ON,
     CTX_DICE_PURPOSE,
     CTX_LOG_ON,
     CTX_ROLLOUT_PLAYOUTS,
@@ -27,6 +28,7 @@ from sheepsim.games.panic.policies.decide import (
     ROLLOUT_V1,
     argmax_random_ties,
     checked,
+    count_decision,
     positional,
 )
 from sheepsim.games.panic.scratch import copy_state
@@ -76,8 +78,10 @@ def rollout_choose(st, R, seat, pid, opts, n, w):
     playouts = ctx[CTX_ROLLOUT_PLAYOUTS]
     purpose_was = ctx[CTX_DICE_PURPOSE]
     log_was = ctx[CTX_LOG_ON]
+    count_was = ctx[CTX_COUNT_ON]
     ctx[CTX_DICE_PURPOSE] = rng.POLICY  # imagined dice: never the real future
     ctx[CTX_LOG_ON] = 0
+    ctx[CTX_COUNT_ON] = 0  # the playouts' decisions are not the game's
     vals = w.values
     sim = w.play
     greedy = np.int64(GREEDY)
@@ -101,6 +105,7 @@ def rollout_choose(st, R, seat, pid, opts, n, w):
         vals[i] = total / max(playouts, 1)
     ctx[CTX_DICE_PURPOSE] = purpose_was
     ctx[CTX_LOG_ON] = log_was
+    ctx[CTX_COUNT_ON] = count_was
     return argmax_random_ties(vals, n, w.streams)
 
 
@@ -115,6 +120,7 @@ def rollout_turn(st, R, seat, pid, w):
     n = legal_actions(st, R, seat, opts)
     if n == 0:
         return False
+    count_decision(w.ctx, np.int64(K_ACTION), n)
     i = np.int64(0)  # a lone option: taken without playouts, as without asking
     if n > 1:
         i = checked(rollout_choose(st, R, seat, pid, opts, n, w), n, seat, np.int64(K_ACTION), w)
