@@ -2,11 +2,23 @@
 machine, to measure its speed against the engine (``benchmarks/race_machine.py``).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
-policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view);
-the races, all-``greedy`` pace, are played inside ``apply`` of each race's last bet. No
-plug-ins, no ``ev``/``win`` bets, no ``lookahead`` or other pace policies, no trace.
-Its tables and scratch are flat arrays: ``w`` (int64 rules and scratch, at the ``W_*``
-and upper-case offsets below) and ``fw`` (float64 odds); ``R`` is ``make_R``'s tuple."""
+policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
+Each race, all-``greedy`` pace, is one stretch the machine plays itself (slot ``own``:
+``to_move`` names the race's first player with no options). No plug-ins, no ``ev``/
+``win`` bets, no ``lookahead`` or other pace policies, no trace; the race is reported to
+the harness as one stretch of its first player (its turns as that many pace decisions),
+not turn by turn.
+
+Where numba counts references (atomic operations, far dearer than their instructions):
+``R`` is a tuple of every array the machine uses, made once per chunk (``make_R``), so
+no view is made per race. numba counts each array of ``R`` wherever ``R`` lives across a
+call in a function that received it as an argument or, inlined, as an alias: so the
+slots the harness inlines at every decision (``to_move``, ``apply``, ``decide_rules``)
+read the arrays they need from ``R`` in their first lines and pass only those on
+(``apply`` calls nothing), and the race, which needs most of ``R``, is played by ``own``,
+a call of the harness's loop with its own ``R`` (no alias), three times a game.
+"""
+
 import numpy as np
 
 from sheepsim import rng
@@ -29,14 +41,15 @@ from sheepsim.games.race.layout import (
     N_LANES,
     N_RACE,
     N_VIEW,
+    PACE,
     SEMIFINAL,
     Asks,
-    KernelRules,
     Seats,
     Table,
 )
 from sheepsim.games.race.moves import N_LOG
 from sheepsim.games.race.policies import bet_row, bet_rows, choose_bets
+from sheepsim.harness.layout import P_KINDS
 from sheepsim.jit import njit
 
 RULES = {}
@@ -45,39 +58,24 @@ KIND_PHASES = (1, 1, 1, 0)
 CHANCE_STREAMS = 3
 MAX_OPTIONS, OPTION_WIDTH = 15, 2
 VIEW_LEN = 1
+OWN_STRETCHES = 1  # a race
+# the state
 N, PHASE, RIDX, I, START, FIRST, COUNTER, WIN, SC = range(9)
 P_OPEN, P_HIDDEN, P_FINAL, P_RACE, P_DONE = range(5)
-# w: int64 scratch and rules
-W_NC, W_CUR, W_TRACK, W_EZ, W_MAXC, W_BLUE = range(6)
-PAY = 8
-BON = PAY + 24
-TAKEN = BON + 2
-OPEN = TAKEN + 6
-PICK = OPEN + 6
-BETS = PICK + 2
-RIVAL = BETS + 36
-STAMP = RIVAL + 36
-LANES = STAMP + 6
-FINALC = LANES + 6
-PLACES = FINALC + 6
-BOARD = PLACES + 3
-RACE = BOARD + 6 * N_BOARD
-SEEN = RACE + N_RACE
-LEGAL = SEEN + 12
-FAIL = LEGAL + 9
-OPTS1 = FAIL + N_FAIL
-OPTS2 = OPTS1 + 15
-STREAMS = OPTS2 + 30
-DECK = STREAMS + 2 * 2 * 6
-# fw: float64: odds (6, 3), the view, then the card odds (2, NC, 6, 3)
-F_ODDS = 0
-F_VIEW = 18
-F_CARD = F_VIEW + N_VIEW
+# R: its entries, each an array (KernelRules a record of arrays) made once per chunk
+(X_W, X_ODDS, X_PAY, X_BON, X_TAKEN, X_PICK, X_BOARD, X_RACE, X_SEEN, X_LEGAL, X_BETS,
+ X_RIVAL, X_ASKS, X_RLOG, X_CO_SEMI, X_CO_FINAL, X_LANES, X_PLACES, X_FINALC, X_STAMP, X_DECK,
+ X_OPEN, X_RULES) = range(23)
+W_CUR = 0  # w: the seat to bet (to_move), for decide_rules
+
+
+def state_size(players):
+    return SC + players
 
 
 @njit
-def deal_deck(streams, deck, stamp, n_players):
-    """engine.deal on plain arrays."""
+def deal(streams, deck, stamp, n_players):
+    """:func:`sheepsim.games.race.engine.deal` on plain arrays."""
     for i in range(deck.shape[0]):
         deck[i] = i
     rng.shuffle(streams, rng.DEAL, deck)
@@ -87,119 +85,102 @@ def deal_deck(streams, deck, stamp, n_players):
     return first
 
 
-def state_size(players):
-    return SC + players
-
-
-@njit(inline="always")
-def _kr(R):
-    w = R[0]
-    return KernelRules(w[W_TRACK], w[W_EZ], w[W_MAXC], w[W_BLUE], R[2], R[3], R[4], R[5], R[6],
-                       w[PAY:PAY + 24].reshape((4, N_LANES)), w[BON:BON + 2])
-
-
 @njit
-def begin_race(st, R):
-    w, fw = R[0], R[1]
+def begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, bets, rival, taken,
+               open_lane):
+    """The next race's lanes and public odds; its bets cleared."""
     r = st[RIDX]
-    nc = w[W_NC]
     stage = FINAL if r == 2 else SEMIFINAL
-    lane_cards = w[LANES:LANES + 6]
     for lane in range(N_LANES):
-        lane_cards[lane] = w[FINALC + lane] if stage == FINAL else w[DECK + N_LANES * r + lane]
-    co = fw[F_CARD + stage * nc * 18:F_CARD + (stage + 1) * nc * 18].reshape((nc, N_LANES, 3))
-    race_odds(co, lane_cards, stage, fw[F_ODDS:F_ODDS + 18].reshape((N_LANES, 3)))
-    for i in range(BETS, STAMP):  # bets, rival_open
-        w[i] = 0
+        lane_cards[lane] = finalc[lane] if stage == FINAL else deck[N_LANES * r + lane]
+    race_odds(co_final if stage == FINAL else co_semi, lane_cards, stage, odds)
+    for p in range(bets.shape[0]):
+        for lane in range(N_LANES):
+            bets[p, lane] = 0
+            rival[p, lane] = 0
     for lane in range(N_LANES):
-        w[TAKEN + lane] = 0
-        w[OPEN + lane] = -1
+        taken[lane] = 0
+        open_lane[lane] = -1
     st[PHASE] = P_FINAL if stage == FINAL else P_OPEN
     st[I] = 0
 
 
 @njit
 def start(st, R, players, chance):
-    w = R[0]
     st[N] = players
-    nc = w[W_NC]
-    first = deal_deck(chance, w[DECK:DECK + nc], w[STAMP:STAMP + players], players)
+    first = deal(chance, R[X_DECK], R[X_STAMP], players)
     st[FIRST] = first
     st[START] = first
     st[COUNTER] = players
     st[RIDX] = 0
-    begin_race(st, R)
+    begin_race(st, R[X_LANES], R[X_DECK], R[X_FINALC], R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS],
+               R[X_BETS], R[X_RIVAL], R[X_TAKEN], R[X_OPEN])
 
 
 @njit(inline="always")
 def to_move(st, R, opts):
+    w, taken, open_lane = R[X_W], R[X_TAKEN], R[X_OPEN]
     ph = st[PHASE]
-    if ph == P_DONE:
-        return -1, 0, 0
-    w = R[0]
     p = (st[START] + st[I]) % st[N]
     w[W_CUR] = p
-    m = bet_rows(ph, R[10], w[OPEN + p], opts)
-    return p, ph, m
+    if ph >= P_RACE:  # the race (own), or the end
+        return -1 if ph == P_DONE else p, PACE, 0
+    return p, ph, bet_rows(ph, taken, open_lane[p], opts)
+
+
+@njit(inline="always")
+def apply(st, R, seat, kind, opts, choice, chance):
+    bets, rival, taken, open_lane = R[X_BETS], R[X_RIVAL], R[X_TAKEN], R[X_OPEN]
+    n = st[N]
+    a = opts[choice, 0]
+    if kind == BET_OPEN:
+        taken[a] = 1
+        open_lane[seat] = a
+        bets[seat, a] = 1
+        for q in range(n):
+            if q != seat:
+                rival[q, a] += 1
+    else:
+        bets[seat, a] = 1
+        bets[seat, opts[choice, 1]] = 1
+    st[I] += 1
+    if st[I] == n:
+        st[I] = 0
+        st[PHASE] = P_HIDDEN if kind == BET_OPEN else P_RACE
 
 
 @njit
-def play_race(st, R, chance):
-    w = R[0]
+def own(st, R, seat, streams, scratch, report, played):
+    """The race, all-``greedy``: one stretch of ``seat`` (its first player)."""
     r = st[RIDX]
     stage = FINAL if r == 2 else SEMIFINAL
     n = st[N]
-    kr = _kr(R)
-    table = Table(w[BOARD:BOARD + 6 * N_BOARD].reshape((N_LANES, N_BOARD)), w[RACE:RACE + N_RACE],
-                  w[SEEN:SEEN + 12].reshape((2, N_LANES)), w[LEGAL:LEGAL + 9])
-    lane_cards = w[LANES:LANES + 6]
-    places = w[PLACES:PLACES + 3]
-    bets = w[BETS:BETS + 6 * n].reshape((n, N_LANES))
-    stamp = w[STAMP:STAMP + n]
+    kr, board, bets, stamp = R[X_RULES], R[X_BOARD], R[X_BETS], R[X_STAMP]
+    lane_cards, places = R[X_LANES], R[X_PLACES]
+    table = Table(board, R[X_RACE], R[X_SEEN], R[X_LEGAL])
     setup_race(table, kr, lane_cards, stage)
-    seats = Seats(bets, w[RIVAL:RIVAL + 6 * n].reshape((n, N_LANES)))
-    asks = Asks(w[STREAMS:STREAMS + 4 * n].view(np.uint64).reshape((2 * n, 2)),
-                R[1][F_VIEW:F_VIEW + N_VIEW], w[OPTS1:OPTS1 + 15].reshape((15, 1)),
-                w[OPTS2:OPTS2 + 30].reshape((15, 2)), w[FAIL:FAIL + N_FAIL],
-                w[0:0].reshape((0, N_DEC)))
-    run_race(table, stage_dice(kr, stage), chance, asks, None, seats, st[START],
-             w[0:0].reshape((0, N_LOG)))
-    placed_lanes(table.board, places)
+    turns = run_race(table, stage_dice(kr, stage), streams, R[X_ASKS], None,
+                     Seats(bets, R[X_RIVAL]), st[START], R[X_RLOG])
+    placed_lanes(board, places)
     if stage != FINAL:
-        assign_final_lanes(r, lane_cards, places, w[FINALC:FINALC + 6])
-    st[COUNTER] = score_race(table.board, bets, kr.payoffs, kr.bonus, stage == FINAL,
-                             st[START], st[SC:SC + n], stamp, st[COUNTER])
-    st[START] = leader(st[SC:SC + n], stamp)
+        assign_final_lanes(r, lane_cards, places, R[X_FINALC])
+    scores = st[SC:SC + n]
+    st[COUNTER] = score_race(board, bets, kr.payoffs, kr.bonus, stage == FINAL, st[START],
+                             scores, stamp, st[COUNTER])
+    st[START] = leader(scores, stamp)
     st[RIDX] = r + 1
     if r == 2:
         st[WIN] = st[START]
         st[PHASE] = P_DONE
     else:
-        begin_race(st, R)
-
-
-@njit(inline="always")
-def apply(st, R, seat, kind, opts, choice, chance):
-    w = R[0]
-    n = st[N]
-    a = opts[choice, 0]
-    if kind == BET_OPEN:
-        w[TAKEN + a] = 1
-        w[OPEN + seat] = a
-        w[BETS + 6 * seat + a] = 1
-        for q in range(n):
-            if q != seat:
-                w[RIVAL + 6 * q + a] += 1
-    else:
-        w[BETS + 6 * seat + a] = 1
-        w[BETS + 6 * seat + opts[choice, 1]] = 1
-    st[I] += 1
-    if st[I] == n:
-        st[I] = 0
-        if kind == BET_OPEN:
-            st[PHASE] = P_HIDDEN
-        else:
-            play_race(st, R, chance)
+        begin_race(st, lane_cards, R[X_DECK], R[X_FINALC], R[X_CO_SEMI], R[X_CO_FINAL],
+                   R[X_ODDS], bets, R[X_RIVAL], R[X_TAKEN], R[X_OPEN])
+    report[P_KINDS + PACE] += turns
+    played[0, 0] = seat
+    played[0, 1] = turns
+    for s in range(n):
+        played[0, 2 + s] = st[SC + s]
+    return 1
 
 
 @njit(inline="always")
@@ -225,9 +206,9 @@ def needs_view(pid, kind):
 
 @njit(inline="always")
 def decide_rules(pid, kind, view, opts, n, rand, R):
-    w = R[0]
-    pick = R[11]
-    choose_bets(pid, kind, R[7], R[8], R[9], R[10], w[OPEN + w[W_CUR]], pick, rand)
+    w, pick, odds, pay, bon = R[X_W], R[X_PICK], R[X_ODDS], R[X_PAY], R[X_BON]
+    taken, my_open = R[X_TAKEN], R[X_OPEN][w[W_CUR]]
+    choose_bets(pid, kind, odds, pay, bon, taken, my_open, pick, rand)
     return bet_row(kind, opts, n, pick)
 
 
@@ -236,14 +217,12 @@ def make_R(rules, players):
 
     semi, final = odds_tables(rules)
     kr = rules.kernel_rules()
-    nc = len(rules.cards)
-    w = np.zeros(DECK + nc, dtype=np.int64)
-    w[W_NC], w[W_TRACK], w[W_EZ], w[W_MAXC], w[W_BLUE] = nc, kr.track, kr.ez_first, \
-        kr.max_cubes, kr.blue_total
-    w[PAY:PAY + 24] = kr.payoffs.ravel()
-    w[BON:BON + 2] = kr.bonus
-    fw = np.zeros(F_CARD + 2 * nc * 18)
-    fw[F_CARD:] = np.concatenate([semi.ravel(), final.ravel()])
-    return (w, fw, kr.cards, kr.faces_semi, kr.nfaces_semi, kr.faces_final, kr.nfaces_final,
-            fw[F_ODDS:F_ODDS + 18].reshape((N_LANES, 3)), w[PAY:PAY + 24].reshape((4, N_LANES)),
-            w[BON:BON + 2], w[TAKEN:TAKEN + 6], w[PICK:PICK + 2])
+    i64 = np.int64
+    asks = Asks(np.zeros((2 * players, 2), np.uint64), np.zeros(N_VIEW), np.zeros((15, 1), i64),
+                np.zeros((15, 2), i64), np.zeros(N_FAIL, i64), np.zeros((0, N_DEC), i64))
+    return (np.zeros(1, i64), np.zeros((N_LANES, 3)), kr.payoffs, kr.bonus, np.zeros(6, i64),
+            np.zeros(2, i64), np.zeros((N_LANES, N_BOARD), i64), np.zeros(N_RACE, i64),
+            np.zeros((2, N_LANES), i64), np.zeros(9, i64), np.zeros((players, N_LANES), i64),
+            np.zeros((players, N_LANES), i64), asks, np.zeros((0, N_LOG), i64), semi, final,
+            np.zeros(6, i64), np.zeros(3, i64), np.zeros(6, i64), np.zeros(players, i64),
+            np.zeros(len(rules.cards), i64), np.zeros(6, i64), kr)
