@@ -176,9 +176,16 @@ def cgstat(args):
     for path in args.files:
         names, calls = {}, collections.Counter()
         callers = collections.Counter()  # (caller, callee): calls
-        cur = trig = None
+        own = collections.Counter()  # exclusive instructions per function
+        cur = trig = fn = None
         total = 0
+        after_call = False
         for line in open(path):
+            if line[:1].isdigit() or line[:1] in "+-*":
+                if not after_call and fn is not None:
+                    own[fn] += int(line.split()[1]) if len(line.split()) > 1 else 0
+                after_call = False
+                continue
             m = re.match(r"(c?fn)=\((\d+)\)(?: (.*))?", line)
             if m:
                 if m.group(3):
@@ -189,6 +196,7 @@ def cgstat(args):
                     fn = names[m.group(2)]
                 continue
             m = re.match(r"calls=(\d+)", line)
+            after_call = bool(m)
             if m and cur:
                 calls[cur] += int(m.group(1))
                 callers[fn, cur] += int(m.group(1))
@@ -209,6 +217,9 @@ def cgstat(args):
                     where[_named(fn, args.symbols)] += c
             for fn, c in where.most_common(args.callers):
                 print(f"    {c / g:8.1f}/game  {fn}")
+            print("  exclusive instructions:")
+            for fn, c in own.most_common(args.callers):
+                print(f"    {c / g / 1000:8.2f}k/game  {_named(fn, args.symbols)}")
     return 0
 
 
