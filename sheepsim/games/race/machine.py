@@ -33,6 +33,7 @@ from sheepsim.games.race.engine import (
     stage_dice,
 )
 from sheepsim.games.race.layout import (
+    BET_HIDDEN,
     BET_OPEN,
     FINAL,
     N_BOARD,
@@ -48,7 +49,7 @@ from sheepsim.games.race.layout import (
     Table,
 )
 from sheepsim.games.race.moves import N_LOG
-from sheepsim.games.race.policies import bet_row, bet_rows, choose_bets
+from sheepsim.games.race.policies import bet_row, choose_bets
 from sheepsim.harness.layout import P_KINDS
 from sheepsim.jit import njit
 
@@ -65,8 +66,15 @@ P_OPEN, P_HIDDEN, P_FINAL, P_RACE, P_DONE = range(5)
 # R: its entries, each an array (KernelRules a record of arrays) made once per chunk
 (X_W, X_ODDS, X_PAY, X_BON, X_TAKEN, X_PICK, X_BOARD, X_RACE, X_SEEN, X_LEGAL, X_BETS,
  X_RIVAL, X_ASKS, X_RLOG, X_CO_SEMI, X_CO_FINAL, X_LANES, X_PLACES, X_FINALC, X_STAMP, X_DECK,
- X_OPEN, X_RULES) = range(23)
-W_CUR = 0  # w: the seat to bet (to_move), for decide_rules
+ X_RULES) = range(22)
+# w: a bet round's scratch, which to_move and apply read and write at every decision
+# through this one array (no call, no other array: no counts); X_TAKEN, X_PICK, X_BETS
+# and X_RIVAL are views of it made once per chunk, for the calls that take arrays
+W_CUR = 0  # the seat to bet (to_move), for decide_rules
+W_TAKEN = 1  # 6: 1 where a lane is bet openly
+W_OPEN = W_TAKEN + N_LANES  # 6: each seat's open bet, -1 before
+W_PICK = W_OPEN + N_LANES  # 2: a bet policy's answer
+W_BETS = W_PICK + 2  # players x 6: 1 where the seat bet this race
 
 
 def state_size(players):
@@ -86,63 +94,78 @@ def deal(streams, deck, stamp, n_players):
 
 
 @njit
-def begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, bets, rival, taken,
-               open_lane):
+def begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, w):
     """The next race's lanes and public odds; its bets cleared."""
     r = st[RIDX]
     stage = FINAL if r == 2 else SEMIFINAL
     for lane in range(N_LANES):
         lane_cards[lane] = finalc[lane] if stage == FINAL else deck[N_LANES * r + lane]
     race_odds(co_final if stage == FINAL else co_semi, lane_cards, stage, odds)
-    for p in range(bets.shape[0]):
-        for lane in range(N_LANES):
-            bets[p, lane] = 0
-            rival[p, lane] = 0
+    for i in range(W_TAKEN, w.shape[0]):  # taken, open, pick, bets, rival
+        w[i] = 0
     for lane in range(N_LANES):
-        taken[lane] = 0
-        open_lane[lane] = -1
+        w[W_OPEN + lane] = -1
     st[PHASE] = P_FINAL if stage == FINAL else P_OPEN
     st[I] = 0
 
 
-@njit
+@njit(inline="always")
 def start(st, R, players, chance):
+    deck, stamp, lanes, finalc = R[X_DECK], R[X_STAMP], R[X_LANES], R[X_FINALC]
+    co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
     st[N] = players
-    first = deal(chance, R[X_DECK], R[X_STAMP], players)
+    first = deal(chance, deck, stamp, players)
     st[FIRST] = first
     st[START] = first
     st[COUNTER] = players
     st[RIDX] = 0
-    begin_race(st, R[X_LANES], R[X_DECK], R[X_FINALC], R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS],
-               R[X_BETS], R[X_RIVAL], R[X_TAKEN], R[X_OPEN])
+    begin_race(st, lanes, deck, finalc, co_semi, co_final, odds, w)
 
 
 @njit(inline="always")
 def to_move(st, R, opts):
-    w, taken, open_lane = R[X_W], R[X_TAKEN], R[X_OPEN]
+    w = R[X_W]
     ph = st[PHASE]
     p = (st[START] + st[I]) % st[N]
     w[W_CUR] = p
     if ph >= P_RACE:  # the race (own), or the end
         return -1 if ph == P_DONE else p, PACE, 0
-    return p, ph, bet_rows(ph, taken, open_lane[p], opts)
+    # policies.bet_rows on w, the same rows in the same order
+    m = 0
+    if ph == BET_OPEN:
+        for lane in range(N_LANES):
+            if w[W_TAKEN + lane] == 0:
+                opts[m, 0] = lane
+                m += 1
+        return p, ph, m
+    my_open = w[W_OPEN + p]
+    for a in range(N_LANES):
+        for b in range(a + 1, N_LANES):
+            if ph == BET_HIDDEN and (a == my_open or b == my_open):
+                continue
+            opts[m, 0] = a
+            opts[m, 1] = b
+            m += 1
+    return p, ph, m
 
 
 @njit(inline="always")
 def apply(st, R, seat, kind, opts, choice, chance):
-    bets, rival, taken, open_lane = R[X_BETS], R[X_RIVAL], R[X_TAKEN], R[X_OPEN]
+    w = R[X_W]
     n = st[N]
+    bets = W_BETS + N_LANES * seat
     a = opts[choice, 0]
     if kind == BET_OPEN:
-        taken[a] = 1
-        open_lane[seat] = a
-        bets[seat, a] = 1
+        w[W_TAKEN + a] = 1
+        w[W_OPEN + seat] = a
+        w[bets + a] = 1
+        rival = W_BETS + N_LANES * n
         for q in range(n):
             if q != seat:
-                rival[q, a] += 1
+                w[rival + N_LANES * q + a] += 1
     else:
-        bets[seat, a] = 1
-        bets[seat, opts[choice, 1]] = 1
+        w[bets + a] = 1
+        w[bets + opts[choice, 1]] = 1
     st[I] += 1
     if st[I] == n:
         st[I] = 0
@@ -152,18 +175,21 @@ def apply(st, R, seat, kind, opts, choice, chance):
 @njit
 def own(st, R, seat, streams, scratch, report, played):
     """The race, all-``greedy``: one stretch of ``seat`` (its first player)."""
+    # every array first: R's own counts then cancel out before the first call
+    kr, board, race, seen, legal = R[X_RULES], R[X_BOARD], R[X_RACE], R[X_SEEN], R[X_LEGAL]
+    bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
+    lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
+    co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
     r = st[RIDX]
     stage = FINAL if r == 2 else SEMIFINAL
     n = st[N]
-    kr, board, bets, stamp = R[X_RULES], R[X_BOARD], R[X_BETS], R[X_STAMP]
-    lane_cards, places = R[X_LANES], R[X_PLACES]
-    table = Table(board, R[X_RACE], R[X_SEEN], R[X_LEGAL])
+    table = Table(board, race, seen, legal)
     setup_race(table, kr, lane_cards, stage)
-    turns = run_race(table, stage_dice(kr, stage), streams, R[X_ASKS], None,
-                     Seats(bets, R[X_RIVAL]), st[START], R[X_RLOG])
+    turns = run_race(table, stage_dice(kr, stage), streams, asks, None, Seats(bets, rival),
+                     st[START], rlog)
     placed_lanes(board, places)
     if stage != FINAL:
-        assign_final_lanes(r, lane_cards, places, R[X_FINALC])
+        assign_final_lanes(r, lane_cards, places, finalc)
     scores = st[SC:SC + n]
     st[COUNTER] = score_race(board, bets, kr.payoffs, kr.bonus, stage == FINAL, st[START],
                              scores, stamp, st[COUNTER])
@@ -173,8 +199,7 @@ def own(st, R, seat, streams, scratch, report, played):
         st[WIN] = st[START]
         st[PHASE] = P_DONE
     else:
-        begin_race(st, lane_cards, R[X_DECK], R[X_FINALC], R[X_CO_SEMI], R[X_CO_FINAL],
-                   R[X_ODDS], bets, R[X_RIVAL], R[X_TAKEN], R[X_OPEN])
+        begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, w)
     report[P_KINDS + PACE] += turns
     played[0, 0] = seat
     played[0, 1] = turns
@@ -207,7 +232,7 @@ def needs_view(pid, kind):
 @njit(inline="always")
 def decide_rules(pid, kind, view, opts, n, rand, R):
     w, pick, odds, pay, bon = R[X_W], R[X_PICK], R[X_ODDS], R[X_PAY], R[X_BON]
-    taken, my_open = R[X_TAKEN], R[X_OPEN][w[W_CUR]]
+    taken, my_open = R[X_TAKEN], w[W_OPEN + w[W_CUR]]
     choose_bets(pid, kind, odds, pay, bon, taken, my_open, pick, rand)
     return bet_row(kind, opts, n, pick)
 
@@ -220,9 +245,11 @@ def make_R(rules, players):
     i64 = np.int64
     asks = Asks(np.zeros((2 * players, 2), np.uint64), np.zeros(N_VIEW), np.zeros((15, 1), i64),
                 np.zeros((15, 2), i64), np.zeros(N_FAIL, i64), np.zeros((0, N_DEC), i64))
-    return (np.zeros(1, i64), np.zeros((N_LANES, 3)), kr.payoffs, kr.bonus, np.zeros(6, i64),
-            np.zeros(2, i64), np.zeros((N_LANES, N_BOARD), i64), np.zeros(N_RACE, i64),
-            np.zeros((2, N_LANES), i64), np.zeros(9, i64), np.zeros((players, N_LANES), i64),
-            np.zeros((players, N_LANES), i64), asks, np.zeros((0, N_LOG), i64), semi, final,
-            np.zeros(6, i64), np.zeros(3, i64), np.zeros(6, i64), np.zeros(players, i64),
-            np.zeros(len(rules.cards), i64), np.zeros(6, i64), kr)
+    w = np.zeros(W_BETS + 2 * N_LANES * players, i64)
+    bets = w[W_BETS:W_BETS + N_LANES * players].reshape(players, N_LANES)
+    rival = w[W_BETS + N_LANES * players:].reshape(players, N_LANES)
+    return (w, np.zeros((N_LANES, 3)), kr.payoffs, kr.bonus, w[W_TAKEN:W_TAKEN + N_LANES],
+            w[W_PICK:W_PICK + 2], np.zeros((N_LANES, N_BOARD), i64), np.zeros(N_RACE, i64),
+            np.zeros((2, N_LANES), i64), np.zeros(9, i64), bets, rival, asks,
+            np.zeros((0, N_LOG), i64), semi, final, np.zeros(6, i64), np.zeros(3, i64),
+            np.zeros(6, i64), np.zeros(players, i64), np.zeros(len(rules.cards), i64), kr)
