@@ -10,13 +10,14 @@ the harness as one stretch of its first player (its turns as that many pace deci
 not turn by turn.
 
 Where numba counts references (atomic operations, far dearer than their instructions):
-``R`` is a tuple of every array the machine uses, made once per chunk (``make_R``), so
-no view is made per race. numba counts each array of ``R`` wherever ``R`` lives across a
-call in a function that received it as an argument or, inlined, as an alias: so the
-slots the harness inlines at every decision (``to_move``, ``apply``, ``decide_rules``)
-read the arrays they need from ``R`` in their first lines and pass only those on
-(``apply`` calls nothing), and the race, which needs most of ``R``, is played by ``own``,
-a call of the harness's loop with its own ``R`` (no alias), three times a game.
+it counts each array of a tuple wherever the tuple lives across a call in a function
+that received it, as an argument or, inlined, as an alias. So ``R``, every array the
+machine uses made once per chunk (``make_R``: no view is made per race), is read only in
+the first lines of each slot, before any call; the slots the harness inlines at every
+decision touch one array of it, ``w`` (a bet round's scratch: ``to_move`` writes the
+bet rows from it and ``apply`` writes it, neither calls anything), and ``decide_rules``
+passes the policy only the tables it reads; the race, which needs most of ``R``, is
+played by ``own``, which the harness's loop calls with its own ``R`` three times a game.
 """
 
 import numpy as np
