@@ -28,6 +28,9 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
     R = job.rules.kernel_array()
     off = m.offsets(players)
     opt = {n: _py(getattr(mod, n)) for n in slots.OPTIONAL if hasattr(mod, n)}  # defined
+    if "decide_rules" in opt:  # the built-ins that read R (slot decide_rules)
+        def decide(pid, kind, seen, opts, n, rand):
+            return opt["decide_rules"](pid, kind, seen, opts, n, rand, R)
     acc = np.zeros(off[-1], dtype=np.int64)
     chance_n = m.chance_streams
     phases = int(m.kind_phase.max()) + 1

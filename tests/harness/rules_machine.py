@@ -14,6 +14,7 @@ from tests.harness.coin_machine import (  # noqa: F401  (the machine's other slo
     RULES,
     VIEW_LEN,
     apply,
+    load_rules,
     scores,
     start,
     state_size,

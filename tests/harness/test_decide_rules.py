@@ -8,10 +8,17 @@ import types
 import numpy as np
 import pytest
 
+from sheepsim import game as registry
 from sheepsim.errors import SheepsimError
 from sheepsim.harness import jobs
 from sheepsim.harness import layout as H
 from sheepsim.harness import machine as M
+from sheepsim.harness.declare import game as declare
+from sheepsim.testing.reference import play_games
+
+RULED = declare(name="ruled", command="ruled", title="Ruled coin", min_players=2,
+                max_players=4, policies=("random", "last"),
+                machine="tests.harness.rules_machine")
 
 
 @pytest.mark.parametrize("options", [3, 5])
@@ -42,3 +49,16 @@ def test_a_machine_needs_decide_or_decide_rules():
     finally:
         del sys.modules[name]
 
+
+
+def test_the_reference_reads_decide_rules_as_the_kernel(monkeypatch, tmp_path):
+    """sheepsim.testing.reference (the loop in plain Python) hands ``R`` to
+    ``decide_rules`` as the kernel does: equal counts, byte for byte."""
+    monkeypatch.setattr(registry, "_installed_games", lambda: (RULED,))
+    rules = tmp_path / "coin.toml"  # (the machine's rules file: coin's table)
+    rules.write_text("[coin]\nrounds = 3\noptions = 4\nfault = 0\n")
+    job = registry.get("ruled").job("play", rules=str(rules), players=3,
+                                    policies="last,random,last", seed=3)
+    acc = job.chunk(10, 40)["acc"]
+    assert np.array_equal(acc, play_games(job, 3, 10, 40))
+    assert acc.sum() > 0
