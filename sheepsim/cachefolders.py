@@ -8,10 +8,13 @@ Two things live under :func:`sheepsim.jit.cache_root` (``~/.cache/sheepsim`` unl
   from (:func:`sheepsim.jit.module_digest`: the module and the sheepsim modules it
   imports, the sheepsim and numba versions), and a folder ``plugins-<digest>-<key>`` per
   set of user policies (its ``modules.txt`` names the sheepsim modules its digest
-  covers). An edit of a module starts new folders for the modules that import it and
-  nothing is ever deleted on import (a running process of another version may be using
-  a folder), so old folders pile up. ``kernels-<digest>/`` folders (one per whole
-  package source) are the layout of earlier versions: all old.
+  covers) and per kernel sheepsim rebuilds for built-in policies alone (its
+  ``builtin.txt`` says what it is: the race's single-race kernels and exact solver, one
+  per pace policy, a harness game's two entries). An edit of a module starts new folders
+  for the modules that import it and nothing is ever deleted on import (a running
+  process of another version may be using a folder), so old folders pile up.
+  ``kernels-<digest>/`` folders (one per whole package source) are the layout of
+  earlier versions: all old.
 * ``odds/odds-<rules>-<digest>-<races>-<seed>.npz``: the race-odds tables the race
   policies read, one per rules file and digest of the code that computes them
   (:func:`sheepsim.games.race.simulate.odds_code_digest`); ``*.tmp`` files are writes
@@ -49,24 +52,38 @@ UNFINISHED_AFTER_S = 3600
 @dataclass(frozen=True)
 class CacheEntry:
     """One folder or file sheepsim made in the cache root. ``kind``: ``"kernels"`` (a
-    module's folder in ``kernels/``), ``"plug-in kernels"``, ``"kernels (old layout)"``,
-    ``"odds table"`` or ``"unfinished write"``; ``size_bytes`` on disk; ``current``:
-    this source tree uses it; ``modified``: when it last changed (Unix seconds; a kernel
-    folder changes when a kernel is compiled into it)."""
+    module's folder in ``kernels/``), ``"plug-in kernels"``, ``"built-in variant
+    kernels"`` (a ``plugins-*`` folder of sheepsim's own, :data:`sheepsim.jit.VARIANT_BUILTIN`),
+    ``"kernels (old layout)"``, ``"odds table"`` or ``"unfinished write"``;
+    ``size_bytes`` on disk; ``current``: this source tree uses it; ``modified``: when it
+    last changed (Unix seconds; a kernel folder changes when a kernel is compiled into
+    it); ``what``: a built-in variant's ``"<what>: <which>"``, else empty."""
 
     path: Path
     kind: str
     size_bytes: int
     current: bool
     modified: float
+    what: str = ""
 
 
-def _entry(path: Path, kind: str, current: bool) -> CacheEntry:
+def _entry(path: Path, kind: str, current: bool, what: str = "") -> CacheEntry:
     if path.is_file():
         size = path.stat().st_size
     else:
         size = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
-    return CacheEntry(path, kind, size, current, path.stat().st_mtime)
+    return CacheEntry(path, kind, size, current, path.stat().st_mtime, what)
+
+
+def _variant_entry(path: Path, digest: str) -> CacheEntry:
+    """A ``plugins-*`` folder: a built-in variant's if it says what it is
+    (:data:`sheepsim.jit.VARIANT_BUILTIN`), else a plug-in's."""
+    current = _plugins_current(path, digest)
+    try:
+        what = (path / jit.VARIANT_BUILTIN).read_text().strip()
+    except OSError:
+        return _entry(path, "plug-in kernels", current)
+    return _entry(path, "built-in variant kernels", current, what)
 
 
 def current_module_folders() -> dict[str, str]:
@@ -103,7 +120,7 @@ def cache_entries(root: Path | None = None) -> list[CacheEntry]:
             if not path.is_dir():
                 continue
             if match := _PLUGINS.fullmatch(path.name):
-                entries.append(_entry(path, "plug-in kernels", _plugins_current(path, match[1])))
+                entries.append(_variant_entry(path, match[1]))
             elif match := _MODULE.fullmatch(path.name):
                 entries.append(_entry(path, "kernels", modules.get(match[1]) == match[2]))
     odds = root / "odds"
@@ -148,18 +165,28 @@ def _items(n: int) -> str:
 
 def cache_report(entries: list[CacheEntry], root: Path) -> list[str]:
     """The lines ``sheepsim cache`` prints: the kernel folders and the odds tables, a
-    line each kind, each folder of the old layout, the total and what ``--prune`` would
-    free."""
+    line each kind (the built-in variants' current folders named under theirs), each
+    folder of the old layout, the total and what ``--prune`` would free."""
     if not entries:
         return [f"nothing cached at {root}"]
     lines = [f"cache folder: {root}"]
-    for kind, label in (("kernels", "kernels/ (modules)"), ("plug-in kernels", "kernels/plugins-*")):
+    for kind, label in (("kernels", "kernels/ (modules)"),
+                        ("built-in variant kernels", "kernels/plugins-* built-in variants"),
+                        ("plug-in kernels", "kernels/plugins-* plug-ins")):
         group = [e for e in entries if e.kind == kind]
         if group:
             n_current = sum(e.current for e in group)
             lines.append(f"  {label} ({len(group)} folder{'s' * (len(group) != 1)})  "
                          f"{_mb(sum(e.size_bytes for e in group))}"
                          f"  {n_current} for this source, {len(group) - n_current} old")
+            named: dict[str, set[str]] = {}
+            for e in group:
+                if e.current and e.what:
+                    what, _, which = e.what.rpartition(": ")
+                    named.setdefault(what or which, set()).add(which if what else "")
+            for what, whiches in sorted(named.items()):
+                whiches.discard("")
+                lines.append(f"    {what}" + (f": {', '.join(sorted(whiches))}" if whiches else ""))
     for e in entries:
         if e.kind == "kernels (old layout)":
             day = time.strftime("%Y-%m-%d", time.localtime(e.modified))

@@ -25,7 +25,10 @@ off the terminal unless ``SHEEPSIM_DASK_LOGS`` names a level (``WARNING``, ``INF
 Workers. At the start of every session the workers must run this sheepsim version on
 this package source (:func:`sheepsim.jit.source_digest`), else the run is refused. A
 worker plugin warms the job's kernels (``job.prepare()``) on every worker, and again on
-a worker that joins or restarts later, before it takes chunks. Each task runs its
+a worker that joins or restarts later, before it takes chunks; the workers sharing a
+kernel cache folder (a machine's) warm up one at a time (a lock file in the cache
+root, :data:`WARM_LOCK`), so the first compiles and the others load what it wrote
+instead of compiling the same kernels at once. Each task runs its
 kernel on one numba thread: a worker's parallelism is its Dask thread count (``dask
 worker --nthreads K``; ``threads_per_worker`` for a local cluster). Kernels are cached
 in the worker's own ``SHEEPSIM_CACHE_DIR`` (default: its user cache folder); keep that
@@ -34,6 +37,7 @@ on a node-local disk, never a shared network folder (``cache_dir=`` sets it).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections import deque
@@ -62,6 +66,9 @@ LOG_VARIABLE = "SHEEPSIM_DASK_LOGS"
 #: for the LocalCluster this module starts
 ALLOWED_FAILURES = 3
 PLUGIN_NAME = "sheepsim-warm-up"
+#: the file in the kernel cache root that the warm-ups of the workers sharing that
+#: cache lock in turn (:func:`_warm_lock`)
+WARM_LOCK = "warm-up.lock"
 
 
 class DaskBackend:
@@ -451,9 +458,35 @@ class WarmUp(_PluginBase):
 
         try:
             _one_numba_thread()
-            self.job.prepare()
+            with _warm_lock():
+                self.job.prepare()
         except Exception as exc:  # noqa: BLE001 - reported by the chunks instead
             logging.getLogger("sheepsim").warning("warm-up failed: %s", _first_line(exc))
+
+
+@contextlib.contextmanager
+def _warm_lock():
+    """Held during a worker's warm-up: the workers whose kernel cache root is this one
+    (those of one machine, or a local cluster's) warm up in turn, so one compiles each
+    kernel and writes it to the cache and the others load it (they compiled the same
+    kernels at once: twice the compile CPU on two workers). Nothing is locked where the
+    lock file cannot be made (a read-only cache root) or on a system without
+    ``fcntl``."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: each worker compiles its own
+        yield
+        return
+    root = jit.cache_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        lock = open(root / WARM_LOCK, "a")  # noqa: SIM115 - held across the yield
+    except OSError:
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the process dies
+        yield
 
 
 def _running(client) -> bool:

@@ -391,18 +391,32 @@ _VARIANT_MODULES: dict[str, tuple[str, ...]] = {}
 _MANIFESTS_WRITTEN: set[str] = set()
 #: the file in a ``plugins-<key>`` folder naming the sheepsim modules its key covers
 VARIANT_MANIFEST = "modules.txt"
+#: what each variant key of this process rebuilt for built-in policies is (``builtin``
+#: of :func:`rebind_many`), written once per folder as :data:`VARIANT_BUILTIN`
+_VARIANT_BUILTIN: dict[str, str] = {}
+#: the file in a ``plugins-<key>`` folder of sheepsim's own variant, not a plug-in's:
+#: one line, ``<what>: <which>`` (``sheepsim cache`` lists these folders apart)
+VARIANT_BUILTIN = "builtin.txt"
+
+
+def _write_atomic(path: str, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 def _write_manifest(folder: str, variant: str) -> None:
-    """Write :data:`VARIANT_MANIFEST` into the variant folder ``folder`` (once; atomic)."""
+    """Write :data:`VARIANT_MANIFEST` (and :data:`VARIANT_BUILTIN` for a built-in
+    variant) into the variant folder ``folder`` (once; atomic)."""
     if folder in _MANIFESTS_WRITTEN or variant not in _VARIANT_MODULES:
         return
     path = os.path.join(folder, VARIANT_MANIFEST)
     if not os.path.exists(path):
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write("".join(f"{rel}\n" for rel in _VARIANT_MODULES[variant]))
-        os.replace(tmp, path)
+        _write_atomic(path, "".join(f"{rel}\n" for rel in _VARIANT_MODULES[variant]))
+    path = os.path.join(folder, VARIANT_BUILTIN)
+    if variant in _VARIANT_BUILTIN and not os.path.exists(path):
+        _write_atomic(path, f"{_VARIANT_BUILTIN[variant]}\n")
     _MANIFESTS_WRITTEN.add(folder)
 
 
@@ -862,7 +876,8 @@ def _is_dispatcher(obj) -> bool:
     return isinstance(obj, Dispatcher)
 
 
-def rebind(dispatcher, replacements: dict, cache_key: str | None = None):
+def rebind(dispatcher, replacements: dict, cache_key: str | None = None,
+           builtin: str | None = None):
     """``dispatcher`` recompiled so that every call, direct or through other njit
     functions, to a key of ``replacements`` goes to its value.
 
@@ -875,12 +890,15 @@ def rebind(dispatcher, replacements: dict, cache_key: str | None = None):
     :func:`module_digest` of every sheepsim module the graph touches (the modules of the
     njit functions and the sheepsim modules reached from ``dispatcher`` and from the
     replacements, :func:`_reached_files`), written to the folder's
-    :data:`VARIANT_MANIFEST`.
+    :data:`VARIANT_MANIFEST`. ``builtin``: for a variant of sheepsim's own (built-in
+    policies, no plug-in), what it is, ``"<what>: <which>"``, written to the folder's
+    :data:`VARIANT_BUILTIN` (``sheepsim cache`` lists it apart from plug-ins').
     """
-    return rebind_many({"kernel": dispatcher}, replacements, cache_key)["kernel"]
+    return rebind_many({"kernel": dispatcher}, replacements, cache_key, builtin)["kernel"]
 
 
-def rebind_many(dispatchers: dict, replacements: dict, cache_key: str | None = None) -> dict:
+def rebind_many(dispatchers: dict, replacements: dict, cache_key: str | None = None,
+                builtin: str | None = None) -> dict:
     """:func:`rebind` of each value of ``dispatchers`` (a dict, returned with the same
     keys) at once: a function two of them reach is cloned once, so it compiles once, and
     every clone is cached in one folder (its ``<digest>`` covers what all of them reach)."""
@@ -890,6 +908,8 @@ def rebind_many(dispatchers: dict, replacements: dict, cache_key: str | None = N
         files = tuple(sorted(_reached_files(roots)))
         cache_key = f"{module_digest(*files)}-{cache_key}"
         _VARIANT_MODULES.setdefault(cache_key, files)
+        if builtin is not None:
+            _VARIANT_BUILTIN.setdefault(cache_key, builtin)
     return {name: _rebind(d, dict(replacements), memo, cache_key)
             for name, d in dispatchers.items()}
 

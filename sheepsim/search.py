@@ -696,7 +696,7 @@ class _Search:
         import pandas as pd
 
         from sheepsim.stats import holm_adjusted
-        from sheepsim.variant_runs import _p, _t, jackknife_se, spread_diff, spread_value
+        from sheepsim.variant_runs import _t, jackknife_se, paired_jackknife, spread_diff, spread_value
 
         first = self.games_seen()
         before = self.used
@@ -709,16 +709,16 @@ class _Search:
         rows = []
         for m in self.metrics:
             b, w = vals[(0, m.name)], vals[(1, m.name)]
-            d = w - b
-            se = {"w": jackknife_se(w), "b": jackknife_se(b), "d": jackknife_se(d)}
+            same = job.source[1][m.job] == job.source[0][m.job]
+            se = {"w": jackknife_se(w), "b": jackknife_se(b)}
+            d = paired_jackknife(b, w, same_counts=same)  # an unseen change bounds nothing
             row = {"metric": m.name, "winner": w[0], "winner_lo": w[0] - tq * se["w"],
                    "winner_hi": w[0] + tq * se["w"], "base": b[0], "base_lo": b[0] - tq * se["b"],
-                   "base_hi": b[0] + tq * se["b"], "diff": d[0], "diff_lo": d[0] - tq * se["d"],
-                   "diff_hi": d[0] + tq * se["d"], "exact": exact[m.name]}
+                   "base_hi": b[0] + tq * se["b"], "diff": d["diff"], "diff_lo": d["lo"],
+                   "diff_hi": d["hi"], "exact": exact[m.name]}
             spread_p = None
             if m.items is not None and not exact[m.name]:  # a spread, max or min: bias-corrected
                 iw, ib = vals[(1, m.name, "items")], vals[(0, m.name, "items")]
-                same = job.source[1][m.job] == job.source[0][m.job]
                 sw, sb = spread_value(iw, m), spread_value(ib, m)
                 sd = spread_diff(ib, iw, m, same_counts=same)
                 row.update(winner=sw["value"], winner_lo=sw["lo"], winner_hi=sw["hi"],
@@ -727,8 +727,9 @@ class _Search:
                 spread_p = sd["pvalue"]
             t = next((t for t in self.targets if t.metric == m.name), None)
             if t is not None:
-                od = np.array([t.objective(x) for x in w]) - np.array([t.objective(x) for x in b])
-                p = _p(float(od[0]), jackknife_se(od), BLOCKS - 1)
+                ob, ow = np.array([t.objective(x) for x in b]), np.array([t.objective(x) for x in w])
+                od = ow - ob
+                p = paired_jackknife(ob, ow, same_counts=same)["pvalue"]
                 if spread_p is not None:
                     od[0] = t.objective(row["winner"]) - t.objective(row["base"])
                     if t.goal in ("min", "max"):  # else the jackknife of |value - goal|
@@ -759,6 +760,7 @@ class _Search:
                  "diff", "diff_lo", "diff_hi", "objective_diff", "pvalue", "pvalue_holm", "constraint",
                  "constraint_met", "exact", "games"]]
         df["constraint_met"] = df["constraint_met"].astype(object)
+        df.attrs["decimals_of"] = {"objective_diff": "diff"}  # in the metric's units
         tgt = df[df["role"].str.startswith("target")]
         unit = self.g.unit
         where = (f"on {games:,} fresh {unit} each (games {first:,}-{first + games - 1:,} of seed "
@@ -877,7 +879,7 @@ class _Search:
         were measured on (the same game indices: common random numbers), by the
         jackknife over those blocks: ``(p-value, games)``; exact objectives have no test
         and no games: ``(nan, None)``."""
-        from sheepsim.variant_runs import _p, jackknife_se, jackknife_values
+        from sheepsim.variant_runs import jackknife_values, paired_jackknife
 
         t = self.targets[0]
         m = next(m for m in self.metrics if m.name == t.metric)
@@ -896,8 +898,7 @@ class _Search:
             from sheepsim.variant_runs import spread_diff
 
             return spread_diff(items[1], items[0], m)["pvalue"], shared * self.block_games
-        d = objs[0] - objs[1]
-        return _p(float(d[0]), jackknife_se(d), shared - 1), shared * self.block_games
+        return paired_jackknife(objs[1], objs[0])["pvalue"], shared * self.block_games
 
     def _blocks_of(self, c: Candidate) -> int:
         """How many blocks of games ``c`` has been measured on (0: exact only)."""
@@ -990,6 +991,7 @@ class _Search:
         df = pd.DataFrame(rows)
         df["repeat_of"] = df["repeat_of"].astype("Int64")
         df["games"] = df["games"].astype("Int64")
+        df.attrs["decimals_of"] = self._objective_decimals()
         return df
 
     def _constraint_columns(self, row: dict, c: Candidate) -> None:
@@ -1043,7 +1045,16 @@ class _Search:
         df = df[first + last + [c for c in df.columns if c.startswith("objective_")]]
         if df["at_range_edge"].astype(bool).any():  # shown in the CLI table whatever its width
             df.attrs["must_show"] = ["at_range_edge"]
+        df.attrs["decimals_of"] = self._objective_decimals()
         return df
+
+    def _objective_decimals(self) -> dict:
+        """The objective columns, in their target metric's units, shown with its decimals
+        (:func:`sheepsim.tableview.table_view`: ``attrs["decimals_of"]``)."""
+        out = {}
+        for t in self.targets:
+            out[f"objective_{t.metric}"] = out[f"objective_{t.metric}_corrected"] = t.metric
+        return out
 
 
 def _base_value(data: dict, key: str):

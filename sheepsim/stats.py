@@ -552,7 +552,9 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95,
     in ``a`` and ``b`` are such changes, unless ``same_counts`` says both variants read the
     same counts (an edit that cannot change them): then the difference is exactly 0.
     Returns ``diff``, ``lo``, ``hi``, ``raw``, ``se`` (standard deviation of the
-    bootstrap's differences), ``se_a``/``se_b`` (of each spread's) and ``pvalue``."""
+    bootstrap's differences; where an unseen change bounded nothing, ``se_a + se_b``, the
+    largest the difference's can be whatever the pairing), ``se_a``/``se_b`` (of each
+    spread's), ``pvalue`` and ``unseen`` (whether an unseen change bounded nothing)."""
     xa, xb = np.asarray(full_a, dtype=np.float64), np.asarray(full_b, dtype=np.float64)
     la, lb = np.asarray(loo_a, dtype=np.float64), np.asarray(loo_b, dtype=np.float64)
     ka, kb = xa.size, xb.size
@@ -561,11 +563,11 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95,
     loo = np.concatenate([la, lb], axis=1)
     if not np.ptp(loo, axis=0).any():
         return {"diff": raw, "lo": raw, "hi": raw, "raw": raw, "se": 0.0, "se_a": 0.0,
-                "se_b": 0.0, "pvalue": 1.0 if raw == 0 else 0.0}
+                "se_b": 0.0, "pvalue": 1.0 if raw == 0 else 0.0, "unseen": False}
     if same_counts and np.array_equal(xa, xb) and np.array_equal(la, lb):  # exactly 0
         own = float(np.ptp(xa + _draws(la, SPREAD_DRAWS), axis=1).std(ddof=1))
         return {"diff": 0.0, "lo": 0.0, "hi": 0.0, "raw": 0.0, "se": 0.0, "se_a": own,
-                "se_b": own, "pvalue": 1.0}
+                "se_b": own, "pvalue": 1.0, "unseen": False}
     size = ka + kb
     cov = jackknife_cov(loo)
     pa, pb = _pair_matrix(ka, 0, size), _pair_matrix(kb, ka, size)
@@ -586,10 +588,11 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95,
     df = loo.shape[0] - 1
     c95, m = _bonferroni_t([sa, sb, se_e], df, confidence)
 
-    def bounds(c: float) -> tuple[float, float]:
+    def bounds_unseen(c: float) -> tuple[float, float, bool]:
         lo_a, hi_a = max(0.0, float((ta - c * sa).max())), float((ta + c * sa).max())
         lo_b, hi_b = max(0.0, float((tb - c * sb).max())), float((tb + c * sb).max())
         lo, hi = lo_b - hi_a, hi_b - lo_a
+        unseen = False
         if te is not None:
             may_a = ta + c * sa >= float((ta - c * sa).max())  # may be a's largest pair
             may_b = tb + c * sb >= float((tb - c * sb).max())
@@ -598,20 +601,23 @@ def spread_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95,
                 lo = max(lo, float(lo_e.min()))
             if not np.isnan(hi_e).any():
                 hi = min(hi, float(hi_e.max()))
+            unseen = bool(np.isnan(lo_e).any() or np.isnan(hi_e).any())
         if lo > hi:  # the two constructions disagree (their simultaneous cover failed)
             lo, hi = lo_b - hi_a, hi_b - lo_a
-        return lo, hi
+        return lo, hi, unseen
 
-    lo, hi = bounds(c95)
-    p = _zero_crossing_p(bounds, c95, m, df)
+    lo, hi, unseen = bounds_unseen(c95)
+    p = _zero_crossing_p(lambda c: bounds_unseen(c)[:2], c95, m, df)
     xs = x + z
     sa_star, sb_star = np.ptp(xs[:, :ka], axis=1), np.ptp(xs[:, ka:], axis=1)
     dstar = sb_star - sa_star
     est = (_matched_spread(xb, z[:, ka:], float(np.ptp(xb)))
            - _matched_spread(xa, z[:, :ka], float(np.ptp(xa))))
     diff = min(max(est, lo), hi)
-    return {"diff": diff, "lo": lo, "hi": hi, "raw": raw, "se": float(dstar.std(ddof=1)),
-            "se_a": float(sa_star.std(ddof=1)), "se_b": float(sb_star.std(ddof=1)), "pvalue": p}
+    se_a, se_b = float(sa_star.std(ddof=1)), float(sb_star.std(ddof=1))
+    return {"diff": diff, "lo": lo, "hi": hi, "raw": raw,
+            "se": se_a + se_b if unseen else float(dstar.std(ddof=1)), "se_a": se_a,
+            "se_b": se_b, "pvalue": p, "unseen": unseen}
 
 
 def _zero_crossing_p(bounds, c95: float, m: int, df: int) -> float:
@@ -754,8 +760,9 @@ def extreme_difference(full_a, loo_a, full_b, loo_b, confidence: float = 0.95,
     interval is the two maxima's. Items identical in ``a`` and ``b`` are such changes,
     unless ``same_counts`` says both variants read the same counts (an edit that cannot
     change them): then the difference is exactly 0. Returns ``diff``, ``lo``, ``hi``,
-    ``raw``, ``se`` (standard deviation of the bootstrap's differences), ``se_a``/``se_b``
-    (of each maximum's) and ``pvalue``."""
+    ``raw``, ``se`` (standard deviation of the bootstrap's differences; ``se_a + se_b``
+    where an unseen change bounded nothing, as :func:`spread_difference`), ``se_a``/``se_b``
+    (of each maximum's), ``pvalue`` and ``unseen``."""
     s, rng_ = _signed(kind, bounds)
     xa, xb = s * np.asarray(full_a, dtype=np.float64), s * np.asarray(full_b, dtype=np.float64)
     la, lb = s * np.asarray(loo_a, dtype=np.float64), s * np.asarray(loo_b, dtype=np.float64)
@@ -773,11 +780,11 @@ def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float]
     loo = np.concatenate([la, lb], axis=1)
     if not np.ptp(loo, axis=0).any():
         return {"diff": raw, "lo": raw, "hi": raw, "raw": raw, "se": 0.0, "se_a": 0.0,
-                "se_b": 0.0, "pvalue": 1.0 if raw == 0 else 0.0}
+                "se_b": 0.0, "pvalue": 1.0 if raw == 0 else 0.0, "unseen": False}
     if same_counts and np.array_equal(xa, xb) and np.array_equal(la, lb):  # exactly 0
         own = float((xa + _draws(la, SPREAD_DRAWS)).max(axis=1).std(ddof=1))
         return {"diff": 0.0, "lo": 0.0, "hi": 0.0, "raw": 0.0, "se": 0.0, "se_a": own,
-                "se_b": own, "pvalue": 1.0}
+                "se_b": own, "pvalue": 1.0, "unseen": False}
     from scipy.special import stdtrit
 
     cov = jackknife_cov(loo)
@@ -797,11 +804,12 @@ def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float]
     df = loo.shape[0] - 1
     c95 = float(stdtrit(df, 1 - (1 - confidence) / (2 * m))) if m else 0.0
 
-    def bounds(c: float) -> tuple[float, float]:
+    def bounds_unseen(c: float) -> tuple[float, float, bool]:
         floor_a, floor_b = float((xa - c * sa).max()), float((xb - c * sb).max())
         lo_a, hi_a = _clip(floor_a, rng_), _clip(float((xa + c * sa).max()), rng_)
         lo_b, hi_b = _clip(floor_b, rng_), _clip(float((xb + c * sb).max()), rng_)
         lo, hi = lo_b - hi_a, hi_b - lo_a
+        unseen = False
         if te is not None:
             may_a = xa + c * sa >= floor_a  # may be a's largest item
             may_b = xb + c * sb >= floor_b
@@ -810,18 +818,20 @@ def _max_difference(xa, la, xb, lb, confidence: float, rng_: tuple[float, float]
                 lo = max(lo, float(lo_e.min()))
             if not np.isnan(hi_e).any():
                 hi = min(hi, float(hi_e.max()))
+            unseen = bool(np.isnan(lo_e).any() or np.isnan(hi_e).any())
             if lo > hi:  # the two constructions disagree (their simultaneous cover failed)
                 lo, hi = lo_b - hi_a, hi_b - lo_a
-        return lo, hi
+        return lo, hi, unseen
 
-    lo, hi = bounds(c95)
-    p = _zero_crossing_p(bounds, c95, m, df)
+    lo, hi, unseen = bounds_unseen(c95)
+    p = _zero_crossing_p(lambda c: bounds_unseen(c)[:2], c95, m, df)
     z = _draws(loo, SPREAD_DRAWS)
     xs = x + z
     ma_star, mb_star = xs[:, :ka].max(axis=1), xs[:, ka:].max(axis=1)
     est_a = _matched_max(xa, z[:, :ka], float(xa.max())) if ka > 1 else float(xa[0])
     est_b = _matched_max(xb, z[:, ka:], float(xb.max())) if kb > 1 else float(xb[0])
     diff = min(max(est_b - est_a, lo), hi)
+    se_a, se_b = float(ma_star.std(ddof=1)), float(mb_star.std(ddof=1))
     return {"diff": diff, "lo": lo, "hi": hi, "raw": raw,
-            "se": float((mb_star - ma_star).std(ddof=1)), "se_a": float(ma_star.std(ddof=1)),
-            "se_b": float(mb_star.std(ddof=1)), "pvalue": p}
+            "se": se_a + se_b if unseen else float((mb_star - ma_star).std(ddof=1)),
+            "se_a": se_a, "se_b": se_b, "pvalue": p, "unseen": unseen}

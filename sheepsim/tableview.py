@@ -14,7 +14,9 @@ column and every digit):
 * whole numbers without decimals; probabilities and shares (``p_*``, ``*rate``,
   ``*share*``) 4 decimals; anything else 2 significant digits of its smallest value,
   with 2 to 4 decimals; one format per column, so cells line up;
-* a ``x_raw`` column (the plain value beside a corrected ``x``) takes ``x``'s decimals;
+* a ``x_raw`` column (the plain value beside a corrected ``x``) takes ``x``'s decimals,
+  and so does a column a table names in ``df.attrs["decimals_of"]`` (``{column: x}``:
+  a value in ``x``'s units, such as ``tune``'s objectives);
 * standard errors (``*_se``), constant ``games``/``seed`` columns (the header says them)
   and columns with no value at all are left out; a ``note`` column that says the same on
   every row is shown once under the table;
@@ -250,9 +252,10 @@ def reader_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return df.drop(columns=list(dict.fromkeys(drop))), footer
 
 
-def _columns(df: pd.DataFrame, fold: bool) -> list[Column]:
+def _columns(df: pd.DataFrame, fold: bool, decimals_of=None) -> list[Column]:
     """Every column of ``df`` as shown: intervals folded into their estimate (``fold``)
-    or kept as their own columns with the estimate's decimals."""
+    or kept as their own columns with the estimate's decimals; ``decimals_of``
+    ``{column: estimate}``: plain columns shown with an estimate's decimals."""
     names = [str(c) for c in df.columns]
     df = df.set_axis(names, axis=1)
     ci = intervals(names)
@@ -272,6 +275,9 @@ def _columns(df: pd.DataFrame, fold: bool) -> list[Column]:
         folded[base] = (lo, hi)
         if f"{base}_raw" in fmt and _is_num(df[f"{base}_raw"]):  # the plain value beside it
             fmt[f"{base}_raw"] = fmt[base]
+    for c, base in (decimals_of or {}).items():  # values in an estimate's units
+        if c in fmt and base in folded and _is_num(df[c]):
+            fmt[c] = fmt[base]
     recs = df.to_dict("records")
     inside = {c for pair in folded.values() for c in pair} if fold else set()
     cols = []
@@ -306,13 +312,14 @@ def table_view(df: pd.DataFrame, *, wanted: list[str] | None = None, must_show=(
     under it, in the table format and the report only) in ``df.attrs["notes"]`` (the CLI
     and the report both honour them)."""
     said = [str(n) for n in df.attrs.get("notes", ()) if n]  # the table's own notes
+    like = dict(df.attrs.get("decimals_of", {}))
     if all_columns:
-        cols = _columns(df, fold=False)
+        cols = _columns(df, fold=False, decimals_of=like)
         return TableView([c.header for c in cols], _rows(cols, len(df)),
                          [c.numeric for c in cols], len(cols), notes=said)
     frame, notes = reader_frame(df)
     notes += said
-    cols = _columns(frame, fold=True)
+    cols = _columns(frame, fold=True, decimals_of=like)
     # the caller's columns and the table's own test stay whatever the width
     must_show = [*must_show, *df.attrs.get("must_show", ())]
     must = set(map(str, must_show)) | set(map(str, wanted or ())) | {

@@ -312,6 +312,34 @@ def jackknife_se(vals: np.ndarray) -> float:
     return float(math.sqrt((b - 1) / b * np.sum((loo - loo.mean()) ** 2)))
 
 
+def paired_jackknife(base: np.ndarray, variant: np.ndarray, same_counts: bool = False) -> dict:
+    """The paired difference ``variant - base`` of a plain metric measured on the same
+    games, from each one's values on all the games, then on all but block 0, 1, ...
+    (``(blocks + 1,)``): the jackknife of the difference (Student's t with ``blocks - 1``
+    degrees of freedom, 95%).
+
+    A change that no block moves (the difference the same without any one block), of a
+    metric that is noisy, was not seen rather than known, as for spreads and extremes
+    (:func:`sheepsim.stats.spread_difference`): no game of the run changed it (a rare
+    event), and the jackknife would read it as exact, [d, d]. Pairing then bounds
+    nothing: the interval is the two values' intervals' difference, ``d ± t (se_a +
+    se_b)`` (``se_a + se_b`` the largest standard error the difference can have, whatever
+    the pairing: its ``se``), and the pairing's gain is not measured (``unseen``). Only
+    variants that share the counts (``same_counts``: an edit the job ignores) differ by
+    exactly their values' difference (0). Returns ``diff``, ``lo``, ``hi``, ``se``,
+    ``se_a``, ``se_b`` (each value's standard error), ``pvalue`` and ``unseen``."""
+    d = variant - base
+    se, se_a, se_b = jackknife_se(d), jackknife_se(base), jackknife_se(variant)
+    df = len(d) - 2
+    unseen = (not same_counts and se <= 1e-12 * max(1.0, float(np.abs(d).max()))
+              and (se_a > 0 or se_b > 0))
+    if unseen:
+        se = se_a + se_b
+    tq = _t(df)
+    return {"diff": d[0], "lo": d[0] - tq * se, "hi": d[0] + tq * se, "se": se, "se_a": se_a,
+            "se_b": se_b, "pvalue": _p(d[0], se, df), "unseen": unseen}
+
+
 def _t(df: int) -> float:
     from scipy.stats import t
 
@@ -381,18 +409,20 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
                               "se_ratio": nan, "pvalue": nan, "pvalue_holm": nan, "exact": True,
                               "unit": m.unit, "better": m.better, "games": None})
                 continue
-            se = jackknife_se(d)
-            unpaired = math.hypot(jackknife_se(base), jackknife_se(values[(v, m.name)]))
-            diff, lo, hi, p = d[0], d[0] - tq * se, d[0] + tq * se, _p(d[0], se, job.blocks - 1)
+            same = job.source[v][m.job] == job.source[0][m.job]
+            pj = paired_jackknife(base, values[(v, m.name)], same_counts=same)
+            unpaired = math.hypot(pj["se_a"], pj["se_b"])
+            diff, lo, hi, se, p = pj["diff"], pj["lo"], pj["hi"], pj["se"], pj["pvalue"]
+            ratio = float("nan") if pj["unseen"] else se / unpaired if unpaired > 0 else float("nan")
             if spread[m.name]:
                 sd = spread_diff(values[(0, m.name, "items")], values[(v, m.name, "items")], m,
-                                 same_counts=job.source[v][m.job] == job.source[0][m.job])
+                                 same_counts=same)
                 diff, lo, hi, se, p = sd["diff"], sd["lo"], sd["hi"], sd["se"], sd["pvalue"]
                 unpaired = math.hypot(sd["se_a"], sd["se_b"])
+                ratio = float("nan") if sd["unseen"] else se / unpaired if unpaired > 0 else float("nan")
             block.append({"variant": job.variants[v].label, "metric": m.name, "diff": diff,
                           "diff_lo": lo, "diff_hi": hi, "diff_se": se,
-                          "unpaired_se": unpaired,
-                          "se_ratio": se / unpaired if unpaired > 0 else float("nan"),
+                          "unpaired_se": unpaired, "se_ratio": ratio,
                           "pvalue": p, "exact": False, "unit": m.unit,
                           "better": m.better, "games": job.games})
         tested = [r for r in block if not r["exact"]]

@@ -3,6 +3,7 @@ made from other source (a module digest this tree does not have, the earlier lay
 ``--clear`` all of sheepsim's, and nothing else is touched; ``warm`` compiles ahead."""
 
 import os
+import re
 import time
 
 import pytest
@@ -13,12 +14,15 @@ from sheepsim.games.race.simulate import odds_code_digest
 
 OLD = "0123456789abcdef"
 USER = "fedcba9876543210"
+BUILT = "00112233445566ff"
+SINGLE = "the race's single-race kernels, one per built-in pace policy"
 RULES = "ab" * 10
 
 
 def _fill(root):
-    """A cache root with this source's kernel folders (a module's, a plug-in's) and odds
-    table, old ones (another digest of the module, a plug-in keyed by old modules, the
+    """A cache root with this source's kernel folders (a module's, a plug-in's, a
+    built-in variant's) and odds table, old ones (another digest of the module, a plug-in
+    and a built-in variant keyed by old modules, the
     earlier one-folder-per-package layout, an old odds table), an unfinished odds write,
     and things that are not sheepsim's."""
     rng, odds_now = jit.module_digest("rng.py"), odds_code_digest()
@@ -29,6 +33,10 @@ def _fill(root):
         (k / name / "k.nbi").write_bytes(b"x" * size)
     for name in (f"plugins-{rng}-{USER}", f"plugins-{OLD}-{USER}"):
         (k / name / jit.VARIANT_MANIFEST).write_text("rng.py\n")
+    for which, digest in (("random", rng), ("greedy", OLD)):
+        (k / f"plugins-{digest}-{BUILT}").mkdir()
+        (k / f"plugins-{digest}-{BUILT}" / jit.VARIANT_MANIFEST).write_text("rng.py\n")
+        (k / f"plugins-{digest}-{BUILT}" / jit.VARIANT_BUILTIN).write_text(f"{SINGLE}: {which}\n")
     (root / f"kernels-{OLD}" / "plugins-1").mkdir(parents=True)
     (root / f"kernels-{OLD}" / "plugins-1" / "k.nbc").write_bytes(b"x" * 3000)
     odds = root / "odds"
@@ -64,6 +72,8 @@ def test_entries_tell_this_source_from_old_ones(root):
         (f"rng-{OLD}", "kernels", 500, False),
         (f"plugins-{rng}-{USER}", "plug-in kernels", 207, True),
         (f"plugins-{OLD}-{USER}", "plug-in kernels", 107, False),
+        (f"plugins-{rng}-{BUILT}", "built-in variant kernels", 7 + len(SINGLE) + 9, True),
+        (f"plugins-{OLD}-{BUILT}", "built-in variant kernels", 7 + len(SINGLE) + 9, False),
         (f"kernels-{OLD}", "kernels (old layout)", 3000, False),
         (f"odds-{RULES}-{odds_now}-200000-20130.npz", "odds table", 10, True),
         (f"odds-{RULES}-{OLD}-200000-20130.npz", "odds table", 20, False),
@@ -84,7 +94,10 @@ def test_listing_removes_nothing(root, capsys):
     assert main(["cache"]) == 0
     out = capsys.readouterr().out
     assert "kernels/ (modules) (2 folders)" in out and "1 for this source, 1 old" in out
-    assert "kernels/plugins-* (2 folders)" in out
+    # plug-ins apart from sheepsim's own variants for built-in policies, named by what they are
+    assert "kernels/plugins-* plug-ins (2 folders)" in out
+    assert "kernels/plugins-* built-in variants (2 folders)" in out
+    assert f"\n    {SINGLE}: random\n" in out  # this source's alone: greedy's is old
     assert f"kernels-{OLD}/" in out and "old (an earlier version's layout)" in out
     assert "odds/ (3 files)" in out and "1 for this source, 2 old" in out
     assert "--prune" in out
@@ -93,12 +106,14 @@ def test_listing_removes_nothing(root, capsys):
 
 def test_prune_removes_only_what_other_source_made(root, capsys):
     assert main(["cache", "--prune"]) == 0
-    assert "removed 5 folders and files" in capsys.readouterr().out
+    assert "removed 6 folders and files" in capsys.readouterr().out
     rng, odds_now = jit.module_digest("rng.py"), odds_code_digest()
     assert _names(root) == sorted([
         "kernels", f"kernels/rng-{rng}", f"kernels/rng-{rng}/k.nbi", "kernels/mine",
         f"kernels/plugins-{rng}-{USER}", f"kernels/plugins-{rng}-{USER}/k.nbi",
         f"kernels/plugins-{rng}-{USER}/{jit.VARIANT_MANIFEST}",
+        f"kernels/plugins-{rng}-{BUILT}", f"kernels/plugins-{rng}-{BUILT}/{jit.VARIANT_BUILTIN}",
+        f"kernels/plugins-{rng}-{BUILT}/{jit.VARIANT_MANIFEST}",
         "kernels-not-a-digest", "notes.txt", "odds",
         f"odds/odds-{RULES}-{odds_now}-200000-20130.npz", "odds/fresh.tmp"])
 
@@ -107,7 +122,7 @@ def test_clear_removes_all_of_sheepsims_and_nothing_else(root, capsys):
     assert main(["cache", "--clear"]) == 0
     assert _names(root) == ["kernels", "kernels-not-a-digest", "kernels/mine", "notes.txt",
                             "odds", "odds/fresh.tmp"]
-    assert "removed 8 folders and files" in capsys.readouterr().out
+    assert "removed 10 folders and files" in capsys.readouterr().out
     assert main(["cache"]) == 0  # what is left is not sheepsim's: nothing listed
     assert capsys.readouterr().out.startswith("nothing cached at ")
 
@@ -151,7 +166,7 @@ def test_a_folder_that_cannot_be_removed_is_named(root, monkeypatch, capsys):
     assert main(["cache", "--prune"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "cannot remove " in err and f"{OLD}: Permission denied" in err
+    assert re.search(rf"cannot remove \S*{OLD}\S*: Permission denied\n$", err), err
 
 
 def test_warm_an_unknown_game_is_one_error_line(tmp_path, monkeypatch, capsys):
@@ -204,3 +219,39 @@ def test_warm_compiles_a_game_once(tmp_path):
     assert done.returncode == 0, done.stderr
     new = sorted(p.name for p in tmp_path.rglob("*.nbi") if p not in first)
     assert len(new) == 1 and new[0].startswith("policy_values._plugin_guard"), new
+
+
+def test_sheepsims_own_variants_say_what_they_are(tmp_path):
+    """The kernels sheepsim rebuilds for built-in policies alone (the race's single
+    races and exact solver per pace policy, a harness game's entries) are listed as
+    built-in variants, named; a kernel rebuilt around a plug-in stays a plug-in's. Only
+    the folders are made here (rebinding compiles nothing)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from sheepsim.games.race import kernels, policies\n"
+        "from sheepsim.games.race.exact import lanegraph\n"
+        "from sheepsim.harness import machine\n"
+        "from sheepsim.warm_policy import any_option\n"
+        "for pid in range(len(kernels.ONE_PACE) + 1): kernels.one_pace(pid)\n"
+        "for name in lanegraph.BUILTIN_OWN_STATE: lanegraph._builtin_builder(name)\n"
+        "machine.load('sheepsim.games.awsheep.machine').kernel((), 9)\n"
+        "kernels.kernels_for((any_option,), ())\n")
+    env = {**os.environ, "SHEEPSIM_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    entries = cachefolders.cache_entries(tmp_path)
+    assert all(e.current for e in entries)
+    kinds = [e.kind for e in entries if e.path.name.startswith("plugins-")]
+    assert sorted(kinds) == ["built-in variant kernels"] * 9 + ["plug-in kernels"]
+    out = "\n".join(cachefolders.cache_report(entries, tmp_path))
+    assert "kernels/plugins-* built-in variants (9 folders)" in out
+    assert "kernels/plugins-* plug-ins (1 folder)" in out
+    assert ("\n    the race's single-race kernels, one per built-in pace policy: greedy, "
+            "partisan, random, saver, steady\n") in out
+    assert ("\n    the race's exact solver, one per built-in pace policy: greedy, saver, "
+            "steady\n") in out
+    assert ("\n    a harness game's entries, one for built-in line-ups and one for plug-ins: "
+            "sheepsim.games.awsheep.machine (built-ins)\n") in out

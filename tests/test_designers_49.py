@@ -20,7 +20,8 @@ def _two_variant_job(blocks=20):
         blocks=blocks, games=blocks * 100,
         variants=[SimpleNamespace(label="base", edits="", rules=rules),
                   SimpleNamespace(label="edit", edits="k=1", rules=rules)],
-        metrics=[SimpleNamespace(name="m", unit="points", better="lower")])
+        metrics=[SimpleNamespace(name="m", job="games", unit="points", better="lower")],
+        source=[{"games": 0}, {"games": 1}])  # each variant simulated on its own
 
 
 @pytest.mark.parametrize(("sign", "word", "not_word"), [(1, "narrowed", "widened"),

@@ -605,6 +605,24 @@ def test_decimals_are_the_same_down_a_column_and_exact_intervals_are_not_shown()
     assert [r[2] for r in v.rows] == ["0.000", "-0.055"]  # never "-0.000"
 
 
+def test_a_column_in_an_estimates_units_takes_its_decimals():
+    """``attrs["decimals_of"]`` (``tune``'s objectives: a metric's value, negated or as a
+    distance to a goal): the named column is shown with the estimate's interval decimals,
+    not the plain 2-4 of its own smallest value (``-1.00`` beside ``0.9977``)."""
+    from sheepsim.tableview import table_view
+
+    df = pd.DataFrame({"u": [0.9977, 0.9950], "u_lo": [0.9956, 0.9897], "u_hi": [0.9998, 1.0003],
+                       "objective_u": [-0.9977, -0.9950], "objective_u_corrected": [-0.99781, -0.99534],
+                       "other": [-0.9977, -0.9950]})
+    assert [r[1:] for r in table_view(df).rows] == [["-1.00", "-1.00", "-1.00"],
+                                                    ["-0.99", "-1.00", "-0.99"]]
+    df.attrs["decimals_of"] = {"objective_u": "u", "objective_u_corrected": "u"}
+    for view in (table_view(df), table_view(df, all_columns=True)):
+        i = view.headers.index("objective_u")
+        assert [r[i:i + 3] for r in view.rows] == [["-0.9977", "-0.9978", "-1.00"],
+                                                   ["-0.9950", "-0.9953", "-0.99"]]
+
+
 @pytest.mark.parametrize("p,text", [(0.0, "< 1e-300"), (2e-102, "2.0e-102"), (3.0e-22, "3.0e-22"),
                                     (0.00157, "0.00157"), (0.339, "0.339"), (1.0, "1"),
                                     (float("nan"), "")])

@@ -215,3 +215,29 @@ def test_several_targets_confirm_only_a_winner_worse_in_none(capsys, tmp_path):
     assert code == 3 and not out.exists()
     assert doc["meta"]["verdict"].startswith("not confirmed: the winner does worse than the base rules in "
                                              "first_player_edge")
+
+
+def test_the_objectives_print_with_their_metrics_decimals():
+    """``objective_<metric>`` and ``objective_<metric>_corrected`` are the target metric's
+    value (negated for max) and printed at 2 decimals whatever its interval (-1.00 beside
+    0.9977): now with the metric's decimals in the best and trials tables, and the
+    confirmation's objective_diff with diff's."""
+    import sheepsim
+    from sheepsim.tableview import table_view
+
+    res = sheepsim.tune("pig", vary=["pig.target=20..100:10"], target=["outcome_uniformity=max"],
+                        budget=20000, trials=8, quiet=True)
+    for name, cols in (("best", ["objective_outcome_uniformity",
+                                 "objective_outcome_uniformity_corrected"]),
+                       ("trials", ["objective_outcome_uniformity"]), ("confirm", ["objective_diff"])):
+        table = res.tables[name]
+        if not len(table):
+            continue
+        view = table_view(table, all_columns=True)
+        base = "diff" if name == "confirm" else "outcome_uniformity"
+        shown = view.rows[0][view.headers.index(base)]
+        assert len(shown.split(".")[1]) >= 4, (name, shown)  # its interval's: 0.9977
+        for col in cols:
+            for row in view.rows:
+                cell = row[view.headers.index(col)]
+                assert len(cell.split(".")[1]) == len(shown.split(".")[1]), (name, col, cell)

@@ -52,6 +52,8 @@ REQUIRED = ("RULES", "state_size", "MAX_OPTIONS", "OPTION_WIDTH", "VIEW_LEN", "K
             "start", "to_move", "apply", "scores", "winner", "view")
 
 _LOCK = threading.Lock()
+#: what a game's entry kernels are, as ``sheepsim cache`` lists them (:meth:`Machine.kernel`)
+ENTRY_LABEL = "a harness game's entries, one for built-in line-ups and one for plug-ins"
 
 
 @functools.cache
@@ -156,10 +158,12 @@ class Machine:
                 own = own + tuple(repl[getattr(slots, n)] for n in slots.OPTIONAL
                                   if hasattr(self.module, n))
                 key = jit.variant_key(own)
+                label = f"{ENTRY_LABEL}: {self.path} ({'plug-in' if plugged else 'built-in'}s)"
                 if not plugged:  # (its own cache key: the two entries share a name)
                     key = jit.variant_key(own, (loop.ask_builtin,))
-                    repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key)
-                kernel = jit.rebind(loop.play_games, repl, cache_key=key)
+                    repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key,
+                                                builtin=label)
+                kernel = jit.rebind(loop.play_games, repl, cache_key=key, builtin=label)
                 self._entries[entry] = policy_values.FunctionArgsEntry(kernel)
             if user_fns not in self._users:
                 self._users[user_fns] = policy_values.policy_values(user_fns) if plugged else ()

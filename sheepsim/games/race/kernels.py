@@ -347,6 +347,10 @@ class _Builtin(Kernels):
                                   random_deal, stage, pace_ids, out, tables)
 
 
+#: what :func:`one_pace`'s kernels are, as ``sheepsim cache`` lists them
+BUILTIN_LABEL = "the race's single-race kernels, one per built-in pace policy"
+
+
 @functools.cache
 def one_pace(pid: int) -> Kernels:
     """The single-race kernels rebuilt for the built-in pace policy ``pid`` alone (see
@@ -365,7 +369,7 @@ def one_pace(pid: int) -> Kernels:
     return Kernels(**rebind_many(dict(fill_races=fill_races,
                                       races_from=position_kernel.races_from,
                                       race_outcomes=position_kernel.race_outcomes),
-                                 swap, key))
+                                 swap, key, builtin=f"{BUILTIN_LABEL}: {name}"))
 
 
 BUILTIN = _Builtin(**ENTRIES)

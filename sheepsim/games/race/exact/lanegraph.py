@@ -95,6 +95,10 @@ def _builder(pace):
     return _user_builder(pace), N_PACE_POLICIES, True
 
 
+#: what :func:`_builtin_builder`'s kernels are, as ``sheepsim cache`` lists them
+BUILTIN_LABEL = "the race's exact solver, one per built-in pace policy"
+
+
 @functools.cache
 def _builtin_builder(name):
     """:func:`~sheepsim.games.race.exact.graphs.build_graphs` recompiled to play only the
@@ -102,7 +106,8 @@ def _builtin_builder(name):
     so a solve compiles one pace policy, not the three the whole-game kernels choose
     from at run time (cached on disk per policy, in a folder of its own)."""
     key = hashlib.sha256(f"sheepsim builtin own-state pace {name}".encode()).hexdigest()[:16]
-    return rebind(graphs.build_graphs, {graphs.own_state_pace: graphs.ONLY[name]}, key)
+    return rebind(graphs.build_graphs, {graphs.own_state_pace: graphs.ONLY[name]}, key,
+                  builtin=f"{BUILTIN_LABEL}: {name}")
 
 
 @functools.lru_cache(maxsize=8)
