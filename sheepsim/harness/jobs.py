@@ -37,7 +37,8 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     """``machine``'s entry kernel ``kernel`` (:meth:`~.machine.Machine.kernel`) on games
     ``[first_game, first_game + n_games)`` of ``seed`` (or on the game indices
     ``games``, an int64 array, in its order: then ``first_game`` and ``n_games`` are not
-    read), ``pids`` the policy id of each slot: ``(acc, fail, winners, scores, log)``,
+    read), ``pids`` the policy id of each slot (a machine with ``ROLES`` > 1: each role's
+    ids in turn, role-major): ``(acc, fail, winners, scores, log)``,
     ``winners``/``scores`` empty unless ``outcomes``, ``log`` the first ``log_rows``
     decisions. With ``results`` (and ``outcomes``) also the games' own results (slot
     ``result``, ``(n_games, RESULT_LEN)``) after ``log``. Without ``counts`` nothing is
@@ -59,7 +60,7 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     ev = np.zeros((events if log_rows else 0, machine.event_width), dtype=np.int64)
     final = np.zeros(sizes[H.Z_STATE] if log_rows else 0, dtype=np.int64)
     res = np.zeros((k if results else 0, machine.result_len), dtype=np.int64)
-    logged, evn = kernel(R, players, pids, rotate, seed, games, sizes, machine.kind_phase, off,
+    logged, evn = kernel(R, players, pids, rotate, seed, games, sizes, machine.kind_table, off,
                          H.Outputs(acc, winners, scores, log, fail, ev, final, res),
                          machine.new_scratch(players, R))
     found = (acc, fail, winners, scores, log[:logged])

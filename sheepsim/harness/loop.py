@@ -67,6 +67,7 @@ from sheepsim.harness.layout import (
     Z_OPTIONS,
     Z_OWN,
     Z_PHASES,
+    Z_ROLES,
     Z_SCRATCH,
     Z_STATE,
     Z_VIEW,
@@ -237,9 +238,12 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     """Play the games ``games`` (int64 game indices, e.g. a range; ``n_games`` of them)
     of ``seed``.
 
-    ``pids`` (players): the policy id of each slot; with ``rotate`` game ``g`` seats slot
-    ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes
-    and accumulator offsets, ``kind_phase`` the stream phase of each decision kind;
+    ``pids`` (roles x players, role-major): the policy id of each slot in each role (one
+    role unless the machine declares ``KIND_ROLES``); with ``rotate`` game ``g`` seats
+    slot ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s
+    ``Z_*`` sizes and accumulator offsets, ``kind_phase`` the stream phase of each
+    decision kind, then the role of each (a decision of kind ``k`` is asked of the
+    seat's policy of role ``kind_phase[kinds + k]``);
     ``out`` is the outputs record (:data:`~.layout.Outputs`): ``acc`` is added to (if
     it has no entries, nothing is counted: a run that reads only the outcomes);
     ``winners`` (n_games) and
@@ -268,7 +272,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     # rows: the chance purposes, then each phase's seat streams
     streams = np.zeros((chance_n + phases * players, 2), dtype=np.uint64)
     score = np.zeros(players, dtype=np.int64)
-    seat_pid = np.zeros(players, dtype=np.int64)
+    roles = sizes[Z_ROLES]
+    seat_pid = np.zeros(roles * players, dtype=np.int64)  # role-major, as pids
     counting = acc.shape[0] > 0  # else only the outcomes are read: no counts at all
     outcomes = winners.shape[0] > 0
     own_results = results.shape[0] > 0
@@ -286,8 +291,9 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
         key_game(streams, seed, game, chance_n, phases, players)
         chance = streams[0:chance_n]
         r = game % players if rotate else 0
-        for s in range(players):
-            seat_pid[s] = pids[(s - r) % players]
+        for q in range(roles):
+            for s in range(players):
+                seat_pid[q * players + s] = pids[q * players + (s - r) % players]
         st[:state_n] = 0
         if trace:
             machine_trace_on(st, R)
@@ -343,7 +349,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 turns += 1
                 last = seat
             choice = 0
-            pid = seat_pid[seat]
+            pid = seat_pid[kind_phase[kinds + kind] * players + seat]  # the kind's role
             if n > 1:  # a lone option is taken without asking
                 if machine_needs_view(pid, kind):
                     machine_view(st, R, seat, seen)

@@ -92,8 +92,9 @@ def needs_view(pid, kind):
 
 @njit
 def seated(st, R, seat_pid):
-    """Called after ``start`` with the policy id of each seat, e.g. to skip bookkeeping
-    no seated policy reads. The rules must not depend on it."""
+    """Called after ``start`` with the policy id of each seat (a machine with
+    ``KIND_ROLES``: of each role in turn, role-major), e.g. to skip bookkeeping no seated
+    policy reads. The rules must not depend on it."""
     return
 
 

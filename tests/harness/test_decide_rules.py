@@ -62,3 +62,24 @@ def test_the_reference_reads_decide_rules_as_the_kernel(monkeypatch, tmp_path):
     acc = job.chunk(10, 40)["acc"]
     assert np.array_equal(acc, play_games(job, 3, 10, 40))
     assert acc.sum() > 0
+
+
+@pytest.mark.parametrize("rotate", [False, True])
+def test_kind_roles_ask_each_kind_of_the_seats_policy_of_its_role(rotate):
+    """``KIND_ROLES``: a seat holds one policy per role (``pids`` role-major), and each
+    decision is asked of the seat's policy of its kind's role, rotated with the seat."""
+    m = M.load("tests.harness.roles_machine")
+    assert m.roles == 2 and m.sizes(3)[H.Z_ROLES] == 2
+    R = np.array([4, 3, 0], dtype=np.int64)  # rounds, options, fault
+    pids = np.array([1, 0, 0, 0, 1, 1], dtype=np.int64)  # role 0: first, random, random
+    for game in (0, 1, 2):
+        log = jobs.run_games(m, m.kernel((), 2), R, 3, pids, rotate, 7, game, 1,
+                             log_rows=50)[4]
+        assert log.shape[0] == 12
+        r = game % 3 if rotate else 0
+        for i, row in enumerate(log):
+            seat, kind = row[H.L_SEAT], row[H.L_KIND]
+            assert kind == (i // 3) % 2  # odd rounds' picks are kind 1
+            assert row[H.L_PID] == pids[kind * 3 + (seat - r) % 3]
+            if row[H.L_PID] == 1:  # "first"
+                assert row[H.L_CHOICE] == 0
