@@ -1,12 +1,14 @@
 """PROTOTYPE benchmark (branch racemove3): The Sheep Race's whole game on the harness
 (``sheepsim/games/race/machine.py``) against today's engine, same games.
 
-    python benchmarks/race_machine.py check [--games 2000]
-    python benchmarks/race_machine.py time [--games 20000] [--rounds 3]
-    python benchmarks/race_machine.py cgrun DIR [--games 2000]
+    python benchmarks/race_machine.py check [--games 2000] [--players 3 4 6]
+        [--pace greedy random,greedy,saver,steady]
+    python benchmarks/race_machine.py time [--games 20000] [--rounds 3] [--pace ...]
+    python benchmarks/race_machine.py cgrun DIR [--games 2000] [--pace ...]
 
-``check``: per-game scores and winners of the machine equal the engine's (4 players,
-``greedy`` pace, ``ev-approx`` and ``random`` bets). ``time``: games per CPU second,
+``check``: per-game scores and winners of the machine equal the engine's (``--players``,
+each ``--pace`` and ``--bets`` line-up: one name for every seat or names taken in turn,
+seat by seat; by default ``greedy`` pace, ``ev-approx`` and ``random`` bets). ``time``: games per CPU second,
 engine and machine alternating in one process (medians, per-round ratios, the load
 average). ``cgrun``: ``valgrind --tool=callgrind`` of this script's ``callgrind`` step, which
 counts only around each timed call (client requests through a small C library built
@@ -40,69 +42,101 @@ PLAYERS = 4
 BETS = ("ev-approx", "random")
 
 
+def lineup(names, players):
+    """One name per seat from ``names`` (comma-separated, taken in turn)."""
+    names = names.split(",")
+    return ",".join(names[s % len(names)] for s in range(players))
+
+
+class Machines:
+    """The machine modules ``names``, each with its kernel and ``R`` per line-up."""
+
+    def __init__(self, names, rules):
+        from sheepsim.harness import machine as M
+
+        self.rules = rules
+        self.mods = [(name, M.Machine(name, importlib.import_module(name))) for name in names]
+
+    def __iter__(self):
+        return iter(self.mods)
+
+    def games(self, m, pace, bets, players, first, n, outcomes=False):
+        """``m``'s games of the line-up (``pace``/``bets`` one name per seat)."""
+        from sheepsim.games.race.policies import FIRST_USER_ID
+        from sheepsim.games.race.simulate import resolve_policies
+        from sheepsim.harness.jobs import run_games
+
+        pol = resolve_policies(lineup(pace, players), lineup(bets, players), players)
+        pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)
+        key = (id(m), players, tuple(pids))
+        if key not in CACHE:
+            CACHE[key] = (m.kernel((), FIRST_USER_ID, pids), m.module.make_R(self.rules, players))
+        kernel, R = CACHE[key]
+        return run_games(m, kernel, R, players, pids, False, 1, first, n, outcomes=outcomes)
+
+
+CACHE: dict = {}
+
+
 def setup(machines):
-    from sheepsim.games.race.policies import EV_APPROX, RANDOM_BET
     from sheepsim.games.race.rules import load_rules
     from sheepsim.games.race.simulate import odds_tables
-    from sheepsim.harness import machine as M
 
     rules = load_rules()
     odds_tables(rules)
-    out = []
-    for name in machines:
-        mod = importlib.import_module(name)
-        m = M.Machine(name, mod)
-        out.append((name, m, m.kernel((), 6), mod.make_R(rules, PLAYERS)))
-    return rules, out, {"ev-approx": EV_APPROX, "random": RANDOM_BET}
+    return rules, Machines(machines, rules)
 
 
-def engine_games(rules, bets, first, n):
+def engine_games(rules, pace, bets, players, first, n):
     from sheepsim.games.race.simulate import game_rows, resolve_policies
 
-    return game_rows(rules, resolve_policies("greedy", bets, PLAYERS), 1, first, n)
-
-
-def machine_games(m, kernel, R, bid, first, n, outcomes=False):
-    from sheepsim.harness.jobs import run_games
-
-    pids = np.full(PLAYERS, bid, dtype=np.int64)
-    return run_games(m, kernel, R, PLAYERS, pids, False, 1, first, n, outcomes=outcomes)
+    pol = resolve_policies(lineup(pace, players), lineup(bets, players), players)
+    return game_rows(rules, pol, 1, first, n)
 
 
 def check(args):
-    rules, machines, ids = setup(args.machine)
+    rules, machines = setup(args.machine)
     ok = True
-    for name, m, kernel, R in machines:
-        for bets in BETS:
-            _acc, fail, w, s, _ = machine_games(m, kernel, R, ids[bets], 0, args.games, True)
-            es, ew = engine_games(rules, bets, 0, args.games)[:2]
-            same = np.array_equal(es, s) and np.array_equal(ew, w) and fail[0] == 0
-            ok &= bool(same)
-            print(f"{name} {bets}: {args.games} games, scores and winners identical: {same}")
+    for players in args.players:
+        for pace_names in args.pace:
+            pace = lineup(pace_names, players)
+            for bets in args.bets:
+                bets = lineup(bets, players)
+                es, ew = engine_games(rules, pace, bets, players, 0, args.games)[:2]
+                for name, m in machines:
+                    _acc, fail, w, s, _ = machines.games(m, pace, bets, players, 0, args.games,
+                                                         True)
+                    same = np.array_equal(es, s) and np.array_equal(ew, w) and fail[0] == 0
+                    ok &= bool(same)
+                    print(f"{name} {players} players, pace {pace}, bets {bets}: {args.games} "
+                          f"games, scores and winners identical: {same}")
     return 0 if ok else 1
 
 
 def timing(args):
-    rules, machines, ids = setup(args.machine)
+    rules, machines = setup(args.machine)
     n = args.games
-    for bets in BETS:
-        for _, m, kernel, R in machines:  # compiled and warm
-            machine_games(m, kernel, R, ids[bets], 0, 100)
-        engine_games(rules, bets, 0, 100)
+    players = args.players[0]
+    pace = lineup(args.pace[0], players)
+    print(f"{players} players, pace {pace}")
+    for bets in args.bets:
+        for _, m in machines:  # compiled and warm
+            machines.games(m, pace, bets, players, 0, 100)
+        engine_games(rules, pace, bets, players, 0, 100)
         rates = collections.defaultdict(list)
         first = 5000
         for _ in range(args.rounds):
             t = time.process_time()
-            engine_games(rules, bets, first, n)
+            engine_games(rules, pace, bets, players, first, n)
             rates["engine"].append(n / (time.process_time() - t))
-            for name, m, kernel, R in machines:
+            for name, m in machines:
                 t = time.process_time()
-                machine_games(m, kernel, R, ids[bets], first, n)
+                machines.games(m, pace, bets, players, first, n)
                 rates[name].append(n / (time.process_time() - t))
             first += n
         e = statistics.median(rates["engine"])
         print(f"{bets}: engine {e:,.0f} games/CPU s")
-        for name, *_ in machines:
+        for name, _ in machines:
             h = statistics.median(rates[name])
             pairs = [round(b / a, 3) for a, b in zip(rates["engine"], rates[name], strict=True)]
             print(f"  {name}: {h:,.0f}  ratio {h / e:.3f}  per round {pairs}")
@@ -124,11 +158,13 @@ def callgrind(args):
     subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", lib, os.path.join(tmp, "cg.c")],
                    check=True)
     cg = ctypes.CDLL(lib)  # (its calls do nothing outside valgrind)
-    rules, machines, ids = setup(args.machine)
-    for bets in BETS:  # everything compiled and loaded before counting
-        engine_games(rules, bets, 0, 10)
-        for _, m, kernel, R in machines:
-            machine_games(m, kernel, R, ids[bets], 0, 10)
+    rules, machines = setup(args.machine)
+    players = args.players[0]
+    pace = lineup(args.pace[0], players)
+    for bets in args.bets:  # everything compiled and loaded before counting
+        engine_games(rules, pace, bets, players, 0, 10)
+        for _, m in machines:
+            machines.games(m, pace, bets, players, 0, 10)
     if args.files:  # the addresses of every numba function loaded, for cgstat
         from numba.core.registry import cpu_target
 
@@ -138,13 +174,13 @@ def callgrind(args):
                 a = engine.get_function_address(name)
                 if a:
                     f.write(f"{a:#x} {name}\n")
-    for bets in BETS:
+    for bets in args.bets:
         cg.cg_start()
-        engine_games(rules, bets, 5000, args.games)
+        engine_games(rules, pace, bets, players, 5000, args.games)
         cg.cg_stop(f"engine {bets}".encode())
-        for name, m, kernel, R in machines:
+        for name, m in machines:
             cg.cg_start()
-            machine_games(m, kernel, R, ids[bets], 5000, args.games)
+            machines.games(m, pace, bets, players, 5000, args.games)
             cg.cg_stop(f"{name} {bets}".encode())
     return 0
 
@@ -159,11 +195,13 @@ def cgrun(args):
     probe = subprocess.run(["valgrind", "-q", sys.executable, "-c", CPU_PROBE],
                            capture_output=True, text=True, check=True).stdout.split()
     env = dict(os.environ, NUMBA_CPU_NAME=probe[0], NUMBA_CPU_FEATURES=probe[1])
-    me = [os.path.abspath(__file__), "--games", "10", "--machine", *args.machine]
+    lineups = ["--players", str(args.players[0]), "--pace", args.pace[0]]
+    me = [os.path.abspath(__file__), "--games", "10", "--machine", *args.machine, *lineups]
     subprocess.run([sys.executable, *me[:1], "callgrind", *me[1:]], env=env, check=True)
     subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no",
                     f"--callgrind-out-file={out}", sys.executable, me[0], "callgrind",
-                    out + ".symbols", "--games", str(args.games), "--machine", *args.machine],
+                    out + ".symbols", "--games", str(args.games), "--machine", *args.machine,
+                    *lineups],
                    env=env, check=True, capture_output=True)
     args.symbols = out + ".symbols"
     args.files = sorted(f for f in os.listdir(args.files[0])
@@ -254,6 +292,13 @@ def main(argv=None):
     p.add_argument("--games", type=int, default=None)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--machine", nargs="+", default=["sheepsim.games.race.machine"])
+    p.add_argument("--bets", nargs="+", default=list(BETS),
+                   help="bet line-ups (names taken in turn, seat by seat)")
+    p.add_argument("--players", nargs="+", type=int, default=[PLAYERS],
+                   help="check: each count; time, cgrun: the first")
+    p.add_argument("--pace", nargs="+", default=["greedy"],
+                   help="pace line-ups (names taken in turn, seat by seat); time, cgrun: "
+                        "the first")
     p.add_argument("--callers", type=int, default=0,
                    help="cgstat/cgrun: list this many callers of the reference counts")
     p.add_argument("--symbols", default=None, help="cgstat: the symbol map of cgrun")

@@ -3,11 +3,15 @@ machine, to measure its speed against the engine (``benchmarks/race_machine.py``
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
-Each race, all-``greedy`` pace, is one stretch the machine plays itself (slot ``own``:
-``to_move`` names the race's first player with no options). No plug-ins, no ``ev``/
-``win`` bets, no ``lookahead`` or other pace policies, no trace; the race is reported to
-the harness as one stretch of its first player (its turns as that many pace decisions),
-not turn by turn.
+Each seat holds two policies (``KIND_ROLES``: role 0 its bets, role 1 its pace; the
+harness's ``pids`` are the bet ids, then the pace ids). Each race is one stretch the
+machine plays itself (slot ``own``: ``to_move`` names the race's first player with no
+options), with the engine's own turn loop (``engine.run_race``): :func:`own` when every
+seat plays ``greedy`` pace, :func:`own_paced` for any mix of the built-in pace policies
+but the ``lookahead`` ones (``own_variant`` picks one per line-up), each seat's pace
+decisions drawing from its own pace stream as in the engine. No plug-ins, no ``ev``/
+``win`` bets, no ``lookahead`` pace, no trace; the race is reported to the harness as one
+stretch of its first player (its turns as that many pace decisions), not turn by turn.
 
 Where numba counts references (atomic operations, far dearer than their instructions):
 it counts each array of a tuple wherever the tuple lives across a call in a function
@@ -23,6 +27,7 @@ played by ``own``, which the harness's loop calls with its own ``R`` three times
 import numpy as np
 
 from sheepsim import rng
+from sheepsim.errors import SheepsimError
 from sheepsim.games.race.engine import (
     assign_final_lanes,
     leader,
@@ -41,27 +46,30 @@ from sheepsim.games.race.layout import (
     N_DEC,
     N_FAIL,
     N_LANES,
+    N_PHASES,
     N_RACE,
     N_VIEW,
     PACE,
+    PACE_PHASE,
     SEMIFINAL,
     Asks,
     Seats,
     Table,
 )
 from sheepsim.games.race.moves import N_LOG
-from sheepsim.games.race.policies import bet_row, choose_bets
+from sheepsim.games.race.policies import GREEDY, WHOLE_GAME_PACE_IDS, bet_row, choose_bets
 from sheepsim.harness.layout import P_KINDS
 from sheepsim.jit import njit
 
 RULES = {}
 KINDS = ("bet_open", "bet_hidden", "bet_final", "pace")
 KIND_PHASES = (1, 1, 1, 0)
+KIND_ROLES = (0, 0, 0, 1)  # a seat's bet policy, its pace policy
 CHANCE_STREAMS = 3
 MAX_OPTIONS, OPTION_WIDTH = 15, 2
 VIEW_LEN = 1
 OWN_STRETCHES = 1  # a race
-# the state
+# the state: then every seat's score (SC + seat), then its pace policy (SC + players + seat)
 N, PHASE, RIDX, I, START, FIRST, COUNTER, WIN, SC = range(9)
 P_OPEN, P_HIDDEN, P_FINAL, P_RACE, P_DONE = range(5)
 # R: its entries, each an array (KernelRules a record of arrays) made once per chunk
@@ -79,7 +87,7 @@ W_BETS = W_PICK + 2  # players x 6: 1 where the seat bet this race
 
 
 def state_size(players):
-    return SC + players
+    return SC + 2 * players
 
 
 @njit
@@ -173,6 +181,13 @@ def apply(st, R, seat, kind, opts, choice, chance):
         st[PHASE] = P_HIDDEN if kind == BET_OPEN else P_RACE
 
 
+@njit(inline="always")
+def seated(st, R, seat_pid):
+    n = st[N]
+    for s in range(n):
+        st[SC + n + s] = seat_pid[n + s]  # the seat's pace policy (role 1)
+
+
 @njit
 def own(st, R, seat, streams, scratch, report, played):
     """The race, all-``greedy``: one stretch of ``seat`` (its first player)."""
@@ -181,13 +196,55 @@ def own(st, R, seat, streams, scratch, report, played):
     bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
     lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
     co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
+    return play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets,
+                     rival, asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi,
+                     co_final, odds, w, None)
+
+
+@njit
+def own_paced(st, R, seat, streams, scratch, report, played):
+    """The race, each seat playing its built-in pace policy (``seated``)."""
+    kr, board, race, seen, legal = R[X_RULES], R[X_BOARD], R[X_RACE], R[X_SEEN], R[X_LEGAL]
+    bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
+    lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
+    co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
+    n = st[N]
+    return play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets,
+                     rival, asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi,
+                     co_final, odds, w, st[SC + n:SC + 2 * n])
+
+
+def own_variant(roles):
+    """The ``own`` for a line-up whose built-in ids are ``roles`` (bets, pace)."""
+    pace = set(roles[1])
+    if pace & set(WHOLE_GAME_PACE_IDS):
+        raise SheepsimError("the race machine does not play the lookahead pace policies yet")
+    return "own" if pace <= {GREEDY} else "own_paced"
+
+
+@njit(inline="always")
+def play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets, rival,
+              asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi, co_final, odds, w,
+              pace_ids):
+    """The race of ``st`` played to its end, scored, and the next one begun: ``pace_ids``
+    None when every seat plays ``greedy`` (numba then prunes the policy dispatch by type,
+    as in the engine), else each seat's built-in pace id; a seat's pace decisions draw
+    from its pace stream (``streams`` row ``CHANCE_STREAMS + seat``: phase 0), which the
+    engine's turn loop reads at row ``N_PHASES * seat + PACE_PHASE`` of ``asks.streams``."""
     r = st[RIDX]
     stage = FINAL if r == 2 else SEMIFINAL
     n = st[N]
+    if pace_ids is not None:
+        for s in range(n):
+            asks.streams[N_PHASES * s + PACE_PHASE, 0] = streams[CHANCE_STREAMS + s, 0]
+            asks.streams[N_PHASES * s + PACE_PHASE, 1] = streams[CHANCE_STREAMS + s, 1]
     table = Table(board, race, seen, legal)
     setup_race(table, kr, lane_cards, stage)
-    turns = run_race(table, stage_dice(kr, stage), streams, asks, None, Seats(bets, rival),
+    turns = run_race(table, stage_dice(kr, stage), streams, asks, pace_ids, Seats(bets, rival),
                      st[START], rlog)
+    if pace_ids is not None:  # the state moved on (the second word is the stream's key)
+        for s in range(n):
+            streams[CHANCE_STREAMS + s, 0] = asks.streams[N_PHASES * s + PACE_PHASE, 0]
     placed_lanes(board, places)
     if stage != FINAL:
         assign_final_lanes(r, lane_cards, places, finalc)
