@@ -60,7 +60,7 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     ev = np.zeros((events if log_rows else 0, machine.event_width), dtype=np.int64)
     final = np.zeros(sizes[H.Z_STATE] if log_rows else 0, dtype=np.int64)
     res = np.zeros((k if results else 0, machine.result_len), dtype=np.int64)
-    logged, evn = kernel(R, players, pids, rotate, seed, games, sizes, machine.kind_table, off,
+    logged, evn = kernel(R, players, pids, rotate, seed, games, sizes, machine.kind_phase, off,
                          H.Outputs(acc, winners, scores, log, fail, ev, final, res),
                          machine.new_scratch(players, R))
     found = (acc, fail, winners, scores, log[:logged])

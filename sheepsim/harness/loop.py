@@ -78,6 +78,7 @@ from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
 from sheepsim.harness.slots import own as machine_own
 from sheepsim.harness.slots import result as machine_result
+from sheepsim.harness.slots import role as machine_role
 from sheepsim.harness.slots import scores as machine_scores
 from sheepsim.harness.slots import seated as machine_seated
 from sheepsim.harness.slots import start as machine_start
@@ -239,11 +240,10 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     of ``seed``.
 
     ``pids`` (roles x players, role-major): the policy id of each slot in each role (one
-    role unless the machine declares ``KIND_ROLES``); with ``rotate`` game ``g`` seats
-    slot ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s
-    ``Z_*`` sizes and accumulator offsets, ``kind_phase`` the stream phase of each
-    decision kind, then the role of each (a decision of kind ``k`` is asked of the
-    seat's policy of role ``kind_phase[kinds + k]``);
+    role unless the machine defines the slot ``role``: a decision of kind ``k`` is asked
+    of the seat's policy of role ``role(k)``); with ``rotate`` game ``g`` seats slot ``j``
+    at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes and
+    accumulator offsets, ``kind_phase`` the stream phase of each decision kind;
     ``out`` is the outputs record (:data:`~.layout.Outputs`): ``acc`` is added to (if
     it has no entries, nothing is counted: a run that reads only the outcomes);
     ``winners`` (n_games) and
@@ -349,7 +349,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 turns += 1
                 last = seat
             choice = 0
-            pid = seat_pid[kind_phase[kinds + kind] * players + seat]  # the kind's role
+            pid = seat_pid[machine_role(kind) * players + seat]  # its policy of the kind's role
             if n > 1:  # a lone option is taken without asking
                 if machine_needs_view(pid, kind):
                     machine_view(st, R, seat, seen)

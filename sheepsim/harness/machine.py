@@ -15,12 +15,12 @@ The machine module (``Game.machine``) declares, besides the functions of
   (the deal, the dice...), each keyed by ``(seed, game, purpose)``;
 * optionally ``KIND_PHASES`` (default all 0): the policy-stream phase of each decision
   kind (a game with a draft and a play phase keeps a seat's draws of each apart);
-* optionally ``KIND_ROLES`` (default all 0): the role of each decision kind, for a game
-  whose seats each hold one policy per role (the race's bets and pace): a seat's
-  decision of kind ``k`` is asked of its policy of role ``KIND_ROLES[k]``. The kernel's
-  ``pids`` then hold ``ROLES = max + 1`` ids per slot, role-major (role ``q`` of slot
-  ``j`` at ``q * players + j``), and so does the ``seat_pid`` slots ``seated`` and
-  ``tally`` get (by seat); ``own_variant`` gets one tuple of built-in ids per role;
+* optionally the slot ``role(kind)`` (:mod:`~sheepsim.harness.slots`), for a game whose
+  seats each hold one policy per role (the race's bets and pace): the kernel's ``pids``
+  then hold ``roles`` ids per slot (one more than the largest role of a kind,
+  :attr:`Machine.roles`), role-major (role ``q`` of slot ``j`` at ``q * players + j``),
+  and so does the ``seat_pid`` slots ``seated`` and ``tally`` get (by seat);
+  ``own_variant`` gets one tuple of built-in ids per role;
 * optionally ``TALLY_LEN`` (default 0) and the slot ``tally``: the game's own counts,
   a block of the accumulator after the harness's fields; and the optional slots
   ``needs_view`` and ``seated`` (:data:`sheepsim.harness.slots.OPTIONAL`);
@@ -95,14 +95,13 @@ class Machine:
         if self.kind_phase.shape != (len(self.kinds),) or (self.kind_phase < 0).any():
             raise SheepsimError(f"game machine {path!r}: KIND_PHASES needs one phase >= 0 "
                                 f"per kind of KINDS ({len(self.kinds)})")
-        self.kind_role = np.array(getattr(module, "KIND_ROLES", (0,) * len(self.kinds)),
-                                  dtype=np.int64)
-        if self.kind_role.shape != (len(self.kinds),) or (self.kind_role < 0).any():
-            raise SheepsimError(f"game machine {path!r}: KIND_ROLES needs one role >= 0 "
-                                f"per kind of KINDS ({len(self.kinds)})")
+        role = getattr(module, "role", None)  # (a kernel: called here, it compiles alone)
+        self.kind_role = np.array([int(role(k)) if role is not None else 0
+                                   for k in range(len(self.kinds))], dtype=np.int64)
+        if (self.kind_role < 0).any():
+            raise SheepsimError(f"game machine {path!r}: role(kind) must be 0 or more")
+        #: the policies a seat holds (one per role)
         self.roles = int(self.kind_role.max()) + 1
-        #: what the kernel reads of each kind: its stream phase, then its role
-        self.kind_table = np.concatenate([self.kind_phase, self.kind_role])
         if self.chance_streams < 1:
             raise SheepsimError(f"game machine {path!r}: CHANCE_STREAMS must be at least 1")
         self._entries: dict = {}  # plug-ins or not: the entry

@@ -90,10 +90,18 @@ def needs_view(pid, kind):
     return True
 
 
+@njit(inline="always")
+def role(kind):
+    """The role of a decision of ``kind``, for a game whose seats each hold one policy per
+    role (0, 1...; e.g. the race's bets and its pace): the seat's policy of that role is
+    asked. By default 0: one policy a seat. (Inlined: a constant for a one-role game.)"""
+    return 0
+
+
 @njit
 def seated(st, R, seat_pid):
-    """Called after ``start`` with the policy id of each seat (a machine with
-    ``KIND_ROLES``: of each role in turn, role-major), e.g. to skip bookkeeping no seated
+    """Called after ``start`` with the policy id of each seat (a machine with the slot
+    ``role``: of each role in turn, role-major), e.g. to skip bookkeeping no seated
     policy reads. The rules must not depend on it."""
     return
 
@@ -158,4 +166,4 @@ def own(st, R, seat, streams, scratch, report, played):
 NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")
 #: the optional slots (the bodies above unless the machine defines its own)
 OPTIONAL = ("decide_rules", "needs_view", "seated", "tally", "trace_on", "events", "result",
-            "own")
+            "own", "role")

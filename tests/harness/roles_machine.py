@@ -1,6 +1,6 @@
 """The coin game of :mod:`tests.harness.coin_machine` with two decision kinds asked of two
-policies per seat (``KIND_ROLES``): odd rounds' picks are kind 1, asked of each seat's
-policy of role 1."""
+policies per seat (slot ``role``): odd rounds' picks are kind 1, asked of each seat's
+policy of role 1 (the slot ``role``)."""
 
 import numba
 
@@ -25,8 +25,12 @@ from tests.harness.coin_machine import (  # noqa: F401 - the machine's slots
 )
 
 KINDS = ("pick", "pick_odd")
-KIND_ROLES = (0, 1)
 KIND_PHASES = (0, 1)
+
+
+@numba.njit(inline="always")
+def role(kind):
+    return kind
 
 
 @numba.njit

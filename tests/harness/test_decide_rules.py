@@ -66,7 +66,7 @@ def test_the_reference_reads_decide_rules_as_the_kernel(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("rotate", [False, True])
 def test_kind_roles_ask_each_kind_of_the_seats_policy_of_its_role(rotate):
-    """``KIND_ROLES``: a seat holds one policy per role (``pids`` role-major), and each
+    """The slot ``role``: a seat holds one policy per role (``pids`` role-major), and each
     decision is asked of the seat's policy of its kind's role, rotated with the seat."""
     m = M.load("tests.harness.roles_machine")
     assert m.roles == 2 and m.sizes(3)[H.Z_ROLES] == 2

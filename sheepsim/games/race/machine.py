@@ -3,7 +3,7 @@ machine, to measure its speed against the engine (``benchmarks/race_machine.py``
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
-Each seat holds two policies (``KIND_ROLES``: role 0 its bets, role 1 its pace; the
+Each seat holds two policies (slot ``role``: role 0 its bets, role 1 its pace; the
 harness's ``pids`` are the bet ids, then the pace ids). Each race is one stretch the
 machine plays itself (slot ``own``: ``to_move`` names the race's first player with no
 options), with the engine's own turn loop (``engine.run_race``): :func:`own` when every
@@ -64,7 +64,6 @@ from sheepsim.jit import njit
 RULES = {}
 KINDS = ("bet_open", "bet_hidden", "bet_final", "pace")
 KIND_PHASES = (1, 1, 1, 0)
-KIND_ROLES = (0, 0, 0, 1)  # a seat's bet policy, its pace policy
 CHANCE_STREAMS = 3
 MAX_OPTIONS, OPTION_WIDTH = 15, 2
 VIEW_LEN = 1
@@ -179,6 +178,11 @@ def apply(st, R, seat, kind, opts, choice, chance):
     if st[I] == n:
         st[I] = 0
         st[PHASE] = P_HIDDEN if kind == BET_OPEN else P_RACE
+
+
+@njit(inline="always")
+def role(kind):
+    return 1 if kind == PACE else 0  # a seat's pace policy, else its bet policy
 
 
 @njit(inline="always")
