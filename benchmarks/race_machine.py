@@ -1,4 +1,4 @@
-"""PROTOTYPE benchmark (branch racemove3): The Sheep Race's whole game on the harness
+"""PROTOTYPE benchmark (branches racemove3, racemove4): The Sheep Race's whole game on the harness
 (``sheepsim/games/race/machine.py``) against today's engine, same games.
 
     python benchmarks/race_machine.py check [--games 2000] [--players 3 4 6]

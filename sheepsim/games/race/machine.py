@@ -1,4 +1,4 @@
-"""PROTOTYPE (branch racemove3, not for main): The Sheep Race's whole game as a harness
+"""PROTOTYPE (branches racemove3, racemove4; not for main): The Sheep Race's whole game as a harness
 machine, to measure its speed against the engine (``benchmarks/race_machine.py``).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
