@@ -5,7 +5,7 @@ Usage::
     python benchmarks/bench_panic.py [--rounds K] [--quick] [--baseline SRC_DIR]
                                      [--cold] [--json]
 
-Every measurement runs in its own subprocess: ``engine.games_chunk`` (the kernel
+Every measurement runs in its own subprocess: ``PlayJob.chunk`` (what
 ``sheepsim panic play`` runs) with ``numba.set_num_threads(1)``, timed after a warm-up
 call (compile time excluded) by the process's CPU time (``time.process_time``), so
 that other jobs on a shared machine do not count. The cases are ``random`` and
@@ -33,8 +33,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent
 THIS_SRC = HERE.parent
 #: (name, players, seat policies) of every case.
@@ -50,24 +48,20 @@ PLAYOUTS = 4
 
 
 def games_per_cpu_second(policies: str, players: int, games: int, seed: int = 1) -> float:
-    """Games per CPU second of ``games_chunk`` on one numba thread (one block)."""
+    """Games per CPU second of the job's ``chunk`` on one numba thread."""
     import numba
 
-    from sheepsim.games.panic.engine import kernels_for
-    from sheepsim.games.panic.policies import resolve_policies
-    from sheepsim.games.panic.rules import load_rules
+    from sheepsim.games.panic.jobs import PlayJob
 
     numba.set_num_threads(1)
     names = policies.split(",")
-    ids, users = resolve_policies(names * players if len(names) == 1 else names)
-    kernels = kernels_for(users)
-    R = load_rules().kernel_array(players)
-    pids = np.array(ids, dtype=np.int64)
-    kernels.games_chunk(R, pids, seed, 0, 1, 1, PLAYOUTS)  # compile or load from the cache
+    job = PlayJob(None, players, names * players if len(names) == 1 else names, seed,
+                  PLAYOUTS)
+    job.chunk(0, 1)  # compile or load from the cache
     t0 = time.process_time()
-    acc, _ = kernels.games_chunk(R, pids, seed, 0, games, 1, PLAYOUTS)
+    acc = job.chunk(0, games)["acc"]
     dt = time.process_time() - t0
-    assert acc.sum(axis=0)[0] == games
+    assert acc[0] == games
     return games / dt
 
 

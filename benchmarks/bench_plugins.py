@@ -1,7 +1,7 @@
-"""Plug-in policies without recompiling the game (issue 50, item 2), on Pig (examples/pig)
-and Aw, Sheep! (``compile --game awsheep``).
+"""Plug-in policies without recompiling the game (issue 50, item 2), on Pig (examples/pig),
+Aw, Sheep! (``compile --game awsheep``) and Shear Panic (``compile --game panic``).
 
-    python benchmarks/bench_plugins.py compile [--players 4] [--game pig|awsheep]
+    python benchmarks/bench_plugins.py compile [--players 4] [--game pig|awsheep|panic]
     python benchmarks/bench_plugins.py speed [--players 4] [--games 20000] [--rounds 5]
 
 Run it with the Python of each tree to compare (e.g. ``/work/main/.venv/bin/python
@@ -12,10 +12,11 @@ this one); both need ``pip install ./examples/pig``.
 to warm them, or use ``sheepsim cache warm --game pig``), a line-up with two plug-ins
 never seen before (a module written afresh, with a new nonce, so no cache has them), then
 a second line-up of the same plug-ins in other seats (known plug-ins, a new line-up).
-Prints the CPU and wall seconds of each line-up's first 100 games (its compile or cache
-load included). On Aw, Sheep! the plug-ins are ``uniform_pick`` and ``last_pick`` beside
-``random`` seats. The tree before recompiles the entry kernel for each line-up; this tree
-compiles each new plug-in alone, once.
+Prints the CPU and wall seconds of each line-up's job built and its first 100 games
+played (its compile or cache load included). On Aw, Sheep! and Shear Panic the plug-ins
+are ``uniform_pick`` and ``last_pick`` beside ``random`` seats. The tree before
+recompiles the entry kernel for each line-up; this tree compiles each new plug-in alone,
+once.
 
 ``speed``: games per CPU second of a line-up with plug-ins and of the built-ins alone
 (median of ``--rounds`` rounds of ``--games`` games, after a warm-up) and a digest of the
@@ -69,9 +70,11 @@ def plugin_module(nonce: str) -> str:
     return name
 
 
-def first_games(job) -> tuple[float, float]:
+def first_games(make) -> tuple[float, float]:
+    """CPU and wall seconds of building the job ``make()`` (Shear Panic compiles its
+    plug-ins there) and playing its first 100 games."""
     t, w = time.process_time(), time.perf_counter()
-    job.chunk(0, 100)
+    make().chunk(0, 100)
     return time.process_time() - t, time.perf_counter() - w
 
 
@@ -81,15 +84,15 @@ def compile_case(players: int, name: str = "pig") -> None:
     g = game.get(name)
     fill = ["hold-20" if name == "pig" else "random"] * (players - 2)
     second = "hold_at" if name == "pig" else "last_pick"
-    cpu, wall = first_games(g.job("play", players=players, policies=fill + ["random"] * 2,
-                                  seed=1))
+    cpu, wall = first_games(lambda: g.job("play", players=players,
+                                          policies=fill + ["random"] * 2, seed=1))
     print(f"built-ins only (game kernels from the cache): {cpu:.2f} CPU s, {wall:.2f} s wall")
     mod = plugin_module(f"{os.getpid()}_{time.time_ns()}")
     a = [f"{mod}:uniform_pick", f"{mod}:{second}", *fill]
-    cpu, wall = first_games(g.job("play", players=players, policies=a, seed=1))
+    cpu, wall = first_games(lambda: g.job("play", players=players, policies=a, seed=1))
     print(f"new line-up, 2 new plug-ins: {cpu:.2f} CPU s, {wall:.2f} s wall")
     b = [*fill, f"{mod}:{second}", f"{mod}:uniform_pick"]
-    cpu, wall = first_games(g.job("play", players=players, policies=b, seed=1))
+    cpu, wall = first_games(lambda: g.job("play", players=players, policies=b, seed=1))
     print(f"new line-up, the same plug-ins in other seats: {cpu:.2f} CPU s, {wall:.2f} s wall")
 
 
@@ -124,7 +127,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("case", choices=("compile", "speed"))
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--game", choices=("pig", "awsheep"), default="pig",
+    p.add_argument("--game", choices=("pig", "awsheep", "panic"), default="pig",
                    help="compile: the game (speed: Pig)")
     p.add_argument("--games", type=int, default=20_000)
     p.add_argument("--rounds", type=int, default=5)

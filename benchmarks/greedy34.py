@@ -3,7 +3,7 @@
 Run: ``python benchmarks/greedy34.py [--players 4] [--games 600] [--rounds 7]
 [--seed 1] [--all]``.
 
-One process, one numba thread: ``engine.games_chunk`` (the kernel ``sheepsim panic
+One process, one numba thread: ``PlayJob.chunk`` (what ``sheepsim panic
 play`` runs) with the line-ups ``greedy,random,...`` and ``greedy-v1,random,...``
 (``--all``: the policy at every seat; the same compiled kernels: the policy ids are
 data), timed by the process's CPU time
@@ -20,16 +20,14 @@ import argparse
 import statistics
 import time
 
-import numpy as np
 
-
-def games_per_cpu_second(kernels, R, ids, seed: int, games: int) -> float:
-    """Games ``0..games-1`` of ``seed`` with the policy ids ``ids``, one
-    ``engine.games_chunk`` call, per CPU second of this process (compiled beforehand)."""
+def games_per_cpu_second(job, games: int) -> float:
+    """Games ``0..games-1`` of the job's seed, one ``PlayJob.chunk`` call, per CPU second
+    of this process (compiled beforehand)."""
     t0 = time.process_time()
-    acc, fail = kernels.games_chunk(R, ids, seed, 0, games, 1, 4)
+    acc = job.chunk(0, games)["acc"]
     dt = time.process_time() - t0
-    assert fail is None and acc.sum(axis=0)[0] == games
+    assert acc[0] == games
     return games / dt
 
 
@@ -46,22 +44,17 @@ def main(argv=None) -> int:
 
     import numba
 
-    from sheepsim.games.panic.engine import kernels_for
-    from sheepsim.games.panic.policies import resolve_policies
-    from sheepsim.games.panic.rules import load_rules
+    from sheepsim.games.panic.jobs import PlayJob
 
     numba.set_num_threads(1)
-    kernels = kernels_for(())
-    R = load_rules().kernel_array(args.players)
     lineups = {}
     for name in (args.new, args.old):
         others = [name if args.all else "random"] * (args.players - 1)
-        ids, _ = resolve_policies([name] + others)
-        lineups[name] = np.array(ids, dtype=np.int64)
-        kernels.games_chunk(R, lineups[name], args.seed, 0, 2, 1, 4)  # compile / load
+        lineups[name] = PlayJob(None, args.players, [name] + others, args.seed, 4)
+        lineups[name].chunk(0, 2)  # compile / load
 
     def rate(name):
-        return games_per_cpu_second(kernels, R, lineups[name], args.seed, args.games)
+        return games_per_cpu_second(lineups[name], args.games)
 
     rates = {args.new: [], args.old: []}
     ratios = []

@@ -9,7 +9,7 @@ Shared kernels (the route search, the flock moves) sped up in one tree speed up
 tree's ``greedy-v1``, in another process. Each round runs three processes, one numba
 thread each, in alternating order (this tree's ``greedy``, the baseline's ``greedy``, the
 baseline's ``greedy-v1``; reversed every other round): each plays ``--games`` games with
-the policy at every seat (``engine.games_chunk``, seed 1, the same games) ``--reps``
+the policy at every seat (``PlayJob.chunk``, seed 1, the same games) ``--reps``
 times after a warm-up call and reports its median games per CPU second
 (``time.process_time``, compile excluded). Prints every round, then the medians and the
 per-round ratios (median and range). The kernel caches are the trees' own
@@ -30,19 +30,13 @@ from greedy34 import games_per_cpu_second  # this folder: the script's own
 
 def _child(policy: str, players: int, games: int, reps: int) -> None:
     import numba
-    import numpy as np
 
-    from sheepsim.games.panic.engine import kernels_for
-    from sheepsim.games.panic.policies import resolve_policies
-    from sheepsim.games.panic.rules import load_rules
+    from sheepsim.games.panic.jobs import PlayJob
 
     numba.set_num_threads(1)
-    kernels = kernels_for(())
-    R = load_rules().kernel_array(players)
-    ids = np.array(resolve_policies([policy] * players)[0], dtype=np.int64)
-    kernels.games_chunk(R, ids, 1, 0, 2, 1, 4)  # compile or load
-    print(statistics.median(games_per_cpu_second(kernels, R, ids, 1, games)
-                            for _ in range(reps)))
+    job = PlayJob(None, players, [policy] * players, 1, 4)
+    job.chunk(0, 2)  # compile or load
+    print(statistics.median(games_per_cpu_second(job, games) for _ in range(reps)))
 
 
 def main(argv=None) -> int:

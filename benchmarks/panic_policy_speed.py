@@ -4,7 +4,7 @@
 Run: ``python benchmarks/panic_policy_speed.py --lineup rollout,random,random,random
 --lineup rollout-v1,random,random,random --games 24 --rounds 5 [--playouts 4]``.
 
-Each line-up is a :class:`~sheepsim.games.panic.jobs.PlayJob` whose kernels are loaded
+Each line-up is a :class:`~sheepsim.games.panic.jobs.PlayJob` (on the harness) whose kernel is loaded
 (or compiled) first; then, round by round, every line-up plays the same ``--games``
 games (seed 7, games ``round * games`` onwards, one thread), timed by the process's CPU
 time (``time.process_time``). Prints, per line-up, the games per CPU second of every
@@ -32,13 +32,13 @@ def main() -> None:
     for text in args.lineup:
         names = text.split(",")
         job = PlayJob(None, len(names), names, args.seed, args.playouts)
-        job.per_game(args.seed, 0, 1, False)  # load or compile the kernels
+        job.chunk(0, 1)  # load or compile the kernel
         jobs.append(job)
     rates = [[] for _ in jobs]
     for r in range(args.rounds):
         for k, job in enumerate(jobs):
             t0 = time.process_time()
-            job.per_game(args.seed, r * args.games, args.games, False)
+            job.chunk(r * args.games, args.games)
             rates[k].append(args.games / (time.process_time() - t0))
     for text, rate in zip(args.lineup, rates, strict=True):
         ratios = [a / b for a, b in zip(rate, rates[-1], strict=True)]

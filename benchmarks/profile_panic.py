@@ -8,7 +8,7 @@ Usage::
         --dso "[JIT] tid <pid>"     # the pid this script prints
 
 ``perf`` cannot name the machine code numba generates (it lives in anonymous memory),
-so this script plays ``--games`` games of ``engine.games_chunk`` on one thread, then
+so this script plays ``--games`` games of ``PlayJob.chunk`` on one thread, then
 writes ``/tmp/perf-<pid>.map``, the map ``perf report`` reads for JIT code: the address
 and name of every function compiled in this process (each runs to the next one's
 start). The kernels are compiled here, in an empty temporary cache: code loaded from
@@ -69,21 +69,16 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["SHEEPSIM_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheepsim-profile-")
 
     import numba
-    import numpy as np
 
-    from sheepsim.games.panic.engine import kernels_for
-    from sheepsim.games.panic.policies import resolve_policies
-    from sheepsim.games.panic.rules import load_rules
+    from sheepsim.games.panic.jobs import PlayJob
 
     numba.set_num_threads(1)
     names = args.policy.split(",")
-    ids, users = resolve_policies(names * args.players if len(names) == 1 else names)
-    kernels = kernels_for(users)
-    R = load_rules().kernel_array(args.players)
-    pids = np.array(ids, dtype=np.int64)
-    kernels.games_chunk(R, pids, args.seed, 0, 1, 1, 4)  # compile
+    job = PlayJob(None, args.players, names * args.players if len(names) == 1 else names,
+                  args.seed, 4)
+    job.chunk(0, 1)  # compile
     t0 = time.process_time()
-    kernels.games_chunk(R, pids, args.seed, 0, args.games, 1, 4)
+    job.chunk(0, args.games)
     dt = time.process_time() - t0
     n = write_perf_map()
     print(f"pid {os.getpid()}: {args.games} games in {dt:.2f} CPU s "

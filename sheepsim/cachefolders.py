@@ -249,8 +249,8 @@ def register(subparsers) -> None:
                     "module and source digest, race-odds tables). Nothing is removed "
                     "unless asked. `sheepsim cache warm [--game G]` compiles every kernel "
                     "the games' commands use (and computes the race-odds table) now, so "
-                    "that later runs start warm; in the games on the harness (Aw, Sheep! and "
-                    "games declared on it, such as the Pig example) also the entry every "
+                    "that later runs start warm; in the games on the harness (Aw, Sheep!, Shear "
+                    "Panic and games declared on it, such as the Pig example) also the entry every "
                     "line-up with plug-in policies shares, by "
                     "playing a plug-in shipped for it (sheepsim.warm_policy:any_option): "
                     "a first plug-in then compiles only itself.")

@@ -185,7 +185,7 @@ def test_warm_lists_a_run_of_each_shared_command_and_the_games_own():
         "play", "compare", "trace", "balance", "play"]
     assert [c for c, _ in cachefolders.warm_steps(get("race"))][4:] == ["odds", "odds", "ev"]
     # the harness games play a shipped plug-in too: their plug-in entry (none before)
-    for game in ("pig", "awsheep"):
+    for game in ("pig", "awsheep", "panic"):
         plugged = [o for c, o in cachefolders.warm_steps(get(game)) if c == "play" and "policy" in o]
         assert plugged == [{"games": 16, "policy": cachefolders.WARM_PLUGIN}], game
     assert not any("policy" in o for _, o in cachefolders.warm_steps(get("race")))

@@ -21,7 +21,7 @@ from sheepsim import jit
 from sheepsim.games.race import simulate
 
 RACE = ("games/race/engine.py", "games/race/kernels.py")
-PANIC = "games/panic/engine.py"
+PANIC = "games/panic/machine.py"
 AWSHEEP = "games/awsheep/machine.py"  # the round the harness loop plays
 LOOP = "harness/loop.py"
 

@@ -217,8 +217,9 @@ GAME_LAZY = {
     # Shear Panic
     "sheepsim.games.panic.analysis": "numpy, pandas",
     "sheepsim.games.panic.balance": "numpy, pandas",
-    "sheepsim.games.panic.engine": "numba: the game kernels",
     "sheepsim.games.panic.policies": "numba: the policies' kernels",
+    "sheepsim.games.panic.policies.decide": "numba: the policies' dispatch kernels",
+    "sheepsim.games.panic.scratch": "numba: the scratch record's kernels",
     "sheepsim.games.panic.jobs": "numpy",
     "sheepsim.games.panic.rules": "numpy",
     "sheepsim.games.panic.plots": "matplotlib",

@@ -120,7 +120,7 @@ def test_kernels_run_as_plain_python_with_numba_jit_disabled():
     import os
 
     code = ("from sheepsim.games.race.jobs import race_counts\n"
-            "import sheepsim.games.panic.engine, sheepsim.games.awsheep.machine\n"
+            "import sheepsim.games.panic.machine, sheepsim.games.awsheep.machine\n"
             "print(race_counts(games=3, seed=1, progress=False).place_counts.sum())")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -33,7 +33,8 @@ def as_rules(g, rules):
 
 def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, seed: int,
               first_game: int, n_games: int, outcomes: bool = False, log_rows: int = 0,
-              events: int = 0, games=None, results: bool = False, counts: bool = True):
+              events: int = 0, games=None, results: bool = False, counts: bool = True,
+              scratch=None):
     """``machine``'s entry kernel ``kernel`` (:meth:`~.machine.Machine.kernel`) on games
     ``[first_game, first_game + n_games)`` of ``seed`` (or on the game indices
     ``games``, an int64 array, in its order: then ``first_game`` and ``n_games`` are not
@@ -45,7 +46,9 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     counted (``acc`` has no entries): a run that reads only the outcomes. The game's own block of
     ``acc`` (slot ``tally``) is ``acc[machine.offsets(players)[layout.O_GAME]:]``.
     With ``events`` rows (and ``log_rows``) also ``(events, final state)``: the game's
-    own events of a trace (slot ``events``) and the state it ended in, before the results."""
+    own events of a trace (slot ``events``) and the state it ended in, before the results.
+    ``scratch``: the machine's scratch for the call (default its ``new_scratch``), e.g.
+    one that records a trace's events."""
     if games is None:
         games = np.arange(first_game, first_game + n_games, dtype=np.int64)
     n_games = len(games)
@@ -62,7 +65,7 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     res = np.zeros((k if results else 0, machine.result_len), dtype=np.int64)
     logged, evn = kernel(R, players, pids, rotate, seed, games, sizes, machine.kind_phase, off,
                          H.Outputs(acc, winners, scores, log, fail, ev, final, res),
-                         machine.new_scratch(players, R))
+                         machine.new_scratch(players, R) if scratch is None else scratch)
     found = (acc, fail, winners, scores, log[:logged])
     if events:
         found += (ev[:evn], final)

@@ -74,6 +74,15 @@ P_ASKED, P_KINDS = range(2)
 def report_len(kinds: int) -> int:
     return P_KINDS + 3 * kinds
 
+
+#: the work arrays of :func:`sheepsim.harness.loop.play_own_games`, which allocates
+#: nothing (compiled without numba's reference counting): the state and scratch, the
+#: option rows (``to_move``'s), the streams, every seat's score, the seats' policy ids,
+#: the turns' end scores (room for every turn a game can have), the stretches' report
+#: and rows
+OwnWork = namedtuple("OwnWork", ["st", "opts", "streams", "score", "seat_pid", "hist",
+                                 "report", "played"])
+
 # -- the failure record (``fail``, int64): the first failure of a chunk -----------------
 F_CODE, F_GAME, F_SEAT, F_PID, F_CHOICE, F_N, F_KIND = range(7)
 FAIL_WIDTH = 7

@@ -77,6 +77,7 @@ from sheepsim.harness.slots import decide_rules as machine_decide
 from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
 from sheepsim.harness.slots import own as machine_own
+from sheepsim.harness.slots import own_events as machine_own_events
 from sheepsim.harness.slots import result as machine_result
 from sheepsim.harness.slots import role as machine_role
 from sheepsim.harness.slots import scores as machine_scores
@@ -87,7 +88,7 @@ from sheepsim.harness.slots import to_move as machine_to_move
 from sheepsim.harness.slots import trace_on as machine_trace_on
 from sheepsim.harness.slots import view as machine_view
 from sheepsim.harness.slots import winner as machine_winner
-from sheepsim.jit import WROTE_INPUTS_CHOICE, njit
+from sheepsim.jit import WROTE_INPUTS_CHOICE, kernel, njit
 from sheepsim.plugins import ILLEGAL_CHOICE, WROTE_INPUTS
 
 
@@ -123,19 +124,40 @@ def _changed(hist, rows, score, players):
 
 
 @njit
+def _grown(hist):
+    """``hist`` with twice the rows, the first ones copied."""
+    bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
+    for j in range(hist.shape[0]):
+        _put(bigger[j], 0, hist[j], hist.shape[1])
+    return bigger
+
+
+@njit(inline="always")
+def _write_row(hist, row, t, score, players):
+    _put(hist[row], 0, score, players)
+    hist[row, players] = t
+
+
+@njit
 def _record(hist, row, t, score, players):
     """``hist`` with row ``row`` set to ``score`` (every seat's score) from the end of turn
     ``t`` on (column ``players``), doubled when full. Written only where a score changed
     (:func:`_changed`, checked in the loop: an unchanged turn makes no call): the course
     reads runs of equal turns as one row (:func:`course`)."""
     if row >= hist.shape[0]:
-        bigger = np.zeros((2 * hist.shape[0], hist.shape[1]), dtype=np.int64)
-        for j in range(hist.shape[0]):
-            _put(bigger[j], 0, hist[j], hist.shape[1])
-        hist = bigger
-    _put(hist[row], 0, score, players)
-    hist[row, players] = t
+        hist = _grown(hist)
+    _write_row(hist, row, t, score, players)
     return hist
+
+
+@njit(inline="always")
+def _turn_end(hist, rows, t, score, players):
+    """:func:`_record` in place (``hist`` has room for row ``rows``) where a score
+    changed: returns the rows now written."""
+    if _changed(hist, rows, score, players):
+        _write_row(hist, rows, t, score, players)
+        rows += 1
+    return rows
 
 
 @njit
@@ -149,7 +171,7 @@ def key_game(streams, seed, game, chance_n, phases, players):
             rng.seed_policy_stream(streams, chance_n + f * players + s, seed, game, s, f)
 
 
-@njit
+@njit(inline="always")
 def top_score(scores, players):
     """The highest of ``scores[:players]``."""
     top = scores[0]
@@ -158,7 +180,7 @@ def top_score(scores, players):
     return top
 
 
-@njit
+@njit(inline="always")
 def sole_leader(scores, t, players):
     """The seat with the strictly highest score in row ``t``, or -1 on a tie for the top."""
     best = 0
@@ -233,6 +255,69 @@ def ask_builtin(pid, kind, view, opts, n, rand, users, R):
     return machine_decide(pid, kind, view, opts, n, rand, R)
 
 
+@njit(inline="always")
+def _stretches(st, R, seat, streams, scratch, report, played, counting, score, players, hist,
+               rows, turns, last):
+    """Slot ``own`` from ``seat`` on, its stretches counted as if each decision had been
+    asked: a stretch of another seat than the last starts a turn, and the scores before
+    it end the turn before (as :func:`play_games` ends an asked turn; ``hist`` has room
+    for ``played``'s rows more). Returns ``(rows, turns, last seat, decisions
+    played)``."""
+    if counting:  # every seat's score before them
+        machine_scores(st, R, score)
+    done = machine_own(st, R, seat, streams, scratch, report, played)
+    decisions = 0
+    for j in range(done):
+        d = played[j, 1]
+        if d > 0 and played[j, 0] != last:
+            if last >= 0 and counting:  # the turn that ends here
+                rows = _turn_end(hist, rows, turns - 1, score, players)
+            turns += 1
+            last = played[j, 0]
+        decisions += d
+        if counting:  # every seat's score after it: before the next one
+            for s in range(players):
+                score[s] = played[j, 2 + s]
+    return rows, turns, last, decisions
+
+
+@njit(inline="always")
+def _count_game(acc, off, st, R, score, win, r, players, seat_pid, hist, rows, turns,
+                decisions, asked, report, kinds, has_own):
+    """Add a finished game to ``acc``: ``score`` its final scores, ``win`` the winner, ``r``
+    its rotation; with ``has_own`` what slot ``own`` played (``report``); ``hist`` has
+    room for one row more."""
+    acc[off[O_GAMES]] += 1
+    if win >= 0:
+        acc[off[O_WINS] + win] += 1
+        acc[off[O_SLOT_WINS] + (win - r) % players] += 1
+        if turns > 0:
+            rows = _turn_end(hist, rows, turns - 1, score, players)
+            course(acc, off, hist, rows, turns, players, win)
+    else:
+        acc[off[O_NO_WINNER]] += 1
+    top = top_score(score, players)
+    at_top = 0
+    for s in range(players):
+        at_top += score[s] == top
+        acc[off[O_SCORE] + s] += score[s]
+        acc[off[O_SCORE_SQ] + s] += score[s] * score[s]
+    if at_top > 1:
+        acc[off[O_TIED]] += 1
+    acc[off[O_DECISIONS]] += decisions
+    acc[off[O_DECISIONS_SQ]] += decisions * decisions
+    acc[off[O_TURNS]] += turns
+    acc[off[O_TURNS_SQ]] += turns * turns
+    acc[off[O_ASKED]] += asked
+    if has_own:  # what the machine played itself
+        acc[off[O_ASKED]] += report[P_ASKED]
+        for k in range(kinds):
+            acc[off[O_KIND_DECISIONS] + k] += report[P_KINDS + k]
+            acc[off[O_KIND_OPTIONS] + k] += report[P_KINDS + kinds + k]
+            acc[off[O_KIND_FORCED] + k] += report[P_KINDS + 2 * kinds + k]
+    machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
+
+
 @njit
 def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, out, scratch,
                users):
@@ -254,7 +339,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     failure and the chunk stops there. With ``log`` rows (a trace) the game's own
     events (slots ``trace_on``/``events``) go to ``events`` while it has room and the
     final state to ``final_st`` (else both have no rows). ``scratch``: the machine's own
-    scratch for the chunk (slot ``own``; an empty array for a machine without one).
+    scratch for the chunk (slot ``own``), None for a machine without ``own`` (numba
+    then compiles nothing of it).
     ``users``: the first plug-in's
     policy id, then the plug-ins as function values (:func:`ask`). Returns ``(log rows,
     event rows)`` written."""
@@ -313,27 +399,20 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             seat, kind, n = machine_to_move(st, R, opts)
             if seat < 0:
                 break
-            if n == 0 and has_own and seat < players:  # stretches the machine plays itself
-                if counting:  # every seat's score before them
-                    machine_scores(st, R, score)
-                done = machine_own(st, R, seat, streams, scratch, report, played)
-                for j in range(done):  # each counted as if its decisions were asked here
-                    d = played[j, 1]
-                    if d > 0 and played[j, 0] != last:
-                        if last >= 0 and counting:  # the turn that ends here
-                            if _changed(hist, rows, score, players):
-                                hist = _record(hist, rows, turns - 1, score, players)
-                                rows += 1
-                        turns += 1
-                        last = played[j, 0]
+            if n == 0 and seat < players:  # stretches the machine plays itself (own)
+                if scratch is not None:  # (pruned by numba for a machine without own)
+                    while rows + played.shape[0] >= hist.shape[0]:
+                        hist = _grown(hist)
+                    rows, turns, last, d = _stretches(st, R, seat, streams, scratch, report,
+                                                      played, counting, score, players,
+                                                      hist, rows, turns, last)
                     decisions += d
-                    if counting:  # every seat's score after it: before the next one
-                        for s in range(players):
-                            score[s] = played[j, 2 + s]
-                if decisions > max_decisions:
-                    _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
-                    return logged, evn
-                continue
+                    if trace:
+                        evn += machine_own_events(st, R, scratch, events[evn:])
+                    if decisions > max_decisions:
+                        _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                        return logged, evn
+                    continue
             if seat >= players or kind < 0 or kind >= kinds or n < 1 or n > opts.shape[0]:
                 _fail(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
                 return logged, evn
@@ -387,37 +466,10 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
         machine_scores(st, R, score)
         win = machine_winner(st, R)
         if counting:
-            acc[off[O_GAMES]] += 1
-            if win >= 0:
-                acc[off[O_WINS] + win] += 1
-                acc[off[O_SLOT_WINS] + (win - r) % players] += 1
-                if turns > 0:
-                    if _changed(hist, rows, score, players):
-                        hist = _record(hist, rows, turns - 1, score, players)
-                        rows += 1
-                    course(acc, off, hist, rows, turns, players, win)
-            else:
-                acc[off[O_NO_WINNER]] += 1
-            top = top_score(score, players)
-            at_top = 0
-            for s in range(players):
-                at_top += score[s] == top
-                acc[off[O_SCORE] + s] += score[s]
-                acc[off[O_SCORE_SQ] + s] += score[s] * score[s]
-            if at_top > 1:
-                acc[off[O_TIED]] += 1
-            acc[off[O_DECISIONS]] += decisions
-            acc[off[O_DECISIONS_SQ]] += decisions * decisions
-            acc[off[O_TURNS]] += turns
-            acc[off[O_TURNS_SQ]] += turns * turns
-            acc[off[O_ASKED]] += asked
-            if has_own:  # what the machine played itself
-                acc[off[O_ASKED]] += report[P_ASKED]
-                for k in range(kinds):
-                    acc[off[O_KIND_DECISIONS] + k] += report[P_KINDS + k]
-                    acc[off[O_KIND_OPTIONS] + k] += report[P_KINDS + kinds + k]
-                    acc[off[O_KIND_FORCED] + k] += report[P_KINDS + 2 * kinds + k]
-            machine_tally(st, R, acc[off[O_GAME]:], seat_pid, r)
+            if rows >= hist.shape[0]:
+                hist = _grown(hist)
+            _count_game(acc, off, st, R, score, win, r, players, seat_pid, hist, rows, turns,
+                        decisions, asked, report, kinds, has_own)
         if outcomes:
             winners[i] = win
             _put(final_scores[i], 0, score, players)
@@ -427,3 +479,73 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
             for j in range(final_st.shape[0]):
                 final_st[j] = st[j]
     return logged, evn
+
+
+@kernel
+def play_own_games(R, players, pids, rotate, seed, games, sizes, off, out, scratch, work):
+    """:func:`play_games` (the same counts and outcomes) for a line-up the machine plays
+    itself from start to end (slot ``own``: built-ins alone, a machine declaring
+    ``OWN_BUILTINS``): no policy is asked, so nothing of asking, applying or logging a
+    decision is compiled in (a trace runs :func:`play_games`), and it allocates nothing
+    (``work``: :data:`~.layout.OwnWork`, whose ``hist`` has room for every turn a game
+    can have before it runs past ``MAX_DECISIONS``), so it is compiled without numba's
+    reference counting (:func:`sheepsim.jit.kernel`). ``to_move`` only tells the game's
+    end. Returns ``(0, 0)``."""
+    acc, winners, final_scores, fail = out.acc, out.winners, out.scores, out.fail
+    results = out.results
+    st, opts, streams, score = work.st, work.opts, work.streams, work.score
+    seat_pid, hist, report, played = work.seat_pid, work.hist, work.report, work.played
+    n_games = games.shape[0]
+    state_n = sizes[Z_STATE]
+    max_decisions = sizes[Z_MAX_DECISIONS]
+    kinds = sizes[Z_KINDS]
+    chance_n = sizes[Z_CHANCE]
+    phases = sizes[Z_PHASES]
+    counting = acc.shape[0] > 0
+    outcomes = winners.shape[0] > 0
+    own_results = results.shape[0] > 0
+    zero = np.int64(0)
+    for i in range(n_games):
+        game = games[i]
+        key_game(streams, seed, game, chance_n, phases, players)
+        r = game % players if rotate else 0
+        for s in range(players):
+            seat_pid[s] = pids[(s - r) % players]
+        for j in range(state_n):
+            st[j] = 0
+        machine_start(st, R, players, streams[0:chance_n])
+        machine_seated(st, R, seat_pid)
+        for j in range(report.shape[0]):
+            report[j] = 0
+        decisions = zero
+        turns = zero
+        rows = zero
+        last = zero - 1
+        while True:
+            seat, kind, n = machine_to_move(st, R, opts)
+            if seat < 0:
+                break
+            if n != 0 or seat >= players:  # a decision to ask: not a line-up for this entry
+                _fail(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
+                return zero, zero
+            if rows + played.shape[0] >= hist.shape[0]:  # (room while decisions fit)
+                _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                return zero, zero
+            rows, turns, last, d = _stretches(st, R, seat, streams, scratch, report, played,
+                                              counting, score, players, hist, rows, turns,
+                                              last)
+            decisions += d
+            if decisions > max_decisions:
+                _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                return zero, zero
+        machine_scores(st, R, score)
+        win = machine_winner(st, R)
+        if counting:
+            _count_game(acc, off, st, R, score, win, r, players, seat_pid, hist, rows, turns,
+                        decisions, zero, report, kinds, True)
+        if outcomes:
+            winners[i] = win
+            _put(final_scores[i], 0, score, players)
+        if own_results:
+            machine_result(st, R, results[i])
+    return zero, zero

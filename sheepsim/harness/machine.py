@@ -29,13 +29,27 @@ The machine module (``Game.machine``) declares, besides the functions of
   own scratch, e.g. its trace's event rows: it reads there only what it wrote in the
   same game);
 * optionally ``EVENT_WIDTH`` (default 0) and the slots ``trace_on`` and ``events``: the
-  game's own event log in a trace (:func:`sheepsim.harness.jobs.run_games`);
+  game's own event log in a trace (:func:`sheepsim.harness.jobs.run_games`); and the
+  slot ``own_events`` for those of the stretches it plays itself (slot ``own``);
 * optionally ``RESULT_LEN`` (default 0) and the slot ``result``: each game's own
   outcome, one row per game when the caller asks for it (e.g. what a later run on
   some of the same games needs: :func:`sheepsim.harness.jobs.run_games` plays a list
   of games as well as a range);
+* optionally ``PLUGGED_SLOTS``, the name of a module with a plain-Python
+  ``plugged_slots(builtins) -> {slot name: function}``: slots that replace the
+  machine's in a line-up with plug-ins seating the built-in policy ids ``builtins``
+  (e.g. a game whose ``own`` plays built-in seats' turns and whose plug-in seats' turns
+  stop at each decision, in a module that builds on the machine's: named, not
+  imported, so the two modules do not import each other);
 * optionally plain-Python ``describe(st, players) -> str`` and ``option_text(kind, row)
-  -> str`` for the trace's lines.
+  -> str`` for the trace's lines;
+* optionally the slot ``own`` (a machine that plays stretches of the game itself, e.g. a
+  built-in seat's whole turn with its own direct code), with ``OWN_STRETCHES`` (default
+  1: the most stretches one call plays), plain-Python ``new_scratch(players, R)`` (its
+  own scratch, made once a chunk), ``own_variant(built-in ids seated) -> name`` (the
+  ``own`` to bind for a line-up, so that what it rules out is not compiled) and
+  ``OWN_BUILTINS`` (``own`` plays every built-in seat: line-ups of built-ins alone run
+  :func:`sheepsim.harness.loop.play_own_games`, which compiles nothing of asking).
 """
 
 from __future__ import annotations
@@ -124,8 +138,11 @@ class Machine:
         return z
 
     def new_scratch(self, players: int, R):
-        """The machine's scratch for one chunk (its ``new_scratch(players, R)``), or an
-        empty array."""
+        """The machine's scratch for one chunk (its ``new_scratch(players, R)``), an
+        empty array for a machine with ``own`` but no scratch, None without ``own`` (the
+        entry then compiles nothing of ``own``)."""
+        if not hasattr(self.module, "own"):
+            return None
         fn = getattr(self.module, "new_scratch", None)
         return fn(players, R) if fn is not None else np.zeros(0, dtype=np.int64)
 
@@ -143,24 +160,31 @@ class Machine:
         """The accumulator's offsets (:func:`sheepsim.harness.layout.offsets`)."""
         return H.offsets(players, len(self.kinds), self.tally_len)
 
-    def kernel(self, user_fns: tuple, first_user_id: int, pids=()):
+    def kernel(self, user_fns: tuple, first_user_id: int, pids=(), trace: bool = False):
         """The entry kernel :func:`sheepsim.harness.loop.play_games` with this game's
         functions bound in and the plug-ins ``user_fns`` (ids from ``first_user_id`` on)
         as its argument, function values each compiled once per plug-in and cached on
-        its own (:func:`sheepsim.policy_values.policy_values`). Two entries per game,
-        each compiled once and cached on disk under a key of everything they reach
+        its own (:func:`sheepsim.policy_values.policy_values`). Entries per game, each
+        compiled once and cached on disk under a key of everything they reach
         (:func:`sheepsim.jit.variant_key`): one for line-ups with plug-ins, whatever they
-        are, and one for the built-ins alone (:func:`~sheepsim.harness.loop.ask_builtin`).
-        Call it with ``play_games``'s arguments up to ``out``."""
+        are, and one for the built-ins alone (:func:`~sheepsim.harness.loop.ask_builtin`);
+        for a machine whose ``own`` plays every built-in seat (``OWN_BUILTINS``), the
+        built-ins alone run :func:`~sheepsim.harness.loop.play_own_games` unless
+        ``trace``, and its ``own_variant(built-in ids seated)`` names the ``own`` bound in
+        for the policy ids ``pids``. Call it with ``play_games``'s arguments up to
+        ``out``."""
         plugged = bool(user_fns)
         variant = None
+        builtins = tuple(sorted({int(p) for p in pids if p < first_user_id}))
         if hasattr(self.module, "own_variant"):
             ids = [int(p) for p in pids]
             per = len(ids) // self.roles
             sets = tuple(tuple(sorted({p for p in ids[q * per:(q + 1) * per]
                                        if p < first_user_id})) for q in range(self.roles))
             variant = self.module.own_variant(sets[0] if self.roles == 1 else sets)
-        entry = plugged if variant is None else (plugged, variant)
+        own_only = not plugged and not trace and getattr(self.module, "OWN_BUILTINS", False)
+        # (keyed by plugged alone for a machine without own_variant or OWN_BUILTINS)
+        entry = plugged if variant is None and not own_only else (plugged, variant, own_only)
         with _LOCK:
             if entry not in self._entries:
                 from sheepsim.harness import loop  # numba: built when a job runs
@@ -172,16 +196,28 @@ class Machine:
                 repl.update(self.optional())
                 if variant is not None:
                     repl[slots.own] = getattr(self.module, variant)
+                if plugged and hasattr(self.module, "PLUGGED_SLOTS"):
+                    cut = importlib.import_module(self.module.PLUGGED_SLOTS)
+                    for name, fn in cut.plugged_slots(builtins).items():
+                        repl[getattr(slots, name)] = fn
+                own = tuple(repl[getattr(slots, n)] for n in slots.NAMES
+                            if getattr(slots, n) in repl)  # (decide: or decide_rules)
                 own = own + tuple(repl[getattr(slots, n)] for n in slots.OPTIONAL
                                   if hasattr(self.module, n))
                 key = jit.variant_key(own)
                 label = f"{ENTRY_LABEL}: {self.path} ({'plug-in' if plugged else 'built-in'}s)"
-                if not plugged:  # (its own cache key: the two entries share a name)
-                    key = jit.variant_key(own, (loop.ask_builtin,))
-                    repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key,
-                                                builtin=label)
-                kernel = jit.rebind(loop.play_games, repl, cache_key=key, builtin=label)
-                self._entries[entry] = policy_values.FunctionArgsEntry(kernel)
+                if own_only:
+                    label = f"{ENTRY_LABEL}: {self.path} (built-ins the machine plays itself)"
+                    kernel = OwnEntry(jit.rebind(loop.play_own_games, repl, cache_key=key,
+                                                 builtin=label))
+                else:
+                    if not plugged:  # (its own cache key: the two entries share a name)
+                        key = jit.variant_key(own, (loop.ask_builtin,))
+                        repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key,
+                                                    builtin=label)
+                    kernel = policy_values.FunctionArgsEntry(
+                        jit.rebind(loop.play_games, repl, cache_key=key, builtin=label))
+                self._entries[entry] = kernel
             if user_fns not in self._users:
                 self._users[user_fns] = policy_values.policy_values(user_fns) if plugged else ()
             return functools.partial(self._entries[entry],
@@ -194,3 +230,28 @@ class Machine:
     def option_text(self, kind: int, row) -> str:
         fn = getattr(self.module, "option_text", None)
         return fn(kind, row) if fn is not None else ",".join(str(int(v)) for v in row)
+
+
+class OwnEntry:
+    """Python's calls of :func:`sheepsim.harness.loop.play_own_games` with
+    :func:`~sheepsim.harness.loop.play_games`'s arguments: its work arrays
+    (:data:`~sheepsim.harness.layout.OwnWork`) allocated here, once a call."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __call__(self, R, players, pids, rotate, seed, games, sizes, kind_phase, off, out,
+                 scratch, users=()):
+        z = sizes
+        stretches = int(z[H.Z_OWN])
+        work = H.OwnWork(
+            np.zeros(z[H.Z_STATE] + z[H.Z_SCRATCH], dtype=np.int64),
+            np.zeros((z[H.Z_OPTIONS], z[H.Z_OPTION_WIDTH]), dtype=np.int64),
+            np.zeros((z[H.Z_CHANCE] + z[H.Z_PHASES] * players, 2), dtype=np.uint64),
+            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            # a turn has a decision: room for every turn until MAX_DECISIONS is passed
+            np.zeros((z[H.Z_MAX_DECISIONS] + stretches + 2, players + 1), dtype=np.int64),
+            np.zeros(H.report_len(int(z[H.Z_KINDS])), dtype=np.int64),
+            np.zeros((stretches, 2 + players), dtype=np.int64))
+        return self.kernel(R, players, pids, rotate, seed, games, sizes, off, out, scratch,
+                           work)

@@ -162,8 +162,19 @@ def own(st, R, seat, streams, scratch, report, played):
     return 0
 
 
+@njit
+def own_events(st, R, scratch, out):
+    """Of a traced game, the events the machine's own stretches recorded (slot ``own``,
+    in its ``scratch``: e.g. the one the trace's caller hands to
+    :func:`sheepsim.harness.jobs.run_games`) since the last call, moved to the first rows
+    of ``out`` as :func:`events` does (``EVENT_WIDTH`` columns, at most ``out.shape[0]``
+    rows, the rest dropped); returns the rows written. The harness calls it after every
+    call of ``own`` in a traced game."""
+    return 0
+
+
 #: the slots in the order :func:`sheepsim.harness.machine.Machine.functions` lists them
 NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")
 #: the optional slots (the bodies above unless the machine defines its own)
-OPTIONAL = ("decide_rules", "needs_view", "seated", "tally", "trace_on", "events", "result",
-            "own", "role")
+OPTIONAL = ("needs_view", "seated", "tally", "trace_on", "events", "result", "own",
+            "own_events", "decide_rules", "role")

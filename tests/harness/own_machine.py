@@ -1,11 +1,12 @@
 """A toy game for the harness's slot ``own`` ("turns"): ``rounds`` rounds in which every
 seat in turn makes ``picks`` decisions of ``options`` options, each gaining a chance draw
 below ``choice + 2`` points (often 0: turns that change no score); most points wins, the
-lower seat on a tie. With rules key ``own`` set the machine plays the seats of policy 0
+lower seat on a tie. With rules key ``own`` 1 the machine plays the seats of policy 0
 (``random``) itself, one decision a stretch and at most ``OWN_STRETCHES`` stretches a
-call (so a turn spans calls), drawing from the same streams the harness would ask with;
-seats of policy 1 (``first``, standing for a plug-in) are asked. So every line-up must
-count the same with ``own`` as without it."""
+call (so a turn spans calls), drawing from the same streams the harness would ask with,
+and seats of policy 1 (``first``, standing for a plug-in) are asked; with ``own`` 2 it
+plays every seat (:mod:`.own_all_machine` declares so: ``OWN_BUILTINS``). So every
+line-up must count the same whatever ``own`` is."""
 
 import numba
 
@@ -40,7 +41,7 @@ def to_move(st, R, opts):
     if st[TURN] >= R[ROUNDS] * st[N]:
         return -1, 0, 0
     seat = st[TURN] % st[N]
-    if R[OWN] and st[SCORE + st[N] + seat] == 0:
+    if R[OWN] == 2 or (R[OWN] == 1 and st[SCORE + st[N] + seat] == 0):
         return seat, 0, 0
     for i in range(R[OPTIONS]):
         opts[i, 0] = i
@@ -67,13 +68,14 @@ def own(st, R, seat, streams, scratch, report, played):
     n = R[OPTIONS]
     while rows < played.shape[0] and st[TURN] < R[ROUNDS] * st[N]:
         seat = st[TURN] % st[N]
-        if st[SCORE + st[N] + seat] != 0:  # a seat it does not play
+        pid = st[SCORE + st[N] + seat]
+        if pid != 0 and R[OWN] != 2:  # a seat it does not play
             break
         choice = 0
-        if n > 1:
+        if n > 1 and pid == 0:
             row = 1 + seat  # its stream: after the one chance row, phase 0
             choice = rng.policy_randbelow(streams[row:row + 1], n)
-            report[P_ASKED] += 1
+        report[P_ASKED] += n > 1
         report[P_KINDS] += 1
         report[P_KINDS + 1] += n
         report[P_KINDS + 2] += n == 1

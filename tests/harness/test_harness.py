@@ -228,28 +228,34 @@ def test_outcome_uniformity_is_the_winners_normalised_entropy(coin, tmp_path):
     assert _metric("outcome_uniformity")(tables, None, 3) == pytest.approx(expected, rel=1e-12)
 
 
+def _own_counts(machine, pids, picks, options, own, trace=False):
+    m = M.load(f"tests.harness.{machine}")
+    pids = np.array(pids, dtype=np.int64)
+    R = np.array([4, picks, options, own], dtype=np.int64)
+    acc, fail, winners, scores, _ = jobs.run_games(m, m.kernel((), 2, pids, trace), R, 3,
+                                                   pids, True, 7, 0, 300, outcomes=True)
+    assert fail[H.F_CODE] == 0
+    return acc, winners, scores
+
+
 @pytest.mark.parametrize("pids", [(0, 0, 0), (0, 1, 0), (1, 0, 1)])
 @pytest.mark.parametrize("picks, options", [(3, 3), (2, 1)])
 def test_stretches_a_machine_plays_itself_count_as_asked_ones(pids, picks, options):
     """Slot ``own``: the toy machine playing its ``random`` seats' decisions itself
-    (rules key ``own``) counts every game as the harness asking each decision does:
-    the whole accumulator (decisions, turns, asked, kinds, scores, the course from the
-    turns' end scores) and the outcomes, with turns spanning calls of ``own`` and asked
-    seats between its stretches."""
-    m = M.load("tests.harness.own_machine")
-    pids = np.array(pids, dtype=np.int64)
-    found = []
-    for own in (0, 1):
-        R = np.array([4, picks, options, own], dtype=np.int64)
-        k = m.kernel((), 2, pids)
-        acc, fail, winners, scores, _ = jobs.run_games(m, k, R, 3, pids, True, 7, 0, 300,
-                                                       outcomes=True)
-        assert fail[H.F_CODE] == 0
-        found.append((acc, winners, scores))
-    off = m.offsets(3)
-    (a0, w0, s0), (a1, w1, s1) = found
-    assert a0[off[H.O_TURNS]] == 300 * 12 and a0[off[H.O_DECISIONS]] == 300 * 12 * picks
-    assert a0[off[H.O_WON]] == 300 and a0[off[H.O_LEAD_CHANGES]] > 0
-    np.testing.assert_array_equal(a1, a0)
-    np.testing.assert_array_equal(w1, w0)
-    np.testing.assert_array_equal(s1, s0)
+    (rules key ``own`` 1) or every seat's (2) counts every game as the harness asking
+    each decision does (0): the whole accumulator (decisions, turns, asked, kinds,
+    scores, the course from the turns' end scores) and the outcomes, with turns spanning
+    calls of ``own`` and asked seats between its stretches; so does the own-only entry
+    (:func:`sheepsim.harness.loop.play_own_games`) of a machine that declares
+    ``OWN_BUILTINS``, and its general entry (a trace's)."""
+    asked = _own_counts("own_machine", pids, picks, options, 0)
+    acc, _, _ = asked
+    off = M.load("tests.harness.own_machine").offsets(3)
+    assert acc[off[H.O_TURNS]] == 300 * 12 and acc[off[H.O_DECISIONS]] == 300 * 12 * picks
+    assert acc[off[H.O_WON]] == 300 and acc[off[H.O_LEAD_CHANGES]] > 0
+    for found in (_own_counts("own_machine", pids, picks, options, 1),
+                  _own_counts("own_machine", pids, picks, options, 2),
+                  _own_counts("own_all_machine", pids, picks, options, 2),
+                  _own_counts("own_all_machine", pids, picks, options, 2, trace=True)):
+        for a, b in zip(found, asked, strict=True):
+            np.testing.assert_array_equal(a, b)

@@ -35,9 +35,9 @@ def early_positions(R, count, seed, moves):
     """``count`` positions ``(index, state)`` from the start: position ``k`` after
     ``k % moves`` random legal actions of seat 0 (a move that breaks the flock is not
     kept), drawn from ``numpy.random.default_rng(seed)``."""
-    from sheepsim.games.panic.engine import init_state
     from sheepsim.games.panic.geometry.flockops import apply_action, legal_actions
     from sheepsim.games.panic.geometry.groups import is_connected
+    from sheepsim.games.panic.state import init_state
 
     pick = np.random.default_rng(seed)
     opts = np.zeros((L.MAX_OPTS, L.OPT_WIDTH), dtype=np.int64)
@@ -52,3 +52,21 @@ def early_positions(R, count, seed, moves):
             if is_connected(nxt):
                 st = nxt
         yield position, st
+
+
+def opening(st, R, pids, w):
+    """The game's opening as the machine plays it (:func:`sheepsim.games.panic.machine.stretch`,
+    one seat at a time): each seat's panic-die Lamb Push (white: Ewe Turn), drawing from
+    its own stream row of ``w.streams``; ``pids`` ``(players,)`` or None (every seat
+    random). Not a menu action: the previous action and die are cleared after it."""
+    from sheepsim import rng
+    from sheepsim.games.panic.scratch import SEAT_STREAMS, ZERO, log_event
+    from sheepsim.games.panic.turns import panic_push
+
+    for seat in range(R[L.R_N_PLAYERS]):
+        log_event(st, w, np.int64(L.EV_OPENING), np.int64(seat), ZERO, ZERO, ZERO)
+        w.streams[rng.POLICY] = w.streams[SEAT_STREAMS + seat]
+        panic_push(st, R, np.int64(seat), None if pids is None else np.int64(pids[seat]), w)
+        w.streams[SEAT_STREAMS + seat] = w.streams[rng.POLICY]
+    st[L.ST_PREV_KIND] = -1
+    st[L.ST_PREV_DIE] = 0

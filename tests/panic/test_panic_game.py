@@ -144,7 +144,7 @@ def str_flock(st):
 def test_tie_breaks_most_sheep_then_turn_order(R4):
     # "In case of a tie, the winner is whoever has the most sheep left in the flock. If
     # the tie persists, the winner ... whoever's last turn was the earliest."
-    from sheepsim.games.panic.engine import winner
+    from sheepsim.games.panic.state import winner
 
     st = state_from("bgr\nykb\ngr.")  # sheep left: blue 2, green 2, red 2, yellow 1
     st[L.ST_SCORE:L.ST_SCORE + 4] = [10, 12, 12, 12]

@@ -10,7 +10,6 @@ from panic_helpers import early_positions
 
 from sheepsim import rng
 from sheepsim.games.panic import layout as L
-from sheepsim.games.panic.engine import init_state
 from sheepsim.games.panic.geometry.flockops import alive_mask, apply_action, legal_actions
 from sheepsim.games.panic.geometry.groups import is_connected, side_contacts
 from sheepsim.games.panic.policies.greedy import _value_after, greedy_action_crn, relinked
@@ -28,6 +27,7 @@ from sheepsim.games.panic.policies.optionmemo import (
 )
 from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.scratch import OPT_MEMO_SLOTS, OPT_MEMO_WIDTH, new_scratch
+from sheepsim.games.panic.state import init_state
 
 
 def test_option_slot_finds_the_same_flock_again_within_one_decision_only():

@@ -9,17 +9,17 @@ check whole random games byte for byte on top of this."""
 import numba
 import numpy as np
 import pytest
-from panic_helpers import state_from
+from panic_helpers import opening, state_from
 
 from sheepsim import rng
 from sheepsim.games.panic import layout as L
-from sheepsim.games.panic.engine import init_state
 from sheepsim.games.panic.geometry.flockops import flock_lines, legal_actions
 from sheepsim.games.panic.geometry.groups import popcount
 from sheepsim.games.panic.policies.menucount import count_actions, nth_action
 from sheepsim.games.panic.rules import load_rules
 from sheepsim.games.panic.scratch import new_scratch
-from sheepsim.games.panic.turns import opening, play_turn
+from sheepsim.games.panic.state import init_state
+from sheepsim.games.panic.turns import play_turn
 
 #: The standard menu with every sheep tile's "own_sheep" restriction lifted (a variant a
 #: designer might try): Lamb Push, Roll and Leapfrog may then move any sheep.

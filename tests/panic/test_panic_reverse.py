@@ -120,8 +120,9 @@ def test_only_the_same_action_type_is_a_reverse(R4):
 
 def test_first_menu_action_is_never_a_reverse(R4):
     # shared/rulebooks/README.md: "The first menu action of the game is never a reverse."
-    from sheepsim.games.panic.engine import init_state
-    from sheepsim.games.panic.turns import opening
+    from panic_helpers import opening
+
+    from sheepsim.games.panic.state import init_state
 
     st = np.zeros(L.ST_LEN, dtype=np.int64)
     init_state(st, R4)

@@ -4,6 +4,8 @@ stream, they see the documented view, every answer is checked (an illegal index 
 write to the inputs stops the run with one line naming the policy), and an unknown
 policy id raises."""
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 import pytest
@@ -68,39 +70,33 @@ NAMES = {LAST: "last_option", PICK: "stream_pick", ECHO: "view_echo", UNI: "unif
          PAST: "past_last", WRITES: "writes_view", RANDOM: "random", GREEDY: "greedy"}
 
 
-@pytest.fixture(scope="module")
-def user_kernels():
-    """One compiled variant for every sentinel (user ids FIRST_USER_ID, +1, ...)."""
-    from sheepsim.games.panic.engine import kernels_for
-
-    return kernels_for((last_option, stream_pick, view_echo, uniform_pick, past_last,
-                        writes_view))
+USERS = (last_option, stream_pick, view_echo, uniform_pick, past_last, writes_view)
+Run = namedtuple("Run", ["decisions", "winner", "failure"])
 
 
-def _trace(kernels, R, pids, seed=SEED, game=GAME):
-    """``(event log rows, final state, TraceRun)`` of one traced game."""
-    from sheepsim.games.panic.engine import new_log
+def _trace(R, pids, seed=SEED, game=GAME):
+    """``(event log rows, final state, Run)`` of one traced game on the harness (the
+    plug-ins as ids FIRST_USER_ID, +1, ...: :data:`USERS`); the decision log
+    ``(rows, DECISION_WIDTH)`` (``layout.D_*``), the winner (-1 at a failure) and the
+    failure ``(code, game, seat, choice, n)`` or None."""
+    from sheepsim.games.panic.simulate import _harness_trace
 
-    st = np.zeros(L.ST_LEN, dtype=np.int64)
-    log = new_log()
-    acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-    run = kernels.trace_game(R, np.array(pids, dtype=np.int64), seed, game, PLAYOUTS, st,
-                             log, acc)
-    return log[:run.log_rows], st, run
+    log, decisions, st, win, failed = _harness_trace(
+        R, int(R[L.R_N_PLAYERS]), pids, USERS, seed, game, PLAYOUTS,
+        [NAMES[p] for p in pids])
+    return log, st, Run(decisions, win, failed)
 
 
-def test_user_policy_drawing_from_its_stream_plays_as_builtin_random(user_kernels, rules):
+def test_user_policy_drawing_from_its_stream_plays_as_builtin_random(rules):
     """``stream_pick`` is the built-in random policy written as a user policy: if it
     receives its seat's own stream (not the dice, not another seat's) and its answers
     are the ones played, every event and every decision of the trace is the same as
-    with ``random``, seat by seat: the built-in's fast paths make the same choices as
-    the one dispatch."""
-    from sheepsim.games.panic.engine import BUILTIN
-
+    with ``random``, seat by seat: the built-in's turn and the plug-in seat's cut turn
+    make the same choices and record the same events."""
     R = rules.kernel_array(3)
-    ref_log, _, ref = _trace(BUILTIN, R, [RANDOM, RANDOM, RANDOM])
+    ref_log, _, ref = _trace(R, [RANDOM, RANDOM, RANDOM])
     for pids in ([PICK, PICK, PICK], [RANDOM, PICK, RANDOM]):
-        user_log, _, run = _trace(user_kernels, R, pids)
+        user_log, _, run = _trace(R, pids)
         assert (user_log[:, 0] == L.EV_ACTION).sum() > 5
         assert np.array_equal(user_log, ref_log)
         assert np.array_equal(run.decisions, ref.decisions)
@@ -122,14 +118,14 @@ def _state_before(row, colours, used, prev):
     return st
 
 
-def test_sentinel_menu_choices_are_the_last_legal_option(user_kernels, rules):
+def test_sentinel_menu_choices_are_the_last_legal_option(rules):
     """Replay the trace: before each of seat 0's menu actions, rebuild the state from the
     log, list the legal options as the kernel does, and check the action played is the
     last one (what ``last_option`` answers); the decision log agrees (n, n - 1)."""
     from sheepsim.games.panic.geometry.flockops import legal_actions
 
     R = rules.kernel_array(3)
-    log, final, run = _trace(user_kernels, R, [LAST, RANDOM, RANDOM])
+    log, final, run = _trace(R, [LAST, RANDOM, RANDOM])
     colours = final[L.ST_COLOUR:L.ST_COLOUR + L.N_SHEEP]
     used = np.zeros(L.MAX_PLAYERS * L.MAX_TILES, dtype=np.int64)
     prev = [-1, 0, 0, 0]
@@ -160,7 +156,7 @@ def test_sentinel_menu_choices_are_the_last_legal_option(user_kernels, rules):
     assert (mine[:, L.D_CHOICE] == mine[:, L.D_N] - 1).all()
 
 
-def test_the_view_holds_the_seat_the_state_and_the_rules(user_kernels, rules):
+def test_the_view_holds_the_seat_the_state_and_the_rules(rules):
     """``view_echo`` answers ``(seat + turns played + players) % n`` from its view: each
     of its decisions in the log is that number. Turns are counted from the log: a menu
     choice sees the turns before it, a sub-decision those before its turn's menu choice
@@ -170,7 +166,7 @@ def test_the_view_holds_the_seat_the_state_and_the_rules(user_kernels, rules):
         pids = [RANDOM] * players
         pids[1] = ECHO
         pids[players - 1] = ECHO
-        log, _, run = _trace(user_kernels, R, pids, seed=7, game=1)
+        log, _, run = _trace(R, pids, seed=7, game=1)
         d = run.decisions
         action = d[:, L.D_KIND] == L.K_ACTION
         assert action.sum() == (log[:, 0] == L.EV_ACTION).sum()
@@ -181,7 +177,7 @@ def test_the_view_holds_the_seat_the_state_and_the_rules(user_kernels, rules):
         assert (d[echo, L.D_CHOICE] == expected[echo]).all()
 
 
-def test_seat_streams_are_the_seats_own(user_kernels, rules):
+def test_seat_streams_are_the_seats_own(rules):
     """Replacing seat 0's policy (random -> last_option) changes the game, but not the
     other seats' draws: ``uniform_pick`` at seats 1 and 2 answers ``floor(u * n)`` for
     its k-th draw ``u``, so its k-th answer in either game puts ``u`` in
@@ -189,8 +185,8 @@ def test_seat_streams_are_the_seats_own(user_kernels, rules):
     would give them another ``u`` after seat 0's first different draw: menu choices have
     ~100 options)."""
     R = rules.kernel_array(3)
-    _, _, a = _trace(user_kernels, R, [RANDOM, UNI, UNI], seed=3, game=0)
-    _, _, b = _trace(user_kernels, R, [LAST, UNI, UNI], seed=3, game=0)
+    _, _, a = _trace(R, [RANDOM, UNI, UNI], seed=3, game=0)
+    _, _, b = _trace(R, [LAST, UNI, UNI], seed=3, game=0)
     assert not np.array_equal(a.decisions, b.decisions)
     for seat in (1, 2):
         da = a.decisions[a.decisions[:, L.D_SEAT] == seat]
@@ -208,15 +204,15 @@ def test_seat_streams_are_the_seats_own(user_kernels, rules):
     ([RANDOM, PAST, RANDOM], 1, "returned option"),
     ([GREEDY, RANDOM, WRITES], 2, "wrote to its read-only inputs"),
 ])
-def test_a_broken_choice_stops_the_game_with_one_line(user_kernels, rules, pids, seat, words):
+def test_a_broken_choice_stops_the_game_with_one_line(rules, pids, seat, words):
     """An index outside ``0..n-1`` or a write to the view stops the game at that choice;
     the error names the policy, its seat (1-based), the game and what it did."""
     from sheepsim.games.panic.jobs import raise_failure
     from sheepsim.plugins import ILLEGAL_CHOICE, WROTE_INPUTS
 
     R = rules.kernel_array(3)
-    _, st, run = _trace(user_kernels, R, pids)
-    assert run.winner == -1 and st[L.ST_ENDED] == 0
+    _, _, run = _trace(R, pids)
+    assert run.winner == -1
     code, game, fseat, choice, n = run.failure
     assert (game, fseat) == (GAME, seat)
     if pids[seat] == PAST:
@@ -232,7 +228,14 @@ def test_a_broken_choice_stops_the_game_with_one_line(user_kernels, rules, pids,
 
 
 def test_unknown_policy_id_raises(rules):
-    from sheepsim.games.panic.engine import BUILTIN
+    """An id that is neither built-in nor a plug-in given to the kernel, seated beside a
+    greedy seat (so the machine's own plays each seat's id), raises."""
+    from sheepsim.games.panic.scratch import new_scratch
+    from sheepsim.harness import machine as M
+    from sheepsim.harness.jobs import run_games
 
+    m = M.load("sheepsim.games.panic.machine")
+    pids = np.array([GREEDY, FIRST_USER_ID, RANDOM], dtype=np.int64)
     with pytest.raises(ValueError, match="unknown Shear Panic policy id"):
-        _trace(BUILTIN, rules.kernel_array(3), [RANDOM, FIRST_USER_ID, RANDOM])
+        run_games(m, m.kernel((), FIRST_USER_ID, pids), rules.kernel_array(3), 3, pids,
+                  False, SEED, GAME, 1, scratch=new_scratch(1, PLAYOUTS))

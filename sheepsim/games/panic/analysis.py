@@ -41,7 +41,7 @@ END_NAMES = ("final_pen", "menus_ran_out")
 @dataclass
 class PanicResult:
     """Totals of a batch of games: ``acc`` is the summed accumulator vector
-    (``layout.A_*``); ``sums`` the sums from per-game rows (:func:`.jobs.game_sums`);
+    (``layout.A_*``); ``sums`` the sums from per-game rows (:func:`.jobs.outcome_sums`);
     ``tables`` the DataFrames built from them."""
 
     rules: PanicRules

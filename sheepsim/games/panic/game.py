@@ -25,4 +25,7 @@ GAME = Game(
             "bad_policy": ["panic", "play", "--policy", "nosuch"],
             "compare": {"players": 3, "a": "random", "b": "random", "field": "random",
                         "games": 40}},
+    # the plug-in entry too (sheepsim.cachefolders.WARM_PLUGIN): plug-in seats play on
+    # the harness, every line-up with plug-ins shares it
+    warm=(("play", {"games": 16, "policy": "sheepsim.warm_policy:any_option"}),),
 )

@@ -15,12 +15,17 @@ import numpy as np
 from sheepsim import plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
-from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.rules import PanicRules, load_rules
+from sheepsim.harness import layout as H
 from sheepsim.plugins import policy_failure
 from sheepsim.stats import group_sums
 
 GAME = "shear-panic"
+#: the machine the harness plays (a line-up with plug-ins: :mod:`.cut`)
+MACHINE = "sheepsim.games.panic.machine"
+#: the harness's play tables (:func:`sheepsim.harness.tables.play_tables`) the job's
+#: tables add to the game's own: their names are not the game's
+HARNESS_TABLES = ("game_length", "decisions", "course")
 
 
 def _playouts(playouts) -> int:
@@ -40,24 +45,23 @@ def policy_list(policies, players: int) -> list[str]:
 
 def raise_failure(failed: tuple, policies: list[str]):
     """Raise the one error line for a choice that broke the policy contract:
-    ``failed`` is ``(code, game, seat, choice, n)`` (:func:`.engine.failure`),
+    ``failed`` is ``(code, game, seat, choice, n)``,
     ``policies`` the seats' policy names."""
     code, game, seat, choice, n = failed
     raise policy_failure(code, policies[seat], seat, game, choice, n)
 
 
-def game_sums(rows: np.ndarray, players: int, policies: list[str]) -> Counts:
-    """From per-game accumulator rows ``(n, ACC_LEN)``: ``policy_win_sq`` and
-    ``policy_points_sq`` ``(n_policies,)``, sums over games of the squared per-game
-    total wins / points of the seats playing each policy (:func:`policy_groups` order;
-    the game as the unit of pooled intervals), and ``tie_wins`` ``(players,)``, wins
-    from a tie for most points (decided by sheep left or turn order)."""
+def outcome_sums(wins: np.ndarray, points: np.ndarray, tied: np.ndarray,
+                 policies: list[str]) -> Counts:
+    """``policy_win_sq`` and ``policy_points_sq`` ``(n_policies,)``, sums over games of
+    the squared per-game total wins / points of the seats playing each policy
+    (:func:`policy_groups` order; the game as the unit of pooled intervals), and
+    ``tie_wins`` ``(players,)``, wins from a tie for most points (decided by sheep left
+    or turn order), from each game's wins ``(n, players)`` (one-hot), points ``(n,
+    players)`` and whether a tie for most points decided it ``(n,)``."""
     from sheepsim.games.panic.analysis import policy_groups
 
     groups, names = policy_groups(policies)
-    wins = rows[:, L.A_WINS:L.A_WINS + players]
-    points = rows[:, L.A_POINTS:L.A_POINTS + players]
-    tied = rows[:, L.A_TIE_BREAK] == 0  # tie_break[0] counts games decided by points alone
     return {"policy_win_sq": group_sums(wins, groups, len(names))[1],
             "policy_points_sq": group_sums(points, groups, len(names))[1],
             "tie_wins": wins[tied].sum(axis=0)}
@@ -91,48 +95,69 @@ class PlayJob(Job):
         return self.players
 
     def _kernels(self):
-        """``(R, pids, playouts, kernels)``: the entry kernels' arguments for this
-        line-up (:func:`.engine.kernel_policies`) and the kernels themselves."""
+        """``(R, pids, playouts, kernel)``: the harness's entry for the machine for this
+        line-up (built-in seats alone: the own-only entry, in which the machine plays
+        every turn; with plug-ins, a plug-in seat's turn cut at each decision,
+        :mod:`.cut`), its arguments and the seats' policy ids ``pids``."""
         if "_k" not in self.__dict__:
-            from sheepsim.games.panic.engine import kernel_policies, kernels_for
             from sheepsim.games.panic.policies import resolve_policies
+            from sheepsim.games.panic.policies.decide import FIRST_USER_ID
+            from sheepsim.harness import machine as M
 
             ids, users = resolve_policies(self.policies)
-            pids, playouts = kernel_policies(ids, self.playouts)
-            self._k = (self.rules.kernel_array(self.players), pids, playouts, kernels_for(users))
+            pids = np.asarray(ids, dtype=np.int64)
+            self._k = (self.rules.kernel_array(self.players), pids, self.playouts,
+                       M.load(MACHINE).kernel(users, FIRST_USER_ID, pids))
         return self._k
 
-    def per_game(self, seed: int, first_game: int, n_games: int, per_game: bool) -> np.ndarray:
-        """The accumulator rows: ``(1, ACC_LEN)`` summed, or ``(n_games, ACC_LEN)``.
-        Raises :func:`sheepsim.plugins.policy_failure` for a choice that broke the policy
-        contract (the kernels stopped there)."""
-        R, pids, playouts, kernels = self._kernels()
-        blocks = n_games if per_game else 1
-        acc, failed = kernels.games_chunk(R, pids, seed, first_game, n_games, blocks, playouts)
-        if failed is not None:
-            raise_failure(failed, self.policies)
-        return acc
+    def harness_games(self, first_game: int, n_games: int):
+        """Games ``[first_game, first_game + n_games)`` on the harness: ``(acc, winners,
+        scores, harness)``, the summed accumulator vector (the machine's tally,
+        ``layout.A_*``), each game's winning seat and points, and the harness's own
+        counts (the block before the tally: decisions by kind, turns, the course).
+        Raises :func:`sheepsim.plugins.policy_failure` for a choice that broke the
+        policy contract (the harness stopped there)."""
+        from sheepsim.games.panic.scratch import new_scratch
+        from sheepsim.harness import machine as M
+        from sheepsim.harness.jobs import run_games
+
+        R, pids, playouts, kernel = self._kernels()
+        m = M.load(MACHINE)
+        acc, fail, winners, scores, _ = run_games(
+            m, kernel, R, self.players, pids, False, self.seed, first_game, n_games,
+            outcomes=True, scratch=new_scratch(1, playouts))
+        if fail[H.F_CODE]:
+            raise policy_failure(int(fail[H.F_CODE]), self.policies[int(fail[H.F_SEAT])],
+                                 int(fail[H.F_SEAT]), int(fail[H.F_GAME]),
+                                 int(fail[H.F_CHOICE]), int(fail[H.F_N]))
+        game = m.offsets(self.players)[H.O_GAME]
+        return acc[game:], winners, scores, acc[:game]
 
     def prepare(self) -> Counts:
         return self.chunk(0, 1)  # compiles (or loads) the kernels now
 
     def chunk(self, first_game, n_games) -> Counts:
-        """``acc`` the summed accumulator vector, plus sums the game-level statistics need
-        (:func:`game_sums`)."""
-        rows = self.per_game(self.seed, first_game, n_games, True)
-        return {"acc": rows.sum(axis=0), **game_sums(rows, self.players, self.policies)}
+        """``acc`` the summed accumulator vector, ``harness`` the harness's counts (its
+        block before the game's tally), plus sums the game-level statistics need
+        (:func:`outcome_sums`)."""
+        acc, winners, points, harness = self.harness_games(first_game, n_games)
+        wins = np.zeros_like(points)
+        wins[np.arange(n_games), winners] = 1
+        top = points.max(axis=1, keepdims=True)
+        tied = (points == top).sum(axis=1) > 1  # (the winner's tie_break > 0)
+        return {"acc": acc, "harness": harness,
+                **outcome_sums(wins, points, tied, self.policies)}
 
     def outcomes(self, first_game, n_games):
         """Per game: winning seat ``(n,)`` and points ``(n, players)`` (head-to-heads)."""
-        acc = self.per_game(self.seed, first_game, n_games, True)
-        P = self.players
-        return acc[:, L.A_WINS:L.A_WINS + P].argmax(axis=1), acc[:, L.A_POINTS:L.A_POINTS + P]
+        return self.harness_games(first_game, n_games)[1:3]
 
     def result(self, counts: Counts, games: int):
         from sheepsim.games.panic.analysis import PanicResult, build_tables
 
         res = PanicResult(self.rules, self.players, list(self.policies), self.seed, games,
-                          counts["acc"], {k: v for k, v in counts.items() if k != "acc"})
+                          counts["acc"], {k: v for k, v in counts.items()
+                                          if k not in ("acc", "harness")})
         res.tables = build_tables(res)
         return res
 
@@ -151,6 +176,20 @@ class PlayJob(Job):
 
     def meta(self) -> dict:
         return {**self.meta_common(), "players": self.players, "policies": list(self.policies)}
+
+
+@dataclass
+class MetricsJob(PlayJob):
+    """A :class:`PlayJob` whose tables add the harness's :data:`HARNESS_TABLES` to the
+    game's own: the job of the harness's metrics (:mod:`.metrics`)."""
+
+    def tables(self, counts, games):
+        from sheepsim.harness import machine as M
+        from sheepsim.harness.tables import play_tables
+
+        t = play_tables(counts["harness"], self.players, self.policies, M.load(MACHINE).kinds,
+                        False)
+        return {**super().tables(counts, games), **{name: t[name] for name in HARNESS_TABLES}}
 
 
 def head_to_head(rules=None, players: int = 4, a: str = "greedy", b: str = "random",

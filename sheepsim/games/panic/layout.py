@@ -177,7 +177,8 @@ _c, CTX_LEN = _alloc([
     ("rollout_playouts", 1), ("last_tile", 1), ("last_gain", 1),
     ("last_counter", 1), ("memo_gen", 1), ("game", 1), ("fail_code", 1), ("fail_game", 1),
     ("fail_seat", 1), ("fail_choice", 1), ("fail_n", 1), ("decisions_n", 1),
-    ("count_on", 1), ("counts", 1 + 3 * len(KIND_NAMES)),
+    ("count_on", 1), ("counts", 1 + 3 * len(KIND_NAMES)), ("log_moved", 1),
+    ("decisions_moved", 1),
 ])
 CTX_DICE_PURPOSE = _c["dice_purpose"]
 CTX_LOG_ON = _c["log_on"]
@@ -206,6 +207,10 @@ CTX_DECISIONS_N = _c["decisions_n"]  # rows of the trace's decision log (scratch
 # set: decisions (of the stretch), then per kind decisions, options, lone options
 CTX_COUNT_ON = _c["count_on"]
 CTX_COUNTS = _c["counts"]
+# The rows of the trace's event log and decision log already moved to the harness's
+# event rows (machine.own_events)
+CTX_LOG_MOVED = _c["log_moved"]
+CTX_DECISIONS_MOVED = _c["decisions_moved"]
 
 # ------------------------------------------------------------------ policy view
 # What a policy is shown (``view``, 1-D int64, length VIEW_LEN; see .policies): Shear
@@ -227,6 +232,9 @@ DECISION_WIDTH = 4
 EV_OPENING, EV_ACTION, EV_GROUP, EV_REGROUP_DIE, EV_ROUTE, EV_SCORE, EV_SHEAR, \
     EV_PANIC_DIE, EV_PANIC_PUSH, EV_PANIC_TURN, EV_PASS, EV_END, EV_NO_REVERSE = range(13)
 # EV_NO_REVERSE [tiles refused (bit per tile), action type, line key, direction refused]
+# A row of the decision log among the harness's event rows of a trace (machine.own_events):
+# [EV_DECISION, seat, kind, n, choice] (D_* shifted by one), the rest 0
+EV_DECISION = 13
 LOG_HEAD = 5
 LOG_WIDTH = LOG_HEAD + 3 * N_SHEEP + 2 + MAX_PLAYERS
 MAX_LOG = 4096

@@ -5,12 +5,14 @@ import numpy as np
 
 from sheepsim import rng
 from sheepsim.games.panic import layout as L
-from sheepsim.games.panic.engine import accumulate, init_state
-from sheepsim.games.panic.engine import winner as panic_winner
+from sheepsim.games.panic.geometry.flockops import refused_tiles, reverse_dir
 from sheepsim.games.panic.policies.decide import ROLLOUT, ROLLOUT_V1
 from sheepsim.games.panic.policies.rollout import rollout_turn
+from sheepsim.games.panic.scratch import ZERO, event_row, log_event
 from sheepsim.games.panic.scratch import new_scratch as panic_scratch
-from sheepsim.games.panic.turns import after_turn, panic_push, play_turn
+from sheepsim.games.panic.state import accumulate, init_state
+from sheepsim.games.panic.state import winner as panic_winner
+from sheepsim.games.panic.turns import MAX_PANIC_ROLLS, after_turn, panic_push, play_turn
 from sheepsim.jit import kernel
 
 RULES = ()
@@ -19,19 +21,35 @@ MAX_OPTIONS = L.MAX_OPTS
 OPTION_WIDTH = L.OPT_WIDTH
 VIEW_LEN = L.VIEW_LEN
 TALLY_LEN = L.ACC_LEN
+#: a trace's event rows (slot ``own_events``): the event log's rows (``layout.LOG_WIDTH``)
+#: and the decision log's (``layout.EV_DECISION``)
+EVENT_WIDTH = L.LOG_WIDTH
 
 B = L.ST_LEN
 M_PHASE = B  # opening pushes made (players: the turns)
 M_SEAT = B + 1  # the seat to move
 M_WIN = B + 2
 M_PID = B + 3  # MAX_PLAYERS: each seat's policy id
-STATE_LEN = M_PID + L.MAX_PLAYERS
+CUT = M_PID + L.MAX_PLAYERS  # CUT_LEN: a plug-in seat's turn (cut.py's registers)
+CUT_LEN = 16
+STATE_LEN = CUT + CUT_LEN
 # scratch after the state (zeroed once a chunk): per (seat, tile) used this game the
 # counter when it was chosen and the points it gained (read only where ST_USED is set)
 T_COUNTER = STATE_LEN
 T_GAIN = T_COUNTER + L.MAX_PLAYERS * L.MAX_TILES
-SCRATCH_LEN = 2 * L.MAX_PLAYERS * L.MAX_TILES
+# then, in a trace of a line-up with plug-ins, the cut turn's events (:mod:`.cut`: its
+# apply has no scratch record to log in): the switch (slot trace_on), the rows held and
+# the rows, moved by the slot events (after every apply) or into the scratch's log
+# (own, after a plug-in seat's turn started)
+X_ON = T_GAIN + L.MAX_PLAYERS * L.MAX_TILES
+X_N = X_ON + 1
+X_ROWS = X_N + 1
+#: rows held between two moves: a decision's consequences up to the next decision or
+#: the turn's end, at most the panic die's rolls and a dozen events more
+X_CAP = MAX_PANIC_ROLLS + 16
+SCRATCH_LEN = 2 * L.MAX_PLAYERS * L.MAX_TILES + 2 + X_CAP * L.LOG_WIDTH
 OWN_STRETCHES = 16
+OWN_BUILTINS = True  # own plays every built-in seat: built-ins alone run play_own_games
 
 
 def state_size(players):
@@ -44,7 +62,7 @@ def new_scratch(players, R):
 
 @kernel
 def start(st, R, players, chance):
-    init_state(st, R)
+    init_state(st[:L.ST_LEN], R)  # (the machine's entries are zeroed, its scratch kept)
 
 
 @kernel
@@ -58,6 +76,20 @@ def to_move(st, R, opts):
     if st[L.ST_ENDED]:
         return np.int64(-1), np.int64(0), np.int64(0)
     return st[M_SEAT], np.int64(0), np.int64(0)
+
+
+@kernel(inline="always")
+def pushed(st, players):
+    """An opening push was made (by the machine or a plug-in seat's cut turn): the next
+    seat pushes, or after the last the turns start at seat 0 with no previous action."""
+    phase = st[M_PHASE] + 1
+    st[M_PHASE] = phase
+    if phase == players:
+        st[L.ST_PREV_KIND] = -1
+        st[L.ST_PREV_DIE] = 0
+        st[M_SEAT] = 0
+    else:
+        st[M_SEAT] = phase
 
 
 @kernel(inline="always")  # one call with the scratch a turn, not two
@@ -74,15 +106,9 @@ def stretch(st, R, seat, streams, w, report, pid, playouts):
     players = R[L.R_N_PLAYERS]
     phase = st[M_PHASE]
     if phase < players:  # the opening push
+        log_event(st, w, np.int64(L.EV_OPENING), seat, ZERO, ZERO, ZERO)
         panic_push(st, R, seat, pid, w)
-        phase += 1
-        st[M_PHASE] = phase
-        if phase == players:
-            st[L.ST_PREV_KIND] = -1
-            st[L.ST_PREV_DIE] = 0
-            st[M_SEAT] = 0
-        else:
-            st[M_SEAT] = phase
+        pushed(st, players)
     else:
         ctx[L.CTX_LAST_TILE] = -1
         if playouts is not None:
@@ -122,17 +148,17 @@ def stretches(st, R, seat, streams, w, report, played, playouts):
     return rows
 
 
-@kernel
+@kernel(inline="always")
 def own(st, R, seat, streams, w, report, played):
     return stretches(st, R, seat, streams, w, report, played, np.int64(0))
 
 
-@kernel
+@kernel(inline="always")
 def own_no_rollout(st, R, seat, streams, w, report, played):
     return stretches(st, R, seat, streams, w, report, played, None)
 
 
-@kernel
+@kernel(inline="always")
 def own_random(st, R, seat, streams, w, report, played):
     rows = 0
     while rows < played.shape[0] and st[L.ST_ENDED] == 0:
@@ -154,17 +180,113 @@ def own_variant(builtins):
     return "own"
 
 
+#: the module whose ``plugged_slots(builtins)`` gives the slots that replace this
+#: machine's in a line-up with plug-ins (:mod:`.cut`, which builds on this module: named,
+#: not imported, so the two do not import each other)
+PLUGGED_SLOTS = "sheepsim.games.panic.cut"
+
+
 @kernel
+def own_events(st, R, w, out):
+    """Move the rows the stretches added to the trace's event log and decision log
+    (``w.log``, ``w.decisions``: the turns fill them while ``ctx[CTX_LOG_ON]`` is set,
+    a trace's scratch) since the last call to the first rows of ``out``: the events,
+    then the decisions as ``[EV_DECISION, seat, kind, n, choice]``; returns the rows
+    written (at most ``out.shape[0]``: the rest dropped). Each log keeps its own cap
+    (``MAX_LOG`` rows a game, as the turns write them); a trace is one game."""
+    ctx = w.ctx
+    m = 0
+    i = ctx[L.CTX_LOG_MOVED]
+    while i < ctx[L.CTX_LOG_N] and m < out.shape[0]:
+        for j in range(L.LOG_WIDTH):
+            out[m, j] = w.log[i, j]
+        i += 1
+        m += 1
+    ctx[L.CTX_LOG_MOVED] = i
+    k = ctx[L.CTX_DECISIONS_MOVED]
+    while k < ctx[L.CTX_DECISIONS_N] and m < out.shape[0]:
+        for j in range(L.LOG_WIDTH):
+            out[m, j] = 0
+        out[m, 0] = L.EV_DECISION
+        for j in range(L.DECISION_WIDTH):
+            out[m, 1 + j] = w.decisions[k, j]
+        k += 1
+        m += 1
+    ctx[L.CTX_DECISIONS_MOVED] = k
+    return m
+
+
+@kernel
+def trace_on(st, R):
+    st[X_ON] = 1
+
+
+@kernel
+def note(st, ev, a, b, c, d):
+    """Record an event of the cut turn as :func:`.scratch.log_event` does (a trace
+    only): after the state (``X_*``), moved by :func:`events` or :func:`note_to_log`."""
+    if st[X_ON] == 0:
+        return
+    k = st[X_N]
+    if k >= X_CAP:
+        return
+    st[X_N] = k + 1
+    at = X_ROWS + k * L.LOG_WIDTH
+    event_row(st[at:at + L.LOG_WIDTH], st, ev, a, b, c, d)
+
+
+@kernel
+def note_refusals(st, R, seat):
+    """:func:`.turns.log_refusals` for the cut turn."""
+    if st[X_ON] == 0:
+        return
+    tiles = refused_tiles(st, R, seat)
+    if tiles:
+        note(st, np.int64(L.EV_NO_REVERSE), tiles, st[L.ST_PREV_KIND], st[L.ST_PREV_TARGET],
+             reverse_dir(st))
+
+
+@kernel
+def note_to_log(st, w):
+    """The cut turn's events recorded so far appended to the scratch's event log (as
+    :func:`.scratch.log_event` appends: while it has room), where the machine's own
+    stretches log theirs, so that they keep their order within a call of ``own``."""
+    ctx = w.ctx
+    for k in range(st[X_N]):
+        i = ctx[L.CTX_LOG_N]
+        if i >= L.MAX_LOG:
+            break
+        at = X_ROWS + k * L.LOG_WIDTH
+        for j in range(L.LOG_WIDTH):
+            w.log[i, j] = st[at + j]
+        ctx[L.CTX_LOG_N] = i + 1
+    st[X_N] = 0
+
+
+@kernel
+def events(st, R, out):
+    """The cut turn's events (and a plug-in's decision: ``layout.EV_DECISION``) since
+    the last call, to ``out``."""
+    m = min(st[X_N], out.shape[0])
+    for k in range(m):
+        at = X_ROWS + k * L.LOG_WIDTH
+        for j in range(L.LOG_WIDTH):
+            out[k, j] = st[at + j]
+    st[X_N] = 0
+    return m
+
+
+@kernel(inline="always")
 def flush_counts(ctx, report):
-    asked = 0
+    """Add the decisions counted in ``ctx`` to ``report`` (zeroed before each game) and
+    zero them: once at the game's end, or after every call of ``own`` (:mod:`.cut`)."""
     for k in range(L.K_KINDS):
         dec = ctx[L.CTX_COUNTS + 1 + k]
         forced = ctx[L.CTX_COUNTS + 1 + 2 * L.K_KINDS + k]
-        asked += dec - forced
-        report[1 + k] = dec
-        report[1 + L.K_KINDS + k] = ctx[L.CTX_COUNTS + 1 + L.K_KINDS + k]
-        report[1 + 2 * L.K_KINDS + k] = forced
-    report[0] = asked
+        report[0] += dec - forced
+        report[1 + k] += dec
+        report[1 + L.K_KINDS + k] += ctx[L.CTX_COUNTS + 1 + L.K_KINDS + k]
+        report[1 + 2 * L.K_KINDS + k] += forced
     for j in range(3 * L.K_KINDS):
         ctx[L.CTX_COUNTS + 1 + j] = 0
 

@@ -1,8 +1,13 @@
-"""Shear Panic's balance metrics (:mod:`sheepsim.balance_metrics`), from whole games."""
+"""Shear Panic's balance metrics (:mod:`sheepsim.balance_metrics`), from whole games, and
+the harness's metrics of every game (:mod:`sheepsim.harness.metrics`) measured on the
+same games."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sheepsim.balance_metrics import Metric, spread
+from sheepsim.harness import metrics as harness_metrics
 
 #: games (rounds) every variant plays by default
 DEFAULT_GAMES = 2_000
@@ -40,11 +45,37 @@ METRICS = (
            "(all seats together; bias-corrected)", "picks per game", "lower", "games", tile_picks),
 )
 
+#: the harness's metrics Shear Panic adds, measured on the ``games`` job's harness tables
+#: (``game_length``, ``decisions``, ``course``: :class:`.jobs.MetricsJob`; ``by_seat``
+#: is the game's own, with the same ``wins``/``win_rate``, and its fair share 1/players):
+#: all but those named like one of its own (``seat_win_spread`` the same definition;
+#: ``tie_rate`` and ``mean_turns`` are the game's: its tie-break counts, and its turns
+#: without the opening pushes, which the harness counts as turns) and ``draw_rate`` (a
+#: game always has a winner: 0)
+_OWN = {m.name for m in METRICS}
+_HARNESS_SKIPPED = {"draw_rate"}
+
+
+def _fair_share(compute):
+    """``compute`` on the tables with the game's ``by_seat`` given its ``fair_share``."""
+
+    def with_share(t, rules, players):
+        return compute({**t, "by_seat": t["by_seat"].assign(fair_share=1.0 / players)},
+                       rules, players)
+
+    with_share.__name__ = compute.__name__
+    return with_share
+
+
+METRICS = METRICS + tuple(replace(m, job="games", compute=_fair_share(m.compute))
+                          for m in harness_metrics.METRICS
+                          if m.name not in _OWN and m.name not in _HARNESS_SKIPPED)
+
 
 def metric_jobs(rules, players: int, seed: int, policies: dict, keys) -> dict:
-    from sheepsim.games.panic.jobs import PlayJob
+    from sheepsim.games.panic.jobs import MetricsJob
 
-    return {"games": PlayJob(rules, players, policies["play"], seed)} if "games" in keys else {}
+    return {"games": MetricsJob(rules, players, policies["play"], seed)} if "games" in keys else {}
 
 
 def invariant(key: str, policies: dict) -> tuple[str, ...]:

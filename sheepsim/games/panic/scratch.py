@@ -10,7 +10,7 @@ reads its fields as plain values.
 
 The kernels are :func:`sheepsim.jit.kernel` (cached, ``nogil``, numba's
 reference-counting runtime (NRT) switched off): no kernel allocates, the record is
-allocated in Python (:func:`new_scratch`, called by ``engine.Kernels``), so every array
+allocated in Python (:func:`new_scratch`, called by the job), so every array
 a kernel touches is owned by the Python caller that allocated it. Only the calls into
 user policies (which may allocate) keep the NRT.
 
@@ -55,7 +55,7 @@ from sheepsim.jit import kernel
 
 #: Row of ``streams`` holding seat 0's own policy stream (seat ``s``: ``SEAT_STREAMS + s``),
 #: after the game's DICE, DEAL and POLICY rows; the POLICY row holds the stream of the
-#: seat whose turn it is (see :func:`.policies.decide.take_seat_stream`).
+#: seat whose turn it is (see :func:`.machine.stretch`).
 SEAT_STREAMS = rng.N_PURPOSES
 
 # The look-ahead memo's shape (see .lookahead; not imported from there: it imports this).
@@ -166,19 +166,25 @@ def log_event(st, w, ev, a, b, c, d):
     i = ctx[CTX_LOG_N]
     if i >= MAX_LOG:
         return
-    log = w.log
-    log[i, 0] = ev
-    log[i, 1] = a
-    log[i, 2] = b
-    log[i, 3] = c
-    log[i, 4] = d
-    for k in range(3 * N_SHEEP):
-        log[i, LOG_HEAD + k] = st[ST_ROW + k]
-    log[i, LOG_HEAD + 3 * N_SHEEP] = st[ST_FACING]
-    log[i, LOG_HEAD + 3 * N_SHEEP + 1] = st[ST_COUNTER]
-    for k in range(MAX_PLAYERS):
-        log[i, LOG_HEAD + 3 * N_SHEEP + 2 + k] = st[ST_SCORE + k]
+    event_row(w.log[i], st, ev, a, b, c, d)
     ctx[CTX_LOG_N] = i + 1
+
+
+@kernel(inline="always")
+def event_row(row, st, ev, a, b, c, d):
+    """A trace row (``LOG_WIDTH`` entries): the event, its 4 parameters, the flock, the
+    facing, the counter and the scores of ``st`` now."""
+    row[0] = ev
+    row[1] = a
+    row[2] = b
+    row[3] = c
+    row[4] = d
+    for k in range(3 * N_SHEEP):
+        row[LOG_HEAD + k] = st[ST_ROW + k]
+    row[LOG_HEAD + 3 * N_SHEEP] = st[ST_FACING]
+    row[LOG_HEAD + 3 * N_SHEEP + 1] = st[ST_COUNTER]
+    for k in range(MAX_PLAYERS):
+        row[LOG_HEAD + 3 * N_SHEEP + 2 + k] = st[ST_SCORE + k]
 
 
 def scripted_scratch(faces=(), choices=(), seed_game=(0, 0)):

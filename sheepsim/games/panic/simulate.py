@@ -16,6 +16,7 @@ from sheepsim.games.panic.analysis import PanicResult
 from sheepsim.games.panic.jobs import PlayJob, _playouts, policy_list, raise_failure
 from sheepsim.games.panic.rules import PanicRules, load_rules
 from sheepsim.games.panic.trace import render_log
+from sheepsim.harness import layout as H
 
 
 def _rules(rules) -> PanicRules:
@@ -70,7 +71,6 @@ def decisions_table(rows: np.ndarray) -> pd.DataFrame:
 def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0,
                game: int = 0, playouts: int = 4) -> Trace:
     """Play game ``game`` of ``seed`` and describe every step in text."""
-    from sheepsim.games.panic.engine import kernel_policies, kernels_for, new_log
     from sheepsim.games.panic.policies import policy_name, resolve_policies
 
     rules = _rules(rules)
@@ -83,18 +83,40 @@ def trace_game(rules=None, players: int = 4, policies=("random",), seed: int = 0
     ids, users = resolve_policies(chosen)
     names = [policy_name(p) for p in chosen]
     R = rules.kernel_array(players)
-    kernels = kernels_for(users)
-    st = np.zeros(L.ST_LEN, dtype=np.int64)
-    log = new_log()
-    acc = np.zeros(L.ACC_LEN, dtype=np.int64)
-    pids, playouts = kernel_policies(ids, playouts)
+    log, decisions, st, win, failed = _harness_trace(R, players, ids, users, seed, game,
+                                                     playouts, names)
+    if failed is not None:
+        raise_failure(failed, names)
+    lines = render_log(log, rules, players, names, st, win)
+    return Trace(lines, win, [int(st[L.ST_SCORE + s]) for s in range(players)],
+                 log.copy(), st, decisions_table(decisions))
+
+
+def _harness_trace(R, players, ids, users, seed, game, playouts, names):
+    """The game on the harness: the machine's stretches (built-in seats) record the
+    event log and the decision log in a trace's scratch and move them to the harness's
+    event rows (slot ``own_events``), a plug-in seat's cut turn its events and the
+    decisions it was asked (slot ``events``). ``(log, decisions, final state, winner,
+    failure or None)``: a failure as :func:`.jobs.raise_failure` takes it."""
+    from sheepsim.games.panic.policies.decide import FIRST_USER_ID
+    from sheepsim.games.panic.scratch import new_scratch
+    from sheepsim.harness import machine as M
+    from sheepsim.harness.jobs import run_games
+
+    m = M.load("sheepsim.games.panic.machine")
+    pids = np.array(ids, dtype=np.int64)
+    w = new_scratch(L.MAX_LOG, playouts)
+    w.ctx[L.CTX_LOG_ON] = 1
+    kernel = m.kernel(users, FIRST_USER_ID, pids, trace=True)
     try:
-        run = kernels.trace_game(R, pids, seed, game, playouts, st, log, acc)
+        _, fail, winners, _, _, rows, final = run_games(
+            m, kernel, R, players, pids, False, seed, game, 1, outcomes=True,
+            log_rows=L.MAX_LOG, events=2 * L.MAX_LOG, counts=False, scratch=w)
     except Exception as exc:  # e.g. a plug-in indexing outside its arrays: one line
         raise driver.kernel_call_error(exc, seed, game, names) from None
-    if run.failure is not None:
-        raise_failure(run.failure, names)
-    n_log, win = run.log_rows, run.winner
-    lines = render_log(log[:n_log], rules, players, names, st, win)
-    return Trace(lines, win, [int(st[L.ST_SCORE + s]) for s in range(players)],
-                 log[:n_log].copy(), st, decisions_table(run.decisions))
+    if fail[H.F_CODE]:
+        return None, None, None, -1, tuple(int(fail[k]) for k in (
+            H.F_CODE, H.F_GAME, H.F_SEAT, H.F_CHOICE, H.F_N))
+    asked = rows[:, 0] == L.EV_DECISION
+    return (rows[~asked][:L.MAX_LOG], rows[asked, 1:1 + L.DECISION_WIDTH][:L.MAX_LOG],
+            final[:L.ST_LEN], int(winners[0]), None)

@@ -1,7 +1,7 @@
 """Shear Panic studies: balance for 3 and 4 players, and policy head-to-heads.
 
-Runs the engine's ``games_chunk`` kernel one chunk at a time (``start`` = games done; a
-game is keyed by ``(seed, game index)``) and builds the tables with
+Runs the job (:class:`~sheepsim.games.panic.jobs.PlayJob`, on the harness) one chunk at
+a time (``start`` = games done; a game is keyed by ``(seed, game index)``) and builds the tables with
 :func:`~sheepsim.games.panic.analysis.build_tables` from the merged accumulator vector,
 exactly as :func:`~sheepsim.games.panic.simulate.play_games` does in one go.
 """

@@ -1,8 +1,9 @@
 """The text of a traced game: one readable line (or a flock picture) per logged event.
 
-:func:`render_log` turns the event log of :func:`.engine.trace_game` (rows
-``[event, a, b, c, d, rows, cols, alive, facing, counter, scores]``, see
-:mod:`.layout`) into lines; it only reads the log (no rule is applied here).
+:func:`render_log` turns the event log of a traced game (:func:`.simulate.trace_game`:
+the harness's event rows; rows ``[event, a, b, c, d, rows, cols, alive, facing,
+counter, scores]``, see :mod:`.layout`) into lines; it only reads the log (no rule is
+applied here).
 """
 
 from __future__ import annotations

@@ -32,7 +32,6 @@ from sheepsim.games.panic.layout import (
     EV_ACTION,
     EV_END,
     EV_NO_REVERSE,
-    EV_OPENING,
     EV_PANIC_DIE,
     EV_PANIC_PUSH,
     EV_PANIC_TURN,
@@ -78,8 +77,6 @@ from sheepsim.games.panic.policies.decide import (
     checked,
     count_decision,
     decide_sub,
-    park_seat_stream,
-    take_seat_stream,
 )
 from sheepsim.games.panic.policies.greedy import decide_action
 from sheepsim.games.panic.policies.menucount import random_option
@@ -139,29 +136,7 @@ def panic_push(st, R, seat, pid, w):
             return
 
 
-@kernel
-def policy_of(pids, seat):
-    """``pids[seat]``, or None when ``pids`` is None (every seat plays random)."""
-    if pids is None:
-        return None
-    return pids[seat]
-
-
-@kernel(inline="always")  # one caller: see engine's "Fewer levels"
-def opening(st, R, pids, w):
-    """The sheep jump from the truck: each seat rolls the panic die and makes that Lamb
-    Push (white: Ewe Turn), regrouping as needed; no scoring, the counter stays at 0.
-    ``pids`` ``(players,)`` or None (every seat random)."""
-    for seat in range(R[R_N_PLAYERS]):
-        log_event(st, w, np.int64(EV_OPENING), np.int64(seat), ZERO, ZERO, ZERO)
-        take_seat_stream(w.streams, seat)
-        panic_push(st, R, seat, policy_of(pids, seat), w)
-        park_seat_stream(w.streams, seat)
-    st[ST_PREV_KIND] = -1  # the opening pushes are not menu actions
-    st[ST_PREV_DIE] = 0
-
-
-@kernel(inline="always")  # callers: play_turn, rollout (engine's "Fewer levels")
+@kernel(inline="always")  # callers: play_turn, rollout (no library of its own to compile)
 def execute_turn(st, R, seat, pid, tile, a, b, w):
     """Steps A-E of a turn for the chosen ``tile`` with parameters ``a``, ``b``."""
     ctx = w.ctx

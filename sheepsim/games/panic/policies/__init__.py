@@ -36,8 +36,8 @@ Built-in policies
   ``greedy-v1`` values the same way as ``greedy`` but regroups a flock again, drawing
   its tie-breaks again, for every option whose look-ahead regrouping broke a tie.
 
-Every seat draws from its own policy stream, keyed by ``(seed, game, seat)``
-(:func:`~.decide.seed_game_streams`): replacing one seat's policy leaves every other
+Every seat draws from its own policy stream, keyed by ``(seed, game, seat)`` (by the
+harness): replacing one seat's policy leaves every other
 seat's draws unchanged.
 
 Decision kinds and options
@@ -67,14 +67,11 @@ Why integer ids
 numba's on-disk cache (``cache=True``) does not hit across processes for a kernel that
 receives a dispatcher as an argument or captures one in a closure. So the cached kernels
 call :func:`decide_action` / :func:`~.decide.decide_sub`, which branch on an integer
-policy id and ask :func:`~.decide.decide`, the one dispatch with the policy signature,
-for anything that is not a built-in's fast path. User policies get ids from
-:data:`~.decide.FIRST_USER_ID` upwards and a variant of the kernels is compiled for them
-(:func:`..engine.kernels_for`): :func:`sheepsim.jit.user_policy_chain` extends ``decide``
-to them and :func:`sheepsim.jit.rebind` re-jits every function that reaches it. Each new
-set of user policies costs one compilation (about 30-60 s); the variant is cached on
-disk, keyed by a fingerprint of the policies (:func:`sheepsim.jit.variant_key`), so the
-next process loads it.
+policy id for the built-ins. A plug-in seat gets an id from
+:data:`~.decide.FIRST_USER_ID` upwards and plays on the harness: its turn is cut at each
+of its decisions (:mod:`..cut`) and the harness asks the plug-in, compiled once per
+plug-in and cached on its own (:func:`sheepsim.policy_values.policy_values`), so a new
+line-up of plug-ins compiles no game kernel again.
 
 Writing a user policy
 ---------------------

@@ -3,9 +3,9 @@ every choice; the sub-decisions (which smallest group, which route, which sheep 
 which way to turn) and the positional score the greedy policy uses.
 
 * :func:`decide` ``(pid, kind, view, opts, n, rand) -> i`` is the dispatch with the one
-  policy signature (:mod:`.policies`); :func:`..engine.kernels_for` chains the user
-  policies onto it (:func:`sheepsim.jit.user_policy_chain`). The built-ins keep fast
-  paths on the engine's own state (greedy and rollout value moves on ``st``/``R``;
+  policy signature (:mod:`.policies`); a plug-in seat's decisions are asked by the
+  harness instead (:mod:`..cut`). The built-ins keep fast
+  paths on the game's own state (greedy and rollout value moves on ``st``/``R``;
   random draws its menu option without listing them, :mod:`.menucount`), so
   :func:`ask_policy` builds a view only for a user policy.
 * :func:`decide_sub` is the one entry point the regrouping and panic kernels call (and
@@ -15,10 +15,11 @@ which way to turn) and the positional score the greedy policy uses.
   by type, so a random-only run never compiles the greedy machinery.
 * :func:`checked`: every returned choice, built-in or plug-in, passes it; the first one
   that is not a legal index is recorded (``layout.CTX_FAIL_*``) and the game stops.
-* Each seat draws from its own stream (:func:`seed_game_streams`): the POLICY row of the
-  streams holds the stream of the seat whose turn it is (:func:`take_seat_stream`), so
-  every draw of the turn, the sub-decisions' and the rollout playouts' included, comes
-  from that seat's stream and no other seat's draws depend on it.
+* Each seat draws from its own stream (the harness keys one per seat and game): the
+  POLICY row of the scratch's streams holds the stream of the seat whose turn it is
+  (:func:`..machine.stretch` copies it in and back), so every draw of the turn, the
+  sub-decisions' and the rollout playouts' included, comes from that seat's stream and
+  no other seat's draws depend on it.
 """
 
 from sheepsim import rng
@@ -70,7 +71,6 @@ from sheepsim.games.panic.layout import (
     K_PANIC_PUSH,
     K_PANIC_TURN,
     K_ROUTE,
-    MAX_PLAYERS,
     N_SHEEP,
     R_FIELD_KIND,
     R_LEN,
@@ -89,7 +89,7 @@ from sheepsim.games.panic.layout import (
     V_SEAT,
     V_STATE,
 )
-from sheepsim.games.panic.scratch import SEAT_STREAMS, ZERO
+from sheepsim.games.panic.scratch import ZERO
 from sheepsim.games.panic.track import field_of
 from sheepsim.jit import WROTE_INPUTS_CHOICE, kernel
 from sheepsim.plugins import ILLEGAL_CHOICE, WROTE_INPUTS
@@ -111,40 +111,13 @@ FIRST_USER_ID = 6
 POSITION_WEIGHT = 0.5
 
 
-# ------------------------------------------------------------------ seat streams
-@kernel
-def seed_game_streams(streams, seed, game):
-    """Key one game's streams: the DICE, DEAL and POLICY rows as every game is keyed
-    (:func:`sheepsim.rng.seed_streams`: the same dice for the same seed), then each
-    seat's own policy stream from ``(seed, game, seat)`` (Philox:
-    :func:`sheepsim.rng.seed_policy_stream`, one phase)."""
-    rng.seed_streams(streams[:SEAT_STREAMS], seed, game)
-    for seat in range(MAX_PLAYERS):
-        rng.seed_policy_stream(streams, SEAT_STREAMS + seat, seed, game, seat, 0)
-
-
-@kernel(inline="always")
-def take_seat_stream(streams, seat):
-    """Put ``seat``'s own stream in the POLICY row, where every policy draw of its turn
-    comes from (:func:`park_seat_stream` puts it back when the turn ends)."""
-    streams[rng.POLICY, 0] = streams[SEAT_STREAMS + seat, 0]
-    streams[rng.POLICY, 1] = streams[SEAT_STREAMS + seat, 1]
-
-
-@kernel(inline="always")
-def park_seat_stream(streams, seat):
-    """Store the POLICY row, advanced by ``seat``'s turn, back as ``seat``'s stream."""
-    streams[SEAT_STREAMS + seat, 0] = streams[rng.POLICY, 0]
-    streams[SEAT_STREAMS + seat, 1] = streams[rng.POLICY, 1]
-
-
 # --------------------------------------------------------- dispatch and checking
 @kernel
 def decide(pid, kind, view, opts, n, rand):
     """Index of the option chosen among ``opts[:n]`` by policy ``pid``, with the one
     policy signature (:mod:`.policies`). Built in here: ``random`` (``randbelow(rand,
-    n)``: the choice its fast paths make); the user policies are chained onto this
-    function (:func:`..engine.kernels_for`); any other id raises ValueError."""
+    n)``: the choice its fast paths make); a plug-in is asked by the harness
+    (:mod:`..cut`); any other id raises ValueError."""
     if pid == RANDOM:
         return randbelow(rand, n)
     raise ValueError("unknown Shear Panic policy id")
@@ -154,7 +127,7 @@ def decide(pid, kind, view, opts, n, rand):
 def ask_policy(pid, kind, st, R, seat, opts, n, w):
     """:func:`decide` asked with ``seat``'s view of the table (``layout.V_*``: the seat,
     the state and the rules vectors, all public in Shear Panic), ``opts[:n]`` and the
-    seat's own stream (the POLICY row: :func:`take_seat_stream`)."""
+    seat's own stream (the POLICY row: :func:`..machine.stretch`)."""
     view = w.policy_view
     view[V_SEAT] = seat
     for j in range(ST_LEN):
@@ -366,8 +339,8 @@ def decide_sub(pid, kind, st, R, seat, opts, n, w):
     seat plays random (then nothing else is compiled). A lone option is taken without
     asking (nothing drawn, nothing logged). Every answer passes :func:`checked`: -1 for
     one that is not a legal index (scripted choices out of range too); an id that is
-    neither built-in nor a user policy compiled into the kernels (see
-    :func:`..engine.kernels_for`) raises ValueError.
+    not built-in (a plug-in seat's turn is cut and asked by the harness, :mod:`..cut`)
+    raises ValueError.
     """
     count_decision(w.ctx, kind, n)
     if n == 1:

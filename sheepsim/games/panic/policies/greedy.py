@@ -399,9 +399,9 @@ def decide_action(pid, st, R, seat, opts, n, w):
 
     ``random`` never reaches here (:func:`..turns.play_turn` draws its option with
     :func:`.menucount.random_option`, without listing them), nor does ``rollout`` (the
-    game loop runs its playouts; see engine); the rest go to the one dispatch
-    (:func:`~.decide.ask_policy`), where an id that is neither built-in nor a user
-    policy compiled into the kernels raises."""
+    machine runs its playouts: :func:`..machine.stretch`); the rest go to the one
+    dispatch (:func:`~.decide.ask_policy`), where an id that is not built-in raises (a
+    plug-in seat's turn is cut and asked by the harness, :mod:`..cut`)."""
     kind = np.int64(K_ACTION)
     if pid == SCRIPTED:
         i = next_scripted(w.ctx, n)

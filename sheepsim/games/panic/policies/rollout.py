@@ -1,8 +1,8 @@
 """The ``rollout`` and ``rollout-v1`` policies' turn (kernels): random playouts of every
 menu choice (``rollout``: one round, then greedy's valuation; ``rollout-v1``: to the end).
 
-Compiled only into kernels of line-ups with a rollout seat (the game loop prunes it by
-the type of ``playouts``; see :func:`..engine.play_game`).
+Compiled only into kernels of line-ups with a rollout seat (the machine's ``own``
+prunes it by the type of ``playouts``; see :func:`..machine.stretch`).
 """
 
 import numpy as np
