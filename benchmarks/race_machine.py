@@ -1,5 +1,5 @@
-"""PROTOTYPE benchmark (branches racemove3, racemove4): The Sheep Race's whole game on the harness
-(``sheepsim/games/race/machine.py``) against today's engine, same games.
+"""The Sheep Race's whole game on the harness (``sheepsim/games/race/machine.py``, the engine of
+the race's harness metrics) against today's engine, same games.
 
     python benchmarks/race_machine.py check [--games 2000] [--players 3 4 6]
         [--pace greedy random,greedy,saver,steady]

@@ -1,17 +1,25 @@
-"""PROTOTYPE (branches racemove3, racemove4; not for main): The Sheep Race's whole game as a harness
-machine, to measure its speed against the engine (``benchmarks/race_machine.py``).
+"""The Sheep Race's whole game as a harness machine: the engine of the race's harness
+metrics (:mod:`sheepsim.games.race.metrics`, job ``harness``); every other race command
+plays the engine (:mod:`sheepsim.games.race.engine`). It plays the engine's games, game
+for game (``tests/race/test_race_machine.py``), for every built-in pace policy but the
+``lookahead`` ones and every built-in bet policy but ``ev``/``win``, mixed per seat, no
+plug-ins (:func:`sheepsim.games.race.jobs.unsupported` names what a line-up holds
+beyond that).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
 Each seat holds two policies (slot ``role``: role 0 its bets, role 1 its pace; the
-harness's ``pids`` are the bet ids, then the pace ids). Each race is one stretch the
-machine plays itself (slot ``own``: ``to_move`` names the race's first player with no
-options), with the engine's own turn loop (``engine.run_race``): :func:`own` when every
-seat plays ``greedy`` pace, :func:`own_paced` for any mix of the built-in pace policies
-but the ``lookahead`` ones (``own_variant`` picks one per line-up), each seat's pace
-decisions drawing from its own pace stream as in the engine. No plug-ins, no ``ev``/
-``win`` bets, no ``lookahead`` pace, no trace; the race is reported to the harness as one
-stretch of its first player (its turns as that many pace decisions), not turn by turn.
+harness's ``pids`` are the bet ids, then the pace ids). Each race the machine plays
+itself (slot ``own``: ``to_move`` names the race's first player with no options), with
+the engine's own turn loop (``engine.run_race``), each seat's pace decisions drawing
+from its own pace stream as in the engine, and reports it turn by turn: one stretch per
+turn, a pace decision with its legal options (a lone option counted as forced, as the
+harness counts a decision it does not ask).
+
+For the harness's metrics a turn is one seat's decisions in a row: a bet, or a turn of a
+race (its roll and the move of the selected sheep); a race's last turn and its player's
+bet opening the next race, when that player leads, make one turn. A seat's score is its
+money (points): it changes when a race is paid out, after the race's last turn.
 
 Where numba counts references (atomic operations, far dearer than their instructions):
 it counts each array of a tuple wherever the tuple lives across a call in a function
@@ -27,7 +35,6 @@ played by ``own``, which the harness's loop calls with its own ``R`` three times
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.errors import SheepsimError
 from sheepsim.games.race.engine import (
     assign_final_lanes,
     leader,
@@ -56,9 +63,9 @@ from sheepsim.games.race.layout import (
     Seats,
     Table,
 )
-from sheepsim.games.race.moves import N_LOG
-from sheepsim.games.race.policies import GREEDY, WHOLE_GAME_PACE_IDS, bet_row, choose_bets
-from sheepsim.harness.layout import P_KINDS
+from sheepsim.games.race.moves import LOG_OPTIONS, LOG_PLAYER, MAX_TURNS, N_LOG
+from sheepsim.games.race.policies import bet_row, choose_bets
+from sheepsim.harness.layout import P_ASKED, P_KINDS
 from sheepsim.jit import njit
 
 RULES = {}
@@ -67,7 +74,9 @@ KIND_PHASES = (1, 1, 1, 0)
 CHANCE_STREAMS = 3
 MAX_OPTIONS, OPTION_WIDTH = 15, 2
 VIEW_LEN = 1
-OWN_STRETCHES = 1  # a race
+N_KINDS = len(KINDS)
+OWN_STRETCHES = MAX_TURNS  # a race, turn by turn (the engine stops one at MAX_TURNS)
+MAX_DECISIONS = 3 * MAX_TURNS + 5 * 6  # three races and their bets
 # the state: then every seat's score (SC + seat), then its pace policy (SC + players + seat)
 N, PHASE, RIDX, I, START, FIRST, COUNTER, WIN, SC = range(9)
 P_OPEN, P_HIDDEN, P_FINAL, P_RACE, P_DONE = range(5)
@@ -194,20 +203,9 @@ def seated(st, R, seat_pid):
 
 @njit
 def own(st, R, seat, streams, scratch, report, played):
-    """The race, all-``greedy``: one stretch of ``seat`` (its first player)."""
+    """The race, each seat playing its built-in pace policy (``seated``): one stretch per
+    turn of the race (:func:`play_race`)."""
     # every array first: R's own counts then cancel out before the first call
-    kr, board, race, seen, legal = R[X_RULES], R[X_BOARD], R[X_RACE], R[X_SEEN], R[X_LEGAL]
-    bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
-    lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
-    co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
-    return play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets,
-                     rival, asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi,
-                     co_final, odds, w, None)
-
-
-@njit
-def own_paced(st, R, seat, streams, scratch, report, played):
-    """The race, each seat playing its built-in pace policy (``seated``)."""
     kr, board, race, seen, legal = R[X_RULES], R[X_BOARD], R[X_RACE], R[X_SEEN], R[X_LEGAL]
     bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
     lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
@@ -218,37 +216,43 @@ def own_paced(st, R, seat, streams, scratch, report, played):
                      co_final, odds, w, st[SC + n:SC + 2 * n])
 
 
-def own_variant(roles):
-    """The ``own`` for a line-up whose built-in ids are ``roles`` (bets, pace)."""
-    pace = set(roles[1])
-    if pace & set(WHOLE_GAME_PACE_IDS):
-        raise SheepsimError("the race machine does not play the lookahead pace policies yet")
-    return "own" if pace <= {GREEDY} else "own_paced"
-
-
 @njit(inline="always")
 def play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets, rival,
               asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi, co_final, odds, w,
               pace_ids):
-    """The race of ``st`` played to its end, scored, and the next one begun: ``pace_ids``
-    None when every seat plays ``greedy`` (numba then prunes the policy dispatch by type,
-    as in the engine), else each seat's built-in pace id; a seat's pace decisions draw
-    from its pace stream (``streams`` row ``CHANCE_STREAMS + seat``: phase 0), which the
-    engine's turn loop reads at row ``N_PHASES * seat + PACE_PHASE`` of ``asks.streams``."""
+    """The race of ``st`` played to its end with the engine's turn loop (``run_race``,
+    each seat's built-in pace id in ``pace_ids``), scored, and the next one begun; a
+    seat's pace decisions draw from its pace stream (``streams`` row ``CHANCE_STREAMS +
+    seat``: phase 0), which the engine's turn loop reads at row ``N_PHASES * seat +
+    PACE_PHASE`` of ``asks.streams``. Reported to the harness one stretch per turn of the
+    race (``played``: its player, one pace decision, every seat's score after it: the
+    scores before the race, the race's payout after its last turn) and, in ``report``,
+    each turn's pace decision with its legal options (the turn log's ``LOG_OPTIONS``:
+    one option is a forced move, taken without asking). Returns the stretches."""
     r = st[RIDX]
     stage = FINAL if r == 2 else SEMIFINAL
     n = st[N]
-    if pace_ids is not None:
-        for s in range(n):
-            asks.streams[N_PHASES * s + PACE_PHASE, 0] = streams[CHANCE_STREAMS + s, 0]
-            asks.streams[N_PHASES * s + PACE_PHASE, 1] = streams[CHANCE_STREAMS + s, 1]
+    for s in range(n):
+        asks.streams[N_PHASES * s + PACE_PHASE, 0] = streams[CHANCE_STREAMS + s, 0]
+        asks.streams[N_PHASES * s + PACE_PHASE, 1] = streams[CHANCE_STREAMS + s, 1]
     table = Table(board, race, seen, legal)
     setup_race(table, kr, lane_cards, stage)
     turns = run_race(table, stage_dice(kr, stage), streams, asks, pace_ids, Seats(bets, rival),
                      st[START], rlog)
-    if pace_ids is not None:  # the state moved on (the second word is the stream's key)
+    for s in range(n):  # the state moved on (the second word is the stream's key)
+        streams[CHANCE_STREAMS + s, 0] = asks.streams[N_PHASES * s + PACE_PHASE, 0]
+    for t in range(turns):  # the turns: each seat's score before the race's payout
+        k = rlog[t, LOG_OPTIONS]
+        report[P_KINDS + PACE] += 1
+        report[P_KINDS + N_KINDS + PACE] += k
+        if k == 1:
+            report[P_KINDS + 2 * N_KINDS + PACE] += 1
+        else:
+            report[P_ASKED] += 1
+        played[t, 0] = rlog[t, LOG_PLAYER]
+        played[t, 1] = 1
         for s in range(n):
-            streams[CHANCE_STREAMS + s, 0] = asks.streams[N_PHASES * s + PACE_PHASE, 0]
+            played[t, 2 + s] = st[SC + s]
     placed_lanes(board, places)
     if stage != FINAL:
         assign_final_lanes(r, lane_cards, places, finalc)
@@ -262,12 +266,13 @@ def play_race(st, seat, streams, report, played, kr, board, race, seen, legal, b
         st[PHASE] = P_DONE
     else:
         begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, w)
-    report[P_KINDS + PACE] += turns
-    played[0, 0] = seat
-    played[0, 1] = turns
-    for s in range(n):
-        played[0, 2 + s] = st[SC + s]
-    return 1
+    last = max(turns, 1) - 1  # (a race of no turns: one stretch of no decision)
+    if turns == 0:
+        played[0, 0] = seat
+        played[0, 1] = 0
+    for s in range(n):  # the payout: every seat's score after the race's last turn
+        played[last, 2 + s] = st[SC + s]
+    return last + 1
 
 
 @njit(inline="always")
@@ -313,5 +318,5 @@ def make_R(rules, players):
     return (w, np.zeros((N_LANES, 3)), kr.payoffs, kr.bonus, w[W_TAKEN:W_TAKEN + N_LANES],
             w[W_PICK:W_PICK + 2], np.zeros((N_LANES, N_BOARD), i64), np.zeros(N_RACE, i64),
             np.zeros((2, N_LANES), i64), np.zeros(9, i64), bets, rival, asks,
-            np.zeros((0, N_LOG), i64), semi, final, np.zeros(6, i64), np.zeros(3, i64),
+            np.zeros((MAX_TURNS, N_LOG), i64), semi, final, np.zeros(6, i64), np.zeros(3, i64),
             np.zeros(6, i64), np.zeros(players, i64), np.zeros(len(rules.cards), i64), kr)
