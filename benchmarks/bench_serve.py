@@ -1,7 +1,7 @@
 """Latency of ``sheepsim serve``'s API, as the page sees it.
 
 Run: ``python benchmarks/bench_serve.py [--requests N] [--endpoint odds|ev]``. Starts
-``sheepsim serve`` in its own process (port 0, after its warm-up), then sends ``N``
+``sheepsim serve`` in its own process (port 0; the measures start after its warm-up), then sends ``N``
 requests one after another over one keep-alive connection for the standard semifinal
 from the starting line and for a mid-race position, and prints p50/p95/max of the wall
 time from sending a request to reading the whole answer (JSON parsing on the client
@@ -33,6 +33,20 @@ QUESTIONS = {
 }
 
 
+def warmed(host: str, port: int) -> None:
+    """Wait for the server's warm-up (it runs behind the page since it prints its
+    address): an exact EV and an exact advice wait for the exact solver's kernels."""
+    conn = http.client.HTTPConnection(host, port, timeout=600)
+    for path in ("/api/race/ev", "/api/race/advise?" + urlencode(
+            {"position": "semifinal " + " ".join(["0.000"] * 6), "lane": 1, "hidden": 1})):
+        conn.request("GET", path)
+        res = conn.getresponse()
+        res.read()
+        if res.status != 200:
+            raise SystemExit(f"the server does not answer {path}: HTTP {res.status}")
+    conn.close()
+
+
 def start_server():
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     # SIGINT at its default in the server, so Ctrl-C (below) stops it even when this
@@ -45,6 +59,7 @@ def start_server():
     if not m:
         proc.kill()
         raise SystemExit(f"the server did not start: {line}")
+    warmed(m.group(1), int(m.group(2)))
     return proc, m.group(1), int(m.group(2))
 
 

@@ -14,8 +14,11 @@ end the medians and the load average. Cases:
 * ``race odds mc``: ``sheepsim race odds --games 100000``;
 * ``panic play``: ``sheepsim panic play``;
 * ``serve``: ``sheepsim serve --port 0`` started, then one simulated question (the EVs
-  of the ``random`` pace policy, 100 games) asked as soon as it listens: the time from
-  the start to the answer;
+  of the ``random`` pace policy, 100 games) asked as soon as it prints its address: the
+  time from the start to the answer; its CPU is that of the server and of every process
+  it started, up to the answer (a warm-up worker still compiling then is counted as far
+  as it got), and apart the server process's own CPU up to the answer (the part the
+  answer waits for: on an idle machine with a core per process, about the wall time);
 * ``main job`` (only when named in ``--cases``): the README's main job in a temporary
   folder, ``python -m venv``, ``pip install -q SRC_DIR`` (a copy of the tree, no
   ``.venv``) and ``sheepsim report --out reports/default/``.
@@ -58,12 +61,38 @@ def _command(src: Path, argv: list[str], env: dict, tmp: str) -> None:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def _serve(src: Path, env: dict, tmp: str) -> None:
+def _descendants(pid: int, itself: bool = False) -> dict[int, float]:
+    """The running processes below ``pid`` (Linux ``/proc``; none elsewhere), each with
+    its CPU seconds (user + system) so far; with ``itself``, ``pid`` too (its own CPU,
+    without its children's)."""
+    parent, cpu = {}, {}
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        parent[int(entry.name)] = int(fields[1])
+        cpu[int(entry.name)] = int(fields[11]) + int(fields[12])  # utime, stime (ticks)
+    below, todo = {pid} if itself and pid in cpu else set(), [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p and c not in below]
+        below.update(kids)
+        todo += kids
+    return {c: cpu[c] / os.sysconf("SC_CLK_TCK") for c in below}
+
+
+def _serve(src: Path, env: dict, tmp: str) -> tuple[float, float]:
+    """Start to answer; ``(CPU of the server's children still running at the answer,
+    the server's own CPU then)``."""
     proc = subprocess.Popen([sys.executable, "-m", "sheepsim", "serve", "--port", "0"],
                             env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             text=True, cwd=tmp)
+    below: dict[int, float] = {}
     try:
-        for line in proc.stderr:  # the compile notice, then the address
+        for line in proc.stderr:  # the address (then, on a terminal, the compile notice)
             m = re.search(r"http://([\d.]+):(\d+)/", line)
             if m:
                 break
@@ -74,9 +103,27 @@ def _serve(src: Path, env: dict, tmp: str) -> None:
         res = conn.getresponse()
         res.read()
         assert res.status == 200, res.status
+        below = _descendants(proc.pid, itself=True)
+        own = below.pop(proc.pid, float("nan"))
+        return sum(below.values()), own
     finally:
         proc.terminate()
         proc.wait()
+        deadline = time.perf_counter() + 60
+        while _alive(below) and time.perf_counter() < deadline:  # before the cache goes
+            time.sleep(0.05)
+
+
+def _alive(pids) -> bool:
+    """Whether any of ``pids`` still runs (not ended, not a zombie)."""
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            return True
+    return False
 
 
 def _main_job(src: Path, env: dict, tmp: str) -> None:
@@ -90,20 +137,22 @@ def _main_job(src: Path, env: dict, tmp: str) -> None:
                    stderr=subprocess.DEVNULL)
 
 
-def run(case: str, src: Path) -> tuple[float, float]:
-    """``(wall s, CPU s)`` of one cold run of ``case`` with the source tree ``src``."""
+def run(case: str, src: Path) -> tuple[float, float, float | None]:
+    """``(wall s, CPU s, the server process's own CPU s or None)`` of one cold run of
+    ``case`` with the source tree ``src``."""
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, PYTHONPATH=str(src), SHEEPSIM_CACHE_DIR=os.path.join(tmp, "cache"))
-        cpu0, t0 = _cpu(), time.perf_counter()
+        cpu0, t0, running, own = _cpu(), time.perf_counter(), 0.0, None
         if case in COMMANDS:
             _command(src, COMMANDS[case], env, tmp)
         elif case == "serve":
-            _serve(src, env, tmp)
+            running, own = _serve(src, env, tmp)
         elif case == "main job":
             _main_job(src, env, tmp)
         else:
             raise SystemExit(f"no case {case!r}")
-        return time.perf_counter() - t0, _cpu() - cpu0
+        wall = time.perf_counter() - t0
+        return wall, _cpu() - cpu0 + running, own
 
 
 def main(argv=None) -> int:
@@ -124,16 +173,20 @@ def main(argv=None) -> int:
             order.reverse()  # the baseline first in odd rounds (1st, 3rd, ...)
         for case in args.cases.split(","):
             for tree, src in order:
-                wall, cpu = run(case, src)
-                results.setdefault(case, {}).setdefault(tree, []).append((wall, cpu))
-                print(f"round {r + 1} {case} ({tree}): {wall:.1f} s wall, {cpu:.1f} s CPU, "
-                      f"load {os.getloadavg()[0]:.1f}", flush=True)
+                wall, cpu, own = run(case, src)
+                results.setdefault(case, {}).setdefault(tree, []).append((wall, cpu, own))
+                alone = "" if own is None else f" ({own:.1f} s of it the server process's)"
+                print(f"round {r + 1} {case} ({tree}): {wall:.1f} s wall, {cpu:.1f} s CPU"
+                      f"{alone}, load {os.getloadavg()[0]:.1f}", flush=True)
     print(f"load average at end: {os.getloadavg()}\n")
     print("| case | " + " | ".join(f"{t}: wall s (CPU s), median" for t in trees) + " |")
     print("| --- |" + " ---: |" * len(trees))
     for case, by_tree in results.items():
-        cells = [f"{statistics.median(w for w, _ in by_tree[t]):.1f} "
-                 f"({statistics.median(c for _, c in by_tree[t]):.1f})" for t in trees]
+        cells = [f"{statistics.median(w for w, _, _ in by_tree[t]):.1f} "
+                 f"({statistics.median(c for _, c, _ in by_tree[t]):.1f}"
+                 + ("" if by_tree[t][0][2] is None else
+                    f"; server {statistics.median(o for _, _, o in by_tree[t]):.1f}") + ")"
+                 for t in trees]
         print(f"| {case} | " + " | ".join(cells) + " |")
     return 0
 

@@ -36,6 +36,20 @@ REPO = Path(__file__).resolve().parents[1]
 RETRY = {"page": (60, None), "old-page": (30, 0.2)}  # (tries, pause: None = Retry-After)
 
 
+def warmed(host: str, port: int) -> None:
+    """Wait for the server's warm-up (it runs behind the page since it prints its
+    address): an exact EV and an exact advice wait for the exact solver's kernels."""
+    conn = http.client.HTTPConnection(host, port, timeout=600)
+    for path in ("/api/race/ev", "/api/race/advise?" + urlencode(
+            {"position": "semifinal " + " ".join(["0.000"] * 6), "lane": 1, "hidden": 1})):
+        conn.request("GET", path)
+        res = conn.getresponse()
+        res.read()
+        if res.status != 200:
+            raise SystemExit(f"the server does not answer {path}: HTTP {res.status}")
+    conn.close()
+
+
 def start_server(repo: Path):
     env = {**os.environ, "PYTHONPATH": str(repo)}
     proc = subprocess.Popen([sys.executable, "-m", "sheepsim", "serve", "--port", "0"], env=env,
@@ -44,6 +58,7 @@ def start_server(repo: Path):
     for line in proc.stderr:
         m = re.search(r"http://([\d.]+):(\d+)/", line)
         if m:
+            warmed(m.group(1), int(m.group(2)))
             return proc, m.group(1), int(m.group(2))
     proc.kill()
     raise SystemExit("the server did not start")

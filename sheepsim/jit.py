@@ -832,7 +832,8 @@ def _clone(disp, new_globals: dict, cells, cache_key: str | None = None,
     glob = dict(f.__globals__)
     glob.update(new_globals)
     clone = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, cells)
-    clone.__doc__, clone.__qualname__ = f.__doc__, f.__qualname__
+    clone.__doc__ = f.__doc__
+    clone.__qualname__ = f"{f.__qualname__}__{_clone_tag(cache_key)}"
     import numba
 
     # numba internal: targetoptions (see lazy_entry). numba.njit warns when given
@@ -845,6 +846,40 @@ def _clone(disp, new_globals: dict, cells, cache_key: str | None = None,
         _install_locator()
         options["cache"] = True
     return lazy_entry(light_loads(numba.njit(**options)(clone)))
+
+
+def _clone_tag(cache_key: str | None) -> str:
+    """The tag a clone's name gets (:func:`_clone`): ``v`` and a digest of its cache key
+    (the same variant's clone gets the same name in every process, so its cache entry is
+    found), or ``u`` and a random token for an uncached clone.
+
+    Why: numba names a compiled function's symbol after its module, qualified name,
+    argument types and a counter of the process (``FunctionIdentity._unique_ids``), and
+    gives the copies it links into a kernel ODR linkage. Clones of one function differ
+    only in their globals, and a kernel loaded from the cache carries symbols named by
+    the process that compiled it: without a tag, a clone compiled here could share its
+    symbol with a different clone in a loaded kernel, and the JIT links a call to
+    whichever came first (seen: a plug-in line-up of the race running another
+    plug-in's code, tests/test_clone_names.py; numba issue 10486)."""
+    if cache_key is None:
+        return unique_tag()
+    return "v" + hashlib.sha256(cache_key.encode()).hexdigest()[:12]
+
+
+def unique_tag() -> str:
+    """``u`` and 48 random bits: the name tag of a function compiled uncached whose
+    code other kernels may link in (see :func:`_clone_tag`)."""
+    import secrets
+
+    return "u" + secrets.token_hex(6)
+
+
+def uniquely_named(fn):
+    """``fn`` (a plain function, before ``numba.njit``) with :func:`unique_tag` added to
+    its qualified name: for a closure compiled uncached per variant whose code a cached
+    kernel links in (see :func:`_clone_tag`). Returns ``fn``."""
+    fn.__qualname__ = f"{fn.__qualname__}__{unique_tag()}"
+    return fn
 
 
 def _clone_module(module, changed: dict):
@@ -1037,8 +1072,10 @@ def user_policy_chain(decide, user_fns: tuple, first_id: int):
 def _user_dispatch(prev, fn, policy_id):
     import numba  # the plain decorator: these closures are compiled uncached, per variant
 
-    # _nrt: the copies allocate (and the user's function may too)
+    # _nrt: the copies allocate (and the user's function may too); a name of its own:
+    # cached kernels link it in (see _clone_tag)
     @numba.njit(cache=False, nogil=True, _nrt=True)
+    @uniquely_named
     def dispatch(pid, kind, view, opts, n, rand):
         if pid != policy_id:
             return prev(pid, kind, view, opts, n, rand)

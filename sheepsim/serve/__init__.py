@@ -59,7 +59,7 @@ def _port(text: str) -> int:
 def cmd_serve(args) -> int:
     import sys
 
-    from sheepsim.serve.server import make_server, warm_up
+    from sheepsim.serve.server import make_server, start_warm_up
 
     server = make_server(args.host, args.port, rules=args.rules)
     try:
@@ -68,9 +68,9 @@ def cmd_serve(args) -> int:
         if server.public:
             sys.stderr.write(f"sheepsim serve: warning: listening on {args.host}: everyone on "
                              "that network can use this page and this computer's solver\n")
-        warm_up(server.api)
         sys.stderr.write(f"sheepsim serve: The Sheep Race at {url} (Ctrl-C stops it)\n")
         sys.stderr.flush()
+        start_warm_up(server.api)  # behind the page: its first questions wait for it
         if args.open:
             import webbrowser
 

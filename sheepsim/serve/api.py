@@ -138,6 +138,11 @@ class RaceAPI:
         self._parser = build_parser()
         self.queue = Queue(max_busy, max_queue)
         self._rules_json = None
+        #: cleared while the server's warm-up compiles the exact solver's kernels in
+        #: another process (:func:`sheepsim.serve.server.start_warm_up`): an exact
+        #: question or a move waits for it rather than compile them a second time here
+        self.exact_ready = threading.Event()
+        self.exact_ready.set()
 
     # ------------------------------------------------------------------ requests
     def answer(self, path: str, query: str) -> tuple[int, str]:
@@ -230,7 +235,8 @@ class RaceAPI:
             args = parse_raising(self._parser, self.argv(command, params))
         except ArgumentsError as exc:  # the CLI's message, without the command's name
             raise BadRequest(exc.message) from None
-        self._check_work(command, args)
+        if not self._check_work(command, args):
+            self.exact_ready.wait()
         entered = self.queue.enter(self.max_wait)
         if not entered:
             n, waiting = self.max_busy, self.queue.waiting
@@ -245,17 +251,18 @@ class RaceAPI:
             self.queue.leave()
         return "".join(texts)
 
-    def _check_work(self, command: str, args) -> None:
-        """Refuse a simulation past :attr:`max_races` before it starts."""
+    def _check_work(self, command: str, args) -> bool:
+        """Refuse a simulation past :attr:`max_races` before it starts; whether the
+        question is simulated (False: a move, an exact solve or an unknown policy)."""
         from sheepsim.games.race.exact.solver import exact_reason
         from sheepsim.games.race.policies import PACE_POLICIES
 
         if command == "move":  # one turn: no solve
-            return
+            return False
         policy = args.policy.strip()
         simulated = getattr(args, "mc", False) or (command != "advise" and args.games is not None)
         if policy not in PACE_POLICIES or (exact_reason(policy) is None and not simulated):
-            return  # exact, or an unknown name the command itself refuses
+            return False  # exact, or an unknown name the command itself refuses
         if command == "advise":
             races, what = args.games * _ADVISE_OPTIONS, (f"games={args.games:,} per option "
                                                          f"x {_ADVISE_OPTIONS} options")
@@ -269,6 +276,7 @@ class RaceAPI:
             raise BadRequest(f"{why}: {what} is more than this "
                              f"server simulates per request ({self.max_races:,} races); ask for "
                              f"games={most} or fewer, or run the CLI")
+        return True
 
     # ------------------------------------------------------------------ rules
     def rules_json(self) -> str:

@@ -358,40 +358,78 @@ def _ask(api: RaceAPI, questions) -> None:
             raise SheepsimError(f"the solver does not answer: {text.strip()}")
 
 
-def _compile_simulated(rules: str | None):
-    """A worker process (a fresh interpreter, output dropped) that asks the simulated
-    questions, compiling their kernels into the shared on-disk cache; None on one core."""
+def _compile_exact(rules: str | None):
+    """A worker process (a fresh interpreter, output dropped) that asks the exact
+    questions, compiling their kernels into the shared on-disk cache; None on one core.
+    It ends when this process does (:func:`_worker`)."""
     import subprocess
 
     from sheepsim.report.warmup import cores
 
     if cores() < 2:
         return None
-    code = ("import sys; from sheepsim.serve.api import RaceAPI; "
-            "from sheepsim.serve.server import _ask, _questions; "
-            "api = RaceAPI(sys.argv[1] if len(sys.argv) > 1 else None); "
-            "_ask(api, _questions(api)[1])")
+    code = "import sys; from sheepsim.serve.server import _worker; _worker(sys.argv[1:])"
     return subprocess.Popen([sys.executable, "-c", code, *([rules] if rules else [])],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
 
 
-def warm_up(api: RaceAPI) -> None:
-    """Ask every kind of question the page asks (:func:`_questions`) so that every
-    kernel the page uses is compiled or loaded from the cache before the first player
-    waits for it. With more than one core the simulated questions' kernels compile in a
-    worker process while this one compiles the exact solver's (about 20 CPU s each on
-    an empty kernel cache; the terminal says so), then this process asks them too,
-    loading what the worker compiled (a failed worker is ignored: this process then
-    compiles them itself)."""
-    from sheepsim.driver import _show, compile_notice
+def _worker(argv: list[str]) -> None:
+    """:func:`_compile_exact`'s process: ask the exact questions; stop at once when the
+    server stops (its end of the stdin pipe closes), even in the middle of a compile."""
+    import os
 
+    def orphaned():
+        sys.stdin.buffer.read()
+        os._exit(0)
+
+    threading.Thread(target=orphaned, daemon=True).start()
+    api = RaceAPI(argv[0] if argv else None)
+    _ask(api, _questions(api)[0])
+
+
+def warm_up(api: RaceAPI, worker=None) -> None:
+    """Ask every kind of question the page asks (:func:`_questions`) so that every
+    kernel the page uses is compiled, or loaded from the cache. The simulated questions
+    first, compiled here; with more than one core the exact solver's kernels compile at
+    the same time in a worker process (``worker``, from :func:`_compile_exact`; about
+    16-18 CPU s each half on an empty kernel cache), and :attr:`RaceAPI.exact_ready` is
+    set when it ends; then this process asks the exact questions too, loading what the
+    worker compiled (a failed worker is ignored: this process then compiles them)."""
     exact, simulated = _questions(api)
-    with compile_notice(_show(True)):
-        worker = _compile_simulated(api.rules_path) if simulated else None
-        try:
-            _ask(api, exact)
-        finally:
-            if worker is not None:
-                worker.wait()
+    try:
         _ask(api, simulated)
+    finally:
+        if worker is not None:
+            worker.wait()
+            with contextlib.suppress(OSError):
+                worker.stdin.close()
+        api.exact_ready.set()
+    _ask(api, exact)
+
+
+def start_warm_up(api: RaceAPI, stream=None) -> threading.Thread:
+    """:func:`warm_up` behind the server (a daemon thread): the page answers at once,
+    a question waiting for the kernels it needs (a simulated one for the first simulated
+    policy's, compiled first; an exact one or a move for the worker's). On a terminal
+    the compile notice says how long it took; a failure is one line on ``stream``
+    (stderr), and the server keeps answering (each question compiles what it needs)."""
+    stream = stream or sys.stderr
+    worker = _compile_exact(api.rules_path)  # first: the imports below take seconds
+    if worker is not None:
+        api.exact_ready.clear()
+
+    def run():
+        try:
+            from sheepsim.driver import _show, compile_notice
+
+            with compile_notice(_show(True), stream=stream):
+                warm_up(api, worker)
+        except Exception as exc:  # noqa: BLE001 - the server answers on without it
+            api.exact_ready.set()
+            stream.write(f"sheepsim serve: the warm-up stopped: {exc}\n")
+            stream.flush()
+
+    thread = threading.Thread(target=run, name="sheepsim-serve-warm-up", daemon=True)
+    thread.start()
+    return thread

@@ -23,7 +23,7 @@ def test_serve_warns_on_a_public_address_answers_and_stops_on_ctrl_c():
         warning = proc.stderr.readline()
         assert warning.startswith("sheepsim serve: warning: listening on 0.0.0.0: everyone on "
                                   "that network")
-        ready = proc.stderr.readline()  # after the warm-up solve
+        ready = proc.stderr.readline()  # at once (the warm-up runs behind the page)
         m = re.fullmatch(r"sheepsim serve: The Sheep Race at (http://127\.0\.0\.1:\d+/) "
                          r"\(Ctrl-C stops it\)\n", ready)
         assert m, ready

@@ -247,8 +247,8 @@ def test_a_loopback_bind_answers_loopback_names_only(asked):
 def test_the_warm_up_asks_every_kind_of_question_the_page_asks():
     """Exact bet EVs for each exact pace policy, exact pace advice, a turn played
     (``move``, every tap of a total asks it), and the first simulated policy's EVs and
-    advice (each simulated policy has a kernel of its own): no player waits for a
-    compile (on an empty kernel cache the first simulated answer took 46 s)."""
+    advice (each simulated policy has a kernel of its own): compiled behind the page
+    while it answers (``start_warm_up``), not when a player asks."""
     from urllib.parse import parse_qs
 
     from sheepsim.serve.api import RaceAPI
@@ -269,3 +269,35 @@ def test_the_warm_up_asks_every_kind_of_question_the_page_asks():
     assert ("advise", "greedy", 200) in asked and ("move", "greedy", 200) in asked
     assert {("ev", policies["simulated"][0], 200),
             ("advise", policies["simulated"][0], 200)} <= set(asked)
+
+
+def test_exact_questions_wait_for_the_warm_up_worker_simulated_ones_do_not():
+    """While the warm-up's worker process compiles the exact solver's kernels
+    (``exact_ready`` clear), an exact question and a move wait for it rather than
+    compile the same kernels a second time, and a simulated question is answered;
+    when the worker is done they are answered."""
+    from sheepsim.serve.api import RaceAPI
+
+    api = RaceAPI()
+    api.exact_ready.clear()
+    answers = {}
+
+    def ask(name, path, query):
+        answers[name] = api.answer(path, query)
+
+    waiting = [threading.Thread(target=ask, args=args, daemon=True) for args in (
+        ("ev", "/api/race/ev", "policy=saver"),
+        ("move", "/api/race/move", urlencode({"position": ENDGAME, "total": "7"})))]
+    for thread in waiting:
+        thread.start()
+    status, text = api.answer("/api/race/ev", "policy=random&games=100&seed=3")
+    assert status == 200 and json.loads(text)
+    assert all(thread.is_alive() for thread in waiting) and answers == {}
+    api.exact_ready.set()
+    for thread in waiting:
+        thread.join(600)
+    assert answers["ev"][0] == 200 and answers["move"][0] == 200, answers
+    # a bad question is refused at once, waiting for nothing
+    api.exact_ready.clear()
+    assert api.answer("/api/race/ev", "policy=saver&stage=semi")[0] == 400
+    api.exact_ready.set()

@@ -23,7 +23,7 @@ from sheepsim.errors import SheepsimError
 from sheepsim.games.race.exact import graphs
 from sheepsim.games.race.layout import N_OPTIONS, N_VIEW, PACE
 from sheepsim.games.race.policies import FIRST_USER_ID, N_PACE_POLICIES, PACE_POLICIES, fill_pace_view
-from sheepsim.jit import rebind, variant_key
+from sheepsim.jit import rebind, uniquely_named, variant_key
 
 #: The built-in pace policies that are own-state (the exact solver plays them).
 BUILTIN_OWN_STATE = ("greedy", "saver", "steady")
@@ -131,7 +131,9 @@ def _user_pace(fn):
 
     ask = decide_for((fn,), ())
 
-    @numba.njit(cache=False, nogil=True, _nrt=True)  # the arrays below allocate
+    # the arrays below allocate; a name of its own (sheepsim.jit._clone_tag)
+    @numba.njit(cache=False, nogil=True, _nrt=True)
+    @uniquely_named
     def pace(pid, lane, board, race, seen, legal, rand):
         opts = np.zeros((N_OPTIONS, 1), dtype=np.int64)
         n = 0
