@@ -32,6 +32,7 @@ import contextlib
 import re
 import shutil
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,6 +164,30 @@ def _items(n: int) -> str:
     return "1 folder or file" if n == 1 else f"{n} folders and files"
 
 
+#: what earlier versions called a built-in variant (its ``builtin.txt``), by today's name
+_RENAMED = {"a harness game's entries, one for built-in line-ups and one for plug-ins":
+            "a harness game's entries"}
+#: a built-in variant's ``<which>`` naming a module and the line-ups it plays:
+#: ``sheepsim.games.panic.machine (plug-ins)``
+_MODULE_KIND = re.compile(r"(\S+) \((.+)\)")
+
+
+def _named_lines(what: str, whiches: Counter) -> list[str]:
+    """The lines naming one kind of built-in variant's current folders: ``what: a, b``;
+    a harness game's entries a line per module, each kind of line-up once, with its
+    count of folders when there are several (one per set of built-in policies)."""
+    whiches.pop("", None)
+    split = {w: _MODULE_KIND.fullmatch(w) for w in whiches}
+    if not whiches or not all(split.values()):
+        return [f"    {what}" + (f": {', '.join(sorted(whiches))}" if whiches else "")]
+    modules: dict[str, list[str]] = {}
+    for which, n in sorted(whiches.items(), key=lambda item: split[item[0]].groups()):
+        module, kind = split[which].groups()
+        modules.setdefault(module, []).append(kind + (f" ({n} folders)" if n > 1 else ""))
+    return [f"    {what}, by the line-ups they play (a folder per set of built-in policies):"] + [
+        f"      {module}: {', '.join(kinds)}" for module, kinds in sorted(modules.items())]
+
+
 def cache_report(entries: list[CacheEntry], root: Path) -> list[str]:
     """The lines ``sheepsim cache`` prints: the kernel folders and the odds tables, a
     line each kind (the built-in variants' current folders named under theirs), each
@@ -179,14 +204,14 @@ def cache_report(entries: list[CacheEntry], root: Path) -> list[str]:
             lines.append(f"  {label} ({len(group)} folder{'s' * (len(group) != 1)})  "
                          f"{_mb(sum(e.size_bytes for e in group))}"
                          f"  {n_current} for this source, {len(group) - n_current} old")
-            named: dict[str, set[str]] = {}
+            named: dict[str, Counter] = {}
             for e in group:
                 if e.current and e.what:
                     what, _, which = e.what.rpartition(": ")
-                    named.setdefault(what or which, set()).add(which if what else "")
+                    what = _RENAMED.get(what, what)
+                    named.setdefault(what or which, Counter())[which if what else ""] += 1
             for what, whiches in sorted(named.items()):
-                whiches.discard("")
-                lines.append(f"    {what}" + (f": {', '.join(sorted(whiches))}" if whiches else ""))
+                lines += _named_lines(what, whiches)
     for e in entries:
         if e.kind == "kernels (old layout)":
             day = time.strftime("%Y-%m-%d", time.localtime(e.modified))

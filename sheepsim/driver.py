@@ -368,9 +368,29 @@ class _ThreadSession:
         t0 = time.perf_counter()
         try:
             counts = self.job.chunk(start, n)
-        except Exception as exc:  # a kernel or user policy failing: one line, the chunk named
-            raise chunk_error(exc, self.job.seed, start, n, self.job) from exc
+        except Exception as exc:  # a kernel or user policy failing: one line, the game named
+            first = (start if getattr(exc, "game", None) is not None  # named in the line
+                     else first_failing_game(self.job, start, n))
+            raise chunk_error(exc, self.job.seed, first, 1, self.job) from exc
         return counts, time.perf_counter() - t0
+
+
+def first_failing_game(job: Job, start: int, n: int) -> int:
+    """The first game of ``[start, start + n)`` whose play raises, for a chunk of them that
+    raised: halves of the chunk are played again, the first half that raises kept (a
+    game's play depends only on the seed and its number, so a chunk raises if and only if
+    one of its games does). About ``n`` games more, on the error's path alone; the line
+    then names the same game whatever the chunks were (``--threads``, timing)."""
+    lo, hi = start, start + n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        try:
+            job.chunk(lo, mid - lo)
+        except Exception:  # noqa: BLE001 - the same failure, earlier
+            hi = mid
+        else:
+            lo = mid
+    return lo
 
 
 def chunk_error(exc: BaseException, seed: int | None, start: int, n: int,
@@ -398,6 +418,8 @@ def chunk_error(exc: BaseException, seed: int | None, start: int, n: int,
     what += context
     if seed is None:
         return SheepsimError(f"{what} (in the warm-up game that compiles the kernels)")
+    if getattr(cause, "game", None) is not None:  # the line names its game already
+        return SheepsimError(f"{what} (seed {seed})")
     last = start + n - 1
     games = f"game {start:,}" if n == 1 else f"games {start:,}-{last:,}"
     return SheepsimError(f"{what} (in {games} of seed {seed})")

@@ -7,7 +7,11 @@ stderr and exits with code 2, without a traceback.
 
 
 class SheepsimError(Exception):
-    """A problem with the user's input; the message is one line meant for the user."""
+    """A problem with the user's input; the message is one line meant for the user.
+    ``game``: the game it happened in, when the message names it (a policy's broken
+    choice): the run's error line then names no range of games."""
+
+    game: int | None = None
 
 
 class RulesError(SheepsimError):

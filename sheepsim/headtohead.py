@@ -143,14 +143,24 @@ class HeadToHeadJob(Job):
                 "seat": self.seat, **self.extra_meta}
 
 
-def _rate_row(metric: str, hits_a: int, hits_b: int, a_only: int, b_only: int, n: int) -> dict:
+def _rate_row(metric: str, hits_a: int, hits_b: int, a_only: int, b_only: int, n: int,
+              same: bool = False) -> dict:
     """A row of two paired rates: Wilson intervals for each, the paired difference (per
-    game +1, -1 or 0) with its normal interval, and the exact McNemar p-value."""
+    game +1, -1 or 0) with its normal interval, and the exact McNemar p-value.
+
+    No game where the two differ (no discordant pair) is a difference the run did not
+    see, not one it knows to be 0, as in :func:`sheepsim.variant_runs.paired_jackknife`:
+    pairing then bounds nothing, the interval is the two Wilson intervals' difference
+    (``a_lo - b_hi`` to ``a_hi - b_lo``) and ``diff_se`` is empty (not seen). Only the
+    same line-up (``same``: A and B one policy) differs by exactly 0: every game is the
+    same game."""
     from sheepsim.stats import mcnemar_p, paired_difference_from_sums
 
     lo_a, hi_a = wilson_interval(hits_a, n)
     lo_b, hi_b = wilson_interval(hits_b, n)
     dw = paired_difference_from_sums(a_only - b_only, a_only + b_only, n)
+    if a_only + b_only == 0 and not same:
+        dw.update(lo=float(lo_a - hi_b), hi=float(hi_a - lo_b), stderr=float("nan"))
     pa, pb = hits_a / n, hits_b / n
     return {"metric": metric, "a": pa, "a_lo": float(lo_a), "a_hi": float(hi_a),
             "b": pb, "b_lo": float(lo_b), "b_hi": float(hi_b), "diff": dw["diff"],
@@ -180,18 +190,31 @@ def compare_table(acc, games: int, a: str, b: str, field: str, seat: int, ties=N
     two differ; score: paired z test), ``policy_a``, ``policy_b``, ``field``, ``seat``,
     ``games``. A difference of two rates is in percentage points (times 100), never
     percent.
+
+    A difference no game moved (no game where the two rates differ; the same score
+    difference in every game) was not seen rather than known, as in
+    :func:`sheepsim.variant_runs.paired_jackknife`: its interval is the two values'
+    (rates: the Wilson intervals' difference; scores: ``diff ± z (se_a + se_b)``) and
+    ``diff_se`` is empty. Exactly 0 ([0, 0]) only when A and B are the same policy: the
+    same line-up plays the same games.
     """
     from scipy.special import ndtr  # scipy.stats.norm.sf(z) is ndtr(-z); scipy.stats is slow to import
 
-    from sheepsim.stats import paired_difference_from_sums
+    from sheepsim.stats import normal_interval, paired_difference_from_sums
 
     (wins_a, wins_b, a_only, b_only, sum_a, sq_a, sum_b, sq_b, sum_d, sq_d) = (int(x) for x in acc)
     n = games
-    rows = [_rate_row("win_rate", wins_a, wins_b, a_only, b_only, n)]
+    same = a == b  # one line-up: every game the same game, each difference exactly 0
+    rows = [_rate_row("win_rate", wins_a, wins_b, a_only, b_only, n, same)]
     ma, mlo_a, mhi_a, se_a = mean_interval(sum_a, sq_a, n)
     mb, mlo_b, mhi_b, se_b = mean_interval(sum_b, sq_b, n)
     ds = paired_difference_from_sums(sum_d, sq_d, n)
-    if ds["stderr"] > 0:
+    if ds["stderr"] == 0 and not same and (se_a > 0 or se_b > 0):
+        # no game moved the difference: not seen (as _rate_row), the two values' interval
+        lo, hi = normal_interval(ds["diff"], se_a + se_b)
+        ds.update(lo=float(lo), hi=float(hi), stderr=float("nan"))
+        p_score = 1.0 if ds["diff"] == 0 else float(2 * ndtr(-abs(ds["diff"]) / (se_a + se_b)))
+    elif ds["stderr"] > 0:
         p_score = float(2 * ndtr(-(abs(ds["diff"]) / ds["stderr"])))
     else:
         p_score = 1.0 if ds["diff"] == 0 else 0.0
@@ -201,8 +224,8 @@ def compare_table(acc, games: int, a: str, b: str, field: str, seat: int, ties=N
                  "unpaired_se": float(np.hypot(se_a, se_b))})
     if ties is not None:
         t = [int(x) for x in ties]
-        rows.append(_rate_row("tie_rate", *t[:4], n))
-        rows.append(_rate_row("tiebreak_win_rate", *t[4:], n))
+        rows.append(_rate_row("tie_rate", *t[:4], n, same))
+        rows.append(_rate_row("tiebreak_win_rate", *t[4:], n, same))
     df = pd.DataFrame(rows)
     df["policy_a"], df["policy_b"], df["field"], df["seat"], df["games"] = a, b, field, seat, n
     return df

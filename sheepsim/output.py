@@ -237,7 +237,11 @@ def check_output_file(path, option: str = "--out") -> None:
         return
     parent = p.parent
     if not parent.is_dir():
-        raise SheepsimError(f"{option} {text}: folder {Path(text).parent} does not exist")
+        raise SheepsimError(f"{option} {text}: {_missing_folder(Path(text).parent)}")
+    sidecar = Path(f"{p}.meta.json")
+    if option == "--out" and sidecar.is_dir():
+        raise SheepsimError(f"{option} {text}: its metadata file {text}.meta.json is a folder; "
+                            "give another file name")
     if p.exists() and not os.access(p, os.W_OK):
         raise SheepsimError(f"{option} {text}: no permission to write there")
     try:
@@ -248,6 +252,18 @@ def check_output_file(path, option: str = "--out") -> None:
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)
+
+
+def _missing_folder(folder: Path) -> str:
+    """Why the folder ``folder`` (as the user wrote it) cannot hold a file: the nearest
+    of it and its parents that exists is a file (``a.json/x.csv``), else it does not
+    exist."""
+    for up in (folder, *folder.parents):
+        if up.exists() or up.is_symlink():
+            if not up.is_dir():
+                return f"{up} is a file, not a folder"
+            break
+    return f"folder {folder} does not exist"
 
 
 #: Where :func:`emit` prints instead of stdout in this thread (or asyncio task): see
@@ -323,6 +339,8 @@ def table_files(out: str, names) -> dict[str, str]:
 
 #: ``--out`` file endings that choose the format when ``--format`` is not given
 FORMAT_BY_SUFFIX = {".csv": "csv", ".json": "json"}
+#: the ending of a file holding the text table (a name without ending holds any format)
+TEXT_SUFFIX = ".txt"
 
 
 def output_format(fmt: str | None, out: str | None,
@@ -330,13 +348,19 @@ def output_format(fmt: str | None, out: str | None,
     """``--format`` as given, else what ``--out``'s ending says (``.csv``, ``.json``),
     else ``table``. A ``--format`` that contradicts the ending is refused: a ``.csv``
     file holding JSON would mislead whoever opens it, and so would JSON or CSV in a
-    ``.txt`` (any other ending; a name without one is free); so is a format the command
-    does not write (``formats``: a trace is text, never csv)."""
-    implied = FORMAT_BY_SUFFIX.get(Path(str(out)).suffix.lower()) if out else None
+    ``.txt`` (a name without an ending is free); so is a format the command does not
+    write (``formats``: a trace is text, never csv), and any other ending (``.xlsx``:
+    sheepsim writes no spreadsheet, and a text table there would not open)."""
+    suffix = Path(str(out)).suffix.lower() if out else ""
+    if suffix and suffix != TEXT_SUFFIX and suffix not in FORMAT_BY_SUFFIX and not is_stream(out):
+        endings = [e for e, f in FORMAT_BY_SUFFIX.items() if f in formats]
+        raise SheepsimError(f"--out {out}: sheepsim does not write {suffix} files; end the name "
+                            f"in {', '.join(endings)} or {TEXT_SUFFIX} (the text table), or "
+                            "leave the ending out")
+    implied = FORMAT_BY_SUFFIX.get(suffix)
     if fmt and implied and fmt != implied:
         raise SheepsimError(f"--format {fmt} but --out {out} ends in "
                             f"{Path(str(out)).suffix}: give one of them, or make them agree")
-    suffix = Path(str(out)).suffix.lower() if out else ""
     if fmt in FORMAT_BY_SUFFIX.values() and suffix and not implied:
         # JSON or CSV in a file whose name says otherwise (x.txt) misleads whoever opens it
         raise SheepsimError(f"--format {fmt} but --out {out} ends in {Path(str(out)).suffix}: "

@@ -135,14 +135,28 @@ def seat_policies(policies, players: int, builtin: tuple) -> list:
     return out
 
 
-def policy_failure(code: int, policy, seat: int, game: int, choice: int, n: int) -> SheepsimError:
+def kind_name(kinds, kind: int) -> str | None:
+    """Decision kind ``kind``'s name as the trace's ``decisions`` table shows it (lower
+    case; ``kinds`` the game's names by id); None for an id it does not have."""
+    return str(kinds[kind]).lower() if 0 <= kind < len(kinds) else None
+
+
+def policy_failure(code: int, policy, seat: int, game: int, choice: int, n: int,
+                   kind: str | None = None) -> SheepsimError:
     """The one-line error for a policy that broke the contract (see :data:`ILLEGAL_CHOICE`):
-    names the policy, its seat, the game number and what it did."""
+    names the policy, its seat, the game number, what it was asked (the decision's
+    ``kind``, as the trace's ``decisions`` table names it, and its ``n`` options) and what
+    it did. The error's ``game`` is ``game`` (the run's line names no range of games)."""
     who = f"policy {policy_name(policy)!r} (seat {seat + 1}) in game {game}"
+    asked = f"a {kind!r} decision" if kind else "a decision"
     if code == ILLEGAL_CHOICE:
-        return SheepsimError(f"{who} returned option {choice}, not one of its {n} legal options "
-                             f"0..{n - 1}")
-    if code == WROTE_INPUTS:
-        return SheepsimError(f"{who} wrote to its read-only inputs (view or opts); "
-                             "a policy must not change what it is shown")
-    return SheepsimError(f"{who} failed (code {code})")
+        err = SheepsimError(f"{who} returned option {choice}, not one of its {n} legal options "
+                            f"0..{n - 1}" + (f" ({asked})" if kind else ""))
+    elif code == WROTE_INPUTS:
+        err = SheepsimError(f"{who} wrote to its read-only inputs (view or opts) when asked "
+                            f"{asked} with {n} options; a policy must not change what it is "
+                            "shown")
+    else:
+        err = SheepsimError(f"{who} failed (code {code})")
+    err.game = game
+    return err

@@ -253,5 +253,36 @@ def test_sheepsims_own_variants_say_what_they_are(tmp_path):
             "partisan, random, saver, steady\n") in out
     assert ("\n    the race's exact solver, one per built-in pace policy: greedy, saver, "
             "steady\n") in out
-    assert ("\n    a harness game's entries, one for built-in line-ups and one for plug-ins: "
-            "sheepsim.games.awsheep.machine (built-ins)\n") in out
+    assert ("\n    a harness game's entries, by the line-ups they play (a folder per set of "
+            "built-in policies):\n      sheepsim.games.awsheep.machine: built-ins\n") in out
+
+
+def test_a_harness_games_entries_name_each_machine_once(tmp_path):
+    """Shear Panic's machine has three kinds of entry (built-in line-ups, built-ins it
+    plays itself, plug-ins), one folder per set of built-in policies: one line for the
+    machine, each kind once with its count; a folder labelled by an earlier version is
+    counted with today's."""
+    rng = jit.module_digest("rng.py")
+    panic = "sheepsim.games.panic.machine"
+    labels = [f"a harness game's entries: {panic} (built-ins)",
+              f"a harness game's entries: {panic} (built-ins)",
+              f"a harness game's entries: {panic} (built-ins the machine plays itself)",
+              f"a harness game's entries, one for built-in line-ups and one for plug-ins: "
+              f"{panic} (plug-ins)",
+              "a harness game's entries: sheepsim_pig.machine (plug-ins)",
+              f"{SINGLE}: greedy"]
+    for i, label in enumerate(labels):
+        folder = tmp_path / "kernels" / f"plugins-{rng}-{i:016x}"
+        folder.mkdir(parents=True)
+        (folder / jit.VARIANT_MANIFEST).write_text("rng.py\n")
+        (folder / jit.VARIANT_BUILTIN).write_text(f"{label}\n")
+    out = cachefolders.cache_report(cachefolders.cache_entries(tmp_path), tmp_path)
+    named = out[out.index("  kernels/plugins-* built-in variants (6 folders)  0.0 MB  "
+                          "6 for this source, 0 old") + 1:]
+    assert named[:4] == [
+        "    a harness game's entries, by the line-ups they play (a folder per set of built-in "
+        "policies):",
+        f"      {panic}: built-ins (2 folders), built-ins the machine plays itself, plug-ins",
+        "      sheepsim_pig.machine: plug-ins",
+        f"    {SINGLE}: greedy"]
+    assert sum(panic in line for line in out) == 1

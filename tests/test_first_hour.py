@@ -64,12 +64,14 @@ class _CountJob(Job):
         return 1.0  # never precise enough: a precision run goes on to max_games
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_a_failing_chunk_is_one_line_naming_the_cause_and_the_games(threads):
+@pytest.mark.parametrize("threads, chunk", [(1, 100), (2, 100), (2, 7), (1, None)])
+def test_a_failing_chunk_is_one_line_naming_the_cause_and_the_first_failing_game(threads, chunk):
+    # the same line whatever the chunks (--threads, timed chunks): the chunk that raised
+    # is played again by halves down to its first failing game
     with pytest.raises(SheepsimError) as info:
-        driver.run(_CountJob(bad=250), games=1000, chunk_games=100, threads=threads,
+        driver.run(_CountJob(bad=250), games=1000, chunk_games=chunk, threads=threads,
                    progress=False)
-    assert str(info.value) == "pace policy returned an illegal option (in games 200-299 of seed 4)"
+    assert str(info.value) == "pace policy returned an illegal option (in game 250 of seed 4)"
 
 
 class _PluginJob(_CountJob):
@@ -103,7 +105,7 @@ def test_an_error_names_the_plug_in_policies_in_play_once(job, expected):
     # rule nor raise), and a name the message has already is not repeated
     with pytest.raises(SheepsimError) as info:
         driver.run(job, games=50, chunk_games=10, threads=1, progress=False)
-    assert str(info.value) == f"{expected} (in games 0-9 of seed 4)"
+    assert str(info.value) == f"{expected} (in game 5 of seed 4)"
 
 
 class _CheckedJob(_CountJob):

@@ -104,3 +104,35 @@ def test_the_sheepsim_command_finds_a_policy_module_in_the_current_folder(tmp_pa
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert "raised ValueError on import: imported from here" in proc.stderr, proc.stderr
+
+
+def test_an_out_path_that_cannot_be_a_file_is_one_line_naming_why(tmp_path, capsys):
+    """Before any simulation: a parent that is a file is not a missing folder; a
+    sidecar name taken by a folder would fail only after the work."""
+    (tmp_path / "a.json").write_text("{}")
+    (tmp_path / "y.csv.meta.json").mkdir()
+    cases = {tmp_path / "a.json" / "x.csv": f"{tmp_path / 'a.json'} is a file, not a folder",
+             tmp_path / "a.json" / "sub" / "x.csv": f"{tmp_path / 'a.json'} is a file, not a folder",
+             tmp_path / "no" / "x.csv": f"folder {tmp_path / 'no'} does not exist",
+             tmp_path / "y.csv": "its metadata file",
+             tmp_path: "is a folder; give a file name"}
+    for out, says in cases.items():
+        before = sorted(tmp_path.rglob("*"))
+        code = main(["race", "odds", "--mc", "--games", "2000", "--quiet", "--out", str(out)])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and says in err, (out, err)
+        assert "Traceback" not in err and sorted(tmp_path.rglob("*")) == before
+
+
+def test_an_out_ending_sheepsim_does_not_write_is_refused_naming_the_ones_it_does(tmp_path, capsys):
+    out = tmp_path / "x.xlsx"
+    assert main(["race", "odds", "--mc", "--games", "2000", "--quiet", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not write .xlsx files" in err
+    assert "end the name in .csv, .json or .txt (the text table), or leave the ending out" in err
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(SheepsimError, match=r"end the name in \.json or \.txt"):
+        output_format(None, "t.xlsx", ("table", "json"))  # a trace writes no csv
+    with pytest.raises(SheepsimError, match="does not write .xlsx"):
+        output_format("table", "t.xlsx")
+    assert output_format(None, "a.TXT") == "table" and output_format("csv", "a") == "csv"

@@ -62,10 +62,15 @@ def test_policy_failure_lines():
 
     e = plugins.policy_failure(plugins.ILLEGAL_CHOICE, "mymod:pick", 1, 1234, 7, 5)
     assert str(e) == ("policy 'mymod:pick' (seat 2) in game 1234 returned option 7, "
-                      "not one of its 5 legal options 0..4")
-    e = plugins.policy_failure(plugins.WROTE_INPUTS, "mymod:pick", 0, 3, 0, 5)
-    assert "'mymod:pick' (seat 1) in game 3 wrote to its read-only inputs" in str(e)
+                      "not one of its 5 legal options 0..4") and e.game == 1234
+    e = plugins.policy_failure(plugins.ILLEGAL_CHOICE, "mymod:pick", 1, 1234, 7, 5, "pace")
+    assert str(e).endswith("not one of its 5 legal options 0..4 (a 'pace' decision)")
+    e = plugins.policy_failure(plugins.WROTE_INPUTS, "mymod:pick", 0, 3, 0, 5, "bet_open")
+    assert str(e) == ("policy 'mymod:pick' (seat 1) in game 3 wrote to its read-only inputs "
+                      "(view or opts) when asked a 'bet_open' decision with 5 options; a "
+                      "policy must not change what it is shown") and e.game == 3
     assert "\n" not in str(e)
+    assert plugins.kind_name(("PACE", "BET"), 1) == "bet" and plugins.kind_name(("A",), 3) is None
 
 
 def test_user_policy_chain_copies_checks_and_dispatches():

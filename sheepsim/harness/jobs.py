@@ -159,18 +159,22 @@ class PlayJob(Job):
             return
         g = game_of(self.game)
         seat, game, n, kind = (int(fail[i]) for i in (H.F_SEAT, H.F_GAME, H.F_N, H.F_KIND))
+        m = self.machine
         if code in (plugins.ILLEGAL_CHOICE, plugins.WROTE_INPUTS):
             raise plugins.policy_failure(code, self.policy_of(int(fail[H.F_PID])), seat, game,
-                                         int(fail[H.F_CHOICE]), n)
-        m = self.machine
+                                         int(fail[H.F_CHOICE]), n,
+                                         plugins.kind_name(m.kinds, kind))
         if code == H.TOO_LONG:
-            raise SheepsimError(f"{g.title} game {game} ran past {m.max_decisions:,} decisions "
+            err = SheepsimError(f"{g.title} game {game} ran past {m.max_decisions:,} decisions "
                                 f"(the machine's MAX_DECISIONS): a policy or rule that never "
                                 f"ends the game")
-        raise SheepsimError(f"{g.title}'s machine {m.path!r} broke the harness contract in game "
-                            f"{game}: to_move gave seat {seat}, kind {kind}, {n} options (a seat "
-                            f"below {self.players}, a kind below {len(m.kinds)}, 1 to "
-                            f"{m.module.MAX_OPTIONS} options)")
+        else:
+            err = SheepsimError(f"{g.title}'s machine {m.path!r} broke the harness contract in "
+                                f"game {game}: to_move gave seat {seat}, kind {kind}, {n} options "
+                                f"(a seat below {self.players}, a kind below {len(m.kinds)}, 1 "
+                                f"to {m.module.MAX_OPTIONS} options)")
+        err.game = game
+        raise err
 
     def tables(self, counts, games):
         from sheepsim.harness.tables import play_tables

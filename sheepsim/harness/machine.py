@@ -73,7 +73,7 @@ REQUIRED = ("RULES", "state_size", "MAX_OPTIONS", "OPTION_WIDTH", "VIEW_LEN", "K
 
 _LOCK = threading.Lock()
 #: what a game's entry kernels are, as ``sheepsim cache`` lists them (:meth:`Machine.kernel`)
-ENTRY_LABEL = "a harness game's entries, one for built-in line-ups and one for plug-ins"
+ENTRY_LABEL = "a harness game's entries"
 
 
 @functools.cache

@@ -148,6 +148,38 @@ def test_a_win_rate_difference_interval_stays_within_minus_one_and_one():
     assert win["diff"] == 0.5 and win["diff_hi"] == 1.0 and -1.0 <= win["diff_lo"] < 0.0
 
 
+def test_a_difference_no_game_moved_is_not_shown_as_exact():
+    """400 games, seat 1 never tied with A nor with B, the same score change (0) every
+    game, win rates 0.3 and 0.3 with no game won by one side alone: the run did not see a
+    difference, it did not show there is none (variant_runs.paired_jackknife's rule).
+    The interval is the two values' (rates: the Wilson intervals' difference; score:
+    diff ± z (se_a + se_b)), diff_se empty; the same policy on both sides plays the same
+    games, so there each difference is exactly 0."""
+    from sheepsim.headtohead import compare_table, pairing_gain
+    from sheepsim.stats import mean_interval, wilson_interval
+
+    sa = np.arange(400) % 50  # scores 0..49, the same with A and B
+    acc = [120, 120, 0, 0, sa.sum(), (sa * sa).sum(), sa.sum(), (sa * sa).sum(), 0, 0]
+    ties = [0] * 8
+    t = compare_table(acc, 400, "greedy", "random", "random", 1, ties=ties).set_index("metric")
+    lo, hi = (float(x) for x in wilson_interval(120, 400))
+    assert t.loc["win_rate", "diff"] == 0 and t.loc["win_rate", "pvalue"] == 1
+    assert t.loc["win_rate", ["diff_lo", "diff_hi"]].tolist() == pytest.approx([lo - hi, hi - lo])
+    hi0 = float(wilson_interval(0, 400)[1])
+    assert t.loc["tie_rate", ["diff_lo", "diff_hi"]].tolist() == pytest.approx([-hi0, hi0])
+    assert hi0 > 0.005  # not [0, 0]
+    se = mean_interval(sa.sum(), (sa * sa).sum(), 400)[3]
+    assert t.loc["mean_score", "diff_hi"] == pytest.approx(1.959964 * 2 * se, rel=1e-6)
+    assert t.loc["mean_score", "diff_lo"] == -t.loc["mean_score", "diff_hi"]
+    assert t["diff_se"].isna().all()
+    assert np.isnan(pairing_gain(t.reset_index())["win_rate_se_ratio"])
+    same = compare_table(acc, 400, "random", "random", "random", 1, ties=ties)
+    assert (same[["diff", "diff_lo", "diff_hi", "diff_se"]] == 0).all().all()
+    # a difference some game moved keeps its paired interval
+    seen = compare_table([120, 119, 1, 0, *acc[4:]], 400, "greedy", "random", "random", 1)
+    assert seen.loc[0, "diff_se"] > 0 and seen.loc[0, "diff_hi"] < hi - lo
+
+
 def _ties(tied_a, tied_b, win_a, win_b):
     from sheepsim.headtohead import tie_sums
 

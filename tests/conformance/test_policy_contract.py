@@ -9,7 +9,8 @@
   table).
 * **Read-only inputs, checked choices.** A plug-in that writes to ``view`` or ``opts``,
   or returns an index that is not one of its ``n`` options, stops the run with one line
-  naming it, its seat and the game number (exit 2 in the CLI, no file written).
+  naming it, its seat, the game number (the first, whatever the threads) and what it was
+  asked (the decision's kind and options) (exit 2 in the CLI, no file written).
 
 The trace's ``decisions`` table has one row per call of a policy (a lone option taken
 without asking is not a row), with the ``phase`` of the stream it drew from.
@@ -63,6 +64,15 @@ def view_vandal(kind, view, opts, n, rand):
 @numba.njit
 def off_the_end(kind, view, opts, n, rand):
     return n
+
+
+@numba.njit
+def late_vandal(kind, view, opts, n, rand):
+    """Writes to its view now and then (a draw below 1/1000), so the first game it does
+    it in is not the warm-up game but a game some chunk plays."""
+    if policy_uniform(rand) < 0.001:
+        view[0] += 1
+    return 0
 '''
 
 
@@ -144,7 +154,22 @@ def test_a_plugin_that_breaks_the_contract_stops_the_run(g, fault, says, mod):
     pattern = (rf"policy '{mod}:{fault}' \(seat 2\) in game 5 {says}")
     with pytest.raises(SheepsimError, match=pattern) as trace_err:
         sheepsim.trace(g.name, seed=1, game=5, players=p, policy=seats, quiet=True)
-    assert "\n" not in str(trace_err.value)
+    message = str(trace_err.value)
+    assert "\n" not in message
+    # it names what it was asked, as the trace's decisions table does: the decision of
+    # its first call (each fault breaks the contract at once), which `first` answers
+    # the same way (option 0) in the same game
+    seats[1] = f"{mod}:first"
+    asked = sheepsim.trace(g.name, seed=1, game=5, players=p, policy=seats,
+                           quiet=True).tables["decisions"]
+    row = asked[asked.seat == 2].iloc[0]
+    if fault == "off_the_end":
+        assert message.endswith(f"returned option {row.n_options}, not one of its "
+                                f"{row.n_options} legal options 0..{row.n_options - 1} "
+                                f"(a '{row.kind}' decision)"), message
+    else:
+        assert (f"wrote to its read-only inputs (view or opts) when asked a '{row.kind}' "
+                f"decision with {row.n_options} options; ") in message, message
 
 
 @pytest.mark.parametrize("g", GAMES, ids=IDS)
@@ -171,6 +196,29 @@ def test_whole_games_stop_at_a_broken_choice_too(g, mod, tmp_path, capsys):
         sheepsim.play(g.name, players=p, seed=1, games=200, quiet=True,
                       **{_policy_option(g): seats})
     assert str(play_err.value) in err
+
+
+@pytest.mark.parametrize("g", GAMES, ids=IDS)
+def test_a_broken_choice_names_the_same_game_whatever_the_threads(g, mod, capsys):
+    """A result depends only on the inputs and the seed, and so does the error line: the
+    first game, in game order, where the plug-in broke the contract, not the range of a
+    chunk (chunks are sized by time and spread over the threads)."""
+    p = g.min_players
+    seats = ["random"] * p
+    seats[1] = f"{mod}:late_vandal"
+    lines = []
+    for threads in (1, 2):
+        code = cli.main([g.command, "play", "--players", str(p), f"--{_policy_option(g)}".replace(
+            "_", "-"), ",".join(seats), "--games", "5000", "--seed", "1", "--quiet",
+            "--threads", str(threads)])
+        err = capsys.readouterr().err.strip()
+        assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+        lines.append(err)
+    assert lines[0] == lines[1], lines
+    found = re.search(rf"'{mod}:late_vandal' \(seat 2\) in game (\d+) wrote to its read-only "
+                      r"inputs .*\(seed 1\)$", lines[0])
+    assert found and int(found.group(1)) > 0, lines[0]  # a chunk's game, not the warm-up's
+    assert "games " not in lines[0]
 
 
 @pytest.mark.parametrize("g", GAMES, ids=IDS)

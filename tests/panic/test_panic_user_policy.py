@@ -78,7 +78,7 @@ def _trace(R, pids, seed=SEED, game=GAME):
     """``(event log rows, final state, Run)`` of one traced game on the harness (the
     plug-ins as ids FIRST_USER_ID, +1, ...: :data:`USERS`); the decision log
     ``(rows, DECISION_WIDTH)`` (``layout.D_*``), the winner (-1 at a failure) and the
-    failure ``(code, game, seat, choice, n)`` or None."""
+    failure ``(code, game, seat, choice, n, kind)`` or None."""
     from sheepsim.games.panic.simulate import _harness_trace
 
     log, decisions, st, win, failed = _harness_trace(
@@ -213,8 +213,8 @@ def test_a_broken_choice_stops_the_game_with_one_line(rules, pids, seat, words):
     R = rules.kernel_array(3)
     _, _, run = _trace(R, pids)
     assert run.winner == -1
-    code, game, fseat, choice, n = run.failure
-    assert (game, fseat) == (GAME, seat)
+    code, game, fseat, choice, n, kind = run.failure
+    assert (game, fseat) == (GAME, seat) and 0 <= kind < len(L.KIND_NAMES)
     if pids[seat] == PAST:
         assert code == ILLEGAL_CHOICE and choice == n and n > 1
     else:
@@ -225,6 +225,7 @@ def test_a_broken_choice_stops_the_game_with_one_line(rules, pids, seat, words):
     msg = str(exc.value)
     assert f"policy '{names[seat]}' (seat {seat + 1}) in game {GAME}" in msg
     assert words in msg and "\n" not in msg
+    assert f"a '{L.KIND_NAMES[kind]}' decision" in msg  # what it was asked
 
 
 def test_unknown_policy_id_raises(rules):

@@ -183,9 +183,10 @@ MAX_LOG = 2048  # rows of a trace's event log and of its decisions log
 # --------------------------------------------------------------- accumulator
 # The first policy failure of a chunk (the harness's record, the chunk stops there): F_CODE is
 # ``sheepsim.plugins.ILLEGAL_CHOICE`` or ``WROTE_INPUTS`` (0: none), then the round, the
-# seat, its policy id, the returned index and the number of options.
-F_CODE, F_GAME, F_SEAT, F_PID, F_CHOICE, F_N = range(6)
-FAIL_WIDTH = 6
+# seat, its policy id, the returned index, the number of options and the decision's
+# kind (the harness's failure record, ``sheepsim.harness.layout.F_*``).
+F_CODE, F_GAME, F_SEAT, F_PID, F_CHOICE, F_N, F_KIND = range(7)
+FAIL_WIDTH = 7
 MAX_TURNS = MAX_DECK + 1
 MAX_MARGIN = 64  # winning margins above this count as this
 USE_SUMS = 3     # per use quantity X and round g: sum X_g, sum X_g^2, sum X_g * plays_g

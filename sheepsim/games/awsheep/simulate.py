@@ -116,7 +116,8 @@ def check_failure(record, *settings: Setting) -> None:
     name = next((name for s in settings for name, p in zip(s.names, s.pids, strict=True)
                  if p == pid), f"policy id {pid}")
     raise plugins.policy_failure(code, name, int(record[L.F_SEAT]), int(record[L.F_GAME]),
-                                 int(record[L.F_CHOICE]), int(record[L.F_N]))
+                                 int(record[L.F_CHOICE]), int(record[L.F_N]),
+                                 plugins.kind_name(L.KIND_DECISIONS, int(record[L.F_KIND])))
 
 
 def setting(rules, players, policies, draft=None) -> Setting:

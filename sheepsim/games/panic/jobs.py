@@ -45,10 +45,13 @@ def policy_list(policies, players: int) -> list[str]:
 
 def raise_failure(failed: tuple, policies: list[str]):
     """Raise the one error line for a choice that broke the policy contract:
-    ``failed`` is ``(code, game, seat, choice, n)``,
+    ``failed`` is ``(code, game, seat, choice, n, kind)``,
     ``policies`` the seats' policy names."""
-    code, game, seat, choice, n = failed
-    raise policy_failure(code, policies[seat], seat, game, choice, n)
+    from sheepsim.games.panic.layout import KIND_NAMES
+
+    code, game, seat, choice, n, kind = failed
+    raise policy_failure(code, policies[seat], seat, game, choice, n,
+                         plugins.kind_name(KIND_NAMES, kind))
 
 
 def outcome_sums(wins: np.ndarray, points: np.ndarray, tied: np.ndarray,
@@ -127,9 +130,8 @@ class PlayJob(Job):
             m, kernel, R, self.players, pids, False, self.seed, first_game, n_games,
             outcomes=True, scratch=new_scratch(1, playouts))
         if fail[H.F_CODE]:
-            raise policy_failure(int(fail[H.F_CODE]), self.policies[int(fail[H.F_SEAT])],
-                                 int(fail[H.F_SEAT]), int(fail[H.F_GAME]),
-                                 int(fail[H.F_CHOICE]), int(fail[H.F_N]))
+            raise_failure(tuple(int(fail[k]) for k in (H.F_CODE, H.F_GAME, H.F_SEAT, H.F_CHOICE,
+                                                       H.F_N, H.F_KIND)), self.policies)
         game = m.offsets(self.players)[H.O_GAME]
         return acc[game:], winners, scores, acc[:game]
 

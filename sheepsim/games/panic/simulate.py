@@ -116,7 +116,7 @@ def _harness_trace(R, players, ids, users, seed, game, playouts, names):
         raise driver.kernel_call_error(exc, seed, game, names) from None
     if fail[H.F_CODE]:
         return None, None, None, -1, tuple(int(fail[k]) for k in (
-            H.F_CODE, H.F_GAME, H.F_SEAT, H.F_CHOICE, H.F_N))
+            H.F_CODE, H.F_GAME, H.F_SEAT, H.F_CHOICE, H.F_N, H.F_KIND))
     asked = rows[:, 0] == L.EV_DECISION
     return (rows[~asked][:L.MAX_LOG], rows[asked, 1:1 + L.DECISION_WIDTH][:L.MAX_LOG],
             final[:L.ST_LEN], int(winners[0]), None)

@@ -43,10 +43,12 @@ from sheepsim.games.race.layout import (
     F_CHOICE,
     F_CODE,
     F_GAME,
+    F_KIND,
     F_N,
     F_PHASE,
     F_SEAT,
     FINAL,
+    KIND_NAMES,
     MAX_OPTS,
     N_DEC,
     N_FAIL,
@@ -61,7 +63,7 @@ from sheepsim.games.race.layout import (
     Seats,
 )
 from sheepsim.jit import njit, rebind, rebind_many, user_policy_chain, variant_key
-from sheepsim.plugins import policy_failure
+from sheepsim.plugins import kind_name, policy_failure
 
 
 def new_asks(seats: int, log_rows: int = 0, rules=None) -> Asks:
@@ -94,7 +96,8 @@ def check_asks(asks: Asks, names) -> None:
         seat = int(fail[F_SEAT])
         role = names[0] if fail[F_PHASE] == PACE_PHASE else names[1]
         raise policy_failure(int(fail[F_CODE]), role[seat], seat, int(fail[F_GAME]),
-                             int(fail[F_CHOICE]), int(fail[F_N]))
+                             int(fail[F_CHOICE]), int(fail[F_N]),
+                             kind_name(KIND_NAMES, int(fail[F_KIND])))
 
 
 @njit(inline="always")

@@ -95,8 +95,8 @@ N_VIEW = V_BONUS + 2
 MAX_OPTS = 15  # C(6, 2) pairs: the most rows a decision has
 # A run's first policy failure (``fail`` ``(N_FAIL,)`` int64; code 0: none), see
 # :data:`sheepsim.plugins.ILLEGAL_CHOICE`.
-F_CODE, F_GAME, F_SEAT, F_PHASE, F_CHOICE, F_N, F_LOGGED = range(7)
-N_FAIL = 7
+F_CODE, F_GAME, F_SEAT, F_PHASE, F_CHOICE, F_N, F_LOGGED, F_KIND = range(8)
+N_FAIL = 8
 # The trace's decisions log (``(rows, N_DEC)`` int64, one row per policy asked).
 D_SEAT, D_PHASE, D_KIND, D_N, D_CHOICE = range(5)
 N_DEC = 5

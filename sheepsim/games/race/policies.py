@@ -79,6 +79,7 @@ from sheepsim.games.race.layout import (
     EZ_FIRST,
     F_CHOICE,
     F_CODE,
+    F_KIND,
     F_LOGGED,
     F_N,
     F_PHASE,
@@ -705,6 +706,7 @@ def record(fail, log, seat, phase, kind, n, choice):
         fail[F_PHASE] = phase
         fail[F_CHOICE] = choice
         fail[F_N] = n
+        fail[F_KIND] = kind
     return False
 
 
