@@ -209,6 +209,24 @@ def pick(g: Game, names) -> list[Metric]:
     return out
 
 
+def usable(g: Game, metrics: list[Metric], policies: dict) -> tuple[list[Metric], str]:
+    """Of the default metrics (none named), those the line-up ``policies`` can be measured
+    under, and a note naming the others and why ("" if none is left out): a game whose
+    metrics module declares ``unavailable(policies) -> (names, why) | None`` (The Sheep
+    Race: the harness's metrics, where its race machine does not play the line-up). A
+    metric named explicitly is not left out: its job says in one line why it cannot run."""
+    fn = getattr(module(g), "unavailable", None)
+    found = fn(policies) if fn is not None else None
+    if not found:
+        return metrics, ""
+    names, why = found
+    out = [m for m in metrics if m.name not in names]
+    left = [m.name for m in metrics if m.name in names]
+    if not left:
+        return metrics, ""
+    return out, f"left out ({why}): {', '.join(left)}"
+
+
 def metrics_table(g: Game):
     """``sheepsim <game> metrics``: name, meaning, unit, better, job (a DataFrame)."""
     import pandas as pd

@@ -188,8 +188,13 @@ def variants_job(g: Game, args, variants):
     from sheepsim import variant_runs as V
 
     metrics = M.pick(g, args.metric)
+    policies = role_policies(g, args)
+    left_out = ""
+    if getattr(args, "metric", None) is None:  # the default: every metric the line-up can be measured under
+        metrics, left_out = M.usable(g, metrics, policies)
     return V.build_job(g, variants, metrics, games=args.games, seed=args.seed,
-                       players=args.players, policies=role_policies(g, args), options=game_options(g, args))
+                       players=args.players, policies=policies, options=game_options(g, args),
+                       left_out=left_out)
 
 
 def _run_variants(g: Game, args, variants, desc: str):
@@ -221,6 +226,7 @@ def cmd_variants(args) -> int:
     res = _run_variants(g, args, variants, f"{g.name} variants")
     t = res.tables
     meta = exact_meta(res.meta(pairing=V.pairing_summary(t["differences"])), t)
+    left_out_note(t, meta)
     title = variants_title(g, len(variants), meta["games"])
 
     def plot():
@@ -229,6 +235,14 @@ def cmd_variants(args) -> int:
         save_figure(panel_figure(variants_panels(t), meta, title), args.plot)
 
     return publish(args, t, meta, title, plot, every_csv_table=True)
+
+
+def left_out_note(t: dict, meta: dict) -> None:
+    """The default metrics a run left out (``meta["metrics_left_out"]``), noted under
+    its metrics table too."""
+    if meta.get("metrics_left_out"):
+        t["metrics"].attrs["notes"] = [*t["metrics"].attrs.get("notes", []),
+                                       f"metrics {meta['metrics_left_out']}"]
 
 
 def file_variants(g: Game, files, players=None) -> tuple:
@@ -357,6 +371,7 @@ def cmd_sweep(args) -> int:
     tables = {"sweep": sweep, **t}
     meta = exact_meta(res.meta(pairing=V.pairing_summary(t["differences"]),
                                sweep={k: [toml_value(v) for v in vals] for k, vals in axes}), t)
+    left_out_note(t, meta)
     title = sweep_title(g, keys, len(points), meta["games"])
 
     def plot():

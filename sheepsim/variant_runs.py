@@ -104,6 +104,8 @@ class VariantsJob(Job):
     options: dict = field(default_factory=dict)
     #: the driver's tables are skipped (a search reads the counts by block itself)
     counts_only: bool = False
+    #: the default metrics left out, and why ("" none: :func:`~.balance_metrics.usable`)
+    left_out: str = ""
     chunk_games: int = 1 << 12
     block: int = 1 << 62
     # the long-run notice's advice: variants and sweeps play a fixed number of games
@@ -204,6 +206,7 @@ class VariantsJob(Job):
                 "exact": sorted({k for jobs in self.jobs for k, j in jobs.items()
                                  if getattr(j, "exact", False)}),
                 "metrics": [m.name for m in self.metrics],
+                **({"metrics_left_out": self.left_out} if self.left_out else {}),
                 "blocks": self.blocks, "interval": f"jackknife over {self.blocks} blocks of games, "
                                                    f"Student t with {self.blocks - 1} degrees of freedom",
                 **({"spread_interval": SPREAD_METHOD}
@@ -493,13 +496,15 @@ def pairing_summary(differences: pd.DataFrame) -> dict:
 
 def build_job(g: Game, variants: list[Variant], metrics: list[Metric], *, games: int,
               seed: int, players: int, policies: dict, options: dict | None = None,
-              blocks: int | None = None, first_game: int = 0, search: bool = False) -> VariantsJob:
+              blocks: int | None = None, first_game: int = 0, search: bool = False,
+              left_out: str = "") -> VariantsJob:
     """The job of ``variants`` (base first) on ``games`` games (rounded up to a multiple
     of :data:`BLOCKS`; with ``blocks``: exactly ``games`` in that many blocks, from game
     ``first_game``), building each variant's metric jobs (validated now, before any
     simulation) and sharing the base's counts where the game says an edit leaves a job's
     counts unchanged. ``search``: a balance search's run (counts only; the base is
-    played only where a variant reuses its counts; see :mod:`sheepsim.search`)."""
+    played only where a variant reuses its counts; see :mod:`sheepsim.search`).
+    ``left_out``: the note of the default metrics left out (:attr:`VariantsJob.left_out`)."""
     mod = module(g)
     keys = list(dict.fromkeys(m.job for m in metrics))
     jobs, source = [], []
@@ -517,4 +522,5 @@ def build_job(g: Game, variants: list[Variant], metrics: list[Metric], *, games:
         source.append(src)
     return VariantsJob(g.name, variants, metrics, jobs, games if blocks else round_games(games), seed,
                        source, players, dict(policies), blocks=blocks or BLOCKS, first_game=first_game,
-                       base_for_reuse_only=search, options=dict(options or {}), counts_only=search)
+                       base_for_reuse_only=search, options=dict(options or {}), counts_only=search,
+                       left_out=left_out)

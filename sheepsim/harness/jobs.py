@@ -38,7 +38,8 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     """``machine``'s entry kernel ``kernel`` (:meth:`~.machine.Machine.kernel`) on games
     ``[first_game, first_game + n_games)`` of ``seed`` (or on the game indices
     ``games``, an int64 array, in its order: then ``first_game`` and ``n_games`` are not
-    read), ``pids`` the policy id of each slot: ``(acc, fail, winners, scores, log)``,
+    read), ``pids`` the policy id of each slot (a machine with ``ROLES`` > 1: each role's
+    ids in turn, role-major): ``(acc, fail, winners, scores, log)``,
     ``winners``/``scores`` empty unless ``outcomes``, ``log`` the first ``log_rows``
     decisions. With ``results`` (and ``outcomes``) also the games' own results (slot
     ``result``, ``(n_games, RESULT_LEN)``) after ``log``. Without ``counts`` nothing is

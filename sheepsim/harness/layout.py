@@ -62,8 +62,8 @@ def offsets(players: int, kinds: int, tally_len: int = 0) -> np.ndarray:
 
 # -- sizes: what the kernel allocates (from the machine's declaration) -----------------
 Z_STATE, Z_OPTIONS, Z_OPTION_WIDTH, Z_VIEW, Z_MAX_DECISIONS, Z_KINDS, Z_CHANCE, Z_PHASES, \
-    Z_SCRATCH, Z_OWN = range(10)
-N_SIZES = 10
+    Z_SCRATCH, Z_OWN, Z_ROLES = range(11)
+N_SIZES = 11
 
 # -- the report of the stretches a machine played itself in a game (slot ``own``) ------
 # policies asked (two or more options), then per kind: decisions, options summed, lone

@@ -67,17 +67,19 @@ from sheepsim.harness.layout import (
     Z_OPTIONS,
     Z_OWN,
     Z_PHASES,
+    Z_ROLES,
     Z_SCRATCH,
     Z_STATE,
     Z_VIEW,
 )
 from sheepsim.harness.slots import apply as machine_apply
-from sheepsim.harness.slots import decide as machine_decide
+from sheepsim.harness.slots import decide_rules as machine_decide
 from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
 from sheepsim.harness.slots import own as machine_own
 from sheepsim.harness.slots import own_events as machine_own_events
 from sheepsim.harness.slots import result as machine_result
+from sheepsim.harness.slots import role as machine_role
 from sheepsim.harness.slots import scores as machine_scores
 from sheepsim.harness.slots import seated as machine_seated
 from sheepsim.harness.slots import start as machine_start
@@ -236,21 +238,21 @@ def course(acc, off, hist, rows, turns, players, win):
 
 
 @njit(inline="always")  # a call of its own per decision costs the built-ins a fifth of their speed
-def ask(pid, kind, view, opts, n, rand, users):
+def ask(pid, kind, view, opts, n, rand, users, R):
     """The choice of policy ``pid``: the game's built-in ``decide``, or for an id from
     ``users[0]`` on plug-in ``users[1 + pid - users[0]]`` (a function value)."""
     first_user = users[0]
     if pid >= first_user:
         return users[1:][pid - first_user](kind, view, opts, n, rand)
-    return machine_decide(pid, kind, view, opts, n, rand)
+    return machine_decide(pid, kind, view, opts, n, rand, R)
 
 
 @njit(inline="always")
-def ask_builtin(pid, kind, view, opts, n, rand, users):
+def ask_builtin(pid, kind, view, opts, n, rand, users, R):
     """:func:`ask` for a line-up of built-in policies only (``users`` is just the first
     plug-in id), bound in its place (:meth:`sheepsim.harness.machine.Machine.kernel`):
     the built-ins' kernel holds no call through a function value."""
-    return machine_decide(pid, kind, view, opts, n, rand)
+    return machine_decide(pid, kind, view, opts, n, rand, R)
 
 
 @njit(inline="always")
@@ -322,9 +324,11 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     """Play the games ``games`` (int64 game indices, e.g. a range; ``n_games`` of them)
     of ``seed``.
 
-    ``pids`` (players): the policy id of each slot; with ``rotate`` game ``g`` seats slot
-    ``j`` at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes
-    and accumulator offsets, ``kind_phase`` the stream phase of each decision kind;
+    ``pids`` (roles x players, role-major): the policy id of each slot in each role (one
+    role unless the machine defines the slot ``role``: a decision of kind ``k`` is asked
+    of the seat's policy of role ``role(k)``); with ``rotate`` game ``g`` seats slot ``j``
+    at seat ``(j + g) % players``. ``sizes``/``off``: :mod:`~.layout`'s ``Z_*`` sizes and
+    accumulator offsets, ``kind_phase`` the stream phase of each decision kind;
     ``out`` is the outputs record (:data:`~.layout.Outputs`): ``acc`` is added to (if
     it has no entries, nothing is counted: a run that reads only the outcomes);
     ``winners`` (n_games) and
@@ -354,7 +358,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     # rows: the chance purposes, then each phase's seat streams
     streams = np.zeros((chance_n + phases * players, 2), dtype=np.uint64)
     score = np.zeros(players, dtype=np.int64)
-    seat_pid = np.zeros(players, dtype=np.int64)
+    roles = sizes[Z_ROLES]
+    seat_pid = np.zeros(roles * players, dtype=np.int64)  # role-major, as pids
     counting = acc.shape[0] > 0  # else only the outcomes are read: no counts at all
     outcomes = winners.shape[0] > 0
     own_results = results.shape[0] > 0
@@ -372,8 +377,9 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
         key_game(streams, seed, game, chance_n, phases, players)
         chance = streams[0:chance_n]
         r = game % players if rotate else 0
-        for s in range(players):
-            seat_pid[s] = pids[(s - r) % players]
+        for q in range(roles):
+            for s in range(players):
+                seat_pid[q * players + s] = pids[q * players + (s - r) % players]
         st[:state_n] = 0
         if trace:
             machine_trace_on(st, R)
@@ -422,12 +428,12 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 turns += 1
                 last = seat
             choice = 0
-            pid = seat_pid[seat]
+            pid = seat_pid[machine_role(kind) * players + seat]  # its policy of the kind's role
             if n > 1:  # a lone option is taken without asking
                 if machine_needs_view(pid, kind):
                     machine_view(st, R, seat, seen)
                 own = chance_n + kind_phase[kind] * players + seat  # the seat's own stream
-                choice = ask(pid, kind, seen, opts[:n], n, streams[own:own + 1], users)
+                choice = ask(pid, kind, seen, opts[:n], n, streams[own:own + 1], users, R)
                 if choice < 0 or choice >= n:
                     code = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
                     _fail(fail, code, game, seat, pid, choice, n, kind)

@@ -15,6 +15,12 @@ The machine module (``Game.machine``) declares, besides the functions of
   (the deal, the dice...), each keyed by ``(seed, game, purpose)``;
 * optionally ``KIND_PHASES`` (default all 0): the policy-stream phase of each decision
   kind (a game with a draft and a play phase keeps a seat's draws of each apart);
+* optionally the slot ``role(kind)`` (:mod:`~sheepsim.harness.slots`), for a game whose
+  seats each hold one policy per role (the race's bets and pace): the kernel's ``pids``
+  then hold ``roles`` ids per slot (one more than the largest role of a kind,
+  :attr:`Machine.roles`), role-major (role ``q`` of slot ``j`` at ``q * players + j``),
+  and so does the ``seat_pid`` slots ``seated`` and ``tally`` get (by seat);
+  ``own_variant`` gets one tuple of built-in ids per role;
 * optionally ``TALLY_LEN`` (default 0) and the slot ``tally``: the game's own counts,
   a block of the accumulator after the harness's fields; and the optional slots
   ``needs_view`` and ``seated`` (:data:`sheepsim.harness.slots.OPTIONAL`);
@@ -63,7 +69,7 @@ from sheepsim.harness import slots
 MAX_DECISIONS = 100_000
 #: what a machine module must define
 REQUIRED = ("RULES", "state_size", "MAX_OPTIONS", "OPTION_WIDTH", "VIEW_LEN", "KINDS",
-            "start", "to_move", "apply", "scores", "winner", "view", "decide")
+            "start", "to_move", "apply", "scores", "winner", "view")
 
 _LOCK = threading.Lock()
 #: what a game's entry kernels are, as ``sheepsim cache`` lists them (:meth:`Machine.kernel`)
@@ -78,6 +84,8 @@ def load(path: str) -> Machine:
     except ImportError as exc:
         raise SheepsimError(f"cannot import the game machine {path!r}: {exc}") from None
     missing = [name for name in REQUIRED if not hasattr(module, name)]
+    if not (hasattr(module, "decide") or hasattr(module, "decide_rules")):
+        missing.append("decide")
     if missing:
         raise SheepsimError(f"game machine {path!r} does not define {', '.join(missing)}")
     return Machine(path, module)
@@ -101,6 +109,13 @@ class Machine:
         if self.kind_phase.shape != (len(self.kinds),) or (self.kind_phase < 0).any():
             raise SheepsimError(f"game machine {path!r}: KIND_PHASES needs one phase >= 0 "
                                 f"per kind of KINDS ({len(self.kinds)})")
+        role = getattr(module, "role", None)  # (a kernel: called here, it compiles alone)
+        self.kind_role = np.array([int(role(k)) if role is not None else 0
+                                   for k in range(len(self.kinds))], dtype=np.int64)
+        if (self.kind_role < 0).any():
+            raise SheepsimError(f"game machine {path!r}: role(kind) must be 0 or more")
+        #: the policies a seat holds (one per role)
+        self.roles = int(self.kind_role.max()) + 1
         if self.chance_streams < 1:
             raise SheepsimError(f"game machine {path!r}: CHANCE_STREAMS must be at least 1")
         self._entries: dict = {}  # plug-ins or not: the entry
@@ -119,6 +134,7 @@ class Machine:
         z[H.Z_PHASES] = int(self.kind_phase.max()) + 1
         z[H.Z_SCRATCH] = self.scratch_len
         z[H.Z_OWN] = int(getattr(m, "OWN_STRETCHES", 1)) if hasattr(m, "own") else 0
+        z[H.Z_ROLES] = self.roles
         return z
 
     def new_scratch(self, players: int, R):
@@ -131,7 +147,9 @@ class Machine:
         return fn(players, R) if fn is not None else np.zeros(0, dtype=np.int64)
 
     def functions(self) -> tuple:
-        return tuple(getattr(self.module, name) for name in slots.NAMES)
+        """The slots of :data:`~sheepsim.harness.slots.NAMES`, None for a ``decide`` the
+        machine does not define (its ``decide_rules`` stands in)."""
+        return tuple(getattr(self.module, name, None) for name in slots.NAMES)
 
     def optional(self) -> dict:
         """The optional slots the machine defines: ``{slot: its function}``."""
@@ -159,7 +177,11 @@ class Machine:
         variant = None
         builtins = tuple(sorted({int(p) for p in pids if p < first_user_id}))
         if hasattr(self.module, "own_variant"):
-            variant = self.module.own_variant(builtins)
+            ids = [int(p) for p in pids]
+            per = len(ids) // self.roles
+            sets = tuple(tuple(sorted({p for p in ids[q * per:(q + 1) * per]
+                                       if p < first_user_id})) for q in range(self.roles))
+            variant = self.module.own_variant(sets[0] if self.roles == 1 else sets)
         own_only = not plugged and not trace and getattr(self.module, "OWN_BUILTINS", False)
         # (keyed by plugged alone for a machine without own_variant or OWN_BUILTINS)
         entry = plugged if variant is None and not own_only else (plugged, variant, own_only)
@@ -168,7 +190,9 @@ class Machine:
                 from sheepsim.harness import loop  # numba: built when a job runs
 
                 own = self.functions()
-                repl = dict(zip((getattr(slots, n) for n in slots.NAMES), own, strict=True))
+                repl = {getattr(slots, n): f
+                        for n, f in zip(slots.NAMES, own, strict=True) if f is not None}
+                own = tuple(f for f in own if f is not None)
                 repl.update(self.optional())
                 if variant is not None:
                     repl[slots.own] = getattr(self.module, variant)
@@ -176,7 +200,8 @@ class Machine:
                     cut = importlib.import_module(self.module.PLUGGED_SLOTS)
                     for name, fn in cut.plugged_slots(builtins).items():
                         repl[getattr(slots, name)] = fn
-                own = tuple(repl[getattr(slots, n)] for n in slots.NAMES)
+                own = tuple(repl[getattr(slots, n)] for n in slots.NAMES
+                            if getattr(slots, n) in repl)  # (decide: or decide_rules)
                 own = own + tuple(repl[getattr(slots, n)] for n in slots.OPTIONAL
                                   if hasattr(self.module, n))
                 key = jit.variant_key(own)

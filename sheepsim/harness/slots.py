@@ -75,6 +75,14 @@ def decide(pid, kind, view, opts, n, rand):
 
 
 # -- optional slots: a machine that does not define one gets the body below ------------
+@njit(inline="always")
+def decide_rules(pid, kind, view, opts, n, rand, R):
+    """The built-in policies with ``R`` as well (read-only: the game's tables, e.g. odds
+    the built-ins read in place of a view built for them); plug-ins never see ``R``.
+    A machine that defines it needs no ``decide``; by default, ``decide``."""
+    return decide(pid, kind, view, opts, n, rand)
+
+
 @njit
 def needs_view(pid, kind):
     """Whether policy ``pid`` reads the view for a decision of ``kind`` (False: the
@@ -82,10 +90,19 @@ def needs_view(pid, kind):
     return True
 
 
+@njit(inline="always")
+def role(kind):
+    """The role of a decision of ``kind``, for a game whose seats each hold one policy per
+    role (0, 1...; e.g. the race's bets and its pace): the seat's policy of that role is
+    asked. By default 0: one policy a seat. (Inlined: a constant for a one-role game.)"""
+    return 0
+
+
 @njit
 def seated(st, R, seat_pid):
-    """Called after ``start`` with the policy id of each seat, e.g. to skip bookkeeping
-    no seated policy reads. The rules must not depend on it."""
+    """Called after ``start`` with the policy id of each seat (a machine with the slot
+    ``role``: of each role in turn, role-major), e.g. to skip bookkeeping no seated
+    policy reads. The rules must not depend on it."""
     return
 
 
@@ -160,4 +177,4 @@ def own_events(st, R, scratch, out):
 NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")
 #: the optional slots (the bodies above unless the machine defines its own)
 OPTIONAL = ("needs_view", "seated", "tally", "trace_on", "events", "result", "own",
-            "own_events")
+            "own_events", "decide_rules", "role")

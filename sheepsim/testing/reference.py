@@ -28,6 +28,9 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
     R = job.rules.kernel_array()
     off = m.offsets(players)
     opt = {n: _py(getattr(mod, n)) for n in slots.OPTIONAL if hasattr(mod, n)}  # defined
+    if "decide_rules" in opt:  # the built-ins that read R (slot decide_rules)
+        def decide(pid, kind, seen, opts, n, rand):
+            return opt["decide_rules"](pid, kind, seen, opts, n, rand, R)
     acc = np.zeros(off[-1], dtype=np.int64)
     chance_n = m.chance_streams
     phases = int(m.kind_phase.max()) + 1
@@ -36,7 +39,8 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
         key_game(streams, seed, game, chance_n, phases, players)  # the kernel's own keying
         chance = streams[0:chance_n]
         r = game % players if job.rotate else 0
-        seat_pid = np.array([ids[(s - r) % players] for s in range(players)], dtype=np.int64)
+        seat_pid = np.array([ids[q * players + (s - r) % players] for q in range(m.roles)
+                             for s in range(players)], dtype=np.int64)  # role-major
         st = np.zeros(mod.state_size(players) + m.scratch_len, dtype=np.int64)
         opts = np.zeros((mod.MAX_OPTIONS, mod.OPTION_WIDTH), dtype=np.int64)
         seen = np.zeros(mod.VIEW_LEN, dtype=np.int64)
@@ -56,10 +60,11 @@ def play_games(job, seed: int, first_game: int, n_games: int) -> np.ndarray:
                 turns, last = turns + 1, seat
             choice = 0
             if n > 1:
-                if "needs_view" not in opt or opt["needs_view"](seat_pid[seat], kind):
+                pid = seat_pid[int(m.kind_role[kind]) * players + seat]
+                if "needs_view" not in opt or opt["needs_view"](pid, kind):
                     view(st, R, seat, seen)
                 row = chance_n + int(m.kind_phase[kind]) * players + seat
-                choice = decide(seat_pid[seat], kind, seen, opts[:n], n, streams[row:row + 1])
+                choice = decide(pid, kind, seen, opts[:n], n, streams[row:row + 1])
                 assert 0 <= choice < n
                 asked += 1
             acc[off[H.O_KIND_DECISIONS] + kind] += 1

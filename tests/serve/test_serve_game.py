@@ -9,9 +9,11 @@ command's JSON byte for byte, ``test_serve_api``), each pace advice on your turn
 the bets advised are ``race ev``'s, and the points paid after each race are what ``race
 ev`` gives the bets held on the finished race. At most 3 taps per ordinary turn (the
 page counts 2: the total, the pace). The dice and the rivals' choices come from a fixed
-seed, so the game is the same every run.
+seed, so the game is the same every run, and the same at both widths: each ``race ev``
+the game asks is run once (its own process) and its answer checked at both.
 """
 
+import functools
 import json
 import random
 from urllib.parse import urlencode
@@ -23,13 +25,13 @@ from sheepsim.games.race.rules import load_rules
 from sheepsim.games.race.turn import play_turn
 from tests.serve.test_serve_browser import (  # noqa: F401
     browser,
-    cli_ev,
     in_view,
     open_page,
     settle,
     shots,
     smallest_targets,
 )
+from tests.serve.test_serve_browser import cli_ev as _cli_ev
 
 RULES = load_rules(None)
 COUNT_TAPS = """() => { window.taps = 0; document.addEventListener("click", (e) => {
@@ -38,6 +40,17 @@ PLAYERS, ME = 3, 2
 OPTIONS = "els => els.map(e => e.dataset.option)"
 #: semifinal 1's lanes: the page's default, the rules file's first six cards
 SF1 = [c.name for c in RULES.cards[:6]]
+
+
+@functools.cache
+def _ev_text(position: str, *options: str) -> str:
+    return json.dumps(_cli_ev(position, *options))
+
+
+def cli_ev(position: str, *options: str) -> dict:
+    """``race ev --format json``'s answer (its own process, once per question: the second
+    width's game asks the first's questions)."""
+    return json.loads(_ev_text(position, *options))
 
 
 def tap(page, selector):

@@ -15,6 +15,7 @@ import numpy as np
 from sheepsim import plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
+from sheepsim.games.panic.layout import KIND_NAMES
 from sheepsim.games.panic.rules import PanicRules, load_rules
 from sheepsim.harness import layout as H
 from sheepsim.plugins import policy_failure
@@ -47,8 +48,6 @@ def raise_failure(failed: tuple, policies: list[str]):
     """Raise the one error line for a choice that broke the policy contract:
     ``failed`` is ``(code, game, seat, choice, n, kind)``,
     ``policies`` the seats' policy names."""
-    from sheepsim.games.panic.layout import KIND_NAMES
-
     code, game, seat, choice, n, kind = failed
     raise policy_failure(code, policies[seat], seat, game, choice, n,
                          plugins.kind_name(KIND_NAMES, kind))

@@ -57,6 +57,7 @@ from sheepsim.games.race.moves import (  # noqa: F401 - engine.<name> is public
     LOG_BLUE,
     LOG_LANE,
     LOG_OPTION,
+    LOG_OPTIONS,
     LOG_PLAYER,
     LOG_POS,
     LOG_REASON,
@@ -167,12 +168,12 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
         lane = dice_lane(total)
         if lane < 0 or board[lane, STATUS] != RUNNING:
             lane = lazy_sheep(board)
+        n = 0  # the legal options (counted for the turn log unless every seat is greedy)
         if pace_ids is None:
             option, sheep = _greedy_move(board, lane, supply, track, ez_first, max_cubes)
         else:
             _store_counters(race, supply, n_placed, turn, n_running)  # as the policy sees them
             legal_options(board, race, lane, legal)
-            n = 0
             option = -1
             for o in range(N_OPTIONS):
                 if legal[o]:
@@ -210,7 +211,7 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
         n_placed, n_running = count_moved(row, n_placed, n_running)
         if turn < log.shape[0]:
             log_turn(log[turn], turn, player, total, lane, selection_reason(board, total, lane),
-                     option, board, supply)
+                     option, board, supply, n)
         turn += 1
         if n_players > 1:
             player = player + 1 if player + 1 < n_players else 0

@@ -24,7 +24,9 @@ import numpy as np
 from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
+from sheepsim.games.race import game as entry
 from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
+from sheepsim.harness import layout as H
 from sheepsim.headtohead import HeadToHeadJob, lineups
 
 if TYPE_CHECKING:  # the kernels load with the first job run, not with this module
@@ -204,6 +206,83 @@ class GamesJob(_RaceJob):
         return {**self.meta_common(), "players": self.players,
                 "bet_policies": list(self.bet_policy), "pace_policies": list(self.pace_policy),
                 **bet_odds_meta(self.bet_policy, self.pace_policy)}
+
+
+#: the race machine (:mod:`.machine`), the engine of the harness's metrics
+MACHINE = "sheepsim.games.race.machine"
+
+
+def unsupported(bet_names, pace_names) -> str | None:
+    """What of a line-up (each seat's bet and pace policy names) the race machine
+    (:mod:`.machine`) does not play, as a phrase (None: it plays every seat): the
+    ``lookahead`` pace policies, the ``ev``/``win`` bets (they read the deal's exact
+    odds), plug-ins."""
+    out = []
+    for role, names, refused in (("pace", pace_names, ("lookahead", "lookahead-exact")),
+                                 ("bet", bet_names, ("ev", "win"))):
+        known = entry.GAME.policies[role]
+        odd = [p for p in dict.fromkeys(names) if p in refused or p not in known]
+        if odd:
+            out.append(f"{role} polic{'y' if len(odd) == 1 else 'ies'} {', '.join(odd)}")
+    return " and ".join(out) if out else None
+
+
+@dataclass
+class HarnessJob(GamesJob):
+    """The whole games of :class:`GamesJob` (the same line-up, seed and game indices:
+    the same games, seat for seat) played by the race machine on the shared harness
+    (:mod:`.machine`), for the harness's metrics of every game
+    (:mod:`sheepsim.harness.metrics`): the harness's play tables ``by_seat``,
+    ``outcomes``, ``game_length``, ``decisions`` and ``course``. Only line-ups the
+    machine plays (:func:`unsupported`: one line naming what it does not)."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        odd = unsupported(self.bet_policy, self.pace_policy)
+        if odd is not None:
+            raise SheepsimError(f"the harness's metrics of The Sheep Race are measured by the "
+                                f"race machine, which does not play {odd} yet")
+
+    def _machine(self):
+        def build():
+            from sheepsim.games.race.simulate import FIRST_USER_ID
+            from sheepsim.harness import machine as M
+
+            m = M.load(MACHINE)
+            pol = self.policies()
+            pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
+            return m, m.kernel((), FIRST_USER_ID, pids), pids
+
+        return self._cached("machine", build)
+
+    def prepare(self) -> None:
+        self.chunk(0, 1)  # compiles (or loads) the kernel now
+
+    def chunk(self, first_game, n_games) -> Counts:
+        from sheepsim.harness.jobs import run_games
+
+        m, kernel, pids = self._machine()
+        R = m.module.make_R(self.rules, self.players)  # (its scratch: one per call)
+        acc, fail, *_ = run_games(m, kernel, R, self.players, pids, False, self.seed,
+                                  first_game, n_games)
+        return {"acc": acc, "fail": fail}
+
+    def check(self, counts, games) -> None:
+        if int(counts["fail"][H.F_CODE]) != 0:  # (built-in policies only: never expected)
+            raise SheepsimError(f"the race machine broke the harness contract in game "
+                                f"{int(counts['fail'][H.F_GAME])}")
+
+    def tables(self, counts, games):
+        from sheepsim.harness.machine import load
+        from sheepsim.harness.tables import play_tables
+
+        names = [f"{b},{p}" for b, p in zip(self.bet_policy, self.pace_policy, strict=True)]
+        return play_tables(counts["acc"], self.players, names, load(MACHINE).kinds, False)
+
+    def convergence(self, tables):
+        from sheepsim.games.race.analysis import convergence_rows
+
+        return convergence_rows(tables["by_seat"], "win_rate", "seat", "seat ")
 
 
 @dataclass

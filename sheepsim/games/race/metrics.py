@@ -1,9 +1,14 @@
 """The Sheep Race's balance metrics (:mod:`sheepsim.balance_metrics`): lanes from single
-random-deal semifinals, seats and turns from whole games."""
+random-deal semifinals, seats and turns from whole games, and the harness's metrics of
+every game (:mod:`sheepsim.harness.metrics`) from the same whole games played by the race
+machine (:mod:`sheepsim.games.race.machine`, job ``harness``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sheepsim.balance_metrics import Metric, maximum, spread
+from sheepsim.harness import metrics as harness_metrics
 
 #: pace policies whose single races ignore the payoffs (they look only at the board), so a
 #: payoff edit leaves the lane counts unchanged; ``lookahead(-exact)`` and ``partisan`` read
@@ -79,6 +84,61 @@ METRICS = (
            "(bias-corrected)", "points", "lower", "cards", card_ev),
 )
 
+#: the harness's metrics the race adds, measured on the whole games of job ``harness``
+#: (the games of job ``games``, played by the race machine): all but those named like one
+#: of the race's own (``first_player_edge`` the race's is semifinal 1's first player,
+#: ``seat_win_spread`` the same definition, ``mean_turns`` the race's counts the races'
+#: turns only) and ``draw_rate`` (a game always has a winner: 0). A seat's score is its
+#: money; a turn, as the harness counts it: one seat's decisions in a row, a bet or a turn
+#: of a race (its roll and move; a race's last turn and the next race's first bet by the
+#: same seat make one)
+_OWN = {m.name for m in METRICS}
+_HARNESS_SKIPPED = {"draw_rate"}
+#: the race's meaning of the harness's metrics that read turns or scores
+_RACE_MEANING = {
+    "tie_rate": "share of games in which two or more seats end with the most money (the "
+                "stamps then break the tie)",
+    "mean_decisions": "decisions per game: every bet (open, hidden, final) and every turn's "
+                      "pace decision, lone options included",
+    "lead_changes": "times per game the sole leader by money (at a turn's end: a bet or a "
+                    "turn of a race) became another seat",
+    "decided_at": "share of a game's turns (bets and race turns) played when its winner "
+                  "became the sole leader by money for good (0: led throughout)",
+    "winner_deficit": "the winner's largest deficit in money to the richest seat at a turn's "
+                      "end (after a race's payout)",
+    "comeback_rate": "share of games whose winner had less money than the richest seat at the "
+                     "middle turn (bets and race turns)",
+    "sd_turns": "standard deviation of the turns per game, a turn one seat's decisions in a "
+                "row: a bet, or a turn of a race (its roll and move)",
+    "sd_decisions": "standard deviation of the decisions per game (bets and pace decisions)",
+    "branching": "mean legal options per decision, bets and pace decisions (a turn's moves of "
+                 "the selected sheep), lone options included",
+    "forced_share": "share of decisions with one legal option (a forced move or bet, taken "
+                    "without asking)",
+}
+#: the job the harness's metrics read
+HARNESS_JOB = "harness"
+METRICS = METRICS + tuple(replace(m, job=HARNESS_JOB, meaning=_RACE_MEANING.get(m.name, m.meaning))
+                          for m in harness_metrics.METRICS
+                          if m.name not in _OWN and m.name not in _HARNESS_SKIPPED)
+
+
+def unavailable(policies: dict):
+    """The metrics a line-up (``policies``: each role's names) cannot be measured under,
+    and why, or None: the harness's metrics where the race machine does not play it."""
+    from sheepsim.games.race.jobs import unsupported
+
+    def names(role: str, default: str) -> list[str]:
+        given = policies.get(role) or default
+        given = given.split(",") if isinstance(given, str) else list(given)
+        return [str(n).strip() for n in given]
+
+    odd = unsupported(names("bet", "ev-approx"), names("pace", "greedy"))
+    if odd is None:
+        return None
+    return ({m.name for m in METRICS if m.job == HARNESS_JOB},
+            f"the race machine that measures them does not play {odd} yet")
+
 
 def add_options(p) -> None:
     """The race's extra option of the designers' commands: which semifinal the lane
@@ -95,7 +155,7 @@ def job_options(args) -> dict:
 
 def metric_jobs(rules, players: int, seed: int, policies: dict, keys, lanes=None) -> dict:
     from sheepsim.games.race.exact.solver import exact_reason
-    from sheepsim.games.race.jobs import CardsJob, GamesJob, RacesJob
+    from sheepsim.games.race.jobs import CardsJob, GamesJob, HarnessJob, RacesJob
 
     out = {}
     if "lanes" in keys:
@@ -109,6 +169,8 @@ def metric_jobs(rules, players: int, seed: int, policies: dict, keys, lanes=None
         out["games"] = GamesJob(rules, players, policies["bet"], policies["pace"], seed)
     if "cards" in keys:
         out["cards"] = CardsJob(rules, None, "semifinal", policies["pace"], seed, random_deal=True)
+    if HARNESS_JOB in keys:
+        out[HARNESS_JOB] = HarnessJob(rules, players, policies["bet"], policies["pace"], seed)
     return out
 
 

@@ -59,10 +59,11 @@ from sheepsim.jit import njit
 
 #: Safety net for variant files: a race still running after this many turns is an error.
 MAX_TURNS = 100_000
-#: Columns of the per-turn trace log.
+#: Columns of the per-turn trace log (``LOG_OPTIONS``: the selected sheep's legal
+#: options, counted only when seats play pace policies by id: 0 on the all-``greedy`` path).
 LOG_TURN, LOG_PLAYER, LOG_TOTAL, LOG_LANE, LOG_REASON, LOG_OPTION, LOG_POS, LOG_RED, \
-    LOG_BLUE, LOG_WHITE, LOG_STATUS, LOG_SUPPLY = range(12)
-N_LOG = 12
+    LOG_BLUE, LOG_WHITE, LOG_STATUS, LOG_SUPPLY, LOG_OPTIONS = range(13)
+N_LOG = 13
 
 
 # ------------------------------------------------------------------ records
@@ -358,7 +359,7 @@ def show_bets(seats, player, seen):
 
 
 @njit(inline="always")
-def log_turn(row, turn, player, total, lane, reason, option, board, supply):
+def log_turn(row, turn, player, total, lane, reason, option, board, supply, n):
     row[LOG_TURN] = turn + 1
     row[LOG_PLAYER] = player
     row[LOG_TOTAL] = total
@@ -371,6 +372,7 @@ def log_turn(row, turn, player, total, lane, reason, option, board, supply):
     row[LOG_WHITE] = board[lane, WHITE]
     row[LOG_STATUS] = board[lane, STATUS]
     row[LOG_SUPPLY] = supply
+    row[LOG_OPTIONS] = n
 
 
 @njit(inline="always")

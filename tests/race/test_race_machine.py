@@ -1,0 +1,216 @@
+"""The race machine (``sheepsim/games/race/machine.py``), the engine of the race's harness
+metrics, plays the engine's games (per-game scores and winners identical, for
+all-``greedy`` pace and built-in pace policies mixed per seat with mixed bets;
+``benchmarks/race_machine.py check`` runs the larger set) and reports them to the
+harness's accumulator as the engine played them: decisions, turns, legal options per
+kind and the course of every seat's score, cross-checked game by game against the
+engine's own rows (turns per race, first player, final scores) and its decisions log."""
+
+import numpy as np
+import pytest
+
+from sheepsim.errors import SheepsimError
+from sheepsim.games.race import engine
+from sheepsim.games.race.jobs import HarnessJob
+from sheepsim.games.race.layout import D_N, SEMIFINAL
+from sheepsim.games.race.policies import FIRST_USER_ID
+from sheepsim.games.race.rules import load_rules
+from sheepsim.games.race.simulate import board_array, game_rows, lane_cards, resolve_policies
+from sheepsim.harness import layout as H
+from sheepsim.harness import machine as M
+from sheepsim.harness.jobs import run_games
+from sheepsim.harness.tables import fields
+
+MACHINE = "sheepsim.games.race.machine"
+PACE = 3  # the machine's kind index of a pace decision (KINDS)
+
+
+def machine_games(rules, pol, players, first, n, log_rows=0, seed=3):
+    m = M.load(MACHINE)
+    pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
+    R = m.module.make_R(rules, players)
+    return run_games(m, m.kernel((), FIRST_USER_ID, pids), R, players, pids, False, seed, first,
+                     n, outcomes=True, log_rows=log_rows)
+
+
+LINEUPS = [
+    (4, "greedy", "ev-approx,random,favourite,near-ev"),
+    (3, "random,saver,steady", "ev-approx"),
+    (6, "partisan,greedy,random,steady,saver,greedy", "random,longshot,ev-approx,random,"
+                                                      "near-ev,favourite"),
+]
+
+
+@pytest.mark.parametrize("players, pace, bets", LINEUPS)
+def test_the_machine_plays_the_engines_games(players, pace, bets):
+    rules = load_rules()
+    pol = resolve_policies(pace, bets, players)
+    _, fail, winners, scores, _ = machine_games(rules, pol, players, 40, 300)
+    e_scores, e_winners = game_rows(rules, pol, 3, 40, 300)[:2]
+    assert fail[0] == 0
+    np.testing.assert_array_equal(scores, e_scores)
+    np.testing.assert_array_equal(winners, e_winners)
+
+
+def expected_game(players, bets, race_turns, first, final):
+    """A game as the harness should count it, from the engine's rows (``race_turns`` per
+    race, the ``first`` player, the ``final`` scores) and the bets the harness asked
+    (``bets``: the traced rows' seat and every seat's score after the bet): the seat of
+    every decision in order, and every seat's score at the end of each decision."""
+    n = players
+    seats, after = [], []
+    row = 0
+    for r in range(3):
+        rounds = 1 if r == 2 else 2
+        start = int(bets[row][0])
+        if r == 0:
+            assert start == first
+        for _ in range(rounds):  # the open and hidden bets (the final: one round)
+            for i in range(n):
+                assert bets[row][0] == (start + i) % n  # clockwise from the race's first
+                seats.append(bets[row][0])
+                after.append(tuple(bets[row][1]))
+                row += 1
+        before = after[-1]
+        payout = tuple(bets[row][1]) if r < 2 else tuple(final)  # the next race's bets see it
+        for t in range(race_turns[r]):  # the race: turns clockwise from its first player
+            seats.append((start + t) % n)
+            after.append(payout if t == race_turns[r] - 1 else before)
+    return seats, after
+
+
+def course_by_definition(seats, after, win):
+    """Turns (one seat's decisions in a row) and the course metrics of one won game by
+    their definitions (:func:`sheepsim.harness.loop.course`), from every decision's seat
+    and the scores after it."""
+    ends = [after[i] for i in range(len(seats)) if i + 1 == len(seats) or seats[i + 1] != seats[i]]
+    turns = len(ends)
+
+    def sole(sc):
+        top = max(sc)
+        return sc.index(top) if sc.count(top) == 1 else -1
+
+    changes, prev, last_not, deficit = 0, -1, -1, 0
+    for t, sc in enumerate(ends):
+        lead = sole(list(sc))
+        if lead >= 0:
+            changes += prev >= 0 and lead != prev
+            prev = lead
+        if lead != win:
+            last_not = t
+        deficit = max(deficit, max(sc) - sc[win])
+    mid = ends[(turns - 1) // 2]
+    return {"turns": turns, "lead_changes": changes,
+            "decided_at": (last_not + 1) * H.COURSE_SCALE // turns, "deficit": deficit,
+            "comeback": int(mid[win] < max(mid))}
+
+
+@pytest.mark.parametrize("players, pace, bets", LINEUPS)
+def test_the_harness_counts_the_engines_games(players, pace, bets):
+    """Game by game (12 games a line-up), the harness's decisions, turns, bets' and pace
+    decisions and the course of the scores equal those derived from the engine's rows
+    and the bets the harness asked; over the games, every pace decision is a turn of the
+    engine's races, asked unless forced."""
+    rules = load_rules()
+    pol = resolve_policies(pace, bets, players)
+    first_game, count = 40, 12
+    e_scores, e_winners, e_first, e_turns, _ = game_rows(rules, pol, 3, first_game, count)
+    w = M.load(MACHINE).option_width
+    kinds = len(M.load(MACHINE).kinds)
+    for i in range(count):
+        acc, fail, winners, _, log = machine_games(rules, pol, players, first_game + i, 1,
+                                                  log_rows=100)
+        assert fail[0] == 0 and winners[0] == e_winners[i]
+        f = fields(acc, players, kinds)
+        bets = [(int(r[H.L_SEAT]), r[H.LOG_HEAD + w:H.LOG_HEAD + w + players].tolist())
+                for r in log]
+        assert len(bets) == 5 * players  # every bet asked by the harness, no pace decision
+        seats, after = expected_game(players, bets, e_turns[i], int(e_first[i]),
+                                     e_scores[i].tolist())
+        want = course_by_definition(seats, after, int(e_winners[i]))
+        assert f["decisions"][0] == len(seats) == e_turns[i].sum() + 5 * players
+        assert f["kind_decisions"][PACE] == e_turns[i].sum()
+        assert f["kind_decisions"][:PACE].tolist() == [2 * players, 2 * players, players]
+        # the bets' options: the lanes left open; every pair but one's open lane; any pair
+        assert f["kind_options"][:PACE].tolist() == [
+            2 * sum(6 - j for j in range(players)), 2 * players * 10, players * 15]
+        assert f["asked"][0] + f["kind_forced"].sum() == f["decisions"][0]
+        got = {"turns": f["turns"][0], "lead_changes": f["lead_changes"][0],
+               "decided_at": f["decided_at"][0], "deficit": f["deficit"][0],
+               "comeback": f["comeback"][0]}
+        assert got == want, i
+
+
+def test_pace_options_are_the_engines_decisions_log():
+    """The turn log's legal options (``LOG_OPTIONS``, what the machine reports per pace
+    decision) are those of the engine's decisions log: a turn with more than one is the
+    next asked decision, with its option count; one option is a forced move."""
+    rules = load_rules()
+    pol = resolve_policies("random,saver,partisan", players=3)
+    log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)
+    _, asks = pol.kernels().trace_race(5, 2, rules.kernel_rules(), lane_cards(rules, None),
+                                       SEMIFINAL, pol.pace_ids, log, board_array(),
+                                       engine.MAX_TURNS)
+    turns = int((log[:, engine.LOG_TURN] > 0).sum())
+    options = log[:turns, engine.LOG_OPTIONS]
+    assert (options >= 1).all() and (options == 1).any()
+    asked = asks.log[:int((options > 1).sum())]
+    np.testing.assert_array_equal(options[options > 1], asked[:, D_N])
+
+
+@pytest.mark.parametrize("pace, bets, what", [
+    ("lookahead,greedy", "random", "pace policy lookahead"),
+    ("greedy", "ev,random", "bet policy ev"),
+    ("lookahead-exact", "win", "pace policy lookahead-exact and bet policy win"),
+])
+def test_the_machine_refuses_what_it_does_not_play(pace, bets, what):
+    with pytest.raises(SheepsimError, match=f"does not play {what} yet"):
+        HarnessJob(None, 2, bets, pace, 0)
+
+
+# ------------------------------------------------------------------ the race's metrics
+def test_race_metrics_lists_the_harness_metrics(capsys):
+    """`race metrics` lists at least 15 metrics (issue 46), each with its meaning, unit and
+    which way is better; the harness's come from job ``harness`` (the race machine)."""
+    import json
+
+    from sheepsim.cli import main
+
+    assert main(["race", "metrics", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["metrics"]
+    assert len(rows) >= 15
+    assert all(r["meaning"] and r["unit"] and r["better"] for r in rows)
+    harness = {r["metric"] for r in rows if r["from"] == "harness"}
+    assert harness == {"tie_rate", "mean_decisions", "lead_changes", "decided_at",
+                       "winner_deficit", "comeback_rate", "sd_turns", "sd_decisions",
+                       "branching", "forced_share", "outcome_uniformity"}
+
+
+def test_a_lineup_the_machine_does_not_play_leaves_the_harness_metrics_out():
+    """By default (no metric named) the harness's metrics are left out for such a line-up,
+    and the run's meta says which and why; the race's own are kept."""
+    from sheepsim import balance_metrics as BM
+    from sheepsim import variant_runs as V
+    from sheepsim.game import get
+
+    g = get("race")
+    every = BM.pick(g, None)
+    kept, note = BM.usable(g, every, {"pace": "greedy", "bet": "ev"})
+    assert [m.name for m in kept] == [m.name for m in every if m.job != "harness"]
+    assert note.startswith("left out (the race machine that measures them does not play bet "
+                           "policy ev yet): tie_rate, ")
+    assert BM.usable(g, every, {"pace": "saver", "bet": "near-ev"}) == (every, "")
+    base = V.Variant("base", load_rules(), {})
+    job = V.build_job(g, [base], [m for m in kept if m.job == "games"], games=20, seed=0,
+                      players=3, policies={"pace": "greedy", "bet": "ev"}, left_out=note)
+    assert job.meta()["metrics_left_out"] == note
+
+
+def test_naming_a_harness_metric_the_lineup_cannot_measure_is_one_line(capsys):
+    from sheepsim.cli import main
+
+    code = main(["race", "variants", "--set", "race.payoffs.bonus_three=2", "--bet-policy", "win",
+                 "--metric", "branching", "--games", "20", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "race machine, which does not play bet policy win yet" in err
