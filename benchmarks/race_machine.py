@@ -63,14 +63,15 @@ class Machines:
     def games(self, m, pace, bets, players, first, n, outcomes=False):
         """``m``'s games of the line-up (``pace``/``bets`` one name per seat)."""
         from sheepsim.games.race.policies import FIRST_USER_ID
-        from sheepsim.games.race.simulate import resolve_policies
+        from sheepsim.games.race.simulate import odds_tables, resolve_policies
         from sheepsim.harness.jobs import run_games
 
         pol = resolve_policies(lineup(pace, players), lineup(bets, players), players)
         pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)
         key = (id(m), players, tuple(pids))
         if key not in CACHE:
-            CACHE[key] = (m.kernel((), FIRST_USER_ID, pids), m.module.make_R(self.rules, players))
+            CACHE[key] = (m.kernel((), FIRST_USER_ID, pids),
+                          m.module.make_R(self.rules, players, odds_tables(self.rules)))
         kernel, R = CACHE[key]
         return run_games(m, kernel, R, players, pids, False, 1, first, n, outcomes=outcomes)
 

@@ -1067,14 +1067,14 @@ def _in_python(disp, memo: dict):
     fn = types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__, cells)
     fn.__doc__, fn.__qualname__ = f.__doc__, f.__qualname__
     memo[disp] = fn  # before the globals: a recursive cycle reaches the Python copy
-    from numba.typed import Dict
+    from numba import typed  # public API (numba.typed.Dict), imported here: numba loads late
 
     names = _code_names(f.__code__)
     for name in names:
         value = f.__globals__.get(name)
         if _is_dispatcher(value):
             glob[name] = _in_python(value, memo)
-        elif value is Dict:
+        elif value is typed.Dict:
             glob[name] = _PythonDict
         elif isinstance(value, types.ModuleType) and _is_ours(value):
             glob[name] = _clone_module(value, {

@@ -15,7 +15,7 @@ from sheepsim.games.race.jobs import HarnessJob
 from sheepsim.games.race.layout import D_N, SEMIFINAL
 from sheepsim.games.race.policies import FIRST_USER_ID
 from sheepsim.games.race.rules import load_rules
-from sheepsim.games.race.simulate import board_array, game_rows, lane_cards, resolve_policies
+from sheepsim.games.race.simulate import board_array, game_rows, lane_cards, odds_tables, resolve_policies
 from sheepsim.harness import layout as H
 from sheepsim.harness import machine as M
 from sheepsim.harness.jobs import run_games
@@ -28,7 +28,7 @@ PACE = 3  # the machine's kind index of a pace decision (KINDS)
 def machine_games(rules, pol, players, first, n, log_rows=0, seed=3):
     m = M.load(MACHINE)
     pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
-    R = m.module.make_R(rules, players)
+    R = m.module.make_R(rules, players, odds_tables(rules))
     return run_games(m, m.kernel((), FIRST_USER_ID, pids), R, players, pids, False, seed, first,
                      n, outcomes=True, log_rows=log_rows)
 

@@ -259,10 +259,12 @@ class HarnessJob(GamesJob):
         self.chunk(0, 1)  # compiles (or loads) the kernel now
 
     def chunk(self, first_game, n_games) -> Counts:
+        from sheepsim.games.race.simulate import odds_tables
         from sheepsim.harness.jobs import run_games
 
         m, kernel, pids = self._machine()
-        R = m.module.make_R(self.rules, self.players)  # (its scratch: one per call)
+        # its scratch: one per call
+        R = m.module.make_R(self.rules, self.players, odds_tables(self.rules))
         acc, fail, *_ = run_games(m, kernel, R, self.players, pids, False, self.seed,
                                   first_game, n_games)
         return {"acc": acc, "fail": fail}

@@ -304,10 +304,11 @@ def decide_rules(pid, kind, view, opts, n, rand, R):
     return bet_row(kind, opts, n, pick)
 
 
-def make_R(rules, players):
-    from sheepsim.games.race.simulate import odds_tables
-
-    semi, final = odds_tables(rules)
+def make_R(rules, players, odds):
+    """The machine's tables for ``players`` seats under ``rules``; ``odds`` the public
+    odds tables ``(semifinal, final)`` (``simulate.odds_tables``: passed in, so that this
+    module imports nothing beyond its kernels' modules and its cache key stays theirs)."""
+    semi, final = odds
     kr = rules.kernel_rules()
     i64 = np.int64
     asks = Asks(np.zeros((2 * players, 2), np.uint64), np.zeros(N_VIEW), np.zeros((15, 1), i64),
