@@ -10,6 +10,10 @@ from sheepsim.options import positive_int
 
 #: the player counts ``balance`` plays: every count the declaration (game.py) allows
 PLAYERS = GAME.player_counts
+#: appended to every policy option's help: the policies kept for comparisons, which the
+#: list of the game's policies leaves out
+POLICY_NOTE = ("also greedy-v1 and rollout-v1, greedy and rollout as they played before "
+               "0.2.0, for comparisons")
 _LISTED = GAME.players_listed()
 
 #: Tables of each command in print order (``--table`` picks one; CSV prints one table).
