@@ -32,22 +32,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+from bench_serve import warmed  # the same wait for the warm-up (benchmarks/ is on the path)
+
 REPO = Path(__file__).resolve().parents[1]
 RETRY = {"page": (60, None), "old-page": (30, 0.2)}  # (tries, pause: None = Retry-After)
-
-
-def warmed(host: str, port: int) -> None:
-    """Wait for the server's warm-up (it runs behind the page since it prints its
-    address): an exact EV and an exact advice wait for the exact solver's kernels."""
-    conn = http.client.HTTPConnection(host, port, timeout=600)
-    for path in ("/api/race/ev", "/api/race/advise?" + urlencode(
-            {"position": "semifinal " + " ".join(["0.000"] * 6), "lane": 1, "hidden": 1})):
-        conn.request("GET", path)
-        res = conn.getresponse()
-        res.read()
-        if res.status != 200:
-            raise SystemExit(f"the server does not answer {path}: HTTP {res.status}")
-    conn.close()
 
 
 def start_server(repo: Path):

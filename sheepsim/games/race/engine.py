@@ -385,7 +385,12 @@ def bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, ex
 def deal(streams, scratch, n_players):
     """Shuffle the deck and draw the first player (DEAL stream); stack the score tokens
     with the first player's on top, then clockwise below it. Returns the first player."""
-    deck, stamp = scratch.deck, scratch.stamp
+    return deal_arrays(streams, scratch.deck, scratch.stamp, n_players)
+
+
+@njit
+def deal_arrays(streams, deck, stamp, n_players):
+    """:func:`deal` on plain arrays (the race machine's, too)."""
     for i in range(deck.shape[0]):
         deck[i] = i
     rng.shuffle(streams, rng.DEAL, deck)

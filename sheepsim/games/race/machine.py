@@ -34,9 +34,9 @@ played by ``own``, which the harness's loop calls with its own ``R`` three times
 
 import numpy as np
 
-from sheepsim import rng
 from sheepsim.games.race.engine import (
     assign_final_lanes,
+    deal_arrays,
     leader,
     placed_lanes,
     race_odds,
@@ -99,18 +99,6 @@ def state_size(players):
 
 
 @njit
-def deal(streams, deck, stamp, n_players):
-    """:func:`sheepsim.games.race.engine.deal` on plain arrays."""
-    for i in range(deck.shape[0]):
-        deck[i] = i
-    rng.shuffle(streams, rng.DEAL, deck)
-    first = rng.randbelow(streams, rng.DEAL, n_players)
-    for i in range(n_players):
-        stamp[(first + i) % n_players] = n_players - i
-    return first
-
-
-@njit
 def begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, w):
     """The next race's lanes and public odds; its bets cleared."""
     r = st[RIDX]
@@ -131,7 +119,7 @@ def start(st, R, players, chance):
     deck, stamp, lanes, finalc = R[X_DECK], R[X_STAMP], R[X_LANES], R[X_FINALC]
     co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
     st[N] = players
-    first = deal(chance, deck, stamp, players)
+    first = deal_arrays(chance, deck, stamp, players)
     st[FIRST] = first
     st[START] = first
     st[COUNTER] = players
