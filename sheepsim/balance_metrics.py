@@ -228,11 +228,14 @@ def usable(g: Game, metrics: list[Metric], policies: dict) -> tuple[list[Metric]
 
 
 def metrics_table(g: Game):
-    """``sheepsim <game> metrics``: name, meaning, unit, better, job (a DataFrame)."""
+    """``sheepsim <game> metrics``: name, meaning, unit, better, job (a DataFrame; its
+    text table wraps ``meaning`` to fit the width)."""
     import pandas as pd
 
-    return pd.DataFrame([{"metric": m.name, "meaning": m.meaning, "unit": m.unit,
-                          "better": BETTER[m.better], "from": m.job} for m in module(g).METRICS])
+    df = pd.DataFrame([{"metric": m.name, "meaning": m.meaning, "unit": m.unit,
+                        "better": BETTER[m.better], "from": m.job} for m in module(g).METRICS])
+    df.attrs["wrap"] = ["meaning"]
+    return df
 
 
 def game_options(g: Game, args) -> dict:

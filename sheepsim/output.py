@@ -159,7 +159,7 @@ def format_table(df: pd.DataFrame, title: str | None = None, meta: dict | None =
         if bits:
             lines.append("  ".join(bits))
     view = table_view(df, all_columns=all_columns, width=None if all_columns else width)
-    lines.append(text_table(view, None if all_columns else width))
+    lines.append(text_table(view, None if all_columns else width, wrap_to=width))
     for line in view.footer:  # said once for every row, wrapped to the table's width
         lines += textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
     if view.hidden:

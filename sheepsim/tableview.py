@@ -21,12 +21,15 @@ column and every digit):
   and columns with no value at all are left out; a ``note`` column that says the same on
   every row is shown once under the table;
 * a table wider than the page loses columns from the right, never the ones the caller
-  must show, and says how many it hides.
+  must show, and says how many it hides; a column of sentences the table names in
+  ``df.attrs["wrap"]`` (``metrics``' ``meaning``) is wrapped onto more lines instead,
+  in the CLI's text table.
 """
 
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -37,6 +40,8 @@ PVALUE_FLOOR_TEXT = "< 1e-300"
 MAX_DECIMALS = 8
 HIDE_IF_CONSTANT = ("games", "seed")  # the study header / CLI meta line says them
 PROBABILITY_PREFIXES = ("p_", "win_rate", "fair_share", "chosen_per")
+#: the narrowest a wrapped column (``df.attrs["wrap"]``) gets, whatever the width
+MIN_WRAP = 24
 
 
 def is_pvalue(name: str) -> bool:
@@ -213,7 +218,8 @@ class TableView:
     """A table as people see it: ``headers``, ``rows`` of cell text, ``numeric`` per
     column, ``total`` columns there were to show as columns, ``hidden`` the ones left out
     for width; said once under the table instead of on every row: ``notes`` (a note
-    column's one value) and ``constant`` columns (of a table too wide for them)."""
+    column's one value) and ``constant`` columns (of a table too wide for them);
+    ``wrap`` the headers of columns :func:`text_table` may wrap onto more lines."""
 
     headers: list[str]
     rows: list[list[str]]
@@ -222,6 +228,7 @@ class TableView:
     hidden: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # a note column's one value
     constant: list[tuple[str, str]] = field(default_factory=list)  # (column, its one cell)
+    wrap: list[str] = field(default_factory=list)  # headers of columns that may wrap
 
     @property
     def footer(self) -> list[str]:
@@ -310,13 +317,16 @@ def table_view(df: pd.DataFrame, *, wanted: list[str] | None = None, must_show=(
     table keeps every column (:func:`text_table` prints it as name-value lines). A table
     names its own must-show columns in ``df.attrs["must_show"]`` and its own notes (lines
     under it, in the table format and the report only) in ``df.attrs["notes"]`` (the CLI
-    and the report both honour them)."""
+    and the report both honour them), and the columns the text table may wrap in
+    ``df.attrs["wrap"]``."""
     said = [str(n) for n in df.attrs.get("notes", ()) if n]  # the table's own notes
     like = dict(df.attrs.get("decimals_of", {}))
+    wrap = [str(c) for c in df.attrs.get("wrap", ())]
     if all_columns:
         cols = _columns(df, fold=False, decimals_of=like)
         return TableView([c.header for c in cols], _rows(cols, len(df)),
-                         [c.numeric for c in cols], len(cols), notes=said)
+                         [c.numeric for c in cols], len(cols), notes=said,
+                         wrap=[c.header for c in cols if c.name in wrap])
     frame, notes = reader_frame(df)
     notes += said
     cols = _columns(frame, fold=True, decimals_of=like)
@@ -345,16 +355,19 @@ def table_view(df: pd.DataFrame, *, wanted: list[str] | None = None, must_show=(
     hidden = [c.name for c in cols if c not in chosen and c not in same]
     return TableView([c.header for c in chosen], _rows(chosen, len(frame)),
                      [c.numeric for c in chosen], len(cols) - len(same), hidden, notes,
-                     [(c.name, c.cells[0]) for c in same])
+                     [(c.name, c.cells[0]) for c in same],
+                     [c.header for c in chosen if c.name in wrap])
 
 
 def _rows(cols: list[Column], n: int) -> list[list[str]]:
     return [[c.cells[i] for c in cols] for i in range(n)]
 
 
-def text_table(view: TableView, width: int | None = None) -> str:
+def text_table(view: TableView, width: int | None = None, *, wrap_to: int | None = None) -> str:
     """The view as aligned plain text: numbers right-aligned, text left-aligned; a
-    one-row table wider than ``width`` as one ``name  value`` line per column."""
+    one-row table wider than ``width`` as one ``name  value`` line per column. A table
+    wider than ``wrap_to`` (default ``width``) wraps its ``view.wrap`` columns onto more
+    lines to fit (each at least :data:`MIN_WRAP` characters wide)."""
     if len(view.rows) == 1 and width is not None and \
             sum(max(len(h), len(v)) + 2 for h, v in zip(view.headers, view.rows[0], strict=True)) > width:
         w = max(len(h) for h in view.headers)
@@ -362,12 +375,25 @@ def text_table(view: TableView, width: int | None = None) -> str:
                          for h, v in zip(view.headers, view.rows[0], strict=True))
     widths = [max([len(h)] + [len(r[i]) for r in view.rows])
               for i, h in enumerate(view.headers)]
+    rows = [[[c] for c in r] for r in view.rows]  # each cell as its lines
+    wrap_to = width if wrap_to is None else wrap_to
+    wrap = [i for i, h in enumerate(view.headers) if h in view.wrap]
+    if wrap and wrap_to is not None and sum(widths) + 2 * (len(widths) - 1) > wrap_to:
+        rest = sum(w for i, w in enumerate(widths) if i not in wrap) + 2 * (len(widths) - 1)
+        room = max(MIN_WRAP, (wrap_to - rest) // len(wrap))
+        for i in wrap:
+            for r in rows:
+                r[i] = textwrap.wrap(r[i][0], room, break_on_hyphens=False) or [""]
+            widths[i] = max([len(view.headers[i])] + [len(t) for r in rows for t in r[i]])
 
     def line(cells):
         return "  ".join(c.rjust(w) if num else c.ljust(w)
                          for c, w, num in zip(cells, widths, view.numeric, strict=True)).rstrip()
 
-    return "\n".join([line(view.headers)] + [line(r) for r in view.rows])
+    out = [line(view.headers)]
+    for r in rows:
+        out += [line([c[k] if k < len(c) else "" for c in r]) for k in range(max(map(len, r)))]
+    return "\n".join(out)
 
 
 def fair_share_finding(df: pd.DataFrame, name, *, value: str, fair, pvalue: str, test: str,

@@ -107,6 +107,28 @@ def test_every_game_declares_its_metrics(g, capsys):
     assert code == 0 and {m["metric"] for m in json.loads(out)["metrics"]} >= required
 
 
+@pytest.mark.parametrize("g", games(), ids=lambda g: g.name)
+def test_the_metrics_listing_fits_120_characters_and_keeps_every_word(g, capsys):
+    """`<game> metrics` wraps the meaning column (0.6.0; it printed ~200 characters wide)."""
+    from sheepsim.output import TABLE_WIDTH
+
+    code, out, _ = run(capsys, g.command, "metrics")
+    lines = out.splitlines()
+    assert code == 0 and max(map(len, lines)) <= TABLE_WIDTH == 120
+    table = sheepsim.metrics(g.name).tables["metrics"]
+    starts = [i for i, line in enumerate(lines) if line.split(" ", 1)[0] in set(table["metric"])]
+    assert len(starts) == len(table)  # one row per metric, its name first
+    col = lines[1].index("meaning")
+    for i, (_, m) in zip(starts, table.iterrows(), strict=True):
+        block, k = [lines[i]], i + 1
+        while k < len(lines) and lines[k][:col].strip() == "":
+            block.append(lines[k])
+            k += 1
+        meaning = " ".join(s[col:].split("  ")[0].strip() for s in block)
+        assert meaning == " ".join(m["meaning"].split())
+        assert lines[i].split()[0] == m["metric"] and m["better"] in lines[i]
+
+
 # ------------------------------------------------------------------ variants and sweeps
 @pytest.mark.parametrize(("game", "games_", "metric"), [
     ("race", 400, "seat_win_spread,mean_turns"),
