@@ -73,6 +73,8 @@ def _build(only: tuple[str, ...]) -> _Parser:
     parser._only = only
     games = add_subcommands(parser, dest="game", metavar="GAME")
     games.required = True
+    # an unknown first word is an unknown game: the error lists the games, not the tools
+    parser._games = [game.command for game in registered_games()]
 
     for game in registered_games():
         if not only or only[0] == game.command:

@@ -53,6 +53,19 @@ class _Parser(argparse.ArgumentParser):
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
 
+    def _check_value(self, action, value):  # argparse API: a value among the choices
+        games = getattr(self, "_games", None)  # set on ``sheepsim`` itself: its games
+        if games is None or not isinstance(action, argparse._SubParsersAction) \
+                or value in action.choices:
+            return super()._check_value(action, value)
+        import difflib
+
+        near = difflib.get_close_matches(str(value), list(action.choices), n=1, cutoff=0.8)
+        what = "" if not near else "the game " if near[0] in games else "the command "
+        hint = f"; did you mean {what}{near[0]!r}?" if near else ""
+        raise argparse.ArgumentError(action, f"unknown game {value!r} (choose from "
+                                             f"{', '.join(map(repr, games))}){hint}")
+
     def parse_known_args(self, args=None, namespace=None):  # noqa: D102 - argparse API
         namespace, rest = super().parse_known_args(args, namespace)
         # the deepest parser (the command's) parses first: its name survives the copy

@@ -98,6 +98,22 @@ def test_a_command_line_builds_only_the_commands_it_names():
             assert list(cli.subcommand_parser(part, g.command)._actions[-1].choices) == ["tune"]
 
 
+@pytest.mark.parametrize(("argv", "hint"), [(["chess", "play"], ""), (["chess"], ""),
+                                           (["rac", "play"], "; did you mean the game 'race'?"),
+                                           (["reprot"], "; did you mean the command 'report'?")])
+def test_an_unknown_game_is_one_line_listing_only_the_games(argv, hint):
+    """0.6.0: the error listed `report`, `cache`, `serve` among the games."""
+    from sheepsim import cli
+    from sheepsim.game import games
+
+    for parser in (cli.build_parser(argv), cli.build_parser()):
+        code, _, out, err = _parse_outcome(parser, argv)
+        listed = ", ".join(repr(g.command) for g in games())
+        assert code == 2 and not out and err == (f"sheepsim: error: argument GAME: unknown game "
+                                                 f"{argv[0]!r} (choose from {listed}){hint}\n")
+        assert "'report'" not in listed and "'race'" in listed
+
+
 def test_race_play_takes_policy_as_its_pace_policy_like_the_single_race_commands():
     # `race odds --policy`, `race trace --policy` name the pace policy; `race play` too
     # (before, argparse refused it as an unrecognized argument with no pointer)
