@@ -364,6 +364,12 @@ def is_exact(job, m: Metric) -> bool:
     return bool(jobs) and all(getattr(js.get(m.job), "exact", False) for js in jobs)
 
 
+#: under a ``differences`` table with rows no game moved (the same value on all the games
+#: and without each block): what they mean
+NO_GAME_MOVED = ("no_game_moved = yes: no game moved that difference (0), so its interval is "
+                 "the two values', not the pairing's")
+
+
 def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
     """``metrics``: a row per variant and metric (value with its 95% interval and
     standard error); ``differences``: a row per non-base variant and metric (the paired
@@ -373,6 +379,9 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
 
     ``exact`` says which rows are computed exactly (:func:`is_exact`): those have no
     interval, standard error, p-value or game count (empty), since nothing was sampled.
+    A ``no_game_moved`` column (only if some row is one: true there) marks the rows whose
+    metric no game moved: difference 0, interval the two values' (:data:`NO_GAME_MOVED`,
+    said under the table).
 
     A spread, maximum or minimum metric (:attr:`Metric.items`) is measured by
     :func:`spread_value` and :func:`spread_diff`: its value is bias-corrected (the plain
@@ -423,11 +432,19 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
                 diff, lo, hi, se, p = sd["diff"], sd["lo"], sd["hi"], sd["se"], sd["pvalue"]
                 unpaired = math.hypot(sd["se_a"], sd["se_b"])
                 ratio = float("nan") if sd["unseen"] else se / unpaired if unpaired > 0 else float("nan")
+            # the same value on all the games and without each block: no game moved it, so
+            # its interval is the two values' (not the pairing's): said on the row
+            moved_none = (not same and hi > lo
+                          and np.array_equal(values[(v, m.name)], base, equal_nan=True)
+                          and (not spread[m.name]
+                               or np.array_equal(values[(v, m.name, "items")],
+                                                 values[(0, m.name, "items")], equal_nan=True)))
             block.append({"variant": job.variants[v].label, "metric": m.name, "diff": diff,
                           "diff_lo": lo, "diff_hi": hi, "diff_se": se,
                           "unpaired_se": unpaired, "se_ratio": ratio,
                           "pvalue": p, "exact": False, "unit": m.unit,
-                          "better": m.better, "games": job.games})
+                          "better": m.better, "games": job.games,
+                          "no_game_moved": bool(moved_none)})
         tested = [r for r in block if not r["exact"]]
         if tested:
             for row, adj in zip(tested, holm_adjusted([r["pvalue"] for r in tested]), strict=True):
@@ -441,6 +458,9 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
     out = {"metrics": metrics}
     cols = ["variant", "metric", "diff", "diff_lo", "diff_hi", "diff_se", "unpaired_se", "se_ratio",
             "pvalue", "pvalue_holm", "exact", "unit", "better", "games"]
+    unmoved = any(r.get("no_game_moved") for r in diffs)
+    if unmoved:  # a row no game moved says so
+        cols.append("no_game_moved")
     df = pd.DataFrame(diffs, columns=cols)
     df["games"] = df["games"].astype("Int64")
     if len(df):
@@ -450,7 +470,9 @@ def metric_tables(job: VariantsJob, values: dict) -> dict[str, pd.DataFrame]:
                                           exact=bool(df["exact"].astype(bool).any()))
     # the metric and the difference with its interval are what the table is for: a narrow
     # terminal drops the other columns first (issue 49)
-    df.attrs["must_show"] = ["metric", "diff"]
+    df.attrs["must_show"] = ["metric", "diff"] + (["no_game_moved"] if unmoved else [])
+    if unmoved:
+        df.attrs["notes"] = [NO_GAME_MOVED]
     out["differences"] = df
     return out
 

@@ -139,12 +139,21 @@ def test_an_edit_that_changes_no_game_gives_differences_of_exactly_zero(game, ga
     """The difference is 0; simulated apart (the counts not shared), that no block moved
     it is a change the run did not see, not an exact 0: its interval is the two values'
     (0.6.0; spreads since 0.5.0), and the pairing's gain is not claimed."""
+    from sheepsim import output
+    from sheepsim import variant_runs as V
+
     res = sheepsim.variants(game, set=[_harmless(game)], games=games_, metric=metric, quiet=True)
     d = res.tables["differences"]
     assert len(d) == 2
     assert (d["diff"] == 0).all() and (d["pvalue"] == 1).all()
     assert (d["diff_lo"] == -d["diff_hi"]).all() and (d["diff_hi"] > 0).all()
     assert (d["diff_se"] > 0).all() and d["se_ratio"].isna().all()
+    # 0.6.0: each such row says no game moved it, and the table says what that means
+    assert d["no_game_moved"].tolist() == [True, True]
+    assert "no_game_moved" in d.attrs["must_show"] and d.attrs["notes"] == [V.NO_GAME_MOVED]
+    text = output.format_table(d)
+    assert [line.split()[-1] for line in text.splitlines()[1:3]] == ["yes", "yes"]
+    assert f"Note: {V.NO_GAME_MOVED}" in " ".join(text.split("\n  "))
     m = res.tables["metrics"]
     base, other = m[m["variant"] == "base"], m[m["variant"] != "base"]
     assert base["value"].tolist() == other["value"].tolist()
