@@ -149,8 +149,10 @@ def load_rules(path=None) -> AwSheepRules:
     dk.no_unknown_keys()
     if deck[L.SHEEP] + deck[L.GOLDEN] == 0:
         dk.fail("sheep", "the deck needs at least one sheep card")
-    if sum(deck) > L.MAX_DECK:
-        dk.fail("sheep", f"at most {L.MAX_DECK} cards in the deck, got {sum(deck)}")
+    if sum(deck) > L.MAX_DECK:  # the whole deck's problem, not one kind's
+        kinds = ", ".join(f"{name} {n}" for name, n in zip(L.KIND_NAMES, deck, strict=True))
+        top.fail("deck", f"{sum(deck)} cards in all ({kinds}); sheepsim plays at most "
+                         f"{L.MAX_DECK} (the rulebook's deck has 36)")
 
     sc = top.table_("scoring")
     golden_worth = sc.int_("golden_worth", min_value=0)
