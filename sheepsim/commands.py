@@ -47,6 +47,7 @@ from sheepsim.options import (
     add_subcommands,
     add_trace_options,
     backend_from_args,
+    check_trace_format,
     compiling,
     emit_trace,
     game_count,
@@ -191,7 +192,7 @@ def _add(sub, g: Game, name: str, spec: CommandSpec) -> None:
         _add_seed(p)
         p.add_argument("--game", type=non_negative_int, default=0, metavar="G",
                        help=f"which of the seed's {g.unit} (default 0)")
-        add_trace_options(p)
+        add_trace_options(p, spec.tables)
         if spec.tables:  # a trace's tables besides its text (the decisions table)
             p.add_argument("--table", choices=spec.tables, metavar="NAME",
                            help=f"print this table instead of the text ({', '.join(spec.tables)})")
@@ -368,6 +369,7 @@ def cmd_balance(args) -> int:
 
 def cmd_trace(args) -> int:
     g: Game = args.game_entry
+    check_trace_format(args, args.spec.tables)
     _check(g, args)
     with compiling(args):
         out = parts(g).trace(args)

@@ -247,8 +247,8 @@ def close_backend(backend) -> None:
 
 def add_output_options(p: argparse.ArgumentParser, *, tables: bool = True) -> None:
     """``--format --out`` (and ``--all-columns`` for commands that print tables). A
-    command that prints text (a trace) takes table or json: ``main`` refuses csv, also
-    when ``--out`` ends in ``.csv``, before anything runs."""
+    command that prints text (a trace without tables) takes table or json: ``main``
+    refuses csv, also when ``--out`` ends in ``.csv``, before anything runs."""
     formats = ("table", "csv", "json") if tables else ("table", "json")
     p.add_argument("--format", choices=formats, default=None,
                    help=f"{' or '.join(formats)} (table by default); with --out FILE "
@@ -262,12 +262,35 @@ def add_output_options(p: argparse.ArgumentParser, *, tables: bool = True) -> No
                             "always have every column)")
 
 
-def add_trace_options(p: argparse.ArgumentParser) -> None:
+def add_trace_options(p: argparse.ArgumentParser, tables: tuple[str, ...] = ()) -> None:
     """A trace's output options, the same in every game: ``--format table|json`` (a
-    trace is text), ``--out FILE`` and ``--quiet`` (no compile notice)."""
-    add_output_options(p, tables=False)
+    trace is text), ``--out FILE`` and ``--quiet`` (no compile notice). A trace with
+    ``tables`` (``--table decisions``) also writes csv, of one of them: its text cannot
+    be csv (:func:`check_trace_format` refuses it in one line before anything runs)."""
+    if not tables:
+        add_output_options(p, tables=False)
+    else:
+        formats = ("table", "csv", "json")
+        p.add_argument("--format", choices=formats, default=None,
+                       help="table or json (table by default), or with --table csv; with "
+                            "--out FILE ending in .csv or .json, that format")
+        p.add_argument("--out", metavar="FILE",
+                       help="write here (plus FILE.meta.json) instead of stdout")
+        p.set_defaults(formats=formats)
     p.add_argument("--quiet", action="store_true",
                    help="no 'compiling kernels' notice on the first run")
+
+
+def check_trace_format(args, tables: tuple[str, ...]) -> None:
+    """csv of a trace is one of its ``tables`` (``--table``): its turn-by-turn text has
+    no columns. One line, before the game is played."""
+    if args.format != "csv" or getattr(args, "table", None):
+        return
+    asked = f"--out {args.out}" if args.out else "--format csv"
+    how = (f"add --table {' or --table '.join(tables)} for that table in csv, or "
+           if tables else "")
+    raise SheepsimError(f"{asked}: a trace's turn-by-turn text has no columns to write as "
+                        f"csv; {how}use --format json (its lines) or table")
 
 
 def publish(args, tables: dict, meta: dict, title: str, plot=None, *,

@@ -349,7 +349,7 @@ def output_format(fmt: str | None, out: str | None,
     else ``table``. A ``--format`` that contradicts the ending is refused: a ``.csv``
     file holding JSON would mislead whoever opens it, and so would JSON or CSV in a
     ``.txt`` (a name without an ending is free); so is a format the command does not
-    write (``formats``: a trace is text, never csv), and any other ending (``.xlsx``:
+    write (``formats``: a trace without tables is text, never csv), and any other ending (``.xlsx``:
     sheepsim writes no spreadsheet, and a text table there would not open)."""
     suffix = Path(str(out)).suffix.lower() if out else ""
     if suffix and suffix != TEXT_SUFFIX and suffix not in FORMAT_BY_SUFFIX and not is_stream(out):

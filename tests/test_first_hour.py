@@ -481,9 +481,9 @@ def test_panic_trace_csv_is_refused_before_simulating(capsys, monkeypatch):
 
     monkeypatch.setattr(sim, "trace_game", boom)
     code, _, err = run(capsys, "panic", "trace", "--format", "csv")
-    assert code == 2 and one_line(err) and "invalid choice: 'csv'" in err
+    assert code == 2 and one_line(err) and "--format csv: a trace's turn-by-turn text" in err
     code, _, err = run(capsys, "panic", "trace", "--out", "trace.csv")
-    assert code == 2 and one_line(err) and "this command writes table or json" in err
+    assert code == 2 and one_line(err) and "--out trace.csv: a trace's turn-by-turn text" in err
 
 
 # ------------------------------------------------------------------ odds table cache
@@ -822,11 +822,13 @@ def test_a_change_in_win_rate_is_in_percentage_points():
     ("panic", ["--players", "3", "--seed", "2"], "scores"),
     ("awsheep", ["--players", "3", "--seed", "2"], "end"),
 ])
-def test_every_trace_writes_text_or_json_to_a_file_and_refuses_csv(capsys, tmp_path, game,
-                                                                    extra, result_key):
+def test_every_trace_writes_text_or_json_to_a_file_and_its_table_as_csv(capsys, tmp_path, game,
+                                                                        extra, result_key):
     """The three games' traces share their output options (``options.add_trace_options``):
     ``--out FILE.json`` writes the lines, the result and the metadata; ``--out FILE.csv``
-    is refused in one line before anything runs; ``--quiet`` is accepted."""
+    writes the decisions table with ``--table decisions`` and is refused in one line
+    before anything runs without it (the text has no columns; 0.6.0: csv was refused
+    even for the table); ``--quiet`` is accepted."""
     out = tmp_path / "t.json"
     code, printed, _ = run(capsys, game, "trace", *extra, "--out", str(out), "--quiet")
     assert code == 0 and printed == ""
@@ -836,5 +838,17 @@ def test_every_trace_writes_text_or_json_to_a_file_and_refuses_csv(capsys, tmp_p
     code, text, _ = run(capsys, game, "trace", *extra, "--quiet")
     assert code == 0 and text == "\n".join(doc["lines"]) + "\n"  # the same lines as text
     code, _, err = run(capsys, game, "trace", *extra, "--out", str(tmp_path / "t.csv"))
-    assert code == 2 and one_line(err) and "this command writes table or json" in err
+    assert code == 2 and one_line(err) and err == (
+        f"sheepsim: error: --out {tmp_path / 't.csv'}: a trace's turn-by-turn text has no "
+        "columns to write as csv; add --table decisions for that table in csv, or use "
+        "--format json (its lines) or table\n")
     assert not (tmp_path / "t.csv").exists()
+    code, _, _ = run(capsys, game, "trace", *extra, "--table", "decisions", "--out",
+                     str(tmp_path / "t.csv"), "--quiet")
+    table = pd.read_csv(tmp_path / "t.csv")
+    assert code == 0 and list(table.columns) == ["decision", "seat", "phase", "kind",
+                                                  "n_options", "choice"]
+    code, printed, _ = run(capsys, game, "trace", *extra, "--table", "decisions", "--format",
+                           "csv", "--quiet")
+    assert code == 0 and printed == (tmp_path / "t.csv").read_text()
+    assert json.loads((tmp_path / "t.csv.meta.json").read_text())["seed"] == int(extra[-1])

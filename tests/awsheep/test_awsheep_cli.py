@@ -53,9 +53,9 @@ def test_trace_json_and_csv_refused(capsys, tmp_path):
     doc = json.loads(out.read_text())
     assert doc["meta"]["draft"] is True and doc["winner_seat"] >= 1 and doc["lines"]
     code, _, err = run(capsys, "trace", "--format", "csv")
-    assert code == 2 and "invalid choice: 'csv' (choose from 'table', 'json')" in err
+    assert code == 2 and "a trace's turn-by-turn text has no columns to write as csv" in err
     code, _, err = run(capsys, "trace", "--out", str(tmp_path / "t.csv"))
-    assert code == 2 and "asks for csv, but this command writes table or json" in err
+    assert code == 2 and "add --table decisions for that table in csv" in err
     assert not (tmp_path / "t.csv").exists()
 
 

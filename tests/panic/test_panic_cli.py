@@ -93,7 +93,7 @@ def test_user_policy_plugs_in(capsys):
     (["panic", "play", "--policy", "nosuchmod:fn", "--games", "10"], "cannot import module"),
     (["panic", "play", "--policy", "json:dumps", "--games", "10"], "@numba.njit"),
     (["panic", "play", "--rules", "/nonexistent/rules.toml"], "file not found"),
-    (["panic", "trace", "--format", "csv"], "invalid choice: 'csv'"),
+    (["panic", "trace", "--format", "csv"], "--format csv but --out"),  # out.txt
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, needle):
     out_file = tmp_path / "out.txt"
