@@ -228,6 +228,7 @@ def compare_table(acc, games: int, a: str, b: str, field: str, seat: int, ties=N
         rows.append(_rate_row("tiebreak_win_rate", *t[4:], n, same))
     df = pd.DataFrame(rows)
     df["policy_a"], df["policy_b"], df["field"], df["seat"], df["games"] = a, b, field, seat, n
+    df.attrs["same_decimals"] = [["a", "b"]]  # read side by side: one decimals for both
     return df
 
 
@@ -248,11 +249,13 @@ def pairing_gain(comparison: pd.DataFrame) -> dict:
 
 def tie_sentence(comparison: pd.DataFrame, seat: int) -> str:
     """One sentence on ties from a :func:`compare_table` (empty without tie rows):
-    how often the seat tied for the top score and won by the tie-break, each side."""
+    how often the seat tied for the top score and won by the tie-break, each side, each
+    named by its line-up (``policy_a``, ``policy_b``; the table's columns ``a``, ``b``)."""
     rows = comparison.set_index("metric")
     if "tie_rate" not in rows.index:
         return ""
     tie, tb = rows.loc["tie_rate"], rows.loc["tiebreak_win_rate"]
-    return (f"Seat {seat} tied for the top score in {tie['a']:.1%} of games with a and "
-            f"{tie['b']:.1%} with b, and the tie-break gave it {tb['a']:.1%} and {tb['b']:.1%} "
-            "of games as wins (included in the win rates).")
+    a, b = tie["policy_a"], tie["policy_b"]
+    return (f"Seat {seat} tied for the top score in {tie['a']:.1%} of games playing {a} (a) "
+            f"and {tie['b']:.1%} playing {b} (b), and the tie-break gave it {tb['a']:.1%} and "
+            f"{tb['b']:.1%} of games as wins (included in the win rates).")

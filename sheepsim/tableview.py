@@ -16,7 +16,9 @@ column and every digit):
   with 2 to 4 decimals; one format per column, so cells line up;
 * a ``x_raw`` column (the plain value beside a corrected ``x``) takes ``x``'s decimals,
   and so does a column a table names in ``df.attrs["decimals_of"]`` (``{column: x}``:
-  a value in ``x``'s units, such as ``tune``'s objectives);
+  a value in ``x``'s units, such as ``tune``'s objectives); estimates a table names
+  together in ``df.attrs["same_decimals"]`` (groups: ``compare``'s ``a`` and ``b``) take
+  one decimals, the rule's over all their values, so they read side by side;
 * standard errors (``*_se``), constant ``games``/``seed`` columns (the header says them)
   and columns with no value at all are left out; a ``note`` column that says the same on
   every row is shown once under the table;
@@ -259,23 +261,28 @@ def reader_frame(df: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return df.drop(columns=list(dict.fromkeys(drop))), footer
 
 
-def _columns(df: pd.DataFrame, fold: bool, decimals_of=None) -> list[Column]:
+def _columns(df: pd.DataFrame, fold: bool, decimals_of=None, together=()) -> list[Column]:
     """Every column of ``df`` as shown: intervals folded into their estimate (``fold``)
     or kept as their own columns with the estimate's decimals; ``decimals_of``
-    ``{column: estimate}``: plain columns shown with an estimate's decimals."""
+    ``{column: estimate}``: plain columns shown with an estimate's decimals;
+    ``together``: groups of estimates shown with one decimals (over all their values)."""
     names = [str(c) for c in df.columns]
     df = df.set_axis(names, axis=1)
     ci = intervals(names)
     fmt = {c: _plain_format(df[c]) for c in names}
     folded = {}
+    group_of = {str(c): [str(m) for m in g] for g in together for c in g}
     for base, (lo, hi) in ci.items():
         if not _is_num(df[base]):
             continue
-        d = interval_decimals(_floats(df[base]), _floats(df[lo]), _floats(df[hi]))
+        group = [c for c in group_of.get(base, [base]) if c in ci and _is_num(df[c])]
+        d = interval_decimals(*(np.concatenate([_floats(df[k]) for k in cols])
+                                for cols in (group, [ci[c][0] for c in group],
+                                             [ci[c][1] for c in group])))
         if d is None:  # no width anywhere: an exact result, shown as the estimate alone
             fmt[lo] = fmt[hi] = None
             continue
-        if is_probability(base):
+        if any(is_probability(c) for c in group):
             d = max(d, 4)
         for c in (base, lo, hi, f"{base}_se"):
             fmt[c] = (lambda dd: lambda x: fmt_cell(x, dd))(d)
@@ -321,15 +328,16 @@ def table_view(df: pd.DataFrame, *, wanted: list[str] | None = None, must_show=(
     ``df.attrs["wrap"]``."""
     said = [str(n) for n in df.attrs.get("notes", ()) if n]  # the table's own notes
     like = dict(df.attrs.get("decimals_of", {}))
+    together = df.attrs.get("same_decimals", ())
     wrap = [str(c) for c in df.attrs.get("wrap", ())]
     if all_columns:
-        cols = _columns(df, fold=False, decimals_of=like)
+        cols = _columns(df, fold=False, decimals_of=like, together=together)
         return TableView([c.header for c in cols], _rows(cols, len(df)),
                          [c.numeric for c in cols], len(cols), notes=said,
                          wrap=[c.header for c in cols if c.name in wrap])
     frame, notes = reader_frame(df)
     notes += said
-    cols = _columns(frame, fold=True, decimals_of=like)
+    cols = _columns(frame, fold=True, decimals_of=like, together=together)
     # the caller's columns and the table's own test stay whatever the width
     must_show = [*must_show, *df.attrs.get("must_show", ())]
     must = set(map(str, must_show)) | set(map(str, wanted or ())) | {

@@ -208,7 +208,36 @@ def test_compare_table_reports_ties_and_tiebreak_wins_of_each_side():
     assert table.loc["tie_rate", "diff"] == pytest.approx(ref["diff"])
     assert table.loc["tie_rate", "diff_se"] == pytest.approx(ref["stderr"])
     text = tie_sentence(table.reset_index(), 1)
-    assert f"{tied_a.mean():.1%} of games with a" in text and "included in the win rates" in text
+    # each side named by its line-up (0.6.0: "with a", "with b")
+    assert text.startswith(f"Seat 1 tied for the top score in {tied_a.mean():.1%} of games "
+                           f"playing x (a) and {tied_b.mean():.1%} playing y (b), ")
+    assert "included in the win rates" in text
+
+
+def test_compare_shows_a_and_b_with_the_same_decimals():
+    """A rare tie with b (1 in 200 games) gave b's column a decimal more than a's (0.6.0:
+    ``race compare`` printed 0.244 beside 0.1255): a and b read side by side, one decimals."""
+    import re
+
+    from sheepsim.headtohead import compare_table, paired_sums
+    from sheepsim.output import format_table
+
+    rng = np.random.default_rng(7)
+    n = 2000
+    win_a, win_b = rng.random(n) < 0.25, rng.random(n) < 0.12
+    tied_a, tied_b = rng.random(n) < 0.3, np.arange(n) % 200 == 0
+    sa, sb = rng.integers(20, 45, n), rng.integers(10, 30, n)
+    table = compare_table(paired_sums(win_a, win_b, sa, sb), n, "x", "y", "z", 1,
+                          ties=_ties(tied_a, tied_b, win_a, win_b))
+    lines = format_table(table).splitlines()
+    assert lines[0].split()[:5] == ["metric", "a", "(95%", "CI)", "b"]
+
+    def decimals(cell):
+        return {len(d) for d in re.findall(r"\d+\.(\d+)", cell)}
+
+    for line in lines[1:5]:
+        a, b = re.findall(r"\S+ \[\S+, \S+\]", line)[:2]
+        assert decimals(a) == decimals(b) and len(decimals(a)) == 1, line
 
 
 def test_pairing_gain_is_measured_from_the_run():
