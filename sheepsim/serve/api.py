@@ -5,7 +5,9 @@ one turn played on the position) becomes ``sheepsim race odds
 --position=... --policy=saver --format=json`` (plus the server's ``--rules``), parsed by
 the CLI's own parser and run by :func:`sheepsim.cli.execute`; the answer is what that
 command prints (captured by :func:`sheepsim.output.captured_output`), byte for byte. A
-bad request is HTTP 400 with ``{"error": "<the CLI's one-line message>"}``.
+bad request is HTTP 400 with ``{"error": "<the CLI's one-line message>"}``, in the API's
+words: the CLI's options are named as the query's parameters (:func:`api_wording`:
+``games: not a whole number: 'abc'``, not ``argument --games: ...``).
 
 What the server adds to the CLI's checks, because a web request is not a person at
 their own terminal:
@@ -29,6 +31,7 @@ their own terminal:
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from collections import deque
 from urllib.parse import parse_qsl
@@ -67,6 +70,26 @@ _ADVISE_OPTIONS = 9
 _NO_SERVE = {name: f"the {name} pace policy values each option by the player's bets in whole "
                    "games: run it from the CLI (race play)"
              for name in ("lookahead", "lookahead-exact")}
+
+
+def api_wording(message: str, command: str) -> str:
+    """The CLI's one-line error ``message`` for a request to ``command``, its options
+    named as the query's parameters: ``argument --games: ...`` -> ``games: ...``, ``the
+    following arguments are required: --position, --lane`` -> ``missing parameters:
+    position, lane``, and any other ``--name`` (or ``--name=value``) of a parameter the
+    endpoint takes -> ``name`` (``name=value``); a hint for the Python API (``(open_bet=
+    in Python)``) is left out."""
+    required = re.fullmatch(r"the following arguments are required: (.*)", message)
+    if required:
+        names = [n.strip().removeprefix("--") for n in required.group(1).split(",")]
+        return f"missing parameter{'s' * (len(names) > 1)}: {', '.join(names)}"
+    message = re.sub(r" \([^()]* in Python\)", "", message)  # the Python API's spelling
+    names = "|".join(re.escape(n) for n in sorted(PARAMETERS.get(command, ()), key=len, reverse=True))
+    if not names:
+        return message
+    message = re.sub(rf"^argument --({names})(?![\w-]): ", r"\1: ", message)
+    message = re.sub(rf"\bargument --({names})(?![\w-])", r"parameter \1", message)
+    return re.sub(rf"(?<![\w-])--({names})(?![\w-])", r"\1", message)
 
 
 class BadRequest(SheepsimError):
@@ -158,9 +181,9 @@ class RaceAPI:
         try:
             return 200, self.run(name, self.params(name, query))
         except BadRequest as exc:
-            return exc.status, to_json({"error": str(exc)})
+            return exc.status, to_json({"error": api_wording(str(exc), name)})
         except SheepsimError as exc:
-            return 400, to_json({"error": str(exc)})
+            return 400, to_json({"error": api_wording(str(exc), name)})
 
     def params(self, command: str, query: str) -> dict[str, str]:
         """The query's parameters, checked (see the module docstring)."""

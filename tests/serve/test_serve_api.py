@@ -81,13 +81,35 @@ def test_api_answers_what_the_cli_prints(server, endpoint, params, argv):
       "3,4,5", "--rival-bets", "1,2"]),
 ])
 def test_bad_request_is_400_with_the_cli_message(server, endpoint, params, argv):
+    """The CLI's message in the API's words: its options named as query parameters."""
+    from sheepsim.serve.api import api_wording
+
     status, body = get(f"{server.url}/api/race/{endpoint}?{urlencode(params)}")
     run = cli(*argv, "--format", "json")
     assert run.returncode == 2 and run.stdout == ""
     line = run.stderr.strip()
     assert "\n" not in line
     assert status == 400
-    assert line.endswith(": error: " + json.loads(body)["error"])
+    error = json.loads(body)["error"]
+    assert error == api_wording(line.partition(": error: ")[2], endpoint) and "--" not in error
+
+
+@pytest.mark.parametrize("endpoint, query, error", [
+    ("odds", "games=abc", "games: not a whole number: 'abc'"),
+    ("odds", "stage=quarter", "stage: invalid choice: 'quarter' (choose from 'semifinal', 'final')"),
+    ("advise", "lane=1", "missing parameter: position"),
+    ("move", "option=fly", "missing parameters: position, total"),
+    ("ev", "taken=zz", "taken takes lane numbers 1-6 separated by commas, got 'zz'"),
+    ("advise", urlencode({"position": MID_RACE, "lane": "6"}), "advise needs your bets: open/hidden"),
+    ("ev", urlencode({"position": MID_RACE, "seat": "2"}), "seat applies with the scores (scores)"),
+])
+def test_api_errors_name_the_query_parameters(endpoint, query, error):
+    """0.6.0: they named the CLI's options (``argument --games: ...``, ``the following
+    arguments are required: --position``, ``--taken takes ...``)."""
+    from sheepsim.serve.api import RaceAPI
+
+    status, body = RaceAPI().answer(f"/api/race/{endpoint}", query)
+    assert (status, json.loads(body)["error"]) == (400, error)
 
 
 def test_unknown_paths_and_parameters(server):
