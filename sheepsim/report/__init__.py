@@ -73,10 +73,12 @@ def cmd_report(args) -> int:
 
     doc = run_report(args.config, args.out, resume=args.resume, quiet=args.quiet,
                      threads=args.threads, scheduler=args.scheduler, workers=args.workers,
-                     charts=args.charts, worker_timeout=args.worker_timeout)
-    # the one line a run ends with, --quiet or not: where the report is and how long it took
+                     charts=args.charts, worker_timeout=args.worker_timeout, started=started)
+    # the one line a run ends with, --quiet or not: where the report is and how long it
+    # took, the figure report.md's header gives (a report finished earlier: its own)
+    took = doc.get("total_seconds", time.perf_counter() - started)
     print(f"report written to {Path(args.out) / 'index.html'} ({len(doc.get('files', []))} files) "
-          f"in {duration_text(time.perf_counter() - started)}", file=sys.stderr)
+          f"in {duration_text(took)}", file=sys.stderr)
     return 0
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 from sheepsim._version import __version__
 from sheepsim.options import close_backend, make_backend
 from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
-from sheepsim.report import figures, warmup
+from sheepsim.report import duration_text, figures, warmup
 from sheepsim.report.config import ReportConfig, load_config
 from sheepsim.report.execute import CHECKPOINT_DIR, checkpoint_path, run_direct, simulate, solve
 from sheepsim.report.outdir import (
@@ -41,7 +41,8 @@ from sheepsim.report.render import RenderedStudy, render_html, render_markdown
 def run_report(config: str | Path | None, out: str | Path, *, resume: bool = False,
                quiet: bool = False, threads: int | None = None, scheduler: str | None = None,
                workers: int | None = None, backend=None, chunk_size: int | None = None,
-               charts: bool = True, log=None, worker_timeout: float | None = None) -> dict:
+               charts: bool = True, log=None, worker_timeout: float | None = None,
+               started: float | None = None) -> dict:
     """Build the report of ``config`` (None: the shipped default) in ``out``.
 
     Where the games run: ``backend`` (a driver backend, e.g. a
@@ -53,8 +54,11 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
     drawing a chart (a CSV batch; drawing is most of a small report's time). ``log``
     receives one line per finished study (default: stderr unless ``quiet``) and, even
     with ``quiet``, the line saying a previous run in ``out`` is replaced. Returns the
-    manifest.
+    manifest; its ``total_seconds`` is the report's total time, the figure its header
+    gives: wall clock from ``started`` (a ``time.perf_counter()``; default: this call)
+    to the documents, plus the studies' time in earlier sessions (``--resume``).
     """
+    started = time.perf_counter() if started is None else started
     def stderr(line: str) -> None:
         print(line, file=sys.stderr)
 
@@ -95,7 +99,7 @@ def run_report(config: str | Path | None, out: str | Path, *, resume: bool = Fal
         if not hasattr(backend, "start"):
             warm = warmup.start(config, cfg.studies)
         return _run(cfg, out, resume=resume, quiet=quiet, chunk_size=chunk_size, log=log,
-                    backend=backend, charts=charts, warm=warm)
+                    backend=backend, charts=charts, warm=warm, started=started)
     finally:
         if warm is not None:
             warm.close()
@@ -119,12 +123,15 @@ def _manifest(cfg: ReportConfig, env: dict, entries: list[dict], complete: bool,
 
 
 def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size, log,
-         backend, charts: bool, warm: warmup.Warmup | None = None) -> dict:
+         backend, charts: bool, warm: warmup.Warmup | None = None,
+         started: float | None = None) -> dict:
+    started = time.perf_counter() if started is None else started
     env = dict(environment(), charts=charts)  # the manifest says whether charts were drawn
     entries = [dict(s.describe(), status="pending") for s in cfg.studies]
     atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
     rendered: list[RenderedStudy] = []
     files: list[str] = []
+    earlier = 0.0  # the studies' time in earlier sessions of this report (--resume)
     for i, study in enumerate(cfg.studies):
         t0 = time.perf_counter()
         if study.exact:
@@ -137,6 +144,7 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
             cp = simulate(study.job(), study.sampling, checkpoint_path(out, study.name),
                           _identity_hash(study), resume=resume, progress=not quiet,
                           desc=study.name, chunk_size=chunk_size, backend=backend)
+        earlier += cp.earlier_seconds
         r = _write_study(out, study, cp, charts)
         rendered.append(r)
         study_files = list(r.tables.values()) + [p for png, svg, _ in r.charts.values() for p in (png, svg)]
@@ -147,17 +155,19 @@ def _run(cfg: ReportConfig, out: Path, *, resume: bool, quiet: bool, chunk_size,
                           files=study_files)
         atomic_write_text(out / MANIFEST, manifest_text(_manifest(cfg, env, entries, False, [])))
         log(study_log_line(study.name, cp, time.perf_counter() - t0, exact=study.exact))
-    total = sum(e.get("wall_seconds", 0.0) for e in entries)
+    # one figure for the page, the manifest and the line the command ends with
+    total = round(earlier + time.perf_counter() - started, 3)
     header = [header_line(env["sheepsim_version"], cfg),
-              f"Total time {total:,.1f} s over {len(entries)} "
-              f"{'study' if len(entries) == 1 else 'studies'} (wall clock, checkpointed sessions "
-              "included; per study in manifest.json)."]
+              f"Total time {duration_text(total)} for {len(entries)} "
+              f"{'study' if len(entries) == 1 else 'studies'} (wall clock from the command's "
+              "start, earlier sessions' studies included; per study in manifest.json)."]
     if not charts:
         header.append("Charts were not drawn (--no-charts): the tables hold every number.")
     atomic_write_text(out / "index.html", render_html(cfg.title, header, rendered))
     atomic_write_text(out / "report.md", render_markdown(cfg.title, header, rendered))
     files += ["index.html", "report.md"]
     doc = _manifest(cfg, env, entries, True, file_entries(out, files))
+    doc["total_seconds"] = total
     atomic_write_text(out / MANIFEST, manifest_text(doc))
     # Only now is every number safely on disk; the checkpoints have served their purpose.
     shutil.rmtree(out / CHECKPOINT_DIR, ignore_errors=True)

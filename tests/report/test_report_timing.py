@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -28,6 +29,11 @@ def test_report_prints_where_it_is_and_the_time_it_took_last(tmp_path, capsys, q
     assert int(m["files"]) >= 3
     if quiet:
         assert len(lines) == 1  # no study lines, no progress bars
+    # the same figure as report.md's header and the manifest's (0.6.0: the header summed
+    # the studies' times, without the start, the warm-up and the writing)
+    total = json.loads((out / "manifest.json").read_text())["total_seconds"]
+    assert m["time"] == duration_text(total)
+    assert f"Total time {m['time']} for 1 study (" in (out / "report.md").read_text().splitlines()[3]
 
 
 def test_duration_text():
