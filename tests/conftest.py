@@ -66,6 +66,7 @@ LONGEST_FIRST = (
     # few tests but long (warm cache, load 10-11): by test count they came last of all,
     # where the other worker would wait for them
     "tests/test_plugin_cache.py",  # ~57 s: a plug-in variant compiled into empty caches
+    "tests/test_clone_names.py",  # ~25 s (2 tests): three processes, race line-ups
     "tests/report/test_report_designer_fit.py",  # ~33 s: designer studies in Chromium
     "tests/analysis/test_coverage.py",  # ~24 s
     "tests/race/test_race_lookahead.py",  # ~24 s

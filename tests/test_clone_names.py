@@ -9,16 +9,21 @@ and a different one in a kernel loaded from the cache (compiled by another proce
 counter had the same value) got the same symbol, and the JIT linked calls to whichever
 came first. The race's plug-in line-up ``first`` then ran ``off_the_end``'s code: the
 CI run of 2026-12-06 failed a contract test that way, and the three processes below
-reproduce it on the tree before the fix (the last one's ``first`` returned option 3).
+reproduce it on the tree before the fix (3777241: the last one's ``first`` returned
+option 3). The kernels the line-ups share come from the shared kernel cache (the suite's
+warm-up compiled them); only the two line-ups, new on every run, are compiled and then
+removed from it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
+import uuid
 
 import sheepsim
 from sheepsim import jit
@@ -26,10 +31,7 @@ from sheepsim import jit
 PLUGINS = '''
 import numba
 
-
-@numba.njit
-def uniform_pick(kind, view, opts, n, rand):
-    return min(n - 1, int(rand[0, 0] % n))
+TOKEN = {token!r}  # a new file on every test run: its line-ups' kernels are compiled afresh
 
 
 @numba.njit
@@ -42,35 +44,48 @@ def off_the_end(kind, view, opts, n, rand):
     return n
 '''
 
-# one race traced per plug-in named on the command line, seat 2 playing it: its choices
-# (or the one-line error), as JSON lines. Each trace starts numba's counter of compiled
-# functions (numba internal: FunctionIdentity._unique_ids, the uid in every symbol) at
-# the same value, so that the line-ups compiled in two processes get the same counter
-# values, as they do by chance when the processes compiled the same things before
+# one race traced per line-up named on the command line (``random``: the built-in one;
+# a plug-in's name: seat 2 plays it): its choices (or the one-line error), the value of
+# numba's counter of compiled functions after it, the plug-in's variant key and whether
+# its trace kernel was loaded from the cache (nothing compiled), as JSON lines. Each
+# trace starts the counter (numba internal: FunctionIdentity._unique_ids, the uid in
+# every symbol) at the same value, so that the line-ups compiled in two processes get
+# the same counter values, as they do by chance when the processes compiled the same
+# things before
 SCRIPT = '''
 import itertools, json, sys
 from numba.core.bytecode import FunctionIdentity
 import sheepsim
+from sheepsim import jit
 from sheepsim.errors import SheepsimError
+from sheepsim.games.race.kernels import kernels_for
+import {plugins} as P
 for name in sys.argv[1:]:
     FunctionIdentity._unique_ids = itertools.count(1_000_000)
+    seat = "random" if name == "random" else f"{plugins}:{{name}}"
+    user = () if name == "random" else (getattr(P, name),)
+    key = jit.variant_key(user, ()) if user else None
     try:
         res = sheepsim.trace("sheep-race", seed=1, game=5, players=2, quiet=True,
-                             policy=["random", f"clone_plugins:{name}"])
+                             policy=["random", seat])
         t = res.tables["decisions"]
-        print(json.dumps([name, "ok", [int(c) for c in t[t.seat == 2].choice]]))
+        status, said = "ok", [int(c) for c in t[t.seat == 2].choice]
     except SheepsimError as exc:
-        print(json.dumps([name, "error", str(exc)]))
+        status, said = "error", str(exc)
+    st = kernels_for(user, ()).fill_trace.python_entry.stats
+    loaded = sum(st.cache_hits.values()) > 0 and sum(st.cache_misses.values()) == 0
+    print(json.dumps([name, status, said, next(FunctionIdentity._unique_ids), key, loaded]))
 '''
 
 
 def test_a_line_up_loaded_from_the_cache_runs_its_own_plugin(tmp_path):
-    (tmp_path / "clone_plugins.py").write_text(textwrap.dedent(PLUGINS))
-    (tmp_path / "trace_each.py").write_text(textwrap.dedent(SCRIPT))
+    tag = uuid.uuid4().hex[:8]
+    plugins = f"clone_plugins_{tag}"
+    (tmp_path / f"{plugins}.py").write_text(textwrap.dedent(PLUGINS.format(token=tag)))
+    (tmp_path / "trace_each.py").write_text(textwrap.dedent(SCRIPT.format(plugins=plugins)))
     # the sheepsim under test, whatever the working folder
     tree = os.path.dirname(os.path.dirname(os.path.abspath(sheepsim.__file__)))
-    env = dict(os.environ, SHEEPSIM_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.pathsep.join([str(tmp_path), tree]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), tree]))
 
     def run(*names):
         done = subprocess.run([sys.executable, str(tmp_path / "trace_each.py"), *names],
@@ -78,16 +93,31 @@ def test_a_line_up_loaded_from_the_cache_runs_its_own_plugin(tmp_path):
         assert done.returncode == 0, done.stderr
         return [json.loads(line) for line in done.stdout.splitlines()]
 
-    # 1. every kernel the line-ups share, compiled and cached (so that 2 and 3 compile
-    # the same functions in the same order: their counters agree)
-    run("uniform_pick")
-    # 2. the line-up `first`, compiled and cached
-    ((_, status, first_choices),) = run("first")
-    assert status == "ok" and first_choices and set(first_choices) == {0}
-    # 3. `off_the_end` compiled here, then `first` loaded from the cache
-    off, again = run("off_the_end", "first")
-    assert off[1] == "error" and "returned option" in off[2]
-    assert again == ["first", "ok", first_choices], again
+    keys = []
+    try:
+        # 1. every kernel the line-ups share, in the cache (compiled there if it was
+        # cold), so that 2 and 3 compile the same functions in the same order; the two
+        # plug-ins' line-ups are new (the token), so 2 and 3 compile them
+        ((_, status, *_),) = run("random")
+        assert status == "ok"
+        # 2. the line-up `first`, compiled and cached
+        ((_, status, first_choices, first_end, key, loaded),) = run("first")
+        keys.append(key)
+        assert status == "ok" and first_choices and set(first_choices) == {0} and not loaded
+        # 3. `off_the_end` compiled here, then `first` loaded from the cache
+        off, again = run("off_the_end", "first")
+        keys.append(off[4])
+        assert off[1] == "error" and "returned option" in off[2]
+        # what makes 3 a test: its line-up compiled as many functions as 2's, so the
+        # two clones of each function got the same counter value, and `first` was
+        # loaded from the cache, not compiled here
+        assert off[3] == first_end and not off[5], (off, first_end)
+        assert again[5], again
+        assert again[:3] == ["first", "ok", first_choices], again
+    finally:
+        for key in filter(None, keys):  # the two line-ups' folders (as test_plugin_cache)
+            for folder in jit.cache_dir().glob(f"plugins-*-{key}"):
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_clones_are_named_by_their_variant():
