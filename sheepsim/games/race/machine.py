@@ -1,13 +1,21 @@
 """The Sheep Race's whole game as a harness machine: the engine of the race's harness
 metrics (:mod:`sheepsim.games.race.metrics`, job ``harness``); every other race command
 plays the engine (:mod:`sheepsim.games.race.engine`). It plays the engine's games, game
-for game (``tests/race/test_race_machine.py``), for every built-in pace policy but the
-``lookahead`` ones and every built-in bet policy but ``ev``/``win``, mixed per seat, no
-plug-ins (:func:`sheepsim.games.race.jobs.unsupported` names what a line-up holds
-beyond that).
+for game (``tests/race/test_race_machine.py``), for every built-in pace and bet policy,
+mixed per seat, no plug-ins (:func:`sheepsim.games.race.jobs.unsupported` names a
+line-up's plug-ins).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
+The ``ev`` and ``win`` bets read the dealt race's exact outcome distribution, solved as
+the engine solves it (once a race, for every seat, under ``exact.game.odds_pace`` of
+the seats' pace policies, which ``seated`` keeps) at the race's first such bet
+(:func:`exact_bets`); ``win`` also reads the standings before the race, which
+``begin_race`` keeps. They and the ``lookahead`` pace policies (``run_race``'s
+``rules``) need the rules in ``R`` (``X_EXACT``): :func:`make_R` puts them there only for
+a line-up that holds one (:func:`needs_exact`), and holds None otherwise, so that numba
+compiles neither solver nor ``lookahead`` into the other line-ups' kernel (about 45 CPU s
+of a cold compile), as the engine prunes them by type.
 Each seat holds two policies (slot ``role``: role 0 its bets, role 1 its pace; the
 harness's ``pids`` are the bet ids, then the pace ids). Each race the machine plays
 itself (slot ``own``: ``to_move`` names the race's first player with no options), with
