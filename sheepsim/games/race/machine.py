@@ -12,10 +12,11 @@ the engine solves it (once a race, for every seat, under ``exact.game.odds_pace`
 the seats' pace policies, which ``seated`` keeps) at the race's first such bet
 (:func:`exact_bets`); ``win`` also reads the standings before the race, which
 ``begin_race`` keeps. They and the ``lookahead`` pace policies (``run_race``'s
-``rules``) need the rules in ``R`` (``X_EXACT``): :func:`make_R` puts them there only for
-a line-up that holds one (:func:`needs_exact`), and holds None otherwise, so that numba
-compiles neither solver nor ``lookahead`` into the other line-ups' kernel (about 45 CPU s
-of a cold compile), as the engine prunes them by type.
+``rules``) need the rules in ``R`` (``X_EXACT``: the rules and the solved distribution):
+:func:`make_R` puts them there only for a line-up that holds one (:func:`needs_exact`),
+and None otherwise, so that numba compiles neither solver nor ``lookahead`` into the
+other line-ups' kernel (about 45 CPU s of a cold compile), as the engine prunes them by
+type, and their ``R`` holds no array more (each costs reference counts at every call).
 Each seat holds two policies (slot ``role``: role 0 its bets, role 1 its pace; the
 harness's ``pids`` are the bet ids, then the pace ids). Each race the machine plays
 itself (slot ``own``: ``to_move`` names the race's first player with no options), with
@@ -79,8 +80,9 @@ from sheepsim.games.race.policies import (
     EV,
     LOOKAHEAD,
     LOOKAHEAD_EXACT,
+    N_BET_POLICIES,
     bet_row,
-    choose_bets,
+    builtin_bets,
 )
 from sheepsim.games.race.policies import WIN as WIN_BET  # (WIN: the state's winner)
 from sheepsim.harness.layout import P_ASKED, P_KINDS
@@ -98,10 +100,11 @@ MAX_DECISIONS = 3 * MAX_TURNS + 5 * 6  # three races and their bets
 # the state: then every seat's score (SC + seat), then its pace policy (SC + players + seat)
 N, PHASE, RIDX, I, START, FIRST, COUNTER, WIN, SC = range(9)
 P_OPEN, P_HIDDEN, P_FINAL, P_RACE, P_DONE = range(5)
-# R: its entries, each an array (KernelRules a record of arrays) made once per chunk
+# R: its entries, each an array (KernelRules a record of arrays) made once per chunk, but
+# X_EXACT: None, or for a line-up with ev/win bets or lookahead pace a tuple (exact_bets)
 (X_W, X_ODDS, X_PAY, X_BON, X_TAKEN, X_PICK, X_BOARD, X_RACE, X_SEEN, X_LEGAL, X_BETS,
  X_RIVAL, X_ASKS, X_RLOG, X_CO_SEMI, X_CO_FINAL, X_LANES, X_PLACES, X_FINALC, X_STAMP, X_DECK,
- X_RULES, X_EXACT, X_JOINT) = range(24)
+ X_RULES, X_EXACT) = range(23)
 # w: a bet round's scratch, which to_move and apply read and write at every decision
 # through this one array (no call, no other array: no counts); X_TAKEN, X_PICK, X_BETS
 # and X_RIVAL are views of it made once per chunk, for the calls that take arrays
@@ -110,7 +113,7 @@ W_PACE = 1  # the pace policy the exact odds assume (seated: exact.game.odds_pac
 W_TAKEN = 2  # 6: 1 where a lane is bet openly (from here on cleared every race)
 W_OPEN = W_TAKEN + N_LANES  # 6: each seat's open bet, -1 before
 W_PICK = W_OPEN + N_LANES  # 2: a bet policy's answer
-W_SOLVED = W_PICK + 2  # 1 once the race's exact odds are in R[X_JOINT] (ev, win bets)
+W_SOLVED = W_PICK + 2  # 1 once the race's exact odds are in R[X_EXACT] (ev, win bets)
 W_START = W_SOLVED + 1  # the race's first player (win bets)
 W_BETS = W_START + 1  # players x 6: 1 where the seat bet this race
 # then players x 6 each seat's rivals' open bets, then players: the scores before the race
@@ -226,7 +229,7 @@ def own(st, R, seat, streams, scratch, report, played):
     bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
     lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
     co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
-    exact = R[X_EXACT]
+    exact = rules_of(R[X_EXACT])
     n = st[N]
     return play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets,
                      rival, asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi,
@@ -318,46 +321,62 @@ def needs_view(pid, kind):
 @njit(inline="always")
 def decide_rules(pid, kind, view, opts, n, rand, R):
     w, pick, odds, pay, bon = R[X_W], R[X_PICK], R[X_ODDS], R[X_PAY], R[X_BON]
-    taken, my_open = R[X_TAKEN], w[W_OPEN + w[W_CUR]]
-    if pid == EV or pid == WIN_BET:
-        exact_bets(pid, kind, R[X_EXACT], R[X_JOINT], w, R[X_LANES], R[X_BOARD], R[X_RACE],
-                   R[X_SEEN], R[X_LEGAL], R[X_STAMP])
-    else:
-        choose_bets(pid, kind, odds, pay, bon, taken, my_open, pick, rand)
+    taken, exact, my_open = R[X_TAKEN], R[X_EXACT], w[W_OPEN + w[W_CUR]]
+    machine_bets(pid, kind, odds, pay, bon, taken, my_open, pick, rand, exact)
     return bet_row(kind, opts, n, pick)
 
 
 @njit
-def exact_bets(pid, kind, exact, joint, w, lane_cards, board, race, seen, legal, stamp):
+def machine_bets(pid, kind, odds, payoffs, bonus, taken, my_open, pick, rand, exact):
+    """``policies.choose_bets`` and the ``ev``/``win`` bets (:func:`exact_bets`), which
+    a line-up without them (``exact`` None) does not compile (numba prunes the branch by
+    the argument's type: the bets of the other line-ups run ``choose_bets``'s code)."""
+    if exact is not None:
+        if pid == EV or pid == WIN_BET:
+            exact_bets(pid, kind, exact)
+            return
+    if pid < 0 or pid >= N_BET_POLICIES or pid == EV or pid == WIN_BET:
+        raise ValueError("unknown bet policy id (ev and win: the race machine's R made "
+                         "without the exact solver, make_R without the line-up's ids)")
+    builtin_bets(pid, kind, odds, payoffs, bonus, taken, my_open, pick, rand)
+
+
+@njit
+def rules_of(exact):
+    """The rules of ``R[X_EXACT]``, or None (numba prunes by the argument's type: not
+    inlined)."""
+    if exact is None:
+        return None
+    else:
+        return exact[0]
+
+
+@njit
+def exact_bets(pid, kind, exact):
     """The ``ev`` or ``win`` bets of seat ``w[W_CUR]`` into ``w``'s pick, as
     ``engine.bet_on_race`` and ``engine.place_bets`` make them: from the dealt race's
     exact outcome distribution under the pace policy ``w[W_PACE]``
     (``exact.game.odds_pace`` of the seats' pace policies), solved at the race's first
-    such bet (one solve serves every seat) into ``joint``; ``win`` reads the standings
-    before the race and its first player, which ``begin_race`` keeps in ``w``. ``exact``
-    the rules (None, ``make_R`` of a line-up without these bets: numba compiles no
-    solver, and this raises)."""
-    if exact is None:
-        raise ValueError("the race machine's tables were made without the exact solver "
-                         "(make_R of a line-up without ev or win bets)")
+    such bet (one solve serves every seat) into ``exact``'s distribution; ``win`` reads
+    the standings before the race and its first player, which ``begin_race`` keeps in
+    ``w``. ``exact`` ``(rules, (216,) distribution, lane cards, board, race, seen, legal,
+    stamp, w)``: ``R``'s arrays (``make_R`` of a line-up with these bets)."""
+    rules, joint, lane_cards, board, race, seen, legal, stamp, w = exact
+    stage = FINAL if kind == BET_FINAL else SEMIFINAL
+    if w[W_SOLVED] == 0:
+        out = deal_joint(rules, lane_cards, stage, w[W_PACE], Table(board, race, seen, legal))
+        for i in range(joint.shape[0]):
+            joint[i] = out[i]
+        w[W_SOLVED] = 1
+    seat = w[W_CUR]
+    n = stamp.shape[0]
+    taken, pick = w[W_TAKEN:W_TAKEN + N_LANES], w[W_PICK:W_PICK + 2]
+    if pid == EV:
+        exact_ev_bets(kind, joint, rules.payoffs, rules.bonus, taken, w[W_OPEN + seat], pick)
     else:
-        stage = FINAL if kind == BET_FINAL else SEMIFINAL
-        if w[W_SOLVED] == 0:
-            out = deal_joint(exact, lane_cards, stage, w[W_PACE],
-                             Table(board, race, seen, legal))
-            for i in range(joint.shape[0]):
-                joint[i] = out[i]
-            w[W_SOLVED] = 1
-        seat = w[W_CUR]
-        n = stamp.shape[0]
-        taken, pick = w[W_TAKEN:W_TAKEN + N_LANES], w[W_PICK:W_PICK + 2]
-        if pid == EV:
-            exact_ev_bets(kind, joint, exact.payoffs, exact.bonus, taken, w[W_OPEN + seat],
-                          pick)
-        else:
-            scores = w[W_BETS + 2 * N_LANES * n:W_BETS + 2 * N_LANES * n + n]
-            win_bets(kind, joint, exact.payoffs, exact.bonus, taken, w[W_OPEN + seat], seat,
-                     (scores, stamp), w[W_START], pick)
+        scores = w[W_BETS + 2 * N_LANES * n:W_BETS + 2 * N_LANES * n + n]
+        win_bets(kind, joint, rules.payoffs, rules.bonus, taken, w[W_OPEN + seat], seat,
+                 (scores, stamp), w[W_START], pick)
 
 
 def needs_exact(pids) -> bool:
@@ -386,9 +405,12 @@ def make_R(rules, players, odds, pids=()):
     bets = w[W_BETS:W_BETS + N_LANES * players].reshape(players, N_LANES)
     rival = w[W_BETS + N_LANES * players:W_BETS + 2 * N_LANES * players].reshape(players,
                                                                                 N_LANES)
+    board, race, seen, legal = (np.zeros((N_LANES, N_BOARD), i64), np.zeros(N_RACE, i64),
+                                np.zeros((2, N_LANES), i64), np.zeros(9, i64))
+    lanes, stamp = np.zeros(6, i64), np.zeros(players, i64)
+    exact = (kr, np.zeros(216), lanes, board, race, seen, legal, stamp, w) \
+        if needs_exact(pids) else None
     return (w, np.zeros((N_LANES, 3)), kr.payoffs, kr.bonus, w[W_TAKEN:W_TAKEN + N_LANES],
-            w[W_PICK:W_PICK + 2], np.zeros((N_LANES, N_BOARD), i64), np.zeros(N_RACE, i64),
-            np.zeros((2, N_LANES), i64), np.zeros(9, i64), bets, rival, asks,
-            np.zeros((MAX_TURNS, N_LOG), i64), semi, final, np.zeros(6, i64), np.zeros(3, i64),
-            np.zeros(6, i64), np.zeros(players, i64), np.zeros(len(rules.cards), i64), kr,
-            kr if needs_exact(pids) else None, np.zeros(216))
+            w[W_PICK:W_PICK + 2], board, race, seen, legal, bets, rival, asks,
+            np.zeros((MAX_TURNS, N_LOG), i64), semi, final, lanes, np.zeros(3, i64),
+            np.zeros(6, i64), stamp, np.zeros(len(rules.cards), i64), kr, exact)
