@@ -37,9 +37,10 @@ machine uses made once per chunk (``make_R``: no view is made per race), is read
 the first lines of each slot, before any call; the slots the harness inlines at every
 decision touch one array of it, ``w`` (a bet round's scratch: ``to_move`` writes the
 bet rows from it and ``apply`` writes it, neither calls anything), and ``decide_rules``
-passes the policy only the tables it reads (a call in a branch of ``decide_rules`` that
-read an entry of ``R`` there cost the default line-up 15% of its games per second, a call
-reading the entries of its first line nothing measurable); the race, which needs most of
+passes the policy only the tables it reads (the ``ev``/``win`` bets' call in a branch of
+``decide_rules`` cost the default line-up 15% of its games per second when it read
+entries of ``R`` in the branch, 5% when they were read in the first line; pruned by type,
+nothing measurable); the race, which needs most of
 ``R``, is played by ``own``, which the harness's loop calls with its own ``R`` three times
 a game.
 """
