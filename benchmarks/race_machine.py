@@ -70,8 +70,10 @@ class Machines:
         pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)
         key = (id(m), players, tuple(pids))
         if key not in CACHE:
+            mod = m.module  # (the ev/win bets and lookahead pace: the rules in R too)
+            exact = (pids,) if getattr(mod, "needs_exact", lambda p: False)(pids) else ()
             CACHE[key] = (m.kernel((), FIRST_USER_ID, pids),
-                          m.module.make_R(self.rules, players, odds_tables(self.rules)))
+                          mod.make_R(self.rules, players, odds_tables(self.rules), *exact))
         kernel, R = CACHE[key]
         return run_games(m, kernel, R, players, pids, False, 1, first, n, outcomes=outcomes)
 

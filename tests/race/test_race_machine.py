@@ -1,6 +1,7 @@
 """The race machine (``sheepsim/games/race/machine.py``), the engine of the race's harness
 metrics, plays the engine's games (per-game scores and winners identical, for
-all-``greedy`` pace and built-in pace policies mixed per seat with mixed bets;
+all-``greedy`` pace and built-in pace policies mixed per seat with mixed bets, the
+``lookahead`` pace policies and the ``ev``/``win`` bets among them;
 ``benchmarks/race_machine.py check`` runs the larger set) and reports them to the
 harness's accumulator as the engine played them: decisions, turns, legal options per
 kind and the course of every seat's score, cross-checked game by game against the
@@ -28,7 +29,7 @@ PACE = 3  # the machine's kind index of a pace decision (KINDS)
 def machine_games(rules, pol, players, first, n, log_rows=0, seed=3):
     m = M.load(MACHINE)
     pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
-    R = m.module.make_R(rules, players, odds_tables(rules))
+    R = m.module.make_R(rules, players, odds_tables(rules), pids)
     return run_games(m, m.kernel((), FIRST_USER_ID, pids), R, players, pids, False, seed, first,
                      n, outcomes=True, log_rows=log_rows)
 
@@ -39,17 +40,53 @@ LINEUPS = [
     (6, "partisan,greedy,random,steady,saver,greedy", "random,longshot,ev-approx,random,"
                                                       "near-ev,favourite"),
 ]
+#: line-ups with the policies that read the rules or the deal's exact odds (the machine's
+#: R then holds the rules: slower games, a kernel of their own): the exact odds under
+#: ``greedy`` (mixed pace, or every seat ``lookahead``), ``saver`` and ``steady``
+#: (``exact.game.odds_pace``); ``win``'s final bets read the standings
+EXACT_LINEUPS = [
+    (4, "lookahead,greedy,lookahead-exact,saver", "win,ev,ev-approx,near-ev"),
+    (3, "lookahead", "ev,random,win"),
+    (2, "saver", "win"),
+    (5, "steady", "ev,favourite,win,longshot,random"),
+]
 
 
-@pytest.mark.parametrize("players, pace, bets", LINEUPS)
-def test_the_machine_plays_the_engines_games(players, pace, bets):
+@pytest.mark.parametrize("players, pace, bets, games", [
+    *((*lineup, 300) for lineup in LINEUPS), *((*lineup, 8) for lineup in EXACT_LINEUPS)])
+def test_the_machine_plays_the_engines_games(players, pace, bets, games):
     rules = load_rules()
     pol = resolve_policies(pace, bets, players)
-    _, fail, winners, scores, _ = machine_games(rules, pol, players, 40, 300)
-    e_scores, e_winners = game_rows(rules, pol, 3, 40, 300)[:2]
+    _, fail, winners, scores, _ = machine_games(rules, pol, players, 40, games)
+    e_scores, e_winners = game_rows(rules, pol, 3, 40, games)[:2]
     assert fail[0] == 0
     np.testing.assert_array_equal(scores, e_scores)
     np.testing.assert_array_equal(winners, e_winners)
+
+
+def test_the_exact_tables_only_where_a_lineup_needs_them():
+    """``make_R`` puts the rules for the exact solver and the lookahead in ``R`` only for a
+    line-up with an ``ev``/``win`` bet or a ``lookahead`` pace policy (the others' kernel
+    compiles neither), and such a line-up's bets refuse an ``R`` without them."""
+    from sheepsim.games.race import machine
+
+    rules = load_rules()
+    for pace, bets, needs in [("greedy", "ev-approx,near-ev", False),
+                              ("partisan,steady", "random", False),
+                              ("greedy,lookahead", "random", True),
+                              ("lookahead-exact,greedy", "random", True),
+                              ("greedy", "random,ev", True), ("saver", "win", True)]:
+        pol = resolve_policies(pace, bets, 2)
+        pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)
+        assert machine.needs_exact(pids) is needs
+        R = machine.make_R(rules, 2, odds_tables(rules), pids)
+        assert (R[machine.X_EXACT] is not None) is needs
+    pol = resolve_policies("greedy", "ev", 2)
+    pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)
+    m = M.load(MACHINE)
+    with pytest.raises(ValueError, match="made without the exact solver"):
+        run_games(m, m.kernel((), FIRST_USER_ID, pids), m.module.make_R(rules, 2, odds_tables(rules)),
+                  2, pids, False, 3, 0, 1)
 
 
 def expected_game(players, bets, race_turns, first, final):
@@ -105,15 +142,16 @@ def course_by_definition(seats, after, win):
             "comeback": int(mid[win] < max(mid))}
 
 
-@pytest.mark.parametrize("players, pace, bets", LINEUPS)
-def test_the_harness_counts_the_engines_games(players, pace, bets):
-    """Game by game (12 games a line-up), the harness's decisions, turns, bets' and pace
-    decisions and the course of the scores equal those derived from the engine's rows
-    and the bets the harness asked; over the games, every pace decision is a turn of the
-    engine's races, asked unless forced."""
+@pytest.mark.parametrize("players, pace, bets, count", [
+    *((*lineup, 12) for lineup in LINEUPS), *((*lineup, 3) for lineup in EXACT_LINEUPS)])
+def test_the_harness_counts_the_engines_games(players, pace, bets, count):
+    """Game by game (12 games a line-up, 3 of the slower ones), the harness's decisions,
+    turns, bets' and pace decisions and the course of the scores equal those derived from
+    the engine's rows (turns per race) and the bets the harness asked; over the games,
+    every pace decision is a turn of the engine's races, asked unless forced."""
     rules = load_rules()
     pol = resolve_policies(pace, bets, players)
-    first_game, count = 40, 12
+    first_game = 40
     e_scores, e_winners, e_first, e_turns, _ = game_rows(rules, pol, 3, first_game, count)
     w = M.load(MACHINE).option_width
     kinds = len(M.load(MACHINE).kinds)
@@ -158,14 +196,24 @@ def test_pace_options_are_the_engines_decisions_log():
     np.testing.assert_array_equal(options[options > 1], asked[:, D_N])
 
 
+PLUG_IN = "tests.harness.rungs:always_bank"  # (any game's plug-in: the last option)
+
+
 @pytest.mark.parametrize("pace, bets, what", [
-    ("lookahead,greedy", "random", "pace policy lookahead"),
-    ("greedy", "ev,random", "bet policy ev"),
-    ("lookahead-exact", "win", "pace policy lookahead-exact and bet policy win"),
+    (f"lookahead,{PLUG_IN}", "random", f"pace policy {PLUG_IN}"),
+    ("greedy", f"ev,{PLUG_IN}", f"bet policy {PLUG_IN}"),
+    (PLUG_IN, PLUG_IN, f"pace policy {PLUG_IN} and bet policy {PLUG_IN}"),
 ])
 def test_the_machine_refuses_what_it_does_not_play(pace, bets, what):
     with pytest.raises(SheepsimError, match=f"does not play {what} yet"):
         HarnessJob(None, 2, bets, pace, 0)
+
+
+def test_the_machine_plays_every_built_in_policy():
+    from sheepsim.games.race.game import GAME
+    from sheepsim.games.race.jobs import unsupported
+
+    assert unsupported(GAME.policies["bet"], GAME.policies["pace"]) is None
 
 
 # ------------------------------------------------------------------ the race's metrics
@@ -195,22 +243,51 @@ def test_a_lineup_the_machine_does_not_play_leaves_the_harness_metrics_out():
 
     g = get("race")
     every = BM.pick(g, None)
-    kept, note = BM.usable(g, every, {"pace": "greedy", "bet": "ev"})
+    kept, note = BM.usable(g, every, {"pace": "greedy", "bet": f"ev,{PLUG_IN}"})
     assert [m.name for m in kept] == [m.name for m in every if m.job != "harness"]
-    assert note.startswith("left out (the race machine that measures them does not play bet "
-                           "policy ev yet): tie_rate, ")
+    assert note.startswith(f"left out (the race machine that measures them does not play bet "
+                           f"policy {PLUG_IN} yet): tie_rate, ")
     assert BM.usable(g, every, {"pace": "saver", "bet": "near-ev"}) == (every, "")
+    # under the ladder's top rung: every metric of whole games, the harness's too; the lane
+    # and card metrics' single races cannot take lookahead (it reads the seat's bets)
+    kept, lookahead_note = BM.usable(g, every, {"pace": "lookahead", "bet": "win"})
+    assert [m.name for m in kept] == [m.name for m in every if m.job not in ("lanes", "cards")]
+    assert lookahead_note.startswith("left out (the lane and card metrics' single races cannot "
+                                     "take the pace policy lookahead, which plays whole games "
+                                     "only): lane_ev_spread, ")
     base = V.Variant("base", load_rules(), {})
     job = V.build_job(g, [base], [m for m in kept if m.job == "games"], games=20, seed=0,
-                      players=3, policies={"pace": "greedy", "bet": "ev"}, left_out=note)
+                      players=2, policies={"pace": "greedy", "bet": f"ev,{PLUG_IN}"},
+                      left_out=note)
     assert job.meta()["metrics_left_out"] == note
 
 
 def test_naming_a_harness_metric_the_lineup_cannot_measure_is_one_line(capsys):
     from sheepsim.cli import main
 
-    code = main(["race", "variants", "--set", "race.payoffs.bonus_three=2", "--bet-policy", "win",
-                 "--metric", "branching", "--games", "20", "--quiet"])
+    code = main(["race", "variants", "--set", "race.payoffs.bonus_three=2", "--bet-policy",
+                 PLUG_IN, "--metric", "branching", "--games", "20", "--quiet"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
-    assert "race machine, which does not play bet policy win yet" in err
+    assert f"race machine, which does not play bet policy {PLUG_IN} yet" in err
+
+
+def test_the_harness_metrics_under_the_ladders_top_rung(capsys):
+    """``race variants`` under the race's top rung's pace (``lookahead``, with ``win`` bets
+    here) reports the harness's metrics (measured by the race machine), each with an
+    interval inside its range."""
+    import json
+
+    from sheepsim.cli import main
+
+    code = main(["race", "variants", "--set", "race.payoffs.bonus_three=2", "--players", "3",
+                 "--pace-policy", "lookahead", "--bet-policy", "win", "--metric",
+                 "branching,forced_share,tie_rate", "--games", "20", "--quiet", "--format",
+                 "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and "metrics_left_out" not in out["meta"]
+    rows = {(r["variant"], r["metric"]): r for r in out["metrics"]}
+    assert {m for _, m in rows} == {"branching", "forced_share", "tie_rate"}
+    for r in rows.values():
+        assert r["games"] == 20 and r["value_lo"] <= r["value"] <= r["value_hi"]
+    assert rows[("base", "branching")]["value"] > 1 and 0 < rows[("base", "forced_share")]["value"] < 1

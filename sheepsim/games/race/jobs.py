@@ -214,14 +214,12 @@ MACHINE = "sheepsim.games.race.machine"
 
 def unsupported(bet_names, pace_names) -> str | None:
     """What of a line-up (each seat's bet and pace policy names) the race machine
-    (:mod:`.machine`) does not play, as a phrase (None: it plays every seat): the
-    ``lookahead`` pace policies, the ``ev``/``win`` bets (they read the deal's exact
-    odds), plug-ins."""
+    (:mod:`.machine`) does not play, as a phrase (None: it plays every seat): plug-ins
+    (it plays every built-in policy)."""
     out = []
-    for role, names, refused in (("pace", pace_names, ("lookahead", "lookahead-exact")),
-                                 ("bet", bet_names, ("ev", "win"))):
+    for role, names in (("pace", pace_names), ("bet", bet_names)):
         known = entry.GAME.policies[role]
-        odd = [p for p in dict.fromkeys(names) if p in refused or p not in known]
+        odd = [p for p in dict.fromkeys(names) if p not in known]
         if odd:
             out.append(f"{role} polic{'y' if len(odd) == 1 else 'ies'} {', '.join(odd)}")
     return " and ".join(out) if out else None
@@ -264,7 +262,7 @@ class HarnessJob(GamesJob):
 
         m, kernel, pids = self._machine()
         # its scratch: one per call
-        R = m.module.make_R(self.rules, self.players, odds_tables(self.rules))
+        R = m.module.make_R(self.rules, self.players, odds_tables(self.rules), pids)
         acc, fail, *_ = run_games(m, kernel, R, self.players, pids, False, self.seed,
                                   first_game, n_games)
         return {"acc": acc, "fail": fail}

@@ -1,13 +1,22 @@
 """The Sheep Race's whole game as a harness machine: the engine of the race's harness
 metrics (:mod:`sheepsim.games.race.metrics`, job ``harness``); every other race command
 plays the engine (:mod:`sheepsim.games.race.engine`). It plays the engine's games, game
-for game (``tests/race/test_race_machine.py``), for every built-in pace policy but the
-``lookahead`` ones and every built-in bet policy but ``ev``/``win``, mixed per seat, no
-plug-ins (:func:`sheepsim.games.race.jobs.unsupported` names what a line-up holds
-beyond that).
+for game (``tests/race/test_race_machine.py``), for every built-in pace and bet policy,
+mixed per seat, no plug-ins (:func:`sheepsim.games.race.jobs.unsupported` names a
+line-up's plug-ins).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
+The ``ev`` and ``win`` bets read the dealt race's exact outcome distribution, solved as
+the engine solves it (once a race, for every seat, under ``exact.game.odds_pace`` of
+the seats' pace policies, which ``seated`` keeps) at the race's first such bet
+(:func:`exact_bets`); ``win`` also reads the standings before the race, which
+``begin_race`` keeps. They and the ``lookahead`` pace policies (``run_race``'s
+``rules``) need the rules in ``R`` (``X_EXACT``: the rules, the solved distribution and
+the arrays the bets read): :func:`make_R` puts them there only for a line-up that holds
+one (:func:`needs_exact`), and None otherwise, so that numba compiles neither solver nor
+``lookahead`` into the other line-ups' kernel (about 53 CPU s of a cold compile: 87
+against 34), as the engine prunes them by type (:func:`machine_bets`).
 Each seat holds two policies (slot ``role``: role 0 its bets, role 1 its pace; the
 harness's ``pids`` are the bet ids, then the pace ids). Each race the machine plays
 itself (slot ``own``: ``to_move`` names the race's first player with no options), with
@@ -28,8 +37,12 @@ machine uses made once per chunk (``make_R``: no view is made per race), is read
 the first lines of each slot, before any call; the slots the harness inlines at every
 decision touch one array of it, ``w`` (a bet round's scratch: ``to_move`` writes the
 bet rows from it and ``apply`` writes it, neither calls anything), and ``decide_rules``
-passes the policy only the tables it reads; the race, which needs most of ``R``, is
-played by ``own``, which the harness's loop calls with its own ``R`` three times a game.
+passes the policy only the tables it reads (the ``ev``/``win`` bets' call in a branch of
+``decide_rules`` cost the default line-up 15% of its games per second when it read
+entries of ``R`` in the branch, 5% when they were read in the first line; pruned by type,
+nothing measurable); the race, which needs most of
+``R``, is played by ``own``, which the harness's loop calls with its own ``R`` three times
+a game.
 """
 
 import numpy as np
@@ -45,7 +58,10 @@ from sheepsim.games.race.engine import (
     setup_race,
     stage_dice,
 )
+from sheepsim.games.race.exact.game import deal_joint, exact_ev_bets, odds_pace
+from sheepsim.games.race.exact.win_bets import win_bets
 from sheepsim.games.race.layout import (
+    BET_FINAL,
     BET_HIDDEN,
     BET_OPEN,
     FINAL,
@@ -64,7 +80,15 @@ from sheepsim.games.race.layout import (
     Table,
 )
 from sheepsim.games.race.moves import LOG_OPTIONS, LOG_PLAYER, MAX_TURNS, N_LOG
-from sheepsim.games.race.policies import bet_row, choose_bets
+from sheepsim.games.race.policies import (
+    EV,
+    LOOKAHEAD,
+    LOOKAHEAD_EXACT,
+    N_BET_POLICIES,
+    bet_row,
+    builtin_bets,
+)
+from sheepsim.games.race.policies import WIN as WIN_BET  # (WIN: the state's winner)
 from sheepsim.harness.layout import P_ASKED, P_KINDS
 from sheepsim.jit import njit
 
@@ -80,18 +104,23 @@ MAX_DECISIONS = 3 * MAX_TURNS + 5 * 6  # three races and their bets
 # the state: then every seat's score (SC + seat), then its pace policy (SC + players + seat)
 N, PHASE, RIDX, I, START, FIRST, COUNTER, WIN, SC = range(9)
 P_OPEN, P_HIDDEN, P_FINAL, P_RACE, P_DONE = range(5)
-# R: its entries, each an array (KernelRules a record of arrays) made once per chunk
+# R: its entries, each an array (KernelRules a record of arrays) made once per chunk, but
+# X_EXACT: None, or for a line-up with ev/win bets or lookahead pace a tuple (exact_bets)
 (X_W, X_ODDS, X_PAY, X_BON, X_TAKEN, X_PICK, X_BOARD, X_RACE, X_SEEN, X_LEGAL, X_BETS,
  X_RIVAL, X_ASKS, X_RLOG, X_CO_SEMI, X_CO_FINAL, X_LANES, X_PLACES, X_FINALC, X_STAMP, X_DECK,
- X_RULES) = range(22)
+ X_RULES, X_EXACT) = range(23)
 # w: a bet round's scratch, which to_move and apply read and write at every decision
 # through this one array (no call, no other array: no counts); X_TAKEN, X_PICK, X_BETS
 # and X_RIVAL are views of it made once per chunk, for the calls that take arrays
 W_CUR = 0  # the seat to bet (to_move), for decide_rules
-W_TAKEN = 1  # 6: 1 where a lane is bet openly
+W_PACE = 1  # the pace policy the exact odds assume (seated: exact.game.odds_pace)
+W_TAKEN = 2  # 6: 1 where a lane is bet openly (from here on cleared every race)
 W_OPEN = W_TAKEN + N_LANES  # 6: each seat's open bet, -1 before
 W_PICK = W_OPEN + N_LANES  # 2: a bet policy's answer
-W_BETS = W_PICK + 2  # players x 6: 1 where the seat bet this race
+W_SOLVED = W_PICK + 2  # 1 once the race's exact odds are in R[X_EXACT] (ev, win bets)
+W_START = W_SOLVED + 1  # the race's first player (win bets)
+W_BETS = W_START + 1  # players x 6: 1 where the seat bet this race
+# then players x 6 each seat's rivals' open bets, then players: the scores before the race
 
 
 def state_size(players):
@@ -106,10 +135,14 @@ def begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, w):
     for lane in range(N_LANES):
         lane_cards[lane] = finalc[lane] if stage == FINAL else deck[N_LANES * r + lane]
     race_odds(co_final if stage == FINAL else co_semi, lane_cards, stage, odds)
-    for i in range(W_TAKEN, w.shape[0]):  # taken, open, pick, bets, rival
+    for i in range(W_TAKEN, w.shape[0]):  # taken, open, pick, solved, bets, rival
         w[i] = 0
     for lane in range(N_LANES):
         w[W_OPEN + lane] = -1
+    n = st[N]
+    w[W_START] = st[START]
+    for s in range(n):  # the standings the win bets read
+        w[W_BETS + 2 * N_LANES * n + s] = st[SC + s]
     st[PHASE] = P_FINAL if stage == FINAL else P_OPEN
     st[I] = 0
 
@@ -184,9 +217,11 @@ def role(kind):
 
 @njit(inline="always")
 def seated(st, R, seat_pid):
+    w = R[X_W]
     n = st[N]
     for s in range(n):
         st[SC + n + s] = seat_pid[n + s]  # the seat's pace policy (role 1)
+    w[W_PACE] = odds_pace(st[SC + n:SC + 2 * n])
 
 
 @njit
@@ -198,18 +233,21 @@ def own(st, R, seat, streams, scratch, report, played):
     bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
     lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
     co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
+    exact = rules_of(R[X_EXACT])
     n = st[N]
     return play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets,
                      rival, asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi,
-                     co_final, odds, w, st[SC + n:SC + 2 * n])
+                     co_final, odds, w, st[SC + n:SC + 2 * n], exact)
 
 
 @njit(inline="always")
 def play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets, rival,
               asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi, co_final, odds, w,
-              pace_ids):
+              pace_ids, exact):
     """The race of ``st`` played to its end with the engine's turn loop (``run_race``,
-    each seat's built-in pace id in ``pace_ids``), scored, and the next one begun; a
+    each seat's built-in pace id in ``pace_ids``; ``exact`` the rules for the
+    ``lookahead`` pace policies, None: compiled without them), scored, and the next one
+    begun; a
     seat's pace decisions draw from its pace stream (``streams`` row ``CHANCE_STREAMS +
     seat``: phase 0), which the engine's turn loop reads at row ``N_PHASES * seat +
     PACE_PHASE`` of ``asks.streams``. Reported to the harness one stretch per turn of the
@@ -226,7 +264,7 @@ def play_race(st, seat, streams, report, played, kr, board, race, seen, legal, b
     table = Table(board, race, seen, legal)
     setup_race(table, kr, lane_cards, stage)
     turns = run_race(table, stage_dice(kr, stage), streams, asks, pace_ids, Seats(bets, rival),
-                     st[START], rlog)
+                     st[START], rlog, exact)
     for s in range(n):  # the state moved on (the second word is the stream's key)
         streams[CHANCE_STREAMS + s, 0] = asks.streams[N_PHASES * s + PACE_PHASE, 0]
     for t in range(turns):  # the turns: each seat's score before the race's payout
@@ -287,25 +325,96 @@ def needs_view(pid, kind):
 @njit(inline="always")
 def decide_rules(pid, kind, view, opts, n, rand, R):
     w, pick, odds, pay, bon = R[X_W], R[X_PICK], R[X_ODDS], R[X_PAY], R[X_BON]
-    taken, my_open = R[X_TAKEN], w[W_OPEN + w[W_CUR]]
-    choose_bets(pid, kind, odds, pay, bon, taken, my_open, pick, rand)
+    taken, exact, my_open = R[X_TAKEN], R[X_EXACT], w[W_OPEN + w[W_CUR]]
+    machine_bets(pid, kind, odds, pay, bon, taken, my_open, pick, rand, exact)
     return bet_row(kind, opts, n, pick)
 
 
-def make_R(rules, players, odds):
+@njit
+def machine_bets(pid, kind, odds, payoffs, bonus, taken, my_open, pick, rand, exact):
+    """``policies.choose_bets`` and the ``ev``/``win`` bets (:func:`exact_bets`), which
+    a line-up without them (``exact`` None) does not compile (numba prunes the branch by
+    the argument's type: the bets of the other line-ups run ``choose_bets``'s code)."""
+    if exact is not None:
+        if pid == EV or pid == WIN_BET:
+            exact_bets(pid, kind, exact)
+            return
+    if pid < 0 or pid >= N_BET_POLICIES or pid == EV or pid == WIN_BET:
+        raise ValueError("unknown bet policy id (ev and win: the race machine's R made "
+                         "without the exact solver, make_R without the line-up's ids)")
+    builtin_bets(pid, kind, odds, payoffs, bonus, taken, my_open, pick, rand)
+
+
+@njit
+def rules_of(exact):
+    """The rules of ``R[X_EXACT]``, or None (numba prunes by the argument's type: not
+    inlined)."""
+    if exact is None:
+        return None
+    else:
+        return exact[0]
+
+
+@njit
+def exact_bets(pid, kind, exact):
+    """The ``ev`` or ``win`` bets of seat ``w[W_CUR]`` into ``w``'s pick, as
+    ``engine.bet_on_race`` and ``engine.place_bets`` make them: from the dealt race's
+    exact outcome distribution under the pace policy ``w[W_PACE]``
+    (``exact.game.odds_pace`` of the seats' pace policies), solved at the race's first
+    such bet (one solve serves every seat) into ``exact``'s distribution; ``win`` reads
+    the standings before the race and its first player, which ``begin_race`` keeps in
+    ``w``. ``exact`` ``(rules, (216,) distribution, lane cards, board, race, seen, legal,
+    stamp, w)``: ``R``'s arrays (``make_R`` of a line-up with these bets)."""
+    rules, joint, lane_cards, board, race, seen, legal, stamp, w = exact
+    stage = FINAL if kind == BET_FINAL else SEMIFINAL
+    if w[W_SOLVED] == 0:
+        out = deal_joint(rules, lane_cards, stage, w[W_PACE], Table(board, race, seen, legal))
+        for i in range(joint.shape[0]):
+            joint[i] = out[i]
+        w[W_SOLVED] = 1
+    seat = w[W_CUR]
+    n = stamp.shape[0]
+    taken, pick = w[W_TAKEN:W_TAKEN + N_LANES], w[W_PICK:W_PICK + 2]
+    if pid == EV:
+        exact_ev_bets(kind, joint, rules.payoffs, rules.bonus, taken, w[W_OPEN + seat], pick)
+    else:
+        scores = w[W_BETS + 2 * N_LANES * n:W_BETS + 2 * N_LANES * n + n]
+        win_bets(kind, joint, rules.payoffs, rules.bonus, taken, w[W_OPEN + seat], seat,
+                 (scores, stamp), w[W_START], pick)
+
+
+def needs_exact(pids) -> bool:
+    """Whether a line-up (the kernel's role-major ``pids``: bet ids, then pace ids) holds
+    an ``ev`` or ``win`` bet or a ``lookahead`` pace policy: its ``R`` then carries the
+    rules for the exact solver and the lookahead (:func:`make_R`)."""
+    ids = [int(p) for p in pids]
+    bets, pace = ids[:len(ids) // 2], ids[len(ids) // 2:]
+    return any(b in (EV, WIN_BET) for b in bets) or any(p in (LOOKAHEAD, LOOKAHEAD_EXACT)
+                                                   for p in pace)
+
+
+def make_R(rules, players, odds, pids=()):
     """The machine's tables for ``players`` seats under ``rules``; ``odds`` the public
     odds tables ``(semifinal, final)`` (``simulate.odds_tables``: passed in, so that this
-    module imports nothing beyond its kernels' modules and its cache key stays theirs)."""
+    module imports nothing beyond its kernels' modules and its cache key stays theirs);
+    ``pids`` the line-up's role-major policy ids: the ``ev``/``win`` bets and the
+    ``lookahead`` pace policies need the rules in ``R`` (:func:`needs_exact`), and only
+    such a line-up's kernel compiles them (an ``R`` without them holds None there)."""
     semi, final = odds
     kr = rules.kernel_rules()
     i64 = np.int64
     asks = Asks(np.zeros((2 * players, 2), np.uint64), np.zeros(N_VIEW), np.zeros((15, 1), i64),
                 np.zeros((15, 2), i64), np.zeros(N_FAIL, i64), np.zeros((0, N_DEC), i64))
-    w = np.zeros(W_BETS + 2 * N_LANES * players, i64)
+    w = np.zeros(W_BETS + 2 * N_LANES * players + players, i64)
     bets = w[W_BETS:W_BETS + N_LANES * players].reshape(players, N_LANES)
-    rival = w[W_BETS + N_LANES * players:].reshape(players, N_LANES)
+    rival = w[W_BETS + N_LANES * players:W_BETS + 2 * N_LANES * players].reshape(players,
+                                                                                N_LANES)
+    board, race, seen, legal = (np.zeros((N_LANES, N_BOARD), i64), np.zeros(N_RACE, i64),
+                                np.zeros((2, N_LANES), i64), np.zeros(9, i64))
+    lanes, stamp = np.zeros(6, i64), np.zeros(players, i64)
+    exact = (kr, np.zeros(216), lanes, board, race, seen, legal, stamp, w) \
+        if needs_exact(pids) else None
     return (w, np.zeros((N_LANES, 3)), kr.payoffs, kr.bonus, w[W_TAKEN:W_TAKEN + N_LANES],
-            w[W_PICK:W_PICK + 2], np.zeros((N_LANES, N_BOARD), i64), np.zeros(N_RACE, i64),
-            np.zeros((2, N_LANES), i64), np.zeros(9, i64), bets, rival, asks,
-            np.zeros((MAX_TURNS, N_LOG), i64), semi, final, np.zeros(6, i64), np.zeros(3, i64),
-            np.zeros(6, i64), np.zeros(players, i64), np.zeros(len(rules.cards), i64), kr)
+            w[W_PICK:W_PICK + 2], board, race, seen, legal, bets, rival, asks,
+            np.zeros((MAX_TURNS, N_LOG), i64), semi, final, lanes, np.zeros(3, i64),
+            np.zeros(6, i64), stamp, np.zeros(len(rules.cards), i64), kr, exact)

@@ -125,19 +125,30 @@ METRICS = METRICS + tuple(replace(m, job=HARNESS_JOB, meaning=_RACE_MEANING.get(
 
 def unavailable(policies: dict):
     """The metrics a line-up (``policies``: each role's names) cannot be measured under,
-    and why, or None: the harness's metrics where the race machine does not play it."""
+    and why, or None: the lane and card metrics under a pace policy that plays whole
+    games only (``lookahead``, ``lookahead-exact``: their single races have no bets to
+    look at), the harness's metrics where the race machine does not play the line-up
+    (plug-ins)."""
     from sheepsim.games.race.jobs import unsupported
+    from sheepsim.games.race.policies import WHOLE_GAME_PACE
 
     def names(role: str, default: str) -> list[str]:
         given = policies.get(role) or default
         given = given.split(",") if isinstance(given, str) else list(given)
         return [str(n).strip() for n in given]
 
-    odd = unsupported(names("bet", "ev-approx"), names("pace", "greedy"))
-    if odd is None:
-        return None
-    return ({m.name for m in METRICS if m.job == HARNESS_JOB},
-            f"the race machine that measures them does not play {odd} yet")
+    pace = names("pace", "greedy")
+    out, why = set(), []
+    whole = [p for p in dict.fromkeys(pace) if p in WHOLE_GAME_PACE]
+    if whole:
+        out |= {m.name for m in METRICS if m.job in ("lanes", "cards")}
+        why.append(f"the lane and card metrics' single races cannot take the pace policy "
+                   f"{', '.join(whole)}, which plays whole games only")
+    odd = unsupported(names("bet", "ev-approx"), pace)
+    if odd is not None:
+        out |= {m.name for m in METRICS if m.job == HARNESS_JOB}
+        why.append(f"the race machine that measures them does not play {odd} yet")
+    return (out, "; ".join(why)) if out else None
 
 
 def add_options(p) -> None:
