@@ -247,8 +247,8 @@ def no_refusals(st, R, seat, w):
     return
 
 
-#: what :func:`own_greedy` is, as ``sheepsim cache`` lists it
-GREEDY_LABEL = "Shear Panic's own stretches for greedy and random seats, untraced"
+#: what :func:`own_greedy` is, as ``sheepsim cache`` lists it (``"<what>: <which>"``)
+GREEDY_LABEL = "Shear Panic's stretches in its own-only entry, untraced: greedy and random seats"
 
 
 @functools.cache
