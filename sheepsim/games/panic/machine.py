@@ -34,7 +34,7 @@ from sheepsim.games.panic.turns import (
     panic_push,
     play_turn,
 )
-from sheepsim.jit import kernel
+from sheepsim.jit import kernel, rebind
 
 RULES = ()
 KINDS = L.KIND_NAMES
@@ -216,7 +216,10 @@ def own_only_variant(builtins):
 def action_greedy(pid, st, R, seat, opts, n, w):
     """:func:`.policies.greedy.decide_action` where only ``greedy`` reaches it (random
     seats draw their menu option apart): its one branch, inlined into
-    :func:`.turns.play_turn` (no level of its own to compile)."""
+    :func:`.turns.play_turn` (no level of its own to compile); another id raises as
+    there."""
+    if pid != GREEDY:
+        raise ValueError("unknown Shear Panic policy id")
     return checked(policy_greedy.greedy_action_crn(st, R, seat, opts, n, w), n, seat,
                    np.int64(L.K_ACTION), w)
 
@@ -224,14 +227,16 @@ def action_greedy(pid, st, R, seat, opts, n, w):
 @kernel
 def sub_greedy(pid, kind, st, R, seat, opts, n, w):
     """:func:`.policies.decide.decide_sub` for ``random`` and ``greedy`` seats alone:
-    its two branches (no scripted choice, no other policy)."""
+    its two branches (no scripted choice; another id raises as there)."""
     count_decision(w.ctx, kind, n)
     if n == 1:
         return 0
     if pid == RANDOM:
         i = randbelow(policy_stream(w.streams), n)
-    else:
+    elif pid == GREEDY:
         i = greedy_sub(kind, st, R, seat, opts, n, w)
+    else:
+        raise ValueError("unknown Shear Panic policy id")
     return checked(i, n, seat, kind, w)
 
 
@@ -263,8 +268,6 @@ def _own_greedy():
     (``benchmarks/README.md``, "Shear Panic on the harness"); a process that also
     traces ``greedy`` or seats it beside a plug-in compiles :func:`own_no_rollout`'s
     functions too."""
-    from sheepsim.jit import rebind
-
     swap = {policy_greedy.decide_action: action_greedy, policy_decide.decide_sub: sub_greedy,
             log_event: no_log, log_refusals: no_refusals}
     key = hashlib.sha256(b"sheepsim panic own_greedy").hexdigest()[:16]
