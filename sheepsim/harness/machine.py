@@ -49,7 +49,10 @@ The machine module (``Game.machine``) declares, besides the functions of
   own scratch, made once a chunk), ``own_variant(built-in ids seated) -> name`` (the
   ``own`` to bind for a line-up, so that what it rules out is not compiled) and
   ``OWN_BUILTINS`` (``own`` plays every built-in seat: line-ups of built-ins alone run
-  :func:`sheepsim.harness.loop.play_own_games`, which compiles nothing of asking).
+  :func:`sheepsim.harness.loop.play_own_games`, which compiles nothing of asking);
+  optionally ``own_only_variant(built-in ids seated) -> name`` (default
+  ``own_variant``): the ``own`` bound in that own-only entry, which never traces (e.g.
+  one that compiles no trace logging and no policy the line-up does not seat).
 """
 
 from __future__ import annotations
@@ -176,13 +179,16 @@ class Machine:
         plugged = bool(user_fns)
         variant = None
         builtins = tuple(sorted({int(p) for p in pids if p < first_user_id}))
+        own_only = not plugged and not trace and getattr(self.module, "OWN_BUILTINS", False)
         if hasattr(self.module, "own_variant"):
             ids = [int(p) for p in pids]
             per = len(ids) // self.roles
             sets = tuple(tuple(sorted({p for p in ids[q * per:(q + 1) * per]
                                        if p < first_user_id})) for q in range(self.roles))
-            variant = self.module.own_variant(sets[0] if self.roles == 1 else sets)
-        own_only = not plugged and not trace and getattr(self.module, "OWN_BUILTINS", False)
+            name = "own_variant"
+            if own_only and hasattr(self.module, "own_only_variant"):
+                name = "own_only_variant"
+            variant = getattr(self.module, name)(sets[0] if self.roles == 1 else sets)
         # (keyed by plugged alone for a machine without own_variant or OWN_BUILTINS)
         entry = plugged if variant is None and not own_only else (plugged, variant, own_only)
         with _LOCK:

@@ -1,19 +1,40 @@
 """PROTOTYPE: Shear Panic on the harness, a built-in seat's whole turn played by the
 machine with the direct-call code (slot ``own``)."""
 
+import functools
+import hashlib
+
 import numpy as np
 
 from sheepsim import rng
 from sheepsim.games.panic import layout as L
 from sheepsim.games.panic.geometry.flockops import refused_tiles, reverse_dir
-from sheepsim.games.panic.policies.decide import ROLLOUT, ROLLOUT_V1
+from sheepsim.games.panic.policies import decide as policy_decide
+from sheepsim.games.panic.policies import greedy as policy_greedy
+from sheepsim.games.panic.policies.decide import (
+    GREEDY,
+    RANDOM,
+    ROLLOUT,
+    ROLLOUT_V1,
+    checked,
+    count_decision,
+    greedy_sub,
+    policy_stream,
+    randbelow,
+)
 from sheepsim.games.panic.policies.rollout import rollout_turn
 from sheepsim.games.panic.scratch import ZERO, event_row, log_event
 from sheepsim.games.panic.scratch import new_scratch as panic_scratch
 from sheepsim.games.panic.state import accumulate, init_state
 from sheepsim.games.panic.state import winner as panic_winner
-from sheepsim.games.panic.turns import MAX_PANIC_ROLLS, after_turn, panic_push, play_turn
-from sheepsim.jit import kernel
+from sheepsim.games.panic.turns import (
+    MAX_PANIC_ROLLS,
+    after_turn,
+    log_refusals,
+    panic_push,
+    play_turn,
+)
+from sheepsim.jit import kernel, rebind
 
 RULES = ()
 KINDS = L.KIND_NAMES
@@ -173,11 +194,91 @@ def own_random(st, R, seat, streams, w, report, played):
 
 def own_variant(builtins):
     """The name of the ``own`` for a line-up seating the built-in ids ``builtins``."""
-    if set(builtins) <= {0}:
+    if set(builtins) <= {RANDOM}:
         return "own_random"
     if not set(builtins) & {2, 5}:
         return "own_no_rollout"
     return "own"
+
+
+def own_only_variant(builtins):
+    """The name of the ``own`` the own-only entry binds (built-ins alone, never traced)
+    for a line-up seating the built-in ids ``builtins``: :func:`own_greedy` for
+    ``greedy`` seats (with ``random`` ones), else :func:`own_variant`'s (whose
+    functions the trace and plug-in entries share)."""
+    if set(builtins) in ({GREEDY}, {RANDOM, GREEDY}):
+        return "own_greedy"
+    return own_variant(builtins)
+
+
+# ------------------------------------------ the own of greedy seats (with random ones)
+@kernel(inline="always")
+def action_greedy(pid, st, R, seat, opts, n, w):
+    """:func:`.policies.greedy.decide_action` where only ``greedy`` reaches it (random
+    seats draw their menu option apart): its one branch, inlined into
+    :func:`.turns.play_turn` (no level of its own to compile); another id raises as
+    there."""
+    if pid != GREEDY:
+        raise ValueError("unknown Shear Panic policy id")
+    return checked(policy_greedy.greedy_action_crn(st, R, seat, opts, n, w), n, seat,
+                   np.int64(L.K_ACTION), w)
+
+
+@kernel
+def sub_greedy(pid, kind, st, R, seat, opts, n, w):
+    """:func:`.policies.decide.decide_sub` for ``random`` and ``greedy`` seats alone:
+    its two branches (no scripted choice; another id raises as there)."""
+    count_decision(w.ctx, kind, n)
+    if n == 1:
+        return 0
+    if pid == RANDOM:
+        i = randbelow(policy_stream(w.streams), n)
+    elif pid == GREEDY:
+        i = greedy_sub(kind, st, R, seat, opts, n, w)
+    else:
+        raise ValueError("unknown Shear Panic policy id")
+    return checked(i, n, seat, kind, w)
+
+
+@kernel(inline="always")
+def no_log(st, w, ev, a, b, c, d):
+    """:func:`.scratch.log_event` where no trace is kept (the own-only entry)."""
+    return
+
+
+@kernel(inline="always")
+def no_refusals(st, R, seat, w):
+    """:func:`.turns.log_refusals` where no trace is kept."""
+    return
+
+
+#: what :func:`own_greedy` is, as ``sheepsim cache`` lists it (``"<what>: <which>"``)
+GREEDY_LABEL = "Shear Panic's stretches in its own-only entry, untraced: greedy and random seats"
+
+
+@functools.cache
+def _own_greedy():
+    """:func:`own_no_rollout` rebuilt (:func:`sheepsim.jit.rebind`, cached on disk) for
+    the own-only entry of line-ups of ``greedy`` seats, with or without ``random`` ones:
+    the menu choice and the sub-decisions reach no other policy (not ``greedy-v1``'s
+    look-ahead, the scripted choices or the dispatch to ``decide``), ``greedy``'s menu
+    choice is inlined into the turn, and the trace's logging is left out (that entry
+    never traces). It plays the same games (``tests/panic/test_panic_pinned*.py``) and
+    a cold ``panic play --policy greedy`` compiles about a fifth less
+    (``benchmarks/README.md``, "Shear Panic on the harness"); a process that also
+    traces ``greedy`` or seats it beside a plug-in compiles :func:`own_no_rollout`'s
+    functions too."""
+    swap = {policy_greedy.decide_action: action_greedy, policy_decide.decide_sub: sub_greedy,
+            log_event: no_log, log_refusals: no_refusals}
+    key = hashlib.sha256(b"sheepsim panic own_greedy").hexdigest()[:16]
+    return rebind(own_no_rollout, swap, cache_key=key, builtin=GREEDY_LABEL)
+
+
+def __getattr__(name):
+    # own_greedy, which own_only_variant names: built on first use
+    if name == "own_greedy":
+        return _own_greedy()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: the module whose ``plugged_slots(builtins)`` gives the slots that replace this
