@@ -78,6 +78,7 @@ from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
 from sheepsim.harness.slots import own as machine_own
 from sheepsim.harness.slots import own_events as machine_own_events
+from sheepsim.harness.slots import own_turns as machine_own_turns
 from sheepsim.harness.slots import result as machine_result
 from sheepsim.harness.slots import role as machine_role
 from sheepsim.harness.slots import scores as machine_scores
@@ -261,8 +262,9 @@ def _stretches(st, R, seat, streams, scratch, report, played, counting, score, p
     """Slot ``own`` from ``seat`` on, its stretches counted as if each decision had been
     asked: a stretch of another seat than the last starts a turn, and the scores before
     it end the turn before (as :func:`play_games` ends an asked turn; ``hist`` has room
-    for ``played``'s rows more). Returns ``(rows, turns, last seat, decisions
-    played)``."""
+    for ``played``'s rows more); a stretch spanning more turns (slot ``own_turns``)
+    adds them, its last turn's seat the last. Returns ``(rows, turns, last seat,
+    decisions played)``."""
     if counting:  # every seat's score before them
         machine_scores(st, R, score)
     done = machine_own(st, R, seat, streams, scratch, report, played)
@@ -274,6 +276,12 @@ def _stretches(st, R, seat, streams, scratch, report, played, counting, score, p
                 rows = _turn_end(hist, rows, turns - 1, score, players)
             turns += 1
             last = played[j, 0]
+        span, end = machine_own_turns(st, scratch, played, j)
+        if d > 0 and span > 1:  # (by default a constant 1: compiled out)
+            if counting:  # its first turn (perhaps the last seat's, going on) ends here
+                rows = _turn_end(hist, rows, turns - 1, score, players)
+            turns += span - 1  # the turns after it but the last: the same scores, no row
+            last = end
         decisions += d
         if counting:  # every seat's score after it: before the next one
             for s in range(players):

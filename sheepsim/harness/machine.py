@@ -49,7 +49,9 @@ The machine module (``Game.machine``) declares, besides the functions of
   own scratch, made once a chunk), ``own_variant(built-in ids seated) -> name`` (the
   ``own`` to bind for a line-up, so that what it rules out is not compiled) and
   ``OWN_BUILTINS`` (``own`` plays every built-in seat: line-ups of built-ins alone run
-  :func:`sheepsim.harness.loop.play_own_games`, which compiles nothing of asking).
+  :func:`sheepsim.harness.loop.play_own_games`, which compiles nothing of asking), and
+  the slot ``own_turns`` for stretches that span several seats' turns (one stretch a
+  race, say: the harness counts its turns without a row each).
 """
 
 from __future__ import annotations

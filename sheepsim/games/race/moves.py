@@ -150,6 +150,20 @@ def legal_options(board, race, lane, legal):
 
 
 @njit(inline="always")
+def n_legal(sheep, supply, ez_first, max_cubes):
+    """How many options :func:`legal_options` allows for a sheep given by its values
+    (:func:`sheep_values`) with ``supply`` blue cubes in the supply, counted in registers
+    (the all-``greedy`` turn loop fills no ``legal`` array)."""
+    pos, red, blue, white = sheep[0], sheep[1], sheep[2], sheep[3]
+    cubes = red + blue + white
+    n = (red >= 1) + (blue >= 2) + 3 * (white >= 1) + (blue >= 1)
+    if pos >= ez_first:
+        return n + (cubes >= 1)
+    return n + (cubes >= 1 and cubes + min(1, supply) <= max_cubes) \
+        + (cubes + min(2, supply) <= max_cubes)
+
+
+@njit(inline="always")
 def pay_cubes(option, red, blue, white, supply):
     """The cubes on the card and the blue supply after paying for (or recovering with)
     ``option``: ``(red, blue, white, supply)``."""
