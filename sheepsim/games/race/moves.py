@@ -156,11 +156,12 @@ def n_legal(sheep, supply, ez_first, max_cubes):
     (the all-``greedy`` turn loop fills no ``legal`` array)."""
     pos, red, blue, white = sheep[0], sheep[1], sheep[2], sheep[3]
     cubes = red + blue + white
-    n = (red >= 1) + (blue >= 2) + 3 * (white >= 1) + (blue >= 1)
-    if pos >= ez_first:
-        return n + (cubes >= 1)
-    return n + (cubes >= 1 and cubes + min(1, supply) <= max_cubes) \
-        + (cubes + min(2, supply) <= max_cubes)
+    # GALLOP_RED, TROT_BLUE and GALLOP_BLUE2, the three white options
+    n = min(red, 1) + min(blue, 2) + 3 * min(white, 1)
+    if pos >= ez_first:  # WALK_FREE
+        return n + min(cubes, 1)
+    room = max_cubes - cubes  # WALK_RECOVER, REST
+    return n + min(cubes, 1) * (min(1, supply) <= room) + (min(2, supply) <= room)
 
 
 @njit(inline="always")
