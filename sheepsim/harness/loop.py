@@ -257,17 +257,15 @@ def ask_builtin(pid, kind, view, opts, n, rand, users, R):
 
 
 @njit(inline="always")
-def _stretches(st, R, seat, streams, scratch, report, played, counting, score, players, hist,
-               rows, turns, last):
-    """Slot ``own`` from ``seat`` on, its stretches counted as if each decision had been
-    asked: a stretch of another seat than the last starts a turn, and the scores before
-    it end the turn before (as :func:`play_games` ends an asked turn; ``hist`` has room
-    for ``played``'s rows more); a stretch spanning more turns (slot ``own_turns``)
-    adds them, its last turn's seat the last. Returns ``(rows, turns, last seat,
-    decisions played)``."""
-    if counting:  # every seat's score before them
-        machine_scores(st, R, score)
-    done = machine_own(st, R, seat, streams, scratch, report, played)
+def _stretches(st, scratch, played, done, counting, score, players, hist, rows, turns, last):
+    """The ``done`` stretches slot ``own`` just played (``played``; ``score`` every seat's
+    score before them), counted as if each decision had been asked: a stretch of another
+    seat than the last starts a turn, and the scores before it end the turn before (as
+    :func:`play_games` ends an asked turn; ``hist`` has room for ``played``'s rows more);
+    a stretch spanning more turns (slot ``own_turns``) adds them, its last turn's seat the
+    last. Returns ``(rows, turns, last seat, decisions played)``. (The caller calls
+    ``own``: an inlined function that took ``R`` and held it across the call would count
+    a reference to each of its arrays.)"""
     decisions = 0
     for j in range(done):
         d = played[j, 1]
@@ -411,9 +409,11 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 if scratch is not None:  # (pruned by numba for a machine without own)
                     while rows + played.shape[0] >= hist.shape[0]:
                         hist = _grown(hist)
-                    rows, turns, last, d = _stretches(st, R, seat, streams, scratch, report,
-                                                      played, counting, score, players,
-                                                      hist, rows, turns, last)
+                    if counting:  # every seat's score before them
+                        machine_scores(st, R, score)
+                    done = machine_own(st, R, seat, streams, scratch, report, played)
+                    rows, turns, last, d = _stretches(st, scratch, played, done, counting,
+                                                      score, players, hist, rows, turns, last)
                     decisions += d
                     if trace:
                         evn += machine_own_events(st, R, scratch, events[evn:])
@@ -539,9 +539,11 @@ def play_own_games(R, players, pids, rotate, seed, games, sizes, off, out, scrat
             if rows + played.shape[0] >= hist.shape[0]:  # (room while decisions fit)
                 _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                 return zero, zero
-            rows, turns, last, d = _stretches(st, R, seat, streams, scratch, report, played,
-                                              counting, score, players, hist, rows, turns,
-                                              last)
+            if counting:  # every seat's score before them
+                machine_scores(st, R, score)
+            done = machine_own(st, R, seat, streams, scratch, report, played)
+            rows, turns, last, d = _stretches(st, scratch, played, done, counting, score,
+                                              players, hist, rows, turns, last)
             decisions += d
             if decisions > max_decisions:
                 _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
