@@ -78,6 +78,7 @@ from sheepsim.harness.slots import events as machine_events
 from sheepsim.harness.slots import needs_view as machine_needs_view
 from sheepsim.harness.slots import own as machine_own
 from sheepsim.harness.slots import own_events as machine_own_events
+from sheepsim.harness.slots import own_turns as machine_own_turns
 from sheepsim.harness.slots import result as machine_result
 from sheepsim.harness.slots import role as machine_role
 from sheepsim.harness.slots import scores as machine_scores
@@ -256,16 +257,15 @@ def ask_builtin(pid, kind, view, opts, n, rand, users, R):
 
 
 @njit(inline="always")
-def _stretches(st, R, seat, streams, scratch, report, played, counting, score, players, hist,
-               rows, turns, last):
-    """Slot ``own`` from ``seat`` on, its stretches counted as if each decision had been
-    asked: a stretch of another seat than the last starts a turn, and the scores before
-    it end the turn before (as :func:`play_games` ends an asked turn; ``hist`` has room
-    for ``played``'s rows more). Returns ``(rows, turns, last seat, decisions
-    played)``."""
-    if counting:  # every seat's score before them
-        machine_scores(st, R, score)
-    done = machine_own(st, R, seat, streams, scratch, report, played)
+def _stretches(st, scratch, played, done, counting, score, players, hist, rows, turns, last):
+    """The ``done`` stretches slot ``own`` just played (``played``; ``score`` every seat's
+    score before them), counted as if each decision had been asked: a stretch of another
+    seat than the last starts a turn, and the scores before it end the turn before (as
+    :func:`play_games` ends an asked turn; ``hist`` has room for ``played``'s rows more);
+    a stretch spanning more turns (slot ``own_turns``) adds them, its last turn's seat the
+    last. Returns ``(rows, turns, last seat, decisions played)``. (The caller calls
+    ``own``: an inlined function that took ``R`` and held it across the call would count
+    a reference to each of its arrays.)"""
     decisions = 0
     for j in range(done):
         d = played[j, 1]
@@ -274,6 +274,12 @@ def _stretches(st, R, seat, streams, scratch, report, played, counting, score, p
                 rows = _turn_end(hist, rows, turns - 1, score, players)
             turns += 1
             last = played[j, 0]
+        span, end = machine_own_turns(st, scratch, played, j)
+        if d > 0 and span > 1:  # (by default a constant 1: compiled out)
+            if counting:  # its first turn (perhaps the last seat's, going on) ends here
+                rows = _turn_end(hist, rows, turns - 1, score, players)
+            turns += span - 1  # the turns after it but the last: the same scores, no row
+            last = end
         decisions += d
         if counting:  # every seat's score after it: before the next one
             for s in range(players):
@@ -403,9 +409,11 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 if scratch is not None:  # (pruned by numba for a machine without own)
                     while rows + played.shape[0] >= hist.shape[0]:
                         hist = _grown(hist)
-                    rows, turns, last, d = _stretches(st, R, seat, streams, scratch, report,
-                                                      played, counting, score, players,
-                                                      hist, rows, turns, last)
+                    if counting:  # every seat's score before them
+                        machine_scores(st, R, score)
+                    done = machine_own(st, R, seat, streams, scratch, report, played)
+                    rows, turns, last, d = _stretches(st, scratch, played, done, counting,
+                                                      score, players, hist, rows, turns, last)
                     decisions += d
                     if trace:
                         evn += machine_own_events(st, R, scratch, events[evn:])
@@ -531,9 +539,11 @@ def play_own_games(R, players, pids, rotate, seed, games, sizes, off, out, scrat
             if rows + played.shape[0] >= hist.shape[0]:  # (room while decisions fit)
                 _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                 return zero, zero
-            rows, turns, last, d = _stretches(st, R, seat, streams, scratch, report, played,
-                                              counting, score, players, hist, rows, turns,
-                                              last)
+            if counting:  # every seat's score before them
+                machine_scores(st, R, score)
+            done = machine_own(st, R, seat, streams, scratch, report, played)
+            rows, turns, last, d = _stretches(st, scratch, played, done, counting, score,
+                                              players, hist, rows, turns, last)
             decisions += d
             if decisions > max_decisions:
                 _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)

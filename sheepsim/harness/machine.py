@@ -52,7 +52,9 @@ The machine module (``Game.machine``) declares, besides the functions of
   :func:`sheepsim.harness.loop.play_own_games`, which compiles nothing of asking);
   optionally ``own_only_variant(built-in ids seated) -> name`` (default
   ``own_variant``): the ``own`` bound in that own-only entry, which never traces (e.g.
-  one that compiles no trace logging and no policy the line-up does not seat).
+  one that compiles no trace logging and no policy the line-up does not seat); and the
+  slot ``own_turns`` for stretches that span several seats' turns (one stretch a race,
+  say: the harness counts its turns without a row each).
 """
 
 from __future__ import annotations

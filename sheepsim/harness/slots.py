@@ -162,6 +162,18 @@ def own(st, R, seat, streams, scratch, report, played):
     return 0
 
 
+@njit(inline="always")
+def own_turns(st, scratch, played, j):
+    """``(turns, last seat)``: how many turns of the game stretch ``j`` of the last call
+    of ``own`` spans and the seat of its last turn, for a machine whose stretch holds
+    the turns of several seats (e.g. a whole race of the Sheep Race, one stretch: every
+    turn's roll and move counted without a row each). The stretch's first turn is its
+    row's seat's, its scores (the row's) those at the end of its last turn, and every
+    turn before that ends with the scores before the stretch. By default (inlined: a
+    constant) one turn, the row's seat."""
+    return 1, played[j, 0]
+
+
 @njit
 def own_events(st, R, scratch, out):
     """Of a traced game, the events the machine's own stretches recorded (slot ``own``,
@@ -177,4 +189,4 @@ def own_events(st, R, scratch, out):
 NAMES = ("start", "to_move", "apply", "scores", "winner", "view", "decide")
 #: the optional slots (the bodies above unless the machine defines its own)
 OPTIONAL = ("needs_view", "seated", "tally", "trace_on", "events", "result", "own",
-            "own_events", "decide_rules", "role")
+            "own_events", "decide_rules", "role", "own_turns")

@@ -259,3 +259,29 @@ def test_stretches_a_machine_plays_itself_count_as_asked_ones(pids, picks, optio
                   _own_counts("own_all_machine", pids, picks, options, 2, trace=True)):
         for a, b in zip(found, asked, strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("players, options", [(2, 3), (3, 2), (4, 1)])
+def test_a_stretch_spanning_turns_counts_as_asked_ones(players, options):
+    """Slot ``own_turns``: the toy machine playing each round of every seat's turns
+    itself as one stretch (rules key ``own`` 1), a round's scores changing at its end
+    only and its first seat the one that ended the round before (one turn across two
+    stretches), counts every game as the harness asking each decision does (0): the
+    whole accumulator (decisions, turns, asked, kinds, the course) and the outcomes."""
+    m = M.load("tests.harness.own_turns_machine")
+    pids = np.zeros(players, dtype=np.int64)
+    found = []
+    for own in (0, 1):
+        R = np.array([5, options, own], dtype=np.int64)
+        acc, fail, winners, scores, _ = jobs.run_games(m, m.kernel((), 1, pids), R, players,
+                                                       pids, True, 7, 0, 300, outcomes=True)
+        assert fail[H.F_CODE] == 0
+        found.append((acc, winners, scores))
+    off = m.offsets(players)
+    acc = found[0][0]
+    # a turn is a seat's decisions in a row: each round's first seat ended the one before
+    assert acc[off[H.O_TURNS]] == 300 * (5 * (players - 1) + 1)
+    assert acc[off[H.O_DECISIONS]] == 300 * 5 * players
+    assert acc[off[H.O_WON]] == 300 and acc[off[H.O_LEAD_CHANGES]] > 0
+    for a, b in zip(found[1], found[0], strict=True):
+        np.testing.assert_array_equal(a, b)

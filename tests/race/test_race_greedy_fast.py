@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from sheepsim.games.race import layout as L
-from sheepsim.games.race.engine import LOG_OPTIONS, N_LOG, legal_options
+from sheepsim.games.race.engine import LOG_OPTIONS, N_LOG, legal_options, n_legal
 from sheepsim.games.race.jobs import play_games
 from sheepsim.games.race.kernels import empty_race_counts, race_chunk, trace_race
 from sheepsim.games.race.policies import GREEDY, greedy, greedy_option
@@ -26,7 +26,9 @@ from sheepsim.games.race.simulate import GAME_COUNTS
 @numba.njit(cache=False)
 def _mismatches(track, ez_first, max_cubes, max_cube, max_move, max_supply):
     """Count running-sheep states where ``greedy_option`` differs from ``greedy`` given
-    the ``legal`` array the engine fills; returns ``(states, mismatches)``."""
+    the ``legal`` array the engine fills, and where ``n_legal`` (the options the
+    all-``greedy`` path counts for the harness's metrics) differs from the options
+    ``legal`` allows; returns ``(states, mismatches, count mismatches)``."""
     board = np.zeros((6, L.N_BOARD), dtype=np.int64)
     race = np.zeros(L.N_RACE, dtype=np.int64)
     seen = np.zeros((2, 6), dtype=np.int64)
@@ -34,7 +36,7 @@ def _mismatches(track, ez_first, max_cubes, max_cube, max_move, max_supply):
     rand = np.zeros((1, 2), dtype=np.uint64)
     race[L.TRACK], race[L.EZ_FIRST], race[L.MAX_CUBES] = track, ez_first, max_cubes
     lane = 3
-    states = bad = 0
+    states = bad = bad_n = 0
     for pos in range(track + 1):
         for red in range(max_cube + 1):
             for blue in range(max_cube + 1):
@@ -54,18 +56,24 @@ def _mismatches(track, ez_first, max_cubes, max_cube, max_move, max_supply):
                                 got = greedy_option(pos, red, blue, white, trot, gallop, supply,
                                                     track, ez_first, max_cubes)
                                 bad += got != want
-    return states, bad
+                                count = 0
+                                for o in range(L.N_OPTIONS):
+                                    count += legal[o]
+                                bad_n += n_legal((pos, red, blue, white, trot, gallop), supply,
+                                                 ez_first, max_cubes) != count
+    return states, bad, bad_n
 
 
-def test_fast_greedy_equals_the_policy_on_every_sheep_state():
+def test_fast_greedy_equals_the_policy_and_counts_its_options_on_every_sheep_state():
     # standard track (20 squares, End Zone 5, 3 cubes at most) and two variants: a short
     # track with a 4-cube limit, a long one with a 1-cube limit (REST can be illegal);
     # trot and gallop 0-7 in any order, up to 4 cubes of each colour, supply 0-3
     for track, end_zone, max_cubes in ((20, 5, 3), (9, 4, 4), (30, 10, 1)):
-        states, bad = _mismatches(track, track - end_zone + 1, max_cubes, max_cube=4,
-                                  max_move=7, max_supply=3)
+        states, bad, bad_n = _mismatches(track, track - end_zone + 1, max_cubes, max_cube=4,
+                                         max_move=7, max_supply=3)
         assert states > 100_000
         assert bad == 0, (track, end_zone, max_cubes, bad)
+        assert bad_n == 0, (track, end_zone, max_cubes, bad_n)
 
 
 def _race_counts(seed, games, pace_ids, random_deal=False, stage=L.SEMIFINAL):

@@ -79,6 +79,7 @@ from sheepsim.games.race.moves import (  # noqa: F401 - engine.<name> is public
     legal_options,
     log_turn,
     move_sheep,
+    n_legal,
     new_game_scratch,
     new_table,
     pay_cubes,
@@ -134,7 +135,8 @@ def ask_user_pace(pid, player, n_players, lane, table, asks, n, rand):
 
 
 @njit
-def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rules=None):
+def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rules=None,
+             options=None):
     """Play a set-up race to its end; return the number of turns, or -1 when a policy
     failed (the failure in ``asks.fail``).
 
@@ -147,7 +149,11 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
     (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
     ``first_player``. ``log`` ``(rows, N_LOG)``: one row per turn while rows last.
     ``rules`` (whole games only): for the ``lookahead`` and ``lookahead-exact`` pace
-    policies (None: numba compiles neither).
+    policies (None: numba compiles neither). ``options`` ``(2,)`` int64, or None (numba
+    then compiles none of it): the race's legal options summed over its turns and its
+    turns with one legal option (a forced move) are added to it, on the all-``greedy``
+    path too (counted from the sheep's values, :func:`~.moves.n_legal`; its log's
+    ``LOG_OPTIONS`` then written as well).
     """
     board, race, seen, legal = table
     faces, nfaces = dice
@@ -159,6 +165,7 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
     # the dice stream stays in locals for the race (no policy can see it)
     dice_state, dice_gamma = streams[rng.DICE, 0], streams[rng.DICE, 1]
     player = first_player
+    summed = lone = 0  # (options: the legal options summed, the forced moves)
     if pace_ids is not None:
         show_bets(seats, player, seen)
     while n_placed < need and n_running > 0 and not (supply == 0 and stalemate(board)):
@@ -171,6 +178,8 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
         n = 0  # the legal options (counted for the turn log unless every seat is greedy)
         if pace_ids is None:
             option, sheep = _greedy_move(board, lane, supply, track, ez_first, max_cubes)
+            if options is not None:
+                n = n_legal(sheep, supply, ez_first, max_cubes)
         else:
             _store_counters(race, supply, n_placed, turn, n_running)  # as the policy sees them
             legal_options(board, race, lane, legal)
@@ -206,6 +215,9 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
                     streams[rng.DICE, 0] = dice_state
                     return -1
             sheep = sheep_values(board, lane)
+        if options is not None:
+            summed += n
+            lone += n == 1
         row, supply = sheep_moved(option, sheep, supply, track, ez_first, n_placed)
         write_sheep(board, lane, row)
         n_placed, n_running = count_moved(row, n_placed, n_running)
@@ -218,6 +230,9 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
             if pace_ids is not None:
                 show_bets(seats, player, seen)
     streams[rng.DICE, 0] = dice_state
+    if options is not None:
+        options[0] += summed
+        options[1] += lone
     _store_counters(race, supply, n_placed, turn, n_running)
     place_remaining(board, race)
     return turn

@@ -20,10 +20,13 @@ against 34), as the engine prunes them by type (:func:`machine_bets`).
 Each seat holds two policies (slot ``role``: role 0 its bets, role 1 its pace; the
 harness's ``pids`` are the bet ids, then the pace ids). Each race the machine plays
 itself (slot ``own``: ``to_move`` names the race's first player with no options), with
-the engine's own turn loop (``engine.run_race``), each seat's pace decisions drawing
-from its own pace stream as in the engine, and reports it turn by turn: one stretch per
-turn, a pace decision with its legal options (a lone option counted as forced, as the
-harness counts a decision it does not ask).
+the engine's own turn loop (``engine.run_race``: all-``greedy`` seats on its ``greedy``
+path, slot ``own``; any other mix through its pace dispatch, ``own_paced``, each seat's
+pace decisions drawing from its own pace stream as in the engine), and reports it as one
+stretch spanning the race's turns (slot ``own_turns``: its turns and last player), its
+pace decisions and their legal options counted by the turn loop (``run_race``'s
+``options``; a lone option counted as forced, as the harness counts a decision it does
+not ask).
 
 For the harness's metrics a turn is one seat's decisions in a row: a bet, or a turn of a
 race (its roll and the move of the selected sheep); a race's last turn and its player's
@@ -79,9 +82,10 @@ from sheepsim.games.race.layout import (
     Seats,
     Table,
 )
-from sheepsim.games.race.moves import LOG_OPTIONS, LOG_PLAYER, MAX_TURNS, N_LOG
+from sheepsim.games.race.moves import MAX_TURNS, N_LOG
 from sheepsim.games.race.policies import (
     EV,
+    GREEDY,
     LOOKAHEAD,
     LOOKAHEAD_EXACT,
     N_BET_POLICIES,
@@ -99,7 +103,6 @@ CHANCE_STREAMS = 3
 MAX_OPTIONS, OPTION_WIDTH = 15, 2
 VIEW_LEN = 1
 N_KINDS = len(KINDS)
-OWN_STRETCHES = MAX_TURNS  # a race, turn by turn (the engine stops one at MAX_TURNS)
 MAX_DECISIONS = 3 * MAX_TURNS + 5 * 6  # three races and their bets
 # the state: then every seat's score (SC + seat), then its pace policy (SC + players + seat)
 N, PHASE, RIDX, I, START, FIRST, COUNTER, WIN, SC = range(9)
@@ -121,6 +124,9 @@ W_SOLVED = W_PICK + 2  # 1 once the race's exact odds are in R[X_EXACT] (ev, win
 W_START = W_SOLVED + 1  # the race's first player (win bets)
 W_BETS = W_START + 1  # players x 6: 1 where the seat bet this race
 # then players x 6 each seat's rivals' open bets, then players: the scores before the race
+# own's scratch (new_scratch): the race's legal options summed and its forced moves
+# (run_race's options), then its turns and its last turn's player (own_turns)
+S_OPTIONS, S_FORCED, S_TURNS, S_LAST = range(4)
 
 
 def state_size(players):
@@ -224,66 +230,89 @@ def seated(st, R, seat_pid):
     w[W_PACE] = odds_pace(st[SC + n:SC + 2 * n])
 
 
+def new_scratch(players, R):
+    return np.zeros(4, dtype=np.int64)  # S_OPTIONS, S_FORCED, S_TURNS, S_LAST
+
+
+def own_variant(ids):
+    """``own`` when every seat plays ``greedy`` pace (``ids``: the bet ids seated, the pace
+    ids seated), else ``own_paced``."""
+    return "own" if tuple(ids[1]) == (GREEDY,) else "own_paced"
+
+
 @njit
 def own(st, R, seat, streams, scratch, report, played):
-    """The race, each seat playing its built-in pace policy (``seated``): one stretch per
-    turn of the race (:func:`play_race`)."""
+    """The race, every seat playing ``greedy`` pace (the engine's ``greedy`` path, no
+    policy dispatch): one stretch (:func:`play_race`)."""
     # every array first: R's own counts then cancel out before the first call
+    kr, board, race, seen, legal = R[X_RULES], R[X_BOARD], R[X_RACE], R[X_SEEN], R[X_LEGAL]
+    bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
+    lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
+    co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
+    return play_race(st, streams, scratch, report, played, kr, board, race, seen, legal, bets,
+                     rival, asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi,
+                     co_final, odds, w, None, None)
+
+
+@njit
+def own_paced(st, R, seat, streams, scratch, report, played):
+    """The race, each seat playing its built-in pace policy (``seated``; the ``lookahead``
+    ones with the rules of ``R[X_EXACT]``): one stretch (:func:`play_race`)."""
     kr, board, race, seen, legal = R[X_RULES], R[X_BOARD], R[X_RACE], R[X_SEEN], R[X_LEGAL]
     bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
     lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
     co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
     exact = rules_of(R[X_EXACT])
     n = st[N]
-    return play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets,
+    return play_race(st, streams, scratch, report, played, kr, board, race, seen, legal, bets,
                      rival, asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi,
                      co_final, odds, w, st[SC + n:SC + 2 * n], exact)
 
 
 @njit(inline="always")
-def play_race(st, seat, streams, report, played, kr, board, race, seen, legal, bets, rival,
+def play_race(st, streams, scratch, report, played, kr, board, race, seen, legal, bets, rival,
               asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi, co_final, odds, w,
               pace_ids, exact):
     """The race of ``st`` played to its end with the engine's turn loop (``run_race``,
-    each seat's built-in pace id in ``pace_ids``; ``exact`` the rules for the
-    ``lookahead`` pace policies, None: compiled without them), scored, and the next one
-    begun; a
-    seat's pace decisions draw from its pace stream (``streams`` row ``CHANCE_STREAMS +
-    seat``: phase 0), which the engine's turn loop reads at row ``N_PHASES * seat +
-    PACE_PHASE`` of ``asks.streams``. Reported to the harness one stretch per turn of the
-    race (``played``: its player, one pace decision, every seat's score after it: the
-    scores before the race, the race's payout after its last turn) and, in ``report``,
-    each turn's pace decision with its legal options (the turn log's ``LOG_OPTIONS``:
-    one option is a forced move, taken without asking). Returns the stretches."""
+    each seat's built-in pace id in ``pace_ids``, or None: every seat ``greedy``; ``exact``
+    the rules for the ``lookahead`` pace policies, None: compiled without them), scored,
+    and the next one begun; a seat's pace decisions draw from its pace stream
+    (``streams`` row ``CHANCE_STREAMS + seat``: phase 0), which the engine's turn loop
+    reads at row ``N_PHASES * seat + PACE_PHASE`` of ``asks.streams``. Reported to the
+    harness as one stretch (``played`` row 0: its first player, its pace decisions, every
+    seat's score after its payout) spanning the race's turns, clockwise from its first
+    player (``scratch``'s ``S_TURNS`` and ``S_LAST``, read by :func:`own_turns`), and in
+    ``report`` its pace decisions with their legal options (``run_race``'s ``options``:
+    one option is a forced move, taken without asking). Returns the stretches (1)."""
     r = st[RIDX]
     stage = FINAL if r == 2 else SEMIFINAL
     n = st[N]
-    for s in range(n):
-        asks.streams[N_PHASES * s + PACE_PHASE, 0] = streams[CHANCE_STREAMS + s, 0]
-        asks.streams[N_PHASES * s + PACE_PHASE, 1] = streams[CHANCE_STREAMS + s, 1]
+    first = st[START]
+    if pace_ids is not None:  # (greedy draws nothing)
+        for s in range(n):
+            asks.streams[N_PHASES * s + PACE_PHASE, 0] = streams[CHANCE_STREAMS + s, 0]
+            asks.streams[N_PHASES * s + PACE_PHASE, 1] = streams[CHANCE_STREAMS + s, 1]
     table = Table(board, race, seen, legal)
     setup_race(table, kr, lane_cards, stage)
+    scratch[S_OPTIONS] = 0
+    scratch[S_FORCED] = 0
     turns = run_race(table, stage_dice(kr, stage), streams, asks, pace_ids, Seats(bets, rival),
-                     st[START], rlog, exact)
-    for s in range(n):  # the state moved on (the second word is the stream's key)
-        streams[CHANCE_STREAMS + s, 0] = asks.streams[N_PHASES * s + PACE_PHASE, 0]
-    for t in range(turns):  # the turns: each seat's score before the race's payout
-        k = rlog[t, LOG_OPTIONS]
-        report[P_KINDS + PACE] += 1
-        report[P_KINDS + N_KINDS + PACE] += k
-        if k == 1:
-            report[P_KINDS + 2 * N_KINDS + PACE] += 1
-        else:
-            report[P_ASKED] += 1
-        played[t, 0] = rlog[t, LOG_PLAYER]
-        played[t, 1] = 1
+                     first, rlog, exact, scratch)
+    if pace_ids is not None:  # the state moved on (the second word is the stream's key)
         for s in range(n):
-            played[t, 2 + s] = st[SC + s]
+            streams[CHANCE_STREAMS + s, 0] = asks.streams[N_PHASES * s + PACE_PHASE, 0]
+    forced = scratch[S_FORCED]
+    report[P_KINDS + PACE] += turns
+    report[P_KINDS + N_KINDS + PACE] += scratch[S_OPTIONS]
+    report[P_KINDS + 2 * N_KINDS + PACE] += forced
+    report[P_ASKED] += turns - forced
+    scratch[S_TURNS] = turns
+    scratch[S_LAST] = (first + turns - 1) % n
     placed_lanes(board, places)
     if stage != FINAL:
         assign_final_lanes(r, lane_cards, places, finalc)
     scores = st[SC:SC + n]
-    st[COUNTER] = score_race(board, bets, kr.payoffs, kr.bonus, stage == FINAL, st[START],
+    st[COUNTER] = score_race(board, bets, kr.payoffs, kr.bonus, stage == FINAL, first,
                              scores, stamp, st[COUNTER])
     st[START] = leader(scores, stamp)
     st[RIDX] = r + 1
@@ -292,13 +321,16 @@ def play_race(st, seat, streams, report, played, kr, board, race, seen, legal, b
         st[PHASE] = P_DONE
     else:
         begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, w)
-    last = max(turns, 1) - 1  # (a race of no turns: one stretch of no decision)
-    if turns == 0:
-        played[0, 0] = seat
-        played[0, 1] = 0
+    played[0, 0] = first
+    played[0, 1] = turns  # (a race of no turns: a stretch of no decision)
     for s in range(n):  # the payout: every seat's score after the race's last turn
-        played[last, 2 + s] = st[SC + s]
-    return last + 1
+        played[0, 2 + s] = st[SC + s]
+    return 1
+
+
+@njit(inline="always")
+def own_turns(st, scratch, played, j):
+    return scratch[S_TURNS], scratch[S_LAST]  # the race's turns, clockwise from its first
 
 
 @njit(inline="always")
@@ -416,5 +448,5 @@ def make_R(rules, players, odds, pids=()):
         if needs_exact(pids) else None
     return (w, np.zeros((N_LANES, 3)), kr.payoffs, kr.bonus, w[W_TAKEN:W_TAKEN + N_LANES],
             w[W_PICK:W_PICK + 2], board, race, seen, legal, bets, rival, asks,
-            np.zeros((MAX_TURNS, N_LOG), i64), semi, final, lanes, np.zeros(3, i64),
+            np.zeros((0, N_LOG), i64), semi, final, lanes, np.zeros(3, i64),
             np.zeros(6, i64), stamp, np.zeros(len(rules.cards), i64), kr, exact)

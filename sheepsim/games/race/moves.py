@@ -150,6 +150,21 @@ def legal_options(board, race, lane, legal):
 
 
 @njit(inline="always")
+def n_legal(sheep, supply, ez_first, max_cubes):
+    """How many options :func:`legal_options` allows for a sheep given by its values
+    (:func:`sheep_values`) with ``supply`` blue cubes in the supply, counted in registers
+    (the all-``greedy`` turn loop fills no ``legal`` array)."""
+    pos, red, blue, white = sheep[0], sheep[1], sheep[2], sheep[3]
+    cubes = red + blue + white
+    # GALLOP_RED, TROT_BLUE and GALLOP_BLUE2, the three white options
+    n = min(red, 1) + min(blue, 2) + 3 * min(white, 1)
+    if pos >= ez_first:  # WALK_FREE
+        return n + min(cubes, 1)
+    room = max_cubes - cubes  # WALK_RECOVER, REST
+    return n + min(cubes, 1) * (min(1, supply) <= room) + (min(2, supply) <= room)
+
+
+@njit(inline="always")
 def pay_cubes(option, red, blue, white, supply):
     """The cubes on the card and the blue supply after paying for (or recovering with)
     ``option``: ``(red, blue, white, supply)``."""
