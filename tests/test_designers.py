@@ -109,7 +109,7 @@ def test_every_game_declares_its_metrics(g, capsys):
 
 @pytest.mark.parametrize("g", games(), ids=lambda g: g.name)
 def test_the_metrics_listing_fits_120_characters_and_keeps_every_word(g, capsys):
-    """`<game> metrics` wraps the meaning column (0.6.0; it printed ~200 characters wide)."""
+    """`<game> metrics` wraps the meaning column (0.7.0; it printed ~200 characters wide)."""
     from sheepsim.output import TABLE_WIDTH
 
     code, out, _ = run(capsys, g.command, "metrics")

@@ -208,6 +208,8 @@ GAME_LAZY = {
     "sheepsim.games.race.jobs": "numpy, pandas (the driver)",
     "sheepsim.games.race.rules": "numpy",
     "sheepsim.games.race.plots": "matplotlib",
+    "sheepsim.games.race.policies": "numba: the policies' kernels (the metrics read its "
+                                    "names of the whole-game pace policies)",
     # Aw, Sheep!
     "sheepsim.games.awsheep.jobs": "numpy, pandas",
     "sheepsim.games.awsheep.machine": "numba: the round's state machine, loaded when rounds run",

@@ -1,7 +1,7 @@
 """A paired difference that no block of games moved, of a metric that is noisy, is a
 change the run did not see, not an exact 0 (as a spread's and an extreme's since 0.5.0):
 plain jackknife metrics (``variants``, ``sweep``, ``tune``'s confirmation) read it as
-[0, 0] before 0.6.0; now pairing bounds nothing there, the interval is the two values'
+[0, 0] before 0.7.0; now pairing bounds nothing there, the interval is the two values'
 intervals' difference, and the pairing's gain is not claimed (``se_ratio`` empty)."""
 
 import math

@@ -70,6 +70,7 @@ def cmd_report(args) -> int:
         matplotlib.use("Agg")  # charts go to files; never needs a display
 
     from sheepsim.report.build import run_report
+    from sheepsim.report.render import duration_text
 
     doc = run_report(args.config, args.out, resume=args.resume, quiet=args.quiet,
                      threads=args.threads, scheduler=args.scheduler, workers=args.workers,
@@ -80,13 +81,3 @@ def cmd_report(args) -> int:
     print(f"report written to {Path(args.out) / 'index.html'} ({len(doc.get('files', []))} files) "
           f"in {duration_text(took)}", file=sys.stderr)
     return 0
-
-
-def duration_text(seconds: float) -> str:
-    """``"42.3 s"``, ``"3 min 12 s"`` or ``"1 h 05 min"``."""
-    if seconds < 59.95:  # what would print as 60.0 s is 1 min 0 s
-        return f"{seconds:.1f} s"
-    whole = round(seconds)
-    if whole < 3600:
-        return f"{whole // 60} min {whole % 60} s"
-    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"

@@ -19,7 +19,7 @@ import pandas as pd
 from sheepsim._version import __version__
 from sheepsim.options import close_backend, make_backend
 from sheepsim.output import atomic_write_bytes, atomic_write_text, format_csv
-from sheepsim.report import duration_text, figures, warmup
+from sheepsim.report import figures, warmup
 from sheepsim.report.config import ReportConfig, load_config
 from sheepsim.report.execute import CHECKPOINT_DIR, checkpoint_path, run_direct, simulate, solve
 from sheepsim.report.outdir import (
@@ -35,7 +35,7 @@ from sheepsim.report.outdir import (
     read_manifest,
 )
 from sheepsim.report.registry import Study
-from sheepsim.report.render import RenderedStudy, render_html, render_markdown
+from sheepsim.report.render import RenderedStudy, duration_text, render_html, render_markdown
 
 
 def run_report(config: str | Path | None, out: str | Path, *, resume: bool = False,

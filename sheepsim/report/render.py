@@ -354,3 +354,13 @@ def render_markdown(title: str, header: list[str], studies: list[RenderedStudy])
         for name, (png, svg, _) in r.charts.items():
             out += [f"![{r.chart_caption(name)}]({png})", "", f"[SVG]({svg})", ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def duration_text(seconds: float) -> str:
+    """``"42.3 s"``, ``"3 min 12 s"`` or ``"1 h 05 min"``."""
+    if seconds < 59.95:  # what would print as 60.0 s is 1 min 0 s
+        return f"{seconds:.1f} s"
+    whole = round(seconds)
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"

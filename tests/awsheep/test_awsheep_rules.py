@@ -55,7 +55,7 @@ def test_player_counts_outside_3_to_6_are_rejected(n):
 @pytest.mark.parametrize("old,new,key,problem", [
     ("sheep = 17", "sheep = -1", "deck.sheep", "at least 0"),
     ("sheep = 17", "sheep = 17\ncow = 1", "deck.cow", "unknown key"),
-    # an oversized deck is the whole deck's problem (it named deck.sheep before 0.6.0)
+    # an oversized deck is the whole deck's problem (it named deck.sheep before 0.7.0)
     ("horse = 4 ", "horse = 40 ", "deck", "72 cards in all (doghouse 6, methane 4, horse 40, "
      "pig 4, sheep 17, golden 1); sheepsim plays at most 64 (the rulebook's deck has 36)"),
     ("golden_worth = 3", 'golden_worth = "3"', "scoring.golden_worth", "whole number"),

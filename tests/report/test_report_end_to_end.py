@@ -19,7 +19,7 @@ from sheepsim.games.race.analysis import (
     open_bet_table,
 )
 from sheepsim.games.race.jobs import estimate_balance, estimate_compare, play_games, race_counts
-from sheepsim.report import duration_text
+from sheepsim.report.render import duration_text
 
 from .helpers import write_config
 

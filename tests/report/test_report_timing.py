@@ -8,7 +8,7 @@ import re
 import pytest
 
 from sheepsim.cli import main
-from sheepsim.report import duration_text
+from sheepsim.report.render import duration_text
 
 from .helpers import write_config
 
@@ -29,7 +29,7 @@ def test_report_prints_where_it_is_and_the_time_it_took_last(tmp_path, capsys, q
     assert int(m["files"]) >= 3
     if quiet:
         assert len(lines) == 1  # no study lines, no progress bars
-    # the same figure as report.md's header and the manifest's (0.6.0: the header summed
+    # the same figure as report.md's header and the manifest's (before 0.7.0 the header summed
     # the studies' times, without the start, the warm-up and the writing)
     total = json.loads((out / "manifest.json").read_text())["total_seconds"]
     assert m["time"] == duration_text(total)

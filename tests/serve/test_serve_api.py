@@ -104,7 +104,7 @@ def test_bad_request_is_400_with_the_cli_message(server, endpoint, params, argv)
     ("ev", urlencode({"position": MID_RACE, "seat": "2"}), "seat applies with the scores (scores)"),
 ])
 def test_api_errors_name_the_query_parameters(endpoint, query, error):
-    """0.6.0: they named the CLI's options (``argument --games: ...``, ``the following
+    """Before 0.7.0 they named the CLI's options (``argument --games: ...``, ``the following
     arguments are required: --position``, ``--taken takes ...``)."""
     from sheepsim.serve.api import RaceAPI
 
