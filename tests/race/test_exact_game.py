@@ -61,16 +61,24 @@ def _random_walk(rules, gen, stage, steps):
     return board, race
 
 
-@pytest.mark.parametrize("policy", ["greedy", "saver", "steady"])
-def test_numba_lane_graphs_equal_the_python_builder(tmp_path, policy):
+def _positions(tmp_path, seed: int, step: int) -> list:
+    """(board, race) pairs: the start of a semifinal and a final under a supply that binds
+    from the start, later and never; 8 random walks (``seed``, ``step * k`` moves); and
+    the worked positions ``POSITIONS``."""
     cases = []
     for blue in (4, 5, 12):  # the supply binds from the start, later, never
         rules = load_text(tmp_path, tiny_rules_text(blue))
         cases += [start_position(rules, np.arange(6), s) for s in ("semifinal", "final")]
     rules = load_rules()
-    gen = np.random.default_rng(7)
-    cases += [_random_walk(rules, gen, ("semifinal", "final")[k % 2], k * 4) for k in range(8)]
-    cases += [board_from(p, rules)[:2] for p in POSITIONS]
+    gen = np.random.default_rng(seed)
+    cases += [_random_walk(rules, gen, ("semifinal", "final")[k % 2], k * step)
+              for k in range(8)]
+    return cases + [board_from(p, rules)[:2] for p in POSITIONS]
+
+
+@pytest.mark.parametrize("policy", ["greedy", "saver", "steady"])
+def test_numba_lane_graphs_equal_the_python_builder(tmp_path, policy):
+    cases = _positions(tmp_path, 7, 4)
     for board, race in cases:
         want, binds = python_lane_graphs(board, race, pace_function(policy))
         states, nxt, sizes, roots, binding = build_graphs(board, race, PACE_ID[policy], -1,
@@ -95,14 +103,7 @@ def test_the_solvers_builder_run_as_python_is_the_kernel_and_compiles_nothing(tm
 
     from sheepsim.games.race.exact.lanegraph import _python_builder
 
-    cases = []
-    for blue in (4, 5, 12):  # the supply binds from the start, later, never
-        rules = load_text(tmp_path, tiny_rules_text(blue))
-        cases += [start_position(rules, np.arange(6), s) for s in ("semifinal", "final")]
-    rules = load_rules()
-    gen = np.random.default_rng(11)
-    cases += [_random_walk(rules, gen, ("semifinal", "final")[k % 2], k * 3) for k in range(8)]
-    cases += [board_from(p, rules)[:2] for p in POSITIONS]
+    cases = _positions(tmp_path, 11, 3)
     runs = []
     legal = np.zeros(L.N_OPTIONS, np.bool_)
     for k, (board, race) in enumerate(cases):
