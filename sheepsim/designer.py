@@ -367,7 +367,7 @@ def cmd_sweep(args) -> int:
     exact = set(t["metrics"].loc[t["metrics"]["exact"].astype(bool), "metric"])
     note = M.corrected_note([m for m in M.pick(g, args.metric) if m.name not in exact], "value")
     if note and len(sweep):  # under the table (the table format and the report)
-        sweep.attrs["notes"] = [note]
+        sweep.attrs["notes"] = [note, *sweep.attrs.get("notes", [])]
     tables = {"sweep": sweep, **t}
     meta = exact_meta(res.meta(pairing=V.pairing_summary(t["differences"]),
                                sweep={k: [toml_value(v) for v in vals] for k, vals in axes}), t)
@@ -429,13 +429,17 @@ def base_key_values(variants, keys) -> tuple:
 
 def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
     """One row per sweep point and metric: the key values, the metric with its interval
-    and its paired difference to the base with interval and Holm-adjusted p-value."""
+    and its paired difference to the base with interval and Holm-adjusted p-value; the
+    ``differences`` table's ``no_game_moved`` column (and its note) where it has one:
+    true on the points whose difference no game moved."""
     import pandas as pd
 
     from sheepsim.rulesedit import toml_value
+    from sheepsim.variant_runs import NO_GAME_MOVED
 
     m = t["metrics"].set_index(["variant", "metric"])
     d = t["differences"].set_index(["variant", "metric"])
+    unmoved = "no_game_moved" in d.columns
     rows = []
     for i, (variant, values) in enumerate(zip(variants[1:], points, strict=True), start=1):
         for metric in t["metrics"]["metric"].unique():
@@ -447,10 +451,15 @@ def sweep_table(t: dict, variants, keys: list[str], points: list[tuple]):
                        value_hi=mv["value_hi"], diff=dv["diff"], diff_lo=dv["diff_lo"],
                        diff_hi=dv["diff_hi"], pvalue_holm=dv["pvalue_holm"], se_ratio=dv["se_ratio"],
                        exact=bool(mv["exact"]), unit=mv["unit"], games=mv["games"])
+            if unmoved:  # (empty on exact rows: nothing played)
+                row["no_game_moved"] = bool(pd.notna(dv["no_game_moved"]) and dv["no_game_moved"])
             rows.append(row)
     out = pd.DataFrame(rows)
     if len(out):
         out["games"] = out["games"].astype("Int64")  # empty on exact rows: nothing played
+    if unmoved:  # as the differences table says it
+        out.attrs["must_show"] = ["metric", "diff", "no_game_moved"]
+        out.attrs["notes"] = [NO_GAME_MOVED]
     return out
 
 

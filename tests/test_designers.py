@@ -169,6 +169,23 @@ def test_a_sweep_point_equal_to_the_base_gives_the_base_and_others_differ():
     assert sweep.loc[2, "diff"] != 0
     # pairing is measured, not assumed: the paired standard error is below the unpaired
     assert sweep.loc[2, "se_ratio"] < 1
+    # 0.8.0: the point equal to the base (simulated apart) moved no game, and says so
+    assert sweep["no_game_moved"].to_dict() == {2: False, 3: True}
+
+
+def test_a_sweep_point_no_game_moved_says_so_as_the_differences_do():
+    """0.8.0: the sweep table carries the differences' ``no_game_moved`` column and its
+    note (a 6-player set-up edit moves no 4-player round)."""
+    from sheepsim import output
+    from sheepsim import variant_runs as V
+
+    res = sheepsim.sweep("awsheep", set=[_harmless("awsheep")], games=400,
+                         metric="first_player_edge", quiet=True)
+    s = res.tables["sweep"]
+    assert s["no_game_moved"].tolist() == [True] and s["diff"].tolist() == [0]
+    assert res.tables["differences"]["no_game_moved"].tolist() == [True]
+    assert s.attrs["notes"] == [V.NO_GAME_MOVED] and "no_game_moved" in s.attrs["must_show"]
+    assert f"Note: {V.NO_GAME_MOVED}" in " ".join(output.format_table(s).split("\n  "))
 
 
 def test_a_payoff_edit_reuses_the_lane_counts_and_matches_a_fresh_simulation():

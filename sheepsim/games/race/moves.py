@@ -60,7 +60,8 @@ from sheepsim.jit import njit
 #: Safety net for variant files: a race still running after this many turns is an error.
 MAX_TURNS = 100_000
 #: Columns of the per-turn trace log (``LOG_OPTIONS``: the selected sheep's legal
-#: options, counted only when seats play pace policies by id: 0 on the all-``greedy`` path).
+#: options; on the all-``greedy`` path counted only when the race counts its options,
+#: ``engine.run_race``'s ``options``, and 0 otherwise).
 LOG_TURN, LOG_PLAYER, LOG_TOTAL, LOG_LANE, LOG_REASON, LOG_OPTION, LOG_POS, LOG_RED, \
     LOG_BLUE, LOG_WHITE, LOG_STATUS, LOG_SUPPLY, LOG_OPTIONS = range(13)
 N_LOG = 13
