@@ -11,7 +11,7 @@ each round in turn: ``engine`` (what the job ran before: ``simulate.game_chunk_f
 engine's game kernel and the counts from its per-game rows), ``machine`` (the job as it
 is: the race machine on the harness with no accumulator, its rows from slot ``result``)
 and ``machine+acc`` (the same run with the harness's whole accumulator counted as well,
-the metrics job's configuration). Medians, ranges, per-round ratios to ``engine``, the
+as the metrics job counts it: course, turns, options). Medians, ranges, per-round ratios to ``engine``, the
 load average. ``--pace``/``--bets``: one name for every seat or names taken in turn.
 
 ``compile``: CPU seconds (user + sys of the child) of a first ``sheepsim race play
@@ -42,18 +42,27 @@ def lineup(names, players):
 def timing(args):
     import numpy as np
 
-    from sheepsim.games.race.jobs import GamesJob, HarnessJob
-    from sheepsim.games.race.simulate import GAME_COUNTS, game_chunk_fn, game_counts
+    from sheepsim.games.race import jobs
+    from sheepsim.games.race.jobs import GamesJob
+    from sheepsim.games.race.simulate import GAME_COUNTS, game_chunk_fn, game_counts, odds_tables
+    from sheepsim.harness.jobs import run_games
 
     players = args.players
     pace, bets = lineup(args.pace, players), lineup(args.bets, players)
     job = GamesJob(None, players, bets, pace, 1)
-    acc_job = HarnessJob(None, players, bets, pace, 1)
     engine = game_chunk_fn(job.rules, job.policies(), 1)
+    job.rows(0, 1)  # (the machine's kernel, as the job builds it)
+    m, kernel, pids = job._fns["machine_rows"]
 
-    def machine_acc(first, n):  # the metrics job's run and the rows from the same games
-        acc_job.chunk(first, n)
-        return game_counts(job.rows(first, n), job.policies(), len(job.rules.cards))
+    def machine_acc(first, n):  # jobs.machine_rows with the harness's accumulator counted
+        R = m.module.make_R(job.rules, players, odds_tables(job.rules), pids)
+        _, fail, winner, scores, _, res = run_games(
+            m, kernel, R, players, pids, False, job.seed, first, n, outcomes=True,
+            results=True, counts=True)
+        jobs.raise_machine_failure(fail, job.policies())
+        rows = (scores, winner, res[:, 0].copy(), np.ascontiguousarray(res[:, 1:4]),
+                np.ascontiguousarray(res[:, 4:].reshape(n, 3, 3)))
+        return game_counts(rows, job.policies(), len(job.rules.cards))
 
     ways = {"engine": engine, "machine": lambda f, n: [job.chunk(f, n)[k] for k in GAME_COUNTS],
             "machine+acc": machine_acc}
@@ -124,6 +133,11 @@ def main(argv=None):
     ap.add_argument("--pairs", type=int, default=2)
     ap.add_argument("--old", default="/work/main")
     args = ap.parse_args(argv)
+    for name in ("games", "rounds", "players", "pairs"):
+        if getattr(args, name) < 1:  # one line, before any timing
+            print(f"race_games_job.py: --{name} must be at least 1, got {getattr(args, name)}",
+                  file=sys.stderr)
+            return 2
     return timing(args) if args.what == "time" else compile_time(args)
 
 

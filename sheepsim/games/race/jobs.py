@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sheepsim import driver
+from sheepsim import driver, plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.race import game as entry
+from sheepsim.games.race.layout import KIND_NAMES, PACE
 from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
 from sheepsim.harness import layout as H
 from sheepsim.headtohead import HeadToHeadJob, lineups
@@ -251,15 +252,11 @@ def raise_machine_failure(fail, pol) -> None:
     the game, the decision's kind and its choice; ``pol`` a
     :class:`~.simulate.PolicySet`), else the machine's broken contract. (The built-in
     policies never fail: this is the line a plug-in seat's failure gets there.)"""
-    from sheepsim import plugins
-
     code = int(fail[H.F_CODE])
     if code == 0:
         return
     seat, game, kind = int(fail[H.F_SEAT]), int(fail[H.F_GAME]), int(fail[H.F_KIND])
     if code in (plugins.ILLEGAL_CHOICE, plugins.WROTE_INPUTS):
-        from sheepsim.games.race.layout import KIND_NAMES, PACE
-
         names = pol.pace_names if kind == PACE else pol.bet_names
         raise plugins.policy_failure(code, names[seat], seat, game, int(fail[H.F_CHOICE]),
                                      int(fail[H.F_N]), plugins.kind_name(KIND_NAMES, kind))
