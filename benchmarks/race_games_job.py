@@ -64,7 +64,11 @@ def timing(args):
                 np.ascontiguousarray(res[:, 4:].reshape(n, 3, 3)))
         return game_counts(rows, job.policies(), len(job.rules.cards))
 
-    ways = {"engine": engine, "machine": lambda f, n: [job.chunk(f, n)[k] for k in GAME_COUNTS],
+    def machine(first, n):  # the job as it is
+        counts = job.chunk(first, n)
+        return [counts[k] for k in GAME_COUNTS]
+
+    ways = {"engine": engine, "machine": machine,
             "machine+acc": machine_acc}
     if not args.acc:
         del ways["machine+acc"]
@@ -87,8 +91,8 @@ def timing(args):
         ratios = [b / a for a, b in zip(e, r, strict=True)]
         print(f"  {name:12s} median {statistics.median(r):9,.0f} games/CPU s "
               f"(range {min(r):,.0f}-{max(r):,.0f}); against engine median "
-              f"{statistics.median(r) / statistics.median(e):.3f}x, per round "
-              f"{min(ratios):.3f}-{max(ratios):.3f}")
+              f"{statistics.median(r) / statistics.median(e):.3f}x, per round median "
+              f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})")
     print("load average", " ".join(f"{x:.2f}" for x in os.getloadavg()))
     return 0
 
