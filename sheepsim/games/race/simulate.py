@@ -1,8 +1,10 @@
 """The Sheep Race's kernels for Python: policies resolved, inputs validated, chunk functions.
 
-:func:`race_chunk_fn` (single races) and :func:`game_chunk_fn` (whole games) give the chunk
-functions the jobs of :mod:`~sheepsim.games.race.jobs` run (``race_counts``,
-``play_games`` and the ``estimate_*`` functions are there); their integer counts
+:func:`race_chunk_fn` (single races) gives the chunk function of single races and
+:func:`game_counts` the whole games' counts from per-game rows (the race machine's for
+built-in line-ups, the engine's :func:`game_rows` with plug-ins: ``jobs.GamesJob.rows``),
+which the jobs of :mod:`~sheepsim.games.race.jobs` run (``race_counts``, ``play_games``
+and the ``estimate_*`` functions are there); their integer counts
 (:class:`RaceCounts`, :class:`GameResults`) are identical for any thread count or chunk
 size; :mod:`~sheepsim.games.race.analysis` turns them into DataFrames.
 """
