@@ -1,7 +1,8 @@
 """Plug-in policies without recompiling the game (issue 50, item 2), on Pig (examples/pig),
-Aw, Sheep! (``compile --game awsheep``) and Shear Panic (``compile --game panic``).
+Aw, Sheep! (``compile --game awsheep``), Shear Panic (``compile --game panic``) and the
+Sheep Race (``compile --game race``: the race machine; ``race-engine``: its engine).
 
-    python benchmarks/bench_plugins.py compile [--players 4] [--game pig|awsheep|panic]
+    python benchmarks/bench_plugins.py compile [--players 4] [--game pig|awsheep|panic|race|race-engine]
     python benchmarks/bench_plugins.py speed [--players 4] [--games 20000] [--rounds 5]
 
 Run it with the Python of each tree to compare (e.g. ``/work/main/.venv/bin/python
@@ -96,6 +97,28 @@ def compile_case(players: int, name: str = "pig") -> None:
     print(f"new line-up, the same plug-ins in other seats: {cpu:.2f} CPU s, {wall:.2f} s wall")
 
 
+def race_case(players: int, engine: bool) -> None:
+    """The Sheep Race: a line-up with two plug-ins never seen (``uniform_pick`` a pace
+    policy, ``last_pick`` a bet policy, beside ``greedy``/``ev-approx`` seats), its job
+    built and its first 100 games, by the engine's whole-game job (``engine``:
+    ``GamesJob``, whose kernels are recompiled around the plug-ins, ``kernels_for``) or
+    the race machine's (``HarnessJob``: the plug-ins as function values), then the
+    same plug-ins in other seats; and this process's CPU seconds in all (its imports
+    included: what a user's first plug-in run costs beyond the interpreter)."""
+    from sheepsim.games.race.jobs import GamesJob, HarnessJob
+
+    job = GamesJob if engine else HarnessJob
+    mod = plugin_module(f"{os.getpid()}_{time.time_ns()}")
+    fill = ["greedy"] * (players - 1), ["ev-approx"] * (players - 1)
+    cpu, wall = first_games(lambda: job(None, players, [*fill[1], f"{mod}:last_pick"],
+                                        [f"{mod}:uniform_pick", *fill[0]], seed=1))
+    print(f"{job.__name__}: new line-up, 2 new plug-ins: {cpu:.2f} CPU s, {wall:.2f} s wall")
+    cpu, wall = first_games(lambda: job(None, players, [f"{mod}:last_pick", *fill[1]],
+                                        [*fill[0], f"{mod}:uniform_pick"], seed=1))
+    print(f"{job.__name__}: the same plug-ins in other seats: {cpu:.2f} CPU s, {wall:.2f} s "
+          f"wall; the process: {time.process_time():.2f} CPU s")
+
+
 def speed_case(players: int, games: int, rounds: int) -> None:
     from sheepsim import game
 
@@ -127,8 +150,9 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("case", choices=("compile", "speed"))
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--game", choices=("pig", "awsheep", "panic"), default="pig",
-                   help="compile: the game (speed: Pig)")
+    p.add_argument("--game", choices=("pig", "awsheep", "panic", "race", "race-engine"),
+                   default="pig", help="compile: the game (speed: Pig); race: the race "
+                   "machine (HarnessJob), race-engine: the race's engine (GamesJob)")
     p.add_argument("--games", type=int, default=20_000)
     p.add_argument("--rounds", type=int, default=5)
     args = p.parse_args(argv)
@@ -136,7 +160,9 @@ def main(argv=None) -> int:
         print("bench_plugins: --players must be at least 2, --games and --rounds at least 1",
               file=sys.stderr)
         return 2
-    if args.case == "compile":
+    if args.case == "compile" and args.game.startswith("race"):
+        race_case(args.players, args.game == "race-engine")
+    elif args.case == "compile":
         compile_case(args.players, args.game)
     else:
         speed_case(args.players, args.games, args.rounds)

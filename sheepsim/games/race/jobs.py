@@ -24,7 +24,6 @@ import numpy as np
 from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
-from sheepsim.games.race import game as entry
 from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
 from sheepsim.harness import layout as H
 from sheepsim.headtohead import HeadToHeadJob, lineups
@@ -212,17 +211,25 @@ class GamesJob(_RaceJob):
 MACHINE = "sheepsim.games.race.machine"
 
 
-def unsupported(bet_names, pace_names) -> str | None:
-    """What of a line-up (each seat's bet and pace policy names) the race machine
-    (:mod:`.machine`) does not play, as a phrase (None: it plays every seat): plug-ins
-    (it plays every built-in policy)."""
-    out = []
-    for role, names in (("pace", pace_names), ("bet", bet_names)):
-        known = entry.GAME.policies[role]
-        odd = [p for p in dict.fromkeys(names) if p not in known]
-        if odd:
-            out.append(f"{role} polic{'y' if len(odd) == 1 else 'ies'} {', '.join(odd)}")
-    return " and ".join(out) if out else None
+def plugin_failure(fail, pace_names, bet_names) -> None:
+    """The one line of the race machine's failure record ``fail`` (the harness's), if
+    any: a plug-in's bad choice or write to its inputs named as the engine names it
+    (:func:`.kernels.check_asks`: the seat's pace or bet policy by the decision's kind),
+    else the machine's broken contract (never expected)."""
+    from sheepsim import plugins
+    from sheepsim.games.race.layout import KIND_NAMES, PACE
+
+    code = int(fail[H.F_CODE])
+    if code == 0:
+        return
+    seat, game, kind = int(fail[H.F_SEAT]), int(fail[H.F_GAME]), int(fail[H.F_KIND])
+    if code in (plugins.ILLEGAL_CHOICE, plugins.WROTE_INPUTS):
+        names = pace_names if kind == PACE else bet_names
+        raise plugins.policy_failure(code, names[seat], seat, game, int(fail[H.F_CHOICE]),
+                                     int(fail[H.F_N]), plugins.kind_name(KIND_NAMES, kind))
+    err = SheepsimError(f"the race machine broke the harness contract in game {game}")
+    err.game = game
+    raise err
 
 
 @dataclass
@@ -231,15 +238,9 @@ class HarnessJob(GamesJob):
     the same games, seat for seat) played by the race machine on the shared harness
     (:mod:`.machine`), for the harness's metrics of every game
     (:mod:`sheepsim.harness.metrics`): the harness's play tables ``by_seat``,
-    ``outcomes``, ``game_length``, ``decisions`` and ``course``. Only line-ups the
-    machine plays (:func:`unsupported`: one line naming what it does not)."""
-
-    def __post_init__(self):
-        super().__post_init__()
-        odd = unsupported(self.bet_policy, self.pace_policy)
-        if odd is not None:
-            raise SheepsimError(f"the harness's metrics of The Sheep Race are measured by the "
-                                f"race machine, which does not play {odd} yet")
+    ``outcomes``, ``game_length``, ``decisions`` and ``course``. Every line-up, plug-ins
+    too: the plug-ins are the harness's function values (:meth:`_machine`), so a new
+    line-up compiles no race kernel."""
 
     def _machine(self):
         def build():
@@ -249,7 +250,9 @@ class HarnessJob(GamesJob):
             m = M.load(MACHINE)
             pol = self.policies()
             pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
-            return m, m.kernel((), FIRST_USER_ID, pids), pids
+            # ids from FIRST_USER_ID on: the pace plug-ins, then the bet ones (as the engine)
+            users = (*pol.user_pace, *pol.user_bets)
+            return m, m.kernel(users, FIRST_USER_ID, pids), pids
 
         return self._cached("machine", build)
 
@@ -268,9 +271,7 @@ class HarnessJob(GamesJob):
         return {"acc": acc, "fail": fail}
 
     def check(self, counts, games) -> None:
-        if int(counts["fail"][H.F_CODE]) != 0:  # (built-in policies only: never expected)
-            raise SheepsimError(f"the race machine broke the harness contract in game "
-                                f"{int(counts['fail'][H.F_GAME])}")
+        plugin_failure(counts["fail"], self.pace_policy, self.bet_policy)
 
     def tables(self, counts, games):
         from sheepsim.harness.machine import load

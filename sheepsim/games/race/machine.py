@@ -2,8 +2,9 @@
 metrics (:mod:`sheepsim.games.race.metrics`, job ``harness``); every other race command
 plays the engine (:mod:`sheepsim.games.race.engine`). It plays the engine's games, game
 for game (``tests/race/test_race_machine.py``), for every built-in pace and bet policy,
-mixed per seat, no plug-ins (:func:`sheepsim.games.race.jobs.unsupported` names a
-line-up's plug-ins).
+mixed per seat, and plug-in pace and bet policies (a line-up with one binds the slots
+of :mod:`sheepsim.games.race.cut`: each race cut before a plug-in's pace decision, which
+the harness asks).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
@@ -101,7 +102,12 @@ KINDS = ("bet_open", "bet_hidden", "bet_final", "pace")
 KIND_PHASES = (1, 1, 1, 0)
 CHANCE_STREAMS = 3
 MAX_OPTIONS, OPTION_WIDTH = 15, 2
-VIEW_LEN = 1
+# a plug-in's view and option rows, as the engine shows them (cut.plugin_view): float64,
+# the V_* layout; rows [lane] and [option] for an open bet and a pace, [a, b] otherwise
+VIEW_LEN, VIEW_DTYPE = N_VIEW, "float64"
+OPTION_WIDTHS = (1, 2, 2, 1)
+#: the slots of a line-up with plug-ins: each race cut before a plug-in's pace decision
+PLUGGED_SLOTS = "sheepsim.games.race.cut"
 N_KINDS = len(KINDS)
 MAX_DECISIONS = 3 * MAX_TURNS + 5 * 6  # three races and their bets
 # the state: then every seat's score (SC + seat), then its pace policy (SC + players + seat)
@@ -130,7 +136,7 @@ S_OPTIONS, S_FORCED, S_TURNS, S_LAST = range(4)
 
 
 def state_size(players):
-    return SC + 2 * players
+    return SC + 2 * players + 2  # then the plug-ins' cut race (cut.C_RUN, cut.C_LANE)
 
 
 @njit
