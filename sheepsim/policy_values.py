@@ -78,10 +78,23 @@ def _no_policy(kind, view, opts, n, rand):
 @functools.cache
 def _guard_parts(view_dtype: str = "int64"):
     """``(slot, guard, padding, function type)``: the dispatchers of
-    :func:`_plugin_slot`, :func:`_plugin_guard` and :func:`_no_policy`, made on first use
-    (importing this module imports no numba), and the numba type of a plug-in as a value,
+    :func:`_plugin_slot`, :func:`_plugin_guard` and :func:`_no_policy` (one set per
+    process, :func:`_dispatchers`), and the numba type of a plug-in as a value,
     ``int64(kind, view, opts, n, rand)`` with the arrays the harness hands it (``view``
     of ``view_dtype``: a machine's ``VIEW_DTYPE``, int64 or float64)."""
+    from numba import types as nt
+
+    slot, guard, padding = _dispatchers()
+    view = {"int64": nt.int64, "float64": nt.float64}[view_dtype]
+    fn_type = nt.FunctionType(nt.int64(nt.int64, view[::1], nt.int64[:, ::1], nt.int64,
+                                       nt.uint64[:, ::1]))
+    return slot, guard, padding, fn_type
+
+
+@functools.cache
+def _dispatchers():
+    """The dispatchers of :func:`_plugin_slot`, :func:`_plugin_guard` and
+    :func:`_no_policy`, made on first use (importing this module imports no numba)."""
     import numba
     import numpy as np
     from numba import types as nt
@@ -96,19 +109,13 @@ def _guard_parts(view_dtype: str = "int64"):
         raise TypingError(f"a plug-in policy returns {i}: a policy must return an integer "
                           "on every path")
 
-    if view_dtype != "int64":  # the dispatchers are shared: one per process
-        slot, guard, padding, _ = _guard_parts()
-    else:
-        g = globals()
-        slot = g["_plugin_slot"] = njit(_plugin_slot)
-        # _nrt: the copies allocate (and the plug-in may too). numba's C wrapper, built for
-        # every njit function unless asked not to, is what makes it a first-class value
-        guard = njit(_plugin_guard, _nrt=True)
-        padding = njit(_no_policy)
-    view = {"int64": nt.int64, "float64": nt.float64}[view_dtype]
-    fn_type = nt.FunctionType(nt.int64(nt.int64, view[::1], nt.int64[:, ::1], nt.int64,
-                                       nt.uint64[:, ::1]))
-    return slot, guard, padding, fn_type
+    g = globals()
+    slot = g["_plugin_slot"] = njit(_plugin_slot)
+    # _nrt: the copies allocate (and the plug-in may too). numba's C wrapper, built for
+    # every njit function unless asked not to, is what makes it a first-class value
+    guard = njit(_plugin_guard, _nrt=True)
+    padding = njit(_no_policy)
+    return slot, guard, padding
 
 
 def policy_values(user_fns: tuple, slots: int = POLICY_VALUE_SLOTS,

@@ -210,8 +210,9 @@ def test_an_index_past_the_view_is_one_line(capsys):
     (the race machine) with one line naming the error and the plug-in, exit code 2."""
     from sheepsim.cli import main
 
-    code = main(["race", "variants", "--players", "3", "--games", "200", "--metric",
-                 "mean_decisions", "--quiet", "--pace-policy", f"{__name__}:reads_past"])
+    code = main(["race", "variants", "--set", "race.payoffs.bonus_three=2", "--players", "3",
+                 "--games", "200", "--metric", "mean_decisions", "--quiet", "--pace-policy",
+                 f"{__name__}:reads_past"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
     assert "IndexError" in err[0] and f"{__name__}:reads_past" in err[0], err

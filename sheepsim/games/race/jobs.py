@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sheepsim import driver
+from sheepsim import driver, plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
+from sheepsim.games.race.layout import KIND_NAMES, PACE
 from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
 from sheepsim.harness import layout as H
 from sheepsim.headtohead import HeadToHeadJob, lineups
@@ -216,9 +217,6 @@ def plugin_failure(fail, pace_names, bet_names) -> None:
     any: a plug-in's bad choice or write to its inputs named as the engine names it
     (:func:`.kernels.check_asks`: the seat's pace or bet policy by the decision's kind),
     else the machine's broken contract (never expected)."""
-    from sheepsim import plugins
-    from sheepsim.games.race.layout import KIND_NAMES, PACE
-
     code = int(fail[H.F_CODE])
     if code == 0:
         return
