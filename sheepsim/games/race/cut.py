@@ -242,11 +242,9 @@ def to_move(st, R, opts):
 
 
 @njit
-def pace_move(st, R, option):
+def pace_move(st, board, race, seen, bets, rival, option):
     """The waiting turn's sheep moved with ``option`` (legal: the harness checked the
     choice), the race's counters advanced and the next player's bets shown."""
-    board, race, seen, bets, rival = R[M.X_BOARD], R[M.X_RACE], R[M.X_SEEN], R[M.X_BETS], \
-        R[M.X_RIVAL]
     n = st[M.N]
     at = cut_at(st)
     lane = st[at + C_LANE] - 1
@@ -263,20 +261,22 @@ def pace_move(st, R, option):
 
 @njit(inline="always")
 def apply(st, R, seat, kind, opts, choice, chance):
+    # (R's arrays taken here, the calls get arrays: a call given R, or R held across a
+    # call, counts a reference to each of its arrays, ``machine``'s notes)
     if kind == PACE:
-        pace_move(st, R, opts[choice, 0])
+        board, race, seen, bets, rival = R[M.X_BOARD], R[M.X_RACE], R[M.X_SEEN], \
+            R[M.X_BETS], R[M.X_RIVAL]
+        pace_move(st, board, race, seen, bets, rival, opts[choice, 0])
     else:
         M.apply(st, R, seat, kind, opts, choice, chance)
 
 
 @njit
-def plugin_view(st, R, seat, out):
+def plugin_view(st, w, odds, pay, bon, board, race, seen, bets, rival, seat, out):
     """What the engine shows a plug-in (``out`` ``(N_VIEW,)`` float64): in a race the
     pace view of the waiting turn (``fill_pace_view`` over the race's odds, payoffs,
-    bonus and open bets, ``fill_table_view``), else the bet view of ``seat``."""
-    w, odds, pay, bon = R[M.X_W], R[M.X_ODDS], R[M.X_PAY], R[M.X_BON]
-    board, race, seen, bets, rival = R[M.X_BOARD], R[M.X_RACE], R[M.X_SEEN], R[M.X_BETS], \
-        R[M.X_RIVAL]
+    bonus and open bets, ``fill_table_view``), else the bet view of ``seat``; the
+    arrays are ``R``'s (``machine.make_R``)."""
     n = st[M.N]
     taken = w[M.W_TAKEN:M.W_TAKEN + N_LANES]
     if st[M.PHASE] == M.P_RACE:
@@ -289,7 +289,10 @@ def plugin_view(st, R, seat, out):
 
 @njit(inline="always")
 def view(st, R, seat, out):
-    plugin_view(st, R, seat, out)
+    w, odds, pay, bon = R[M.X_W], R[M.X_ODDS], R[M.X_PAY], R[M.X_BON]
+    board, race, seen, bets, rival = R[M.X_BOARD], R[M.X_RACE], R[M.X_SEEN], R[M.X_BETS], \
+        R[M.X_RIVAL]
+    plugin_view(st, w, odds, pay, bon, board, race, seen, bets, rival, seat, out)
 
 
 @njit(inline="always")
