@@ -9,7 +9,6 @@ import pytest
 
 from sheepsim import plugins
 from sheepsim.errors import SheepsimError
-from sheepsim.games.race import jobs
 from sheepsim.games.race.jobs import GamesJob, raise_machine_failure
 from sheepsim.games.race.simulate import GAME_COUNTS, PolicySet, game_chunk_fn, game_rows
 from sheepsim.harness import layout as H
@@ -46,7 +45,7 @@ def test_a_lineup_with_a_plugin_plays_the_engine():
     """(The plug-in of the pinned outputs: its engine kernels are compiled for them.)"""
     plugin = "tests.race.test_race_pinned:reverse_random"
     job = GamesJob(None, 3, ["ev-approx", plugin, "random"], "greedy", 2)
-    assert jobs.unsupported(job.bet_policy, job.pace_policy) is not None
+    assert job.policies().has_plugins
     got = job.rows(0, 50)
     want = game_rows(job.rules, job.policies(), 2, 0, 50)
     for a, b in zip(got, want, strict=True):

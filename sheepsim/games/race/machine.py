@@ -1,12 +1,14 @@
 """The Sheep Race's whole game as a harness machine: the engine of the race's whole
 games for every line-up of built-in policies (``jobs.GamesJob``: ``race play``,
 ``compare``, ``balance``'s games, the race's own metrics, studies; its per-game rows from
-slot ``result``) and of the race's harness metrics (:mod:`sheepsim.games.race.metrics`,
-job ``harness``); line-ups with plug-ins and ``race trace`` play the engine
-(:mod:`sheepsim.games.race.engine`). It plays the engine's games, game for game
-(``tests/race/test_race_machine.py``), for every built-in pace and bet policy, mixed per
-seat, no plug-ins (:func:`sheepsim.games.race.jobs.unsupported` names a line-up's
-plug-ins).
+slot ``result``) and of the race's harness metrics for every line-up
+(:mod:`sheepsim.games.race.metrics`, job ``harness``); whole games of line-ups with
+plug-ins and ``race trace`` play the engine (:mod:`sheepsim.games.race.engine`). It
+plays the engine's games, game for game (``tests/race/test_race_machine.py``,
+``tests/race/test_race_plugins.py``), for every built-in pace and bet policy, mixed per
+seat, and plug-in pace and bet policies (a line-up with one binds the slots of
+:mod:`sheepsim.games.race.cut`: each race cut before a plug-in's pace decision, which
+the harness asks).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
@@ -104,11 +106,17 @@ KINDS = ("bet_open", "bet_hidden", "bet_final", "pace")
 KIND_PHASES = (1, 1, 1, 0)
 CHANCE_STREAMS = 3
 MAX_OPTIONS, OPTION_WIDTH = 15, 2
-VIEW_LEN = 1
+# a plug-in's view and option rows, as the engine shows them (cut.plugin_view): float64,
+# the V_* layout; rows [lane] and [option] for an open bet and a pace, [a, b] otherwise
+VIEW_LEN, VIEW_DTYPE = N_VIEW, "float64"
+OPTION_WIDTHS = (1, 2, 2, 1)
+#: the slots of a line-up with plug-ins: each race cut before a plug-in's pace decision
+PLUGGED_SLOTS = "sheepsim.games.race.cut"
 N_KINDS = len(KINDS)
 MAX_DECISIONS = 3 * MAX_TURNS + 5 * 6  # three races and their bets
 # the state: then every seat's score (SC + seat), then its pace policy (SC + players + seat),
-# then the game's result rows (result_at: turns per race, race cards)
+# then the game's result rows (result_at: turns per race, race cards), then cut.py's two
+# (cut.cut_at: a line-up with plug-ins)
 N, PHASE, RIDX, I, START, FIRST, COUNTER, WIN, SC = range(9)
 #: a game's own result (slot ``result``): its first player, the turns of each race (3),
 #: the card finishing 1st-3rd in each race (3 x 3, -1 where no place; the final: 1st)
@@ -137,7 +145,8 @@ S_OPTIONS, S_FORCED, S_TURNS, S_LAST = range(4)
 
 
 def state_size(players):
-    return SC + 2 * players + RESULT_LEN - 1  # (the first player is FIRST)
+    # the result rows (the first player is FIRST), then the plug-ins' cut race (cut.cut_at)
+    return SC + 2 * players + RESULT_LEN - 1 + 2
 
 
 @njit(inline="always")

@@ -53,6 +53,11 @@ class PolicySet:
     user_pace: tuple = ()
     user_bets: tuple = ()
 
+    @property
+    def has_plugins(self) -> bool:
+        """Whether a seat plays a user's (plug-in) pace or bet policy."""
+        return bool(self.user_pace or self.user_bets)
+
     def kernels(self):
         from sheepsim.games.race.kernels import kernels_for
 
