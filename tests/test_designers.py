@@ -169,12 +169,12 @@ def test_a_sweep_point_equal_to_the_base_gives_the_base_and_others_differ():
     assert sweep.loc[2, "diff"] != 0
     # pairing is measured, not assumed: the paired standard error is below the unpaired
     assert sweep.loc[2, "se_ratio"] < 1
-    # 0.8.0: the point equal to the base (simulated apart) moved no game, and says so
+    # 0.7.1: the point equal to the base (simulated apart) moved no game, and says so
     assert sweep["no_game_moved"].to_dict() == {2: False, 3: True}
 
 
 def test_a_sweep_point_no_game_moved_says_so_as_the_differences_do():
-    """0.8.0: the sweep table carries the differences' ``no_game_moved`` column and its
+    """0.7.1: the sweep table carries the differences' ``no_game_moved`` column and its
     note (a 6-player set-up edit moves no 4-player round)."""
     from sheepsim import output
     from sheepsim import variant_runs as V
