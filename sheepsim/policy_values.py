@@ -76,11 +76,25 @@ def _no_policy(kind, view, opts, n, rand):
 
 
 @functools.cache
-def _guard_parts():
+def _guard_parts(view_dtype: str = "int64"):
     """``(slot, guard, padding, function type)``: the dispatchers of
-    :func:`_plugin_slot`, :func:`_plugin_guard` and :func:`_no_policy`, made on first use
-    (importing this module imports no numba), and the numba type of a plug-in as a value,
-    ``int64(kind, view, opts, n, rand)`` with the arrays the harness hands it."""
+    :func:`_plugin_slot`, :func:`_plugin_guard` and :func:`_no_policy` (one set per
+    process, :func:`_dispatchers`), and the numba type of a plug-in as a value,
+    ``int64(kind, view, opts, n, rand)`` with the arrays the harness hands it (``view``
+    of ``view_dtype``: a machine's ``VIEW_DTYPE``, int64 or float64)."""
+    from numba import types as nt
+
+    slot, guard, padding = _dispatchers()
+    view = {"int64": nt.int64, "float64": nt.float64}[view_dtype]
+    fn_type = nt.FunctionType(nt.int64(nt.int64, view[::1], nt.int64[:, ::1], nt.int64,
+                                       nt.uint64[:, ::1]))
+    return slot, guard, padding, fn_type
+
+
+@functools.cache
+def _dispatchers():
+    """The dispatchers of :func:`_plugin_slot`, :func:`_plugin_guard` and
+    :func:`_no_policy`, made on first use (importing this module imports no numba)."""
     import numba
     import numpy as np
     from numba import types as nt
@@ -101,20 +115,21 @@ def _guard_parts():
     # every njit function unless asked not to, is what makes it a first-class value
     guard = njit(_plugin_guard, _nrt=True)
     padding = njit(_no_policy)
-    fn_type = nt.FunctionType(nt.int64(nt.int64, nt.int64[::1], nt.int64[:, ::1], nt.int64,
-                                       nt.uint64[:, ::1]))
-    return slot, guard, padding, fn_type
+    return slot, guard, padding
 
 
-def policy_values(user_fns: tuple, slots: int = POLICY_VALUE_SLOTS) -> tuple:
+def policy_values(user_fns: tuple, slots: int = POLICY_VALUE_SLOTS,
+                  view_dtype: str = "int64") -> tuple:
     """The plug-ins ``user_fns`` as first-class function values for an entry kernel that
     takes them as an argument (:class:`FunctionArgsEntry`), padded to ``slots`` (more if
     there are more plug-ins): each a :func:`_plugin_guard` around a fresh, bounds-checked
     copy of the plug-in (:func:`sheepsim.jit.fresh_copies`), compiled once per plug-in
     and cached on disk in the folder of its own :func:`sheepsim.jit.variant_key` (as
     :func:`sheepsim.jit.rebind` caches a variant). So a new line-up of known plug-ins
-    compiles nothing, and the entry kernel compiles once per game whatever the plug-ins."""
-    slot, guard, padding, fn_type = _guard_parts()
+    compiles nothing, and the entry kernel compiles once per game whatever the plug-ins.
+    ``view_dtype``: the dtype of the ``view`` the game hands its plug-ins (its machine's
+    ``VIEW_DTYPE``; each plug-in is compiled for it)."""
+    slot, guard, padding, fn_type = _guard_parts(view_dtype)
     out = []
     with _quiet_function_types():
         for fn, fresh in zip(user_fns, fresh_copies(user_fns), strict=True):
@@ -157,8 +172,9 @@ class FunctionArgsEntry:
     (The id first: numba types a tuple that starts with a function as a function tuple,
     with a notice that they are experimental, on every call.)"""
 
-    def __init__(self, kernel):
+    def __init__(self, kernel, view_dtype: str = "int64"):
         self.kernel = kernel
+        self.view_dtype = view_dtype  # of the plug-ins' view (policy_values)
         self.entry = getattr(kernel, "python_entry", kernel)
         self._compiled: set = set()
         self._lock = threading.Lock()
@@ -167,7 +183,7 @@ class FunctionArgsEntry:
         import numba
 
         nt = numba.types
-        fn_type = _guard_parts()[3]
+        fn_type = _guard_parts(self.view_dtype)[3]
         sig = (*(numba.typeof(a) for a in args),
                nt.Tuple((nt.int64, *(fn_type,) * (len(users) - 1))))
         if sig not in self._compiled:

@@ -64,6 +64,9 @@ def offsets(players: int, kinds: int, tally_len: int = 0) -> np.ndarray:
 Z_STATE, Z_OPTIONS, Z_OPTION_WIDTH, Z_VIEW, Z_MAX_DECISIONS, Z_KINDS, Z_CHANCE, Z_PHASES, \
     Z_SCRATCH, Z_OWN, Z_ROLES = range(11)
 N_SIZES = 11
+#: then, per decision kind, the option width a plug-in is shown (``opts[:n, :width]``:
+#: the machine's ``OPTION_WIDTHS``, by default ``OPTION_WIDTH`` for every kind)
+Z_KIND_WIDTHS = N_SIZES
 
 # -- the report of the stretches a machine played itself in a game (slot ``own``) ------
 # policies asked (two or more options), then per kind: decisions, options summed, lone

@@ -61,6 +61,7 @@ from sheepsim.harness.layout import (
     RULES_BROKEN,
     TOO_LONG,
     Z_CHANCE,
+    Z_KIND_WIDTHS,
     Z_KINDS,
     Z_MAX_DECISIONS,
     Z_OPTION_WIDTH,
@@ -238,18 +239,43 @@ def course(acc, off, hist, rows, turns, players, win):
     acc[off[O_COMEBACK]] += hist[at_mid, win] < top
 
 
+@njit(inline="always")
+def new_view(n):
+    """The asked seat's view, ``n`` int64 entries (a machine's default ``VIEW_DTYPE``)."""
+    return np.zeros(n, dtype=np.int64)
+
+
+@njit(inline="always")
+def new_float_view(n):
+    """:func:`new_view` for a machine whose ``VIEW_DTYPE`` is float64, bound in its place
+    (:meth:`sheepsim.harness.machine.Machine.kernel`)."""
+    return np.zeros(n, dtype=np.float64)
+
+
+@njit
+def _narrowed(opts, width):
+    """A C-contiguous copy of ``opts[:, :width]`` (the columns a plug-in is shown)."""
+    out = np.empty((opts.shape[0], width), dtype=np.int64)
+    for a in range(opts.shape[0]):
+        for c in range(width):
+            out[a, c] = opts[a, c]
+    return out
+
+
 @njit(inline="always")  # a call of its own per decision costs the built-ins a fifth of their speed
-def ask(pid, kind, view, opts, n, rand, users, R):
+def ask(pid, kind, view, opts, n, width, rand, users, R):
     """The choice of policy ``pid``: the game's built-in ``decide``, or for an id from
-    ``users[0]`` on plug-in ``users[1 + pid - users[0]]`` (a function value)."""
+    ``users[0]`` on plug-in ``users[1 + pid - users[0]]`` (a function value), shown the
+    first ``width`` columns of ``opts`` (the kind's ``OPTION_WIDTHS`` entry)."""
     first_user = users[0]
     if pid >= first_user:
-        return users[1:][pid - first_user](kind, view, opts, n, rand)
+        shown = opts if width == opts.shape[1] else _narrowed(opts, width)
+        return users[1:][pid - first_user](kind, view, shown, n, rand)
     return machine_decide(pid, kind, view, opts, n, rand, R)
 
 
 @njit(inline="always")
-def ask_builtin(pid, kind, view, opts, n, rand, users, R):
+def ask_builtin(pid, kind, view, opts, n, width, rand, users, R):
     """:func:`ask` for a line-up of built-in policies only (``users`` is just the first
     plug-in id), bound in its place (:meth:`sheepsim.harness.machine.Machine.kernel`):
     the built-ins' kernel holds no call through a function value."""
@@ -356,7 +382,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
     state_n = sizes[Z_STATE]
     st = np.zeros(state_n + sizes[Z_SCRATCH], dtype=np.int64)  # the state, the game's scratch
     opts = np.zeros((sizes[Z_OPTIONS], sizes[Z_OPTION_WIDTH]), dtype=np.int64)
-    seen = np.zeros(sizes[Z_VIEW], dtype=np.int64)  # the asked seat's view
+    seen = new_view(sizes[Z_VIEW])  # the asked seat's view (VIEW_DTYPE)
     max_decisions = sizes[Z_MAX_DECISIONS]
     kinds = sizes[Z_KINDS]
     chance_n = sizes[Z_CHANCE]
@@ -441,7 +467,8 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 if machine_needs_view(pid, kind):
                     machine_view(st, R, seat, seen)
                 own = chance_n + kind_phase[kind] * players + seat  # the seat's own stream
-                choice = ask(pid, kind, seen, opts[:n], n, streams[own:own + 1], users, R)
+                choice = ask(pid, kind, seen, opts[:n], n, sizes[Z_KIND_WIDTHS + kind],
+                             streams[own:own + 1], users, R)
                 if choice < 0 or choice >= n:
                     code = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
                     _fail(fail, code, game, seat, pid, choice, n, kind)

@@ -9,6 +9,11 @@ The machine module (``Game.machine``) declares, besides the functions of
 * ``MAX_OPTIONS``, ``OPTION_WIDTH``: the shape of the option rows ``opts``;
 * ``VIEW_LEN``: the length of a seat's view;
 * ``KINDS``: the names of the decision kinds (a decision's ``kind`` indexes it);
+* optionally ``VIEW_DTYPE`` (default ``"int64"``, or ``"float64"``): the dtype of a
+  seat's view (what slot ``view`` writes and a plug-in is shown);
+* optionally ``OPTION_WIDTHS`` (default ``OPTION_WIDTH`` for every kind): per decision
+  kind, how many columns of its option rows a plug-in is shown (``opts[:n, :width]``, a
+  copy when narrower; the built-in policies see every column);
 * optionally ``MAX_DECISIONS`` (default :data:`MAX_DECISIONS`): a game that runs past
   it stops the run with one line (a machine or a plug-in that never ends a game);
 * optionally ``CHANCE_STREAMS`` (default 1): the rows of ``chance``, one per purpose
@@ -109,6 +114,17 @@ class Machine:
         self.event_width = int(getattr(module, "EVENT_WIDTH", 0))
         self.scratch_len = int(getattr(module, "SCRATCH_LEN", 0))
         self.result_len = int(getattr(module, "RESULT_LEN", 0))
+        self.view_dtype = str(getattr(module, "VIEW_DTYPE", "int64"))
+        if self.view_dtype not in ("int64", "float64"):
+            raise SheepsimError(f"game machine {path!r}: VIEW_DTYPE must be 'int64' or "
+                                f"'float64', got {self.view_dtype!r}")
+        widths = getattr(module, "OPTION_WIDTHS", None)
+        self.option_widths = np.array((self.option_width,) * len(self.kinds) if widths is None
+                                      else widths, dtype=np.int64)
+        if self.option_widths.shape != (len(self.kinds),) or (self.option_widths < 1).any() \
+                or (self.option_widths > self.option_width).any():
+            raise SheepsimError(f"game machine {path!r}: OPTION_WIDTHS needs one width "
+                                f"1..OPTION_WIDTH per kind of KINDS ({len(self.kinds)})")
         self.kind_phase = np.array(getattr(module, "KIND_PHASES", (0,) * len(self.kinds)),
                                    dtype=np.int64)
         if self.kind_phase.shape != (len(self.kinds),) or (self.kind_phase < 0).any():
@@ -128,7 +144,7 @@ class Machine:
 
     def sizes(self, players: int) -> np.ndarray:
         m = self.module
-        z = np.zeros(H.N_SIZES, dtype=np.int64)
+        z = np.zeros(H.N_SIZES + len(self.kinds), dtype=np.int64)
         z[H.Z_STATE] = m.state_size(players)
         z[H.Z_OPTIONS] = m.MAX_OPTIONS
         z[H.Z_OPTION_WIDTH] = m.OPTION_WIDTH
@@ -140,6 +156,7 @@ class Machine:
         z[H.Z_SCRATCH] = self.scratch_len
         z[H.Z_OWN] = int(getattr(m, "OWN_STRETCHES", 1)) if hasattr(m, "own") else 0
         z[H.Z_ROLES] = self.roles
+        z[H.Z_KIND_WIDTHS:] = self.option_widths
         return z
 
     def new_scratch(self, players: int, R):
@@ -212,6 +229,9 @@ class Machine:
                             if getattr(slots, n) in repl)  # (decide: or decide_rules)
                 own = own + tuple(repl[getattr(slots, n)] for n in slots.OPTIONAL
                                   if hasattr(self.module, n))
+                if self.view_dtype == "float64":  # (its own cache key: another kernel)
+                    repl[loop.new_view] = loop.new_float_view
+                    own = own + (loop.new_float_view,)
                 key = jit.variant_key(own)
                 label = f"{ENTRY_LABEL}: {self.path} ({'plug-in' if plugged else 'built-in'}s)"
                 if own_only:
@@ -224,10 +244,12 @@ class Machine:
                         repl[loop.ask] = jit.rebind(loop.ask_builtin, repl, cache_key=key,
                                                     builtin=label)
                     kernel = policy_values.FunctionArgsEntry(
-                        jit.rebind(loop.play_games, repl, cache_key=key, builtin=label))
+                        jit.rebind(loop.play_games, repl, cache_key=key, builtin=label),
+                        self.view_dtype)
                 self._entries[entry] = kernel
             if user_fns not in self._users:
-                self._users[user_fns] = policy_values.policy_values(user_fns) if plugged else ()
+                self._users[user_fns] = policy_values.policy_values(
+                    user_fns, view_dtype=self.view_dtype) if plugged else ()
             return functools.partial(self._entries[entry],
                                      users=(first_user_id, *self._users[user_fns]))
 

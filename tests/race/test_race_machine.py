@@ -12,7 +12,6 @@ import hashlib
 import numpy as np
 import pytest
 
-from sheepsim.errors import SheepsimError
 from sheepsim.games.race import engine
 from sheepsim.games.race.jobs import HarnessJob
 from sheepsim.games.race.layout import D_N, SEMIFINAL
@@ -209,21 +208,16 @@ def test_pace_options_are_the_engines_decisions_log():
 PLUG_IN = "tests.harness.rungs:always_bank"  # (any game's plug-in: the last option)
 
 
-@pytest.mark.parametrize("pace, bets, what", [
-    (f"lookahead,{PLUG_IN}", "random", f"pace policy {PLUG_IN}"),
-    ("greedy", f"ev,{PLUG_IN}", f"bet policy {PLUG_IN}"),
-    (PLUG_IN, PLUG_IN, f"pace policy {PLUG_IN} and bet policy {PLUG_IN}"),
+@pytest.mark.parametrize("pace, bets", [
+    (f"lookahead,{PLUG_IN}", "random"),
+    ("greedy", f"ev,{PLUG_IN}"),
+    (PLUG_IN, PLUG_IN),
 ])
-def test_the_machine_refuses_what_it_does_not_play(pace, bets, what):
-    with pytest.raises(SheepsimError, match=f"does not play {what} yet"):
-        HarnessJob(None, 2, bets, pace, 0)
-
-
-def test_the_machine_plays_every_built_in_policy():
-    from sheepsim.games.race.game import GAME
-    from sheepsim.games.race.jobs import unsupported
-
-    assert unsupported(GAME.policies["bet"], GAME.policies["pace"]) is None
+def test_the_machine_takes_plugins(pace, bets):
+    """The metrics job takes plug-ins in either role (tests/race/test_race_plugins.py: the
+    machine plays them as the engine does)."""
+    job = HarnessJob(None, 2, bets, pace, 0)
+    assert PLUG_IN in job.pace_policy + job.bet_policy
 
 
 # ------------------------------------------------------------------ the race's metrics
@@ -244,19 +238,18 @@ def test_race_metrics_lists_the_harness_metrics(capsys):
                        "branching", "forced_share", "outcome_uniformity"}
 
 
-def test_a_lineup_the_machine_does_not_play_leaves_the_harness_metrics_out():
-    """By default (no metric named) the harness's metrics are left out for such a line-up,
-    and the run's meta says which and why; the race's own are kept."""
+def test_a_plugin_lineup_keeps_the_harness_metrics():
+    """A line-up with a plug-in keeps every metric (the race machine plays plug-ins);
+    under the ladder's top rung the lane and card metrics are left out, and the run's
+    meta says which and why; the race's own are kept."""
     from sheepsim import balance_metrics as BM
     from sheepsim import variant_runs as V
     from sheepsim.game import get
 
     g = get("race")
     every = BM.pick(g, None)
-    kept, note = BM.usable(g, every, {"pace": "greedy", "bet": f"ev,{PLUG_IN}"})
-    assert [m.name for m in kept] == [m.name for m in every if m.job != "harness"]
-    assert note.startswith(f"left out (the race machine that measures them does not play bet "
-                           f"policy {PLUG_IN} yet): tie_rate, ")
+    assert BM.usable(g, every, {"pace": "greedy", "bet": f"ev,{PLUG_IN}"}) == (every, "")
+    assert BM.usable(g, every, {"pace": PLUG_IN, "bet": "near-ev"}) == (every, "")
     assert BM.usable(g, every, {"pace": "saver", "bet": "near-ev"}) == (every, "")
     # under the ladder's top rung: every metric of whole games, the harness's too; the lane
     # and card metrics' single races cannot take lookahead (it reads the seat's bets)
@@ -267,19 +260,24 @@ def test_a_lineup_the_machine_does_not_play_leaves_the_harness_metrics_out():
                                      "only): lane_ev_spread, ")
     base = V.Variant("base", load_rules(), {})
     job = V.build_job(g, [base], [m for m in kept if m.job == "games"], games=20, seed=0,
-                      players=2, policies={"pace": "greedy", "bet": f"ev,{PLUG_IN}"},
-                      left_out=note)
-    assert job.meta()["metrics_left_out"] == note
+                      players=2, policies={"pace": "lookahead", "bet": "win"},
+                      left_out=lookahead_note)
+    assert job.meta()["metrics_left_out"] == lookahead_note
 
 
-def test_naming_a_harness_metric_the_lineup_cannot_measure_is_one_line(capsys):
+def test_a_harness_metric_of_a_plugin_lineup(capsys):
+    """``race variants`` measures a harness metric under a plug-in bet policy (the race
+    machine asks it), with no metric left out."""
+    import json
+
     from sheepsim.cli import main
 
     code = main(["race", "variants", "--set", "race.payoffs.bonus_three=2", "--bet-policy",
-                 PLUG_IN, "--metric", "branching", "--games", "20", "--quiet"])
-    err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1
-    assert f"race machine, which does not play bet policy {PLUG_IN} yet" in err
+                 PLUG_IN, "--metric", "branching", "--games", "20", "--quiet", "--format",
+                 "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and "metrics_left_out" not in out["meta"]
+    assert {r["metric"] for r in out["metrics"]} == {"branching"}
 
 
 def test_the_harness_metrics_under_the_ladders_top_rung(capsys):

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sheepsim import driver
+from sheepsim import driver, plugins
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
-from sheepsim.games.race import game as entry
+from sheepsim.games.race.layout import KIND_NAMES, PACE
 from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
 from sheepsim.harness import layout as H
 from sheepsim.headtohead import HeadToHeadJob, lineups
@@ -165,23 +165,31 @@ class GamesJob(_RaceJob):
         from sheepsim.games.race.simulate import odds_tables
 
         odds_tables(self.rules)
-        self._fn(self.seed)(0, 1)  # compiles (or loads) the kernels now
+        self.rows(0, 1)  # compiles (or loads) the kernels now
 
-    def _fn(self, seed):
-        from sheepsim.games.race.simulate import game_chunk_fn
+    def rows(self, first_game, n_games):
+        """Per-game rows of games ``[first_game, first_game + n_games)``
+        (:func:`~.simulate.game_rows`' ``scores, winner, first, turns, race_cards``), the
+        same from either player: the race machine on the harness for a line-up it plays
+        (built-in policies), else the engine's game kernel. (The one place the two meet:
+        the machine plays plug-ins too, cut before their decisions, but at 0.27-0.45x the
+        engine's games per CPU s today: benchmarks README, "The Sheep Race's plug-in seats
+        on the race machine".)"""
+        if not self.policies().has_plugins:
+            return machine_rows(self, first_game, n_games)
+        from sheepsim.games.race.simulate import game_rows
 
-        return self._cached(("games", seed), lambda: game_chunk_fn(self.rules, self.policies(), seed))
+        return game_rows(self.rules, self.policies(), self.seed, first_game, n_games)
 
     def chunk(self, first_game, n_games) -> Counts:
-        from sheepsim.games.race.simulate import GAME_COUNTS
+        from sheepsim.games.race.simulate import GAME_COUNTS, game_counts
 
-        return dict(zip(GAME_COUNTS, self._fn(self.seed)(first_game, n_games), strict=True))
+        counts = game_counts(self.rows(first_game, n_games), self.policies(), len(self.rules.cards))
+        return dict(zip(GAME_COUNTS, counts, strict=True))
 
     def outcomes(self, first_game, n_games):
         """Per game: winning seat ``(n,)`` and scores ``(n, players)`` (head-to-heads)."""
-        from sheepsim.games.race.simulate import game_rows
-
-        scores, winner = game_rows(self.rules, self.policies(), self.seed, first_game, n_games)[:2]
+        scores, winner = self.rows(first_game, n_games)[:2]
         return winner, scores
 
     def results(self, counts: Counts, games: int):
@@ -208,21 +216,56 @@ class GamesJob(_RaceJob):
                 **bet_odds_meta(self.bet_policy, self.pace_policy)}
 
 
-#: the race machine (:mod:`.machine`), the engine of the harness's metrics
+#: the race machine (:mod:`.machine`), the engine of the whole games of built-in
+#: line-ups (:meth:`GamesJob.rows`) and of the harness's metrics (:class:`HarnessJob`)
 MACHINE = "sheepsim.games.race.machine"
 
 
-def unsupported(bet_names, pace_names) -> str | None:
-    """What of a line-up (each seat's bet and pace policy names) the race machine
-    (:mod:`.machine`) does not play, as a phrase (None: it plays every seat): plug-ins
-    (it plays every built-in policy)."""
-    out = []
-    for role, names in (("pace", pace_names), ("bet", bet_names)):
-        known = entry.GAME.policies[role]
-        odd = [p for p in dict.fromkeys(names) if p not in known]
-        if odd:
-            out.append(f"{role} polic{'y' if len(odd) == 1 else 'ies'} {', '.join(odd)}")
-    return " and ".join(out) if out else None
+def machine_rows(job: GamesJob, first_game: int, n_games: int):
+    """:meth:`GamesJob.rows` played by the race machine (a line-up of built-ins): the
+    harness's run with no accumulator (the games' outcomes and the machine's own rows,
+    slot ``result``, alone: nothing of the harness's metrics is counted)."""
+    from sheepsim.games.race.simulate import FIRST_USER_ID, odds_tables
+    from sheepsim.harness import machine as M
+    from sheepsim.harness.jobs import run_games
+
+    def build():
+        m = M.load(MACHINE)
+        pol = job.policies()
+        pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
+        return m, m.kernel((), FIRST_USER_ID, pids), pids
+
+    m, kernel, pids = job._cached("machine_rows", build)
+    # its scratch: one per call (a chunk may run on any thread)
+    R = m.module.make_R(job.rules, job.players, odds_tables(job.rules), pids)
+    _, fail, winner, scores, _, res = run_games(
+        m, kernel, R, job.players, pids, False, job.seed, first_game, n_games, outcomes=True,
+        results=True, counts=False)
+    raise_machine_failure(fail, job.policies())
+    race_cards = np.ascontiguousarray(res[:, 4:].reshape(n_games, 3, 3))
+    return scores, winner, res[:, 0].copy(), np.ascontiguousarray(res[:, 1:4]), race_cards
+
+
+def raise_machine_failure(fail, pol) -> None:
+    """The one line for a failure the race machine's harness run recorded in ``fail``
+    (nothing if none): a policy's bad choice named as the engine names it
+    (:func:`~.kernels.check_asks`: the policy as the user gave it, by its role, its seat,
+    the game, the decision's kind and its choice; ``pol`` a
+    :class:`~.simulate.PolicySet`), else the machine's broken contract. (The built-in
+    policies never fail: this is the line a plug-in seat's failure gets there.)"""
+    code = int(fail[H.F_CODE])
+    if code == 0:
+        return
+    seat, game, kind = int(fail[H.F_SEAT]), int(fail[H.F_GAME]), int(fail[H.F_KIND])
+    if code in (plugins.ILLEGAL_CHOICE, plugins.WROTE_INPUTS):
+        names = pol.pace_names if kind == PACE else pol.bet_names
+        raise plugins.policy_failure(code, names[seat], seat, game, int(fail[H.F_CHOICE]),
+                                     int(fail[H.F_N]), plugins.kind_name(KIND_NAMES, kind))
+    err = SheepsimError(f"the race machine broke the harness contract in game {game} "
+                        f"(code {code})")
+    err.game = game
+    raise err
+
 
 
 @dataclass
@@ -231,15 +274,9 @@ class HarnessJob(GamesJob):
     the same games, seat for seat) played by the race machine on the shared harness
     (:mod:`.machine`), for the harness's metrics of every game
     (:mod:`sheepsim.harness.metrics`): the harness's play tables ``by_seat``,
-    ``outcomes``, ``game_length``, ``decisions`` and ``course``. Only line-ups the
-    machine plays (:func:`unsupported`: one line naming what it does not)."""
-
-    def __post_init__(self):
-        super().__post_init__()
-        odd = unsupported(self.bet_policy, self.pace_policy)
-        if odd is not None:
-            raise SheepsimError(f"the harness's metrics of The Sheep Race are measured by the "
-                                f"race machine, which does not play {odd} yet")
+    ``outcomes``, ``game_length``, ``decisions`` and ``course``. Every line-up, plug-ins
+    too: the plug-ins are the harness's function values (:meth:`_machine`), so a new
+    line-up compiles no race kernel."""
 
     def _machine(self):
         def build():
@@ -249,7 +286,9 @@ class HarnessJob(GamesJob):
             m = M.load(MACHINE)
             pol = self.policies()
             pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
-            return m, m.kernel((), FIRST_USER_ID, pids), pids
+            # ids from FIRST_USER_ID on: the pace plug-ins, then the bet ones (as the engine)
+            users = (*pol.user_pace, *pol.user_bets)
+            return m, m.kernel(users, FIRST_USER_ID, pids), pids
 
         return self._cached("machine", build)
 
@@ -268,9 +307,7 @@ class HarnessJob(GamesJob):
         return {"acc": acc, "fail": fail}
 
     def check(self, counts, games) -> None:
-        if int(counts["fail"][H.F_CODE]) != 0:  # (built-in policies only: never expected)
-            raise SheepsimError(f"the race machine broke the harness contract in game "
-                                f"{int(counts['fail'][H.F_GAME])}")
+        raise_machine_failure(counts["fail"], self.policies())
 
     def tables(self, counts, games):
         from sheepsim.harness.machine import load
@@ -338,9 +375,8 @@ class BalanceJob(_RaceJob):
 
     def chunk(self, first_game, n_games) -> Counts:
         from sheepsim.games.race.analysis import final_lane_wins
-        from sheepsim.games.race.simulate import game_rows
 
-        race_cards = game_rows(self.rules, self._games.policies(), self.seed, first_game, n_games)[4]
+        race_cards = self._games.rows(first_game, n_games)[4]
         return {**self._semis.chunk(first_game, n_games),
                 "final_lane_wins": final_lane_wins(race_cards),
                 "final_card_wins": np.bincount(race_cards[:, 2, 0], minlength=len(self.rules.cards))}

@@ -1,9 +1,14 @@
-"""The Sheep Race's whole game as a harness machine: the engine of the race's harness
-metrics (:mod:`sheepsim.games.race.metrics`, job ``harness``); every other race command
-plays the engine (:mod:`sheepsim.games.race.engine`). It plays the engine's games, game
-for game (``tests/race/test_race_machine.py``), for every built-in pace and bet policy,
-mixed per seat, no plug-ins (:func:`sheepsim.games.race.jobs.unsupported` names a
-line-up's plug-ins).
+"""The Sheep Race's whole game as a harness machine: the engine of the race's whole
+games for every line-up of built-in policies (``jobs.GamesJob``: ``race play``,
+``compare``, ``balance``'s games, the race's own metrics, studies; its per-game rows from
+slot ``result``) and of the race's harness metrics for every line-up
+(:mod:`sheepsim.games.race.metrics`, job ``harness``); whole games of line-ups with
+plug-ins and ``race trace`` play the engine (:mod:`sheepsim.games.race.engine`). It
+plays the engine's games, game for game (``tests/race/test_race_machine.py``,
+``tests/race/test_race_plugins.py``), for every built-in pace and bet policy, mixed per
+seat, and plug-in pace and bet policies (a line-up with one binds the slots of
+:mod:`sheepsim.games.race.cut`: each race cut before a plug-in's pace decision, which
+the harness asks).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
@@ -101,11 +106,21 @@ KINDS = ("bet_open", "bet_hidden", "bet_final", "pace")
 KIND_PHASES = (1, 1, 1, 0)
 CHANCE_STREAMS = 3
 MAX_OPTIONS, OPTION_WIDTH = 15, 2
-VIEW_LEN = 1
+# a plug-in's view and option rows, as the engine shows them (cut.plugin_view): float64,
+# the V_* layout; rows [lane] and [option] for an open bet and a pace, [a, b] otherwise
+VIEW_LEN, VIEW_DTYPE = N_VIEW, "float64"
+OPTION_WIDTHS = (1, 2, 2, 1)
+#: the slots of a line-up with plug-ins: each race cut before a plug-in's pace decision
+PLUGGED_SLOTS = "sheepsim.games.race.cut"
 N_KINDS = len(KINDS)
 MAX_DECISIONS = 3 * MAX_TURNS + 5 * 6  # three races and their bets
-# the state: then every seat's score (SC + seat), then its pace policy (SC + players + seat)
+# the state: then every seat's score (SC + seat), then its pace policy (SC + players + seat),
+# then the game's result rows (result_at: turns per race, race cards), then cut.py's two
+# (cut.cut_at: a line-up with plug-ins)
 N, PHASE, RIDX, I, START, FIRST, COUNTER, WIN, SC = range(9)
+#: a game's own result (slot ``result``): its first player, the turns of each race (3),
+#: the card finishing 1st-3rd in each race (3 x 3, -1 where no place; the final: 1st)
+RESULT_LEN = 1 + 3 + 9
 P_OPEN, P_HIDDEN, P_FINAL, P_RACE, P_DONE = range(5)
 # R: its entries, each an array (KernelRules a record of arrays) made once per chunk, but
 # X_EXACT: None, or for a line-up with ev/win bets or lookahead pace a tuple (exact_bets)
@@ -130,7 +145,24 @@ S_OPTIONS, S_FORCED, S_TURNS, S_LAST = range(4)
 
 
 def state_size(players):
-    return SC + 2 * players
+    # the result rows (the first player is FIRST), then the plug-ins' cut race (cut.cut_at)
+    return SC + 2 * players + RESULT_LEN - 1 + 2
+
+
+@njit(inline="always")
+def result_at(st):
+    """Where a game's result rows start in ``st`` (after the pace policies)."""
+    return SC + 2 * st[N]
+
+
+@njit(inline="always")
+def keep_result(st, r, turns, lane_cards, places):
+    """Race ``r``'s turns and its cards placed 1st-3rd (``places``: ``placed_lanes``),
+    for :func:`result` (the rows ``engine.run_game`` fills)."""
+    at = result_at(st)
+    st[at + r] = turns
+    for k in range(3):
+        st[at + 3 + 3 * r + k] = lane_cards[places[k]] if places[k] >= 0 else -1
 
 
 @njit
@@ -309,6 +341,7 @@ def play_race(st, streams, scratch, report, played, kr, board, race, seen, legal
     scratch[S_TURNS] = turns
     scratch[S_LAST] = (first + turns - 1) % n
     placed_lanes(board, places)
+    keep_result(st, r, turns, lane_cards, places)
     if stage != FINAL:
         assign_final_lanes(r, lane_cards, places, finalc)
     scores = st[SC:SC + n]
@@ -342,6 +375,17 @@ def scores(st, R, out):
 @njit(inline="always")
 def winner(st, R):
     return st[WIN]
+
+
+@njit(inline="always")  # (not a call taking R: that would count R's arrays every game)
+def result(st, R, out):
+    """The game's own rows (``RESULT_LEN``): its first player, the turns of each race,
+    then per race the cards placed 1st-3rd (``engine.run_game``'s ``first``, ``turns``
+    and ``race_cards``, for the race's whole-game job: ``jobs.GamesJob``)."""
+    out[0] = st[FIRST]
+    at = result_at(st)
+    for j in range(RESULT_LEN - 1):
+        out[1 + j] = st[at + j]
 
 
 @njit(inline="always")

@@ -127,9 +127,7 @@ def unavailable(policies: dict):
     """The metrics a line-up (``policies``: each role's names) cannot be measured under,
     and why, or None: the lane and card metrics under a pace policy that plays whole
     games only (``lookahead``, ``lookahead-exact``: their single races have no bets to
-    look at), the harness's metrics where the race machine does not play the line-up
-    (plug-ins)."""
-    from sheepsim.games.race.jobs import unsupported
+    look at)."""
     from sheepsim.games.race.policies import WHOLE_GAME_PACE
 
     def names(role: str, default: str) -> list[str]:
@@ -144,10 +142,6 @@ def unavailable(policies: dict):
         out |= {m.name for m in METRICS if m.job in ("lanes", "cards")}
         why.append(f"the lane and card metrics' single races cannot take the pace policy "
                    f"{', '.join(whole)}, which plays whole games only")
-    odd = unsupported(names("bet", "ev-approx"), pace)
-    if odd is not None:
-        out |= {m.name for m in METRICS if m.job == HARNESS_JOB}
-        why.append(f"the race machine that measures them does not play {odd} yet")
     return (out, "; ".join(why)) if out else None
 
 

@@ -1,8 +1,10 @@
 """The Sheep Race's kernels for Python: policies resolved, inputs validated, chunk functions.
 
-:func:`race_chunk_fn` (single races) and :func:`game_chunk_fn` (whole games) give the chunk
-functions the jobs of :mod:`~sheepsim.games.race.jobs` run (``race_counts``,
-``play_games`` and the ``estimate_*`` functions are there); their integer counts
+:func:`race_chunk_fn` (single races) gives the chunk function of single races and
+:func:`game_counts` the whole games' counts from per-game rows (the race machine's for
+built-in line-ups, the engine's :func:`game_rows` with plug-ins: ``jobs.GamesJob.rows``),
+which the jobs of :mod:`~sheepsim.games.race.jobs` run (``race_counts``, ``play_games``
+and the ``estimate_*`` functions are there); their integer counts
 (:class:`RaceCounts`, :class:`GameResults`) are identical for any thread count or chunk
 size; :mod:`~sheepsim.games.race.analysis` turns them into DataFrames.
 """
@@ -50,6 +52,11 @@ class PolicySet:
     bet_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     user_pace: tuple = ()
     user_bets: tuple = ()
+
+    @property
+    def has_plugins(self) -> bool:
+        """Whether a seat plays a user's (plug-in) pace or bet policy."""
+        return bool(self.user_pace or self.user_bets)
 
     def kernels(self):
         from sheepsim.games.race.kernels import kernels_for
@@ -418,26 +425,32 @@ def check_players(rules: RaceRules, players) -> int:
 
 def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int):
     """``run_chunk(start, count)`` giving :class:`GameResults`' accumulators (named by
-    :data:`GAME_COUNTS`) for games ``start..start+count-1``."""
-    players = len(pol.pace_ids)
-    n_cards = len(rules.cards)
-    groups, pairs = policy_groups(pol)
-
+    :data:`GAME_COUNTS`) for games ``start..start+count-1``, played by the engine's game
+    kernel (:func:`game_rows`; ``jobs.GamesJob`` plays the line-ups of built-ins on the
+    race machine)."""
     def run_chunk(start, count):
-        scores, winner, first, turns, race_cards = game_rows(rules, pol, seed, start, count)
-        hist = np.zeros((players, MAX_SCORE + 1), dtype=np.int64)
-        for s in range(players):
-            hist[s] = np.bincount(np.minimum(scores[:, s], MAX_SCORE), minlength=MAX_SCORE + 1)
-        order = (winner - first) % players
-        won = (winner[:, None] == np.arange(players)).astype(np.int64)
-        tied_first, tie_wins_by_order = tie_counts(scores, order)
-        return [np.bincount(winner, minlength=players), scores.sum(0), (scores ** 2).sum(0),
-                np.bincount(order, minlength=players), hist, turns.sum(0),
-                np.bincount(race_cards[:, 2, 0], minlength=n_cards), tied_first,
-                tie_wins_by_order, group_sums(won, groups, len(pairs))[1],
-                group_sums(scores, groups, len(pairs))[1]]
+        return game_counts(game_rows(rules, pol, seed, start, count), pol, len(rules.cards))
 
     return run_chunk
+
+
+def game_counts(rows, pol: PolicySet, n_cards: int) -> list[np.ndarray]:
+    """:class:`GameResults`' accumulators (named by :data:`GAME_COUNTS`) of the per-game
+    ``rows`` of :func:`game_rows` (``scores, winner, first, turns, race_cards``)."""
+    scores, winner, first, turns, race_cards = rows
+    players = len(pol.pace_ids)
+    groups, pairs = policy_groups(pol)
+    hist = np.zeros((players, MAX_SCORE + 1), dtype=np.int64)
+    for s in range(players):
+        hist[s] = np.bincount(np.minimum(scores[:, s], MAX_SCORE), minlength=MAX_SCORE + 1)
+    order = (winner - first) % players
+    won = (winner[:, None] == np.arange(players)).astype(np.int64)
+    tied_first, tie_wins_by_order = tie_counts(scores, order)
+    return [np.bincount(winner, minlength=players), scores.sum(0), (scores ** 2).sum(0),
+            np.bincount(order, minlength=players), hist, turns.sum(0),
+            np.bincount(race_cards[:, 2, 0], minlength=n_cards), tied_first,
+            tie_wins_by_order, group_sums(won, groups, len(pairs))[1],
+            group_sums(scores, groups, len(pairs))[1]]
 
 
 def board_array() -> np.ndarray:
