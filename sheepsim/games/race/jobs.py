@@ -168,18 +168,12 @@ class GamesJob(_RaceJob):
         self.rows(0, 1)  # compiles (or loads) the kernels now
 
     def rows(self, first_game, n_games):
-        """Per-game rows of games ``[first_game, first_game + n_games)``
-        (:func:`~.simulate.game_rows`' ``scores, winner, first, turns, race_cards``), the
-        same from either player: the race machine on the harness for a line-up it plays
-        (built-in policies), else the engine's game kernel. (The one place the two meet:
-        the machine plays plug-ins too, cut before their decisions, but at 0.27-0.45x the
-        engine's games per CPU s today: benchmarks README, "The Sheep Race's plug-in seats
-        on the race machine".)"""
-        if not self.policies().has_plugins:
-            return machine_rows(self, first_game, n_games)
-        from sheepsim.games.race.simulate import game_rows
-
-        return game_rows(self.rules, self.policies(), self.seed, first_game, n_games)
+        """Per-game rows of games ``[first_game, first_game + n_games)``: ``scores``
+        ``(n, players)``, ``winner`` ``(n,)``, ``first`` ``(n,)`` (the first player),
+        ``turns`` ``(n, 3)`` (each race's) and ``race_cards`` ``(n, 3, 3)`` (the cards
+        placed 1st-3rd in each race), played by the race machine on the harness
+        (:func:`machine_rows`), plug-in seats too."""
+        return machine_rows(self, first_game, n_games)
 
     def chunk(self, first_game, n_games) -> Counts:
         from sheepsim.games.race.simulate import GAME_COUNTS, game_counts
@@ -221,21 +215,33 @@ class GamesJob(_RaceJob):
 MACHINE = "sheepsim.games.race.machine"
 
 
-def machine_rows(job: GamesJob, first_game: int, n_games: int):
-    """:meth:`GamesJob.rows` played by the race machine (a line-up of built-ins): the
-    harness's run with no accumulator (the games' outcomes and the machine's own rows,
-    slot ``result``, alone: nothing of the harness's metrics is counted)."""
-    from sheepsim.games.race.simulate import FIRST_USER_ID, odds_tables
-    from sheepsim.harness import machine as M
-    from sheepsim.harness.jobs import run_games
-
+def race_machine(job: GamesJob):
+    """The race machine and its whole-game kernel for ``job``'s line-up, built once per
+    job: ``(machine, kernel, pids)``, ``pids`` the seats' policy ids role-major (bets,
+    then paces). Plug-ins are the harness's function values, ids from ``FIRST_USER_ID``
+    (the pace plug-ins, then the bet ones, as the engine numbers them), so a new line-up
+    compiles only its plug-ins, not a race kernel."""
     def build():
+        from sheepsim.games.race.simulate import FIRST_USER_ID
+        from sheepsim.harness import machine as M
+
         m = M.load(MACHINE)
         pol = job.policies()
         pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
-        return m, m.kernel((), FIRST_USER_ID, pids), pids
+        users = (*pol.user_pace, *pol.user_bets)
+        return m, m.kernel(users, FIRST_USER_ID, pids), pids
 
-    m, kernel, pids = job._cached("machine_rows", build)
+    return job._cached("machine", build)
+
+
+def machine_rows(job: GamesJob, first_game: int, n_games: int):
+    """:meth:`GamesJob.rows` played by the race machine: the harness's run with no
+    accumulator (the games' outcomes and the machine's own rows, slot ``result``, alone:
+    nothing of the harness's metrics is counted)."""
+    from sheepsim.games.race.simulate import odds_tables
+    from sheepsim.harness.jobs import run_games
+
+    m, kernel, pids = race_machine(job)
     # its scratch: one per call (a chunk may run on any thread)
     R = m.module.make_R(job.rules, job.players, odds_tables(job.rules), pids)
     _, fail, winner, scores, _, res = run_games(
@@ -275,22 +281,8 @@ class HarnessJob(GamesJob):
     (:mod:`.machine`), for the harness's metrics of every game
     (:mod:`sheepsim.harness.metrics`): the harness's play tables ``by_seat``,
     ``outcomes``, ``game_length``, ``decisions`` and ``course``. Every line-up, plug-ins
-    too: the plug-ins are the harness's function values (:meth:`_machine`), so a new
+    too: the plug-ins are the harness's function values (:func:`race_machine`), so a new
     line-up compiles no race kernel."""
-
-    def _machine(self):
-        def build():
-            from sheepsim.games.race.simulate import FIRST_USER_ID
-            from sheepsim.harness import machine as M
-
-            m = M.load(MACHINE)
-            pol = self.policies()
-            pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
-            # ids from FIRST_USER_ID on: the pace plug-ins, then the bet ones (as the engine)
-            users = (*pol.user_pace, *pol.user_bets)
-            return m, m.kernel(users, FIRST_USER_ID, pids), pids
-
-        return self._cached("machine", build)
 
     def prepare(self) -> None:
         self.chunk(0, 1)  # compiles (or loads) the kernel now
@@ -299,7 +291,7 @@ class HarnessJob(GamesJob):
         from sheepsim.games.race.simulate import odds_tables
         from sheepsim.harness.jobs import run_games
 
-        m, kernel, pids = self._machine()
+        m, kernel, pids = race_machine(self)
         # its scratch: one per call
         R = m.module.make_R(self.rules, self.players, odds_tables(self.rules), pids)
         acc, fail, *_ = run_games(m, kernel, R, self.players, pids, False, self.seed,
