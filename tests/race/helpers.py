@@ -54,3 +54,12 @@ def legal_set(board, race, lane):
     legal = np.zeros(L.N_OPTIONS, dtype=np.bool_)
     engine.legal_options(board, race, lane, legal)
     return {L.OPTION_NAMES[o] for o in range(L.N_OPTIONS) if legal[o]}
+
+
+def rows_digest(*arrays) -> str:
+    """sha256 (first 16 hex digits) of arrays' bytes in order (C order), for pinned rows."""
+    import hashlib
+
+    import numpy as np
+
+    return hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in arrays)).hexdigest()[:16]

@@ -1,5 +1,6 @@
 """Invariants under arbitrary legal play (hypothesis) and reproducibility."""
 
+import numba
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -85,12 +86,23 @@ def test_common_random_numbers_same_dice_for_different_policies():
     assert np.array_equal(logs[0][:n, engine.LOG_TOTAL], logs[1][:n, engine.LOG_TOTAL])
 
 
+@numba.njit
+def random_bets(kind, view, opts, n, rand):
+    """The built-in ``random`` bets written as a plug-in (its line-up's races are cut,
+    every seat's pace through the dispatch: ``cut.race_turns``)."""
+    from sheepsim.games.race.policies import RANDOM_BET, decide
+
+    return decide(RANDOM_BET, kind, view, opts, n, rand)
+
+
 def test_greedy_without_dispatch_equals_greedy_through_the_dispatch():
     """``pace_ids=None`` compiles the turn loop without the policy dispatch; it must play
-    exactly as the dispatch does for the greedy id (races and whole games)."""
+    exactly as the dispatch does for the greedy id: single races, and whole games (the
+    race machine's all-``greedy`` races, ``machine.own``, against the races of a line-up
+    with a plug-in, ``cut.race_turns``, which dispatches every seat's pace)."""
+    from sheepsim.games.race.jobs import GamesJob
     from sheepsim.games.race.kernels import BUILTIN, empty_race_counts
-    from sheepsim.games.race.policies import EV_APPROX, FAVOURITE, GREEDY, RANDOM_BET
-    from sheepsim.games.race.simulate import odds_tables
+    from sheepsim.games.race.policies import GREEDY
 
     kr = RULES.kernel_rules()
     counts = []
@@ -101,14 +113,9 @@ def test_greedy_without_dispatch_equals_greedy_through_the_dispatch():
     for a, b in zip(*counts, strict=True):
         assert np.array_equal(a, b)
     assert counts[0][0].sum() == 3_000
-    rows = []
-    for pace_ids in (None, np.full(3, GREEDY)):
-        out = (np.zeros((300, 3), np.int64), np.zeros(300, np.int64), np.zeros(300, np.int64),
-               np.zeros((300, 3), np.int64), np.zeros((300, 3, 3), np.int64))
-        # bet ids ev-approx, favourite, random (exact ev costs ~0.1 s a game and is
-        # tested in test_exact_game): no exact solver, so ``exact`` is None
-        BUILTIN.game_chunk(6, 0, kr, odds_tables(RULES), np.array([EV_APPROX, FAVOURITE, RANDOM_BET]),
-                           pace_ids, out, None)
-        rows.append(out)
-    for a, b in zip(*rows, strict=True):
+    # (ev-approx, favourite, random: no exact solver; exact ev is tested in test_exact_game)
+    plain = GamesJob(RULES, 3, "ev-approx,favourite,random", "greedy", 6)
+    cut = GamesJob(RULES, 3, f"ev-approx,favourite,{__name__}:random_bets", "greedy", 6)
+    assert cut.policies().has_plugins and not plain.policies().has_plugins
+    for a, b in zip(plain.rows(0, 300), cut.rows(0, 300), strict=True):
         assert np.array_equal(a, b)

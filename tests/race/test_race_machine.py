@@ -1,11 +1,13 @@
-"""The race machine (``sheepsim/games/race/machine.py``), the engine of the race's harness
-metrics, plays the engine's games (per-game scores and winners identical, for
+"""The race machine (``sheepsim/games/race/machine.py``), the engine of the race's whole
+games and harness metrics, plays the engine's games (every per-game row identical, for
 all-``greedy`` pace and built-in pace policies mixed per seat with mixed bets, the
-``lookahead`` pace policies and the ``ev``/``win`` bets among them;
-``benchmarks/race_machine.py check`` runs the larger set) and reports them to the
-harness's accumulator as the engine played them: decisions, turns, legal options per
-kind and the course of every seat's score, cross-checked game by game against the
-engine's own rows (turns per race, first player, final scores) and its decisions log."""
+``lookahead`` pace policies and the ``ev``/``win`` bets among them: :data:`PINNED_ROWS`,
+digests of the rows of the engine's own game kernel, ``engine.run_game``, removed in
+0.8.0 once the machine played every line-up, pinned when the machine's equalled them)
+and reports them to the harness's accumulator as they were played: decisions, turns,
+legal options per kind and the course of every seat's score, cross-checked game by game
+against the game's rows (turns per race, first player, final scores) and the engine's
+decisions log of a race."""
 
 import hashlib
 
@@ -13,26 +15,28 @@ import numpy as np
 import pytest
 
 from sheepsim.games.race import engine
-from sheepsim.games.race.jobs import HarnessJob
+from sheepsim.games.race.jobs import GamesJob, HarnessJob
 from sheepsim.games.race.layout import D_N, SEMIFINAL
 from sheepsim.games.race.policies import FIRST_USER_ID
 from sheepsim.games.race.rules import load_rules
-from sheepsim.games.race.simulate import board_array, game_rows, lane_cards, odds_tables, resolve_policies
+from sheepsim.games.race.simulate import board_array, lane_cards, odds_tables, resolve_policies
 from sheepsim.harness import layout as H
 from sheepsim.harness import machine as M
 from sheepsim.harness.jobs import run_games
 from sheepsim.harness.tables import fields
 
+from .helpers import rows_digest
+
 MACHINE = "sheepsim.games.race.machine"
 PACE = 3  # the machine's kind index of a pace decision (KINDS)
 
 
-def machine_games(rules, pol, players, first, n, log_rows=0, seed=3):
+def machine_games(rules, pol, players, first, n, log_rows=0, seed=3, results=False):
     m = M.load(MACHINE)
     pids = np.array([*pol.bet_ids, *pol.pace_ids], dtype=np.int64)  # role-major
     R = m.module.make_R(rules, players, odds_tables(rules), pids)
     return run_games(m, m.kernel((), FIRST_USER_ID, pids), R, players, pids, False, seed, first,
-                     n, outcomes=True, log_rows=log_rows)
+                     n, outcomes=True, log_rows=log_rows, results=results)
 
 
 LINEUPS = [
@@ -55,6 +59,18 @@ EXACT_LINEUPS = [
 #: each line-up of LINEUPS: 0.6.0's, when the machine reported each race turn as a stretch
 #: (since then each race is one stretch spanning its turns: the same counts)
 PINNED_ACC = {4: "c01d88780d0387e9", 3: "a2ad657b4fb3cf9e", 6: "70ce085808d9b224"}
+#: rows_digest of the engine's rows (scores, winner, first, turns, race_cards) of games
+#: 40.. of seed 3, for each line-up of LINEUPS (300 games) and EXACT_LINEUPS (8)
+PINNED_ROWS = {
+    (4, "greedy", "ev-approx,random,favourite,near-ev"): "f94d6affa67913d1",
+    (3, "random,saver,steady", "ev-approx"): "4fb429a28fec941c",
+    (6, "partisan,greedy,random,steady,saver,greedy", "random,longshot,ev-approx,random,"
+                                                      "near-ev,favourite"): "9129a7efd08becda",
+    (4, "lookahead,greedy,lookahead-exact,saver", "win,ev,ev-approx,near-ev"): "e300bdb42e2a78a8",
+    (3, "lookahead", "ev,random,win"): "95812750eb09ee04",
+    (2, "saver", "win"): "be7cecac1332f2cd",
+    (5, "steady", "ev,favourite,win,longshot,random"): "efebf6149a43ee22",
+}
 
 
 @pytest.mark.parametrize("players, pace, bets, games", [
@@ -62,11 +78,12 @@ PINNED_ACC = {4: "c01d88780d0387e9", 3: "a2ad657b4fb3cf9e", 6: "70ce085808d9b224
 def test_the_machine_plays_the_engines_games(players, pace, bets, games):
     rules = load_rules()
     pol = resolve_policies(pace, bets, players)
-    acc, fail, winners, scores, _ = machine_games(rules, pol, players, 40, games)
-    e_scores, e_winners = game_rows(rules, pol, 3, 40, games)[:2]
+    acc, fail, winners, scores, _, res = machine_games(rules, pol, players, 40, games,
+                                                       results=True)
     assert fail[0] == 0
-    np.testing.assert_array_equal(scores, e_scores)
-    np.testing.assert_array_equal(winners, e_winners)
+    # (GamesJob.rows' layout of slot result: first, turns per race, the races' cards)
+    rows = (scores, winners, res[:, 0], res[:, 1:4], res[:, 4:].reshape(games, 3, 3))
+    assert rows_digest(*rows) == PINNED_ROWS[(players, pace, bets)]
     if (players, pace, bets) in LINEUPS:  # (the pinned line-ups, 300 games)
         # every harness metric's counts (the pace decisions' options and forced moves too)
         assert hashlib.sha256(acc.tobytes()).hexdigest()[:16] == PINNED_ACC[players]
@@ -155,12 +172,15 @@ def course_by_definition(seats, after, win):
 def test_the_harness_counts_the_engines_games(players, pace, bets, count):
     """Game by game (12 games a line-up, 3 of the slower ones), the harness's decisions,
     turns, bets' and pace decisions and the course of the scores equal those derived from
-    the engine's rows (turns per race) and the bets the harness asked; over the games,
-    every pace decision is a turn of the engine's races, asked unless forced."""
+    the game's rows (turns per race, first player, final scores: the whole-game job's,
+    the engine's rows of :data:`PINNED_ROWS`, a game's rows the same from any chunk) and
+    the bets the harness asked; over the games, every pace decision is a turn of the
+    game's races, asked unless forced."""
     rules = load_rules()
     pol = resolve_policies(pace, bets, players)
     first_game = 40
-    e_scores, e_winners, e_first, e_turns, _ = game_rows(rules, pol, 3, first_game, count)
+    e_scores, e_winners, e_first, e_turns, _ = GamesJob(rules, players, bets, pace, 3).rows(
+        first_game, count)
     w = M.load(MACHINE).option_width
     kinds = len(M.load(MACHINE).kinds)
     for i in range(count):

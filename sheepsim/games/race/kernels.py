@@ -1,6 +1,7 @@
-"""Sheep Race chunk kernels over many games, and their user-policy variants.
+"""Sheep Race chunk kernels over many single races (and a traced race), and their
+user-policy variants (whole games: the race machine, :mod:`.machine`).
 
-Each kernel simulates games ``start .. start+count-1`` serially and releases the GIL:
+Each kernel simulates races ``start .. start+count-1`` serially and releases the GIL:
 the driver runs chunks on a thread pool (or Dask workers). :class:`Kernels` allocates
 a chunk's scratch in Python and every game's streams are keyed by ``(seed, game
 index)``, so results never depend on chunks or threads.
@@ -31,10 +32,8 @@ from sheepsim import rng
 from sheepsim.games.race import greedy_table, policies
 from sheepsim.games.race.engine import (
     N_LOG,
-    new_game_scratch,
     new_table,
     placed_lanes,
-    run_game,
     run_race,
     setup_race,
     stage_dice,
@@ -109,7 +108,9 @@ def _deal(streams, seed, g, random_deal, deck, lanes, n_cards):
         for i in range(n_cards):
             deck[i] = i
         rng.shuffle(streams, rng.DEAL, deck)
-        for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
+        # element loops, not ``a[:] = b``: numba compiles a slice copy with a
+        # shape-mismatch message formatted from strings (~3 s of a cold compile)
+        for lane in range(N_LANES):
             lanes[lane] = deck[lane]
 
 
@@ -189,31 +190,6 @@ def fill_greedy_races(seed, start, count, rules, lane_cards, random_deal, stage,
 
 
 @njit
-def fill_games(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact, streams,
-               scratch, asks):
-    """Simulate whole games ``start .. start+count-1``, ``count = rows[0].shape[0]``.
-
-    ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
-    ``bet_ids`` ``(n_players,)``; ``pace_ids`` ``(n_players,)`` or None (every seat
-    ``greedy``). Fills the per-game ``rows`` =
-    ``(scores (count, n_players), winner (count,), first (count,), turns (count, 3),
-    race_cards (count, 3, 3))`` (see :func:`engine.run_game`, also for ``exact``: ``rules``
-    or None). ``streams``, ``scratch`` (:func:`engine.new_game_scratch`) and ``asks``
-    (:func:`new_asks`) the chunk's; a policy's failure ends the chunk early
-    (``asks.fail``)."""
-    scores, winner, first, turns, race_cards = rows
-    n = bet_ids.shape[0]
-    for i in range(scores.shape[0]):
-        rng.seed_streams(streams, seed, start + i)
-        seed_seats(asks, seed, start + i, n)
-        winner[i], first[i] = run_game(rules, card_odds, bet_ids, pace_ids, streams, asks,
-                                       scratch, (scores[i], turns[i], race_cards[i]), exact)
-        if winner[i] < 0:
-            asks.fail[F_GAME] = start + i
-            return
-
-
-@njit
 def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, streams, table,
                no_bets, asks):
     """One race with its per-turn ``log`` ``(rows, N_LOG)`` (for ``sheepsim race trace``),
@@ -228,7 +204,7 @@ def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, strea
     if turns < 0:
         asks.fail[F_GAME] = game
         return turns
-    for lane in range(N_LANES):  # a loop: see engine.run_game on slice copies
+    for lane in range(N_LANES):  # element loops: see _deal
         for col in range(board.shape[1]):
             board[lane, col] = table.board[lane, col]
     return turns
@@ -237,7 +213,7 @@ def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, strea
 # ------------------------------------------------------------ user-policy variants
 class Kernels(types.SimpleNamespace):
     """The kernel set for one policy configuration (``fill_races``,
-    ``fill_greedy_races``, ``fill_games``, ``fill_trace``) and the Python calls that
+    ``fill_greedy_races``, ``fill_trace``) and the Python calls that
     allocate their arrays: the kernels allocate nothing, so numba compiles none of
     numpy's allocation routines for them (about 2 s of a cold ``race odds``, measured
     with the compile listener of ``benchmarks/bench_compile.py``)."""
@@ -262,15 +238,6 @@ class Kernels(types.SimpleNamespace):
         else:
             self.fill_races(seed, start, count, rules, lane_cards, random_deal, stage,
                             pace_ids, out, work)
-        return asks
-
-    def game_chunk(self, seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact):
-        """:func:`fill_games` with the chunk's arrays; returns its ``asks`` (a failure
-        in ``asks.fail``: see :func:`check_asks`)."""
-        scratch = new_game_scratch(rules.cards.shape[0], bet_ids.shape[0])
-        asks = new_asks(bet_ids.shape[0])
-        self.fill_games(seed, start, rules, card_odds, bet_ids, pace_ids, rows, exact,
-                        rng.new_streams(), scratch, asks)
         return asks
 
     def trace_race(self, seed, game, rules, lane_cards, stage, pace_ids, log, board,
@@ -330,7 +297,7 @@ ONE_PACE = {policies.RANDOM_PACE: pace_random, policies.SAVER: pace_saver,
             policies.STEADY: pace_steady, policies.PARTISAN: pace_partisan}
 #: The kernels every variant is rebuilt from (:func:`kernels_for`).
 ENTRIES = dict(fill_races=fill_races, fill_greedy_races=fill_greedy_races,
-               fill_games=fill_games, fill_trace=fill_trace)
+               fill_trace=fill_trace)
 
 
 class _Builtin(Kernels):
@@ -377,7 +344,7 @@ def one_pace(pid: int) -> Kernels:
 
 BUILTIN = _Builtin(**ENTRIES)
 #: The built-in kernels' calls, as functions (tests and benchmarks call them).
-race_chunk, game_chunk, trace_race = BUILTIN.race_chunk, BUILTIN.game_chunk, BUILTIN.trace_race
+race_chunk, trace_race = BUILTIN.race_chunk, BUILTIN.trace_race
 
 
 @functools.lru_cache(maxsize=16)

@@ -1,10 +1,10 @@
 """The Sheep Race's whole game as a harness machine: the engine of the race's whole
-games for every line-up of built-in policies (``jobs.GamesJob``: ``race play``,
-``compare``, ``balance``'s games, the race's own metrics, studies; its per-game rows from
-slot ``result``) and of the race's harness metrics for every line-up
-(:mod:`sheepsim.games.race.metrics`, job ``harness``); whole games of line-ups with
-plug-ins and ``race trace`` play the engine (:mod:`sheepsim.games.race.engine`). It
-plays the engine's games, game for game (``tests/race/test_race_machine.py``,
+games for every line-up (``jobs.GamesJob``: ``race play``, ``compare``, ``balance``'s
+games, the race's own metrics, studies; its per-game rows from slot ``result``) and of
+the race's harness metrics (:mod:`sheepsim.games.race.metrics`, job ``harness``); single
+races and ``race trace`` play the engine's turn loop alone
+(:mod:`sheepsim.games.race.kernels`). It plays the engine's games, game for game (the
+rows of the engine's former game kernel, pinned: ``tests/race/test_race_machine.py``,
 ``tests/race/test_race_plugins.py``), for every built-in pace and bet policy, mixed per
 seat, and plug-in pace and bet policies (a line-up with one binds the slots of
 :mod:`sheepsim.games.race.cut`: each race cut before a plug-in's pace decision, which
@@ -158,7 +158,7 @@ def result_at(st):
 @njit(inline="always")
 def keep_result(st, r, turns, lane_cards, places):
     """Race ``r``'s turns and its cards placed 1st-3rd (``places``: ``placed_lanes``),
-    for :func:`result` (the rows ``engine.run_game`` fills)."""
+    for :func:`result`."""
     at = result_at(st)
     st[at + r] = turns
     for k in range(3):
@@ -380,8 +380,8 @@ def winner(st, R):
 @njit(inline="always")  # (not a call taking R: that would count R's arrays every game)
 def result(st, R, out):
     """The game's own rows (``RESULT_LEN``): its first player, the turns of each race,
-    then per race the cards placed 1st-3rd (``engine.run_game``'s ``first``, ``turns``
-    and ``race_cards``, for the race's whole-game job: ``jobs.GamesJob``)."""
+    then per race the cards placed 1st-3rd (``first``, ``turns`` and ``race_cards`` of
+    the race's whole-game job: ``jobs.GamesJob.rows``)."""
     out[0] = st[FIRST]
     at = result_at(st)
     for j in range(RESULT_LEN - 1):

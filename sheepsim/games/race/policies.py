@@ -136,10 +136,9 @@ GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN, LOOKAHEAD, LOOKAHEAD_EXACT = range
 RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV, EV_APPROX, WIN = range(7)
 #: Policies that exist only inside whole games: they need the rules' payoffs and the
 #: seats' bets (``lookahead``, ``lookahead-exact``), or the deal's exact odds (``ev``),
-#: which only ``engine.run_game`` provides (see :mod:`~sheepsim.games.race.lookahead`,
-#: :mod:`~sheepsim.games.race.exact.game`).
+#: which only the race machine's whole games provide (see
+#: :mod:`~sheepsim.games.race.lookahead`, :mod:`~sheepsim.games.race.exact.game`).
 WHOLE_GAME_PACE = ("lookahead", "lookahead-exact")
-WHOLE_GAME_PACE_IDS = (LOOKAHEAD, LOOKAHEAD_EXACT)
 N_PACE_POLICIES, N_BET_POLICIES = len(PACE_POLICIES), len(BET_POLICIES)
 #: The first user policy's id: pace plug-ins take ``FIRST_USER_ID + k``, bet plug-ins the
 #: ids after them (one id space, so one :func:`decide` chain serves both roles).

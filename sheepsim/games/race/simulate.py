@@ -1,8 +1,8 @@
 """The Sheep Race's kernels for Python: policies resolved, inputs validated, chunk functions.
 
 :func:`race_chunk_fn` (single races) gives the chunk function of single races and
-:func:`game_counts` the whole games' counts from per-game rows (the race machine's for
-built-in line-ups, the engine's :func:`game_rows` with plug-ins: ``jobs.GamesJob.rows``),
+:func:`game_counts` the whole games' counts from per-game rows (the race machine's:
+``jobs.GamesJob.rows``),
 which the jobs of :mod:`~sheepsim.games.race.jobs` run (``race_counts``, ``play_games``
 and the ``estimate_*`` functions are there); their integer counts
 (:class:`RaceCounts`, :class:`GameResults`) are identical for any thread count or chunk
@@ -21,13 +21,10 @@ from sheepsim.games.race.game import GAME
 from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
 from sheepsim.games.race.policies import (
     BET_POLICIES,
-    EV,
     FIRST_USER_ID,
     PACE_POLICIES,
     USER_POLICY_ARGS,
     WHOLE_GAME_PACE,
-    WHOLE_GAME_PACE_IDS,
-    WIN,
 )
 from sheepsim.games.race.rules import N_LANES, RaceRules, check_stage, load_rules
 from sheepsim.jit import is_njit_function
@@ -367,7 +364,7 @@ class GameResults:
 
 
 MAX_SCORE = 200
-#: names of :func:`game_chunk_fn`'s accumulators (in :class:`GameResults` field order)
+#: names of :func:`game_counts`' accumulators (in :class:`GameResults` field order)
 GAME_COUNTS = ("wins", "score_sum", "score_sq", "wins_by_order", "score_hist", "turns",
                "final_wins_by_card", "tied_first", "tie_wins_by_order", "policy_win_sq",
                "policy_score_sq")
@@ -391,28 +388,6 @@ def tie_counts(scores: np.ndarray, order: np.ndarray):
             np.bincount(order[tied > 1], minlength=n))
 
 
-def game_rows(rules, pol: PolicySet, seed: int, start: int, count: int):
-    """Per-game rows for games ``start..start+count-1``: scores ``(count, n)``,
-    winner, first player ``(count,)``, turns ``(count, 3)``, race cards ``(count, 3, 3)``."""
-    n = len(pol.pace_ids)
-    scores = np.zeros((count, n), dtype=np.int64)
-    winner = np.zeros(count, dtype=np.int64)
-    first = np.zeros(count, dtype=np.int64)
-    turns = np.zeros((count, 3), dtype=np.int64)
-    race_cards = np.zeros((count, 3, 3), dtype=np.int64)
-    from sheepsim.games.race.kernels import kernel_pace_ids
-
-    kernel_rules = rules.kernel_rules()
-    exact = kernel_rules if EV in pol.bet_ids or WIN in pol.bet_ids \
-        or any(p in WHOLE_GAME_PACE_IDS for p in pol.pace_ids) else None
-    # a policy's bad choice stops the chunk and comes back in asks.fail (one line naming
-    # it, its seat and the game); the driver adds the chunk's games
-    pol.check(pol.kernels().game_chunk(seed, start, kernel_rules, odds_tables(rules), pol.bet_ids,
-                                       kernel_pace_ids(pol.pace_ids),
-                                       (scores, winner, first, turns, race_cards), exact))
-    return scores, winner, first, turns, race_cards
-
-
 def check_players(rules: RaceRules, players) -> int:
     if isinstance(players, bool) or not isinstance(players, int | np.integer) \
             or not GAME.min_players <= players <= GAME.max_players:
@@ -423,20 +398,9 @@ def check_players(rules: RaceRules, players) -> int:
     return int(players)
 
 
-def game_chunk_fn(rules: RaceRules, pol: PolicySet, seed: int):
-    """``run_chunk(start, count)`` giving :class:`GameResults`' accumulators (named by
-    :data:`GAME_COUNTS`) for games ``start..start+count-1``, played by the engine's game
-    kernel (:func:`game_rows`; ``jobs.GamesJob`` plays the line-ups of built-ins on the
-    race machine)."""
-    def run_chunk(start, count):
-        return game_counts(game_rows(rules, pol, seed, start, count), pol, len(rules.cards))
-
-    return run_chunk
-
-
 def game_counts(rows, pol: PolicySet, n_cards: int) -> list[np.ndarray]:
     """:class:`GameResults`' accumulators (named by :data:`GAME_COUNTS`) of the per-game
-    ``rows`` of :func:`game_rows` (``scores, winner, first, turns, race_cards``)."""
+    ``rows`` of :meth:`~.jobs.GamesJob.rows` (``scores, winner, first, turns, race_cards``)."""
     scores, winner, first, turns, race_cards = rows
     players = len(pol.pace_ids)
     groups, pairs = policy_groups(pol)
