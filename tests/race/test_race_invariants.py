@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.jobs import play_games, race_counts
+from sheepsim.games.race.policies import RANDOM_BET, decide
 from sheepsim.games.race.rules import load_rules
 
 RULES = load_rules()
@@ -90,8 +91,6 @@ def test_common_random_numbers_same_dice_for_different_policies():
 def random_bets(kind, view, opts, n, rand):
     """The built-in ``random`` bets written as a plug-in (its line-up's races are cut,
     every seat's pace through the dispatch: ``cut.race_turns``)."""
-    from sheepsim.games.race.policies import RANDOM_BET, decide
-
     return decide(RANDOM_BET, kind, view, opts, n, rand)
 
 
