@@ -1,27 +1,26 @@
-"""The Sheep Race's whole game as a harness machine: the engine of the race's whole
-games for every line-up of built-in policies (``jobs.GamesJob``: ``race play``,
-``compare``, ``balance``'s games, the race's own metrics, studies; its per-game rows from
-slot ``result``) and of the race's harness metrics for every line-up
-(:mod:`sheepsim.games.race.metrics`, job ``harness``); whole games of line-ups with
-plug-ins and ``race trace`` play the engine (:mod:`sheepsim.games.race.engine`). It
-plays the engine's games, game for game (``tests/race/test_race_machine.py``,
-``tests/race/test_race_plugins.py``), for every built-in pace and bet policy, mixed per
-seat, and plug-in pace and bet policies (a line-up with one binds the slots of
-:mod:`sheepsim.games.race.cut`: each race cut before a plug-in's pace decision, which
-the harness asks).
+"""The Sheep Race's whole game as a harness machine: the engine of every whole game of
+the race (``jobs.GamesJob``: ``race play``, ``compare``, ``balance``'s games, the race's
+own metrics, studies; its per-game rows from slot ``result``) and of the race's harness
+metrics (:mod:`sheepsim.games.race.metrics`, job ``harness``), for every line-up;
+``race trace`` plays single races with the engine's turn loop
+(:mod:`sheepsim.games.race.engine`). It plays the games the engine's whole-game kernel
+played, game for game (the pinned digests of ``tests/race/test_race_pinned.py``), for
+every built-in pace and bet policy, mixed per seat, and plug-in pace and bet policies (a
+line-up with one binds the slots of :mod:`sheepsim.games.race.cut`: each race cut
+before a plug-in's pace decision, which the harness asks).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
-The ``ev`` and ``win`` bets read the dealt race's exact outcome distribution, solved as
-the engine solves it (once a race, for every seat, under ``exact.game.odds_pace`` of
-the seats' pace policies, which ``seated`` keeps) at the race's first such bet
+The ``ev`` and ``win`` bets read the dealt race's exact outcome distribution, solved once
+a race for every seat, under ``exact.game.odds_pace`` of the seats' pace policies (which
+``seated`` keeps), at the race's first such bet
 (:func:`exact_bets`); ``win`` also reads the standings before the race, which
 ``begin_race`` keeps. They and the ``lookahead`` pace policies (``run_race``'s
 ``rules``) need the rules in ``R`` (``X_EXACT``: the rules, the solved distribution and
 the arrays the bets read): :func:`make_R` puts them there only for a line-up that holds
 one (:func:`needs_exact`), and None otherwise, so that numba compiles neither solver nor
 ``lookahead`` into the other line-ups' kernel (about 53 CPU s of a cold compile: 87
-against 34), as the engine prunes them by type (:func:`machine_bets`).
+against 34): numba prunes them by type (:func:`machine_bets`).
 Each seat holds two policies (slot ``role``: role 0 its bets, role 1 its pace; the
 harness's ``pids`` are the bet ids, then the pace ids). Each race the machine plays
 itself (slot ``own``: ``to_move`` names the race's first player with no options), with
@@ -158,7 +157,7 @@ def result_at(st):
 @njit(inline="always")
 def keep_result(st, r, turns, lane_cards, places):
     """Race ``r``'s turns and its cards placed 1st-3rd (``places``: ``placed_lanes``),
-    for :func:`result` (the rows ``engine.run_game`` fills)."""
+    for :func:`result`."""
     at = result_at(st)
     st[at + r] = turns
     for k in range(3):
@@ -380,8 +379,8 @@ def winner(st, R):
 @njit(inline="always")  # (not a call taking R: that would count R's arrays every game)
 def result(st, R, out):
     """The game's own rows (``RESULT_LEN``): its first player, the turns of each race,
-    then per race the cards placed 1st-3rd (``engine.run_game``'s ``first``, ``turns``
-    and ``race_cards``, for the race's whole-game job: ``jobs.GamesJob``)."""
+    then per race the cards placed 1st-3rd (``first``, ``turns`` and ``race_cards`` of
+    the race's whole-game job: ``jobs.GamesJob.rows``)."""
     out[0] = st[FIRST]
     at = result_at(st)
     for j in range(RESULT_LEN - 1):
@@ -433,9 +432,8 @@ def rules_of(exact):
 
 @njit
 def exact_bets(pid, kind, exact):
-    """The ``ev`` or ``win`` bets of seat ``w[W_CUR]`` into ``w``'s pick, as
-    ``engine.bet_on_race`` and ``engine.place_bets`` make them: from the dealt race's
-    exact outcome distribution under the pace policy ``w[W_PACE]``
+    """The ``ev`` or ``win`` bets of seat ``w[W_CUR]`` into ``w``'s pick: from the dealt
+    race's exact outcome distribution under the pace policy ``w[W_PACE]``
     (``exact.game.odds_pace`` of the seats' pace policies), solved at the race's first
     such bet (one solve serves every seat) into ``exact``'s distribution; ``win`` reads
     the standings before the race and its first player, which ``begin_race`` keeps in

@@ -136,7 +136,8 @@ GREEDY, RANDOM_PACE, SAVER, STEADY, PARTISAN, LOOKAHEAD, LOOKAHEAD_EXACT = range
 RANDOM_BET, FAVOURITE, LONGSHOT, EV, NEAR_EV, EV_APPROX, WIN = range(7)
 #: Policies that exist only inside whole games: they need the rules' payoffs and the
 #: seats' bets (``lookahead``, ``lookahead-exact``), or the deal's exact odds (``ev``),
-#: which only ``engine.run_game`` provides (see :mod:`~sheepsim.games.race.lookahead`,
+#: which only whole games provide (the race machine,
+#: :mod:`~sheepsim.games.race.machine`; see :mod:`~sheepsim.games.race.lookahead`,
 #: :mod:`~sheepsim.games.race.exact.game`).
 WHOLE_GAME_PACE = ("lookahead", "lookahead-exact")
 WHOLE_GAME_PACE_IDS = (LOOKAHEAD, LOOKAHEAD_EXACT)
@@ -572,8 +573,8 @@ def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, ran
 def choose_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand):
     """Dispatch to a built-in bet policy by id (index into ``BET_POLICIES``). ``ev``
     and ``win`` are not here: they read the deal's exact odds (``win`` the standings
-    too), which ``engine.place_bets`` passes to ``exact.game.exact_ev_bets`` and
-    ``exact.win_bets.win_bets`` itself."""
+    too), which the race machine passes to ``exact.game.exact_ev_bets`` and
+    ``exact.win_bets.win_bets`` itself (``machine.exact_bets``)."""
     if policy_id < 0 or policy_id >= N_BET_POLICIES or policy_id == EV or policy_id == WIN:
         raise ValueError("unknown bet policy id")
     builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand)
