@@ -169,6 +169,8 @@ def begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, w):
     """The next race's lanes and public odds; its bets cleared."""
     r = st[RIDX]
     stage = FINAL if r == 2 else SEMIFINAL
+    # element loops, not ``a[:] = b``: numba compiles an array-to-slice copy with a
+    # shape-mismatch message formatted from strings, about 3 s of every cold compile
     for lane in range(N_LANES):
         lane_cards[lane] = finalc[lane] if stage == FINAL else deck[N_LANES * r + lane]
     race_odds(co_final if stage == FINAL else co_semi, lane_cards, stage, odds)
