@@ -94,8 +94,9 @@ def decisions(rules, repeat: int) -> None:
 
 
 def whole_games(rules, games: int) -> None:
-    """Games per CPU second of the whole-game kernel with the exact policies."""
-    from sheepsim.games.race.simulate import game_rows, resolve_policies
+    """Games per CPU second of whole games (``GamesJob.rows``: the race machine on the
+    harness) with the exact policies."""
+    from sheepsim.games.race.jobs import GamesJob
 
     lineups = [("ev-approx bets, greedy pace (every seat)", "greedy", "ev-approx", 20_000),
                ("ev bets (exact, every seat), greedy pace", "greedy", "ev", games),
@@ -104,10 +105,9 @@ def whole_games(rules, games: int) -> None:
     print("| 4-player games | games | CPU s | games per CPU second |")
     print("| --- | ---: | ---: | ---: |")
     for label, pace, bets, n in lineups:
-        pol = resolve_policies(pace, bets, 4)
-        game_rows(rules, pol, 1, 0, 1)  # loads (or compiles) the kernel
+        GamesJob(rules, 4, bets, pace, 1).rows(0, 1)  # loads (or compiles) the kernel
         t0 = time.process_time()
-        game_rows(rules, pol, 2, 0, n)
+        GamesJob(rules, 4, bets, pace, 2).rows(0, n)
         secs = time.process_time() - t0
         print(f"| {label} | {n:,} | {secs:.2f} | {n / secs:,.2f} |")
 

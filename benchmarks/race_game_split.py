@@ -3,18 +3,25 @@
     python benchmarks/race_game_split.py [--players 4] [--games 20000] [--rounds 5]
 
 Builds three patched copies of this tree's ``sheepsim`` in a temporary folder (each a
-stated edit of ``games/race/engine.py``, checked to apply) and times 4-player whole games
-(``greedy`` pace) of this tree and the copies, one process per measurement, alternating,
-in games per CPU second (medians):
+stated edit of ``games/race/machine.py``, the race machine that plays whole games on the
+harness, checked to apply) and times 4-player whole games (``greedy`` pace,
+``GamesJob.rows``) of this tree and the copies, one process per measurement,
+alternating, in games per CPU second (medians):
 
-* ``today``: the engine as it is;
+* ``today``: the race machine as it is;
 * ``no-policy``: every built-in bet decision takes its first option without calling a
-  bet policy (the round, its option rows and its check kept): today minus this is the
-  bet policies' own work;
-* ``no-bets``: no betting round at all (the races, deal, odds and scoring kept): today
-  minus this is everything betting costs, ``no-policy`` minus it the rounds' machinery;
+  bet policy (``decide_rules`` returns 0; the round, its option rows and the harness's
+  ask and check kept): today minus this is the bet policies' own work;
+* ``no-bets``: no betting round at all (``begin_race`` goes straight to the race; the
+  races, deal, odds and scoring kept): today minus this is everything betting costs,
+  ``no-policy`` minus it the rounds' machinery;
 * ``float-view``: today, plus the plug-ins' float64 view filled for every built-in bet
-  decision as well (what a harness that hands every policy its view would add).
+  decision as well (slots ``needs_view`` and ``view``: what handing every policy its
+  view would add).
+
+The figures in benchmarks/README.md (issue 45, 2026-12-06) were taken when this script
+patched the engine's betting (``engine.place_bets``/``bet_on_race``, removed with the
+engine's whole-game kernel); it patches the machine since.
 
 The copies play different bets (so different scores) but the very same races, so their
 time per race turn is today's. Then the harness's own cost per decision on Pig
@@ -37,42 +44,40 @@ from pathlib import Path
 
 import sheepsim
 
-ENGINE = "games/race/engine.py"
-BUILTIN_BETS = """            else:
-                if pid == EV:
-                    exact_game.exact_ev_bets(kind, joint, rules.payoffs, rules.bonus, taken,
-                                             open_lane[p], pick)
-                else:
-                    choose_bets(pid, kind, odds, rules.payoffs, rules.bonus, taken,
-                                open_lane[p], pick, rand)
-                choice = bet_row(kind, opts, m, pick)"""
-PATCHES = {
-    "no-policy": (BUILTIN_BETS, """            else:
-                choice = 0  # benchmark copy: no bet policy called"""),
-    "no-bets": ("""    joint = scratch.odds[0]  # a placeholder: only ev seats read the exact joint""",
-                """    seats.bets[:] = 0  # benchmark copy: no betting round at all
-    if bet_ids.shape[0] > 0:
-        return True
-    joint = scratch.odds[0]  # a placeholder: only ev seats read the exact joint"""),
-    "float-view": ("""            else:
-                if pid == EV:""", """            else:
-                # benchmark copy: the plug-ins' float view for built-ins too
-                fill_bet_view(asks.pview, p, n, open_lane[p], bets[p], rival_open[p], odds,
-                              rules.payoffs, rules.bonus, taken)
-                if pid == EV:"""),
+MACHINE = "games/race/machine.py"
+PATCHES = {  # name: its (old, new) edits of machine.py, each checked to apply once
+    "no-policy": [("""    machine_bets(pid, kind, odds, pay, bon, taken, my_open, pick, rand, exact)
+    return bet_row(kind, opts, n, pick)""", """    return 0  # benchmark copy: no bet policy called""")],
+    "no-bets": [("""    st[PHASE] = P_FINAL if stage == FINAL else P_OPEN""",
+                 """    st[PHASE] = P_RACE  # benchmark copy: no betting round at all""")],
+    "float-view": [("""    bet_row,
+    builtin_bets,
+)""", """    bet_row,
+    builtin_bets,
+    fill_bet_view,
+)"""), ("""def view(st, R, seat, out):
+    out[0] = 0""", """def view(st, R, seat, out):
+    # benchmark copy: the plug-ins' float view for built-ins too
+    w, odds, pay, bon, bets, rival = R[X_W], R[X_ODDS], R[X_PAY], R[X_BON], R[X_BETS], \\
+        R[X_RIVAL]
+    fill_bet_view(out, seat, st[N], w[W_OPEN + seat], bets[seat], rival[seat], odds, pay,
+                  bon, w[W_TAKEN:W_TAKEN + N_LANES])"""), ("""def needs_view(pid, kind):
+    return False""", """def needs_view(pid, kind):
+    return kind != PACE  # benchmark copy: every bet decision's view filled""")],
 }
 
 RACE_RUN = """
 import json, sys, time
 from sheepsim.games.race.rules import load_rules
-from sheepsim.games.race.simulate import game_rows, odds_tables, resolve_policies
+from sheepsim.games.race.jobs import GamesJob
+from sheepsim.games.race.simulate import odds_tables
 bets, players, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rules = load_rules()
-pol = resolve_policies("greedy", bets, players)
+job = GamesJob(rules, players, bets, "greedy", 1)
 odds_tables(rules)
-game_rows(rules, pol, 1, 0, 200)  # compile or load, warm up
+job.rows(0, 200)  # compile or load, warm up
 t = time.process_time()
-turns = game_rows(rules, pol, 1, 1000, n)[3]
+turns = job.rows(1000, n)[3]
 print(json.dumps({"rate": n / (time.process_time() - t), "turns": float(turns.sum(1).mean())}))
 """
 
@@ -95,16 +100,19 @@ def copies(workdir: Path) -> dict[str, Path]:
     """``{name: the folder to put on PYTHONPATH}``: this tree, then each patched copy."""
     src = Path(sheepsim.__file__).resolve().parent
     out = {"today": src.parent}
-    for name, (old, new) in PATCHES.items():
+    for name, edits in PATCHES.items():
         dst = workdir / name / "sheepsim"
         if dst.exists():  # a kept copy, copied afresh (the cache is keyed by source)
             shutil.rmtree(dst)
         shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
-        path = dst / ENGINE
+        path = dst / MACHINE
         text = path.read_text()
-        if text.count(old) != 1:
-            raise SystemExit(f"race_game_split: the {name} patch no longer applies to {ENGINE}")
-        path.write_text(text.replace(old, new))
+        for old, new in edits:
+            if text.count(old) != 1:
+                raise SystemExit(f"race_game_split: the {name} patch no longer applies to "
+                                 f"{MACHINE}")
+            text = text.replace(old, new)
+        path.write_text(text)
         out[name] = dst.parent
     return out
 

@@ -11,12 +11,14 @@ D = every seat ``win``. A against B is ``win`` against three ``ev``; D against C
 reverse (seat 1 ``win`` or ``ev`` among three ``win``). ``win`` bets as ``ev`` in the
 semifinals and the pace never reads bets, so the four line-ups play the very same races
 and semifinal bets: they differ only in the final's bets. This script therefore plays
-each game once with the engine's own functions (``engine.deal``, ``bet_on_race``,
-``run_race``, ``score_race``, ``leader``, called from Python in ``run_game``'s order)
-and places the final's bets four times, once per line-up (``engine.place_bets``, the
-policies as the kernel calls them), scoring each. ``--check K``: the first K games of
-the range are also played by the game kernel (``GamesJob.outcomes``) for every line-up,
-and the winners and scores must be identical (else it stops).
+each game once on the race machine's own slots (``sheepsim/games/race/machine.py``,
+called from Python as the harness's loop calls them: ``start``, ``seated``, each bet
+from ``to_move``'s rows through ``decide_rules`` and ``apply``, each race with ``own``)
+and plays the final four times from the same state, once per line-up's bets (one exact
+solve of the final serves all four, as one serves every seat), scoring each.
+``--check K``: the first K games of the range are also played by the harness's kernel
+(``GamesJob.outcomes``) for every line-up, and the winners and scores must be identical
+(else it stops).
 
 Per game it keeps the standings before the final (scores, token stack, first player),
 the final's winning lane, seat 1's ``win`` and ``ev`` pairs with their exact chances
@@ -34,16 +36,14 @@ import time
 
 import numpy as np
 
-from sheepsim import rng
-from sheepsim.games.race import engine
-from sheepsim.games.race import layout as L
+from sheepsim.games.race import machine as M
 from sheepsim.games.race import policies as P
-from sheepsim.games.race.exact import game as exact_game
 from sheepsim.games.race.exact.win_bets import final_pair_values
 from sheepsim.games.race.jobs import GamesJob
-from sheepsim.games.race.kernels import new_asks, seed_seats
 from sheepsim.games.race.rules import load_rules
 from sheepsim.games.race.simulate import odds_tables
+from sheepsim.harness import layout as H
+from sheepsim.harness.loop import key_game
 from sheepsim.headtohead import compare_table, paired_sums
 
 N = 4
@@ -56,65 +56,63 @@ GAPS = [("trail by 15 or more", -999, -15), ("trail by 7-14", -14, -7),
         ("lead by 7 or more", 7, 999)]
 
 
-def play_game(seed, g, rules, kr, card_odds):
-    """One game as ``engine.run_game`` plays it, every seat ``ev`` in the semifinals and
-    greedy pace; the final's bets placed per line-up. Returns a dict of per-game values."""
-    streams = rng.new_streams()
-    rng.seed_streams(streams, seed, g)
-    asks = new_asks(N)
-    seed_seats(asks, seed, g, N)
-    scratch = engine.new_game_scratch(len(rules.cards), N)
-    first = engine.deal(streams, scratch, N)
-    counter = N
-    scores = np.zeros(N, np.int64)
-    seats = L.Seats(scratch.bets, scratch.rival_open)
+def _py(fn):
+    return getattr(fn, "py_func", fn)
+
+
+def bet_round(st, R, ids, streams, opts):
+    """The machine's bets until its next race: each seat's bet (``ids`` ``(N,)``) asked as
+    the harness asks it (a lone option taken without asking), from its bet stream."""
+    while True:
+        seat, kind, m = _py(M.to_move)(st, R, opts)
+        if kind == M.PACE:
+            return
+        choice = 0
+        if m > 1:
+            row = M.CHANCE_STREAMS + M.KIND_PHASES[kind] * N + seat
+            choice = _py(M.decide_rules)(ids[seat], kind, None, opts[:m], m,
+                                         streams[row:row + 1], R)
+        _py(M.apply)(st, R, seat, kind, opts, choice, streams[:M.CHANCE_STREAMS])
+
+
+def play_game(seed, g, R, kr):
+    """One game on the race machine, every seat ``ev`` in the semifinals and greedy pace;
+    the final played once per line-up's bets. ``R`` the machine's tables (``make_R`` of
+    a line-up with ``ev`` bets). Returns a dict of per-game values."""
+    streams = np.zeros((M.CHANCE_STREAMS + 2 * N, 2), np.uint64)
+    key_game(streams, seed, g, M.CHANCE_STREAMS, 2, N)  # the harness's keying of game g
+    st = np.zeros(M.state_size(N), np.int64)
+    opts = np.zeros((M.MAX_OPTIONS, M.OPTION_WIDTH), np.int64)
+    scratch = M.new_scratch(N, R)
+    report = np.zeros(H.P_KINDS + 3 * M.N_KINDS, np.int64)
+    played = np.zeros((1, 2 + N), np.int64)
     ev_ids = np.full(N, P.EV, np.int64)
-    start = first
-    for r in range(2):
-        scratch.lane_cards[:] = scratch.deck[6 * r:6 * r + 6]
-        engine.race_odds(card_odds[L.SEMIFINAL], scratch.lane_cards, L.SEMIFINAL, scratch.odds)
-        assert engine.bet_on_race(ev_ids, L.SEMIFINAL, start, kr, seats, scratch, asks, None, kr,
-                                  (scores, scratch.stamp))
-        engine.setup_race(scratch.table, kr, scratch.lane_cards, L.SEMIFINAL)
-        engine.fill_table_view(asks.pview, scratch.odds, kr.payoffs, kr.bonus,
-                               scratch.bet_round.taken)
-        assert engine.run_race(scratch.table, engine.stage_dice(kr, L.SEMIFINAL), streams, asks,
-                               None, seats, start, scratch.log, kr) > 0
-        engine.placed_lanes(scratch.table.board, scratch.places)
-        engine.assign_final_lanes(r, scratch.lane_cards, scratch.places, scratch.final_cards)
-        counter = engine.score_race(scratch.table.board, seats.bets, kr.payoffs, kr.bonus, False,
-                                    start, scores, scratch.stamp, counter)
-        start = engine.leader(scores, scratch.stamp)
-    # the final: one exact solve, the bets per line-up, one race (greedy never reads bets)
-    scratch.lane_cards[:] = scratch.final_cards
-    engine.race_odds(card_odds[L.FINAL], scratch.lane_cards, L.FINAL, scratch.odds)
-    joint = exact_game.deal_joint(kr, scratch.lane_cards, L.FINAL, P.GREEDY, scratch.table)
-    stamp = scratch.stamp.copy()
-    bets = {}
-    for name, lineup in LINEUPS.items():
-        scratch.bets[:] = 0
-        scratch.rival_open[:] = 0
-        scratch.bet_round.taken[:] = False
-        scratch.bet_round.open_lane[:] = -1
-        ids = np.array([IDS[x] for x in lineup], np.int64)
-        assert engine.place_bets(ids, L.BET_FINAL, start, scratch.odds, kr, seats,
-                                 scratch.bet_round, asks, joint, (scores, stamp))
-        bets[name] = scratch.bets.copy()
-    engine.setup_race(scratch.table, kr, scratch.lane_cards, L.FINAL)
-    engine.fill_table_view(asks.pview, scratch.odds, kr.payoffs, kr.bonus, scratch.bet_round.taken)
-    assert engine.run_race(scratch.table, engine.stage_dice(kr, L.FINAL), streams, asks, None,
-                           seats, start, scratch.log, kr) > 0
-    engine.placed_lanes(scratch.table.board, scratch.places)
-    w = int(scratch.places[0])
-    out = {"pre_scores": scores.copy(), "pre_stamp": stamp, "start": start, "first": first,
-           "w": w}
-    for name, b in bets.items():
-        sc, st = scores.copy(), stamp.copy()
-        engine.score_race(scratch.table.board, b, kr.payoffs, kr.bonus, True, start, sc, st,
-                          counter)
-        out[f"winner_{name}"] = engine.leader(sc, st)
-        out[f"scores_{name}"] = sc
-        out[f"pair_{name}"] = np.flatnonzero(b[0])  # seat 1's final pair
+    _py(M.start)(st, R, N, streams[:M.CHANCE_STREAMS])
+    _py(M.seated)(st, R, np.concatenate([ev_ids, np.full(N, P.GREEDY, np.int64)]))
+    for _ in range(2):  # the semifinals: their bets, then the race
+        bet_round(st, R, ev_ids, streams, opts)
+        M.own(st, R, 0, streams, scratch, report, played)
+    # the final, once per line-up from the same state (greedy pace never reads bets: the
+    # same race each time); its first exact solve serves the later line-ups too
+    w, stamp_R = R[M.X_W], R[M.X_STAMP]
+    saved = st.copy(), w.copy(), stamp_R.copy(), streams.copy()
+    scores = st[M.SC:M.SC + N].copy()
+    start, first, stamp = int(st[M.START]), int(st[M.FIRST]), stamp_R.copy()
+    bets, out = {}, {}
+    for i, (name, lineup) in enumerate(LINEUPS.items()):
+        for a, b in zip((st, w, stamp_R, streams), saved, strict=True):
+            a[:] = b
+        if i > 0:
+            w[M.W_SOLVED] = 1  # the final's distribution is in R already
+        bet_round(st, R, np.array([IDS[x] for x in lineup], np.int64), streams, opts)
+        bets[name] = R[M.X_BETS].copy()
+        M.own(st, R, 0, streams, scratch, report, played)
+        out[f"winner_{name}"] = int(st[M.WIN])
+        out[f"scores_{name}"] = st[M.SC:M.SC + N].copy()
+        out[f"pair_{name}"] = np.flatnonzero(bets[name][0])  # seat 1's final pair
+    out.update({"pre_scores": scores, "pre_stamp": stamp, "start": start, "first": first,
+                "w": int(R[M.X_PLACES][0])})
+    joint = R[M.X_EXACT][1]  # the final's exact outcome distribution (216,)
     p_win, ev, _ = final_pair_values(0, scores, stamp, start, joint, kr.payoffs, kr.bonus)
     out["p_win_A"] = p_win[tuple(out["pair_A"])]
     out["p_win_B"] = p_win[tuple(out["pair_B"])]
@@ -124,8 +122,8 @@ def play_game(seed, g, rules, kr, card_odds):
 
 
 def check_against_kernel(seed, first, k, rows):
-    """The game kernel's winners and scores for games ``first..first+k-1`` of every
-    line-up equal this script's."""
+    """The harness's kernel's winners and scores (``GamesJob``) for games
+    ``first..first+k-1`` of every line-up equal this script's."""
     for name, lineup in LINEUPS.items():
         job = GamesJob(None, N, lineup, "greedy", seed)
         winner, scores = job.outcomes(first, k)
@@ -137,11 +135,11 @@ def check_against_kernel(seed, first, k, rows):
 def run(args) -> None:
     rules = load_rules()
     kr = rules.kernel_rules()
-    card_odds = odds_tables(rules)
+    R = M.make_R(rules, N, odds_tables(rules), np.array([P.EV] * N + [P.GREEDY] * N))
     rows: dict[str, list] = {}
     t0 = time.process_time()
     for i, g in enumerate(range(args.first, args.first + args.games)):
-        for key, v in play_game(args.seed, g, rules, kr, card_odds).items():
+        for key, v in play_game(args.seed, g, R, kr).items():
             rows.setdefault(key, []).append(v)
         if (i + 1) % 100 == 0 or i + 1 == args.games:
             arrays = {k: np.array(v) for k, v in rows.items()}

@@ -4,9 +4,9 @@
   exploration (``graph_reference.py``), for built-in and user own-state policies, and
   refuses a user policy that is not own-state; run as Python (the solver's builder for
   the built-in policies), its source gives the kernel's output and compiles nothing;
-* ``ev`` bets in the game kernel (``engine.bet_on_race``) are ``race ev``'s
-  recommendation (``exact_bets.best_bets``, itself checked against the ``race ev``
-  tables in test_exact_bets.py) on random deals, for every seat in turn order;
+* ``ev`` bets in whole games (the race machine's bet rounds, ``machine.exact_bets``) are
+  ``race ev``'s recommendation (``exact_bets.best_bets``, itself checked against the
+  ``race ev`` tables in test_exact_bets.py) on random deals, for every seat in turn order;
 * ``lookahead-exact`` values every option as ``race advise`` does and plays its best one.
 Exact quantities: tolerances are rounding (1e-9 on points of order 10).
 """
@@ -28,11 +28,11 @@ from sheepsim.games.race.exact.bets import best_bets, set_ev
 from sheepsim.games.race.exact.from_position import board_from
 from sheepsim.games.race.exact.graphs import build_graphs
 from sheepsim.games.race.exact.lanegraph import build_lane_graphs
-from sheepsim.games.race.kernels import new_asks
 from sheepsim.games.race.rules import load_rules
 
 from .graph_reference import python_lane_graphs
 from .helpers import load_text
+from .machine_bets import bet_rounds
 from .test_exact_solver import tiny_rules_text
 
 PACE_ID = {"greedy": P.GREEDY, "saver": P.SAVER, "steady": P.STEADY}
@@ -194,19 +194,15 @@ def test_a_user_policy_falsely_declared_own_state_is_refused(tmp_path, monkeypat
         sys.modules.pop(name, None)
 
 
-def _kernel_bets(rules, lane_cards, stage, n_players, first, pace_ids):
-    """``(bets (n, 6), open lanes (n,))`` the game kernel's betting gives ``ev`` seats."""
-    scratch = engine.new_game_scratch(len(rules.cards), n_players)
-    scratch.lane_cards[:] = lane_cards
-    seats = L.Seats(scratch.bets, scratch.rival_open)
-    bet_ids = np.full(n_players, P.EV, np.int64)
-    engine.bet_on_race(bet_ids, L.FINAL if stage == "final" else L.SEMIFINAL, first,
-                       rules.kernel_rules(), seats, scratch, new_asks(n_players),
-                       pace_ids, rules.kernel_rules())
-    return scratch.bets.copy(), scratch.bet_round.open_lane.copy()
+def _game_bets(rules, lane_cards, stage, n_players, first, pace_ids):
+    """``(bets (n, 6), open lanes (n,))`` whole games' betting (the race machine's bet
+    rounds) gives ``ev`` seats."""
+    bets, opened, _ = bet_rounds(rules, lane_cards, stage == "final",
+                                 np.full(n_players, P.EV, np.int64), first, pace_ids)
+    return bets, opened
 
 
-def test_ev_bets_in_the_game_kernel_are_what_race_ev_recommends():
+def test_ev_bets_in_whole_games_are_what_race_ev_recommends():
     rules = load_rules()
     gen = np.random.default_rng(2013)
     for deal in range(24):
@@ -218,7 +214,7 @@ def test_ev_bets_in_the_game_kernel_are_what_race_ev_recommends():
         pace_ids = (None if policy == "greedy" else np.array([P.GREEDY, P.SAVER] * 3)[:n]
                     if policy == "mixed" else np.full(n, PACE_ID[policy], np.int64))
         res = exact_odds(rules, lanes, stage, "greedy" if policy == "mixed" else policy)
-        bets, opened = _kernel_bets(rules, lanes, stage, n, first, pace_ids)
+        bets, opened = _game_bets(rules, lanes, stage, n, first, pace_ids)
         taken = []
         for i in range(n):
             p = (first + i) % n

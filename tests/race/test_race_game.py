@@ -5,11 +5,11 @@ import numpy as np
 from sheepsim.games.race import engine
 from sheepsim.games.race import layout as L
 from sheepsim.games.race import policies as P
-from sheepsim.games.race.kernels import new_asks
+from sheepsim.games.race.jobs import GamesJob
 from sheepsim.games.race.rules import load_rules
-from sheepsim.games.race.simulate import game_rows, resolve_policies
 
 from .helpers import make_state
+from .machine_bets import bet_rounds
 
 PAYOFFS = np.array([[12, 11, 9, 8, 7, 6], [9, 8, 6, 5, 4, 3], [7, 6, 4, 3, 2, 1],
                     [18, 17, 16, 15, 14, 13]], dtype=np.int64)
@@ -91,28 +91,21 @@ def test_open_bets_are_unique_and_hidden_bets_may_repeat_them():
     odds[5, 0] = 0.5
     n = 6
     bet_ids = np.full(n, P.FAVOURITE, dtype=np.int64)
-    bets = np.zeros((n, 6), dtype=np.int64)
-    rival_open = np.zeros((n, 6), dtype=np.int64)
-    open_lane = np.full(n, -1, dtype=np.int64)
-    taken = np.zeros(6, dtype=np.bool_)
-    pick = np.zeros(2, dtype=np.int64)
-    rules = load_rules().kernel_rules()._replace(payoffs=PAYOFFS, bonus=BONUS)
-    seats = L.Seats(bets, rival_open)
-    bet_round = L.BetRound(open_lane, taken, pick)
-    asks = new_asks(n)  # the seats' streams and decision scratch
-    engine.place_bets(bet_ids, L.BET_OPEN, 2, odds, rules, seats, bet_round, asks, odds[0])
+    # the race machine's bet rounds (to_move's rows, apply), the open round then the
+    # hidden one, in turn order from seat 2
+    bets, open_lane, rival_open = bet_rounds(load_rules(), np.arange(6), False, bet_ids, 2,
+                                             odds=odds, payoffs=(PAYOFFS, BONUS))
     assert sorted(open_lane.tolist()) == list(range(6))
     assert open_lane[2] == 5  # the first bettor takes the favourite
     assert rival_open[0].tolist() == [1 if lane != open_lane[0] else 0 for lane in range(6)]
-    engine.place_bets(bet_ids, L.BET_HIDDEN, 2, odds, rules, seats, bet_round, asks, odds[0])
     assert (bets.sum(axis=1) == 3).all()
     assert bets[:, 5].sum() >= 2  # favourite lane 6 bet again, hidden
 
 
 def test_whole_games_are_consistent():
     rules = load_rules()
-    pol = resolve_policies("greedy,partisan,saver", "ev-approx,favourite,random", 3)
-    scores, winner, first, turns, race_cards = game_rows(rules, pol, 5, 0, 400)
+    job = GamesJob(rules, 3, "ev-approx,favourite,random", "greedy,partisan,saver", 5)
+    scores, winner, first, turns, race_cards = job.rows(0, 400)
     # the winner has the top score
     assert (scores[np.arange(400), winner] == scores.max(axis=1)).all()
     assert ((first >= 0) & (first < 3)).all() and len(set(first.tolist())) == 3

@@ -15,14 +15,13 @@ import numpy as np
 import pytest
 
 from sheepsim.games.race import engine
-from sheepsim.games.race import layout as L
 from sheepsim.games.race import policies as P
 from sheepsim.games.race import standings as S
 from sheepsim.games.race.exact import exact_odds
 from sheepsim.games.race.exact.win_bets import final_pair_values, win_final_pair
-from sheepsim.games.race.kernels import new_asks
 from sheepsim.games.race.rules import load_rules
 
+from .machine_bets import bet_rounds
 from .test_play_to_win import DICE, PAY, by_stack
 
 PAIRS = list(combinations(range(6), 2))
@@ -129,28 +128,16 @@ def test_the_final_pair_is_race_ev_objective_win_s_best_on_real_finals():
 
 
 def _final_bets(bet_ids, scores, stamp, first, pace_ids=None):
-    """The kernel's final betting (``engine.bet_on_race``) with the standings."""
+    """Whole games' final betting (the race machine's bet round) with the standings."""
     rules = load_rules()
-    kr = rules.kernel_rules()
-    n = len(bet_ids)
-    scratch = engine.new_game_scratch(len(rules.cards), n)
-    scratch.lane_cards[:] = [3, 7, 1, 10, 5, 8]
-    asks = new_asks(n)
-    from sheepsim import rng
-
-    for s in range(n):
-        for phase in range(L.N_PHASES):
-            rng.seed_policy_stream(asks.streams, L.N_PHASES * s + phase, 5, int(stamp.sum()), s,
-                                   phase)
-    assert engine.bet_on_race(np.array(bet_ids, np.int64), L.FINAL, first, kr,
-                              L.Seats(scratch.bets, scratch.rival_open), scratch, asks, pace_ids,
-                              kr, (np.array(scores, np.int64), stamp))
-    assert asks.fail[L.F_CODE] == 0
+    bets, _, rival_open = bet_rounds(rules, [3, 7, 1, 10, 5, 8], True, bet_ids, first, pace_ids,
+                                     (np.array(scores, np.int64), stamp),
+                                     seed=(5, int(stamp.sum())))
     joint = exact_odds(rules, [3, 7, 1, 10, 5, 8], "final").winner
-    return scratch.bets.copy(), _joint(joint), scratch.rival_open.copy()
+    return bets, _joint(joint), rival_open
 
 
-def test_win_seats_in_the_kernel_bet_legally_and_never_read_rivals_hidden_bets():
+def test_win_seats_in_whole_games_bet_legally_and_never_read_rivals_hidden_bets():
     kr = load_rules().kernel_rules()
     scores, stamp = (31, 22, 40, 28), np.array([3, 1, 4, 2], np.int64)
     first = engine.leader(np.array(scores), stamp)  # seat 3 (0-based 2) leads
@@ -173,7 +160,6 @@ def test_win_seats_in_the_kernel_bet_legally_and_never_read_rivals_hidden_bets()
 
 def test_win_bets_as_ev_in_the_semifinals():
     rules = load_rules()
-    kr = rules.kernel_rules()
     gen = np.random.default_rng(3)
     for _ in range(4):
         n = int(gen.integers(2, 7))
@@ -183,12 +169,8 @@ def test_win_bets_as_ev_in_the_semifinals():
         first = int(gen.integers(0, n))
         got = []
         for pid in (P.WIN, P.EV):
-            scratch = engine.new_game_scratch(len(rules.cards), n)
-            scratch.lane_cards[:] = lanes
-            engine.bet_on_race(np.full(n, pid, np.int64), L.SEMIFINAL, first, kr,
-                               L.Seats(scratch.bets, scratch.rival_open), scratch, new_asks(n),
-                               None, kr, (scores, stamp))
-            got.append((scratch.bets.copy(), scratch.bet_round.open_lane.copy()))
+            got.append(bet_rounds(rules, lanes, False, np.full(n, pid, np.int64), first,
+                                  standings=(scores, stamp))[:2])
         assert np.array_equal(got[0][0], got[1][0]) and np.array_equal(got[0][1], got[1][1])
 
 

@@ -1,10 +1,13 @@
 """Sheep Race kernels (numba, no validation: the wrappers validate).
 
-One race: :func:`run_race`. One whole game (deal, two semifinals, the final, betting,
-scoring with the bonus and the stack tie-breaks): :func:`run_game`. The rules decisions
-they implement are cited from shared/rulebooks/README.md in the tests. State travels as
-the records of :mod:`~sheepsim.games.race.layout` (``KernelRules``, ``Table``,
-``Seats``, ``BetRound``, ``GameScratch``).
+One race: :func:`run_race`. The parts of a whole game the race machine
+(:mod:`~sheepsim.games.race.machine`, which plays every whole game on the harness, its
+bets included) takes from here: the deal (:func:`deal_arrays`), the public odds
+(:func:`race_odds`), the places and the final's lanes (:func:`placed_lanes`,
+:func:`assign_final_lanes`), scoring with the bonus and the stack tie-breaks
+(:func:`score_race`, :func:`leader`). The rules decisions they implement are cited from
+shared/rulebooks/README.md in the tests. State travels as the records of
+:mod:`~sheepsim.games.race.layout` (``KernelRules``, ``Table``, ``Seats``).
 
 The turn loop keeps the race counters (blue supply, sheep placed and running, turn) and
 the dice stream in local variables and writes the counters to the ``race`` array only for
@@ -15,24 +18,19 @@ array. Functions inlined into the turn loop that take ``board`` either only load
 only store (:func:`sheep_values`, :func:`write_sheep`): numba then prunes the reference
 counting of the copies inlining makes, which otherwise costs atomic calls every turn.
 
-Built-in policies are called on the engine's arrays (``choose_pace``, ``choose_bets``);
-plug-ins through the global name ``decide`` with the one signature ``(kind, view, opts, n,
+Built-in pace policies are called on the engine's arrays (``choose_pace``); plug-ins
+through the global name ``decide`` with the one signature ``(kind, view, opts, n,
 rand)``, which :mod:`~sheepsim.games.race.kernels` rebinds to the plug-ins' chain (so a
 user policy runs the very same engine code). Every choice is checked
 (:func:`~sheepsim.games.race.policies.record`): the first bad one is written to
-``asks.fail`` and the race, the game and the chunk return early (a negative result).
-A lone legal choice is taken without asking any policy.
+``asks.fail`` and the race and the chunk return early (a negative result). A lone legal
+choice is taken without asking any policy.
 """
 
 
 from sheepsim import rng
-from sheepsim.games.race.exact import game as exact_game  # the ev bets and lookahead-exact pace
-from sheepsim.games.race.exact.win_bets import win_bets  # the win bets
+from sheepsim.games.race.exact import game as exact_game  # the lookahead-exact pace
 from sheepsim.games.race.layout import (
-    BET_FINAL,
-    BET_HIDDEN,
-    BET_OPEN,
-    BET_PHASE,
     EZ_FIRST,
     FINAL,
     MAX_CUBES,
@@ -45,12 +43,10 @@ from sheepsim.games.race.layout import (
     PACE_PHASE,
     PLACE,
     RUNNING,
-    SEMIFINAL,
     STATUS,
     SUPPLY_BLUE,
     TRACK,
     TURN,
-    Seats,
 )
 from sheepsim.games.race.lookahead import lookahead_pace
 from sheepsim.games.race.moves import (  # noqa: F401 - engine.<name> is public
@@ -80,7 +76,6 @@ from sheepsim.games.race.moves import (  # noqa: F401 - engine.<name> is public
     log_turn,
     move_sheep,
     n_legal,
-    new_game_scratch,
     new_table,
     pay_cubes,
     place_remaining,
@@ -100,19 +95,12 @@ from sheepsim.games.race.moves import (  # noqa: F401 - engine.<name> is public
     write_sheep,
 )
 from sheepsim.games.race.policies import (
-    EV,
     FIRST_USER_ID,
     LOOKAHEAD,
     LOOKAHEAD_EXACT,
-    WIN,
-    bet_row,
-    bet_rows,
-    choose_bets,
     choose_pace,
     decide,
-    fill_bet_view,
     fill_pace_view,
-    fill_table_view,
     option_row,
     pace_rows,
     record,
@@ -319,93 +307,11 @@ def score_race(board, bets, payoffs, bonus, final, start, scores, stamp, counter
 
 
 @njit
-def place_bets(bet_ids, kind, start, odds, rules, seats, bet_round, asks, joint, standings=None):
-    """One betting round of ``kind`` in turn order from ``start``: fills ``seats.bets``
-    and ``seats.rival_open`` and ``bet_round`` (see the records in ``layout``); False
-    when a policy failed (in ``asks.fail``). ``joint`` ``(216,)`` the deal's exact
-    outcome distribution, read by ``ev`` and ``win`` seats; ``standings`` ``(scores,
-    stamp)`` before the race, read by ``win`` seats (whole games)."""
-    bets, rival_open = seats.bets, seats.rival_open
-    open_lane, taken, pick = bet_round
-    opts = asks.opts1 if kind == BET_OPEN else asks.opts2
-    n = bet_ids.shape[0]
-    for i in range(n):
-        p = (start + i) % n
-        m = bet_rows(kind, taken, open_lane[p], opts)
-        choice = 0
-        if m > 1:  # a lone choice is taken without asking
-            pid = bet_ids[p]
-            row = N_PHASES * p + BET_PHASE
-            rand = asks.streams[row:row + 1]
-            if pid >= FIRST_USER_ID:
-                fill_bet_view(asks.pview, p, n, open_lane[p], bets[p], rival_open[p], odds,
-                              rules.payoffs, rules.bonus, taken)
-                choice = decide(pid, kind, asks.pview, opts[:m], m, rand)
-            else:
-                if pid == EV:
-                    exact_game.exact_ev_bets(kind, joint, rules.payoffs, rules.bonus, taken,
-                                             open_lane[p], pick)
-                elif pid == WIN and standings is not None:
-                    win_bets(kind, joint, rules.payoffs, rules.bonus, taken, open_lane[p], p,
-                             standings, start, pick)
-                else:
-                    choose_bets(pid, kind, odds, rules.payoffs, rules.bonus, taken,
-                                open_lane[p], pick, rand)
-                choice = bet_row(kind, opts, m, pick)
-            if not record(asks.fail, asks.log, p, BET_PHASE, kind, m, choice):
-                return False
-        a = opts[choice, 0]
-        if kind == BET_OPEN:
-            taken[a] = True
-            open_lane[p] = a
-            bets[p, a] = 1
-            for q in range(n):
-                if q != p:
-                    rival_open[q, a] += 1
-        else:
-            bets[p, a] = 1
-            bets[p, opts[choice, 1]] = 1
-    return True
-
-
-@njit
-def bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, exact,
-                standings=None):
-    """Clear last race's bets, then the open and hidden rounds (semifinal) or the final's;
-    False when a policy failed; ``standings`` ``(scores, stamp)`` for ``win`` seats
-    (:func:`place_bets`). If a seat bets ``ev`` or ``win``, the dealt race is first solved
-    exactly (once for every seat) under
-    :func:`~sheepsim.games.race.exact.game.odds_pace` of ``pace_ids``. ``exact`` None (no
-    seat bets ``ev``): numba prunes the solver by type (see :func:`run_game`)."""
-    joint = scratch.odds[0]  # a placeholder: only ev seats read the exact joint
-    if exact is not None:
-        if exact_game.wants_exact_odds(bet_ids):
-            joint = exact_game.deal_joint(rules, scratch.lane_cards, stage,
-                                          exact_game.odds_pace(pace_ids), scratch.table)
-    seats.bets[:] = 0
-    seats.rival_open[:] = 0
-    scratch.bet_round.taken[:] = False
-    scratch.bet_round.open_lane[:] = -1
-    if stage == FINAL:
-        return place_bets(bet_ids, BET_FINAL, start, scratch.odds, rules, seats,
-                          scratch.bet_round, asks, joint, standings)
-    if not place_bets(bet_ids, BET_OPEN, start, scratch.odds, rules, seats, scratch.bet_round,
-                      asks, joint, standings):
-        return False
-    return place_bets(bet_ids, BET_HIDDEN, start, scratch.odds, rules, seats,
-                      scratch.bet_round, asks, joint, standings)
-
-
-@njit
-def deal(streams, scratch, n_players):
-    """Shuffle the deck and draw the first player (DEAL stream); stack the score tokens
-    with the first player's on top, then clockwise below it. Returns the first player."""
-    return deal_arrays(streams, scratch.deck, scratch.stamp, n_players)
-
-
-@njit
 def deal_arrays(streams, deck, stamp, n_players):
-    """:func:`deal` on plain arrays (the race machine's, too)."""
+    """Shuffle the deck ``(n_cards,)`` and draw the first player (DEAL stream); stack the
+    score tokens (``stamp`` ``(n_players,)``, the higher stamp on top) with the first
+    player's on top, then clockwise below it. Returns the first player (the race
+    machine's deal: ``machine.start``)."""
     for i in range(deck.shape[0]):
         deck[i] = i
     rng.shuffle(streams, rng.DEAL, deck)
@@ -413,56 +319,3 @@ def deal_arrays(streams, deck, stamp, n_players):
     for i in range(n_players):
         stamp[(first + i) % n_players] = n_players - i
     return first
-
-
-@njit
-def run_game(rules, card_odds, bet_ids, pace_ids, streams, asks, scratch, out, exact):
-    """Play one whole game; returns ``(winner seat, first player of semifinal 1)``, or
-    ``(-1, -1)`` when a policy failed (in ``asks.fail``).
-
-    ``card_odds`` ``(semifinal, final)`` public odds tables ``(n_cards, 6, 3)``;
-    ``bet_ids`` ``(n_players,)``; ``pace_ids`` ``(n_players,)`` or None (all ``greedy``,
-    see :func:`run_race`); ``asks`` the seats' policy streams, keyed for this game, and
-    the plug-ins' inputs (:class:`~sheepsim.games.race.layout.Asks`). Fills ``out`` = ``(scores
-    (n_players,), turns (3,) per race, race_cards (3, 3))``: card of 1st-3rd per race
-    (final: 1st only, -1 elsewhere). ``exact``: ``rules`` when a seat bets ``ev`` or
-    ``win`` or plays ``lookahead`` or ``lookahead-exact``, else None, so that numba
-    compiles neither exact solver (about 45 s of a cold compile) nor ``lookahead`` into
-    games that cannot call them.
-    """
-    scores, turns, race_cards = out
-    n = bet_ids.shape[0]
-    first = deal(streams, scratch, n)
-    counter = n
-    scores[:] = 0
-    seats = Seats(scratch.bets, scratch.rival_open)
-    lane_cards, places = scratch.lane_cards, scratch.places
-    start = first
-    for r in range(3):
-        stage = FINAL if r == 2 else SEMIFINAL
-        # element loops, not ``a[:] = b``: numba compiles an array-to-slice copy with a
-        # shape-mismatch message formatted from strings, about 3 s of every cold compile
-        for lane in range(N_LANES):
-            lane_cards[lane] = scratch.final_cards[lane] if stage == FINAL \
-                else scratch.deck[N_LANES * r + lane]
-        race_odds(card_odds[stage], lane_cards, stage, scratch.odds)
-        if not bet_on_race(bet_ids, stage, start, rules, seats, scratch, asks, pace_ids, exact,
-                           (scores, scratch.stamp)):
-            return -1, -1
-        setup_race(scratch.table, rules, lane_cards, stage)
-        fill_table_view(asks.pview, scratch.odds, rules.payoffs, rules.bonus,
-                        scratch.bet_round.taken)
-        turns[r] = run_race(scratch.table, stage_dice(rules, stage), streams, asks, pace_ids,
-                            seats, start, scratch.log, exact)
-        if turns[r] < 0:
-            return -1, -1
-        placed_lanes(scratch.table.board, places)
-        for k in range(3):
-            race_cards[r, k] = lane_cards[places[k]] if places[k] >= 0 else -1
-        if stage != FINAL:
-            assign_final_lanes(r, lane_cards, places, scratch.final_cards)
-        counter = score_race(scratch.table.board, seats.bets, rules.payoffs, rules.bonus,
-                             stage == FINAL, start, scores, scratch.stamp, counter)
-        start = leader(scores, scratch.stamp)
-    return start, first
-

@@ -204,7 +204,7 @@ def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, strea
     if turns < 0:
         asks.fail[F_GAME] = game
         return turns
-    for lane in range(N_LANES):  # element loops: see _deal
+    for lane in range(N_LANES):  # element loops, not a slice copy: see _deal
         for col in range(board.shape[1]):
             board[lane, col] = table.board[lane, col]
     return turns

@@ -19,7 +19,7 @@ Everything in them is public at the table. Importing this module compiles nothin
 The kernels pass their state as a few named records (namedtuples of arrays and ints,
 which numba compiles to plain structs): :class:`KernelRules` (the rules file, built once
 per file by :meth:`RaceRules.kernel_rules`), :class:`Table` (what a pace policy sees),
-:class:`Seats` (each seat's bets) and :class:`BetRound` (betting scratch).
+:class:`Seats` (each seat's bets) and :class:`Asks` (the policies' plumbing).
 """
 
 from collections import namedtuple
@@ -116,9 +116,6 @@ Table = namedtuple("Table", ["board", "race", "seen", "legal"])
 #: The bets of each seat ``(n_players, 6)`` int64: ``bets`` 1 where the seat bet this
 #: race, ``rival_open`` its rivals' open bets per lane.
 Seats = namedtuple("Seats", ["bets", "rival_open"])
-#: Betting scratch of one race: ``open_lane`` ``(n,)`` each seat's open bet (-1 before),
-#: ``taken`` ``(6,)`` bool lanes bet openly, ``pick`` ``(2,)`` a bet policy's answer.
-BetRound = namedtuple("BetRound", ["open_lane", "taken", "pick"])
 #: A run's policy plumbing: ``streams`` ``(N_PHASES * seats, 2)`` uint64 the seats' own
 #: policy streams; ``pview`` ``(N_VIEW,)`` float64 (a policy's ``view``: numba's arrays
 #: have a ``view`` attribute, so a record field cannot take that name), ``opts1``
@@ -126,11 +123,3 @@ BetRound = namedtuple("BetRound", ["open_lane", "taken", "pick"])
 #: ``(N_FAIL,)`` the first failure; ``log`` ``(rows, N_DEC)`` the decisions asked (0 rows:
 #: none kept).
 Asks = namedtuple("Asks", ["streams", "pview", "opts1", "opts2", "fail", "log"])
-#: Everything one whole game writes besides its outputs, allocated once per chunk by
-#: :func:`~sheepsim.games.race.engine.new_game_scratch`: ``table``, ``deck`` ``(n_cards,)``,
-#: ``stamp`` ``(n,)`` stack order of the score tokens, ``lane_cards``/``final_cards``
-#: ``(6,)``, ``odds`` ``(6, 3)`` float64, ``bets``/``rival_open`` ``(n, 6)``,
-#: ``bet_round``, ``places`` ``(3,)`` and ``log`` (0 rows: no trace).
-GameScratch = namedtuple("GameScratch", [
-    "table", "deck", "stamp", "lane_cards", "final_cards", "odds", "bets", "rival_open",
-    "bet_round", "places", "log"])

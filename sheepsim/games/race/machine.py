@@ -12,16 +12,16 @@ the harness asks).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
-The ``ev`` and ``win`` bets read the dealt race's exact outcome distribution, solved as
-the engine solves it (once a race, for every seat, under ``exact.game.odds_pace`` of
-the seats' pace policies, which ``seated`` keeps) at the race's first such bet
+The ``ev`` and ``win`` bets read the dealt race's exact outcome distribution, solved once
+a race for every seat, under ``exact.game.odds_pace`` of the seats' pace policies (which
+``seated`` keeps), at the race's first such bet
 (:func:`exact_bets`); ``win`` also reads the standings before the race, which
 ``begin_race`` keeps. They and the ``lookahead`` pace policies (``run_race``'s
 ``rules``) need the rules in ``R`` (``X_EXACT``: the rules, the solved distribution and
 the arrays the bets read): :func:`make_R` puts them there only for a line-up that holds
 one (:func:`needs_exact`), and None otherwise, so that numba compiles neither solver nor
 ``lookahead`` into the other line-ups' kernel (about 53 CPU s of a cold compile: 87
-against 34), as the engine prunes them by type (:func:`machine_bets`).
+against 34): numba prunes them by type (:func:`machine_bets`).
 Each seat holds two policies (slot ``role``: role 0 its bets, role 1 its pace; the
 harness's ``pids`` are the bet ids, then the pace ids). Each race the machine plays
 itself (slot ``own``: ``to_move`` names the race's first player with no options), with
@@ -170,6 +170,8 @@ def begin_race(st, lane_cards, deck, finalc, co_semi, co_final, odds, w):
     """The next race's lanes and public odds; its bets cleared."""
     r = st[RIDX]
     stage = FINAL if r == 2 else SEMIFINAL
+    # element loops, not ``a[:] = b``: numba compiles an array-to-slice copy with a
+    # shape-mismatch message formatted from strings, about 3 s of every cold compile
     for lane in range(N_LANES):
         lane_cards[lane] = finalc[lane] if stage == FINAL else deck[N_LANES * r + lane]
     race_odds(co_final if stage == FINAL else co_semi, lane_cards, stage, odds)
@@ -433,9 +435,8 @@ def rules_of(exact):
 
 @njit
 def exact_bets(pid, kind, exact):
-    """The ``ev`` or ``win`` bets of seat ``w[W_CUR]`` into ``w``'s pick, as
-    ``engine.bet_on_race`` and ``engine.place_bets`` make them: from the dealt race's
-    exact outcome distribution under the pace policy ``w[W_PACE]``
+    """The ``ev`` or ``win`` bets of seat ``w[W_CUR]`` into ``w``'s pick: from the dealt
+    race's exact outcome distribution under the pace policy ``w[W_PACE]``
     (``exact.game.odds_pace`` of the seats' pace policies), solved at the race's first
     such bet (one solve serves every seat) into ``exact``'s distribution; ``win`` reads
     the standings before the race and its first player, which ``begin_race`` keeps in

@@ -47,8 +47,6 @@ from sheepsim.games.race.layout import (
     WALK_RECOVER,
     WALK_WHITE,
     WHITE,
-    BetRound,
-    GameScratch,
     Table,
 )
 from sheepsim.games.race.policies import (
@@ -73,19 +71,6 @@ def new_table():
     numpy arrays, allocated in Python (kernels allocate nothing; see ``kernels``)."""
     return Table(np.zeros((N_LANES, N_BOARD), dtype=np.int64), np.zeros(N_RACE, dtype=np.int64),
                  np.zeros((2, N_LANES), dtype=np.int64), np.zeros(N_OPTIONS, dtype=np.bool_))
-
-
-def new_game_scratch(n_cards, n_players):
-    """A :class:`~sheepsim.games.race.layout.GameScratch` for games of ``n_players``
-    (numpy arrays, allocated in Python)."""
-    bet_round = BetRound(np.full(n_players, -1, dtype=np.int64),
-                         np.zeros(N_LANES, dtype=np.bool_), np.zeros(2, dtype=np.int64))
-    return GameScratch(new_table(), np.arange(n_cards, dtype=np.int64), np.zeros(n_players, dtype=np.int64),
-                       np.zeros(N_LANES, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
-                       np.zeros((N_LANES, 3), dtype=np.float64),
-                       np.zeros((n_players, N_LANES), dtype=np.int64),
-                       np.zeros((n_players, N_LANES), dtype=np.int64), bet_round,
-                       np.zeros(3, dtype=np.int64), np.zeros((0, N_LOG), dtype=np.int64))
 
 
 @njit(inline="always")

@@ -571,8 +571,8 @@ def builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, ran
 def choose_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand):
     """Dispatch to a built-in bet policy by id (index into ``BET_POLICIES``). ``ev``
     and ``win`` are not here: they read the deal's exact odds (``win`` the standings
-    too), which ``engine.place_bets`` passes to ``exact.game.exact_ev_bets`` and
-    ``exact.win_bets.win_bets`` itself."""
+    too), which the race machine passes to ``exact.game.exact_ev_bets`` and
+    ``exact.win_bets.win_bets`` itself (``machine.exact_bets``)."""
     if policy_id < 0 or policy_id >= N_BET_POLICIES or policy_id == EV or policy_id == WIN:
         raise ValueError("unknown bet policy id")
     builtin_bets(policy_id, kind, odds, payoffs, bonus, taken, my_open, out, rand)
