@@ -12,7 +12,9 @@ CI run of 2026-12-06 failed a contract test that way, and the three processes be
 reproduce it on the tree before the fix (3777241: the last one's ``first`` returned
 option 3). The kernels the line-ups share come from the shared kernel cache (the suite's
 warm-up compiled them); only the two line-ups, new on every run, are compiled and then
-removed from it.
+removed from it. The race's trace now takes its plug-ins as function values: what is
+cloned per plug-in is its guard (``sheepsim.policy_values._plugin_guard``, cached in
+the plug-in's own folder), so that is what the processes below compile and load.
 """
 
 from __future__ import annotations
@@ -42,12 +44,18 @@ def first(kind, view, opts, n, rand):
 @numba.njit
 def off_the_end(kind, view, opts, n, rand):
     return n
+
+
+@numba.njit
+def warm(kind, view, opts, n, rand):
+    return n - 1
 '''
 
 # one race traced per line-up named on the command line (``random``: the built-in one;
 # a plug-in's name: seat 2 plays it): its choices (or the one-line error), the value of
 # numba's counter of compiled functions after it, the plug-in's variant key and whether
-# its trace kernel was loaded from the cache (nothing compiled), as JSON lines. Each
+# its compiled plug-in (its guard, ``sheepsim.policy_values``: the trace kernel takes
+# the plug-ins as function values) was loaded from the cache, as JSON lines. Each
 # trace starts the counter (numba internal: FunctionIdentity._unique_ids, the uid in
 # every symbol) at the same value, so that the line-ups compiled in two processes get
 # the same counter values, as they do by chance when the processes compiled the same
@@ -58,13 +66,13 @@ from numba.core.bytecode import FunctionIdentity
 import sheepsim
 from sheepsim import jit
 from sheepsim.errors import SheepsimError
-from sheepsim.games.race.kernels import kernels_for
+from sheepsim.games.race.kernels import plugged
 import {plugins} as P
 for name in sys.argv[1:]:
     FunctionIdentity._unique_ids = itertools.count(1_000_000)
     seat = "random" if name == "random" else f"{plugins}:{{name}}"
     user = () if name == "random" else (getattr(P, name),)
-    key = jit.variant_key(user, ()) if user else None
+    key = jit.variant_key(user) if user else None
     try:
         res = sheepsim.trace("sheep-race", seed=1, game=5, players=2, quiet=True,
                              policy=["random", seat])
@@ -72,8 +80,10 @@ for name in sys.argv[1:]:
         status, said = "ok", [int(c) for c in t[t.seat == 2].choice]
     except SheepsimError as exc:
         status, said = "error", str(exc)
-    st = kernels_for(user, ()).fill_trace.python_entry.stats
-    loaded = sum(st.cache_hits.values()) > 0 and sum(st.cache_misses.values()) == 0
+    loaded = False
+    if user:
+        st = plugged(user, ()).users()[1].stats
+        loaded = sum(st.cache_hits.values()) > 0 and sum(st.cache_misses.values()) == 0
     print(json.dumps([name, status, said, next(FunctionIdentity._unique_ids), key, loaded]))
 '''
 
@@ -96,10 +106,12 @@ def test_a_line_up_loaded_from_the_cache_runs_its_own_plugin(tmp_path):
     keys = []
     try:
         # 1. every kernel the line-ups share, in the cache (compiled there if it was
-        # cold), so that 2 and 3 compile the same functions in the same order; the two
-        # plug-ins' line-ups are new (the token), so 2 and 3 compile them
-        ((_, status, *_),) = run("random")
-        assert status == "ok"
+        # cold: the trace kernel taking plug-ins, with a third plug-in), so that 2 and 3
+        # compile the same functions in the same order; the two plug-ins' line-ups are
+        # new (the token), so 2 and 3 compile them
+        (_, status, *_), (_, warm_status, _, _, warm_key, _) = run("random", "warm")
+        keys.append(warm_key)
+        assert status == "ok" and warm_status == "ok"
         # 2. the line-up `first`, compiled and cached
         ((_, status, first_choices, first_end, key, loaded),) = run("first")
         keys.append(key)

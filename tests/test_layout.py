@@ -134,6 +134,9 @@ LAZY_HEAVY = {
     "sheepsim.harness.loop": "numba: the harness's entry kernel, built when a job runs",
     "sheepsim.harness.machine": "numba (the slots' njit bodies): a game's machine, loaded "
                                 "when its games run",
+    "sheepsim.policy_values": "numba: plug-ins as function values, compiled when the race's "
+                              "single races or traces have plug-ins (no kernel module "
+                              "imports it, so its edits recompile no game kernel)",
 }
 LAZY = {
     **LAZY_HEAVY,

@@ -19,9 +19,11 @@ only store (:func:`sheep_values`, :func:`write_sheep`): numba then prunes the re
 counting of the copies inlining makes, which otherwise costs atomic calls every turn.
 
 Built-in pace policies are called on the engine's arrays (``choose_pace``); plug-ins
-through the global name ``decide`` with the one signature ``(kind, view, opts, n,
-rand)``, which :mod:`~sheepsim.games.race.kernels` rebinds to the plug-ins' chain (so a
-user policy runs the very same engine code). Every choice is checked
+with the one signature ``(kind, view, opts, n, rand)``, as function values handed down
+to :func:`run_race` (``users``: the single races and traces of
+:mod:`~sheepsim.games.race.kernels`, compiled once whatever the plug-ins); a kernel
+without them asks the global name ``decide`` (which the built-in single-race kernels
+rebind to refuse any plug-in id). Every choice is checked
 (:func:`~sheepsim.games.race.policies.record`): the first bad one is written to
 ``asks.fail`` and the race and the chunk return early (a negative result). A lone legal
 choice is taken without asking any policy.
@@ -109,9 +111,13 @@ from sheepsim.jit import njit
 
 
 @njit
-def ask_user_pace(pid, player, n_players, lane, table, asks, n, rand):
+def ask_user_pace(pid, player, n_players, lane, table, asks, n, rand, users=None):
     """A plug-in's option for ``lane`` (one of ``n >= 2`` legal ones), or -1 (a failure,
-    in ``asks.fail``). The view is built here only: built-ins never need it."""
+    in ``asks.fail``). The view is built here only: built-ins never need it. The plug-in
+    is asked through the global ``decide`` (which :func:`sheepsim.jit.rebind` replaces
+    with the plug-ins' chain, or with ``kernels.no_plugins``); ``users`` is omitted here
+    (:func:`run_race` hands it on): the kernels that take the plug-ins as values are
+    rebuilt with :func:`ask_user_value` in place of this function (``kernels.plugged``)."""
     board, race, seen, legal = table
     opts = asks.opts1
     pace_rows(legal, opts)
@@ -123,8 +129,24 @@ def ask_user_pace(pid, player, n_players, lane, table, asks, n, rand):
 
 
 @njit
+def ask_user_value(pid, player, n_players, lane, table, asks, n, rand, users):
+    """:func:`ask_user_pace` with the plug-ins as function values: ``users`` ``(first
+    plug-in id, *plug-ins)`` (:func:`sheepsim.policy_values.policy_values`), id ``pid``
+    asking ``users[1 + pid - users[0]]``, which is the guard the plug-ins' chain puts
+    around a plug-in (the same copies and checks: the same choices)."""
+    board, race, seen, legal = table
+    opts = asks.opts1
+    pace_rows(legal, opts)
+    fill_pace_view(asks.pview, lane, player, n_players, board, race, seen)
+    i = users[1:][pid - users[0]](PACE, asks.pview, opts[:n], n, rand)
+    if not record(asks.fail, asks.log, player, PACE_PHASE, PACE, n, i):
+        return -1
+    return opts[i, 0]
+
+
+@njit
 def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rules=None,
-             options=None):
+             options=None, users=None):
     """Play a set-up race to its end; return the number of turns, or -1 when a policy
     failed (the failure in ``asks.fail``).
 
@@ -141,7 +163,10 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
     then compiles none of it): the race's legal options summed over its turns and its
     turns with one legal option (a forced move) are added to it, on the all-``greedy``
     path too (counted from the sheep's values, :func:`~.moves.n_legal`; its log's
-    ``LOG_OPTIONS`` then written as well).
+    ``LOG_OPTIONS`` then written as well). ``users``: handed to :func:`ask_user_pace`,
+    omitted (the built-in kernels, the race machine: numba compiles it as an empty
+    argument), or the plug-ins as function values in the kernels rebuilt with
+    :func:`ask_user_value` in its place (``kernels.plugged``).
     """
     board, race, seen, legal = table
     faces, nfaces = dice
@@ -183,7 +208,8 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
                 srow = N_PHASES * player + PACE_PHASE
                 rand = asks.streams[srow:srow + 1]
                 if pid >= FIRST_USER_ID:
-                    option = ask_user_pace(pid, player, n_players, lane, table, asks, n, rand)
+                    option = ask_user_pace(pid, player, n_players, lane, table, asks, n, rand,
+                                           users)
                 else:
                     if rules is not None and pid == LOOKAHEAD_EXACT:
                         option = exact_game.lookahead(lane, board, race, seen, legal, rules)

@@ -6,12 +6,14 @@ the driver runs chunks on a thread pool (or Dask workers). :class:`Kernels` allo
 a chunk's scratch in Python and every game's streams are keyed by ``(seed, game
 index)``, so results never depend on chunks or threads.
 
-Built-in policies are chosen by integer id inside these cached kernels. For user
-policies (``@numba.njit`` functions) :func:`kernels_for` recompiles the kernels with the
-policy dispatch ``policies.decide`` rebound to the plug-ins' chain
-(:func:`sheepsim.jit.user_policy_chain`; :func:`sheepsim.jit.rebind` derives which
-functions reach it): one copy of the engine source, compiled once per policy set and
-cached in that set's own folder (:func:`sheepsim.jit.variant_key`).
+Built-in policies are chosen by integer id inside these cached kernels. User policies
+(``@numba.njit`` functions) reach single races and traces as an argument
+(:func:`plugged`): ``fill_races`` and ``fill_trace`` rebuilt once to ask a plug-in
+through their ``users`` argument (:func:`_plugged_entries`) take the plug-ins as numba
+first-class function values, each plug-in compiled once in
+its guard and cached on disk (:func:`sheepsim.policy_values.policy_values`), the entries
+compiled once whatever the plug-ins (issue 50, item 2). (The exact solver alone still
+rebuilds a kernel around a plug-in: :func:`decide_for`, ``exact/lanegraph.py``.)
 
 Seat ``s`` draws from its own policy streams, keyed by ``(seed, game, s, phase)``
 (:func:`sheepsim.rng.seed_policy_stream`; ``phase`` pace or bets); the dice and deal
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import threading
 import types
 
 import numpy as np
@@ -124,7 +127,8 @@ def _count_places(joint, card_place, lanes, places):
 
 
 @njit
-def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_ids, out, work):
+def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_ids, out, work,
+               users=None):
     """Simulate ``count`` single races of one stage with one pace policy.
 
     ``rules`` a ``KernelRules`` record; ``pace_ids`` ``(1,)`` the policy id, or None for
@@ -134,7 +138,9 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     (1st, 2nd, 3rd) lanes as ``36*a + 6*b + c`` (semifinal only); ``card_place``
     ``(n_cards, 6, 3)`` counts of card in lane finishing 1st/2nd/3rd; ``turns`` ``(1,)``.
     ``work`` the chunk's arrays (:meth:`Kernels.race_chunk`), its ``asks`` (seat 0's
-    streams) last; a policy's failure ends the chunk early (``asks.fail``).
+    streams) last; a policy's failure ends the chunk early (``asks.fail``). ``users``
+    the plug-ins as function values in the kernel rebuilt for them (:func:`plugged`),
+    omitted in the built-in kernels (:func:`engine.run_race`).
 
     Every sheep ``greedy`` with a supply that never binds is :func:`fill_greedy_races`'s
     (the same races, from tables); this kernel plays the engine's turn loop.
@@ -154,7 +160,7 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
             rng.seed_policy_stream(asks.streams, PACE_PHASE, seed, g, 0, PACE_PHASE)
         _deal(streams, seed, g, random_deal, deck, lanes, n_cards)
         setup_race(table, rules, lanes, stage)
-        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log)
+        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log, users=users)
         if t < 0:
             asks.fail[F_GAME] = g
             return
@@ -191,16 +197,18 @@ def fill_greedy_races(seed, start, count, rules, lane_cards, random_deal, stage,
 
 @njit
 def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, streams, table,
-               no_bets, asks):
+               no_bets, asks, users=None):
     """One race with its per-turn ``log`` ``(rows, N_LOG)`` (for ``sheepsim race trace``),
     seat ``s`` of ``no_bets.shape[0]`` playing ``pace_ids[s]`` (turns clockwise from seat
     0); ``board`` ``(6, N_BOARD)`` receives the final board, ``asks.log`` the decisions.
-    Returns the turns, or -1 when a policy failed (``asks.fail``)."""
+    Returns the turns, or -1 when a policy failed (``asks.fail``). ``users`` the
+    plug-ins as function values in the kernel rebuilt for them (:func:`plugged`),
+    omitted in the built-in kernels."""
     rng.seed_streams(streams, seed, game)
     seed_seats(asks, seed, game, no_bets.shape[0])
     setup_race(table, rules, lane_cards, stage)
     turns = run_race(table, stage_dice(rules, stage), streams, asks, pace_ids,
-                     Seats(no_bets, no_bets), 0, log)
+                     Seats(no_bets, no_bets), 0, log, users=users)
     if turns < 0:
         asks.fail[F_GAME] = game
         return turns
@@ -295,7 +303,7 @@ def pace_partisan(policy_id, lane, board, race, seen, legal, rand):
 #: (every sheep ``greedy`` compiles no dispatch: ``pace_ids`` None).
 ONE_PACE = {policies.RANDOM_PACE: pace_random, policies.SAVER: pace_saver,
             policies.STEADY: pace_steady, policies.PARTISAN: pace_partisan}
-#: The kernels every variant is rebuilt from (:func:`kernels_for`).
+#: The built-in kernels (:data:`BUILTIN`; :func:`kernels_for` rebuilds them).
 ENTRIES = dict(fill_races=fill_races, fill_greedy_races=fill_greedy_races,
                fill_trace=fill_trace)
 
@@ -347,11 +355,89 @@ BUILTIN = _Builtin(**ENTRIES)
 race_chunk, trace_race = BUILTIN.race_chunk, BUILTIN.trace_race
 
 
+class _Plugged(Kernels):
+    """The kernels of a line-up with plug-ins (:func:`plugged`): single races and traces
+    on the entries that take the plug-ins as function values (:func:`_plugged_entries`),
+    compiled once whatever the plug-ins (whole games: the race machine)."""
+
+    def __init__(self, user_pace: tuple, user_bets: tuple):
+        super().__init__(user_pace=user_pace, user_bets=user_bets)
+        self._lock = threading.Lock()
+        self._users = None
+
+    def users(self) -> tuple:
+        """``(FIRST_USER_ID, *plug-ins)``: the pace then the bet plug-ins as function
+        values, each compiled once (float64 view) and cached on disk on first use."""
+        with self._lock:
+            if self._users is None:
+                from sheepsim.policy_values import policy_values
+
+                self._users = (policies.FIRST_USER_ID,
+                               *policy_values(self.user_pace + self.user_bets,
+                                              view_dtype="float64"))
+            return self._users
+
+    def call(self, name: str, *args):
+        """Entry ``name`` of :func:`_plugged_entries` on ``args`` and this line-up's
+        plug-ins (compiled here on first use: a plug-in that does not compile raises
+        where the kernel is called)."""
+        return _plugged_entries()[name](*args, users=self.users())
+
+    def fill_races(self, *args):
+        return self.call("fill_races", *args)
+
+    def fill_trace(self, *args):
+        return self.call("fill_trace", *args)
+
+
+#: what :func:`_plugged_entries`' kernels are, as ``sheepsim cache`` lists them
+PLUGGED_LABEL = "the race's single-race kernels that take plug-ins as function values"
+
+
+@functools.cache
+def _plugged_entries() -> dict:
+    """``fill_races``, ``fill_trace`` and the position kernels ``races_from`` and
+    ``race_outcomes`` (:mod:`~sheepsim.games.race.exact.position_kernel`) rebuilt
+    (:func:`sheepsim.jit.rebind`, together: the turn loop they share compiles once) with
+    ``engine.ask_user_value`` in place of ``engine.ask_user_pace``, so that a plug-in is
+    asked through the ``users`` argument, and each made a
+    :class:`~sheepsim.policy_values.FunctionArgsEntry` (compiled for an explicit
+    signature, once whatever the plug-ins, cached on disk), by the kernel's name."""
+    from sheepsim.games.race import engine
+    from sheepsim.games.race.exact import position_kernel
+    from sheepsim.policy_values import FunctionArgsEntry
+
+    key = hashlib.sha256(b"sheepsim race plug-ins as values").hexdigest()[:16]
+    rebuilt = rebind_many(dict(fill_races=fill_races, fill_trace=fill_trace,
+                               races_from=position_kernel.races_from,
+                               race_outcomes=position_kernel.race_outcomes),
+                          {engine.ask_user_pace: engine.ask_user_value}, key,
+                          builtin=PLUGGED_LABEL)
+    return {name: FunctionArgsEntry(kernel, "float64") for name, kernel in rebuilt.items()}
+
+
+@functools.lru_cache(maxsize=16)
+def plugged(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
+    """The kernels of a line-up: the cached built-ins without plug-ins, else
+    :class:`_Plugged`, whose single races and traces take the plug-ins (``user_pace``,
+    then ``user_bets``: ids from ``FIRST_USER_ID``, as ``simulate.resolve_policies``
+    numbers them) as function
+    values, so a new line-up compiles only its new plug-ins (issue 50, item 2)."""
+    if not user_pace and not user_bets:
+        return BUILTIN
+    return _Plugged(tuple(user_pace), tuple(user_bets))
+
+
 @functools.lru_cache(maxsize=16)
 def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
-    """Kernels where id ``FIRST_USER_ID + k`` calls ``user_pace[k]`` and the ids after
-    them ``user_bets`` (:func:`decide_for`); any other unknown id raises. With no user
-    policies: the cached built-ins.
+    """:data:`ENTRIES` rebuilt around the plug-ins (id ``FIRST_USER_ID + k`` calls
+    ``user_pace[k]``, the ids after them ``user_bets``: :func:`decide_for`), recompiled
+    per line-up and cached in the line-up's own folder (:func:`sheepsim.jit.variant_key`);
+    with no user policies the cached built-ins. sheepsim itself no longer plays a
+    line-up this way (:func:`plugged`): the tests of the variant cache
+    (``tests/test_plugin_cache.py``, ``test_cache_command.py``) and a replay of a plug-in's
+    trace (``test_race_policies.py``) still use it, as the exact solver's rebuilt
+    lane-graph builder uses :func:`decide_for`.
 
     Which functions are recompiled is derived (:func:`sheepsim.jit.rebind`): every
     kernel function that reaches ``policies.decide``, nothing listed here.

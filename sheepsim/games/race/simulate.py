@@ -56,9 +56,11 @@ class PolicySet:
         return bool(self.user_pace or self.user_bets)
 
     def kernels(self):
-        from sheepsim.games.race.kernels import kernels_for
+        """The kernels of this line-up (:func:`~sheepsim.games.race.kernels.plugged`:
+        its plug-ins passed to single races and traces as function values)."""
+        from sheepsim.games.race.kernels import plugged
 
-        return kernels_for(self.user_pace, self.user_bets)
+        return plugged(self.user_pace, self.user_bets)
 
     def check(self, asks) -> None:
         """Raise the one-line error of a chunk's policy failure (``asks.fail``), naming

@@ -19,13 +19,11 @@ from sheepsim import driver
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
 from sheepsim.games.race import layout as L
-from sheepsim.games.race import policies
 from sheepsim.games.race.analysis import convergence_rows, race_tables
 from sheepsim.games.race.exact.position import as_position, position_arrays
 from sheepsim.games.race.exact.solver import ExactOdds, exact_reason, solve_position
 from sheepsim.games.race.rules import RaceRules
 from sheepsim.games.race.simulate import RaceCounts, _rules, resolve_policies
-from sheepsim.jit import rebind, variant_key
 
 
 def board_from(position, rules, *, stage=None, lanes=None):
@@ -49,21 +47,19 @@ def exact_from_position(position, rules=None, policy: str = "greedy", *, stage=N
 # ------------------------------------------------------------------ Monte Carlo
 @functools.lru_cache(maxsize=16)
 def continuation_kernel(user_pace: tuple = (), name: str = "races_from", pace_ids=None):
-    """Kernel ``name`` of ``position_kernel`` for the built-in policies, or recompiled with
-    user pace policies (ids past the built-ins, as in ``kernels.kernels_for``, which
-    supplies the dispatch; :func:`sheepsim.jit.rebind` finds what reaches it; compiled
-    once per process, cached on disk by :func:`sheepsim.jit.variant_key`). ``pace_ids``
-    (a tuple, as :func:`continuation_args` gives them; None: ``greedy``): a built-in
-    policy other than ``greedy`` gets the kernel rebuilt for it alone
-    (``kernels.one_pace``), which compiles no other policy."""
+    """Kernel ``name`` of ``position_kernel`` for the built-in policies, or with user pace
+    policies (ids past the built-ins) its entry that takes them as function values
+    (``kernels.plugged``: compiled once whatever the plug-ins, each plug-in compiled
+    once and cached on disk). ``pace_ids`` (a tuple, as :func:`continuation_args` gives
+    them; None: ``greedy``): a built-in policy other than ``greedy`` gets the kernel
+    rebuilt for it alone (``kernels.one_pace``), which compiles no other policy."""
     from sheepsim.games.race import kernels
     from sheepsim.games.race.exact import position_kernel
 
     kernel = getattr(position_kernel, name)
     if not user_pace:
         return kernel if pace_ids is None else getattr(kernels.one_pace(pace_ids[0]), name)
-    return rebind(kernel, {policies.decide: kernels.decide_for(user_pace)},
-                  variant_key(user_pace))
+    return functools.partial(kernels.plugged(tuple(user_pace)).call, name)
 
 
 def continuation_args(rules: RaceRules, stage: str, policy: str, seen=None):

@@ -5,8 +5,8 @@ same seed and different starting boards (say, after two different pace choices) 
 same dice: common random numbers for paired comparisons.
 
 User pace policies: :func:`~sheepsim.games.race.exact.from_position.continuation_kernel`
-recompiles these kernels with :func:`sheepsim.jit.rebind`, as ``kernels.kernels_for``
-does for the whole-game kernels.
+runs these kernels rebuilt to take them as function values (``kernels.plugged``:
+compiled once whatever the plug-ins, as the single races and traces).
 """
 
 import numpy as np
@@ -47,12 +47,16 @@ def _continuation_table(board0, race0, seen_bets):
 
 
 @njit(inline="always")
-def _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log, asks):
-    """Play the race on from ``board0``/``race0`` on the dice of ``streams`` (the policy
-    gets its own stream in ``asks`` only); returns the turns it added."""
+def _restart(table, board0, race0):
+    """Set the race back to ``board0``/``race0``."""
     table.board[:] = board0
     table.race[:] = race0
-    turns = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log)
+
+
+@njit(inline="always")
+def _added(turns, race0):
+    """The turns a race continued from ``race0`` added (``turns`` :func:`engine.run_race`'s
+    result: negative when the policy failed)."""
     if turns < 0:
         raise ValueError("pace policy returned an illegal option or wrote to its inputs")
     return turns - race0[TURN]
@@ -66,7 +70,7 @@ def _seed(streams, asks, seed, g):
 
 
 @njit
-def races_from(board0, race0, seed, start, count, dice, pace_ids, seen_bets, out):
+def races_from(board0, race0, seed, start, count, dice, pace_ids, seen_bets, out, users=None):
     """Continue the race ``board0``/``race0`` ``count`` times (races ``start..``).
 
     ``dice`` ``(faces, nfaces)`` of the stage; every later turn is played by the pace
@@ -74,14 +78,17 @@ def races_from(board0, race0, seed, start, count, dice, pace_ids, seen_bets, out
     ``seen_bets`` ``(2, 6)`` (rows MY_BETS, RIVAL_OPEN). Adds to ``out`` =
     ``(joint, place, turns)``: ``joint`` ``(216,)`` the (1st, 2nd, 3rd) counts as
     ``36a + 6b + c`` (semifinal), ``place`` ``(6, 3)`` lane-place counts, ``turns``
-    ``(1,)`` turns played.
+    ``(1,)`` turns played. ``users`` the plug-ins as function values in the kernel
+    rebuilt for them (``kernels.plugged``), omitted in the built-in kernels.
     """
     joint, place, turns = out
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
     table, seats, places, no_log, asks = _continuation_table(board0, race0, seen_bets)
     for g in range(start, start + count):
         _seed(streams, asks, seed, g)
-        turns[0] += _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log, asks)
+        _restart(table, board0, race0)
+        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log, users=users)
+        turns[0] += _added(t, race0)
         placed_lanes(table.board, places)
         for k in range(3):
             if places[k] >= 0:
@@ -91,7 +98,7 @@ def races_from(board0, race0, seed, start, count, dice, pace_ids, seen_bets, out
 
 
 @njit
-def race_outcomes(board0, race0, seed, start, dice, pace_ids, seen_bets, out):
+def race_outcomes(board0, race0, seed, start, dice, pace_ids, seen_bets, out, users=None):
     """Like :func:`races_from`, but one outcome per race: ``out`` ``(count,)`` receives
     ``36a + 6b + c`` for races ``start..start+count-1`` (the final: the winner ``a`` at
     ``36a``), for paired comparisons of several starting boards on the same dice."""
@@ -99,6 +106,9 @@ def race_outcomes(board0, race0, seed, start, dice, pace_ids, seen_bets, out):
     table, seats, places, no_log, asks = _continuation_table(board0, race0, seen_bets)
     for i in range(out.shape[0]):
         _seed(streams, asks, seed, start + i)
-        _continue(table, board0, race0, dice, streams, pace_ids, seats, no_log, asks)
+        _restart(table, board0, race0)
+        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log, users=users)
+        _added(t, race0)
         placed_lanes(table.board, places)
         out[i] = 36 * places[0] + 6 * max(places[1], 0) + max(places[2], 0)
+
