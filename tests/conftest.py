@@ -51,6 +51,10 @@ SHARED_UNITS = {
 #: every other unit runs after these
 LONGEST_FIRST = (
     "tests/race/test_race_pinned.py",  # ~180 s: rules variants, lookahead-exact, a plug-in
+    # the race machine's exact line-ups (lookahead-exact, ev/win bets), built-in and with
+    # plug-ins: their kernels compile here first (~120 s and ~60 s cold, 2026-12-07)
+    "tests/race/test_race_machine.py",
+    "tests/race/test_race_plugins.py",
     "tests/conformance/test_policy_contract.py",  # ~150 s: 6 plug-in variants per engine
     "tests/conformance/test_policy_bounds.py",  # ~140 s: 7 plug-in variants per engine
     "tests/serve/test_serve_game.py",  # ~135 s: two whole games through the page
