@@ -10,8 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
-import uuid
 
 import numpy as np
 import pytest
@@ -20,19 +18,9 @@ import sheepsim
 from sheepsim import game
 from sheepsim.errors import SheepsimError
 from sheepsim.harness import machine
+from tests.plugin_modules import fresh_module
 
 PLUGINS = '''
-import numba
-
-from sheepsim.rng import policy_uniform
-
-TOKEN = {token!r}  # a new file on every test run: nothing cached has these plug-ins
-
-
-@numba.njit
-def uniform_pick(kind, view, opts, n, rand):
-    return min(n - 1, int(policy_uniform(rand) * n))
-
 
 @numba.njit
 def hold_at(kind, view, opts, n, rand):
@@ -64,14 +52,9 @@ print(json.dumps({"misses": sum(sum(s.cache_misses.values()) for s in stats),
 
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory):
-    """A module of plug-ins written afresh for this run (its name and source are new)."""
-    folder = tmp_path_factory.mktemp("values")
-    name = f"values_{uuid.uuid4().hex[:12]}"
-    (folder / f"{name}.py").write_text(textwrap.dedent(PLUGINS.format(token=name)))
-    mp = pytest.MonkeyPatch()
-    mp.syspath_prepend(str(folder))
-    yield name, str(folder)
-    mp.undo()
+    """A module of plug-ins written afresh for this run (its name and source are new):
+    ``uniform_pick`` (:data:`tests.plugin_modules.HEAD`) and those of :data:`PLUGINS`."""
+    yield from fresh_module(tmp_path_factory, "values", PLUGINS)
 
 
 def _pig():

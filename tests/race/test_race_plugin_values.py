@@ -11,26 +11,14 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
-import uuid
 
 import numpy as np
 import pytest
 
 import sheepsim
+from tests.plugin_modules import fresh_module
 
 PLUGINS = '''
-import numba
-
-from sheepsim.rng import policy_uniform
-
-TOKEN = {token!r}  # a new file on every test run: nothing cached has these plug-ins
-
-
-@numba.njit
-def uniform_pick(kind, view, opts, n, rand):
-    return min(n - 1, int(policy_uniform(rand) * n))
-
 
 @numba.njit
 def last_option(kind, view, opts, n, rand):
@@ -72,15 +60,9 @@ print(json.dumps({"misses": sum(st.cache_misses.values()), "hits": sum(st.cache_
 
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory):
-    """A module of plug-ins written afresh for this run (its name and source are new)."""
-    folder = tmp_path_factory.mktemp("race_values")
-    name = f"race_values_{uuid.uuid4().hex[:12]}"
-    (folder / f"{name}.py").write_text(textwrap.dedent(PLUGINS.format(token=name)))
-    mp = pytest.MonkeyPatch()
-    mp.syspath_prepend(str(folder))
-    yield name, str(folder)
-    mp.undo()
-    sys.modules.pop(name, None)
+    """A module of plug-ins written afresh for this run (its name and source are new):
+    ``uniform_pick`` (:data:`tests.plugin_modules.HEAD`) and those of :data:`PLUGINS`."""
+    yield from fresh_module(tmp_path_factory, "race_values", PLUGINS)
 
 
 class _Compiles:
