@@ -110,8 +110,25 @@ def test_jobs_pickle_and_give_the_same_counts(g):
 
 
 def _cli(argv, tmp_path):
+    """``sheepsim ARGV`` as its own process (``python -m sheepsim``), run in ``tmp_path``."""
     return subprocess.run([sys.executable, "-m", "sheepsim", *argv], capture_output=True,
                           text=True, cwd=tmp_path, timeout=600)
+
+
+def _cli_here(argv, tmp_path, capsys, monkeypatch):
+    """``(exit code, stderr)`` of the command line's :func:`sheepsim.cli.main` on ``argv``
+    in this process, run in ``tmp_path``: the code a process runs (``python -m sheepsim``
+    is ``main`` then exit), without a new interpreter's 2-3 CPU s of imports per case
+    (:func:`test_cli_play_writes_tables_with_metadata` runs a real process per game)."""
+    from sheepsim.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
+    return code, capsys.readouterr().err
 
 
 def test_cli_play_writes_tables_with_metadata(g, tmp_path):
@@ -124,7 +141,7 @@ def test_cli_play_writes_tables_with_metadata(g, tmp_path):
 
 
 @pytest.mark.parametrize("case", ["policy", "games", "rules", "seed", "out_dir", "threads"])
-def test_every_bad_input_gets_one_line_and_exit_2(g, case, tmp_path):
+def test_every_bad_input_gets_one_line_and_exit_2(g, case, tmp_path, capsys, monkeypatch):
     base = list(g.sample["cli"])
     argv = {
         "policy": g.sample["bad_policy"],
@@ -134,8 +151,8 @@ def test_every_bad_input_gets_one_line_and_exit_2(g, case, tmp_path):
         "out_dir": [*base, "--out", str(tmp_path / "no" / "such" / "dir" / "x.csv")],
         "threads": [*base, "--threads", "0"],
     }[case]
-    r = _cli(argv, tmp_path)
-    assert r.returncode == 2, (r.returncode, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in r.stderr, r.stderr
+    code, err = _cli_here(argv, tmp_path, capsys, monkeypatch)
+    assert code == 2, (code, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in err, err
     assert not list(tmp_path.rglob("x.csv*"))

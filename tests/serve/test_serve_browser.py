@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from tests.serve.conftest import get, sheepsim
+from tests.serve.conftest import get
 
 CHROMIUM = os.environ.get("SHEEPSIM_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = bool(os.environ.get("CI") or os.environ.get("SHEEPSIM_REQUIRE_BROWSER"))
@@ -105,11 +105,20 @@ def held_total(page) -> float:
 
 
 def cli_ev(position, *options) -> dict:
-    """What ``sheepsim race ev --format json`` prints, from its own process."""
-    proc = sheepsim("race", "ev", "--position", position, *options, "--format", "json")
-    out, err = proc.communicate(timeout=600)
-    assert proc.returncode == 0, err
-    return json.loads(out)
+    """What ``sheepsim race ev --format json`` prints: the command line's
+    :func:`sheepsim.cli.main` run in this process (a process of its own per question
+    cost 2-3 CPU s of imports each), its JSON written with ``--out`` (the bytes it
+    prints) so that nothing of the server's threads can mix into it."""
+    import tempfile
+
+    from sheepsim.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "ev.json"
+        code = main(["race", "ev", "--position", position, *options, "--format", "json",
+                     "--quiet", "--out", str(out)])
+        assert code == 0, code
+        return json.loads(out.read_text())
 
 
 def api_odds(server, position) -> dict:

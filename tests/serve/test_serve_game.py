@@ -10,7 +10,7 @@ the bets advised are ``race ev``'s, and the points paid after each race are what
 ev`` gives the bets held on the finished race. At most 3 taps per ordinary turn (the
 page counts 2: the total, the pace). The dice and the rivals' choices come from a fixed
 seed, so the game is the same every run, and the same at both widths: each ``race ev``
-the game asks is run once (its own process) and its answer checked at both.
+the game asks is run once and its answer checked at both.
 """
 
 import functools
@@ -48,8 +48,8 @@ def _ev_text(position: str, *options: str) -> str:
 
 
 def cli_ev(position: str, *options: str) -> dict:
-    """``race ev --format json``'s answer (its own process, once per question: the second
-    width's game asks the first's questions)."""
+    """``race ev --format json``'s answer (once per question: the second width's game
+    asks the first's questions)."""
     return json.loads(_ev_text(position, *options))
 
 
