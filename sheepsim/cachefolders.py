@@ -243,26 +243,35 @@ def warm_steps(game) -> list[tuple[str, dict]]:
     games, then the game's own (:attr:`sheepsim.game.Game.warm`); each compiles (or
     loads) the kernels that command uses. A game declared on the harness
     (:attr:`~sheepsim.game.Game.machine`) also plays :data:`WARM_PLUGIN`: its plug-in
-    entry (Aw, Sheep! lists that run in its own ``warm``)."""
+    entry (Aw, Sheep! lists that run in its own ``warm``; so does the race, its machine
+    not declared there, with a plug-in pace and bet policy)."""
     compare = {**game.sample.get("compare", {}), "games": WARM_GAMES}
     plugged = [("play", {"games": WARM_GAMES, "policy": WARM_PLUGIN})] if game.machine else []
     return [("play", {"games": WARM_GAMES}), ("compare", compare), ("trace", {"seed": 0}),
             ("balance", {"games": WARM_GAMES}), *plugged, *((c, dict(o)) for c, o in game.warm)]
 
 
-def warm(games, progress: bool = True) -> int:
+def warm(games, progress: bool = True, part: tuple[int, int] = (0, 1)) -> int:
     """Run every :func:`warm_steps` of ``games`` (:class:`~sheepsim.game.Game`), one
-    progress step each; returns the number of steps."""
+    progress step each; returns the number of steps. ``part`` ``(i, n)``: only the
+    ``i``-th of ``n`` consecutive slices of each game's steps (the test suite warms the
+    slices in parallel processes: each compiles its own kernels)."""
     from tqdm import tqdm
 
-    steps = [(g, command, options) for g in games for command, options in warm_steps(g)]
+    i, n = part
+    steps = [(g, command, options) for g in games
+             for command, options in _slice(warm_steps(g), i, n)]
     with tqdm(total=len(steps), unit="step", disable=not progress, leave=True) as bar:
         for g, command, options in steps:
-            plugin = " (plug-in entry)" if options.get("policy") == WARM_PLUGIN else ""
+            plugin = " (plug-in entry)" if WARM_PLUGIN in options.values() else ""
             bar.set_description(f"{g.command} {command}{plugin}")
             _run(g.name, command, options)
             bar.update()
     return len(steps)
+
+
+def _slice(steps: list, i: int, n: int) -> list:
+    return steps[len(steps) * i // n:len(steps) * (i + 1) // n]
 
 
 def register(subparsers) -> None:
@@ -274,9 +283,8 @@ def register(subparsers) -> None:
                     "module and source digest, race-odds tables). Nothing is removed "
                     "unless asked. `sheepsim cache warm [--game G]` compiles every kernel "
                     "the games' commands use (and computes the race-odds table) now, so "
-                    "that later runs start warm; in the games on the harness (Aw, Sheep!, Shear "
-                    "Panic and games declared on it, such as the Pig example) also the entry every "
-                    "line-up with plug-in policies shares, by "
+                    "that later runs start warm; in every game also the entry every "
+                    "line-up with plug-in policies shares (the race: its whole games'), by "
                     "playing a plug-in shipped for it (sheepsim.warm_policy:any_option): "
                     "a first plug-in then compiles only itself.")
     p.add_argument("action", nargs="?", choices=["warm"],

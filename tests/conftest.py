@@ -3,7 +3,8 @@
 With ``-n 2`` (``pyproject.toml``'s addopts) and an empty kernel cache, both test workers
 used to compile the same game's kernels at the same time (each test file of a game
 compiles them). So before the workers start, a run of the whole suite first runs
-``sheepsim cache warm --game G`` for every game, as many at once as there are workers
+``sheepsim cache warm --game G`` for every game, each game's steps in two slices
+(:data:`WARM_SLICES`, each its own process), as many at once as there are workers
 (the costliest games first), into the shared on-disk cache; the workers then load.
 ``SHEEPSIM_TEST_WARMUP=0`` turns it off, ``=1`` asks for it on any run with workers
 (by default only a run of the whole suite, no paths given, warms: a run of a few files
@@ -124,12 +125,23 @@ def _workers(config) -> int:
         return 0
 
 
-def _warm(command: str) -> tuple[str, int, float]:
+#: each game's warm-up steps in this many slices, each its own process: a game's steps
+#: compile different kernels, so its slices run side by side (the race's own steps alone
+#: compile for about 200 CPU s, 2026-12-07)
+WARM_SLICES = 2
+_WARM_RUN = ("import sys; from sheepsim import cachefolders, game; "
+             "cachefolders.warm([game.get(sys.argv[1])], progress=False, "
+             "part=(int(sys.argv[2]), int(sys.argv[3])))")
+
+
+def _warm(unit: tuple[str, int]) -> tuple[str, int, float]:
+    """``sheepsim cache warm --game G``'s slice ``i`` of :data:`WARM_SLICES`, its own process."""
+    command, i = unit
     t = time.perf_counter()
-    rc = subprocess.run([sys.executable, "-m", "sheepsim", "cache", "warm", "--game", command],
+    rc = subprocess.run([sys.executable, "-c", _WARM_RUN, command, str(i), str(WARM_SLICES)],
                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL, check=False).returncode
-    return command, rc, time.perf_counter() - t
+    return f"{command} {i + 1}/{WARM_SLICES}", rc, time.perf_counter() - t
 
 
 def pytest_configure(config):
@@ -145,11 +157,13 @@ def pytest_configure(config):
 
     commands = [g.command for g in game.games()]
     commands.sort(key=lambda c: COSTLIEST_FIRST.index(c) if c in COSTLIEST_FIRST else 99)
+    # a game's last slice first: the race's own steps (its longest) start at once
+    units = [(c, i) for c in commands for i in reversed(range(WARM_SLICES))]
     t = time.perf_counter()
-    with ThreadPoolExecutor(min(workers, len(commands))) as pool:
-        done = list(pool.map(_warm, commands))
+    with ThreadPoolExecutor(min(workers, len(units))) as pool:
+        done = list(pool.map(_warm, units))
     failed = [c for c, rc, _ in done if rc != 0]
     print(f"kernels warmed before the workers start: {', '.join(commands)} in "
-          f"{time.perf_counter() - t:.0f} s ({len(commands)} processes, {workers} at once)"
+          f"{time.perf_counter() - t:.0f} s ({len(units)} processes, {workers} at once)"
           + (f"; failed (the tests will say why): {', '.join(failed)}" if failed else ""),
           file=sys.__stderr__, flush=True)

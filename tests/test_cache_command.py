@@ -183,12 +183,27 @@ def test_warm_lists_a_run_of_each_shared_command_and_the_games_own():
 
     assert [c for c, _ in cachefolders.warm_steps(get("pig"))] == [
         "play", "compare", "trace", "balance", "play"]
-    assert [c for c, _ in cachefolders.warm_steps(get("race"))][4:] == ["odds", "odds", "ev"]
+    race = cachefolders.warm_steps(get("race"))
+    assert [c for c, _ in race][4:] == ["odds", "odds", "ev", "play", "play", "play"]
     # the harness games play a shipped plug-in too: their plug-in entry (none before)
     for game in ("pig", "awsheep", "panic"):
         plugged = [o for c, o in cachefolders.warm_steps(get(game)) if c == "play" and "policy" in o]
         assert plugged == [{"games": 16, "policy": cachefolders.WARM_PLUGIN}], game
-    assert not any("policy" in o for _, o in cachefolders.warm_steps(get("race")))
+    # the race's: its machine's plug-in entry (a plug-in pace and bet policy), and its
+    # kernels for the line-ups whose machine holds the rules (ev bets, a lookahead pace)
+    assert race[-1][1]["pace_policy"] == race[-1][1]["bet_policy"] == cachefolders.WARM_PLUGIN
+    assert race[-3][1]["bet_policy"] == "ev" and race[-2][1]["pace_policy"] == "lookahead-exact"
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 20])
+def test_warm_slices_cover_every_step_once(n):
+    """The test suite's warm-up runs each game's steps in ``n`` slices (``part``)."""
+    from sheepsim.game import games
+
+    for g in games():
+        steps = cachefolders.warm_steps(g)
+        sliced = [s for i in range(n) for s in cachefolders._slice(steps, i, n)]
+        assert sliced == steps, (g.name, n)
 
 
 def test_warm_compiles_a_game_once(tmp_path):

@@ -29,6 +29,13 @@ GAME = Game(
             "bad_policy": ["race", "play", "--bet-policy", "nosuch"],
             "compare": {"players": 3, "a": "random,greedy", "b": "random,random",
                         "field": "random,greedy", "games": 200}},
-    # the exact odds (the default), the simulated odds and the bet advice
-    warm=(("odds", {}), ("odds", {"mc": True, "games": 1000}), ("ev", {"games": 1000})),
+    # the exact odds (the default), the simulated odds and the bet advice; whole games
+    # whose machine holds the rules (`ev`/`win` bets, a `lookahead` pace: the machine's
+    # kernels for them, about 60 and 85 CPU s cold); the entry every line-up with plug-ins
+    # shares (sheepsim.cachefolders.WARM_PLUGIN as pace and bet policy)
+    warm=(("odds", {}), ("odds", {"mc": True, "games": 1000}), ("ev", {"games": 1000}),
+          ("play", {"games": 2, "bet_policy": "ev"}),
+          ("play", {"games": 1, "pace_policy": "lookahead-exact"}),
+          ("play", {"games": 16, "pace_policy": "sheepsim.warm_policy:any_option",
+                    "bet_policy": "sheepsim.warm_policy:any_option"})),
 )
