@@ -72,6 +72,35 @@ def run_games(machine: M.Machine, kernel, R, players: int, pids, rotate: bool, s
     return found + (res,) if results else found
 
 
+def raise_run_failure(fail, machine: M.Machine, title: str, players: int,
+                      policy_name) -> None:
+    """The one line for the failure a harness run of ``machine`` (the game ``title``,
+    ``players`` seats) recorded in ``fail`` ``(FAIL_WIDTH,)``, nothing if none: a
+    policy's bad choice (:func:`~sheepsim.plugins.policy_failure`, the policy named by
+    ``policy_name(seat, kind, pid) -> str``: the name the user gave it), a game past the
+    machine's ``MAX_DECISIONS``, or the machine's broken contract. The error's ``game``
+    is the game's index."""
+    code = int(fail[H.F_CODE])
+    if code == 0:
+        return
+    seat, game, n, kind = (int(fail[i]) for i in (H.F_SEAT, H.F_GAME, H.F_N, H.F_KIND))
+    if code in (plugins.ILLEGAL_CHOICE, plugins.WROTE_INPUTS):
+        raise plugins.policy_failure(code, policy_name(seat, kind, int(fail[H.F_PID])), seat,
+                                     game, int(fail[H.F_CHOICE]), n,
+                                     plugins.kind_name(machine.kinds, kind))
+    if code == H.TOO_LONG:
+        err = SheepsimError(f"{title} game {game} ran past {machine.max_decisions:,} decisions "
+                            f"(the machine's MAX_DECISIONS): a policy or rule that never "
+                            f"ends the game")
+    else:
+        err = SheepsimError(f"{title}'s machine {machine.path!r} broke the harness contract "
+                            f"in game {game}: to_move gave seat {seat}, kind {kind}, {n} "
+                            f"options (a seat below {players}, a kind below "
+                            f"{len(machine.kinds)}, 1 to {machine.module.MAX_OPTIONS} options)")
+    err.game = game
+    raise err
+
+
 @dataclass
 class PlayJob(Job):
     """``players`` seats of game ``game`` playing ``policies`` (one name for every seat,
@@ -153,28 +182,10 @@ class PlayJob(Job):
                     f"policy id {pid}")
 
     def raise_failure(self, fail) -> None:
-        """The one line for the failure a kernel recorded in ``fail`` (nothing if none)."""
-        code = int(fail[H.F_CODE])
-        if code == 0:
-            return
-        g = game_of(self.game)
-        seat, game, n, kind = (int(fail[i]) for i in (H.F_SEAT, H.F_GAME, H.F_N, H.F_KIND))
-        m = self.machine
-        if code in (plugins.ILLEGAL_CHOICE, plugins.WROTE_INPUTS):
-            raise plugins.policy_failure(code, self.policy_of(int(fail[H.F_PID])), seat, game,
-                                         int(fail[H.F_CHOICE]), n,
-                                         plugins.kind_name(m.kinds, kind))
-        if code == H.TOO_LONG:
-            err = SheepsimError(f"{g.title} game {game} ran past {m.max_decisions:,} decisions "
-                                f"(the machine's MAX_DECISIONS): a policy or rule that never "
-                                f"ends the game")
-        else:
-            err = SheepsimError(f"{g.title}'s machine {m.path!r} broke the harness contract in "
-                                f"game {game}: to_move gave seat {seat}, kind {kind}, {n} options "
-                                f"(a seat below {self.players}, a kind below {len(m.kinds)}, 1 "
-                                f"to {m.module.MAX_OPTIONS} options)")
-        err.game = game
-        raise err
+        """The one line for the failure a kernel recorded in ``fail`` (nothing if none):
+        :func:`raise_run_failure`, a policy named by its id."""
+        raise_run_failure(fail, self.machine, game_of(self.game).title, self.players,
+                          lambda seat, kind, pid: self.policy_of(pid))
 
     def tables(self, counts, games):
         from sheepsim.harness.tables import play_tables

@@ -12,9 +12,11 @@ import pytest
 
 from sheepsim import plugins
 from sheepsim.errors import SheepsimError
-from sheepsim.games.race.jobs import GamesJob, raise_machine_failure
+from sheepsim.games.race.jobs import MACHINE, GamesJob, policy_by_role
 from sheepsim.games.race.simulate import GAME_COUNTS, PolicySet
 from sheepsim.harness import layout as H
+from sheepsim.harness.jobs import raise_run_failure
+from sheepsim.harness.machine import load
 
 from .helpers import rows_digest
 
@@ -98,8 +100,32 @@ def test_a_failure_on_the_machine_is_the_engines_line(kind, role, code):
                          (H.F_N, 15), (H.F_KIND, kind), (H.F_PID, 99)):
         fail[field] = value
     with pytest.raises(SheepsimError) as machine_err:
-        raise_machine_failure(fail, pol)
+        machine_failure(fail, pol)
     assert str(machine_err.value) == str(engine_err.value)
     assert f"'x:{role}' (seat 2) in game 1234" in str(machine_err.value)
     assert machine_err.value.game == 1234
-    raise_machine_failure(np.zeros(H.FAIL_WIDTH, dtype=np.int64), pol)  # no failure: nothing
+    machine_failure(np.zeros(H.FAIL_WIDTH, dtype=np.int64), pol)  # no failure: nothing
+
+
+def machine_failure(fail, pol):
+    """``GamesJob.raise_failure`` for the line-up ``pol``: the harness's line, a policy
+    named by its role."""
+    raise_run_failure(fail, load(MACHINE), "The Sheep Race", 3, policy_by_role(pol))
+
+
+def test_the_machines_broken_contract_is_the_harness_line():
+    """A failure record that is no policy's (a machine's bug) gets the harness's line,
+    which names the game, the machine and what its ``to_move`` gave."""
+    ids = np.zeros(3, dtype=np.int64)
+    pol = PolicySet(("greedy",) * 3, ids, ("random",) * 3, ids)
+    fail = np.zeros(H.FAIL_WIDTH, dtype=np.int64)
+    for field, value in ((H.F_CODE, H.RULES_BROKEN), (H.F_SEAT, 5), (H.F_GAME, 77), (H.F_N, 0),
+                         (H.F_KIND, 2)):
+        fail[field] = value
+    with pytest.raises(SheepsimError) as err:
+        machine_failure(fail, pol)
+    assert str(err.value) == (
+        "The Sheep Race's machine 'sheepsim.games.race.machine' broke the harness contract "
+        "in game 77: to_move gave seat 5, kind 2, 0 options (a seat below 3, a kind below 4, "
+        f"1 to {load(MACHINE).module.MAX_OPTIONS} options)")
+    assert err.value.game == 77

@@ -17,7 +17,7 @@ import pytest
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.examples import always_gallop, inside_lanes
-from sheepsim.games.race.jobs import HarnessJob, raise_machine_failure
+from sheepsim.games.race.jobs import HarnessJob, policy_by_role
 from sheepsim.games.race.policies import (
     EV_APPROX,
     FAVOURITE,
@@ -37,7 +37,7 @@ from sheepsim.games.race.rules import load_rules
 from sheepsim.games.race.simulate import PolicySet, odds_tables
 from sheepsim.harness import layout as H
 from sheepsim.harness import machine as M
-from sheepsim.harness.jobs import run_games
+from sheepsim.harness.jobs import raise_run_failure, run_games
 
 from .helpers import rows_digest
 
@@ -206,7 +206,8 @@ def test_a_bad_answer_is_the_engines_one_line(pace, bets, kind, engines):
     pol = _policies(pace, bets)
     _, fail, _, _ = machine_games(rules, pol, 0, 30, 11)
     with pytest.raises(SheepsimError) as ours:
-        raise_machine_failure(fail, pol)
+        raise_run_failure(fail, M.load(MACHINE), "The Sheep Race", len(pace),
+                          policy_by_role(pol))
     line = str(ours.value)
     assert line == engines and "\n" not in line
     assert f"a {kind!r} decision" in line and "(seat " in line and "in game " in line

@@ -27,53 +27,48 @@ turns (mod the players), so ``(st[START] + st[I]) % players`` is the seat to pla
 from sheepsim import rng
 from sheepsim.games.race import machine as M
 from sheepsim.games.race.engine import (
-    MAX_TURNS,
     _store_counters,
     assign_final_lanes,
-    count_moved,
-    dice_lane,
+    builtin_pace,
+    count_legal,
     lazy_sheep,
     leader,
     legal_options,
+    move_sheep,
+    moved_counts,
+    pace_stream,
     place_remaining,
     placed_lanes,
     places_needed,
-    roll_dice,
+    race_counters,
+    roll_lane,
     score_race,
     setup_race,
-    sheep_moved,
     sheep_values,
     show_bets,
     stage_dice,
     stalemate,
+    turn_allowed,
     write_sheep,
 )
-from sheepsim.games.race.exact import game as exact_game
 from sheepsim.games.race.layout import (
     EZ_FIRST,
     FINAL,
     N_LANES,
     N_OPTIONS,
     N_PHASES,
-    N_PLACED,
-    N_RUNNING,
     PACE,
     PACE_PHASE,
     RUNNING,
     SEMIFINAL,
     STATUS,
-    SUPPLY_BLUE,
     TRACK,
     TURN,
     Seats,
     Table,
 )
-from sheepsim.games.race.lookahead import lookahead_pace
 from sheepsim.games.race.policies import (
     FIRST_USER_ID,
-    LOOKAHEAD,
-    LOOKAHEAD_EXACT,
-    choose_pace,
     fill_bet_view,
     fill_pace_view,
     fill_table_view,
@@ -102,59 +97,43 @@ def race_turns(table, dice, streams, asks, pace_ids, seats, first_player, rules,
     then that turn's dice are rolled, its sheep selected and its legal options in
     ``legal``, and the turn is left to the harness. Returns ``(turns played, the
     selected lane of the cut turn or -1 at the race's end)``; ``options`` ``(2,)`` gets
-    the played turns' legal options summed and their forced moves."""
+    the played turns' legal options summed and their forced moves. A turn is played with
+    the engine's steps, as ``run_race`` plays it (:func:`~.engine.roll_lane`,
+    :func:`~.engine.count_legal`, :func:`~.engine.builtin_pace`, :func:`~.moves.moved_counts`)."""
     board, race, seen, legal = table
-    faces, nfaces = dice
     n_players = seats.bets.shape[0]
     need = places_needed(race)
     track, ez_first = race[TRACK], race[EZ_FIRST]
-    supply, n_placed, n_running = race[SUPPLY_BLUE], race[N_PLACED], race[N_RUNNING]
-    turn = race[TURN]
+    supply, n_placed, turn, n_running = race_counters(race)
     first_turn = turn
     dice_state, dice_gamma = streams[rng.DICE, 0], streams[rng.DICE, 1]
     player = first_player
     summed = lone = 0
-    cut = -1
     show_bets(seats, player, seen)
+    cut = -1
     while n_placed < need and n_running > 0 and not (supply == 0 and stalemate(board)):
-        if turn >= MAX_TURNS:
-            raise ValueError("race did not end within MAX_TURNS turns")
-        total, dice_state = roll_dice(faces, nfaces, dice_state, dice_gamma)
-        lane = dice_lane(total)
+        turn_allowed(turn)
+        total, lane, dice_state = roll_lane(dice[0], dice[1], dice_state, dice_gamma)
         if lane < 0 or board[lane, STATUS] != RUNNING:
             lane = lazy_sheep(board)
         _store_counters(race, supply, n_placed, turn, n_running)  # as the policy sees them
         legal_options(board, race, lane, legal)
-        n = 0
-        option = -1
-        for o in range(N_OPTIONS):
-            if legal[o]:
-                n += 1
-                option = o
-        if n == 0:
-            raise ValueError("the selected sheep has no legal option")
+        n, option = count_legal(legal)
         if n > 1:  # a lone option is taken without asking
             pid = pace_ids[player]
             if pid >= FIRST_USER_ID:  # a plug-in's: the harness asks it
                 cut = lane
                 break
-            srow = N_PHASES * player + PACE_PHASE
-            rand = asks.streams[srow:srow + 1]
-            if rules is not None and pid == LOOKAHEAD_EXACT:
-                option = exact_game.lookahead(lane, board, race, seen, legal, rules)
-            elif rules is not None and pid == LOOKAHEAD:
-                option = lookahead_pace(lane, board, race, seen, legal, rules.payoffs,
-                                        rules.bonus, faces, nfaces, n_players, rand)
-            else:
-                option = choose_pace(pid, lane, board, race, seen, legal, rand)
+            option = builtin_pace(pid, lane, table, rules, dice, n_players,
+                                  pace_stream(asks, player))
             if option < 0 or option >= N_OPTIONS or not legal[option]:
                 raise ValueError("a built-in pace policy chose an illegal option")
         summed += n
         lone += n == 1
-        row, supply = sheep_moved(option, sheep_values(board, lane), supply, track, ez_first,
-                                  n_placed)
+        row, supply, n_placed, n_running = moved_counts(option, sheep_values(board, lane),
+                                                        supply, track, ez_first, n_placed,
+                                                        n_running)
         write_sheep(board, lane, row)
-        n_placed, n_running = count_moved(row, n_placed, n_running)
         turn += 1
         player = player + 1 if player + 1 < n_players else 0
         show_bets(seats, player, seen)
@@ -249,12 +228,10 @@ def pace_move(st, board, race, seen, bets, rival, option):
     n = st[M.N]
     at = cut_at(st)
     lane = st[at + C_LANE] - 1
-    supply, n_placed, n_running = race[SUPPLY_BLUE], race[N_PLACED], race[N_RUNNING]
-    row, supply = sheep_moved(option, sheep_values(board, lane), supply, race[TRACK],
-                              race[EZ_FIRST], n_placed)
-    write_sheep(board, lane, row)
-    n_placed, n_running = count_moved(row, n_placed, n_running)
-    _store_counters(race, supply, n_placed, race[TURN] + 1, n_running)
+    supply, n_placed, turn, n_running = race_counters(race)
+    supply, n_placed, n_running = move_sheep(board, lane, option, supply, race[TRACK],
+                                             race[EZ_FIRST], n_placed, n_running)
+    _store_counters(race, supply, n_placed, turn + 1, n_running)
     st[at + C_LANE] = 0
     st[M.I] = (st[M.I] + 1) % n
     show_bets(Seats(bets, rival), (st[M.START] + st[M.I]) % n, seen)

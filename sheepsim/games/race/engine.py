@@ -39,16 +39,12 @@ from sheepsim.games.race.layout import (
     N_LANES,
     N_OPTIONS,
     N_PHASES,
-    N_PLACED,
-    N_RUNNING,
     PACE,
     PACE_PHASE,
     PLACE,
     RUNNING,
     STATUS,
-    SUPPLY_BLUE,
     TRACK,
-    TURN,
 )
 from sheepsim.games.race.lookahead import lookahead_pace
 from sheepsim.games.race.moves import (  # noqa: F401 - engine.<name> is public
@@ -77,11 +73,13 @@ from sheepsim.games.race.moves import (  # noqa: F401 - engine.<name> is public
     legal_options,
     log_turn,
     move_sheep,
+    moved_counts,
     n_legal,
     new_table,
     pay_cubes,
     place_remaining,
     places_needed,
+    race_counters,
     race_over,
     roll,
     roll_dice,
@@ -144,6 +142,67 @@ def ask_user_value(pid, player, n_players, lane, table, asks, n, rand, users):
     return opts[i, 0]
 
 
+# ------------------------------------------------------------------ the turn's steps
+# Inlined into both turn loops, :func:`run_race` and the race machine's plug-in cut
+# (:func:`sheepsim.games.race.cut.race_turns`), so that the two play every turn alike.
+# An array handed to an inlined function is a copy numba counts references to; kept
+# alive across a branch or a raise there, it costs an atomic incref/decref pair a turn
+# (the all-greedy loop measured so with the sheep's selection in here). So the ones
+# that take arrays branch only where their arrays are dead (a loop's end), and the
+# selection by the board stays in the loops.
+@njit(inline="always")
+def turn_allowed(turn):
+    """Raises once ``turn`` reaches ``MAX_TURNS`` (a variant whose race never ends)."""
+    if turn >= MAX_TURNS:
+        raise ValueError("race did not end within MAX_TURNS turns")
+
+
+@njit(inline="always")
+def roll_lane(faces, nfaces, dice_state, dice_gamma):
+    """The turn's roll: ``(dice total, the lane it selects or -1, DICE stream state
+    after)`` (:func:`dice_lane`), the stream held in locals (``dice_gamma`` its
+    increment)."""
+    total, dice_state = roll_dice(faces, nfaces, dice_state, dice_gamma)
+    return total, dice_lane(total), dice_state
+
+
+@njit(inline="always")
+def count_legal(legal):
+    """``(how many options of legal ``(9,)`` are legal, the last of them)``: the option
+    played when it is the lone one. Raises when there is none."""
+    n = 0
+    option = -1
+    for o in range(N_OPTIONS):
+        if legal[o]:
+            n += 1
+            option = o
+    if n == 0:
+        raise ValueError("the selected sheep has no legal option")
+    return n, option
+
+
+@njit(inline="always")
+def pace_stream(asks, player):
+    """Seat ``player``'s pace stream: its row of ``asks.streams``, as a ``(1, 2)`` view."""
+    srow = N_PHASES * player + PACE_PHASE
+    return asks.streams[srow:srow + 1]
+
+
+@njit(inline="always")
+def builtin_pace(pid, lane, table, rules, dice, n_players, rand):
+    """Built-in pace policy ``pid``'s option for the sheep in ``lane`` (its legal options
+    in ``table.legal``), unchecked: ``lookahead-exact`` and ``lookahead`` when ``rules``
+    is given (None: numba compiles neither), the others through :func:`choose_pace`.
+    ``dice`` ``(faces, nfaces)``; ``rand`` the seat's :func:`pace_stream`."""
+    board, race, seen, legal = table
+    if rules is not None and pid == LOOKAHEAD_EXACT:
+        return exact_game.lookahead(lane, board, race, seen, legal, rules)
+    if rules is not None and pid == LOOKAHEAD:
+        return lookahead_pace(lane, board, race, seen, legal, rules.payoffs, rules.bonus,
+                              dice[0], dice[1], n_players, rand)
+    return choose_pace(pid, lane, board, race, seen, legal, rand)
+
+
 @njit
 def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rules=None,
              options=None, users=None):
@@ -173,8 +232,7 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
     n_players = seats.bets.shape[0]
     need = places_needed(race)
     track, ez_first, max_cubes = race[TRACK], race[EZ_FIRST], race[MAX_CUBES]
-    supply, n_placed, n_running = race[SUPPLY_BLUE], race[N_PLACED], race[N_RUNNING]
-    turn = race[TURN]
+    supply, n_placed, turn, n_running = race_counters(race)
     # the dice stream stays in locals for the race (no policy can see it)
     dice_state, dice_gamma = streams[rng.DICE, 0], streams[rng.DICE, 1]
     player = first_player
@@ -182,10 +240,8 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
     if pace_ids is not None:
         show_bets(seats, player, seen)
     while n_placed < need and n_running > 0 and not (supply == 0 and stalemate(board)):
-        if turn >= MAX_TURNS:
-            raise ValueError("race did not end within MAX_TURNS turns")
-        total, dice_state = roll_dice(faces, nfaces, dice_state, dice_gamma)
-        lane = dice_lane(total)
+        turn_allowed(turn)
+        total, lane, dice_state = roll_lane(faces, nfaces, dice_state, dice_gamma)
         if lane < 0 or board[lane, STATUS] != RUNNING:
             lane = lazy_sheep(board)
         n = 0  # the legal options (counted for the turn log unless every seat is greedy)
@@ -196,28 +252,15 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
         else:
             _store_counters(race, supply, n_placed, turn, n_running)  # as the policy sees them
             legal_options(board, race, lane, legal)
-            option = -1
-            for o in range(N_OPTIONS):
-                if legal[o]:
-                    n += 1
-                    option = o
-            if n == 0:
-                raise ValueError("the selected sheep has no legal option")
+            n, option = count_legal(legal)
             if n > 1:  # a lone option is taken without asking
                 pid = pace_ids[player]
-                srow = N_PHASES * player + PACE_PHASE
-                rand = asks.streams[srow:srow + 1]
+                rand = pace_stream(asks, player)
                 if pid >= FIRST_USER_ID:
                     option = ask_user_pace(pid, player, n_players, lane, table, asks, n, rand,
                                            users)
                 else:
-                    if rules is not None and pid == LOOKAHEAD_EXACT:
-                        option = exact_game.lookahead(lane, board, race, seen, legal, rules)
-                    elif rules is not None and pid == LOOKAHEAD:
-                        option = lookahead_pace(lane, board, race, seen, legal, rules.payoffs,
-                                                rules.bonus, faces, nfaces, n_players, rand)
-                    else:
-                        option = choose_pace(pid, lane, board, race, seen, legal, rand)
+                    option = builtin_pace(pid, lane, table, rules, dice, n_players, rand)
                     # record (a call) only to log (a trace) or on a failure: the check
                     # itself stays inline in the turn loop
                     if option < 0 or option >= N_OPTIONS or not legal[option] \
@@ -232,9 +275,9 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
         if options is not None:
             summed += n
             lone += n == 1
-        row, supply = sheep_moved(option, sheep, supply, track, ez_first, n_placed)
+        row, supply, n_placed, n_running = moved_counts(option, sheep, supply, track, ez_first,
+                                                        n_placed, n_running)
         write_sheep(board, lane, row)
-        n_placed, n_running = count_moved(row, n_placed, n_running)
         if turn < log.shape[0]:
             log_turn(log[turn], turn, player, total, lane, selection_reason(board, total, lane),
                      option, board, supply, n)

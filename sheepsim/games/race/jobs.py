@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sheepsim import driver, plugins
+from sheepsim import driver
+from sheepsim import game as registry
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
-from sheepsim.games.race.layout import KIND_NAMES, PACE
+from sheepsim.games.race.layout import PACE
 from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
-from sheepsim.harness import layout as H
 from sheepsim.headtohead import HeadToHeadJob, lineups
 
 if TYPE_CHECKING:  # the kernels load with the first job run, not with this module
@@ -167,6 +167,17 @@ class GamesJob(_RaceJob):
         odds_tables(self.rules)
         self.rows(0, 1)  # compiles (or loads) the kernels now
 
+    def raise_failure(self, fail) -> None:
+        """The one line for a failure the race machine's harness run recorded in ``fail``
+        (nothing if none): the harness's (:func:`sheepsim.harness.jobs.raise_run_failure`),
+        a policy named by its role (:func:`policy_by_role`). (The built-in policies never
+        fail: this is the line a plug-in seat's failure gets there.)"""
+        from sheepsim.harness.jobs import raise_run_failure
+        from sheepsim.harness.machine import load
+
+        raise_run_failure(fail, load(MACHINE), registry.get(GAME).title, self.players,
+                          policy_by_role(self.policies()))
+
     def rows(self, first_game, n_games):
         """Per-game rows of games ``[first_game, first_game + n_games)``: ``scores``
         ``(n, players)``, ``winner`` ``(n,)``, ``first`` ``(n,)`` (the first player),
@@ -247,31 +258,18 @@ def machine_rows(job: GamesJob, first_game: int, n_games: int):
     _, fail, winner, scores, _, res = run_games(
         m, kernel, R, job.players, pids, False, job.seed, first_game, n_games, outcomes=True,
         results=True, counts=False)
-    raise_machine_failure(fail, job.policies())
+    job.raise_failure(fail)
     race_cards = np.ascontiguousarray(res[:, 4:].reshape(n_games, 3, 3))
     return scores, winner, res[:, 0].copy(), np.ascontiguousarray(res[:, 1:4]), race_cards
 
 
-def raise_machine_failure(fail, pol) -> None:
-    """The one line for a failure the race machine's harness run recorded in ``fail``
-    (nothing if none): a policy's bad choice named as the engine names it
-    (:func:`~.kernels.check_asks`: the policy as the user gave it, by its role, its seat,
-    the game, the decision's kind and its choice; ``pol`` a
-    :class:`~.simulate.PolicySet`), else the machine's broken contract. (The built-in
-    policies never fail: this is the line a plug-in seat's failure gets there.)"""
-    code = int(fail[H.F_CODE])
-    if code == 0:
-        return
-    seat, game, kind = int(fail[H.F_SEAT]), int(fail[H.F_GAME]), int(fail[H.F_KIND])
-    if code in (plugins.ILLEGAL_CHOICE, plugins.WROTE_INPUTS):
-        names = pol.pace_names if kind == PACE else pol.bet_names
-        raise plugins.policy_failure(code, names[seat], seat, game, int(fail[H.F_CHOICE]),
-                                     int(fail[H.F_N]), plugins.kind_name(KIND_NAMES, kind))
-    err = SheepsimError(f"the race machine broke the harness contract in game {game} "
-                        f"(code {code})")
-    err.game = game
-    raise err
-
+def policy_by_role(pol):
+    """The ``policy_name(seat, kind, pid)`` of the harness's failure line
+    (:func:`sheepsim.harness.jobs.raise_run_failure`) for the line-up ``pol`` (a
+    :class:`~.simulate.PolicySet`): the policy as the user gave it, by its role (its pace
+    for a ``PACE`` decision, else its bets), as the engine names it
+    (:func:`~.kernels.check_asks`)."""
+    return lambda seat, kind, pid: (pol.pace_names if kind == PACE else pol.bet_names)[seat]
 
 
 @dataclass
@@ -299,7 +297,7 @@ class HarnessJob(GamesJob):
         return {"acc": acc, "fail": fail}
 
     def check(self, counts, games) -> None:
-        raise_machine_failure(counts["fail"], self.policies())
+        self.raise_failure(counts["fail"])
 
     def tables(self, counts, games):
         from sheepsim.harness.machine import load

@@ -225,13 +225,22 @@ def count_moved(row, n_placed, n_running):
 
 
 @njit(inline="always")
+def moved_counts(option, sheep, supply, track, ez_first, n_placed, n_running):
+    """:func:`sheep_moved` and the race's counters after the move: ``(row, blue supply,
+    sheep placed, sheep running)``. It takes no ``board`` (the turn loops write ``row``
+    with :func:`write_sheep`): see :func:`write_sheep` on the copies inlining makes."""
+    row, supply = sheep_moved(option, sheep, supply, track, ez_first, n_placed)
+    n_placed, n_running = count_moved(row, n_placed, n_running)
+    return row, supply, n_placed, n_running
+
+
+@njit(inline="always")
 def move_sheep(board, lane, option, supply, track, ez_first, n_placed, n_running):
     """Move the sheep in ``lane`` with ``option`` (assumed legal) on ``board``; returns
     ``(blue supply, sheep placed, sheep running)`` after the move."""
-    row, supply = sheep_moved(option, sheep_values(board, lane), supply, track, ez_first,
-                              n_placed)
+    row, supply, n_placed, n_running = moved_counts(option, sheep_values(board, lane), supply,
+                                                    track, ez_first, n_placed, n_running)
     write_sheep(board, lane, row)
-    n_placed, n_running = count_moved(row, n_placed, n_running)
     return supply, n_placed, n_running
 
 
@@ -374,6 +383,13 @@ def log_turn(row, turn, player, total, lane, reason, option, board, supply, n):
     row[LOG_STATUS] = board[lane, STATUS]
     row[LOG_SUPPLY] = supply
     row[LOG_OPTIONS] = n
+
+
+@njit(inline="always")
+def race_counters(race):
+    """``(blue supply, sheep placed, turn, sheep running)`` of ``race``: the counters the
+    turn loop keeps in locals (:func:`_store_counters` writes them back)."""
+    return race[SUPPLY_BLUE], race[N_PLACED], race[TURN], race[N_RUNNING]
 
 
 @njit(inline="always")
