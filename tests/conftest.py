@@ -45,11 +45,12 @@ SHARED_UNITS = {
     **dict.fromkeys(("tests/dask/test_dask_faults.py", "tests/dask/test_dask_identical.py",
                      "tests/dask/test_dask_report.py"), "tests/dask (cluster, one_worker)"),
     # not a fixture but kernels: the race machine's line-ups with the exact rules in its R
-    # (`ev`/`win` bets, `lookahead` paces: about 60 and 85 CPU s to compile) and its
-    # plug-in entry, which the cache warm-up does not compile; as two units on two workers
-    # starting at once, both compiled them (numba's compile events, 2026-12-07)
+    # (`ev`/`win` bets, `lookahead` paces) and plug-ins; as two units on two workers
+    # starting at once, both compiled them (about 60 and 85 CPU s; numba's compile events,
+    # 2026-12-07). The warm-up compiles the built-in ones now; the plug-in line-ups with
+    # the rules (about 56 CPU s) and the rules variants still compile here, once.
     **dict.fromkeys(("tests/race/test_race_pinned.py", "tests/race/test_race_machine.py",
-                     "tests/race/test_race_plugins.py"), "tests/race (machine line-ups)"),
+                     "tests/race/test_race_plugins.py"), "tests/race (ev, lookahead-exact)"),
 }
 
 #: the units that take longest with an empty kernel cache, longest first (wall seconds of
@@ -59,7 +60,7 @@ SHARED_UNITS = {
 LONGEST_FIRST = (
     # ~300 s: rules variants, the race machine's exact line-ups (lookahead-exact, ev/win
     # bets) built-in and with plug-ins, compiled once here (2026-12-07)
-    "tests/race (machine line-ups)",
+    "tests/race (ev, lookahead-exact)",
     "tests/conformance/test_policy_contract.py",  # ~150 s: 6 plug-in variants per engine
     "tests/conformance/test_policy_bounds.py",  # ~140 s: 7 plug-in variants per engine
     "tests/serve/test_serve_game.py",  # ~135 s: two whole games through the page

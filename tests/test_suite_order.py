@@ -1,5 +1,6 @@
 """The suite's own scheduling (``tests/conftest.py``): the files it names exist and use
-the fixtures it groups them by, and a run hands out its units whole, longest first."""
+the fixtures (or, for kernels compiled once per unit, the policies) it groups them by,
+and a run hands out its units whole, longest first."""
 
 import re
 from pathlib import Path
