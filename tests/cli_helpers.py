@@ -1,14 +1,4 @@
-"""The command line as the test files at the top of ``tests/`` run it in-process."""
+"""The command line as the test files at the top of ``tests/`` run it in-process
+(:func:`sheepsim.testing.cli.run`, shared with the conformance suite)."""
 
-from sheepsim.cli import main
-
-
-def run(capsys, *argv):
-    """``sheepsim ARGV...`` in this process: ``(exit code, stdout, stderr)``; argparse's
-    own refusals (``SystemExit``) give their code too."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from sheepsim.testing.cli import run  # noqa: F401 - the tests' import

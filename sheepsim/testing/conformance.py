@@ -116,19 +116,16 @@ def _cli(argv, tmp_path):
 
 
 def _cli_here(argv, tmp_path, capsys, monkeypatch):
-    """``(exit code, stderr)`` of the command line's :func:`sheepsim.cli.main` on ``argv``
-    in this process, run in ``tmp_path``: the code a process runs (``python -m sheepsim``
-    is ``main`` then exit), without a new interpreter's 2-3 CPU s of imports per case
-    (:func:`test_cli_play_writes_tables_with_metadata` runs a real process per game)."""
-    from sheepsim.cli import main
+    """``(exit code, stderr)`` of ``sheepsim ARGV`` run in this process in ``tmp_path``
+    (:func:`sheepsim.testing.cli.run`: the code a process runs, ``python -m sheepsim``
+    being ``main`` then exit, without a new interpreter's 2-3 CPU s of imports per case;
+    :func:`test_cli_play_writes_tables_with_metadata` runs a real process per game)."""
+    from sheepsim.testing.cli import run
 
     monkeypatch.chdir(tmp_path)
-    capsys.readouterr()
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:  # argparse's own errors
-        code = exc.code
-    return code, capsys.readouterr().err
+    capsys.readouterr()  # only this command's lines
+    code, _, err = run(capsys, *argv)
+    return code, err
 
 
 def test_cli_play_writes_tables_with_metadata(g, tmp_path):
