@@ -16,6 +16,7 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 ])
 def test_bench_panic_refuses_bad_counts_in_one_line(argv, says):
     # --quick with no case: the old script reached the memory check within seconds
+    # a process: the script as run (its argument checks at the top of its main)
     p = subprocess.run([sys.executable, str(BENCH / "bench_panic.py"), "--quick", "--cases",
                         "nosuch", *argv], capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and p.stdout == "", p.stderr

@@ -218,6 +218,8 @@ def test_warm_compiles_a_game_once(tmp_path):
     env = {**os.environ, "SHEEPSIM_CACHE_DIR": str(tmp_path)}
 
     def warm():
+        # a process each: the second warm-up and the play load what an earlier process
+        # compiled into the disk cache (in this process they would find it in memory)
         done = subprocess.run([sys.executable, "-m", "sheepsim", "cache", "warm", "--game", "pig"],
                               env=env, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr
@@ -252,6 +254,7 @@ def test_sheepsims_own_variants_say_what_they_are(tmp_path):
         "machine.load('sheepsim.games.awsheep.machine').kernel((), 9)\n"
         "kernels.kernels_for((any_option,), ())\n")
     env = {**os.environ, "SHEEPSIM_CACHE_DIR": str(tmp_path)}
+    # a process: a fresh cache root and none of this process's kernels already rebuilt
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr

@@ -242,6 +242,7 @@ def test_an_edit_outside_a_kernels_dependencies_recompiles_nothing(tmp_path):
     env = {**os.environ, "SHEEPSIM_CACHE_DIR": str(cache)}
 
     def run():
+        # a process each: the copy of the package as edited, loaded from the disk cache anew
         out = subprocess.run([sys.executable, "-c", _RUN.format(root=str(src))], env=env,
                              capture_output=True, text=True, timeout=300)
         assert out.returncode == 0, out.stderr

@@ -98,6 +98,8 @@ def test_a_line_up_loaded_from_the_cache_runs_its_own_plugin(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), tree]))
 
     def run(*names):
+        # a process each: numba's per-process counter and a kernel loaded from another
+        # process's cache entry are what is tested
         done = subprocess.run([sys.executable, str(tmp_path / "trace_each.py"), *names],
                               env=env, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr

@@ -99,6 +99,7 @@ def test_the_sheepsim_command_finds_a_policy_module_in_the_current_folder(tmp_pa
 
     (tmp_path / "mypolicy_here.py").write_text("raise ValueError('imported from here')\n")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    # a process: the interpreter's start (-P, no folder on sys.path) and cli.run's own
     proc = subprocess.run([sys.executable, "-P", "-c", "from sheepsim.cli import run; run()",
                            "race", "trace", "--policy", "mypolicy_here:pace"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)

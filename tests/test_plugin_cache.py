@@ -75,6 +75,7 @@ def _run(plugin, trace: bool) -> dict:
     folder, name, _ = plugin
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), *sys.path]))
     code = RUN.format(plugin=name, trace=trace)
+    # a process each: a new one loads from the disk cache, and imports the plug-in as edited
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -131,6 +132,7 @@ def test_what_cannot_be_fingerprinted_is_not_cached(tmp_path, monkeypatch):
 def _python(folder, code: str) -> str:
     """Run ``code`` in a new interpreter with ``folder`` importable; its stdout."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), *sys.path]))
+    # a process each: a new one imports the files as edited (and numba's own cache)
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -17,6 +17,7 @@ from sheepsim.output import atomic_write_text, emit
 def test_importing_the_package_compiles_nothing():
     code = ("import sys, sheepsim, sheepsim.games.race, sheepsim.games.panic;"
             "print('numba' in sys.modules)")
+    # a new interpreter: what the import loads, not what this process had loaded already
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -32,6 +33,7 @@ def test_help_imports_no_numerics():
             "        main(argv)\n"
             "print(sorted(m for m in ('numpy', 'pandas', 'numba', 'scipy', 'matplotlib')"
             " if m in sys.modules))")
+    # a new interpreter: the modules the help loads, not what this process had loaded already
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -83,6 +85,7 @@ def test_a_command_line_builds_only_the_commands_it_names():
             "print(sorted(m for m in ('sheepsim.games.panic.commands', 'sheepsim.report', "
             "'sheepsim.serve', 'sheepsim.designer', 'sheepsim.games.race.cli') "
             "if m in sys.modules))")
+    # a new interpreter: the modules one command line loads, none loaded before
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['sheepsim.games.race.cli']"
     # the designers' commands (their module skipped above) are every game's with metrics
@@ -139,12 +142,14 @@ def test_kernels_run_as_plain_python_with_numba_jit_disabled():
             "import sheepsim.games.panic.machine, sheepsim.games.awsheep.machine\n"
             "print(race_counts(games=3, seed=1, progress=False).place_counts.sum())")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    # a process: numba reads NUMBA_DISABLE_JIT once, when it is imported
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=env)
     assert out.stdout.strip() == "9"  # 3 races, 3 places each
 
 
 def test_python_dash_m_works():
+    # a process: `python -m sheepsim` (sheepsim/__main__.py) is what is tested
     out = subprocess.run([sys.executable, "-m", "sheepsim", "--version"], capture_output=True,
                          text=True, check=True)
     assert out.stdout.startswith("sheepsim ")
@@ -264,6 +269,7 @@ def _run_kernel(root, cache):
     import sys
 
     env = {**os.environ, "SHEEPSIM_CACHE_DIR": str(cache)}
+    # a process each: a kernel compiled, then loaded from the disk cache by a new process
     out = subprocess.run([sys.executable, "-c", _RUN.format(root=str(root))], env=env,
                          capture_output=True, text=True, check=True).stdout.split(maxsplit=1)
     return int(out[0]), out[1].strip() != "[]"
@@ -333,6 +339,7 @@ def test_a_kernel_gets_its_python_entry_point_only_when_python_calls_it(tmp_path
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
 
     def run():
+        # a process each: the first compiles, the second loads from the disk cache
         return subprocess.run([sys.executable, "-c", _ENTRY_RUN.format(root=str(tmp_path))],
                               env=env, capture_output=True, text=True, check=True).stdout.split()
 
@@ -403,6 +410,7 @@ def test_the_command_loads_cached_kernels_without_numbas_implementations(tmp_pat
 
     def run(compile_more):
         code = _LIGHT_RUN.format(root=str(tmp_path), light=light, compile_more=compile_more)
+        # a process each: which of numba's modules a fresh interpreter loads (sys.modules)
         return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                               text=True, check=True).stdout.split()
 
@@ -487,6 +495,7 @@ def test_the_command_loads_kernels_without_numbas_blas_probe(tmp_path, skip):
 
     (tmp_path / "entry_kernels.py").write_text(_ENTRY_KERNELS)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    # a process: whether numba's first load imports scipy.linalg (sys.modules)
     out = subprocess.run([sys.executable, "-c", _NO_BLAS_RUN.format(root=str(tmp_path), skip=skip)],
                          env=env, capture_output=True, text=True, check=True).stdout.split()
     assert out == ["3", str(not skip), "5.0"]

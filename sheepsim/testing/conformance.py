@@ -110,7 +110,9 @@ def test_jobs_pickle_and_give_the_same_counts(g):
 
 
 def _cli(argv, tmp_path):
-    """``sheepsim ARGV`` as its own process (``python -m sheepsim``), run in ``tmp_path``."""
+    """``sheepsim ARGV`` as its own process (``python -m sheepsim``), run in ``tmp_path``:
+    one real run per game, as a user starts it (its imports, the exit of
+    :func:`sheepsim.cli.run`, the files it leaves); the other cases run in this process."""
     return subprocess.run([sys.executable, "-m", "sheepsim", *argv], capture_output=True,
                           text=True, cwd=tmp_path, timeout=600)
 

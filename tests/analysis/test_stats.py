@@ -77,6 +77,7 @@ def test_stats_never_imports_scipy_stats():
 
     code = ("import sys; from sheepsim import stats; stats.mcnemar_p(30, 12);"
             "stats.chi_square_uniform_p([1, 2, 3]); print('scipy.stats' in sys.modules)")
+    # a new interpreter: whether scipy.stats is imported, none loaded before
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

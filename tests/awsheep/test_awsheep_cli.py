@@ -149,6 +149,7 @@ def test_importing_the_game_compiles_nothing():
     code = ("import sys; import sheepsim.games.awsheep, sheepsim.games.awsheep.game, "
             "sheepsim.games.awsheep.jobs, sheepsim.games.awsheep.commands, "
             "sheepsim.games.awsheep.analysis; print('numba' in sys.modules)")
+    # a new interpreter: whether the import loads numba, none loaded before
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"

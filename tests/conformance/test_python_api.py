@@ -119,6 +119,7 @@ def test_importing_sheepsim_loads_no_numerics():
     """``import sheepsim`` (the API included) imports neither numpy, pandas nor numba."""
     code = ("import sys, sheepsim; sheepsim.play; "
             "print(sorted(m for m in ('numpy', 'pandas', 'numba', 'matplotlib') if m in sys.modules))")
+    # a new interpreter: what `import sheepsim` loads, none loaded before
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

@@ -7,17 +7,32 @@ from urllib.parse import urlencode
 
 import pytest
 
+from tests.cli_helpers import run
 from tests.serve.conftest import get, sheepsim
 
 MID_RACE = "semifinal supply=15 6.011 10.010 8.000 10.001 12.020 F1"
 FINAL_RACE = "final 20.010 20.010 20.010 20.010 19.010 20.010"
 
 
-def cli(*argv) -> subprocess.CompletedProcess:
-    """``sheepsim ARGV`` in its own process (the live CLI, whatever it prints today)."""
-    proc = sheepsim(*argv)
-    out, err = proc.communicate(timeout=600)
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+# the one question also asked of a real ``python -m sheepsim`` (the standard semifinal's
+# odds, the cheapest to answer): what the server sends is the bytes a process writes
+# to its stdout, encoding and all, as a user's shell gets them
+IN_A_PROCESS = ("race", "odds", "--format", "json")
+
+
+def cli(capsys, *argv) -> subprocess.CompletedProcess:
+    """``sheepsim ARGV``: the live CLI, whatever it prints today. Run in this process
+    (:func:`tests.cli_helpers.run`: ``sheepsim.cli.main``, the code ``python -m sheepsim``
+    runs, without a new interpreter's imports and kernel loads per question: about 1 CPU
+    s each on a warm kernel cache, 4-5 s in CI's run; the server's answers are that code
+    too, run by :mod:`sheepsim.serve.api` in its thread), except :data:`IN_A_PROCESS`."""
+    if argv == IN_A_PROCESS:  # a process: its stdout's bytes (see IN_A_PROCESS)
+        proc = sheepsim(*argv)
+        out, err = proc.communicate(timeout=600)
+        return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+    capsys.readouterr()  # only this command's lines
+    code, out, err = run(capsys, *argv)
+    return subprocess.CompletedProcess(argv, code, out, err)
 
 
 @pytest.mark.parametrize("endpoint, params, argv", [
@@ -53,12 +68,12 @@ def cli(*argv) -> subprocess.CompletedProcess:
     ("ev", {"position": MID_RACE, "policy": "random", "games": "3000", "seed": "7"},
      ["race", "ev", "--position", MID_RACE, "--policy", "random", "--games", "3000", "--seed", "7"]),
 ])
-def test_api_answers_what_the_cli_prints(server, endpoint, params, argv):
+def test_api_answers_what_the_cli_prints(server, endpoint, params, argv, capsys):
     status, body = get(f"{server.url}/api/race/{endpoint}?{urlencode(params)}")
     assert status == 200, body
-    run = cli(*argv, "--format", "json")
-    assert run.returncode == 0, run.stderr
-    assert body == run.stdout  # byte for byte, metadata included
+    done = cli(capsys, *argv, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert body == done.stdout  # byte for byte, metadata included
     assert json.loads(body)["meta"]["rules_sha256"]
 
 
@@ -80,14 +95,14 @@ def test_api_answers_what_the_cli_prints(server, endpoint, params, argv):
      ["race", "advise", "--position", FINAL_RACE, "--lane", "5", "--hidden", "5", "--scores",
       "3,4,5", "--rival-bets", "1,2"]),
 ])
-def test_bad_request_is_400_with_the_cli_message(server, endpoint, params, argv):
+def test_bad_request_is_400_with_the_cli_message(server, endpoint, params, argv, capsys):
     """The CLI's message in the API's words: its options named as query parameters."""
     from sheepsim.serve.api import api_wording
 
     status, body = get(f"{server.url}/api/race/{endpoint}?{urlencode(params)}")
-    run = cli(*argv, "--format", "json")
-    assert run.returncode == 2 and run.stdout == ""
-    line = run.stderr.strip()
+    done = cli(capsys, *argv, "--format", "json")
+    assert done.returncode == 2 and done.stdout == ""
+    line = done.stderr.strip()
     assert "\n" not in line
     assert status == 400
     error = json.loads(body)["error"]

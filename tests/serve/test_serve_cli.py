@@ -18,6 +18,7 @@ def _ctrl_c_works():
 
 
 def test_serve_warns_on_a_public_address_answers_and_stops_on_ctrl_c():
+    # a process: a server running until Ctrl-C (SIGINT) stops it
     proc = sheepsim("serve", "--host", "0.0.0.0", "--port", "0", preexec_fn=_ctrl_c_works)
     try:
         warning = proc.stderr.readline()
@@ -42,6 +43,8 @@ def test_serve_warns_on_a_public_address_answers_and_stops_on_ctrl_c():
 def test_serve_errors_are_one_line(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("[race]\ntrack_length = -3\n")
+    # processes: the real command's one stderr line (no traceback), and a mistake that
+    # let one of them serve ends in a timeout here, not a test process serving forever
     proc = sheepsim("serve", "--rules", str(bad), "--port", "0")
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 2 and out == ""
@@ -66,6 +69,7 @@ def test_the_server_imports_no_solver_until_asked():
     code = ("import sys, sheepsim.cli, sheepsim.serve.server; sheepsim.cli.build_parser(); "
             "print(sorted(m for m in ('numba', 'numpy', 'pandas') if m in sys.modules))")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    # a new interpreter: what the server's import loads, none loaded before
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          timeout=120)
     assert out.stdout == "[]\n", out.stderr

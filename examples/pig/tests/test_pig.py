@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -26,9 +24,16 @@ def g():
     return game.get("pig")
 
 
-def _cli(argv, cwd):
-    return subprocess.run([sys.executable, "-m", "sheepsim", *argv], capture_output=True,
-                          text=True, cwd=cwd, timeout=600)
+def _cli(argv, cwd, capsys, monkeypatch):
+    """``sheepsim ARGV`` run in this process in ``cwd``: ``(exit code, stdout, stderr)``
+    (:func:`sheepsim.testing.cli.run`: the code ``python -m sheepsim`` runs, without a
+    new interpreter's imports and kernel loads; the conformance suite above runs Pig's
+    ``play`` in a real process)."""
+    from sheepsim.testing.cli import run
+
+    monkeypatch.chdir(cwd)
+    capsys.readouterr()  # only this command's lines
+    return run(capsys, *argv)
 
 
 def _rules(tmp_path, target, faces, bust):
@@ -75,26 +80,29 @@ def test_hold_20_beats_random_on_the_same_games():
     assert row["diff_lo"] > 0.2
 
 
-def test_designer_commands_take_pig(tmp_path):
-    r = _cli(["pig", "variants", "--set", "pig.target=50", "--games", "400", "--quiet",
-              "--format", "json", "--out", str(tmp_path / "v.json")], tmp_path)
-    assert r.returncode == 0, r.stderr
+def test_designer_commands_take_pig(tmp_path, capsys, monkeypatch):
+    code, _, err = _cli(["pig", "variants", "--set", "pig.target=50", "--games", "400",
+                         "--quiet", "--format", "json", "--out", str(tmp_path / "v.json")],
+                        tmp_path, capsys, monkeypatch)
+    assert code == 0, err
     doc = json.loads((tmp_path / "v.json").read_text())
     turns = {(row["variant"], row["metric"]): row["value"] for row in doc["metrics"]}
     assert turns[("pig.target=50", "mean_turns")] < turns[("base", "mean_turns")]
-    r = _cli(["pig", "sweep", "--set", "pig.target=20,40", "--metric", "mean_turns",
-              "--games", "400", "--quiet"], tmp_path)
-    assert r.returncode == 0, r.stderr
-    r = _cli(["pig", "variants", "--set", "pig.nosuch=1", "--games", "400"], tmp_path)
-    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    code, _, err = _cli(["pig", "sweep", "--set", "pig.target=20,40", "--metric", "mean_turns",
+                         "--games", "400", "--quiet"], tmp_path, capsys, monkeypatch)
+    assert code == 0, err
+    code, _, err = _cli(["pig", "variants", "--set", "pig.nosuch=1", "--games", "400"],
+                        tmp_path, capsys, monkeypatch)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
 
 
-def test_a_report_study_of_pig(tmp_path):
+def test_a_report_study_of_pig(tmp_path, capsys, monkeypatch):
     cfg = tmp_path / "pig.toml"
     cfg.write_text('title = "Pig"\n\n[[study]]\ntype = "head-to-head"\ngame = "pig"\n'
                    'a = "hold-20"\nplayers = 3\ngames = 600\n')
-    r = _cli(["report", str(cfg), "--out", str(tmp_path / "out"), "--quiet"], tmp_path)
-    assert r.returncode == 0, r.stderr
+    code, _, err = _cli(["report", str(cfg), "--out", str(tmp_path / "out"), "--quiet"],
+                        tmp_path, capsys, monkeypatch)
+    assert code == 0, err
     assert (tmp_path / "out" / "index.html").exists()
 
 
