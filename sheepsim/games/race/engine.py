@@ -20,7 +20,7 @@ counting of the copies inlining makes, which otherwise costs atomic calls every 
 
 Built-in pace policies are called on the engine's arrays (``choose_pace``); plug-ins
 with the one signature ``(kind, view, opts, n, rand)``, as function values handed down
-to :func:`run_race` (``users``: the single races and traces of
+to :func:`run_race` (``users``: the single races of
 :mod:`~sheepsim.games.race.kernels`, compiled once whatever the plug-ins); a kernel
 without them asks the global name ``decide`` (which the built-in single-race kernels
 rebind to refuse any plug-in id). Every choice is checked

@@ -2,13 +2,13 @@
 games for every line-up (``jobs.GamesJob``: ``race play``, ``compare``, ``balance``'s
 games, the race's own metrics, studies; its per-game rows from slot ``result``) and of
 the race's harness metrics (:mod:`sheepsim.games.race.metrics`, job ``harness``); single
-races and ``race trace`` play the engine's turn loop alone
-(:mod:`sheepsim.games.race.kernels`). It plays the engine's games, game for game (the
-rows of the engine's former game kernel, pinned: ``tests/race/test_race_machine.py``,
-``tests/race/test_race_plugins.py``), for every built-in pace and bet policy, mixed per
-seat, and plug-in pace and bet policies (a line-up with one binds the slots of
-:mod:`sheepsim.games.race.cut`: each race cut before a plug-in's pace decision, which
-the harness asks).
+races play the engine's turn loop alone (:mod:`sheepsim.games.race.kernels`), and ``race
+trace``'s one race is a machine of its own (:mod:`sheepsim.games.race.single`). It plays
+the engine's games, game for game (the rows of the engine's former game kernel, pinned:
+``tests/race/test_race_machine.py``, ``tests/race/test_race_plugins.py``), for every
+built-in pace and bet policy, mixed per seat, and plug-in pace and bet policies (a
+line-up with one binds the slots of :mod:`sheepsim.games.race.cut`: each race cut before
+a plug-in's pace decision, which the harness asks).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
