@@ -34,7 +34,6 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.games.race import greedy_table, policies
 from sheepsim.games.race.engine import (
-    N_LOG,
     new_table,
     placed_lanes,
     run_race,
@@ -52,7 +51,6 @@ from sheepsim.games.race.layout import (
     FINAL,
     KIND_NAMES,
     MAX_OPTS,
-    N_DEC,
     N_FAIL,
     N_JOINT,
     N_LANES,
@@ -70,7 +68,7 @@ from sheepsim.plugins import kind_name, policy_failure
 
 def new_asks(seats: int, rules=None) -> Asks:
     """An :class:`~sheepsim.games.race.layout.Asks` for ``seats`` seats (numpy arrays,
-    allocated in Python; no room in its decisions log); ``rules`` (a
+    allocated in Python); ``rules`` (a
     ``KernelRules``, single races) puts their payoffs and bonus in the view (whole games
     write the view's race parts every race, ``policies.fill_table_view``)."""
     view = np.zeros(N_VIEW, dtype=np.float64)
@@ -79,7 +77,7 @@ def new_asks(seats: int, rules=None) -> Asks:
         view[V_BONUS:V_BONUS + 2] = rules.bonus
     return Asks(np.zeros((N_PHASES * seats, 2), dtype=np.uint64), view,
                 np.zeros((MAX_OPTS, 1), dtype=np.int64), np.zeros((MAX_OPTS, 2), dtype=np.int64),
-                np.zeros(N_FAIL, dtype=np.int64), np.zeros((0, N_DEC), dtype=np.int64))
+                np.zeros(N_FAIL, dtype=np.int64))
 
 
 def check_asks(asks: Asks, names) -> None:
@@ -138,7 +136,7 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     (the same races, from tables); this kernel plays the engine's turn loop.
     """
     joint, card_place, turns = out
-    streams, table, no_bets, no_log, deck, lanes, places, _, _, _, asks = work
+    streams, table, no_bets, deck, lanes, places, _, _, _, asks = work
     n_cards = rules.cards.shape[0]
     seats = Seats(no_bets, no_bets)
     dice = stage_dice(rules, stage)
@@ -152,7 +150,7 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
             rng.seed_policy_stream(asks.streams, PACE_PHASE, seed, g, 0, PACE_PHASE)
         _deal(streams, seed, g, random_deal, deck, lanes, n_cards)
         setup_race(table, rules, lanes, stage)
-        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log, users=users)
+        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, users=users)
         if t < 0:
             asks.fail[F_GAME] = g
             return
@@ -171,7 +169,7 @@ def fill_greedy_races(seed, start, count, rules, lane_cards, random_deal, stage,
     ``race odds`` does not compile the engine's turn loop it never plays (about 5 CPU s:
     ``benchmarks/README.md``, "Compile time: the targets")."""
     joint, card_place, turns = out
-    streams, _, _, _, deck, lanes, places, gtables, gstarts, gwork, _ = work
+    streams, _, _, deck, lanes, places, gtables, gstarts, gwork, _ = work
     n_cards = rules.cards.shape[0]
     dice = stage_dice(rules, stage)
     greedy_table.fill_tables(rules, gtables)
@@ -204,10 +202,9 @@ class Kernels(types.SimpleNamespace):
         asks = new_asks(1, rules=rules)
         gtables = greedy_table.new_tables(rules) if tables and pace_ids is None else \
             np.zeros(0, dtype=np.int64)
-        work = (rng.new_streams(), new_table(), no_bets, np.zeros((0, N_LOG), dtype=np.int64),
-                np.arange(n_cards, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
-                np.zeros(3, dtype=np.int64), gtables, np.zeros(n_cards, dtype=np.int64),
-                np.zeros((3, N_LANES), dtype=np.int64), asks)
+        work = (rng.new_streams(), new_table(), no_bets, np.arange(n_cards, dtype=np.int64),
+                np.zeros(N_LANES, dtype=np.int64), np.zeros(3, dtype=np.int64), gtables,
+                np.zeros(n_cards, dtype=np.int64), np.zeros((3, N_LANES), dtype=np.int64), asks)
         lane_cards = np.asarray(lane_cards, dtype=np.int64)
         if pace_ids is None and gtables.shape[0] > 0:
             self.fill_greedy_races(seed, start, count, rules, lane_cards, random_deal, stage,
