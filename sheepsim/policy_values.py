@@ -21,7 +21,7 @@ convention (its exceptions reach Python).
   compiling: numba then converts each plug-in to its function value.
 
 The harness (:mod:`sheepsim.harness.loop`, :meth:`sheepsim.harness.machine.Machine.kernel`)
-uses it, and so do the Sheep Race's single races and traces
+uses it, and so do the Sheep Race's single races
 (:func:`sheepsim.games.race.kernels.plugged`); measured in
 ``benchmarks/bench_plugins.py`` (benchmarks/README.md).
 This module is not imported by any kernel module, so its edits recompile no game kernel.

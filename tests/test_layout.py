@@ -130,6 +130,7 @@ LAZY_HEAVY = {
     "sheepsim.report.outdir": "numpy, pandas",
     "sheepsim.report.figures": "matplotlib when it draws",
     "sheepsim.harness.jobs": "numpy, pandas (the harness's jobs)",
+    "sheepsim.harness.layout": "numpy",
     "sheepsim.harness.tables": "pandas",
     "sheepsim.harness.loop": "numba: the harness's entry kernel, built when a job runs",
     "sheepsim.harness.machine": "numba (the slots' njit bodies): a game's machine, loaded "
@@ -202,6 +203,8 @@ GAME_LAZY = {
     "sheepsim.games.race.kernels": "numba: the chunk kernels, loaded when a chunk runs "
                                    "(not on the exact solver's path)",
     "sheepsim.games.race.engine": "numba: the race engine's kernels",
+    "sheepsim.games.race.single": "numba: `race trace`'s one-race machine, loaded when a "
+                                  "trace runs",
     "sheepsim.games.race.exact.solver": "numba (the lane-graph kernels) and pandas",
     "sheepsim.games.race.exact.bets": "the exact solver (numba, pandas)",
     "sheepsim.games.race.exact.from_position": "the exact solver (numba, pandas)",

@@ -40,21 +40,21 @@ import hashlib, json
 import numpy as np
 import {plugin} as P
 from sheepsim import jit
-from sheepsim.games.race import engine, layout as L, policies
-from sheepsim.games.race.kernels import kernels_for
+from sheepsim.games.race import layout as L, policies
+from sheepsim.games.race.kernels import empty_race_counts, kernels_for
 from sheepsim.games.race.rules import load_rules
 
 key = jit.variant_key((P.pick,), ())
 out = {{"key": key}}
-if {trace}:
+if {races}:
     k = kernels_for((P.pick,), ())
-    log = np.zeros((2000, engine.N_LOG), dtype=np.int64)
-    board = np.zeros((6, L.N_BOARD), dtype=np.int64)
-    n, _ = k.trace_race(8, 3, load_rules().kernel_rules(), np.arange(6), L.SEMIFINAL,
-                        policies.FIRST_USER_ID, log, board)
-    st = k.fill_trace.python_entry.stats
+    rules = load_rules().kernel_rules()
+    counts = empty_race_counts(rules.cards.shape[0])
+    k.race_chunk(8, 3, 20, rules, np.arange(6), False, L.SEMIFINAL,
+                 np.array([policies.FIRST_USER_ID]), counts)
+    st = k.fill_races.python_entry.stats
     out.update(hits=sum(st.cache_hits.values()), misses=sum(st.cache_misses.values()),
-               log=hashlib.sha256(log[:n].tobytes()).hexdigest())
+               counts=hashlib.sha256(b"".join(c.tobytes() for c in counts)).hexdigest())
 # the variant's folder: plugins-<digest of the sheepsim modules it reaches>-<key>
 out["dirs"] = [str(p) for p in jit.cache_dir().glob(f"plugins-*-{{key}}")]
 print(json.dumps(out))
@@ -71,10 +71,10 @@ def plugin(tmp_path):
     return tmp_path, *names
 
 
-def _run(plugin, trace: bool) -> dict:
+def _run(plugin, races: bool) -> dict:
     folder, name, _ = plugin
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), *sys.path]))
-    code = RUN.format(plugin=name, trace=trace)
+    code = RUN.format(plugin=name, races=races)
     # a process each: a new one loads from the disk cache, and imports the plug-in as edited
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=600)
@@ -83,13 +83,13 @@ def _run(plugin, trace: bool) -> dict:
 
 
 def test_a_plugin_variant_compiles_once_then_loads_from_the_cache(plugin):
-    first = _run(plugin, trace=True)
+    first = _run(plugin, races=True)
     try:
         assert first["key"] and first["misses"] > 0 and first["hits"] == 0
-        second = _run(plugin, trace=True)
+        second = _run(plugin, races=True)
         assert second["key"] == first["key"]
         assert second["hits"] > 0 and second["misses"] == 0  # nothing compiled
-        assert second["log"] == first["log"]
+        assert second["counts"] == first["counts"]
         assert len(first["dirs"]) == 1 and second["dirs"] == first["dirs"]
         assert os.path.exists(os.path.join(first["dirs"][0], "modules.txt"))
     finally:
@@ -99,16 +99,16 @@ def test_a_plugin_variant_compiles_once_then_loads_from_the_cache(plugin):
 
 def test_an_edit_of_the_plugin_or_what_it_reads_selects_another_folder(plugin):
     folder, name, helper = plugin
-    original = _run(plugin, trace=False)["key"]
-    assert _run(plugin, trace=False)["key"] == original  # deterministic
+    original = _run(plugin, races=False)["key"]
+    assert _run(plugin, races=False)["key"] == original  # deterministic
     source = (folder / f"{name}.py").read_text()
     (folder / f"{name}.py").write_text(source.replace("H.WHICH < n", "H.WHICH + 1 < n"))
-    assert _run(plugin, trace=False)["key"] not in (original, None)
+    assert _run(plugin, races=False)["key"] not in (original, None)
     (folder / f"{name}.py").write_text(source)
-    assert _run(plugin, trace=False)["key"] == original
+    assert _run(plugin, races=False)["key"] == original
     # the policy's own file is unchanged; the constant it reads from another module is not
     (folder / f"{helper}.py").write_text(HELPER.format(which=2))
-    assert _run(plugin, trace=False)["key"] not in (original, None)
+    assert _run(plugin, races=False)["key"] not in (original, None)
 
 
 def test_what_cannot_be_fingerprinted_is_not_cached(tmp_path, monkeypatch):

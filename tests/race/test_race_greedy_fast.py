@@ -17,10 +17,11 @@ import numpy as np
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.engine import LOG_OPTIONS, N_LOG, legal_options, n_legal
 from sheepsim.games.race.jobs import play_games
-from sheepsim.games.race.kernels import empty_race_counts, race_chunk, trace_race
-from sheepsim.games.race.policies import GREEDY, greedy, greedy_option
+from sheepsim.games.race.kernels import empty_race_counts, race_chunk
+from sheepsim.games.race.policies import GREEDY, PACE_POLICIES, greedy, greedy_option
 from sheepsim.games.race.rules import load_rules
-from sheepsim.games.race.simulate import GAME_COUNTS
+from sheepsim.games.race.simulate import GAME_COUNTS, resolve_policies
+from sheepsim.games.race.trace import traced_race
 
 
 @numba.njit(cache=False)
@@ -128,11 +129,12 @@ PINNED_TRACES = {
 def test_traces_of_fixed_seeds_are_unchanged():
     rules = load_rules()
     for (seed, stage, pace_id), pinned in PINNED_TRACES.items():
-        log = np.zeros((400, N_LOG), dtype=np.int64)
-        board = np.zeros((6, L.N_BOARD), dtype=np.int64)
-        turns, _ = trace_race(seed, 0, rules.kernel_rules(), np.arange(6, dtype=np.int64),
-                              stage, pace_id, log, board)
-        assert (turns, _digest(log[:, :LOG_OPTIONS], board)) == pinned, (seed, stage, pace_id)
+        race = traced_race(rules, np.arange(6), stage, resolve_policies(PACE_POLICIES[pace_id]),
+                         1, seed, 0)
+        turns = len(race.turns)
+        log = np.zeros((400, N_LOG), dtype=np.int64)  # (the digest's rows: as pinned)
+        log[:turns] = race.turns
+        assert (turns, _digest(log[:, :LOG_OPTIONS], race.board)) == pinned, (seed, stage, pace_id)
 
 
 # digest of every GameResults accumulator of 3,000 whole 4-player games by (seed, bet

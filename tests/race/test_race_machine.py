@@ -16,10 +16,11 @@ import pytest
 
 from sheepsim.games.race import engine
 from sheepsim.games.race.jobs import GamesJob, HarnessJob
-from sheepsim.games.race.layout import D_N, SEMIFINAL
+from sheepsim.games.race.layout import SEMIFINAL
 from sheepsim.games.race.policies import FIRST_USER_ID
 from sheepsim.games.race.rules import load_rules
-from sheepsim.games.race.simulate import board_array, lane_cards, odds_tables, resolve_policies
+from sheepsim.games.race.simulate import lane_cards, odds_tables, resolve_policies
+from sheepsim.games.race.trace import traced_race
 from sheepsim.harness import layout as H
 from sheepsim.harness import machine as M
 from sheepsim.harness.jobs import run_games
@@ -210,19 +211,17 @@ def test_the_harness_counts_the_engines_games(players, pace, bets, count):
 def test_pace_options_are_the_engines_decisions_log():
     """The legal options the turn loop counts per turn (the turn log's ``LOG_OPTIONS``;
     summed, ``run_race``'s ``options``, what the machine reports of its pace decisions)
-    are those of the engine's decisions log: a turn with more than one is the next asked
-    decision, with its option count; one option is a forced move."""
+    are those of a traced race's decisions log (``race trace``'s: the harness's): a turn
+    with more than one is the next asked decision, with its option count; one option is a
+    forced move."""
     rules = load_rules()
     pol = resolve_policies("random,saver,partisan", players=3)
-    log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)
-    _, asks = pol.kernels().trace_race(5, 2, rules.kernel_rules(), lane_cards(rules, None),
-                                       SEMIFINAL, pol.pace_ids, log, board_array(),
-                                       engine.MAX_TURNS)
-    turns = int((log[:, engine.LOG_TURN] > 0).sum())
-    options = log[:turns, engine.LOG_OPTIONS]
+    race = traced_race(rules, lane_cards(rules, None), SEMIFINAL, pol, 3, 5, 2)
+    options = race.turns[:, engine.LOG_OPTIONS]
     assert (options >= 1).all() and (options == 1).any()
-    asked = asks.log[:int((options > 1).sum())]
-    np.testing.assert_array_equal(options[options > 1], asked[:, D_N])
+    asked = race.decisions
+    assert len(asked) == int((options > 1).sum())
+    np.testing.assert_array_equal(options[options > 1], asked[:, H.L_N])
 
 
 PLUG_IN = "tests.harness.rungs:always_bank"  # (any game's plug-in: the last option)

@@ -1,9 +1,10 @@
 """The race's single-race kernels take plug-ins as function values (issues 50 item 2 and
 45): ``race trace`` and single races (``race odds --policy mod:fn``) run entries compiled
-once whatever the plug-ins (``kernels._plugged_entries``: ``fill_trace`` and
-``fill_races`` rebuilt to ask plug-ins through their ``users`` argument), so a second,
-different line-up of plug-ins compiles only its new plug-ins, not a race kernel, and a
-new process loads the entry from the cache."""
+once whatever the plug-ins (``race trace``: the harness's entry for line-ups with plug-ins
+of the machine :mod:`sheepsim.games.race.single`; single races:
+``kernels._plugged_entries``, ``fill_races`` rebuilt to ask plug-ins through its
+``users`` argument), so a second, different line-up of plug-ins compiles only its new
+plug-ins, not a race kernel, and a new process loads the entry from the cache."""
 
 from __future__ import annotations
 
@@ -35,9 +36,11 @@ SECOND = '''
 import json, sys
 from numba.core import event
 import sheepsim
-from sheepsim.games.race import kernels
+from sheepsim.games.race.trace import MACHINE
+from sheepsim.harness import machine as M
 mod = sys.argv[1]
 compiled = []
+OURS = ("sheepsim.games.race", "sheepsim.harness")
 
 
 class Listener(event.Listener):
@@ -51,9 +54,9 @@ class Listener(event.Listener):
 with event.install_listener("numba:compile", Listener()):
     res = sheepsim.trace("sheep-race", seed=3, game=1, players=2, quiet=True,
                          policy=[f"{mod}:first_option", "saver"])
-st = kernels._plugged_entries()["fill_trace"].entry.stats
+st = M.load(MACHINE)._entries[True].entry.stats
 print(json.dumps({"misses": sum(st.cache_misses.values()), "hits": sum(st.cache_hits.values()),
-                  "race_compiles": [m for m in compiled if m.startswith("sheepsim.games.race")],
+                  "race_compiles": [m for m in compiled if m.startswith(OURS)],
                   "choices": [int(c) for c in res.tables["decisions"].choice]}))
 '''
 
@@ -94,17 +97,23 @@ def _trace(policy, players, seed=4, game=2):
                           policy=policy)
 
 
-def test_a_second_lineup_traces_without_compiling_a_race_kernel(mod):
-    from sheepsim.games.race import kernels
+def _trace_entry():
+    """The harness's entry that traces ``race trace``'s race for line-ups with plug-ins."""
+    from sheepsim.games.race.trace import MACHINE
+    from sheepsim.harness import machine as M
 
+    return M.load(MACHINE)._entries[True].entry
+
+
+def test_a_second_lineup_traces_without_compiling_a_race_kernel(mod):
     name, folder = mod
     first = _trace([f"{name}:uniform_pick", "greedy", "saver"], 3)
-    entry = kernels._plugged_entries()["fill_trace"].entry
+    entry = _trace_entry()
     signatures = list(entry.signatures)
     assert len(signatures) == 1
     with _Compiles() as seen:  # other plug-ins, other built-ins, another seat count
         second = _trace([f"{name}:last_option", "steady"], 2)
-    race = [m for m in seen.modules if m.startswith("sheepsim.games.race")]
+    race = [m for m in seen.modules if m.startswith(("sheepsim.games.race", "sheepsim.harness"))]
     assert race == [], race
     assert name in seen.modules  # the new plug-in itself did compile (its guard's copy)
     assert list(entry.signatures) == signatures  # the line-up changed only an argument

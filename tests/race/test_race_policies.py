@@ -273,13 +273,18 @@ def reverse_random(kind, view, opts, n, rand):
     return n - 1 - P.randbelow(rand, n)
 
 
-def _trace(kernels, pace_ids, seed=8, game=3):
+def _trace(pace_ids, user_pace=(), seed=8, game=3):
+    """``race trace``'s race (the harness's, :func:`~sheepsim.games.race.trace.traced_race`)
+    of seats playing the pace ids ``pace_ids``, the plug-ins ``user_pace`` from
+    ``FIRST_USER_ID`` on: ``(rules, its turn log, the race)``."""
+    from sheepsim.games.race.simulate import PolicySet
+    from sheepsim.games.race.trace import traced_race
+
     rules = load_rules()
-    log = np.zeros((2000, engine.N_LOG), dtype=np.int64)
-    board = np.zeros((6, L.N_BOARD), dtype=np.int64)
-    turns, asks = kernels.trace_race(seed, game, rules.kernel_rules(), np.arange(6),
-                                     L.SEMIFINAL, pace_ids, log, board, 2000)
-    return rules, log[:turns], asks
+    pol = PolicySet(tuple(map(str, pace_ids)), np.array(pace_ids, dtype=np.int64),
+                    user_pace=tuple(user_pace))
+    race = traced_race(rules, np.arange(6), L.SEMIFINAL, pol, len(pace_ids), seed, game)
+    return rules, race.turns, race
 
 
 def test_user_pace_policy_makes_its_own_choices_from_its_own_stream():
@@ -287,10 +292,10 @@ def test_user_pace_policy_makes_its_own_choices_from_its_own_stream():
     seat 1 took is the one the sentinel picks from the legal options with draws from its
     own pace stream, keyed by (seed, game, seat 1, pace phase); the dice are those of a
     built-in policy under the same seed (it never saw them)."""
-    from sheepsim.games.race.kernels import BUILTIN, kernels_for
+    from sheepsim.harness import layout as H
 
-    rules, log, asks = _trace(kernels_for((reverse_random,), ()), [P.GREEDY, P.FIRST_USER_ID])
-    _, greedy_log, _ = _trace(BUILTIN, [P.GREEDY, P.GREEDY])
+    rules, log, traced = _trace([P.GREEDY, P.FIRST_USER_ID], (reverse_random,))
+    _, greedy_log, _ = _trace([P.GREEDY, P.GREEDY])
     n = min(len(log), len(greedy_log))
     assert np.array_equal(log[:n, engine.LOG_TOTAL], greedy_log[:n, engine.LOG_TOTAL])
     streams = np.zeros((1, 2), dtype=np.uint64)
@@ -311,9 +316,9 @@ def test_user_pace_policy_makes_its_own_choices_from_its_own_stream():
         engine.apply_option(board, race, lane, int(row[engine.LOG_OPTION]))
     assert engine.race_over(board, race) and asked > 5
     # the decisions log: every seat-1 decision, its choice counted from the end
-    logged = asks.log[:asks.fail[L.F_LOGGED]]
-    assert (logged[:, L.D_SEAT] == 1).sum() == asked
-    assert (logged[:, L.D_KIND] == L.PACE).all() and asks.fail[L.F_CODE] == 0
+    logged = traced.decisions
+    assert (logged[:, H.L_SEAT] == 1).sum() == asked
+    assert (logged[:, H.L_KIND] == L.PACE).all() and traced.fail[H.F_CODE] == 0
 
 
 def test_unknown_policy_ids_raise():

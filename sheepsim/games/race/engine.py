@@ -20,7 +20,7 @@ counting of the copies inlining makes, which otherwise costs atomic calls every 
 
 Built-in pace policies are called on the engine's arrays (``choose_pace``); plug-ins
 with the one signature ``(kind, view, opts, n, rand)``, as function values handed down
-to :func:`run_race` (``users``: the single races and traces of
+to :func:`run_race` (``users``: the single races of
 :mod:`~sheepsim.games.race.kernels`, compiled once whatever the plug-ins); a kernel
 without them asks the global name ``decide`` (which the built-in single-race kernels
 rebind to refuse any plug-in id). Every choice is checked
@@ -121,7 +121,7 @@ def ask_user_pace(pid, player, n_players, lane, table, asks, n, rand, users=None
     pace_rows(legal, opts)
     fill_pace_view(asks.pview, lane, player, n_players, board, race, seen)
     i = decide(pid, PACE, asks.pview, opts[:n], n, rand)
-    if not record(asks.fail, asks.log, player, PACE_PHASE, PACE, n, i):
+    if not record(asks.fail, player, PACE_PHASE, PACE, n, i):
         return -1
     return opts[i, 0]
 
@@ -137,7 +137,7 @@ def ask_user_value(pid, player, n_players, lane, table, asks, n, rand, users):
     pace_rows(legal, opts)
     fill_pace_view(asks.pview, lane, player, n_players, board, race, seen)
     i = users[1:][pid - users[0]](PACE, asks.pview, opts[:n], n, rand)
-    if not record(asks.fail, asks.log, player, PACE_PHASE, PACE, n, i):
+    if not record(asks.fail, player, PACE_PHASE, PACE, n, i):
         return -1
     return opts[i, 0]
 
@@ -204,26 +204,24 @@ def builtin_pace(pid, lane, table, rules, dice, n_players, rand):
 
 
 @njit
-def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rules=None,
+def run_race(table, dice, streams, asks, pace_ids, seats, first_player, rules=None,
              options=None, users=None):
     """Play a set-up race to its end; return the number of turns, or -1 when a policy
     failed (the failure in ``asks.fail``).
 
     ``dice`` ``(faces, nfaces)``; dice come from the DICE row of ``streams``; ``asks``
     (:class:`~sheepsim.games.race.layout.Asks`) the seats' policy streams (all a policy
-    gets), the plug-ins' inputs and the decisions log; ``pace_ids`` ``(n_players,)`` per
+    gets), the plug-ins' inputs and the failure record; ``pace_ids`` ``(n_players,)`` per
     seat, or None when every seat plays ``greedy``: numba then prunes the policy dispatch
     by type and plays :func:`~sheepsim.games.race.policies.greedy_option` (filling neither
     ``legal`` nor the race counters: no policy reads them). ``seats``
     (:class:`~sheepsim.games.race.layout.Seats`): turns go clockwise from
-    ``first_player``. ``log`` ``(rows, N_LOG)``: one row per turn while rows last.
-    ``rules`` (whole games only): for the ``lookahead`` and ``lookahead-exact`` pace
+    ``first_player``. ``rules`` (whole games only): for the ``lookahead`` and ``lookahead-exact`` pace
     policies (None: numba compiles neither). ``options`` ``(2,)`` int64, or None (numba
     then compiles none of it): the race's legal options summed over its turns and its
     turns with one legal option (a forced move) are added to it, on the all-``greedy``
-    path too (counted from the sheep's values, :func:`~.moves.n_legal`; its log's
-    ``LOG_OPTIONS`` then written as well). ``users``: handed to :func:`ask_user_pace`,
-    omitted (the built-in kernels, the race machine: numba compiles it as an empty
+    path too (counted from the sheep's values, :func:`~.moves.n_legal`). ``users``: handed
+    to :func:`ask_user_pace`, omitted (the built-in kernels, the race machine: numba compiles it as an empty
     argument), or the plug-ins as function values in the kernels rebuilt with
     :func:`ask_user_value` in its place (``kernels.plugged``).
     """
@@ -241,10 +239,10 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
         show_bets(seats, player, seen)
     while n_placed < need and n_running > 0 and not (supply == 0 and stalemate(board)):
         turn_allowed(turn)
-        total, lane, dice_state = roll_lane(faces, nfaces, dice_state, dice_gamma)
+        _, lane, dice_state = roll_lane(faces, nfaces, dice_state, dice_gamma)
         if lane < 0 or board[lane, STATUS] != RUNNING:
             lane = lazy_sheep(board)
-        n = 0  # the legal options (counted for the turn log unless every seat is greedy)
+        n = 0  # the legal options (counted for options unless every seat is greedy)
         if pace_ids is None:
             option, sheep = _greedy_move(board, lane, supply, track, ez_first, max_cubes)
             if options is not None:
@@ -261,13 +259,11 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
                                            users)
                 else:
                     option = builtin_pace(pid, lane, table, rules, dice, n_players, rand)
-                    # record (a call) only to log (a trace) or on a failure: the check
-                    # itself stays inline in the turn loop
-                    if option < 0 or option >= N_OPTIONS or not legal[option] \
-                            or asks.log.shape[0] > 0:
-                        if not record(asks.fail, asks.log, player, PACE_PHASE, PACE, n,
-                                      option_row(legal, option)):
-                            option = -1
+                    # record (a call) only on a failure: the check itself stays inline
+                    # in the turn loop
+                    if option < 0 or option >= N_OPTIONS or not legal[option]:
+                        record(asks.fail, player, PACE_PHASE, PACE, n, option_row(legal, option))
+                        option = -1
                 if option < 0:
                     streams[rng.DICE, 0] = dice_state
                     return -1
@@ -278,9 +274,6 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, log, rul
         row, supply, n_placed, n_running = moved_counts(option, sheep, supply, track, ez_first,
                                                         n_placed, n_running)
         write_sheep(board, lane, row)
-        if turn < log.shape[0]:
-            log_turn(log[turn], turn, player, total, lane, selection_reason(board, total, lane),
-                     option, board, supply, n)
         turn += 1
         if n_players > 1:
             player = player + 1 if player + 1 < n_players else 0

@@ -1,5 +1,5 @@
-"""Sheep Race chunk kernels over many single races (and a traced race), and their
-user-policy variants (whole games: the race machine, :mod:`.machine`).
+"""Sheep Race chunk kernels over many single races, and their user-policy variants (whole
+games: the race machine, :mod:`.machine`; one traced race: :mod:`.single` on the harness).
 
 Each kernel simulates races ``start .. start+count-1`` serially and releases the GIL:
 the driver runs chunks on a thread pool (or Dask workers). :class:`Kernels` allocates
@@ -7,9 +7,9 @@ a chunk's scratch in Python and every game's streams are keyed by ``(seed, game
 index)``, so results never depend on chunks or threads.
 
 Built-in policies are chosen by integer id inside these cached kernels. User policies
-(``@numba.njit`` functions) reach single races and traces as an argument
-(:func:`plugged`): ``fill_races`` and ``fill_trace`` rebuilt once to ask a plug-in
-through their ``users`` argument (:func:`_plugged_entries`) take the plug-ins as numba
+(``@numba.njit`` functions) reach single races as an argument
+(:func:`plugged`): ``fill_races`` rebuilt once to ask a plug-in
+through its ``users`` argument (:func:`_plugged_entries`) take the plug-ins as numba
 first-class function values, each plug-in compiled once in
 its guard and cached on disk (:func:`sheepsim.policy_values.policy_values`), the entries
 compiled once whatever the plug-ins (issue 50, item 2). (The exact solver alone still
@@ -34,7 +34,6 @@ import numpy as np
 from sheepsim import rng
 from sheepsim.games.race import greedy_table, policies
 from sheepsim.games.race.engine import (
-    N_LOG,
     new_table,
     placed_lanes,
     run_race,
@@ -52,7 +51,6 @@ from sheepsim.games.race.layout import (
     FINAL,
     KIND_NAMES,
     MAX_OPTS,
-    N_DEC,
     N_FAIL,
     N_JOINT,
     N_LANES,
@@ -68,9 +66,9 @@ from sheepsim.jit import njit, rebind, rebind_many, user_policy_chain, variant_k
 from sheepsim.plugins import kind_name, policy_failure
 
 
-def new_asks(seats: int, log_rows: int = 0, rules=None) -> Asks:
+def new_asks(seats: int, rules=None) -> Asks:
     """An :class:`~sheepsim.games.race.layout.Asks` for ``seats`` seats (numpy arrays,
-    allocated in Python) with room for ``log_rows`` decisions in its log; ``rules`` (a
+    allocated in Python); ``rules`` (a
     ``KernelRules``, single races) puts their payoffs and bonus in the view (whole games
     write the view's race parts every race, ``policies.fill_table_view``)."""
     view = np.zeros(N_VIEW, dtype=np.float64)
@@ -79,15 +77,7 @@ def new_asks(seats: int, log_rows: int = 0, rules=None) -> Asks:
         view[V_BONUS:V_BONUS + 2] = rules.bonus
     return Asks(np.zeros((N_PHASES * seats, 2), dtype=np.uint64), view,
                 np.zeros((MAX_OPTS, 1), dtype=np.int64), np.zeros((MAX_OPTS, 2), dtype=np.int64),
-                np.zeros(N_FAIL, dtype=np.int64), np.zeros((log_rows, N_DEC), dtype=np.int64))
-
-
-@njit(inline="always")
-def seed_seats(asks, seed, game, seats):
-    """Key the policy streams of seats ``0..seats-1`` (both phases) for ``game``."""
-    for s in range(seats):
-        for phase in range(N_PHASES):
-            rng.seed_policy_stream(asks.streams, N_PHASES * s + phase, seed, game, s, phase)
+                np.zeros(N_FAIL, dtype=np.int64))
 
 
 def check_asks(asks: Asks, names) -> None:
@@ -146,7 +136,7 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
     (the same races, from tables); this kernel plays the engine's turn loop.
     """
     joint, card_place, turns = out
-    streams, table, no_bets, no_log, deck, lanes, places, _, _, _, asks = work
+    streams, table, no_bets, deck, lanes, places, _, _, _, asks = work
     n_cards = rules.cards.shape[0]
     seats = Seats(no_bets, no_bets)
     dice = stage_dice(rules, stage)
@@ -160,7 +150,7 @@ def fill_races(seed, start, count, rules, lane_cards, random_deal, stage, pace_i
             rng.seed_policy_stream(asks.streams, PACE_PHASE, seed, g, 0, PACE_PHASE)
         _deal(streams, seed, g, random_deal, deck, lanes, n_cards)
         setup_race(table, rules, lanes, stage)
-        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log, users=users)
+        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, users=users)
         if t < 0:
             asks.fail[F_GAME] = g
             return
@@ -179,7 +169,7 @@ def fill_greedy_races(seed, start, count, rules, lane_cards, random_deal, stage,
     ``race odds`` does not compile the engine's turn loop it never plays (about 5 CPU s:
     ``benchmarks/README.md``, "Compile time: the targets")."""
     joint, card_place, turns = out
-    streams, _, _, _, deck, lanes, places, gtables, gstarts, gwork, _ = work
+    streams, _, _, deck, lanes, places, gtables, gstarts, gwork, _ = work
     n_cards = rules.cards.shape[0]
     dice = stage_dice(rules, stage)
     greedy_table.fill_tables(rules, gtables)
@@ -195,33 +185,10 @@ def fill_greedy_races(seed, start, count, rules, lane_cards, random_deal, stage,
         _count_places(joint, card_place, lanes, places)
 
 
-@njit
-def fill_trace(seed, game, rules, lane_cards, stage, pace_ids, log, board, streams, table,
-               no_bets, asks, users=None):
-    """One race with its per-turn ``log`` ``(rows, N_LOG)`` (for ``sheepsim race trace``),
-    seat ``s`` of ``no_bets.shape[0]`` playing ``pace_ids[s]`` (turns clockwise from seat
-    0); ``board`` ``(6, N_BOARD)`` receives the final board, ``asks.log`` the decisions.
-    Returns the turns, or -1 when a policy failed (``asks.fail``). ``users`` the
-    plug-ins as function values in the kernel rebuilt for them (:func:`plugged`),
-    omitted in the built-in kernels."""
-    rng.seed_streams(streams, seed, game)
-    seed_seats(asks, seed, game, no_bets.shape[0])
-    setup_race(table, rules, lane_cards, stage)
-    turns = run_race(table, stage_dice(rules, stage), streams, asks, pace_ids,
-                     Seats(no_bets, no_bets), 0, log, users=users)
-    if turns < 0:
-        asks.fail[F_GAME] = game
-        return turns
-    for lane in range(N_LANES):  # element loops, not a slice copy: see _deal
-        for col in range(board.shape[1]):
-            board[lane, col] = table.board[lane, col]
-    return turns
-
-
 # ------------------------------------------------------------ user-policy variants
 class Kernels(types.SimpleNamespace):
     """The kernel set for one policy configuration (``fill_races``,
-    ``fill_greedy_races``, ``fill_trace``) and the Python calls that
+    ``fill_greedy_races``) and the Python call that
     allocate their arrays: the kernels allocate nothing, so numba compiles none of
     numpy's allocation routines for them (about 2 s of a cold ``race odds``, measured
     with the compile listener of ``benchmarks/bench_compile.py``)."""
@@ -235,10 +202,9 @@ class Kernels(types.SimpleNamespace):
         asks = new_asks(1, rules=rules)
         gtables = greedy_table.new_tables(rules) if tables and pace_ids is None else \
             np.zeros(0, dtype=np.int64)
-        work = (rng.new_streams(), new_table(), no_bets, np.zeros((0, N_LOG), dtype=np.int64),
-                np.arange(n_cards, dtype=np.int64), np.zeros(N_LANES, dtype=np.int64),
-                np.zeros(3, dtype=np.int64), gtables, np.zeros(n_cards, dtype=np.int64),
-                np.zeros((3, N_LANES), dtype=np.int64), asks)
+        work = (rng.new_streams(), new_table(), no_bets, np.arange(n_cards, dtype=np.int64),
+                np.zeros(N_LANES, dtype=np.int64), np.zeros(3, dtype=np.int64), gtables,
+                np.zeros(n_cards, dtype=np.int64), np.zeros((3, N_LANES), dtype=np.int64), asks)
         lane_cards = np.asarray(lane_cards, dtype=np.int64)
         if pace_ids is None and gtables.shape[0] > 0:
             self.fill_greedy_races(seed, start, count, rules, lane_cards, random_deal, stage,
@@ -247,19 +213,6 @@ class Kernels(types.SimpleNamespace):
             self.fill_races(seed, start, count, rules, lane_cards, random_deal, stage,
                             pace_ids, out, work)
         return asks
-
-    def trace_race(self, seed, game, rules, lane_cards, stage, pace_ids, log, board,
-                   decisions=0):
-        """One race with its per-turn ``log`` and final ``board`` (:func:`fill_trace`),
-        ``pace_ids`` one per seat (an int: one seat); returns ``(turns, asks)``, the
-        first ``decisions`` decisions in ``asks.log``."""
-        pace_ids = np.atleast_1d(np.asarray(pace_ids, dtype=np.int64))
-        seats = pace_ids.shape[0]
-        asks = new_asks(seats, decisions, rules)
-        turns = self.fill_trace(seed, game, rules, np.asarray(lane_cards, dtype=np.int64),
-                                stage, pace_ids, log, board, rng.new_streams(), new_table(),
-                                np.zeros((seats, N_LANES), dtype=np.int64), asks)
-        return turns, asks
 
 
 @njit
@@ -304,8 +257,7 @@ def pace_partisan(policy_id, lane, board, race, seen, legal, rand):
 ONE_PACE = {policies.RANDOM_PACE: pace_random, policies.SAVER: pace_saver,
             policies.STEADY: pace_steady, policies.PARTISAN: pace_partisan}
 #: The built-in kernels (:data:`BUILTIN`; :func:`kernels_for` rebuilds them).
-ENTRIES = dict(fill_races=fill_races, fill_greedy_races=fill_greedy_races,
-               fill_trace=fill_trace)
+ENTRIES = dict(fill_races=fill_races, fill_greedy_races=fill_greedy_races)
 
 
 class _Builtin(Kernels):
@@ -351,12 +303,12 @@ def one_pace(pid: int) -> Kernels:
 
 
 BUILTIN = _Builtin(**ENTRIES)
-#: The built-in kernels' calls, as functions (tests and benchmarks call them).
-race_chunk, trace_race = BUILTIN.race_chunk, BUILTIN.trace_race
+#: The built-in kernels' call, as a function (tests and benchmarks call it).
+race_chunk = BUILTIN.race_chunk
 
 
 class _Plugged(Kernels):
-    """The kernels of a line-up with plug-ins (:func:`plugged`): single races and traces
+    """The kernels of a line-up with plug-ins (:func:`plugged`): single races
     on the entries that take the plug-ins as function values (:func:`_plugged_entries`),
     compiled once whatever the plug-ins (whole games: the race machine)."""
 
@@ -386,9 +338,6 @@ class _Plugged(Kernels):
     def fill_races(self, *args):
         return self.call("fill_races", *args)
 
-    def fill_trace(self, *args):
-        return self.call("fill_trace", *args)
-
 
 #: what :func:`_plugged_entries`' kernels are, as ``sheepsim cache`` lists them
 PLUGGED_LABEL = "the race's single-race kernels that take plug-ins as function values"
@@ -396,7 +345,7 @@ PLUGGED_LABEL = "the race's single-race kernels that take plug-ins as function v
 
 @functools.cache
 def _plugged_entries() -> dict:
-    """``fill_races``, ``fill_trace`` and the position kernels ``races_from`` and
+    """``fill_races`` and the position kernels ``races_from`` and
     ``race_outcomes`` (:mod:`~sheepsim.games.race.exact.position_kernel`) rebuilt
     (:func:`sheepsim.jit.rebind`, together: the turn loop they share compiles once) with
     ``engine.ask_user_value`` in place of ``engine.ask_user_pace``, so that a plug-in is
@@ -408,7 +357,7 @@ def _plugged_entries() -> dict:
     from sheepsim.policy_values import FunctionArgsEntry
 
     key = hashlib.sha256(b"sheepsim race plug-ins as values").hexdigest()[:16]
-    rebuilt = rebind_many(dict(fill_races=fill_races, fill_trace=fill_trace,
+    rebuilt = rebind_many(dict(fill_races=fill_races,
                                races_from=position_kernel.races_from,
                                race_outcomes=position_kernel.race_outcomes),
                           {engine.ask_user_pace: engine.ask_user_value}, key,
@@ -419,7 +368,7 @@ def _plugged_entries() -> dict:
 @functools.lru_cache(maxsize=16)
 def plugged(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
     """The kernels of a line-up: the cached built-ins without plug-ins, else
-    :class:`_Plugged`, whose single races and traces take the plug-ins (``user_pace``,
+    :class:`_Plugged`, whose single races take the plug-ins (``user_pace``,
     then ``user_bets``: ids from ``FIRST_USER_ID``, as ``simulate.resolve_policies``
     numbers them) as function
     values, so a new line-up compiles only its new plug-ins (issue 50, item 2)."""
@@ -435,9 +384,8 @@ def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
     per line-up and cached in the line-up's own folder (:func:`sheepsim.jit.variant_key`);
     with no user policies the cached built-ins. sheepsim itself no longer plays a
     line-up this way (:func:`plugged`): the tests of the variant cache
-    (``tests/test_plugin_cache.py``, ``test_cache_command.py``) and a replay of a plug-in's
-    trace (``test_race_policies.py``) still use it, as the exact solver's rebuilt
-    lane-graph builder uses :func:`decide_for`.
+    (``tests/test_plugin_cache.py``, ``test_cache_command.py``) still use it, as the exact
+    solver's rebuilt lane-graph builder uses :func:`decide_for`.
 
     Which functions are recompiled is derived (:func:`sheepsim.jit.rebind`): every
     kernel function that reaches ``policies.decide``, nothing listed here.

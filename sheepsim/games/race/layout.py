@@ -95,11 +95,8 @@ N_VIEW = V_BONUS + 2
 MAX_OPTS = 15  # C(6, 2) pairs: the most rows a decision has
 # A run's first policy failure (``fail`` ``(N_FAIL,)`` int64; code 0: none), see
 # :data:`sheepsim.plugins.ILLEGAL_CHOICE`.
-F_CODE, F_GAME, F_SEAT, F_PHASE, F_CHOICE, F_N, F_LOGGED, F_KIND = range(8)
-N_FAIL = 8
-# The trace's decisions log (``(rows, N_DEC)`` int64, one row per policy asked).
-D_SEAT, D_PHASE, D_KIND, D_N, D_CHOICE = range(5)
-N_DEC = 5
+F_CODE, F_GAME, F_SEAT, F_PHASE, F_CHOICE, F_N, F_KIND = range(7)
+N_FAIL = 7
 
 # --------------------------------------------------------------------- kernel records
 #: The rules as kernels read them. ``track``, ``ez_first`` (first End Zone square),
@@ -120,6 +117,5 @@ Seats = namedtuple("Seats", ["bets", "rival_open"])
 #: policy streams; ``pview`` ``(N_VIEW,)`` float64 (a policy's ``view``: numba's arrays
 #: have a ``view`` attribute, so a record field cannot take that name), ``opts1``
 #: ``(MAX_OPTS, 1)`` and ``opts2`` ``(MAX_OPTS, 2)`` int64 the plug-ins' inputs; ``fail``
-#: ``(N_FAIL,)`` the first failure; ``log`` ``(rows, N_DEC)`` the decisions asked (0 rows:
-#: none kept).
-Asks = namedtuple("Asks", ["streams", "pview", "opts1", "opts2", "fail", "log"])
+#: ``(N_FAIL,)`` the first failure.
+Asks = namedtuple("Asks", ["streams", "pview", "opts1", "opts2", "fail"])

@@ -2,13 +2,13 @@
 games for every line-up (``jobs.GamesJob``: ``race play``, ``compare``, ``balance``'s
 games, the race's own metrics, studies; its per-game rows from slot ``result``) and of
 the race's harness metrics (:mod:`sheepsim.games.race.metrics`, job ``harness``); single
-races and ``race trace`` play the engine's turn loop alone
-(:mod:`sheepsim.games.race.kernels`). It plays the engine's games, game for game (the
-rows of the engine's former game kernel, pinned: ``tests/race/test_race_machine.py``,
-``tests/race/test_race_plugins.py``), for every built-in pace and bet policy, mixed per
-seat, and plug-in pace and bet policies (a line-up with one binds the slots of
-:mod:`sheepsim.games.race.cut`: each race cut before a plug-in's pace decision, which
-the harness asks).
+races play the engine's turn loop alone (:mod:`sheepsim.games.race.kernels`), and ``race
+trace``'s one race is a machine of its own (:mod:`sheepsim.games.race.single`). It plays
+the engine's games, game for game (the rows of the engine's former game kernel, pinned:
+``tests/race/test_race_machine.py``, ``tests/race/test_race_plugins.py``), for every
+built-in pace and bet policy, mixed per seat, and plug-in pace and bet policies (a
+line-up with one binds the slots of :mod:`sheepsim.games.race.cut`: each race cut before
+a plug-in's pace decision, which the harness asks).
 
 The bets of both semifinals and the final are asked by the harness; the built-in bet
 policies read the race's tables read-only from ``R`` (slot ``decide_rules``, no view).
@@ -74,7 +74,6 @@ from sheepsim.games.race.layout import (
     BET_OPEN,
     FINAL,
     N_BOARD,
-    N_DEC,
     N_FAIL,
     N_LANES,
     N_PHASES,
@@ -87,7 +86,7 @@ from sheepsim.games.race.layout import (
     Seats,
     Table,
 )
-from sheepsim.games.race.moves import MAX_TURNS, N_LOG
+from sheepsim.games.race.moves import MAX_TURNS
 from sheepsim.games.race.policies import (
     EV,
     GREEDY,
@@ -125,8 +124,8 @@ P_OPEN, P_HIDDEN, P_FINAL, P_RACE, P_DONE = range(5)
 # R: its entries, each an array (KernelRules a record of arrays) made once per chunk, but
 # X_EXACT: None, or for a line-up with ev/win bets or lookahead pace a tuple (exact_bets)
 (X_W, X_ODDS, X_PAY, X_BON, X_TAKEN, X_PICK, X_BOARD, X_RACE, X_SEEN, X_LEGAL, X_BETS,
- X_RIVAL, X_ASKS, X_RLOG, X_CO_SEMI, X_CO_FINAL, X_LANES, X_PLACES, X_FINALC, X_STAMP, X_DECK,
- X_RULES, X_EXACT) = range(23)
+ X_RIVAL, X_ASKS, X_CO_SEMI, X_CO_FINAL, X_LANES, X_PLACES, X_FINALC, X_STAMP, X_DECK,
+ X_RULES, X_EXACT) = range(22)
 # w: a bet round's scratch, which to_move and apply read and write at every decision
 # through this one array (no call, no other array: no counts); X_TAKEN, X_PICK, X_BETS
 # and X_RIVAL are views of it made once per chunk, for the calls that take arrays
@@ -280,11 +279,11 @@ def own(st, R, seat, streams, scratch, report, played):
     policy dispatch): one stretch (:func:`play_race`)."""
     # every array first: R's own counts then cancel out before the first call
     kr, board, race, seen, legal = R[X_RULES], R[X_BOARD], R[X_RACE], R[X_SEEN], R[X_LEGAL]
-    bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
+    bets, rival, asks, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_STAMP]
     lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
     co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
     return play_race(st, streams, scratch, report, played, kr, board, race, seen, legal, bets,
-                     rival, asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi,
+                     rival, asks, stamp, lane_cards, places, deck, finalc, co_semi,
                      co_final, odds, w, None, None)
 
 
@@ -293,19 +292,19 @@ def own_paced(st, R, seat, streams, scratch, report, played):
     """The race, each seat playing its built-in pace policy (``seated``; the ``lookahead``
     ones with the rules of ``R[X_EXACT]``): one stretch (:func:`play_race`)."""
     kr, board, race, seen, legal = R[X_RULES], R[X_BOARD], R[X_RACE], R[X_SEEN], R[X_LEGAL]
-    bets, rival, asks, rlog, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_RLOG], R[X_STAMP]
+    bets, rival, asks, stamp = R[X_BETS], R[X_RIVAL], R[X_ASKS], R[X_STAMP]
     lane_cards, places, deck, finalc = R[X_LANES], R[X_PLACES], R[X_DECK], R[X_FINALC]
     co_semi, co_final, odds, w = R[X_CO_SEMI], R[X_CO_FINAL], R[X_ODDS], R[X_W]
     exact = rules_of(R[X_EXACT])
     n = st[N]
     return play_race(st, streams, scratch, report, played, kr, board, race, seen, legal, bets,
-                     rival, asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi,
+                     rival, asks, stamp, lane_cards, places, deck, finalc, co_semi,
                      co_final, odds, w, st[SC + n:SC + 2 * n], exact)
 
 
 @njit(inline="always")
 def play_race(st, streams, scratch, report, played, kr, board, race, seen, legal, bets, rival,
-              asks, rlog, stamp, lane_cards, places, deck, finalc, co_semi, co_final, odds, w,
+              asks, stamp, lane_cards, places, deck, finalc, co_semi, co_final, odds, w,
               pace_ids, exact):
     """The race of ``st`` played to its end with the engine's turn loop (``run_race``,
     each seat's built-in pace id in ``pace_ids``, or None: every seat ``greedy``; ``exact``
@@ -331,7 +330,7 @@ def play_race(st, streams, scratch, report, played, kr, board, race, seen, legal
     scratch[S_OPTIONS] = 0
     scratch[S_FORCED] = 0
     turns = run_race(table, stage_dice(kr, stage), streams, asks, pace_ids, Seats(bets, rival),
-                     first, rlog, exact, scratch)
+                     first, exact, scratch)
     if pace_ids is not None:  # the state moved on (the second word is the stream's key)
         for s in range(n):
             streams[CHANCE_STREAMS + s, 0] = asks.streams[N_PHASES * s + PACE_PHASE, 0]
@@ -481,7 +480,7 @@ def make_R(rules, players, odds, pids=()):
     kr = rules.kernel_rules()
     i64 = np.int64
     asks = Asks(np.zeros((2 * players, 2), np.uint64), np.zeros(N_VIEW), np.zeros((15, 1), i64),
-                np.zeros((15, 2), i64), np.zeros(N_FAIL, i64), np.zeros((0, N_DEC), i64))
+                np.zeros((15, 2), i64), np.zeros(N_FAIL, i64))
     w = np.zeros(W_BETS + 2 * N_LANES * players + players, i64)
     bets = w[W_BETS:W_BETS + N_LANES * players].reshape(players, N_LANES)
     rival = w[W_BETS + N_LANES * players:W_BETS + 2 * N_LANES * players].reshape(players,
@@ -492,6 +491,6 @@ def make_R(rules, players, odds, pids=()):
     exact = (kr, np.zeros(216), lanes, board, race, seen, legal, stamp, w) \
         if needs_exact(pids) else None
     return (w, np.zeros((N_LANES, 3)), kr.payoffs, kr.bonus, w[W_TAKEN:W_TAKEN + N_LANES],
-            w[W_PICK:W_PICK + 2], board, race, seen, legal, bets, rival, asks,
-            np.zeros((0, N_LOG), i64), semi, final, lanes, np.zeros(3, i64),
-            np.zeros(6, i64), stamp, np.zeros(len(rules.cards), i64), kr, exact)
+            w[W_PICK:W_PICK + 2], board, race, seen, legal, bets, rival, asks, semi, final,
+            lanes, np.zeros(3, i64), np.zeros(6, i64), stamp, np.zeros(len(rules.cards), i64),
+            kr, exact)

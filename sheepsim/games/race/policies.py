@@ -71,16 +71,10 @@ from sheepsim.games.race.layout import (
     BET_HIDDEN,
     BET_OPEN,
     BLUE,
-    D_CHOICE,
-    D_KIND,
-    D_N,
-    D_PHASE,
-    D_SEAT,
     EZ_FIRST,
     F_CHOICE,
     F_CODE,
     F_KIND,
-    F_LOGGED,
     F_N,
     F_PHASE,
     F_SEAT,
@@ -685,18 +679,9 @@ def bet_row(kind, opts, n, pick):
 
 
 @njit
-def record(fail, log, seat, phase, kind, n, choice):
-    """Log one decision (while ``log`` has rows) and check its ``choice``: True if it is
-    one of the ``n`` options, else the run's first failure goes to ``fail`` (the caller
-    adds the game) and False."""
-    k = fail[F_LOGGED]
-    if k < log.shape[0]:
-        log[k, D_SEAT] = seat
-        log[k, D_PHASE] = phase
-        log[k, D_KIND] = kind
-        log[k, D_N] = n
-        log[k, D_CHOICE] = choice
-    fail[F_LOGGED] = k + 1
+def record(fail, seat, phase, kind, n, choice):
+    """Check one decision's ``choice``: True if it is one of the ``n`` options, else the
+    run's first failure goes to ``fail`` (the caller adds the game) and False."""
     if 0 <= choice < n:
         return True
     if fail[F_CODE] == 0:

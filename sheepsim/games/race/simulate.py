@@ -57,7 +57,7 @@ class PolicySet:
 
     def kernels(self):
         """The kernels of this line-up (:func:`~sheepsim.games.race.kernels.plugged`:
-        its plug-ins passed to single races and traces as function values)."""
+        its plug-ins passed to single races as function values)."""
         from sheepsim.games.race.kernels import plugged
 
         return plugged(self.user_pace, self.user_bets)

@@ -4,24 +4,27 @@ position; and the ``decisions`` table, one row per decision a policy was asked."
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
+from sheepsim import game as registry
 from sheepsim import output
 from sheepsim._version import __version__
 from sheepsim.commands import Output
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race.layout import (
-    D_CHOICE,
-    D_KIND,
-    D_N,
-    D_PHASE,
-    D_SEAT,
     EXHAUSTED,
-    F_LOGGED,
     FINAL,
     KIND_NAMES,
     OPTION_NAMES,
     REASON_NAMES,
     SEMIFINAL,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: the machine the harness plays and traces the race with
+MACHINE = "sheepsim.games.race.single"
 
 
 def trace(args):
@@ -30,35 +33,31 @@ def trace(args):
     :class:`~sheepsim.commands.Output` with its ``lines`` and the ``decisions`` table)."""
     import io
 
-    import numpy as np
-
     from sheepsim.driver import chunk_error
-    from sheepsim.games.race import engine
     from sheepsim.games.race.jobs import GAME
     from sheepsim.games.race.rules import load_rules
-    from sheepsim.games.race.simulate import board_array, lane_cards, resolve_policies
+    from sheepsim.games.race.simulate import lane_cards, resolve_policies
+    from sheepsim.harness import machine as M
+    from sheepsim.harness.jobs import raise_run_failure
 
     rules = load_rules(args.rules)
     lanes = lane_cards(rules, args.lanes)
     pol = resolve_policies(args.pace_policy, players=args.players)
-    log = np.zeros((engine.MAX_TURNS, engine.N_LOG), dtype=np.int64)
-    board = board_array()
     try:
-        _, asks = pol.kernels().trace_race(args.seed, args.game, rules.kernel_rules(), lanes,
-                                           FINAL if args.stage == "final" else SEMIFINAL,
-                                           pol.pace_ids, log, board, engine.MAX_TURNS)
+        race = traced_race(rules, lanes, FINAL if args.stage == "final" else SEMIFINAL, pol,
+                           args.players, args.seed, args.game)
     except SheepsimError:
         raise
     except Exception as exc:  # a policy breaking a rule, or one that does not compile
         raise chunk_error(exc, args.seed, args.game, 1,
                           context=f"; pace policy {_policies_text(pol.pace_names)}") from None
-    pol.check(asks)
-    n_turns = int((log[:, engine.LOG_TURN] > 0).sum())
+    raise_run_failure(race.fail, M.load(MACHINE), registry.get(GAME).title, args.players,
+                      lambda seat, kind, pid: pol.pace_names[seat])
+    turns, places = race.turns, race.places
+    n_turns = len(turns)
     out = io.StringIO()
     _write_trace_header(out, args, _policies_text(pol.pace_names), rules, lanes)
-    _write_trace_turns(out, log[:n_turns], rules)
-    places = np.full(3, -1, dtype=np.int64)
-    engine.placed_lanes(board, places)
+    _write_trace_turns(out, turns, rules)
     n_places = 1 if args.stage == "final" else 3
     names = ["1st", "2nd", "3rd"]
     parts = [f"{names[k]} lane {places[k] + 1} {rules.cards[lanes[places[k]]].name}"
@@ -70,15 +69,58 @@ def trace(args):
                             seed=args.seed, game_index=args.game,
                             lanes=[rules.cards[c].name for c in lanes])
     return Output(meta, lines=out.getvalue().splitlines(),
-                  tables={"decisions": decisions_table(asks)},
+                  tables={"decisions": decisions_table(race.decisions)},
                   outcome={"turns": n_turns, "placed_lanes": [int(places[k]) + 1 for k in range(n_places)]})
 
 
-def decisions_table(asks):
-    """The decisions the policies were asked, in order (``asks.log``; phase 0 pace, 1
-    bets): :func:`sheepsim.output.decisions_table`."""
-    rows = asks.log[:min(int(asks.fail[F_LOGGED]), asks.log.shape[0])]
-    return output.decisions_table(rows, (D_SEAT, D_KIND, D_N, D_CHOICE), KIND_NAMES, D_PHASE)
+class TracedRace(NamedTuple):
+    """One race the harness played (:func:`traced_race`)."""
+
+    #: ``(turns, N_LOG)`` a row per turn (``engine.log_turn``'s ``LOG_*`` columns)
+    turns: np.ndarray
+    #: the decisions a policy was asked, in order: the harness's decision log rows
+    #: (``sheepsim.harness.layout.L_*``) with ``L_ASKED``
+    decisions: np.ndarray
+    #: ``(6, N_BOARD)`` the board at the race's end
+    board: np.ndarray
+    #: ``(3,)`` the lanes placed 1st-3rd (0-based; -1: not awarded, the final's 2nd, 3rd)
+    places: np.ndarray
+    #: the harness's failure record (``sheepsim.harness.layout.F_*``; ``F_CODE`` 0: none)
+    fail: np.ndarray
+
+
+def traced_race(rules, lanes, stage: int, pol, players: int, seed: int, game: int) -> TracedRace:
+    """Race ``game`` of ``seed`` on ``lanes`` (card per lane) of ``rules`` at ``stage``
+    (``SEMIFINAL``/``FINAL``), ``players`` seats playing the pace policies of ``pol``
+    (``simulate.PolicySet``: its ids, its plug-ins), played and traced by the harness
+    (the machine :mod:`~sheepsim.games.race.single`). A policy's failure is returned in
+    ``fail`` (:func:`sheepsim.harness.jobs.raise_run_failure` makes it one line); an
+    exception raised in the kernels (a plug-in's, numba's) propagates."""
+    import numpy as np
+
+    from sheepsim.games.race import single
+    from sheepsim.harness import layout as H
+    from sheepsim.harness import machine as M
+    from sheepsim.harness.jobs import run_games
+
+    m = M.load(MACHINE)
+    R = single.make_R(rules, lanes, stage, players)
+    pids = np.asarray(pol.pace_ids, dtype=np.int64)
+    kernel = m.kernel(tuple(pol.user_pace), single.FIRST_USER_ID, pids, trace=True)
+    _, fail, _, _, log, turns, final = run_games(m, kernel, R, players, pids, False, seed, game,
+                                                 1, log_rows=m.max_decisions,
+                                                 events=single.MAX_TURNS, counts=False)
+    return TracedRace(turns, log[log[:, H.L_ASKED] == 1], R[single.X_BOARD],
+                      final[single.PLACES:single.PLACES + 3], fail)
+
+
+def decisions_table(rows):
+    """The decisions the policies were asked, in order (``rows``:
+    :attr:`TracedRace.decisions`; one stream per seat, phase 0 pace):
+    :func:`sheepsim.output.decisions_table`."""
+    from sheepsim.harness import layout as H
+
+    return output.decisions_table(rows, (H.L_SEAT, H.L_KIND, H.L_N, H.L_CHOICE), KIND_NAMES)
 
 
 def _policies_text(names) -> str:

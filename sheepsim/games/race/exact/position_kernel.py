@@ -6,16 +6,15 @@ same dice: common random numbers for paired comparisons.
 
 User pace policies: :func:`~sheepsim.games.race.exact.from_position.continuation_kernel`
 runs these kernels rebuilt to take them as function values (``kernels.plugged``:
-compiled once whatever the plug-ins, as the single races and traces).
+compiled once whatever the plug-ins, as the single races).
 """
 
 import numpy as np
 
 from sheepsim import rng
-from sheepsim.games.race.engine import N_LOG, placed_lanes, run_race
+from sheepsim.games.race.engine import placed_lanes, run_race
 from sheepsim.games.race.layout import (
     MAX_OPTS,
-    N_DEC,
     N_FAIL,
     N_LANES,
     N_OPTIONS,
@@ -32,18 +31,17 @@ from sheepsim.jit import njit
 
 @njit
 def _continuation_table(board0, race0, seen_bets):
-    """Scratch for continuing ``board0``/``race0``: ``(table, seats, places (3,), no_log,
-    asks)``. ``seen_bets`` ``(2, 6)`` (rows MY_BETS, RIVAL_OPEN) becomes the one seat's
-    bets; ``asks`` its policy stream and a plug-in's inputs (the view's odds, payoffs and
-    bonus zeros: a position has none)."""
+    """Scratch for continuing ``board0``/``race0``: ``(table, seats, places (3,), asks)``.
+    ``seen_bets`` ``(2, 6)`` (rows MY_BETS, RIVAL_OPEN) becomes the one seat's bets;
+    ``asks`` its policy stream and a plug-in's inputs (the view's odds, payoffs and bonus
+    zeros: a position has none)."""
     table = Table(board0.copy(), race0.copy(), np.zeros((2, N_LANES), dtype=np.int64),
                   np.zeros(N_OPTIONS, dtype=np.bool_))
     seats = Seats(seen_bets[0:1].copy(), seen_bets[1:2].copy())
     asks = Asks(np.zeros((N_PHASES, 2), dtype=np.uint64), np.zeros(N_VIEW, dtype=np.float64),
                 np.zeros((MAX_OPTS, 1), dtype=np.int64), np.zeros((MAX_OPTS, 2), dtype=np.int64),
-                np.zeros(N_FAIL, dtype=np.int64), np.zeros((0, N_DEC), dtype=np.int64))
-    return (table, seats, np.empty(3, dtype=np.int64), np.zeros((0, N_LOG), dtype=np.int64),
-            asks)
+                np.zeros(N_FAIL, dtype=np.int64))
+    return table, seats, np.empty(3, dtype=np.int64), asks
 
 
 @njit(inline="always")
@@ -83,11 +81,11 @@ def races_from(board0, race0, seed, start, count, dice, pace_ids, seen_bets, out
     """
     joint, place, turns = out
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
-    table, seats, places, no_log, asks = _continuation_table(board0, race0, seen_bets)
+    table, seats, places, asks = _continuation_table(board0, race0, seen_bets)
     for g in range(start, start + count):
         _seed(streams, asks, seed, g)
         _restart(table, board0, race0)
-        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log, users=users)
+        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, users=users)
         turns[0] += _added(t, race0)
         placed_lanes(table.board, places)
         for k in range(3):
@@ -103,11 +101,11 @@ def race_outcomes(board0, race0, seed, start, dice, pace_ids, seen_bets, out, us
     ``36a + 6b + c`` for races ``start..start+count-1`` (the final: the winner ``a`` at
     ``36a``), for paired comparisons of several starting boards on the same dice."""
     streams = np.zeros((rng.N_PURPOSES, 2), dtype=np.uint64)
-    table, seats, places, no_log, asks = _continuation_table(board0, race0, seen_bets)
+    table, seats, places, asks = _continuation_table(board0, race0, seen_bets)
     for i in range(out.shape[0]):
         _seed(streams, asks, seed, start + i)
         _restart(table, board0, race0)
-        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, no_log, users=users)
+        t = run_race(table, dice, streams, asks, pace_ids, seats, 0, users=users)
         _added(t, race0)
         placed_lanes(table.board, places)
         out[i] = 36 * places[0] + 6 * max(places[1], 0) + max(places[2], 0)
