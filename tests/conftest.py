@@ -51,6 +51,11 @@ SHARED_UNITS = {
     # the rules (about 56 CPU s) and the rules variants still compile here, once.
     **dict.fromkeys(("tests/race/test_race_pinned.py", "tests/race/test_race_machine.py",
                      "tests/race/test_race_plugins.py"), "tests/race (ev, lookahead-exact)"),
+    # kernels too: single races with the `greedy` pace through the pace dispatch (the
+    # warm-up's commands play `greedy` without it), which both compare with the
+    # dispatch-free path; on two workers both compiled it (about 12 CPU s each, 2026-12-07)
+    **dict.fromkeys(("tests/race/test_race_greedy_fast.py", "tests/race/test_race_invariants.py"),
+                    "tests/race (greedy)"),
 }
 
 #: the units that take longest with an empty kernel cache, longest first (wall seconds of
@@ -65,7 +70,9 @@ LONGEST_FIRST = (
     "tests/conformance/test_policy_bounds.py",  # ~140 s: 7 plug-in variants per engine
     "tests/serve/test_serve_game.py",  # ~135 s: two whole games through the page
     "tests/report (small_report)",
-    "tests/panic/test_panic_user_policy.py",  # ~70 s
+    # ~30 s cold (its plug-in line-ups load the warm-up's plug-in entry since 2026-12-07,
+    # whatever built-ins they seat; before, ~70 s compiling the one beside `greedy`)
+    "tests/panic/test_panic_user_policy.py",
     "tests/dask (cluster, one_worker)",
     "tests/test_docs.py",  # the docs site, built by Sphinx
     "tests/race/test_exact_solver.py",
@@ -73,6 +80,7 @@ LONGEST_FIRST = (
     "tests/panic/test_panic_pinned.py",
     "tests/race/test_race_policy_errors.py",
     "tests/panic/test_panic_cli.py",
+    "tests/race (greedy)",  # ~55 s cold: whole simulations through both paths
     # few tests but long (warm cache, load 10-11): by test count they came last of all,
     # where the other worker would wait for them
     "tests/test_plugin_cache.py",  # ~57 s: a plug-in variant compiled into empty caches

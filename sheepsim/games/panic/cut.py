@@ -56,7 +56,6 @@ from sheepsim.games.panic.machine import (
     note,
     note_refusals,
     note_to_log,
-    own_variant,
     pushed,
     stretch,
 )
@@ -418,25 +417,14 @@ def own(st, R, seat, streams, w, report, played):
     return stretches(st, R, streams, w, report, played, ZERO, ZERO)
 
 
-@kernel
-def own_no_rollout(st, R, seat, streams, w, report, played):
-    return stretches(st, R, streams, w, report, played, ZERO, None)
-
-
-@kernel
-def own_random(st, R, seat, streams, w, report, played):
-    return stretches(st, R, streams, w, report, played, None, None)
-
-
-#: the slots :func:`plugged_slots` binds for a line-up with plug-ins, by the ``own``
-#: variant its built-ins need
-SLOTS = {name: {"to_move": to_move, "apply": apply, "own": fn}
-         for name, fn in (("own", own), ("own_no_rollout", own_no_rollout),
-                          ("own_random", own_random))}
+#: the slots :func:`plugged_slots` binds for a line-up with plug-ins
+SLOTS = {"to_move": to_move, "apply": apply, "own": own}
 
 
 def plugged_slots(builtins):
-    """The slots that replace the machine's in a line-up with plug-ins seating the
-    built-in ids ``builtins`` (the harness finds this function through
-    :data:`.machine.PLUGGED_SLOTS`): a plug-in seat's turn cut at every decision."""
-    return SLOTS[own_variant(builtins)]
+    """The slots that replace the machine's in a line-up with plug-ins (the harness finds
+    this function through :data:`.machine.PLUGGED_SLOTS`), whatever built-in ids
+    ``builtins`` it seats: a plug-in seat's turn cut at every decision, every built-in
+    id dispatched (:func:`.machine.own_variant`: one entry per game for every line-up
+    with plug-ins, the one ``sheepsim cache warm`` compiles)."""
+    return dict(SLOTS)

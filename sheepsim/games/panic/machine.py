@@ -193,22 +193,35 @@ def own_random(st, R, seat, streams, w, report, played):
 
 
 def own_variant(builtins):
-    """The name of the ``own`` for a line-up seating the built-in ids ``builtins``."""
-    if set(builtins) <= {RANDOM}:
-        return "own_random"
-    if not set(builtins) & {2, 5}:
-        return "own_no_rollout"
+    """The name of the ``own`` bound in the entries that trace a line-up or seat a
+    plug-in (:func:`.cut.plugged_slots`), whatever built-in ids ``builtins`` it seats:
+    :func:`own`, every built-in id dispatched. So each of the two is one kernel per
+    game, which ``sheepsim cache warm`` compiles (its trace and its plug-in line-up),
+    not one per set of built-ins seated (10-35 CPU s each cold, 2026-12-07: a plug-in
+    beside ``greedy`` compiled the plug-in entry anew after the warm-up). A trace is
+    one game; a line-up with plug-ins beside ``random`` seats plays about as fast as
+    with the pruned variant (0.90-1.01x games per CPU s with one trivial plug-in and
+    two ``random`` seats, 0.94x with two of each, 2026-12-07); the line-ups of built-ins
+    alone, whose speed counts most, play the own-only entry (:func:`own_only_variant`).
+    The same games: a seat's id picks the same policy code in :func:`own` as in the
+    variants that prune the others (``tests/panic/test_panic_pinned*.py``,
+    ``tests/panic/test_panic_cut.py``)."""
     return "own"
 
 
 def own_only_variant(builtins):
     """The name of the ``own`` the own-only entry binds (built-ins alone, never traced)
-    for a line-up seating the built-in ids ``builtins``: :func:`own_greedy` for
-    ``greedy`` seats (with ``random`` ones), else :func:`own_variant`'s (whose
-    functions the trace and plug-in entries share)."""
+    for a line-up seating the built-in ids ``builtins``, so that what it rules out is not
+    compiled: :func:`own_greedy` for ``greedy`` seats (with ``random`` ones),
+    :func:`own_random` for ``random`` alone, :func:`own_no_rollout` without a
+    ``rollout`` seat, else :func:`own`."""
     if set(builtins) in ({GREEDY}, {RANDOM, GREEDY}):
         return "own_greedy"
-    return own_variant(builtins)
+    if set(builtins) <= {RANDOM}:
+        return "own_random"
+    if not set(builtins) & {ROLLOUT, ROLLOUT_V1}:
+        return "own_no_rollout"
+    return "own"
 
 
 # ------------------------------------------ the own of greedy seats (with random ones)
