@@ -226,6 +226,10 @@ class Candidate:
     #: racing: the objective with its bias taken out (what finalists are ranked by): a
     #: spread's bias-corrected value, else the jackknife's bias correction
     corrected: float | None = None
+    #: job key -> ``(counts, job, values, items)``: the last jackknife of that job's
+    #: metrics (:meth:`_Search._jackknife`), valid while ``counts[key]`` and ``jobs[key]``
+    #: are those objects (counts only grow by replacing the dict, never in place)
+    jack: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass
@@ -608,13 +612,33 @@ class _Search:
             out.append(c)
         return out
 
+    def _jackknife(self, c: Candidate, key: str) -> tuple[np.ndarray, dict]:
+        """``(values, items)`` of :func:`~sheepsim.variant_runs.jackknife_values` for job
+        ``key``'s metrics (in :attr:`metrics` order) on ``c``'s counts now: computed once
+        per counts. Racing asks for the same candidate's jackknife up to three times on
+        the same games (its pseudo-values, its bias-corrected spread, the final
+        evaluation), and each builds the job's tables ``blocks + 1`` times; a metric's
+        row is the same whichever metrics are computed beside it (each reads the same
+        tables), so the numbers are those computed apart."""
+        from sheepsim.variant_runs import jackknife_values
+
+        counts, job = c.counts[key], c.jobs[key]
+        memo = c.jack.get(key)
+        if memo is None or memo[0] is not counts or memo[1] is not job:
+            mine = [m for m in self.metrics if m.job == key]
+            items: dict = {}
+            vals = jackknife_values(job, c.variant.rules, mine, counts, self.block_games,
+                                    self.args.players, items=items)
+            memo = c.jack[key] = (counts, job, vals, items)
+        return memo[2], memo[3]
+
     def _evaluate(self, c: Candidate) -> None:
-        from sheepsim.variant_runs import _t, jackknife_se, jackknife_values, spread_value
+        from sheepsim.variant_runs import _t, jackknife_se, spread_value
 
         for key in self.keys:
             mine = [m for m in self.metrics if m.job == key]
-            vals = jackknife_values(c.jobs[key], c.variant.rules, mine, c.counts[key],
-                                    self.block_games, self.args.players, items=c.items)
+            vals, items = self._jackknife(c, key)
+            c.items.update(items)
             for i, m in enumerate(mine):
                 blocks = vals.shape[1] - 1
                 se = jackknife_se(vals[i])
@@ -926,11 +950,8 @@ class _Search:
         error, so they are replications of the quantity ranked even for a metric that is
         not a mean (a spread measured on one block alone is biased, and by how much
         depends on the candidate)."""
-        from sheepsim.variant_runs import jackknife_values
-
         m = next(m for m in self.metrics if m.name == target.metric)
-        vals = jackknife_values(c.jobs[m.job], c.variant.rules, [m], c.counts[m.job],
-                                self.block_games, self.args.players)[0]
+        vals = self._jackknife(c, m.job)[0][[x for x in self.metrics if x.job == m.job].index(m)]
         obj = np.array([target.objective(v) for v in vals])
         b = len(obj) - 1
         return b * obj[0] - (b - 1) * obj[1:]

@@ -30,10 +30,12 @@ RUN_ELSEWHERE = {
 NOT_RUN = "# needs a Dask cluster"
 #: the pages with such blocks, and how many each has
 NOT_RUN_COUNTS = {"docs/guides/cluster.md": 2}
-#: small game counts: the code, not the numbers (page -> (text, replacement))
+#: small game counts: the code, not the numbers (page -> (text, replacement)); Shear
+#: Panic's variants at 40 games, two of each of a variants run's 20 blocks (its default
+#: metrics' skill_gradient seats rollout: the page's costliest games)
 SMALL = {
     "README.md": [("games=20_000", "games=400")],
-    "docs/guides/designer.md": [("games=2_000", "games=200"), ("games=10_000", "games=400"),
+    "docs/guides/designer.md": [("games=2_000", "games=40"), ("games=10_000", "games=400"),
                                 ("budget=200_000", "budget=8_000, trials=3, finalists=2")],
 }
 
