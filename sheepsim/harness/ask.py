@@ -45,8 +45,9 @@ def ask_plugin(pid, kind, view, opts, n, rand, users):
     plug-in's id then the plug-ins as function values
     (:func:`sheepsim.policy_values.policy_values`, each in its guard: copies of its
     inputs, its own stream row), and id ``pid`` asks ``users[1 + pid - users[0]]`` with
-    the one policy signature ``(kind, view, opts, n, rand)``. A kernel compiled for
-    built-in policies alone binds :func:`no_plugins` in its place."""
+    the one policy signature ``(kind, view, opts, n, rand)``. (The race's single-race
+    engine asks :func:`no_plugins` unless rebuilt with this function in its place:
+    ``sheepsim.games.race.kernels._plugged_entries``.)"""
     return users[1:][pid - users[0]](kind, view, opts, n, rand)
 
 
