@@ -66,6 +66,8 @@ def _edit(root, rel):
     ("games/panic/policies/greedy.py", {PANIC}),
     ("games/awsheep/layout.py", {AWSHEEP}),
     ("harness/slots.py", {LOOP}),
+    # the plug-in ask and failure record the loop and the race's engine share
+    ("harness/ask.py", {*RACE, LOOP, "odds"}),
     # the module computing the odds table from the kernel
     ("games/race/simulate.py", {"odds"}),
     ("games/race/kernels.py", {"games/race/kernels.py", "odds"}),

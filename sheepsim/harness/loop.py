@@ -16,15 +16,9 @@ every other seat's draws and the chance draws where they were (common random num
 import numpy as np
 
 from sheepsim import rng
+from sheepsim.harness.ask import ask_plugin, bad_choice, record_failure
 from sheepsim.harness.layout import (
     COURSE_SCALE,
-    F_CHOICE,
-    F_CODE,
-    F_GAME,
-    F_KIND,
-    F_N,
-    F_PID,
-    F_SEAT,
     L_ASKED,
     L_CHOICE,
     L_KIND,
@@ -90,19 +84,7 @@ from sheepsim.harness.slots import to_move as machine_to_move
 from sheepsim.harness.slots import trace_on as machine_trace_on
 from sheepsim.harness.slots import view as machine_view
 from sheepsim.harness.slots import winner as machine_winner
-from sheepsim.jit import WROTE_INPUTS_CHOICE, kernel, njit
-from sheepsim.plugins import ILLEGAL_CHOICE, WROTE_INPUTS
-
-
-@njit
-def _fail(fail, code, game, seat, pid, choice, n, kind):
-    fail[F_CODE] = code
-    fail[F_GAME] = game
-    fail[F_SEAT] = seat
-    fail[F_PID] = pid
-    fail[F_CHOICE] = choice
-    fail[F_N] = n
-    fail[F_KIND] = kind
+from sheepsim.jit import kernel, njit
 
 
 @njit(inline="always")
@@ -265,12 +247,12 @@ def _narrowed(opts, width):
 @njit(inline="always")  # a call of its own per decision costs the built-ins a fifth of their speed
 def ask(pid, kind, view, opts, n, width, rand, users, R):
     """The choice of policy ``pid``: the game's built-in ``decide``, or for an id from
-    ``users[0]`` on plug-in ``users[1 + pid - users[0]]`` (a function value), shown the
-    first ``width`` columns of ``opts`` (the kind's ``OPTION_WIDTHS`` entry)."""
-    first_user = users[0]
-    if pid >= first_user:
+    ``users[0]`` on plug-in ``users[1 + pid - users[0]]`` (a function value,
+    :func:`~sheepsim.harness.ask.ask_plugin`), shown the first ``width`` columns of
+    ``opts`` (the kind's ``OPTION_WIDTHS`` entry)."""
+    if pid >= users[0]:
         shown = opts if width == opts.shape[1] else _narrowed(opts, width)
-        return users[1:][pid - first_user](kind, view, shown, n, rand)
+        return ask_plugin(pid, kind, view, shown, n, rand, users)
     return machine_decide(pid, kind, view, opts, n, rand, R)
 
 
@@ -444,14 +426,14 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                     if trace:
                         evn += machine_own_events(st, R, scratch, events[evn:])
                     if decisions > max_decisions:
-                        _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                        record_failure(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                         return logged, evn
                     continue
             if seat >= players or kind < 0 or kind >= kinds or n < 1 or n > opts.shape[0]:
-                _fail(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
+                record_failure(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
                 return logged, evn
             if decisions >= max_decisions:
-                _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                record_failure(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                 return logged, evn
             if seat != last:
                 if last >= 0 and counting:  # the turn that ends here: every seat's score
@@ -470,8 +452,7 @@ def play_games(R, players, pids, rotate, seed, games, sizes, kind_phase, off, ou
                 choice = ask(pid, kind, seen, opts[:n], n, sizes[Z_KIND_WIDTHS + kind],
                              streams[own:own + 1], users, R)
                 if choice < 0 or choice >= n:
-                    code = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
-                    _fail(fail, code, game, seat, pid, choice, n, kind)
+                    bad_choice(fail, game, seat, pid, choice, n, kind)
                     return logged, evn
                 asked += 1
             if counting:
@@ -561,10 +542,10 @@ def play_own_games(R, players, pids, rotate, seed, games, sizes, off, out, scrat
             if seat < 0:
                 break
             if n != 0 or seat >= players:  # a decision to ask: not a line-up for this entry
-                _fail(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
+                record_failure(fail, RULES_BROKEN, game, seat, -1, -1, n, kind)
                 return zero, zero
             if rows + played.shape[0] >= hist.shape[0]:  # (room while decisions fit)
-                _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                record_failure(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                 return zero, zero
             if counting:  # every seat's score before them
                 machine_scores(st, R, score)
@@ -573,7 +554,7 @@ def play_own_games(R, players, pids, rotate, seed, games, sizes, off, out, scrat
                                               players, hist, rows, turns, last)
             decisions += d
             if decisions > max_decisions:
-                _fail(fail, TOO_LONG, game, seat, -1, -1, n, kind)
+                record_failure(fail, TOO_LONG, game, seat, -1, -1, n, kind)
                 return zero, zero
         machine_scores(st, R, score)
         win = machine_winner(st, R)

@@ -12,7 +12,7 @@ import pytest
 
 from sheepsim import plugins
 from sheepsim.errors import SheepsimError
-from sheepsim.games.race.jobs import MACHINE, GamesJob, policy_by_role
+from sheepsim.games.race.jobs import MACHINE, GamesJob
 from sheepsim.games.race.simulate import GAME_COUNTS, PolicySet
 from sheepsim.harness import layout as H
 from sheepsim.harness.jobs import raise_run_failure
@@ -68,49 +68,37 @@ def test_a_lineup_with_a_plugin_plays_the_machine():
 
 @pytest.mark.parametrize("kind, role", [(3, "pace"), (1, "bet")])
 @pytest.mark.parametrize("code", [plugins.ILLEGAL_CHOICE, plugins.WROTE_INPUTS])
-def test_a_failure_on_the_machine_is_the_engines_line(kind, role, code):
+def test_a_failure_on_the_machine_is_the_single_races_line(kind, role, code):
     """The built-in policies never fail, so the machine's path fails only where a plug-in
-    seat would (once the machine plays plug-ins): its line, from the harness's failure
-    record, is the engine's for the same failure (``kernels.check_asks``: the seat's
-    policy of the decision's role, its seat, the game, the kind, the choice)."""
-    from sheepsim.games.race.kernels import check_asks, new_asks
-    from sheepsim.games.race.layout import (
-        BET_PHASE,
-        F_CHOICE,
-        F_CODE,
-        F_GAME,
-        F_KIND,
-        F_N,
-        F_PHASE,
-        F_SEAT,
-        PACE_PHASE,
-    )
+    seat would: its line, from the harness's failure record, is the single races' for
+    the same record (``PolicySet.check`` on the engine's ``asks.fail``, which is the
+    harness's record: the seat's policy of the decision's role, its seat, the game, the
+    kind, the choice)."""
+    from sheepsim.games.race.kernels import new_asks
 
     ids = np.zeros(3, dtype=np.int64)  # (the names alone are read)
     pol = PolicySet(("greedy", "x:pace", "saver"), ids, ("ev-approx", "x:bet", "random"), ids)
     asks = new_asks(3)
-    for field, value in ((F_CODE, code), (F_SEAT, 1), (F_GAME, 1234), (F_CHOICE, 15),
-                         (F_N, 15), (F_KIND, kind),
-                         (F_PHASE, PACE_PHASE if role == "pace" else BET_PHASE)):
-        asks.fail[field] = value
-    with pytest.raises(SheepsimError) as engine_err:
-        check_asks(asks, (pol.pace_names, pol.bet_names))
     fail = np.zeros(H.FAIL_WIDTH, dtype=np.int64)
-    for field, value in ((H.F_CODE, code), (H.F_SEAT, 1), (H.F_GAME, 1234), (H.F_CHOICE, 15),
-                         (H.F_N, 15), (H.F_KIND, kind), (H.F_PID, 99)):
-        fail[field] = value
+    for record in (asks.fail, fail):
+        for field, value in ((H.F_CODE, code), (H.F_SEAT, 1), (H.F_GAME, 1234),
+                             (H.F_CHOICE, 15), (H.F_N, 15), (H.F_KIND, kind), (H.F_PID, 99)):
+            record[field] = value
+    with pytest.raises(SheepsimError) as single_err:
+        pol.check(asks)
     with pytest.raises(SheepsimError) as machine_err:
         machine_failure(fail, pol)
-    assert str(machine_err.value) == str(engine_err.value)
+    assert str(machine_err.value) == str(single_err.value)
     assert f"'x:{role}' (seat 2) in game 1234" in str(machine_err.value)
-    assert machine_err.value.game == 1234
+    assert machine_err.value.game == 1234 == single_err.value.game
     machine_failure(np.zeros(H.FAIL_WIDTH, dtype=np.int64), pol)  # no failure: nothing
+    pol.check(new_asks(3))
 
 
 def machine_failure(fail, pol):
     """``GamesJob.raise_failure`` for the line-up ``pol``: the harness's line, a policy
     named by its role."""
-    raise_run_failure(fail, load(MACHINE), "The Sheep Race", 3, policy_by_role(pol))
+    raise_run_failure(fail, load(MACHINE), "The Sheep Race", 3, pol.policy_name)
 
 
 def test_the_machines_broken_contract_is_the_harness_line():

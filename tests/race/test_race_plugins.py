@@ -19,7 +19,7 @@ import pytest
 from sheepsim.errors import SheepsimError
 from sheepsim.games.race import layout as L
 from sheepsim.games.race.examples import always_gallop, inside_lanes
-from sheepsim.games.race.jobs import HarnessJob, policy_by_role
+from sheepsim.games.race.jobs import HarnessJob
 from sheepsim.games.race.policies import (
     EV_APPROX,
     FAVOURITE,
@@ -227,7 +227,7 @@ def test_a_bad_answer_is_the_engines_one_line(pace, bets, kind, engines):
     _, fail, _, _ = machine_games(rules, pol, 0, 30, 11, users=users)
     with pytest.raises(SheepsimError) as ours:
         raise_run_failure(fail, M.load(MACHINE), "The Sheep Race", len(pace),
-                          policy_by_role(pol))
+                          pol.policy_name)
     line = str(ours.value)
     assert line == engines and "\n" not in line
     assert f"a {kind!r} decision" in line and "(seat " in line and "in game " in line

@@ -21,12 +21,12 @@ counting of the copies inlining makes, which otherwise costs atomic calls every 
 Built-in pace policies are called on the engine's arrays (``choose_pace``); plug-ins
 with the one signature ``(kind, view, opts, n, rand)``, as function values handed down
 to :func:`run_race` (``users``: the single races of
-:mod:`~sheepsim.games.race.kernels`, compiled once whatever the plug-ins); a kernel
-without them asks the global name ``decide`` (which the built-in single-race kernels
-rebind to refuse any plug-in id). Every choice is checked
-(:func:`~sheepsim.games.race.policies.record`): the first bad one is written to
-``asks.fail`` and the race and the chunk return early (a negative result). A lone legal
-choice is taken without asking any policy.
+:mod:`~sheepsim.games.race.kernels`, compiled once whatever the plug-ins) and asked as
+the harness asks them (:func:`sheepsim.harness.ask.ask_plugin`); a kernel without them
+refuses any plug-in id (:func:`~sheepsim.harness.ask.no_plugins`). Every choice is
+checked: the first bad one is written to ``asks.fail``, the harness's failure record
+(:func:`sheepsim.harness.ask.bad_choice`), and the race and the chunk return early (a
+negative result). A lone legal choice is taken without asking any policy.
 """
 
 
@@ -99,45 +99,34 @@ from sheepsim.games.race.policies import (
     LOOKAHEAD,
     LOOKAHEAD_EXACT,
     choose_pace,
-    decide,
     fill_pace_view,
     option_row,
     pace_rows,
-    record,
 )
+from sheepsim.harness.ask import bad_choice
+
+# the plug-in ask: the harness's refusal in the kernels compiled for built-in policies
+# alone (the built-in single races, the race machine), the harness's ask_plugin in those
+# rebuilt to take the plug-ins as function values (kernels._plugged_entries)
+from sheepsim.harness.ask import no_plugins as ask_plugin
 from sheepsim.jit import njit
 
 
 @njit
 def ask_user_pace(pid, player, n_players, lane, table, asks, n, rand, users=None):
     """A plug-in's option for ``lane`` (one of ``n >= 2`` legal ones), or -1 (a failure,
-    in ``asks.fail``). The view is built here only: built-ins never need it. The plug-in
-    is asked through the global ``decide`` (which :func:`sheepsim.jit.rebind` replaces
-    with the plug-ins' chain, or with ``kernels.no_plugins``); ``users`` is omitted here
-    (:func:`run_race` hands it on): the kernels that take the plug-ins as values are
-    rebuilt with :func:`ask_user_value` in place of this function (``kernels.plugged``)."""
+    in ``asks.fail``, the harness's record without the game: the caller writes it). The
+    view is built here only: built-ins never need it. The plug-in is asked as the
+    harness asks one (:func:`sheepsim.harness.ask.ask_plugin`, ``users`` its plug-ins
+    as function values) in the kernels rebuilt to take them (``kernels.plugged``); the
+    other kernels ask :func:`~sheepsim.harness.ask.no_plugins`, bound here."""
     board, race, seen, legal = table
     opts = asks.opts1
     pace_rows(legal, opts)
     fill_pace_view(asks.pview, lane, player, n_players, board, race, seen)
-    i = decide(pid, PACE, asks.pview, opts[:n], n, rand)
-    if not record(asks.fail, player, PACE_PHASE, PACE, n, i):
-        return -1
-    return opts[i, 0]
-
-
-@njit
-def ask_user_value(pid, player, n_players, lane, table, asks, n, rand, users):
-    """:func:`ask_user_pace` with the plug-ins as function values: ``users`` ``(first
-    plug-in id, *plug-ins)`` (:func:`sheepsim.policy_values.policy_values`), id ``pid``
-    asking ``users[1 + pid - users[0]]``, which is the guard the plug-ins' chain puts
-    around a plug-in (the same copies and checks: the same choices)."""
-    board, race, seen, legal = table
-    opts = asks.opts1
-    pace_rows(legal, opts)
-    fill_pace_view(asks.pview, lane, player, n_players, board, race, seen)
-    i = users[1:][pid - users[0]](PACE, asks.pview, opts[:n], n, rand)
-    if not record(asks.fail, player, PACE_PHASE, PACE, n, i):
+    i = ask_plugin(pid, PACE, asks.pview, opts[:n], n, rand, users)
+    if i < 0 or i >= n:
+        bad_choice(asks.fail, -1, player, pid, i, n, PACE)
         return -1
     return opts[i, 0]
 
@@ -221,9 +210,9 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, rules=No
     then compiles none of it): the race's legal options summed over its turns and its
     turns with one legal option (a forced move) are added to it, on the all-``greedy``
     path too (counted from the sheep's values, :func:`~.moves.n_legal`). ``users``: handed
-    to :func:`ask_user_pace`, omitted (the built-in kernels, the race machine: numba compiles it as an empty
-    argument), or the plug-ins as function values in the kernels rebuilt with
-    :func:`ask_user_value` in its place (``kernels.plugged``).
+    to :func:`ask_user_pace`: omitted (the built-in kernels, the race machine: numba
+    compiles it as an empty argument), or the plug-ins as function values in the kernels
+    rebuilt to ask them (``kernels.plugged``).
     """
     board, race, seen, legal = table
     faces, nfaces = dice
@@ -259,10 +248,11 @@ def run_race(table, dice, streams, asks, pace_ids, seats, first_player, rules=No
                                            users)
                 else:
                     option = builtin_pace(pid, lane, table, rules, dice, n_players, rand)
-                    # record (a call) only on a failure: the check itself stays inline
-                    # in the turn loop
+                    # bad_choice (a call) only on a failure: the check itself stays
+                    # inline in the turn loop
                     if option < 0 or option >= N_OPTIONS or not legal[option]:
-                        record(asks.fail, player, PACE_PHASE, PACE, n, option_row(legal, option))
+                        bad_choice(asks.fail, -1, player, pid, option_row(legal, option), n,
+                                   PACE)
                         option = -1
                 if option < 0:
                     streams[rng.DICE, 0] = dice_state

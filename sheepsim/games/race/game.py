@@ -2,6 +2,10 @@
 
 from sheepsim.game import Game
 
+#: the race machine's module: the harness's state machine of the race's whole games
+#: (and the failure line of its single races, ``simulate.PolicySet.raise_failure``)
+MACHINE = "sheepsim.games.race.machine"
+
 GAME = Game(
     name="sheep-race",
     command="race",

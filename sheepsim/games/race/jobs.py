@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sheepsim import driver
-from sheepsim import game as registry
 from sheepsim.errors import SheepsimError
 from sheepsim.game import Counts, Job
-from sheepsim.games.race.layout import PACE
+
+# the race machine (.machine), the engine of the whole games of built-in line-ups
+# (GamesJob.rows) and of the harness's metrics (HarnessJob)
+from sheepsim.games.race.game import MACHINE
 from sheepsim.games.race.rules import RaceRules, check_stage, load_rules
 from sheepsim.headtohead import HeadToHeadJob, lineups
 
@@ -169,14 +171,10 @@ class GamesJob(_RaceJob):
 
     def raise_failure(self, fail) -> None:
         """The one line for a failure the race machine's harness run recorded in ``fail``
-        (nothing if none): the harness's (:func:`sheepsim.harness.jobs.raise_run_failure`),
-        a policy named by its role (:func:`policy_by_role`). (The built-in policies never
-        fail: this is the line a plug-in seat's failure gets there.)"""
-        from sheepsim.harness.jobs import raise_run_failure
-        from sheepsim.harness.machine import load
-
-        raise_run_failure(fail, load(MACHINE), registry.get(GAME).title, self.players,
-                          policy_by_role(self.policies()))
+        (nothing if none): the line-up's (:meth:`~.simulate.PolicySet.raise_failure`).
+        (The built-in policies never fail: this is the line a plug-in seat's failure gets
+        there.)"""
+        self.policies().raise_failure(fail, self.players)
 
     def rows(self, first_game, n_games):
         """Per-game rows of games ``[first_game, first_game + n_games)``: ``scores``
@@ -221,9 +219,6 @@ class GamesJob(_RaceJob):
                 **bet_odds_meta(self.bet_policy, self.pace_policy)}
 
 
-#: the race machine (:mod:`.machine`), the engine of the whole games of built-in
-#: line-ups (:meth:`GamesJob.rows`) and of the harness's metrics (:class:`HarnessJob`)
-MACHINE = "sheepsim.games.race.machine"
 
 
 def race_machine(job: GamesJob):
@@ -261,15 +256,6 @@ def machine_rows(job: GamesJob, first_game: int, n_games: int):
     job.raise_failure(fail)
     race_cards = np.ascontiguousarray(res[:, 4:].reshape(n_games, 3, 3))
     return scores, winner, res[:, 0].copy(), np.ascontiguousarray(res[:, 1:4]), race_cards
-
-
-def policy_by_role(pol):
-    """The ``policy_name(seat, kind, pid)`` of the harness's failure line
-    (:func:`sheepsim.harness.jobs.raise_run_failure`) for the line-up ``pol`` (a
-    :class:`~.simulate.PolicySet`): the policy as the user gave it, by its role (its pace
-    for a ``PACE`` decision, else its bets), as the engine names it
-    (:func:`~.kernels.check_asks`)."""
-    return lambda seat, kind, pid: (pol.pace_names if kind == PACE else pol.bet_names)[seat]
 
 
 @dataclass

@@ -18,8 +18,9 @@ rebuilds a kernel around a plug-in: :func:`decide_for`, ``exact/lanegraph.py``.)
 Seat ``s`` draws from its own policy streams, keyed by ``(seed, game, s, phase)``
 (:func:`sheepsim.rng.seed_policy_stream`; ``phase`` pace or bets); the dice and deal
 streams are keyed as before. A policy's bad choice stops the chunk: the kernels return
-early with the failure and its game in ``asks.fail``, which the Python layer turns into
-one line (:func:`check_asks`).
+early with the failure and its game in ``asks.fail``, the harness's failure record, which
+the Python layer turns into the harness's line
+(:meth:`~sheepsim.games.race.simulate.PolicySet.check`).
 """
 
 from __future__ import annotations
@@ -41,17 +42,8 @@ from sheepsim.games.race.engine import (
     stage_dice,
 )
 from sheepsim.games.race.layout import (
-    F_CHOICE,
-    F_CODE,
-    F_GAME,
-    F_KIND,
-    F_N,
-    F_PHASE,
-    F_SEAT,
     FINAL,
-    KIND_NAMES,
     MAX_OPTS,
-    N_FAIL,
     N_JOINT,
     N_LANES,
     N_PHASES,
@@ -62,8 +54,9 @@ from sheepsim.games.race.layout import (
     Asks,
     Seats,
 )
+from sheepsim.harness import ask
+from sheepsim.harness.layout import F_GAME, FAIL_WIDTH
 from sheepsim.jit import njit, rebind, rebind_many, user_policy_chain, variant_key
-from sheepsim.plugins import kind_name, policy_failure
 
 
 def new_asks(seats: int, rules=None) -> Asks:
@@ -77,19 +70,7 @@ def new_asks(seats: int, rules=None) -> Asks:
         view[V_BONUS:V_BONUS + 2] = rules.bonus
     return Asks(np.zeros((N_PHASES * seats, 2), dtype=np.uint64), view,
                 np.zeros((MAX_OPTS, 1), dtype=np.int64), np.zeros((MAX_OPTS, 2), dtype=np.int64),
-                np.zeros(N_FAIL, dtype=np.int64))
-
-
-def check_asks(asks: Asks, names) -> None:
-    """Raise the one-line error of the run's first policy failure, if any; ``names``
-    ``(pace names, bet names)`` per seat, as the user gave them."""
-    fail = asks.fail
-    if fail[F_CODE] != 0:
-        seat = int(fail[F_SEAT])
-        role = names[0] if fail[F_PHASE] == PACE_PHASE else names[1]
-        raise policy_failure(int(fail[F_CODE]), role[seat], seat, int(fail[F_GAME]),
-                             int(fail[F_CHOICE]), int(fail[F_N]),
-                             kind_name(KIND_NAMES, int(fail[F_KIND])))
+                np.zeros(FAIL_WIDTH, dtype=np.int64))
 
 
 @njit(inline="always")
@@ -215,17 +196,11 @@ class Kernels(types.SimpleNamespace):
         return asks
 
 
-@njit
-def no_plugins(pid, kind, view, opts, n, rand):
-    """``policies.decide`` in the built-in single-race kernel (:class:`_Builtin`): the
-    engine asks ``decide`` for plug-ins only (ids from ``FIRST_USER_ID``) and a line-up
-    of built-ins has none, so numba compiles no built-in policy behind it
-    (``policies.decide`` reaches every pace and bet policy: about 4 CPU s of a cold
-    ``race ev --policy random``, ``benchmarks/README.md``, "Compile time: the
-    targets")."""
-    if pid >= policies.FIRST_USER_ID:
-        raise ValueError("unknown policy id: this kernel plays built-in policies only")
-    return -1
+@njit(inline="always")
+def pace_greedy(policy_id, lane, board, race, seen, legal, rand):
+    """``policies.choose_pace`` for a line-up of ``greedy`` alone given by its id (a
+    line-up of ``greedy`` alone otherwise passes ``pace_ids`` None: no dispatch)."""
+    return policies.greedy(lane, board, race, seen, legal, rand)
 
 
 @njit(inline="always")
@@ -252,9 +227,9 @@ def pace_partisan(policy_id, lane, board, race, seen, legal, rand):
     return policies.partisan(lane, board, race, seen, legal, rand)
 
 
-#: The single-race kernel's pace dispatch per built-in policy that is not ``greedy``
-#: (every sheep ``greedy`` compiles no dispatch: ``pace_ids`` None).
-ONE_PACE = {policies.RANDOM_PACE: pace_random, policies.SAVER: pace_saver,
+#: The single-race kernel's pace dispatch per built-in policy (every sheep ``greedy``
+#: compiles none: ``pace_ids`` None, :func:`kernel_pace_ids`).
+ONE_PACE = {policies.GREEDY: pace_greedy, policies.RANDOM_PACE: pace_random, policies.SAVER: pace_saver,
             policies.STEADY: pace_steady, policies.PARTISAN: pace_partisan}
 #: The built-in kernels (:data:`BUILTIN`; :func:`kernels_for` rebuilds them).
 ENTRIES = dict(fill_races=fill_races, fill_greedy_races=fill_greedy_races)
@@ -265,8 +240,9 @@ class _Builtin(Kernels):
     ev``, ``race advise`` and ``serve`` when simulated) play one pace policy, so
     :meth:`race_chunk` runs :func:`fill_races` rebuilt (:func:`sheepsim.jit.rebind`, on
     first use, cached on disk per policy) for that policy alone: ``policies.choose_pace``
-    rebound to the policy (:data:`ONE_PACE`) and ``policies.decide``, asked for plug-ins
-    only, to :func:`no_plugins`. A cold ``race ev --policy random`` then compiles one
+    rebound to the policy (:data:`ONE_PACE`); a plug-in id is refused
+    (:func:`sheepsim.harness.ask.no_plugins`, the engine's plug-in ask in every kernel
+    not rebuilt to take plug-ins). A cold ``race ev --policy random`` then compiles one
     pace policy and no bet policy instead of every built-in one (``benchmarks/README.md``,
     "Compile time: the targets")."""
 
@@ -291,9 +267,7 @@ def one_pace(pid: int) -> Kernels:
     compiles once."""
     from sheepsim.games.race.exact import position_kernel
 
-    swap = {policies.decide: no_plugins}
-    if pid in ONE_PACE:
-        swap[policies.choose_pace] = ONE_PACE[pid]
+    swap = {policies.choose_pace: ONE_PACE[pid]} if pid in ONE_PACE else {}
     name = policies.PACE_POLICIES[pid]
     key = hashlib.sha256(f"sheepsim race single races {name}".encode()).hexdigest()[:16]
     return Kernels(**rebind_many(dict(fill_races=fill_races,
@@ -348,11 +322,12 @@ def _plugged_entries() -> dict:
     """``fill_races`` and the position kernels ``races_from`` and
     ``race_outcomes`` (:mod:`~sheepsim.games.race.exact.position_kernel`) rebuilt
     (:func:`sheepsim.jit.rebind`, together: the turn loop they share compiles once) with
-    ``engine.ask_user_value`` in place of ``engine.ask_user_pace``, so that a plug-in is
-    asked through the ``users`` argument, and each made a
+    the harness's :func:`~sheepsim.harness.ask.ask_plugin` in place of
+    :func:`~sheepsim.harness.ask.no_plugins` (the engine's plug-in ask,
+    ``engine.ask_user_pace``), so that a plug-in is asked through the ``users`` argument
+    as the harness asks one, and each made a
     :class:`~sheepsim.policy_values.FunctionArgsEntry` (compiled for an explicit
     signature, once whatever the plug-ins, cached on disk), by the kernel's name."""
-    from sheepsim.games.race import engine
     from sheepsim.games.race.exact import position_kernel
     from sheepsim.policy_values import FunctionArgsEntry
 
@@ -360,7 +335,7 @@ def _plugged_entries() -> dict:
     rebuilt = rebind_many(dict(fill_races=fill_races,
                                races_from=position_kernel.races_from,
                                race_outcomes=position_kernel.race_outcomes),
-                          {engine.ask_user_pace: engine.ask_user_value}, key,
+                          {ask.no_plugins: ask.ask_plugin}, key,
                           builtin=PLUGGED_LABEL)
     return {name: FunctionArgsEntry(kernel, "float64") for name, kernel in rebuilt.items()}
 
@@ -388,13 +363,24 @@ def kernels_for(user_pace: tuple = (), user_bets: tuple = ()) -> Kernels:
     solver's rebuilt lane-graph builder uses :func:`decide_for`.
 
     Which functions are recompiled is derived (:func:`sheepsim.jit.rebind`): every
-    kernel function that reaches ``policies.decide``, nothing listed here.
+    kernel function that reaches the engine's plug-in ask
+    (:func:`sheepsim.harness.ask.no_plugins` in the built-in kernels), asked here
+    through :func:`ask_decide` with ``policies.decide`` rebound to the plug-ins' chain.
     """
     if not user_pace and not user_bets:
         return BUILTIN
-    swap = {policies.decide: decide_for(user_pace, user_bets)}
+    swap = {ask.no_plugins: rebind(ask_decide,
+                                   {policies.decide: decide_for(user_pace, user_bets)})}
     key = variant_key(user_pace, user_bets)
     return Kernels(**{name: rebind(kernel, swap, key) for name, kernel in ENTRIES.items()})
+
+
+@njit
+def ask_decide(pid, kind, view, opts, n, rand, users):
+    """The engine's plug-in ask (:func:`sheepsim.harness.ask.ask_plugin`'s signature)
+    through ``policies.decide``: :func:`kernels_for` binds it with ``decide`` rebound to
+    :func:`decide_for`'s chain of the plug-ins (``users`` unused)."""
+    return policies.decide(pid, kind, view, opts, n, rand)
 
 
 def decide_for(user_pace: tuple, user_bets: tuple = ()):

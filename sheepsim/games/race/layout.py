@@ -93,10 +93,6 @@ N_VIEW = V_BONUS + 2
 # ``opts`` rows: PACE and BET_OPEN one column (the option 0-8 / the lane), in increasing
 # order; BET_HIDDEN and BET_FINAL two columns ``[a, b]``, ``a < b``, in increasing order.
 MAX_OPTS = 15  # C(6, 2) pairs: the most rows a decision has
-# A run's first policy failure (``fail`` ``(N_FAIL,)`` int64; code 0: none), see
-# :data:`sheepsim.plugins.ILLEGAL_CHOICE`.
-F_CODE, F_GAME, F_SEAT, F_PHASE, F_CHOICE, F_N, F_KIND = range(7)
-N_FAIL = 7
 
 # --------------------------------------------------------------------- kernel records
 #: The rules as kernels read them. ``track``, ``ez_first`` (first End Zone square),
@@ -117,5 +113,6 @@ Seats = namedtuple("Seats", ["bets", "rival_open"])
 #: policy streams; ``pview`` ``(N_VIEW,)`` float64 (a policy's ``view``: numba's arrays
 #: have a ``view`` attribute, so a record field cannot take that name), ``opts1``
 #: ``(MAX_OPTS, 1)`` and ``opts2`` ``(MAX_OPTS, 2)`` int64 the plug-ins' inputs; ``fail``
-#: ``(N_FAIL,)`` the first failure.
+#: ``(FAIL_WIDTH,)`` the first failure, the harness's record
+#: (:mod:`sheepsim.harness.layout`'s ``F_*``, written by :mod:`sheepsim.harness.ask`).
 Asks = namedtuple("Asks", ["streams", "pview", "opts1", "opts2", "fail"])

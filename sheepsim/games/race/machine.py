@@ -74,7 +74,6 @@ from sheepsim.games.race.layout import (
     BET_OPEN,
     FINAL,
     N_BOARD,
-    N_FAIL,
     N_LANES,
     N_PHASES,
     N_RACE,
@@ -97,7 +96,7 @@ from sheepsim.games.race.policies import (
     builtin_bets,
 )
 from sheepsim.games.race.policies import WIN as WIN_BET  # (WIN: the state's winner)
-from sheepsim.harness.layout import P_ASKED, P_KINDS
+from sheepsim.harness.layout import FAIL_WIDTH, P_ASKED, P_KINDS
 from sheepsim.jit import njit
 
 RULES = {}
@@ -480,7 +479,7 @@ def make_R(rules, players, odds, pids=()):
     kr = rules.kernel_rules()
     i64 = np.int64
     asks = Asks(np.zeros((2 * players, 2), np.uint64), np.zeros(N_VIEW), np.zeros((15, 1), i64),
-                np.zeros((15, 2), i64), np.zeros(N_FAIL, i64))
+                np.zeros((15, 2), i64), np.zeros(FAIL_WIDTH, i64))
     w = np.zeros(W_BETS + 2 * N_LANES * players + players, i64)
     bets = w[W_BETS:W_BETS + N_LANES * players].reshape(players, N_LANES)
     rival = w[W_BETS + N_LANES * players:W_BETS + 2 * N_LANES * players].reshape(players,

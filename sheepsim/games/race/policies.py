@@ -72,12 +72,6 @@ from sheepsim.games.race.layout import (
     BET_OPEN,
     BLUE,
     EZ_FIRST,
-    F_CHOICE,
-    F_CODE,
-    F_KIND,
-    F_N,
-    F_PHASE,
-    F_SEAT,
     GALLOP,
     GALLOP_BLUE2,
     GALLOP_RED,
@@ -114,8 +108,7 @@ from sheepsim.games.race.layout import (
     WALK_WHITE,
     WHITE,
 )
-from sheepsim.jit import WROTE_INPUTS_CHOICE, njit
-from sheepsim.plugins import ILLEGAL_CHOICE, WROTE_INPUTS
+from sheepsim.jit import njit
 from sheepsim.rng import policy_randbelow as randbelow  # noqa: F401 - the policies' API
 from sheepsim.rng import policy_stream  # noqa: F401
 from sheepsim.rng import policy_uniform as uniform  # noqa: F401
@@ -676,22 +669,6 @@ def bet_row(kind, opts, n, pick):
                 (opts[i, 0] == pick[1] and opts[i, 1] == pick[0]):
             return i
     return -1
-
-
-@njit
-def record(fail, seat, phase, kind, n, choice):
-    """Check one decision's ``choice``: True if it is one of the ``n`` options, else the
-    run's first failure goes to ``fail`` (the caller adds the game) and False."""
-    if 0 <= choice < n:
-        return True
-    if fail[F_CODE] == 0:
-        fail[F_CODE] = WROTE_INPUTS if choice == WROTE_INPUTS_CHOICE else ILLEGAL_CHOICE
-        fail[F_SEAT] = seat
-        fail[F_PHASE] = phase
-        fail[F_CHOICE] = choice
-        fail[F_N] = n
-        fail[F_KIND] = kind
-    return False
 
 
 @njit

@@ -17,8 +17,8 @@ import numpy as np
 
 from sheepsim import driver, jit
 from sheepsim.errors import SheepsimError
-from sheepsim.games.race.game import GAME
-from sheepsim.games.race.layout import FINAL, N_BOARD, SEMIFINAL
+from sheepsim.games.race.game import GAME, MACHINE
+from sheepsim.games.race.layout import FINAL, N_BOARD, PACE, SEMIFINAL
 from sheepsim.games.race.policies import (
     BET_POLICIES,
     FIRST_USER_ID,
@@ -27,6 +27,7 @@ from sheepsim.games.race.policies import (
     WHOLE_GAME_PACE,
 )
 from sheepsim.games.race.rules import N_LANES, RaceRules, check_stage, load_rules
+from sheepsim.harness.layout import F_CODE
 from sheepsim.jit import is_njit_function
 from sheepsim.output import base_meta
 from sheepsim.plugins import check_arguments, load_object
@@ -62,12 +63,28 @@ class PolicySet:
 
         return plugged(self.user_pace, self.user_bets)
 
-    def check(self, asks) -> None:
-        """Raise the one-line error of a chunk's policy failure (``asks.fail``), naming
-        the policy as the user gave it."""
-        from sheepsim.games.race.kernels import check_asks
+    def policy_name(self, seat: int, kind: int, pid: int) -> str:
+        """The ``policy_name(seat, kind, pid)`` of the harness's failure line: the seat's
+        policy as the user gave it, by its role (its pace for a ``PACE`` decision, else
+        its bets)."""
+        return (self.pace_names if kind == PACE else self.bet_names)[seat]
 
-        check_asks(asks, (self.pace_names, self.bet_names))
+    def raise_failure(self, fail, players: int) -> None:
+        """The one line for a failure recorded in ``fail`` (the harness's record, of a
+        harness run of the race machine or of the engine's single races), nothing if
+        none: the harness's (:func:`sheepsim.harness.jobs.raise_run_failure`), the
+        policy named by :meth:`policy_name`."""
+        if fail[F_CODE] == 0:  # no failure (and the machine is not loaded)
+            return
+        from sheepsim.harness.jobs import raise_run_failure
+        from sheepsim.harness.machine import load
+
+        raise_run_failure(fail, load(MACHINE), GAME.title, players, self.policy_name)
+
+    def check(self, asks) -> None:
+        """Raise the one-line error of a chunk's policy failure (``asks.fail``) in
+        single races: :meth:`raise_failure`."""
+        self.raise_failure(asks.fail, len(self.pace_names))
 
 
 def _resolve(names, builtins, what, first_user_id):

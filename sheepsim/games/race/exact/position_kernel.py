@@ -15,7 +15,6 @@ from sheepsim import rng
 from sheepsim.games.race.engine import placed_lanes, run_race
 from sheepsim.games.race.layout import (
     MAX_OPTS,
-    N_FAIL,
     N_LANES,
     N_OPTIONS,
     N_PHASES,
@@ -26,6 +25,7 @@ from sheepsim.games.race.layout import (
     Seats,
     Table,
 )
+from sheepsim.harness.layout import FAIL_WIDTH
 from sheepsim.jit import njit
 
 
@@ -40,7 +40,7 @@ def _continuation_table(board0, race0, seen_bets):
     seats = Seats(seen_bets[0:1].copy(), seen_bets[1:2].copy())
     asks = Asks(np.zeros((N_PHASES, 2), dtype=np.uint64), np.zeros(N_VIEW, dtype=np.float64),
                 np.zeros((MAX_OPTS, 1), dtype=np.int64), np.zeros((MAX_OPTS, 2), dtype=np.int64),
-                np.zeros(N_FAIL, dtype=np.int64))
+                np.zeros(FAIL_WIDTH, dtype=np.int64))
     return table, seats, np.empty(3, dtype=np.int64), asks
 
 
