@@ -54,8 +54,9 @@ def warm(kind, view, opts, n, rand):
 # one race traced per line-up named on the command line (``random``: the built-in one;
 # a plug-in's name: seat 2 plays it): its choices (or the one-line error), the value of
 # numba's counter of compiled functions after it, the plug-in's variant key and whether
-# its compiled plug-in (its guard, ``sheepsim.policy_values``: the trace kernel takes
-# the plug-ins as function values) was loaded from the cache, as JSON lines. Each
+# its compiled plug-in (its guard, ``sheepsim.policy_values``: the harness's trace entry
+# takes the plug-ins as function values) was loaded from the cache (the trace compiled no
+# guard: numba's compile event), as JSON lines. Each
 # trace starts the counter (numba internal: FunctionIdentity._unique_ids, the uid in
 # every symbol) at the same value, so that the line-ups compiled in two processes get
 # the same counter values, as they do by chance when the processes compiled the same
@@ -65,14 +66,31 @@ import itertools, json, sys
 from numba.core.bytecode import FunctionIdentity
 import sheepsim
 from sheepsim import jit
+import numba.core.event as nev
 from sheepsim.errors import SheepsimError
-from sheepsim.games.race.kernels import plugged
 import {plugins} as P
+
+
+class Compiled(nev.Listener):
+    # the functions compiled (a kernel loaded from the cache fires no compile event)
+    def __init__(self):
+        self.names = []
+
+    def on_start(self, event):
+        fn = getattr(event.data.get("dispatcher"), "py_func", None)
+        self.names.append(fn.__qualname__ if fn is not None else "?")
+
+    def on_end(self, event):
+        pass
+
+
 for name in sys.argv[1:]:
     FunctionIdentity._unique_ids = itertools.count(1_000_000)
     seat = "random" if name == "random" else f"{plugins}:{{name}}"
     user = () if name == "random" else (getattr(P, name),)
     key = jit.variant_key(user) if user else None
+    compiled = Compiled()
+    nev.register("numba:compile", compiled)
     try:
         res = sheepsim.trace("sheep-race", seed=1, game=5, players=2, quiet=True,
                              policy=["random", seat])
@@ -80,10 +98,10 @@ for name in sys.argv[1:]:
         status, said = "ok", [int(c) for c in t[t.seat == 2].choice]
     except SheepsimError as exc:
         status, said = "error", str(exc)
-    loaded = False
-    if user:
-        st = plugged(user, ()).users()[1].stats
-        loaded = sum(st.cache_hits.values()) > 0 and sum(st.cache_misses.values()) == 0
+    nev.unregister("numba:compile", compiled)
+    # the plug-in's guard came from the cache: the trace compiled no guard
+    loaded = bool(user) and status == "ok" and not any(
+        n.startswith("_plugin_guard") for n in compiled.names)
     print(json.dumps([name, status, said, next(FunctionIdentity._unique_ids), key, loaded]))
 '''
 
@@ -108,7 +126,7 @@ def test_a_line_up_loaded_from_the_cache_runs_its_own_plugin(tmp_path):
     keys = []
     try:
         # 1. every kernel the line-ups share, in the cache (compiled there if it was
-        # cold: the trace kernel taking plug-ins, with a third plug-in), so that 2 and 3
+        # cold: the harness trace entry taking plug-ins, with a third plug-in), so that 2 and 3
         # compile the same functions in the same order; the two plug-ins' line-ups are
         # new (the token), so 2 and 3 compile them
         (_, status, *_), (_, warm_status, _, _, warm_key, _) = run("random", "warm")
