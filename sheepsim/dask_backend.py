@@ -79,13 +79,14 @@ class DaskBackend:
     ``max_in_flight``: chunks submitted but not yet merged (default twice the cluster's
     threads), which bounds memory. ``retries``: reruns of a chunk that raised.
     ``cache_dir``: the workers' kernel cache root (default: each worker's own
-    ``SHEEPSIM_CACHE_DIR`` or user cache folder). Connects on first use; use as a context
+    ``SHEEPSIM_CACHE_DIR`` or user cache folder). ``connect_timeout``: how long to wait for
+    the scheduler to answer (s; default :data:`CONNECT_TIMEOUT`). Connects on first use; use as a context
     manager or call :meth:`close` (a client passed in is left open).
     """
 
     def __init__(self, client=None, *, scheduler: str | None = None, workers: int | None = None,
                  threads_per_worker: int = 1, max_in_flight: int | None = None, retries: int = 1,
-                 cache_dir: str | None = None, connect_timeout: float = CONNECT_TIMEOUT,
+                 cache_dir: str | None = None, connect_timeout: float | None = None,
                  worker_timeout: float = WORKER_TIMEOUT):
         if sum(x is not None for x in (client, scheduler, workers)) != 1:
             raise SheepsimError("give exactly one of a Dask client, a scheduler address or "
@@ -106,7 +107,9 @@ class DaskBackend:
         self.client, self.scheduler, self.workers = client, scheduler, workers
         self.threads_per_worker, self.max_in_flight, self.retries = (
             threads_per_worker, max_in_flight, retries)
-        self.cache_dir, self.connect_timeout = cache_dir, connect_timeout
+        # None: CONNECT_TIMEOUT as it is when the backend is made (a test may shorten it)
+        self.cache_dir = cache_dir
+        self.connect_timeout = CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
         self.worker_timeout = worker_timeout
         self._owned: list = []  # what close() shuts down (a cluster and/or client made here)
 

@@ -44,6 +44,26 @@ class Rules(Protocol):
     sha256: str  # of the file's bytes
 
 
+class LazyTables(Mapping):
+    """Tables by name, each built when first read and then kept (``builders``: name ->
+    a function of no arguments returning the table). Iterating gives every name, in
+    ``builders``' order, so ``dict(LazyTables(b))`` is every table, as if built at once."""
+
+    def __init__(self, builders: dict[str, Callable[[], pd.DataFrame]]):
+        self._builders, self._built = builders, {}
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self._built:
+            self._built[name] = self._builders[name]()
+        return self._built[name]
+
+    def __iter__(self):
+        return iter(self._builders)
+
+    def __len__(self) -> int:
+        return len(self._builders)
+
+
 class Job(ABC):
     """A validated simulation of many independent games.
 
@@ -86,6 +106,12 @@ class Job(ABC):
     @abstractmethod
     def tables(self, counts: Counts, games: int) -> dict[str, pd.DataFrame]:
         """The result tables (column names are public API) from merged counts."""
+
+    def metric_tables(self, counts: Counts, games: int) -> Mapping[str, pd.DataFrame]:
+        """The tables of :meth:`tables` for a reader of a few of them (a balance metric,
+        :mod:`sheepsim.balance_metrics`, whose jackknife asks for them once per block); a
+        job may build each only when it is read (:class:`LazyTables`)."""
+        return self.tables(counts, games)
 
     @abstractmethod
     def meta(self) -> dict:

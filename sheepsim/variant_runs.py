@@ -224,10 +224,11 @@ class VariantsJob(Job):
 def jackknife_values(job: Job, rules, metrics: list[Metric], by_block: dict, block_games: int,
                      players: int, blocks: int | None = None, items: dict | None = None) -> np.ndarray:
     """``(len(metrics), blocks + 1)``: each metric on all the blocks' games, then on all
-    but block 0, 1, ... (``by_block``: count name -> ``(blocks, ...)``; ``job.tables``
-    builds the tables the metrics read). An exact job (``job.exact``) has no counts: its
-    value repeats, so its standard error is 0. ``items``: filled with each spread
-    metric's items (:attr:`Metric.items`) the same way, name -> ``(blocks + 1, k)``."""
+    but block 0, 1, ... (``by_block``: count name -> ``(blocks, ...)``; ``job.tables``,
+    or :meth:`~sheepsim.game.Job.metric_tables`, builds the tables the metrics read). An
+    exact job (``job.exact``) has no counts: its value repeats, so its standard error is 0.
+    ``items``: filled with each spread metric's items (:attr:`Metric.items`) the same
+    way, name -> ``(blocks + 1, k)``."""
     spreads = [m for m in metrics if m.items is not None] if items is not None else []
     if getattr(job, "exact", False):
         tables = job.exact_tables()
@@ -243,7 +244,8 @@ def jackknife_values(job: Job, rules, metrics: list[Metric], by_block: dict, blo
     rows = {m.name: [] for m in spreads}
     for s in range(blocks + 1):
         c = total if s == 0 else {k: total[k] - a[s - 1] for k, a in by_block.items()}
-        tables = job.tables(c, games if s == 0 else games - block_games)
+        # a job's metric_tables (sheepsim.game.Job) may build only the tables read
+        tables = getattr(job, "metric_tables", job.tables)(c, games if s == 0 else games - block_games)
         for i, m in enumerate(metrics):
             vals[i, s] = _compute(m, tables, rules, players)
         for m in spreads:

@@ -298,3 +298,20 @@ def test_margins_and_knockouts_from_hand_made_counts():
                       "games": [1, 2, 1, 0]})
     t = A.knockouts(k)
     assert (t["mean_out"] == 1.0).all() and t["share"].tolist() == [0.25, 0.5, 0.25, 0.0]
+
+
+def test_metric_tables_are_the_tables_each_built_when_read():
+    # the variants' jackknife reads its metrics' tables through metric_tables, 21 times a
+    # variant: the same tables as tables(), in the same order, each built only when read
+    from sheepsim.games.awsheep.jobs import PlayJob
+
+    job = PlayJob(None, 4, "counter,random,random,random", 1, rotate=True)
+    counts = job.chunk(0, 300)
+    full, lazy = job.tables(counts, 300), job.metric_tables(counts, 300)
+    assert list(lazy) == list(full) and len(lazy) == len(full) > 12  # the harness's too
+    assert lazy["by_policy"].equals(full["by_policy"])
+    assert list(lazy._built) == ["by_policy"]
+    assert lazy["golden"].equals(full["golden"])  # built from card_power, built with it
+    assert set(lazy._built) == {"by_policy", "golden", "card_power"}
+    for name, table in full.items():
+        assert lazy[name].equals(table), name

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sheepsim.game import LazyTables
 from sheepsim.games.awsheep.layout import END_NAMES
 from sheepsim.stats import (
     binomial_two_sided_p,
@@ -351,15 +352,25 @@ def luck_vs_skill(pairs: pd.DataFrame) -> pd.DataFrame:
 
 def play_tables(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """Every table of a run (or of concatenated runs) from its raw count frames."""
-    return {"by_seat": win_rate_by_seat(frames["seats"]),
-            "by_policy": win_rate_by_policy(frames["slots"]),
-            "first_player": first_player_test(frames["order"]),
-            "round_ends": round_ends(frames["ends"]),
-            "ties": ties(frames["ends"]),
-            "flock_off_triggers": flock_off_triggers(frames["triggers"]),
-            "margins": winning_margins(frames["margins"]),
-            "knockouts": knockouts(frames["knockouts"]),
-            "round_length": round_length(frames["turns"]),
-            "card_power": (cp := card_power(frames["start_hands"])),
-            "golden": golden_start(cp),
-            "card_use": card_use(frames["card_use"])}
+    return dict(lazy_play_tables(frames))
+
+
+def lazy_play_tables(frames: dict[str, pd.DataFrame], more: dict | None = None):
+    """:func:`play_tables` as a :class:`~sheepsim.game.LazyTables`: each table built when
+    first read (a metric reads one or two of the twelve); ``more``: further builders by
+    name, after these."""
+    tables = LazyTables({
+        "by_seat": lambda: win_rate_by_seat(frames["seats"]),
+        "by_policy": lambda: win_rate_by_policy(frames["slots"]),
+        "first_player": lambda: first_player_test(frames["order"]),
+        "round_ends": lambda: round_ends(frames["ends"]),
+        "ties": lambda: ties(frames["ends"]),
+        "flock_off_triggers": lambda: flock_off_triggers(frames["triggers"]),
+        "margins": lambda: winning_margins(frames["margins"]),
+        "knockouts": lambda: knockouts(frames["knockouts"]),
+        "round_length": lambda: round_length(frames["turns"]),
+        "card_power": lambda: card_power(frames["start_hands"]),
+        "golden": lambda: golden_start(tables["card_power"]),
+        "card_use": lambda: card_use(frames["card_use"]),
+        **(more or {})})
+    return tables
