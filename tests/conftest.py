@@ -173,6 +173,7 @@ def pytest_configure(config):
         done = list(pool.map(_warm, units))
     failed = [c for c, rc, _ in done if rc != 0]
     print(f"kernels warmed before the workers start: {', '.join(commands)} in "
-          f"{time.perf_counter() - t:.0f} s ({len(units)} processes, {workers} at once)"
+          f"{time.perf_counter() - t:.0f} s ({len(units)} processes, {workers} at once: "
+          + ", ".join(f"{c} {dt:.0f} s" for c, _, dt in done) + ")"
           + (f"; failed (the tests will say why): {', '.join(failed)}" if failed else ""),
           file=sys.__stderr__, flush=True)
