@@ -61,7 +61,8 @@ MAX_QUEUE = 48
 #: seconds a request waits in the queue before it gets 503
 MAX_WAIT = 20.0
 #: answers kept in memory (the latest asked; errors are not kept): a whole 3-player
-#: game through the page asks about 310 questions, an answer is 1-10 kB of JSON
+#: game through the page asks about 310 questions; an answer is 1.5-26 kB of JSON (the
+#: bet EVs the largest), so at most about 26 MB are kept
 ANSWERS_KEPT = 1_000
 #: the solver's parameters per endpoint, named as the CLI's options
 #: the standings (``race advise|ev --scores ...``): play to win the game in the final
