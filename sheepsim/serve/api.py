@@ -22,6 +22,11 @@ their own terminal:
   the 9 pace options for ``advise``) and exact solves up to :data:`MAX_JOINT_STATES`
   joint states (the standard semifinal from the start has 966,708); a request past
   either is refused at once with a message saying so;
+* answers kept: the last :data:`ANSWERS_KEPT` questions answered are answered again from
+  memory (every answer is the same for the same question: exact, or simulated with a
+  seed, 0 by default), without waiting in the queue: at a table every player's page asks
+  the bet EVs of the same position after each turn, and an undo or a shared link asks
+  again what was asked before;
 * a fair queue: :data:`MAX_BUSY` requests are solved at once, up to :data:`MAX_QUEUE` more
   wait their turn in the order they came, each for at most :data:`MAX_WAIT` seconds; a
   request past the queue's length or its wait gets HTTP 503 saying how busy the server is
@@ -31,9 +36,10 @@ their own terminal:
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from urllib.parse import parse_qsl
 
 from sheepsim.errors import SheepsimError
@@ -54,6 +60,10 @@ MAX_BUSY = 4
 MAX_QUEUE = 48
 #: seconds a request waits in the queue before it gets 503
 MAX_WAIT = 20.0
+#: answers kept in memory (the latest asked; errors are not kept): a whole 3-player
+#: game through the page asks about 310 questions; an answer is 1.5-26 kB of JSON (the
+#: bet EVs the largest), so at most about 26 MB are kept
+ANSWERS_KEPT = 1_000
 #: the solver's parameters per endpoint, named as the CLI's options
 #: the standings (``race advise|ev --scores ...``): play to win the game in the final
 _STANDINGS = ("scores", "seat", "objective", "tie-order", "rival-bets")
@@ -150,7 +160,8 @@ class RaceAPI:
 
     def __init__(self, rules: str | None = None, *, max_races: int = MAX_RACES,
                  max_states: int = MAX_JOINT_STATES, max_busy: int = MAX_BUSY,
-                 max_queue: int = MAX_QUEUE, max_wait: float = MAX_WAIT):
+                 max_queue: int = MAX_QUEUE, max_wait: float = MAX_WAIT,
+                 answers_kept: int = ANSWERS_KEPT):
         from sheepsim.cli import build_parser
         from sheepsim.games.race.rules import load_rules
 
@@ -161,6 +172,10 @@ class RaceAPI:
         self._parser = build_parser()
         self.queue = Queue(max_busy, max_queue)
         self._rules_json = None
+        #: the latest answers, ``{(argv, rules file's stat): JSON text}``, oldest first
+        self.answers_kept = answers_kept
+        self._answers: OrderedDict[tuple, str] = OrderedDict()
+        self._answers_lock = threading.Lock()
         #: cleared while the server's warm-up compiles the exact solver's kernels in
         #: another process (:func:`sheepsim.serve.server.start_warm_up`): an exact
         #: question or a move waits for it rather than compile them a second time here
@@ -258,6 +273,12 @@ class RaceAPI:
             args = parse_raising(self._parser, self.argv(command, params))
         except ArgumentsError as exc:  # the CLI's message, without the command's name
             raise BadRequest(exc.message) from None
+        key = self._answer_key(command, params)
+        with self._answers_lock:
+            kept = self._answers.get(key)
+            if kept is not None:
+                self._answers.move_to_end(key)
+                return kept
         if not self._check_work(command, args):
             self.exact_ready.wait()
         entered = self.queue.enter(self.max_wait)
@@ -272,7 +293,25 @@ class RaceAPI:
                 execute(args)
         finally:
             self.queue.leave()
-        return "".join(texts)
+        text = "".join(texts)
+        if self.answers_kept > 0:
+            with self._answers_lock:
+                self._answers[key] = text
+                while len(self._answers) > self.answers_kept:
+                    self._answers.popitem(last=False)
+        return text
+
+    def _answer_key(self, command: str, params: dict[str, str]) -> tuple:
+        """What an answer is kept under: the command's argv, and for a rules file of the
+        server its size and time of change (an edited file is asked again)."""
+        key = tuple(self.argv(command, params))
+        if self.rules_path is not None:
+            try:
+                st = os.stat(self.rules_path)
+                key += (st.st_size, st.st_mtime_ns)
+            except OSError:
+                key += (None,)  # the command says what is wrong with it
+        return key
 
     def _check_work(self, command: str, args) -> bool:
         """Refuse a simulation past :attr:`max_races` before it starts; whether the

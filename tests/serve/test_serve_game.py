@@ -10,7 +10,9 @@ the bets advised are ``race ev``'s, and the points paid after each race are what
 ev`` gives the bets held on the finished race. At most 3 taps per ordinary turn (the
 page counts 2: the total, the pace). The dice and the rivals' choices come from a fixed
 seed, so the game is the same every run, and the same at both widths: each ``race ev``
-the game asks is run once and its answer checked at both.
+and ``race advise`` the game asks is run once and its answer checked at both (and the
+server answers the second width's questions from the answers it keeps: the first width's
+game has it run every command).
 """
 
 import functools
@@ -51,6 +53,18 @@ def cli_ev(position: str, *options: str) -> dict:
     """``race ev --format json``'s answer (once per question: the second width's game
     asks the first's questions)."""
     return json.loads(_ev_text(position, *options))
+
+
+_advised: dict = {}
+
+
+def best_paces(position: str, lane: int, bets: dict, standings: dict) -> list[str]:
+    """``race advise``'s best pace options (tied), by the command's code (once per
+    question, as :func:`cli_ev`)."""
+    key = json.dumps([position, lane, bets, standings], sort_keys=True)
+    if key not in _advised:
+        _advised[key] = tuple(advise(position, lane, RULES, **bets, **standings).tied)
+    return list(_advised[key])
 
 
 def tap(page, selector):
@@ -130,8 +144,7 @@ def play_race(page, rng, stage: str, bets: dict, standings: dict, shot=None) -> 
         assert f"lane {expected.meta_fields['lane']} " in page.inner_text("#turn-prompt")
         options = expected.table.set_index("option")
         if seat == ME and len(shown) > 1:  # your turn: the advice is race advise's
-            a = advise(position, expected.meta_fields["lane"], RULES, **bets, **standings)
-            best = list(a.tied)
+            best = best_paces(position, expected.meta_fields["lane"], bets, standings)
             assert page.inner_text("#answer-best") == " or ".join(
                 o.replace("_", " ").lower().replace("blue2", "2 blue") for o in best)
             starred = page.eval_on_selector_all("#turn-buttons .best", OPTIONS)

@@ -7,6 +7,7 @@ import json
 import socket
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -109,8 +110,10 @@ def page_client(srv, until, answered, retries, latencies, failures):
 
 def test_twenty_players_at_once_are_all_answered():
     # the server's real limits (4 solved at once, 48 waiting, 20 s wait): 20 pages asking
-    # two questions at a time keep 40 in flight, so the queue is used all the time
-    srv = serving()
+    # two questions at a time keep 40 in flight, so the queue is used all the time (no
+    # answers kept: the pages ask the same two questions, which would be answered from
+    # memory after the first; test_answers_are_kept_and_asked_again_only_when_new)
+    srv = serving(answers_kept=0)
     try:
         answered, retries, latencies, failures = [], [], [], []
         until = time.monotonic() + 3
@@ -127,6 +130,45 @@ def test_twenty_players_at_once_are_all_answered():
         assert srv.api.queue.peak >= 10  # and it was used: up to 36 wait behind 4 solving
     finally:
         stop(srv)
+
+
+def test_answers_are_kept_and_asked_again_only_when_new(tmp_path, monkeypatch):
+    """An answer asked before is the same bytes, answered from memory: without the queue
+    (held here by another question) and without running the command; an error is not
+    kept; the oldest answer goes first; an edited rules file is asked again."""
+    import sheepsim.cli
+    from sheepsim.serve.api import RaceAPI
+
+    ran, execute = [], sheepsim.cli.execute
+    monkeypatch.setattr(sheepsim.cli, "execute", lambda args: ran.append(1) or execute(args))
+    api = RaceAPI(answers_kept=2)
+    ev, advise = EV.split("?", 1)[1], ADVISE.split("?", 1)[1]
+    first = api.answer("/api/race/ev", ev)
+    assert first[0] == 200 and len(ran) == 1
+    assert api.queue.enter(0)  # another question holds the solver
+    try:
+        assert api.answer("/api/race/ev", ev) == first and len(ran) == 1
+    finally:
+        api.queue.leave()
+    bad = urlencode({"position": ENDGAME, "taken": "9"})
+    assert api.answer("/api/race/ev", bad)[0] == 400
+    assert api.answer("/api/race/ev", bad)[0] == 400 and len(ran) == 3  # not kept
+    assert api.answer("/api/race/advise", advise)[0] == 200 and len(ran) == 4
+    assert api.answer("/api/race/ev", ev) == first and len(ran) == 4  # the latest 2 kept
+    move = urlencode({"position": ENDGAME, "total": "7"})
+    assert api.answer("/api/race/move", move)[0] == 200 and len(ran) == 5  # advise goes
+    assert api.answer("/api/race/advise", advise)[0] == 200 and len(ran) == 6
+    # a server on a rules file: the same question after the file changed runs again
+    import sheepsim.games.race
+
+    standard = (Path(sheepsim.games.race.__file__).parent / "standard.toml").read_text()
+    rules = tmp_path / "rules.toml"
+    rules.write_text(standard)
+    api = RaceAPI(str(rules))
+    before = api.answer("/api/race/move", move)
+    assert before[0] == 200 and api.answer("/api/race/move", move) == before and len(ran) == 7
+    rules.write_text(standard + "# edited\n")  # the same rules, another sha256 in the answer
+    assert api.answer("/api/race/move", move) != before and len(ran) == 8
 
 
 def test_half_sent_requests_hold_threads_no_longer_than_the_timeout():

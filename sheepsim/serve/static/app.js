@@ -500,7 +500,10 @@ function cliLine(cmd, params) {
   return parts.join(" ");
 }
 
-function changed(fromText = false) {
+// A change asks its answer DEBOUNCE_MS later (the edits of a drag or of typing come as one
+// question); a tap of the turn bar (`now`) asks at once: it is one step, and the next tap
+// waits for its answer.
+function changed(fromText = false, now = false) {
   changes += 1;
   delete document.body.dataset.ready;
   if (!fromText) state.text = positionText();
@@ -509,7 +512,7 @@ function changed(fromText = false) {
   if (state.mover && state.sheep[state.mover - 1] && (state.sheep[state.mover - 1].status !== "running" || phase() === "over")) state.mover = null;
   render();
   clearTimeout(timer);
-  timer = setTimeout(solve, DEBOUNCE_MS);
+  timer = setTimeout(solve, now ? 0 : DEBOUNCE_MS);
 }
 
 let inflight = false, again = false; // one question at a time from this page
@@ -1018,7 +1021,7 @@ function record(action) { // every recorded step can be undone
   keepText = false;
   action();
   syncBets();
-  changed(keepText);
+  changed(keepText, true);
 }
 let keepText = false; // the step set the position string itself (the server's, as it wrote it)
 
@@ -1030,7 +1033,7 @@ function undo() {
     open: v.open, hidden: new Set(v.hidden), rival: new Set(v.rival), mover: null });
   game = v.game;
   pending = null;
-  changed(true);
+  changed(true, true);
 }
 
 async function tapTotal(total) {
@@ -1045,7 +1048,7 @@ async function tapTotal(total) {
     if (!pending || pending.position !== position || pending.total !== total) return; // another tap since
     pending = { total, position, lane: doc.meta.lane, reason: doc.meta.reason, options: doc.options };
     state.mover = doc.meta.lane;
-    changed(true);
+    changed(true, true);
   } catch (err) {
     if (err instanceof Superseded) return;
     pending = null;
