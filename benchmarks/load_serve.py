@@ -1,8 +1,9 @@
 """``sheepsim serve`` under load: many players' pages asking at once.
 
 Run: ``python benchmarks/load_serve.py [--clients 20] [--seconds 60] [--repo DIR]
-[--retry page|old-page]``. Starts ``sheepsim serve --port 0`` from ``--repo`` (default
-this checkout; give another checkout to measure older code) and runs ``--clients``
+[--retry page|old-page]``. Starts ``sheepsim serve --port 0 --answers-kept 0`` (every
+question computed; a tree without the option keeps none) from ``--repo`` (default this
+checkout; give another checkout to measure older code) and runs ``--clients``
 players for ``--seconds``: each asks what the page asks after a change (the bet EVs and
 the pace advice, two connections at once) for a mid-race position that differs from
 question to question (two sheep moved at random, seed fixed), then asks again. A 503 is
@@ -40,7 +41,14 @@ RETRY = {"page": (60, None), "old-page": (30, 0.2)}  # (tries, pause: None = Ret
 
 def start_server(repo: Path):
     env = {**os.environ, "PYTHONPATH": str(repo)}
-    proc = subprocess.Popen([sys.executable, "-m", "sheepsim", "serve", "--port", "0"], env=env,
+    argv = [sys.executable, "-m", "sheepsim", "serve", "--port", "0"]
+    # every question computed, as before the server kept answers (0.8.3): the load is the
+    # solver's; a tree without the option keeps none
+    helptext = subprocess.run([*argv[:4], "--help"], env=env, cwd=repo, capture_output=True,
+                              text=True).stdout
+    if "--answers-kept" in helptext:
+        argv += ["--answers-kept", "0"]
+    proc = subprocess.Popen(argv, env=env,
                             cwd=repo, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     for line in proc.stderr:

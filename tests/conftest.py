@@ -68,7 +68,8 @@ LONGEST_FIRST = (
     "tests/race (ev, lookahead-exact)",
     "tests/conformance/test_policy_contract.py",  # ~150 s: 6 plug-in variants per engine
     "tests/conformance/test_policy_bounds.py",  # ~140 s: 7 plug-in variants per engine
-    "tests/serve/test_serve_game.py",  # ~135 s: two whole games through the page
+    "tests/serve/test_serve_game.py",  # ~105 s: two whole games through the page (the second
+    # answered from the server's kept answers)
     "tests/report (small_report)",
     # ~30 s cold (its plug-in line-ups load the warm-up's plug-in entry since 2026-12-07,
     # whatever built-ins they seat; before, ~70 s compiling the one beside `greedy`)

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+#: answers kept for questions asked again (:data:`sheepsim.serve.api.ANSWERS_KEPT`; here
+#: too, so ``serve --help`` imports nothing heavy)
+DEFAULT_ANSWERS_KEPT = 1_000
 
 
 def register(subparsers) -> None:
@@ -42,6 +45,10 @@ def register(subparsers) -> None:
     p.add_argument("--rules", metavar="FILE", help="rules TOML file (default: the shipped "
                    "standard rules)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
+    p.add_argument("--answers-kept", type=_answers_kept, default=DEFAULT_ANSWERS_KEPT,
+                   metavar="N", help=f"keep the latest N answers in memory: a question asked "
+                   f"again is answered from them at once (default {DEFAULT_ANSWERS_KEPT:,}, "
+                   "up to about 26 kB each; 0 keeps none, every question is computed)")
     p.set_defaults(func=cmd_serve)
 
 
@@ -56,12 +63,18 @@ def _port(text: str) -> int:
     return value
 
 
+def _answers_kept(text: str) -> int:
+    from sheepsim.options import non_negative_int
+
+    return non_negative_int(text)
+
+
 def cmd_serve(args) -> int:
     import sys
 
     from sheepsim.serve.server import make_server, start_warm_up
 
-    server = make_server(args.host, args.port, rules=args.rules)
+    server = make_server(args.host, args.port, rules=args.rules, answers_kept=args.answers_kept)
     try:
         host, port = server.server_address[:2]
         url = f"http://{_url_host(args.host, host)}:{port}/"

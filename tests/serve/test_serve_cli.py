@@ -73,3 +73,28 @@ def test_the_server_imports_no_solver_until_asked():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          timeout=120)
     assert out.stdout == "[]\n", out.stderr
+
+
+def test_answers_kept_reaches_the_server_and_a_negative_count_is_one_line(capsys, monkeypatch):
+    # `--answers-kept N` (0.8.3): the server keeps the latest N answers; the load benchmark
+    # starts it with 0 (every question computed)
+    from sheepsim.errors import SheepsimError
+    from sheepsim.serve import server as S
+    from sheepsim.serve.api import ANSWERS_KEPT
+    from sheepsim.testing.cli import run
+
+    asked = []
+
+    def make_server(host, port, **kw):
+        asked.append(kw["answers_kept"])
+        raise SheepsimError("stopped here")  # before listening: the options are what is tested
+
+    monkeypatch.setattr(S, "make_server", make_server)
+    for argv, kept in (((), ANSWERS_KEPT), (("--answers-kept", "0"), 0),
+                       (("--answers-kept", "25"), 25)):
+        code, _, err = run(capsys, "serve", "--port", "0", *argv)
+        assert code == 2 and err == "sheepsim: error: stopped here\n" and asked[-1] == kept
+    assert ANSWERS_KEPT == 1_000
+    code, out, err = run(capsys, "serve", "--answers-kept", "-1")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "--answers-kept" in err and "Traceback" not in err
