@@ -15,13 +15,12 @@ from __future__ import annotations
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-#: answers kept for questions asked again (:data:`sheepsim.serve.api.ANSWERS_KEPT`; here
-#: too, so ``serve --help`` imports nothing heavy)
-DEFAULT_ANSWERS_KEPT = 1_000
 
 
 def register(subparsers) -> None:
     """Add the top-level ``serve`` command."""
+    from sheepsim.serve.api import ANSWERS_KEPT  # the standard library's modules only
+
     p = subparsers.add_parser(
         "serve", help="a web page for the race in front of you: odds, best bets, best pace",
         description="Serve a page (and its JSON API) that gives, for a Sheep Race in "
@@ -45,9 +44,9 @@ def register(subparsers) -> None:
     p.add_argument("--rules", metavar="FILE", help="rules TOML file (default: the shipped "
                    "standard rules)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
-    p.add_argument("--answers-kept", type=_answers_kept, default=DEFAULT_ANSWERS_KEPT,
+    p.add_argument("--answers-kept", type=_answers_kept, default=ANSWERS_KEPT,
                    metavar="N", help=f"keep the latest N answers in memory: a question asked "
-                   f"again is answered from them at once (default {DEFAULT_ANSWERS_KEPT:,}, "
+                   f"again is answered from them at once (default {ANSWERS_KEPT:,}, "
                    "up to about 26 kB each; 0 keeps none, every question is computed)")
     p.set_defaults(func=cmd_serve)
 

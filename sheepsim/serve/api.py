@@ -43,7 +43,6 @@ from collections import OrderedDict, deque
 from urllib.parse import parse_qsl
 
 from sheepsim.errors import SheepsimError
-from sheepsim.serve import DEFAULT_ANSWERS_KEPT
 
 #: longest query string answered (characters); a position is under 100
 MAX_QUERY = 2_000
@@ -64,7 +63,7 @@ MAX_WAIT = 20.0
 #: answers kept in memory (the latest asked; errors are not kept): a whole 3-player
 #: game through the page asks about 310 questions; an answer is 1.5-26 kB of JSON (the
 #: bet EVs the largest), so at most about 26 MB are kept
-ANSWERS_KEPT = DEFAULT_ANSWERS_KEPT
+ANSWERS_KEPT = 1_000
 #: the solver's parameters per endpoint, named as the CLI's options
 #: the standings (``race advise|ev --scores ...``): play to win the game in the final
 _STANDINGS = ("scores", "seat", "objective", "tie-order", "rival-bets")
