@@ -112,11 +112,28 @@ NUMBA_INTERNALS: dict[str, tuple[str, ...]] = {
     "numba.core.runtime.rtsys": ("initialize",),
     # _rebuild_env: environments of numba's modules rebuilt before their import
     "numba.core.environment": ("_rebuild_env", "lookup_environment", "Environment"),
-    "numba.core.environment.Environment": ("_memo",),
+    "numba.core.environment.Environment": ("_memo", "can_cache"),
     # before_compiling: numba's compiler lock
     "numba.core.compiler_lock": ("global_compiler_lock",),
     # pyproject.toml's pytest filterwarnings names it (numba's own notices)
     "numba.core.errors": ("NumbaPendingDeprecationWarning",),
+    # _deferred_library_class: the library class the CPU codegen makes, its linking,
+    # finalizing and cache serialization (a kernel Python never calls is not finalized)
+    "numba.core.codegen.JITCodeLibrary": ("add_linking_library", "_get_module_for_linking",
+                                          "finalize", "has_dynamic_globals",
+                                          "serialize_using_object_code", "enable_object_caching"),
+    "numba.core.codegen.JITCPUCodegen": ("create_library", "set_env"),
+    # _deferred_pipeline: numba's documented compiler customization
+    "numba.core.compiler": ("CompilerBase", "DefaultPassBuilder", "CompileResult"),
+    "numba.core.compiler.DefaultPassBuilder": ("define_nopython_pipeline",),
+    "numba.core.compiler_machinery": ("LoweringPass", "register_pass"),
+    "numba.core.compiler_machinery.PassManager": ("add_pass_after", "finalize"),
+    "numba.core.typed_passes": ("NativeLowering",),
+    # _install_deferral: what finalizes a newly lowered function's library
+    "numba.core.cpu.CPUContext": ("get_executable", "get_env_name"),
+    "numba._dynfunc": ("make_function",),
+    # _deferred_impl_class: how a compile result is written to and read from the cache
+    "numba.core.caching.CompileResultCacheImpl": ("reduce", "rebuild"),
 }
 #: What this module reads of each ``@numba.njit`` function (set in numba's ``__init__``,
 #: so not on the class): the Python function, the jit options and the cache object (a
@@ -498,7 +515,8 @@ def njit(func=None, **options):
     options.setdefault("no_cpython_wrapper", True)
 
     def build(f):
-        return lazy_entry(unliteral_calls(light_loads(numba.njit(**options)(f))))
+        return lazy_entry(unliteral_calls(light_loads(
+            numba.njit(pipeline_class=_deferred_pipeline(), **options)(f))))
 
     return build(func) if func is not None else build
 
@@ -613,7 +631,7 @@ def _make_twin(disp):
     # numba internal: targetoptions (see lazy_entry)
     options = {k: v for k, v in disp.targetoptions.items()
                if k not in ("nopython", "no_cpython_wrapper", "cache")}
-    entry = numba.njit(**options)(twin)
+    entry = numba.njit(pipeline_class=_deferred_pipeline(), **options)(twin)
     # numba internal: a dispatcher's _cache is a NullCache unless it caches (numba has no
     # public way to ask), and enable_caching() is what numba.njit(cache=True) calls: the
     # twin is cached exactly when the kernel is (an uncached variant's twin is not)
@@ -849,7 +867,7 @@ def _clone(disp, new_globals: dict, cells, cache_key: str | None = None,
         setattr(clone, VARIANT_ATTR, cache_key)
         _install_locator()
         options["cache"] = True
-    return lazy_entry(light_loads(numba.njit(**options)(clone)))
+    return lazy_entry(light_loads(numba.njit(pipeline_class=_deferred_pipeline(), **options)(clone)))
 
 
 def _clone_tag(cache_key: str | None) -> str:
@@ -1254,6 +1272,9 @@ def light_loads(dispatcher):
 
     if type(getattr(dispatcher, "_cache", None)) is FunctionCache:
         dispatcher._cache.__class__ = _light_cache_class()
+        # numba internal: FunctionCache._impl, its CompileResultCacheImpl (how a compile
+        # result is written and read): deferred libraries written as linked IR
+        dispatcher._cache._impl.__class__ = _deferred_impl_class()
     return dispatcher
 
 
@@ -1350,3 +1371,246 @@ def before_compiling() -> None:
         while _PENDING_ENVIRONMENTS:
             modname, globals_ = _PENDING_ENVIRONMENTS.pop()
             globals_.update(importlib.import_module(modname).__dict__)
+
+
+# ---- one optimization per kernel tree: libraries of kernels Python never calls are not finalized ----
+#
+# numba compiles each jitted function into its own library and *finalizes* it at once:
+# it links the (finalized, optimized) libraries of every function it calls, runs LLVM's
+# module optimization over the whole and emits machine code for it. A kernel called only
+# by other kernels (no Python entry point: :func:`njit`'s ``no_cpython_wrapper``) never
+# runs its own machine code, yet its subtree was optimized and emitted once for it and
+# again for every caller up the tree: 33 of the 77 CPU s a cold ``panic play`` took went
+# to finalizing 115 libraries (2026-12-07, benchmarks/README.md "Finalize once"). Here
+# such a library is *deferred*: not finalized; a caller links its function-optimized IR
+# (and its callees', :meth:`_DeferredLibrary._get_module_for_linking`) and optimizes and
+# emits everything once, when the caller (a Python entry point) is finalized. Results are
+# the same (LLVM's optimizations keep a program's meaning; no fast-math anywhere); the
+# machine code is optimized once from the source instead of from optimized parts.
+# A deferred kernel is cached as its linked, unoptimized IR (bitcode), not machine code.
+
+#: the serialization kind of a deferred library in a cache file (numba's are 'object' and
+#: 'bitcode'); only :class:`_DeferredImpl` reads it
+DEFERRED_KIND = "sheepsim-deferred"
+
+
+@functools.cache
+def _deferred_library_class() -> type:
+    # numba internal: JITCodeLibrary (the class the CPU target's codegen makes libraries
+    # of) and its fields _final_module, _linking_libraries, _shared_module, _finalized and
+    # methods add_linking_library, _get_module_for_linking, finalize,
+    # serialize_using_object_code: numba has no public hook on how a library is linked
+    import llvmlite.binding as ll
+    from numba.core.codegen import JITCodeLibrary
+    from numba.core.compiler_lock import global_compiler_lock
+
+    class _DeferredLibrary(JITCodeLibrary):
+        """A library of a sheepsim kernel (see above). ``_deferred`` is set when its
+        function turns out to have no Python entry point (:func:`_install_deferral`);
+        ``_envs`` are the ``(name, environment)`` its machine code will need."""
+
+        _deferred = False
+        _envs = ()
+
+        def is_deferred(self) -> bool:
+            return self._deferred and not self._finalized
+
+        def add_linking_library(self, library):
+            if isinstance(library, _DeferredLibrary) and library.is_deferred():
+                self._linking_libraries.append(library)  # linked as IR at finalize
+            else:
+                super().add_linking_library(library)
+
+        def _get_module_for_linking(self):
+            if not self.is_deferred():
+                return super()._get_module_for_linking()
+            if self._shared_module is None:
+                # its own IR and its callees', external functions made linkonce_odr as
+                # numba makes them in a finalized library's (unused ones are dropped)
+                mod = self._final_module.clone()
+                for library in self._linking_libraries:
+                    mod.link_in(library._get_module_for_linking(), preserve=True)
+                for fn in mod.functions:
+                    if not fn.is_declaration and fn.linkage == ll.Linkage.external:
+                        fn.linkage = "linkonce_odr"
+                self._shared_module = mod
+            return self._shared_module
+
+        @property
+        def has_dynamic_globals(self):
+            # numba's cache asks this before writing (a finalized library answers from
+            # its final module): of a deferred one, from the IR it links, unfinalized
+            if not self.is_deferred():
+                return super().has_dynamic_globals
+            return any(gv.name.startswith("numba.dynamic.globals")
+                       for gv in self._get_module_for_linking().global_variables)
+
+        def closure_envs(self, out: dict, seen: set) -> None:
+            """The environments of this deferred library and of the deferred ones it
+            links, by name, into ``out``."""
+            if id(self) in seen or not self.is_deferred():
+                return
+            seen.add(id(self))
+            out.update(self._envs)
+            for library in self._linking_libraries:
+                if isinstance(library, _DeferredLibrary):
+                    library.closure_envs(out, seen)
+
+        def finalize(self):
+            # numba finalizes under its compiler lock, always inside a compile; a deferred
+            # library may be finalized later, e.g. when its address is first asked for
+            # (a kernel passed as a function value): take the (reentrant) lock here
+            with global_compiler_lock:
+                envs, seen = dict(self._envs), set()
+                for library in self._linking_libraries:
+                    if isinstance(library, _DeferredLibrary):
+                        library.closure_envs(envs, seen)
+                super().finalize()
+                # what numba's get_executable does for a library it finalizes: the address
+                # of each environment its machine code reads (one inlined away has none)
+                engine = self._codegen._engine
+                for name, env in envs.items():
+                    if engine.is_symbol_defined(name):
+                        self._codegen.set_env(name, env)
+
+    return _DeferredLibrary
+
+
+@functools.cache
+def _deferred_pipeline() -> type:
+    """The compiler :func:`njit` gives numba (``pipeline_class``): numba's nopython
+    pipeline with one pass before its lowering that makes the function's library a
+    :class:`_DeferredLibrary`."""
+    # numba internal (documented as "customizing the compiler"): CompilerBase,
+    # DefaultPassBuilder, LoweringPass (a pass after the IR took its dels), register_pass,
+    # NativeLowering
+    from numba.core.compiler import CompilerBase, DefaultPassBuilder
+    from numba.core.compiler_machinery import LoweringPass, register_pass
+    from numba.core.typed_passes import NativeLowering
+
+    library_class = _deferred_library_class()
+
+    @register_pass(mutates_CFG=False, analysis_only=True)
+    class SheepsimLibrary(LoweringPass):
+        _name = "sheepsim_deferred_library"
+
+        def __init__(self):
+            LoweringPass.__init__(self)
+
+        def run_pass(self, state):
+            # what NativeLowering does when no library was given, with our class
+            if state.library is None:
+                state.library = state.targetctx.codegen().create_library(
+                    state.func_id.func_qualname)
+                state.library.enable_object_caching()
+            if type(state.library) is not library_class:
+                state.library.__class__ = library_class
+            return False
+
+    class SheepsimCompiler(CompilerBase):
+        def define_pipelines(self):
+            pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+            pm.add_pass_after(SheepsimLibrary, _pass_before(pm, NativeLowering))
+            pm.finalize()
+            return [pm]
+
+    _install_deferral()
+    return SheepsimCompiler
+
+
+def _pass_before(pm, cls):
+    """The pass that comes right before ``cls`` in pass manager ``pm``."""
+    # numba internal: PassManager.passes, [(pass class, description)]
+    names = [p for p, _ in pm.passes]
+    return names[names.index(cls) - 1]
+
+
+@functools.cache
+def _install_deferral() -> None:
+    """numba's ``CPUContext.get_executable`` (which finalizes a newly lowered function's
+    library to give Python its address) leaves a :class:`_DeferredLibrary` without a
+    Python entry point unfinalized (once per process; other libraries as before)."""
+    # numba internal: CPUContext.get_executable and get_env_name, _dynfunc.make_function
+    # (what get_executable builds), JITCodeLibrary._final_module.get_function
+    from numba import _dynfunc
+    from numba.core import cpu
+
+    library_class = _deferred_library_class()
+    original = cpu.CPUContext.get_executable
+
+    def get_executable(self, library, fndesc, env):
+        if type(library) is library_class and not library._finalized:
+            try:
+                library._final_module.get_function(fndesc.llvm_cpython_wrapper_name)
+            except NameError:  # no Python entry point: callers link it, Python never calls it
+                library._deferred = True
+                library._envs = ((self.get_env_name(fndesc), env),)
+                # numba's own entry for such a function has address 0 too (no wrapper symbol)
+                return _dynfunc.make_function(fndesc.lookup_module(),
+                                              fndesc.qualname.split(".")[-1],
+                                              f"compiled wrapper for {fndesc.qualname!r}",
+                                              0, env, (library,))
+        return original(self, library, fndesc, env)
+
+    cpu.CPUContext.get_executable = get_executable
+
+
+@functools.cache
+def _deferred_impl_class() -> type:
+    """numba's cache implementation for compile results, which also writes and reads a
+    deferred library: its linked IR as bitcode (kind :data:`DEFERRED_KIND`) and the
+    environments that IR names; read back, it is a deferred library again."""
+    # numba internal: CompileResultCacheImpl.reduce/rebuild, CompileResult (fields and
+    # constructor as CompileResult._rebuild uses them), environment.lookup_environment
+    import llvmlite.binding as ll
+    from numba import _dynfunc
+    from numba.core.caching import CompileResultCacheImpl
+    from numba.core.compiler import CompileResult
+    from numba.core.environment import lookup_environment
+
+    library_class = _deferred_library_class()
+
+    class _DeferredImpl(CompileResultCacheImpl):
+        def reduce(self, cres):
+            library = cres.library
+            if not (type(library) is library_class and library.is_deferred()):
+                return super().reduce(cres)
+            module = library._get_module_for_linking()
+            envs = []
+            for gv in module.global_variables:
+                if gv.name.startswith("_ZN08NumbaEnv"):
+                    env = lookup_environment(gv.name)
+                    if env is not None and env.can_cache():
+                        envs.append(env)
+            fndesc = cres.fndesc
+            fndesc.typemap = fndesc.calltypes = None  # as numba's reduce: not needed
+            return ((library.name, DEFERRED_KIND, module.as_bitcode()), fndesc,
+                    cres.environment, cres.signature, cres.objectmode, cres.lifted,
+                    str(cres.type_annotation), cres.reload_init, tuple(envs))
+
+        def rebuild(self, target_context, payload):
+            libdata = payload[0]
+            if libdata[1] != DEFERRED_KIND:
+                return super().rebuild(target_context, payload)
+            (name, _, bitcode), fndesc, env, signature, objectmode, lifted, typeann, \
+                reload_init, referenced_envs = payload
+            for fn in reload_init or ():
+                fn()
+            library = target_context.codegen().create_library(name)
+            library.__class__ = library_class
+            library._final_module = ll.parse_bitcode(bitcode)  # already linked
+            library._deferred = True
+            library._envs = tuple((e.env_name, e) for e in referenced_envs) + \
+                ((target_context.get_env_name(fndesc), env),)
+            cfunc = _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
+                                           f"compiled wrapper for {fndesc.qualname!r}", 0,
+                                           env, (library,))
+            return CompileResult(target_context=target_context,
+                                 typing_context=target_context.typing_context,
+                                 library=library, environment=env, entry_point=cfunc,
+                                 fndesc=fndesc, type_annotation=typeann, signature=signature,
+                                 objectmode=objectmode, lifted=lifted, typing_error=None,
+                                 call_helper=None, metadata=None, reload_init=reload_init,
+                                 referenced_envs=referenced_envs)
+
+    return _DeferredImpl
