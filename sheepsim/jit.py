@@ -31,6 +31,16 @@ gets a ``.python_entry`` suffix. Kernels calling the kernel are unaffected (numb
 the dispatcher as before); a kernel that both Python and kernels call is compiled twice,
 once each way.
 
+**One optimization per kernel tree.** numba finalizes every compiled function's library
+at once: it links the finalized libraries of the functions it calls, optimizes the whole
+with LLVM and emits machine code for it, so a deep kernel's subtree is optimized and
+emitted again for each function above it. A kernel without a Python entry point never
+runs its own machine code, so :func:`njit` compiles through a pipeline
+(:func:`_deferred_pipeline`) whose libraries stay LLVM IR when nothing calls them from
+Python; a function Python calls links that IR and optimizes and emits its whole tree
+once. A deferred kernel is cached as its linked IR (:data:`DEFERRED_KIND`) and read back
+as IR. A cold ``panic play`` compiles in 37% less CPU time; results are the same.
+
 **User policies.** Kernels call policies through module globals, which numba freezes at
 compile time. :func:`rebind` recompiles a kernel and, recursively, every njit function it
 reaches that (transitively) calls a replaced function, so nobody keeps a hand-written list
@@ -1421,15 +1431,21 @@ def _deferred_library_class() -> type:
             else:
                 super().add_linking_library(library)
 
+        def linked_module(self):
+            """A new module of its own IR (linkage as lowered: its entry points stay
+            external) with its callees' linked in: what it is cached as."""
+            mod = self._final_module.clone()
+            for library in self._linking_libraries:
+                mod.link_in(library._get_module_for_linking(), preserve=True)
+            return mod
+
         def _get_module_for_linking(self):
             if not self.is_deferred():
                 return super()._get_module_for_linking()
             if self._shared_module is None:
-                # its own IR and its callees', external functions made linkonce_odr as
-                # numba makes them in a finalized library's (unused ones are dropped)
-                mod = self._final_module.clone()
-                for library in self._linking_libraries:
-                    mod.link_in(library._get_module_for_linking(), preserve=True)
+                # external functions made linkonce_odr, as numba makes them in a
+                # finalized library's module for linking (unused ones are dropped)
+                mod = self.linked_module()
                 for fn in mod.functions:
                     if not fn.is_declaration and fn.linkage == ll.Linkage.external:
                         fn.linkage = "linkonce_odr"
@@ -1575,8 +1591,8 @@ def _deferred_impl_class() -> type:
             library = cres.library
             if not (type(library) is library_class and library.is_deferred()):
                 return super().reduce(cres)
-            module = library._get_module_for_linking()
-            envs = []
+            module = library.linked_module()  # its own entry points kept (a function
+            envs = []                          # value's address is asked of them)
             for gv in module.global_variables:
                 if gv.name.startswith("_ZN08NumbaEnv"):
                     env = lookup_environment(gv.name)
