@@ -39,7 +39,15 @@ RULES = load_rules(None)
 COUNT_TAPS = """() => { window.taps = 0; document.addEventListener("click", (e) => {
     if (e.isTrusted && e.target.closest("button, select, input, rect.cell")) window.taps += 1; }, true); }"""
 PLAYERS, ME = 3, 2
-OPTIONS = "els => els.map(e => e.dataset.option)"
+#: the turn bar after a dice total: the pace buttons, the starred ones, the prompt and the
+#: best pace said (the innerText Playwright's ``inner_text`` reads), in one round trip
+TURN = """() => { const q = (s) => [...document.querySelectorAll(s)].map((e) => e.dataset.option);
+    return { options: q("#turn-buttons [data-option]"), starred: q("#turn-buttons .best"),
+             prompt: document.getElementById("turn-prompt").innerText,
+             best: document.getElementById("answer-best")?.innerText ?? null }; }"""
+#: the taps since the last count (counting starts again) and the position field
+TURN_DONE = """() => { const taps = window.taps; window.taps = 0;
+    return [taps, document.getElementById("position").value]; }"""
 #: semifinal 1's lanes: the page's default, the rules file's first six cards
 SF1 = [c.name for c in RULES.cards[:6]]
 
@@ -130,25 +138,24 @@ def play_race(page, rng, stage: str, bets: dict, standings: dict, shot=None) -> 
     faces, weights = list(totals), list(totals.values())
     game = game_state(page)
     turn = 0
+    position = page.input_value("#position")
+    page.evaluate("window.taps = 0")
     while True:
-        position = page.input_value("#position")
         seat = (game["first"] - 1 + turn) % PLAYERS + 1
-        page.evaluate("window.taps = 0")
         total = rng.choices(faces, weights)[0]
         page.click(f'#turn-buttons [data-total="{total}"]')
+        settle(page)  # the move's answer shown: its pace buttons, the advice
         page.wait_for_selector("#turn-buttons [data-option]")
-        settle(page)
         expected = play_turn(position, total)
-        shown = page.eval_on_selector_all("#turn-buttons [data-option]", OPTIONS)
-        assert shown == list(expected.table["option"])
-        assert f"lane {expected.meta_fields['lane']} " in page.inner_text("#turn-prompt")
+        shown = page.evaluate(TURN)  # what the bar shows, in one round trip
+        assert shown["options"] == list(expected.table["option"])
+        assert f"lane {expected.meta_fields['lane']} " in shown["prompt"]
         options = expected.table.set_index("option")
-        if seat == ME and len(shown) > 1:  # your turn: the advice is race advise's
+        if seat == ME and len(shown["options"]) > 1:  # your turn: the advice is race advise's
             best = best_paces(position, expected.meta_fields["lane"], bets, standings)
-            assert page.inner_text("#answer-best") == " or ".join(
+            assert shown["best"] == " or ".join(
                 o.replace("_", " ").lower().replace("blue2", "2 blue") for o in best)
-            starred = page.eval_on_selector_all("#turn-buttons .best", OPTIONS)
-            assert starred == [o for o in shown if o in best]
+            assert shown["starred"] == [o for o in shown["options"] if o in best]
             option = best[0]
             if shot and turn >= 8:
                 # the decision in view, every target a finger can hit
@@ -159,12 +166,16 @@ def play_race(page, rng, stage: str, bets: dict, standings: dict, shot=None) -> 
                 page.screenshot(path=str(shot))  # what the screen shows at the board
                 shot = None
         else:  # the rivals: the farthest move (races end sooner)
-            option = max(shown, key=lambda o: (int(options.loc[o, "after"].lstrip("FX").split(".")[0])
-                                               if options.loc[o, "after"][0] != "F" else 99))
+            option = max(shown["options"],
+                         key=lambda o: (int(options.loc[o, "after"].lstrip("FX").split(".")[0])
+                                        if options.loc[o, "after"][0] != "F" else 99))
         tap(page, f'#turn-buttons [data-option="{option}"]')
-        assert page.evaluate("window.taps") <= 3
+        # the turn's taps (counting starts again for the next turn) and the position after
+        taps, shown_next = page.evaluate(TURN_DONE)
+        assert taps <= 3
         after = play_turn(position, total, option).meta_fields
-        assert page.input_value("#position") == after["next"]
+        assert shown_next == after["next"]
+        position = shown_next
         turn += 1
         if after["over"]:
             return after["next"], after["lanes_by_place"]
