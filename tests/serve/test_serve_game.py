@@ -39,10 +39,14 @@ RULES = load_rules(None)
 COUNT_TAPS = """() => { window.taps = 0; document.addEventListener("click", (e) => {
     if (e.isTrusted && e.target.closest("button, select, input, rect.cell")) window.taps += 1; }, true); }"""
 PLAYERS, ME = 3, 2
-#: the turn bar after a dice total: the pace buttons, the starred ones, the prompt and the
-#: best pace said (the innerText Playwright's ``inner_text`` reads), in one round trip
+#: the turn bar after a dice total, in one round trip: the pace buttons, whether each is
+#: visible (Playwright's test: a box, not ``visibility: hidden``), the starred ones, the
+#: prompt and the best pace said (the innerText Playwright's ``inner_text`` reads)
 TURN = """() => { const q = (s) => [...document.querySelectorAll(s)].map((e) => e.dataset.option);
+    const buttons = [...document.querySelectorAll("#turn-buttons [data-option]")];
     return { options: q("#turn-buttons [data-option]"), starred: q("#turn-buttons .best"),
+             visible: buttons.every((e) => e.checkVisibility({ visibilityProperty: true })
+                                           && e.getBoundingClientRect().width > 0),
              prompt: document.getElementById("turn-prompt").innerText,
              best: document.getElementById("answer-best")?.innerText ?? null }; }"""
 #: the taps since the last count (counting starts again) and the position field
@@ -145,10 +149,9 @@ def play_race(page, rng, stage: str, bets: dict, standings: dict, shot=None) -> 
         total = rng.choices(faces, weights)[0]
         page.click(f'#turn-buttons [data-total="{total}"]')
         settle(page)  # the move's answer shown: its pace buttons, the advice
-        page.wait_for_selector("#turn-buttons [data-option]")
         expected = play_turn(position, total)
-        shown = page.evaluate(TURN)  # what the bar shows, in one round trip
-        assert shown["options"] == list(expected.table["option"])
+        shown = page.evaluate(TURN)
+        assert shown["options"] == list(expected.table["option"]) and shown["visible"]
         assert f"lane {expected.meta_fields['lane']} " in shown["prompt"]
         options = expected.table.set_index("option")
         if seat == ME and len(shown["options"]) > 1:  # your turn: the advice is race advise's
