@@ -41,6 +41,13 @@ Python; a function Python calls links that IR and optimizes and emits its whole 
 once. A deferred kernel is cached as its linked IR (:data:`DEFERRED_KIND`) and read back
 as IR. A cold ``panic play`` compiles in 37% less CPU time; results are the same.
 
+**Less of numba's own work per compile.** Three costs of numba's compiler that grow with
+sheepsim's deeply inlined kernels, each removed without changing what numba compiles:
+the inliner copied a callee's whole scope once per block of it (:func:`_install_inline_copy`);
+every function got a C-callable wrapper, which only function values use (:func:`njit`'s
+``no_cfunc_wrapper``); and comparing compile flags, done tens of thousands of times a
+compile, went through 22 properties each time (:func:`_install_flag_values`).
+
 **User policies.** Kernels call policies through module globals, which numba freezes at
 compile time. :func:`rebind` recompiles a kernel and, recursively, every njit function it
 reaches that (transitively) calls a replaced function, so nobody keeps a hand-written list
@@ -59,7 +66,8 @@ seconds to compile and costs milliseconds to run (the exact solver's lane graphs
 
 **numba's internals.** Everything above needs parts of numba that are not its public API
 (the cache locators, the dispatcher class and its fields, literal types, the BLAS probe,
-the cache's load path for light loads of cached kernels).
+the cache's load path for light loads of cached kernels, the library classes, the
+inliner's copies and the compile flags).
 This module is the only one in sheepsim that touches them: each use is marked
 ``# numba internal:`` with what it relies on and why no public API does it, each is
 listed in :data:`NUMBA_INTERNALS`, and ``tests/test_numba_internals.py`` checks that the
@@ -1562,15 +1570,21 @@ def _install_flag_values() -> None:
     cold ``race play``, about 1.5 CPU s. ``values`` reads the same dict directly, and the
     hash (of the options' sorted names, as numba's) is computed once per class (once per
     process; ``tests/test_inline_copy.py`` checks them against numba's definitions)."""
-    # numba internal: TargetConfig.options, ._values, Option.default, and its property
-    # getters (self._values.get(name, option.default)), which these equal
+    # numba internal: TargetConfig.options, ._values (set only by the options'
+    # properties), Option.default, and the properties' getters
+    # (self._values.get(name, option.default)), which these equal
     from numba.core.targetconfig import TargetConfig
 
-    def values(self):
-        given = self._values
-        return {k: given.get(k, o.default) for k, o in self.options.items()}
-
+    defaults: dict[type, dict] = {}  # per class: every option's default, in options order
     hashes: dict[type, int] = {}
+
+    def values(self):
+        cls = type(self)
+        if cls not in defaults:
+            defaults[cls] = {k: o.default for k, o in cls.options.items()}
+        # the values given are options' (set through their properties): the same keys,
+        # in the same order
+        return {**defaults[cls], **self._values}
 
     def hash_(self):
         cls = type(self)

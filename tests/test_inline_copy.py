@@ -129,6 +129,7 @@ def test_the_flags_values_and_hash_are_numbas():
     made.append(Flags(made[2]))  # a copy: equal, not the same object
     for f in made:
         assert f.values() == numbas_values(f)
+        assert list(f.values()) == list(numbas_values(f))  # the same order too
         assert hash(f) == hash(tuple(sorted(numbas_values(f))))
     for f in made:
         for g in made:
