@@ -41,6 +41,13 @@ Python; a function Python calls links that IR and optimizes and emits its whole 
 once. A deferred kernel is cached as its linked IR (:data:`DEFERRED_KIND`) and read back
 as IR. A cold ``panic play`` compiles in 37% less CPU time; results are the same.
 
+**Less of numba's own work per compile.** Three costs of numba's compiler that grow with
+sheepsim's deeply inlined kernels, each removed without changing what numba compiles:
+the inliner copied a callee's whole scope once per block of it (:func:`_install_inline_copy`);
+every function got a C-callable wrapper, which only function values use (:func:`njit`'s
+``no_cfunc_wrapper``); and comparing compile flags, done tens of thousands of times a
+compile, went through 22 properties each time (:func:`_install_flag_values`).
+
 **User policies.** Kernels call policies through module globals, which numba freezes at
 compile time. :func:`rebind` recompiles a kernel and, recursively, every njit function it
 reaches that (transitively) calls a replaced function, so nobody keeps a hand-written list
@@ -59,7 +66,8 @@ seconds to compile and costs milliseconds to run (the exact solver's lane graphs
 
 **numba's internals.** Everything above needs parts of numba that are not its public API
 (the cache locators, the dispatcher class and its fields, literal types, the BLAS probe,
-the cache's load path for light loads of cached kernels).
+the cache's load path for light loads of cached kernels, the library classes, the
+inliner's copies and the compile flags).
 This module is the only one in sheepsim that touches them: each use is marked
 ``# numba internal:`` with what it relies on and why no public API does it, each is
 listed in :data:`NUMBA_INTERNALS`, and ``tests/test_numba_internals.py`` checks that the
@@ -144,6 +152,12 @@ NUMBA_INTERNALS: dict[str, tuple[str, ...]] = {
     "numba._dynfunc": ("make_function",),
     # _deferred_impl_class: how a compile result is written to and read from the cache
     "numba.core.caching.CompileResultCacheImpl": ("reduce", "rebuild"),
+    # _install_flag_values: the compile flags' values and hash
+    "numba.core.targetconfig.TargetConfig": ("options", "values", "__hash__", "__eq__"),
+    # _install_inline_copy: the inliner's copies of a callee's IR
+    "numba.core.inline_closurecall": ("copy", "InlineWorker"),
+    "numba.core.inline_closurecall.InlineWorker": ("inline_ir",),
+    "numba.core.ir": ("Block", "Scope"),
 }
 #: What this module reads of each ``@numba.njit`` function (set in numba's ``__init__``,
 #: so not on the class): the Python function, the jit options and the cache object (a
@@ -512,9 +526,12 @@ def _install_locator() -> None:
 
 def njit(func=None, **options):
     """The package's jit decorator: ``numba.njit`` with ``cache=True`` (in
-    :func:`cache_dir`), ``nogil=True`` (the driver runs serial kernels on threads) and a
-    Python entry point built only when Python calls the kernel (:func:`lazy_entry`).
-    Use as ``@njit`` or ``@njit(inline="always")``."""
+    :func:`cache_dir`), ``nogil=True`` (the driver runs serial kernels on threads), a
+    Python entry point built only when Python calls the kernel (:func:`lazy_entry`) and
+    no C-callable wrapper (``no_cfunc_wrapper=True``: a function that is to be a
+    first-class function value passes ``no_cfunc_wrapper=False``; numba aborts the
+    process when it looks for a wrapper that is not there, so the suite finds any that
+    lacks it). Use as ``@njit`` or ``@njit(inline="always")``."""
     import numba  # here, not at the top: importing a game package compiles nothing
 
     _install_locator()
@@ -523,6 +540,11 @@ def njit(func=None, **options):
     # numba internal: no_cpython_wrapper is an option numba's own code passes, not a
     # documented one of numba.njit; lazy_entry builds the entry point when it is needed
     options.setdefault("no_cpython_wrapper", True)
+    # numba internal: no_cfunc_wrapper likewise. numba builds a C-callable wrapper of
+    # every function for its use as a first-class function value, which only the
+    # plug-in guards are (sheepsim.policy_values asks for it); lowering and optimizing
+    # the wrappers was about 3 of a cold `race play`'s 45 CPU s
+    options.setdefault("no_cfunc_wrapper", True)
 
     def build(f):
         return lazy_entry(unliteral_calls(light_loads(
@@ -532,7 +554,7 @@ def njit(func=None, **options):
 
 
 def kernel(func=None, **options):
-    """:func:`njit` for kernels that allocate nothing, with two numba options off:
+    """:func:`njit` for kernels that allocate nothing, with numba's reference counting off:
 
     * ``_nrt=False``: no reference counting. numba's runtime (NRT) emits incref/decref
       calls around each array argument and view (about a sixth of the run time of a
@@ -541,15 +563,12 @@ def kernel(func=None, **options):
       chunk of games), so it needs none, and numba compiles none of numpy's allocation
       routines for it. Calls into user policies (which may allocate) keep the NRT
       (:func:`user_policy_chain`).
-    * ``no_cfunc_wrapper=True``: no C-callable wrapper, which numba builds for a
-      function's use as a first-class function value; kernels only call each other
-      directly.
 
+    Like every :func:`njit` function, no C-callable wrapper (``no_cfunc_wrapper``).
     Use as ``@kernel`` (Shear Panic's kernels)."""
-    # numba internal: _nrt and no_cfunc_wrapper are options numba's own code passes, not
-    # documented ones of numba.njit (as no_cpython_wrapper in njit)
+    # numba internal: _nrt is an option numba's own code passes, not a documented one of
+    # numba.njit (as no_cpython_wrapper in njit)
     options.setdefault("_nrt", False)
-    options.setdefault("no_cfunc_wrapper", True)
     return njit(func, **options)
 
 
@@ -1531,6 +1550,8 @@ def _deferred_pipeline() -> type:
             return [pm]
 
     _install_deferral()
+    _install_inline_copy()
+    _install_flag_values()
     return SheepsimCompiler
 
 
@@ -1539,6 +1560,95 @@ def _pass_before(pm, cls):
     # numba internal: PassManager.passes, [(pass class, description)]
     names = [p for p, _ in pm.passes]
     return names[names.index(cls) - 1]
+
+
+@functools.cache
+def _install_flag_values() -> None:
+    """numba keys its cache of typed overloads on the compile's flags (a ``TargetConfig``),
+    whose hash is the same for all flags and whose equality builds the dict of all 22
+    options twice through their properties (about 23 us): some 60,000 comparisons in a
+    cold ``race play``, about 1.5 CPU s. ``values`` reads the same dict directly, and the
+    hash (of the options' sorted names, as numba's) is computed once per class (once per
+    process; ``tests/test_inline_copy.py`` checks them against numba's definitions)."""
+    # numba internal: TargetConfig.options, ._values (set only by the options'
+    # properties), Option.default, and the properties' getters
+    # (self._values.get(name, option.default)), which these equal
+    from numba.core.targetconfig import TargetConfig
+
+    defaults: dict[type, dict] = {}  # per class: every option's default, in options order
+    hashes: dict[type, int] = {}
+
+    def values(self):
+        cls = type(self)
+        if cls not in defaults:
+            defaults[cls] = {k: o.default for k, o in cls.options.items()}
+        # the values given are options' (set through their properties): the same keys,
+        # in the same order
+        return {**defaults[cls], **self._values}
+
+    def hash_(self):
+        cls = type(self)
+        if cls not in hashes:
+            hashes[cls] = hash(tuple(sorted(cls.options)))
+        return hashes[cls]
+
+    TargetConfig.values = values
+    TargetConfig.__hash__ = hash_
+
+
+#: the copy memos of the callee IRs being copied by the inliner on this thread (one dict per
+#: source scope), set while :func:`_install_inline_copy`'s ``inline_ir`` runs
+_INLINE_MEMOS = threading.local()
+
+
+@functools.cache
+def _install_inline_copy() -> None:
+    """numba's inliner copies the callee's IR once per inlined call, block by block, each
+    block with a ``copy.deepcopy`` memo of its own; every variable refers to the function's
+    scope, which holds every variable, so each block copies the whole scope again: a
+    callee of B blocks and V variables costs about B x V copies, twice per inlined call.
+    In a cold ``race play`` that was 8.6 of 52 CPU s. Here the blocks of one function
+    share one memo while ``InlineWorker.inline_ir`` runs, so the scope is copied once per
+    copy of the function (once per process; elsewhere ``copy.deepcopy`` as before).
+
+    numba then gives every inlined block the caller's scope and renames the callee's
+    variables into it, so no compiled function depends on whether the callee's blocks
+    had one scope copy or one each (``tests/test_inline_copy.py`` compares the LLVM IR of
+    both)."""
+    # numba internal: inline_closurecall's module global ``copy`` (its copy_ir, local to
+    # InlineWorker.inline_ir, calls copy.deepcopy(block) per block), ir.Block.scope
+    import copy
+
+    from numba.core import inline_closurecall, ir
+
+    class _SharedMemoCopy(types.ModuleType):
+        """``copy``, except that a block copied inside ``inline_ir`` shares the memo of
+        the other blocks of its function."""
+
+        def __getattr__(self, name):
+            return getattr(copy, name)
+
+        @staticmethod
+        def deepcopy(x, memo=None):
+            memos = getattr(_INLINE_MEMOS, "memos", None)
+            if memo is None and memos is not None and type(x) is ir.Block:
+                memo = memos.setdefault(id(x.scope), {})
+            return copy.deepcopy(x, memo)
+
+    inline_closurecall.copy = _SharedMemoCopy("copy")
+    original = inline_closurecall.InlineWorker.inline_ir
+
+    @functools.wraps(original)
+    def inline_ir(self, *args, **kwargs):
+        outer = getattr(_INLINE_MEMOS, "memos", None)
+        # the source blocks stay alive while this call runs, so their scopes' ids are theirs
+        _INLINE_MEMOS.memos = {}
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            _INLINE_MEMOS.memos = outer
+
+    inline_closurecall.InlineWorker.inline_ir = inline_ir
 
 
 @functools.cache

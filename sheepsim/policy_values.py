@@ -113,10 +113,10 @@ def _dispatchers():
 
     g = globals()
     slot = g["_plugin_slot"] = njit(_plugin_slot)
-    # _nrt: the copies allocate (and the plug-in may too). numba's C wrapper, built for
-    # every njit function unless asked not to, is what makes it a first-class value
-    guard = njit(_plugin_guard, _nrt=True)
-    padding = njit(_no_policy)
+    # _nrt: the copies allocate (and the plug-in may too). numba's C wrapper (which
+    # sheepsim's njit leaves out unless asked) is what makes each a first-class value
+    guard = njit(_plugin_guard, _nrt=True, no_cfunc_wrapper=False)
+    padding = njit(_no_policy, no_cfunc_wrapper=False)
     return slot, guard, padding
 
 

@@ -19,7 +19,7 @@ MODULE = textwrap.dedent('''
     from sheepsim.jit import njit
 
 
-    @njit
+    @njit(no_cfunc_wrapper=False)  # a function value: its C wrapper's address is asked below
     def leaf(x):
         return x * 3 + 1
 
@@ -106,7 +106,16 @@ def test_a_deferred_kernel_is_finalized_when_its_address_is_asked_for(toy):
             cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)))
         th.start(); th.join()
         assert out and out[0] != 0 and not cres.library.is_deferred()
-        print(int(t.top(a, 2)), sum(t.leaf.stats.cache_hits.values()))
+        got = int(t.top(a, 2))
+        # sheepsim's njit builds no C wrapper unless asked (middle is no function value)
+        t.middle.compile((types.Array(types.int64, 1, "C"),))
+        (m,) = t.middle.overloads.values()
+        try:
+            m.library._final_module.get_function(m.fndesc.llvm_cfunc_wrapper_name)
+            raise AssertionError("middle has a C wrapper")
+        except NameError:
+            pass
+        print(got, sum(t.leaf.stats.cache_hits.values()))
     ''')
     # compiled here (a first process), then read back from the cache (a second one)
     for hits in (0, 1):
