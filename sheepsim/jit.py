@@ -1544,14 +1544,17 @@ def _deferred_pipeline() -> type:
 
     class SheepsimCompiler(CompilerBase):
         def define_pipelines(self):
+            # here, when something compiles, not when a kernel is decorated: the inliner's
+            # module imports numba's array implementations, which a process that only
+            # loads cached kernels never imports (light_loads)
+            _install_inline_copy()
+            _install_flag_values()
             pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
             pm.add_pass_after(SheepsimLibrary, _pass_before(pm, NativeLowering))
             pm.finalize()
             return [pm]
 
     _install_deferral()
-    _install_inline_copy()
-    _install_flag_values()
     return SheepsimCompiler
 
 
