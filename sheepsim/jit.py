@@ -41,12 +41,15 @@ Python; a function Python calls links that IR and optimizes and emits its whole 
 once. A deferred kernel is cached as its linked IR (:data:`DEFERRED_KIND`) and read back
 as IR. A cold ``panic play`` compiles in 37% less CPU time; results are the same.
 
-**Less of numba's own work per compile.** Three costs of numba's compiler that grow with
+**Less of numba's own work per compile.** Four costs of numba's compiler that grow with
 sheepsim's deeply inlined kernels, each removed without changing what numba compiles:
 the inliner copied a callee's whole scope once per block of it (:func:`_install_inline_copy`);
 every function got a C-callable wrapper, which only function values use (:func:`njit`'s
-``no_cfunc_wrapper``); and comparing compile flags, done tens of thousands of times a
-compile, went through 22 properties each time (:func:`_install_flag_values`).
+``no_cfunc_wrapper``); comparing compile flags, done tens of thousands of times a
+compile, went through 22 properties each time (:func:`_install_flag_values`); and every
+incref and decref walked into every member of a tuple or record, emitting an
+instruction for each, whether or not it could hold a reference-counted pointer
+(:func:`_install_meminfo_walk`).
 
 **User policies.** Kernels call policies through module globals, which numba freezes at
 compile time. :func:`rebind` recompiles a kernel and, recursively, every njit function it
@@ -67,7 +70,7 @@ seconds to compile and costs milliseconds to run (the exact solver's lane graphs
 **numba's internals.** Everything above needs parts of numba that are not its public API
 (the cache locators, the dispatcher class and its fields, literal types, the BLAS probe,
 the cache's load path for light loads of cached kernels, the library classes, the
-inliner's copies and the compile flags).
+inliner's copies, the compile flags and the walk for increfs and decrefs).
 This module is the only one in sheepsim that touches them: each use is marked
 ``# numba internal:`` with what it relies on and why no public API does it, each is
 listed in :data:`NUMBA_INTERNALS`, and ``tests/test_numba_internals.py`` checks that the
@@ -158,6 +161,10 @@ NUMBA_INTERNALS: dict[str, tuple[str, ...]] = {
     "numba.core.inline_closurecall": ("copy", "InlineWorker"),
     "numba.core.inline_closurecall.InlineWorker": ("inline_ir",),
     "numba.core.ir": ("Block", "Scope"),
+    # _install_meminfo_walk: the walk of a value's members for its increfs and decrefs
+    "numba.core.runtime.context.NRTContext": ("get_meminfos", "_call_incref_decref"),
+    "numba.core.datamodel.models.DataModel": ("traverse", "has_nrt_meminfo",
+                                              "get_nrt_meminfo"),
 }
 #: What this module reads of each ``@numba.njit`` function (set in numba's ``__init__``,
 #: so not on the class): the Python function, the jit options and the cache object (a
@@ -1549,6 +1556,7 @@ def _deferred_pipeline() -> type:
             # loads cached kernels never imports (light_loads)
             _install_inline_copy()
             _install_flag_values()
+            _install_meminfo_walk()
             pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
             pm.add_pass_after(SheepsimLibrary, _pass_before(pm, NativeLowering))
             pm.finalize()
@@ -1597,6 +1605,58 @@ def _install_flag_values() -> None:
 
     TargetConfig.values = values
     TargetConfig.__hash__ = hash_
+
+
+@functools.cache
+def _install_meminfo_walk() -> None:
+    """numba's lowering increfs and decrefs a value by walking its type's data model
+    (``NRTContext.get_meminfos``): for every member of a tuple or record it emits an
+    ``extractvalue`` and walks on, whether or not the member can hold a reference-counted
+    pointer. An int, a float or a record of them holds none, so every walk of such a
+    value (about 16,000 of the 17,700 in a cold ``race play``) and of such members of a
+    tuple of arrays (``R``, the machines' tables) emits dead instructions, which numba
+    builds in Python and LLVM parses and deletes: a cold ``race play`` built 115,509
+    instructions, 53,878 of them ``extractvalue``; with this walk 77,067 and 15,436. Here
+    a type's walk stops at members that can hold none (known per type, from the same data
+    models); the meminfos found, and so the incref and decref calls, are the same, in the
+    same order (``tests/test_inline_copy.py`` compares them and the machine code with
+    numba's)."""
+    # numba internal: NRTContext.get_meminfos (called by _call_incref_decref for every
+    # incref and decref the lowering emits), its _context, DataModel.traverse (members
+    # and their getters; a getter emits the member's extraction), has_nrt_meminfo and
+    # get_nrt_meminfo, as numba's get_meminfos reads them
+    from numba.core.runtime.context import NRTContext
+
+    holds_cache: dict = {}
+
+    def holds(self, builder, ty) -> bool:
+        """Whether a value of ``ty`` can hold a meminfo (numba's walk would find one)."""
+        dmm = self._context.data_model_manager
+        key = (id(dmm), ty)
+        found = holds_cache.get(key)
+        if found is None:
+            model = dmm[ty]
+            # traverse only lists the members (the getters emit nothing until called)
+            found = model.has_nrt_meminfo() or any(holds(self, builder, member)
+                                                   for member, _ in model.traverse(builder))
+            holds_cache[key] = (found, dmm)  # (dmm kept alive: its id stays its own)
+            return found
+        return found[0]
+
+    def get_meminfos(self, builder, ty, val):
+        """numba's ``get_meminfos`` without walking into what holds no meminfo."""
+        if not holds(self, builder, ty):
+            return []
+        model = self._context.data_model_manager[ty]
+        meminfos = []
+        if model.has_nrt_meminfo():
+            meminfos.append((ty, model.get_nrt_meminfo(builder, val)))
+        for member, getter in model.traverse(builder):
+            if holds(self, builder, member):
+                meminfos.extend(get_meminfos(self, builder, member, getter(val)))
+        return meminfos
+
+    NRTContext.get_meminfos = get_meminfos
 
 
 #: the copy memos of the callee IRs being copied by the inliner on this thread (one dict per

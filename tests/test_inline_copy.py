@@ -8,7 +8,9 @@ compiles: two fresh processes compile the same kernels, one with numba as it is 
 with the change installed, and print numba's typed IR and the LLVM IR; both must be
 identical, their answer the one the same functions give run as Python (a third process,
 ``NUMBA_DISABLE_JIT``), and the changed one must copy fewer variables (else the test
-would compare numba with itself).
+would compare numba with itself). The same for the walk of a value's members for its
+increfs and decrefs (``sheepsim.jit._install_meminfo_walk``): the same increfs and
+decrefs, the same machine code, fewer instructions built.
 """
 
 import json
@@ -122,3 +124,80 @@ def test_the_flags_values_and_hash_are_numbas():
         for g in made:
             assert (f == g) == (numbas_values(f) == numbas_values(g))
     assert made[2] == made[-1] and made[0] != made[1]
+
+
+MEMINFO_SCRIPT = textwrap.dedent('''
+    import json, sys
+    import numba
+    import numpy as np
+    from llvmlite import ir as llir
+
+    built = {"extractvalue": 0}
+    refops = []  # every incref and decref call the lowering emits, in order
+    plain_extract, plain_call = llir.IRBuilder.extract_value, llir.IRBuilder.call
+
+    def extract_value(self, *args, **kwargs):
+        built["extractvalue"] += 1
+        return plain_extract(self, *args, **kwargs)
+
+    def call(self, fn, *args, **kwargs):
+        if getattr(fn, "name", "") in ("NRT_incref", "NRT_decref"):
+            refops.append(fn.name)
+        return plain_call(self, fn, *args, **kwargs)
+
+    llir.IRBuilder.extract_value, llir.IRBuilder.call = extract_value, call
+    if sys.argv[1] == "walk":
+        from sheepsim import jit
+        jit._install_meminfo_walk()
+
+    @numba.njit(inline="always")
+    def scaled(R, k):
+        a, n, pair, b, inner = R
+        return a[k % a.size] * pair[1] + n + inner[1] + b[0, k % b.shape[1]]
+
+    @numba.njit
+    def touch(R, k):
+        a, n, pair, b, inner = R
+        inner[0][k % inner[0].size] += 1
+        return scaled(R, k) + pair[0]
+
+    @numba.njit
+    def top(R, ks):
+        t = 0.0
+        for k in ks:
+            t += touch(R, k) + scaled(R, k + 1)
+            R2 = (R[0], R[1] + 1, R[2], R[3], R[4])
+            t += touch(R2, k)
+        return t
+
+    R = (np.arange(5.0), 3, (2, 1.5), np.ones((2, 3)), (np.zeros(4, np.int64), 7))
+    value = float(top(R, np.arange(6)))
+    value = [value, R[4][0].tolist()]
+    if sys.argv[1] == "python":  # NUMBA_DISABLE_JIT: the functions run as Python
+        print(json.dumps({"value": value}))
+        sys.exit()
+    sig = top.signatures[0]
+    print(json.dumps({"value": value, "asm": top.inspect_asm(sig), "refops": refops,
+                      "built": built["extractvalue"]}))
+''')
+
+
+def _compile_meminfo(mode: str) -> dict:
+    env = {**os.environ, **({"NUMBA_DISABLE_JIT": "1"} if mode == "python" else {})}
+    done = subprocess.run([sys.executable, "-c", MEMINFO_SCRIPT, mode], capture_output=True,
+                          text=True, timeout=300, check=False, env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_meminfo_walk_emits_numbas_increfs_and_machine_code_with_fewer_instructions():
+    """``sheepsim.jit._install_meminfo_walk``: a tuple of arrays, ints, a pair of numbers
+    and a nested tuple (as the machines' ``R``), passed to called and inlined functions:
+    the same incref and decref calls in the same order as numba's own walk, the same
+    machine code, the answer of the functions run as Python, and fewer ``extractvalue``
+    instructions built (else the test would compare numba with itself)."""
+    plain, walk = _compile_meminfo("plain"), _compile_meminfo("walk")
+    assert plain["value"] == walk["value"] == _compile_meminfo("python")["value"]
+    assert walk["refops"] == plain["refops"] and len(plain["refops"]) > 10
+    assert walk["asm"] == plain["asm"]
+    assert 0 < walk["built"] < plain["built"], (walk["built"], plain["built"])
