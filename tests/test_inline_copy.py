@@ -75,9 +75,10 @@ SCRIPT = textwrap.dedent('''
 ''')
 
 
-def _compile(mode: str) -> dict:
+def _compile(mode: str, script: str = SCRIPT) -> dict:
+    """``script`` run in a fresh process with ``mode`` (``python``: NUMBA_DISABLE_JIT)."""
     env = {**os.environ, **({"NUMBA_DISABLE_JIT": "1"} if mode == "python" else {})}
-    done = subprocess.run([sys.executable, "-c", SCRIPT, mode], capture_output=True,
+    done = subprocess.run([sys.executable, "-c", script, mode], capture_output=True,
                           text=True, timeout=300, check=False, env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -182,22 +183,14 @@ MEMINFO_SCRIPT = textwrap.dedent('''
 ''')
 
 
-def _compile_meminfo(mode: str) -> dict:
-    env = {**os.environ, **({"NUMBA_DISABLE_JIT": "1"} if mode == "python" else {})}
-    done = subprocess.run([sys.executable, "-c", MEMINFO_SCRIPT, mode], capture_output=True,
-                          text=True, timeout=300, check=False, env=env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def test_the_meminfo_walk_emits_numbas_increfs_and_machine_code_with_fewer_instructions():
     """``sheepsim.jit._install_meminfo_walk``: a tuple of arrays, ints, a pair of numbers
     and a nested tuple (as the machines' ``R``), passed to called and inlined functions:
     the same incref and decref calls in the same order as numba's own walk, the same
     machine code, the answer of the functions run as Python, and fewer ``extractvalue``
     instructions built (else the test would compare numba with itself)."""
-    plain, walk = _compile_meminfo("plain"), _compile_meminfo("walk")
-    assert plain["value"] == walk["value"] == _compile_meminfo("python")["value"]
+    plain, walk = _compile("plain", MEMINFO_SCRIPT), _compile("walk", MEMINFO_SCRIPT)
+    assert plain["value"] == walk["value"] == _compile("python", MEMINFO_SCRIPT)["value"]
     assert walk["refops"] == plain["refops"] and len(plain["refops"]) > 10
     assert walk["asm"] == plain["asm"]
     assert 0 < walk["built"] < plain["built"], (walk["built"], plain["built"])
