@@ -1627,21 +1627,17 @@ def _install_meminfo_walk() -> None:
     # get_nrt_meminfo, as numba's get_meminfos reads them
     from numba.core.runtime.context import NRTContext
 
-    holds_cache: dict = {}
+    holds_cache: dict = {}  # (data model manager, type): whether it can hold a meminfo
 
     def holds(self, builder, ty) -> bool:
         """Whether a value of ``ty`` can hold a meminfo (numba's walk would find one)."""
         dmm = self._context.data_model_manager
-        key = (id(dmm), ty)
-        found = holds_cache.get(key)
-        if found is None:
+        if (dmm, ty) not in holds_cache:
             model = dmm[ty]
             # traverse only lists the members (the getters emit nothing until called)
-            found = model.has_nrt_meminfo() or any(holds(self, builder, member)
-                                                   for member, _ in model.traverse(builder))
-            holds_cache[key] = (found, dmm)  # (dmm kept alive: its id stays its own)
-            return found
-        return found[0]
+            holds_cache[dmm, ty] = model.has_nrt_meminfo() or any(
+                holds(self, builder, member) for member, _ in model.traverse(builder))
+        return holds_cache[dmm, ty]
 
     def get_meminfos(self, builder, ty, val):
         """numba's ``get_meminfos`` without walking into what holds no meminfo."""
