@@ -158,13 +158,14 @@ class Reader:
         self._seen.add(name)
         if name not in self.table:
             if required:
-                self._missing(name)
+                self.missing(name)
             return default
         return self.table[name]
 
-    def _missing(self, name: str):
-        """A required key is absent: a misspelling of it is reported as the unknown key
-        it is; a file with none of this game's tables may be another game's."""
+    def missing(self, name: str, problem: str = "missing"):
+        """A required key is absent (``problem`` says so, and what to give instead): a
+        misspelling of it is reported as the unknown key it is; a file with none of
+        this game's tables may be another game's."""
         known = shipped_keys(self.prefix)
         unread = [k for k in self.table if k not in self._seen and k not in known]
         close = difflib.get_close_matches(name, unread, n=1, cutoff=0.75)
@@ -175,9 +176,9 @@ class Reader:
             if game:
                 having = [g for g, shipped in _shipped_rules() if name in shipped]
                 this = having[0] if len(having) == 1 else "this game"
-                self.fail(name, f"missing; this looks like a rules file for {game}, "
+                self.fail(name, f"{problem}; this looks like a rules file for {game}, "
                                 f"not for {this}")
-        self.fail(name, "missing")
+        self.fail(name, problem)
 
     def table_(self, name: str, required: bool = True) -> Reader:
         value = self._get(name, {}, required)

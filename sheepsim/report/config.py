@@ -169,7 +169,7 @@ def _parse_study(source: str, i: int, r: StudyReader, base_dir: Path | None,
         rules = _rules(r, cls, base_dir, rules_cache)
         params = cls.parse_params(r, rules)
         if not sampling.sized and not cls.direct and params.get("method") != "exact":
-            r.fail("games", "missing (or give precision and max_games)")
+            r.missing("games", "missing (or give precision and max_games)")
         r.no_unknown_keys()
     except RulesError as exc:
         if exc.source == source:
@@ -185,7 +185,7 @@ def _sampling(r: StudyReader, cls: type[Study]) -> Sampling:
     if not has_games and not has_precision:
         if cls.solvable or cls.direct:  # its parse_params says whether it needs them
             return Sampling()
-        r.fail("games", "missing (or give precision and max_games)")
+        r.missing("games", "missing (or give precision and max_games)")
     if has_games:
         for key in ("max_games", "block"):
             if key in r.table:

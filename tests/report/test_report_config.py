@@ -28,6 +28,13 @@ BAD = {
                          ["odds", "games", "whole number"]),
     "games zero": ('[[study]]\ntype = "race-odds"\nname = "odds"\ngames = 0\n', ["games", "at least 1"]),
     "no game count": ('[[study]]\ntype = "race-balance"\n', ["games", "missing"]),
+    # a misspelt game count is named as the unknown key it is, not as games missing
+    "misspelt games": ('[[study]]\ntype = "race-balance"\ngmaes = 500\n',
+                       ["study 1", "gmaes", "unknown key; did you mean 'games'?"]),
+    "misspelt games, mc": ('[[study]]\ntype = "race-odds"\nmethod = "mc"\ngaems = 100\n',
+                           ["gaems", "unknown key; did you mean 'games'?"]),
+    "misspelt games, random pace": ('[[study]]\ntype = "race-odds"\npolicy = "random"\n'
+                                    'gamse = 100\n', ["gamse", "unknown key; did you mean 'games'?"]),
     # race-odds: exact (no games) or mc (games), by the rule of `race odds`
     "unknown method": (_study('method = "fast"\n'), ["odds", "method", "exact, mc", "fast"]),
     "exact with games": (_study('method = "exact"\n'), ["method", "no games"]),

@@ -121,11 +121,11 @@ def _method(r: StudyReader, policy: str) -> str:
     elif method is None and reason is None:
         method = "exact"
     elif method == "mc":
-        r.fail("games", 'missing: method = "mc" simulates (give games, or precision and '
-                        "max_games)")
+        r.missing("games", 'missing: method = "mc" simulates (give games, or precision and '
+                           "max_games)")
     else:
-        r.fail("games", f"missing: {reason}; give games (or precision and max_games) to "
-                        "simulate")
+        r.missing("games", f"missing: {reason}; give games (or precision and max_games) to "
+                           "simulate")
     if method == "exact" and "seed" in r.table:
         r.fail("seed", 'an exact study simulates nothing; drop seed (or give method = "mc" '
                        "and games)")
